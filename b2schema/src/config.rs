@@ -1,0 +1,113 @@
+//! Per-call configuration: which widths are written and how strictly they are read.
+
+/// How integer widths and length prefixes are chosen when writing, and which are canonical when
+/// reading strictly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Widths {
+    /// The Rust type chooses the width, never the value: `i32` is always `d2`, a string always
+    /// `str32`, a map always `map16`. This is what c-blosc2 writes in frame headers, trailers and
+    /// the `b2nd` metalayer.
+    Fixed,
+    /// Standard smallest-form msgpack, as python-blosc2 writes user metalayers and vlmetalayers
+    /// (`msgpack.packb(..., use_bin_type=True)`).
+    Minimal,
+}
+
+/// How structs are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum StructRepr {
+    /// As an array of the field values, in declaration order (c-blosc2's layouts).
+    Array,
+    /// As a map from field names to values (python-blosc2's `{"version": 1, ...}` layers).
+    Map,
+}
+
+/// Configuration of a [`Serializer`](crate::Serializer) or [`Deserializer`](crate::Deserializer).
+///
+/// ```
+/// use b2schema::Config;
+/// let python_style = Config::minimal().struct_map();
+/// let lenient_fixed = Config::fixed().strict(false);
+/// # let _ = (python_style, lenient_fixed);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Config {
+    pub(crate) widths: Widths,
+    pub(crate) structs: StructRepr,
+    pub(crate) strict: bool,
+    pub(crate) max_depth: u16,
+}
+
+/// The default nesting limit of the deserializer.
+pub const DEFAULT_MAX_DEPTH: u16 = 128;
+
+impl Config {
+    /// Fixed widths, structs as arrays, strict reading: the Blosc2 metadata format.
+    pub const fn fixed() -> Self {
+        Config {
+            widths: Widths::Fixed,
+            structs: StructRepr::Array,
+            strict: true,
+            max_depth: DEFAULT_MAX_DEPTH,
+        }
+    }
+
+    /// Smallest-form msgpack, structs as arrays, lenient reading (any encoding of a value that
+    /// fits is accepted).
+    pub const fn minimal() -> Self {
+        Config {
+            widths: Widths::Minimal,
+            structs: StructRepr::Array,
+            strict: false,
+            max_depth: DEFAULT_MAX_DEPTH,
+        }
+    }
+
+    /// Writes and reads structs as maps keyed by field name.
+    pub const fn struct_map(mut self) -> Self {
+        self.structs = StructRepr::Map;
+        self
+    }
+
+    /// Writes and reads structs as arrays of their fields (the default).
+    pub const fn struct_array(mut self) -> Self {
+        self.structs = StructRepr::Array;
+        self
+    }
+
+    /// Strict reading (`true`): every marker must be exactly the one the type implies in
+    /// [`Widths::Fixed`], or the canonical smallest one in [`Widths::Minimal`]. Lenient reading
+    /// (`false`): any msgpack encoding of a value that fits the type is accepted.
+    pub const fn strict(mut self, strict: bool) -> Self {
+        self.strict = strict;
+        self
+    }
+
+    /// The deepest nesting the deserializer accepts before it stops with an error (it recurses
+    /// once per level, so this bounds its stack use on hostile input).
+    pub const fn max_depth(mut self, depth: u16) -> Self {
+        self.max_depth = depth;
+        self
+    }
+
+    /// The width rule.
+    pub const fn widths(&self) -> Widths {
+        self.widths
+    }
+
+    /// The struct representation.
+    pub const fn structs(&self) -> StructRepr {
+        self.structs
+    }
+
+    /// Whether reading is strict.
+    pub const fn is_strict(&self) -> bool {
+        self.strict
+    }
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self::fixed()
+    }
+}

@@ -1,0 +1,175 @@
+//! Integers under an [`Encoding`]: writing one at a chosen width, reading one from any width.
+
+use alloc::string::ToString;
+
+use crate::encoding::{Encoding, marker};
+use crate::error::ErrorKind;
+
+/// An integer on its way in or out, keeping its sign.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Int {
+    U(u64),
+    I(i64),
+}
+
+impl Int {
+    #[inline]
+    pub(crate) fn from_i64(v: i64) -> Self {
+        Int::I(v)
+    }
+
+    #[inline]
+    pub(crate) fn as_u64(self) -> Option<u64> {
+        match self {
+            Int::U(v) => Some(v),
+            Int::I(v) => u64::try_from(v).ok(),
+        }
+    }
+
+    #[inline]
+    pub(crate) fn as_i64(self) -> Option<i64> {
+        match self {
+            Int::U(v) => i64::try_from(v).ok(),
+            Int::I(v) => Some(v),
+        }
+    }
+
+    /// The smallest standard msgpack encoding of this value.
+    #[inline]
+    pub(crate) fn minimal(self) -> Encoding {
+        match self {
+            Int::U(v) => Encoding::minimal_uint(v),
+            Int::I(v) => Encoding::minimal_int(v),
+        }
+    }
+
+    pub(crate) fn out_of_range(self, target: &'static str, hint: Option<&'static str>) -> ErrorKind {
+        let value = match self {
+            Int::U(v) => v.to_string(),
+            Int::I(v) => v.to_string(),
+        };
+        ErrorKind::OutOfRange { value, target, hint }
+    }
+}
+
+impl core::fmt::Display for Int {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Int::U(v) => v.fmt(f),
+            Int::I(v) => v.fmt(f),
+        }
+    }
+}
+
+/// The hint given when a value does not fit a positive fixint (the default encoding of `u8`).
+pub(crate) const FIXINT_HINT: &str = "a positive fixint holds 0..=127; for 128..=255 use the uint8 encoding: the Uint8 wrapper or #[b2(uint8)]";
+
+/// Writes `v` under `enc` into `buf`, returning the number of bytes used.
+#[inline]
+pub(crate) fn encode(enc: Encoding, v: Int, buf: &mut [u8; 9]) -> Result<usize, ErrorKind> {
+    macro_rules! put {
+        ($marker:expr, $t:ty, $conv:ident) => {{
+            let x = v
+                .$conv()
+                .and_then(|x| <$t>::try_from(x).ok())
+                .ok_or_else(|| v.out_of_range(enc.name(), None))?;
+            const N: usize = core::mem::size_of::<$t>();
+            buf[0] = $marker;
+            buf[1..=N].copy_from_slice(&x.to_be_bytes());
+            Ok(N + 1)
+        }};
+    }
+    match enc {
+        Encoding::FixInt => match v.as_u64() {
+            Some(x) if x <= marker::POSITIVE_FIXINT_MAX as u64 => {
+                buf[0] = x as u8;
+                Ok(1)
+            }
+            _ => Err(v.out_of_range(enc.name(), Some(FIXINT_HINT))),
+        },
+        Encoding::NegFixInt => match v.as_i64() {
+            Some(x) if (-32..0).contains(&x) => {
+                buf[0] = x as i8 as u8;
+                Ok(1)
+            }
+            _ => Err(v.out_of_range(enc.name(), None)),
+        },
+        Encoding::Uint8 => put!(marker::UINT8, u8, as_u64),
+        Encoding::Uint16 => put!(marker::UINT16, u16, as_u64),
+        Encoding::Uint32 => put!(marker::UINT32, u32, as_u64),
+        Encoding::Uint64 => put!(marker::UINT64, u64, as_u64),
+        Encoding::Int8 => put!(marker::INT8, i8, as_i64),
+        Encoding::Int16 => put!(marker::INT16, i16, as_i64),
+        Encoding::Int32 => put!(marker::INT32, i32, as_i64),
+        Encoding::Int64 => put!(marker::INT64, i64, as_i64),
+        _ => Err(ErrorKind::IncompatibleEncoding { encoding: enc, rust: "an integer" }),
+    }
+}
+
+/// Decodes the integer whose marker is `marker` from the `width` bytes after it (`value`),
+/// where `enc` is `Encoding::of_marker(marker)` and an integer encoding.
+#[inline]
+pub(crate) fn decode(enc: Encoding, marker_byte: u8, value: &[u8]) -> Int {
+    let mut be = [0u8; 8];
+    let n = value.len().min(8);
+    be[8 - n..].copy_from_slice(&value[..n]);
+    let u = u64::from_be_bytes(be);
+    match enc {
+        Encoding::FixInt => Int::U(marker_byte as u64),
+        Encoding::NegFixInt => Int::I(marker_byte as i8 as i64),
+        Encoding::Int8 => Int::I(u as u8 as i8 as i64),
+        Encoding::Int16 => Int::I(u as u16 as i16 as i64),
+        Encoding::Int32 => Int::I(u as u32 as i32 as i64),
+        Encoding::Int64 => Int::I(u as i64),
+        _ => Int::U(u),
+    }
+}
+
+/// Converts a decoded integer to a Rust integer type, or the range error naming it.
+pub(crate) trait FromInt: Sized {
+    const NAME: &'static str;
+    fn from_int(v: Int) -> Option<Self>;
+}
+
+macro_rules! from_int {
+    ($($t:ty => $conv:ident),*) => {$(
+        impl FromInt for $t {
+            const NAME: &'static str = stringify!($t);
+            #[inline]
+            fn from_int(v: Int) -> Option<Self> {
+                v.$conv().and_then(|x| <$t>::try_from(x).ok())
+            }
+        }
+    )*};
+}
+
+from_int!(u8 => as_u64, u16 => as_u64, u32 => as_u64, u64 => as_u64,
+          i8 => as_i64, i16 => as_i64, i32 => as_i64, i64 => as_i64);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn widths_come_from_the_encoding() {
+        let mut b = [0; 9];
+        assert_eq!(encode(Encoding::Int32, Int::I(4), &mut b).ok(), Some(5));
+        assert_eq!(&b[..5], &[0xd2, 0, 0, 0, 4]);
+        assert_eq!(encode(Encoding::Uint64, Int::I(2633), &mut b).ok(), Some(9));
+        assert_eq!(&b[..9], &[0xcf, 0, 0, 0, 0, 0, 0, 0x0a, 0x49]);
+        assert_eq!(encode(Encoding::NegFixInt, Int::I(-1), &mut b).ok(), Some(1));
+        assert_eq!(b[0], 0xff);
+        assert!(encode(Encoding::Uint64, Int::I(-1), &mut b).is_err());
+        assert!(encode(Encoding::FixInt, Int::U(128), &mut b).is_err());
+        assert!(encode(Encoding::Int8, Int::U(128), &mut b).is_err());
+    }
+
+    #[test]
+    fn decode_sign_extends() {
+        assert_eq!(decode(Encoding::Int16, 0xd1, &[0xff, 0xfe]), Int::I(-2));
+        assert_eq!(decode(Encoding::Uint16, 0xcd, &[0xff, 0xfe]), Int::U(0xfffe));
+        assert_eq!(decode(Encoding::NegFixInt, 0xe0, &[]), Int::I(-32));
+        assert_eq!(i8::from_int(Int::U(200)), None);
+        assert_eq!(u64::from_int(Int::I(-1)), None);
+    }
+}

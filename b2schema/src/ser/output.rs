@@ -1,0 +1,141 @@
+//! Where the serializer writes: a `Vec`, a caller's slice, a byte counter or an `io::Write`.
+
+use alloc::vec::Vec;
+
+use crate::error::{Error, ErrorKind, Result};
+
+/// A sink for encoded bytes that knows how many it has taken (the offset reported in errors).
+pub trait Output {
+    /// Appends `bytes`.
+    fn write_all(&mut self, bytes: &[u8]) -> Result<()>;
+
+    /// Bytes written so far (for a `Vec`, its length).
+    fn position(&self) -> usize;
+}
+
+impl Output for Vec<u8> {
+    #[inline]
+    fn write_all(&mut self, bytes: &[u8]) -> Result<()> {
+        self.extend_from_slice(bytes);
+        Ok(())
+    }
+
+    #[inline]
+    fn position(&self) -> usize {
+        self.len()
+    }
+}
+
+impl<O: Output + ?Sized> Output for &mut O {
+    #[inline]
+    fn write_all(&mut self, bytes: &[u8]) -> Result<()> {
+        (**self).write_all(bytes)
+    }
+
+    #[inline]
+    fn position(&self) -> usize {
+        (**self).position()
+    }
+}
+
+/// Writes into a caller's slice; never allocates. A write past its end is
+/// [`ErrorKind::BufferFull`].
+#[derive(Debug)]
+pub struct SliceOutput<'a> {
+    buf: &'a mut [u8],
+    len: usize,
+}
+
+impl<'a> SliceOutput<'a> {
+    /// Writes from the start of `buf`.
+    pub fn new(buf: &'a mut [u8]) -> Self {
+        SliceOutput { buf, len: 0 }
+    }
+
+    /// The bytes written so far.
+    pub fn written(&self) -> &[u8] {
+        &self.buf[..self.len]
+    }
+}
+
+impl Output for SliceOutput<'_> {
+    #[inline]
+    fn write_all(&mut self, bytes: &[u8]) -> Result<()> {
+        let available = self.buf.len() - self.len;
+        match self.buf.get_mut(self.len..self.len + bytes.len()) {
+            Some(dst) => {
+                dst.copy_from_slice(bytes);
+                self.len += bytes.len();
+                Ok(())
+            }
+            None => Err(Error::at(ErrorKind::BufferFull { needed: bytes.len(), available }, self.len)),
+        }
+    }
+
+    #[inline]
+    fn position(&self) -> usize {
+        self.len
+    }
+}
+
+/// Counts bytes without storing them: the encoded length of a value.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Counter {
+    len: usize,
+}
+
+impl Counter {
+    /// A counter at zero.
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+impl Output for Counter {
+    #[inline]
+    fn write_all(&mut self, bytes: &[u8]) -> Result<()> {
+        self.len += bytes.len();
+        Ok(())
+    }
+
+    #[inline]
+    fn position(&self) -> usize {
+        self.len
+    }
+}
+
+/// Writes to an [`std::io::Write`].
+#[cfg(feature = "std")]
+#[derive(Debug)]
+pub struct IoOutput<W> {
+    inner: W,
+    written: usize,
+}
+
+#[cfg(feature = "std")]
+impl<W: std::io::Write> IoOutput<W> {
+    /// Wraps `writer`.
+    pub fn new(inner: W) -> Self {
+        IoOutput { inner, written: 0 }
+    }
+
+    /// The writer.
+    pub fn into_inner(self) -> W {
+        self.inner
+    }
+}
+
+#[cfg(feature = "std")]
+impl<W: std::io::Write> Output for IoOutput<W> {
+    #[inline]
+    fn write_all(&mut self, bytes: &[u8]) -> Result<()> {
+        self.inner.write_all(bytes).map_err(|e| Error::from(e).with_offset(self.written))?;
+        self.written += bytes.len();
+        Ok(())
+    }
+
+    #[inline]
+    fn position(&self) -> usize {
+        self.written
+    }
+}
