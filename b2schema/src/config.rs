@@ -111,3 +111,52 @@ impl Default for Config {
         Self::fixed()
     }
 }
+
+/// A configuration change for one value and everything inside it, carried by a newtype name the
+/// way [`Encoding`](crate::Encoding) overrides are (see [`wrap::Minimal`](crate::wrap::Minimal)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ModeSwitch {
+    /// [`Widths::Fixed`] inside.
+    Fixed,
+    /// [`Widths::Minimal`] inside.
+    Minimal,
+    /// Structs as maps inside.
+    StructMap,
+    /// Structs as arrays inside.
+    StructArray,
+}
+
+impl ModeSwitch {
+    /// The newtype name of the switch.
+    pub const fn magic(self) -> &'static str {
+        match self {
+            Self::Fixed => "$b2schema::mode::Fixed",
+            Self::Minimal => "$b2schema::mode::Minimal",
+            Self::StructMap => "$b2schema::mode::StructMap",
+            Self::StructArray => "$b2schema::mode::StructArray",
+        }
+    }
+
+    /// The switch a newtype name stands for, if it is one.
+    #[inline]
+    pub fn from_magic(name: &str) -> Option<Self> {
+        match name.strip_prefix("$b2schema::mode::")? {
+            "Fixed" => Some(Self::Fixed),
+            "Minimal" => Some(Self::Minimal),
+            "StructMap" => Some(Self::StructMap),
+            "StructArray" => Some(Self::StructArray),
+            _ => None,
+        }
+    }
+
+    /// `config` with the switch applied.
+    pub const fn apply(self, mut config: Config) -> Config {
+        match self {
+            Self::Fixed => config.widths = Widths::Fixed,
+            Self::Minimal => config.widths = Widths::Minimal,
+            Self::StructMap => config.structs = StructRepr::Map,
+            Self::StructArray => config.structs = StructRepr::Array,
+        }
+        config
+    }
+}

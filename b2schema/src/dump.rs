@@ -48,7 +48,7 @@ pub fn annotate(bytes: &[u8]) -> String {
 
 /// Dumps every msgpack value in `bytes` with `options`.
 pub fn annotate_with(bytes: &[u8], options: Options) -> String {
-    let mut d = Dumper { bytes, pos: 0, out: String::new(), options };
+    let mut d = Dumper::new(bytes, 0, options);
     while d.pos < bytes.len() {
         if let Err(msg) = d.value(0) {
             let at = d.pos;
@@ -102,19 +102,44 @@ pub fn write_payload(out: &mut String, offset: usize, payload: &[u8], indent: us
     }
 }
 
-struct Dumper<'a> {
-    bytes: &'a [u8],
-    pos: usize,
-    out: String,
+/// Walks msgpack values, writing one line per value. Shared with the layout-aware dump, which
+/// sets `label` (a field path) for the next line.
+pub(crate) struct Dumper<'a> {
+    pub(crate) bytes: &'a [u8],
+    pub(crate) pos: usize,
+    pub(crate) out: String,
     options: Options,
+    /// Text put before the next line's description (`"shape[0]: "`).
+    pub(crate) label: Option<String>,
 }
 
 impl<'a> Dumper<'a> {
-    fn line(&mut self, at: usize, bytes: &[u8], depth: usize, text: &str) {
-        write_line(&mut self.out, self.options.base_offset + at, bytes, depth, text);
+    pub(crate) fn new(bytes: &'a [u8], pos: usize, options: Options) -> Self {
+        Dumper { bytes, pos, out: String::new(), options, label: None }
     }
 
-    fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], String> {
+    /// Writes one line for the bytes `start..self.pos`.
+    fn emit(&mut self, start: usize, depth: usize, text: &str) {
+        let bytes = &self.bytes[start..self.pos];
+        self.line(start, bytes, depth, text);
+    }
+
+    pub(crate) fn line(&mut self, at: usize, bytes: &[u8], depth: usize, text: &str) {
+        match self.label.take() {
+            Some(mut label) => {
+                label.push_str(text);
+                write_line(&mut self.out, self.options.base_offset + at, bytes, depth, &label);
+            }
+            None => write_line(&mut self.out, self.options.base_offset + at, bytes, depth, text),
+        }
+    }
+
+    fn payload(&mut self, at: usize, payload: &[u8], depth: usize) {
+        let max = self.options.max_payload_lines;
+        write_payload(&mut self.out, self.options.base_offset + at, payload, depth, max);
+    }
+
+    pub(crate) fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], String> {
         let bytes: &'a [u8] = self.bytes;
         match bytes.get(self.pos..).and_then(|rest| rest.get(..n)) {
             Some(s) => {
@@ -128,7 +153,8 @@ impl<'a> Dumper<'a> {
         }
     }
 
-    fn value(&mut self, depth: usize) -> Result<(), String> {
+    /// Dumps the value at `pos`, advancing past it.
+    pub(crate) fn value(&mut self, depth: usize) -> Result<(), String> {
         if depth > MAX_DEPTH {
             return Err(alloc::format!("nested deeper than {MAX_DEPTH} levels"));
         }
@@ -138,8 +164,8 @@ impl<'a> Dumper<'a> {
             return self.ext(start, m, depth);
         };
         match enc.family() {
-            Family::Nil => self.line(start, &[m], depth, "nil"),
-            Family::Bool => self.line(start, &[m], depth, if m == marker::TRUE { "true" } else { "false" }),
+            Family::Nil => self.emit(start, depth, "nil"),
+            Family::Bool => self.emit(start, depth, if m == marker::TRUE { "true" } else { "false" }),
             Family::Int => {
                 let width = enc.value_width().unwrap_or(0);
                 let v = int::decode(enc, m, self.take(width, enc.name())?);
@@ -147,8 +173,7 @@ impl<'a> Dumper<'a> {
                     Int::U(u) => alloc::format!("{enc} {u}"),
                     Int::I(i) => alloc::format!("{enc} {i}"),
                 };
-                let bytes = &self.bytes[start..self.pos];
-                write_line(&mut self.out, self.options.base_offset + start, bytes, depth, &text);
+                self.emit(start, depth, &text);
             }
             Family::Float => {
                 let text = if enc == Encoding::Float32 {
@@ -159,8 +184,7 @@ impl<'a> Dumper<'a> {
                     be.copy_from_slice(self.take(8, "float64")?);
                     alloc::format!("float64 {}", f64::from_be_bytes(be))
                 };
-                let bytes = &self.bytes[start..self.pos];
-                write_line(&mut self.out, self.options.base_offset + start, bytes, depth, &text);
+                self.emit(start, depth, &text);
             }
             Family::Str | Family::Bin => {
                 let len = self.len(enc, m)?;
@@ -171,27 +195,14 @@ impl<'a> Dumper<'a> {
                     (Family::Str, Err(_)) => alloc::format!("{enc}({len}) raw bytes"),
                     _ => alloc::format!("{enc}({len})"),
                 };
-                write_line(
-                    &mut self.out,
-                    self.options.base_offset + start,
-                    &self.bytes[start..header_end],
-                    depth,
-                    &text,
-                );
-                let max = self.options.max_payload_lines;
-                write_payload(&mut self.out, self.options.base_offset + header_end, payload, depth + 1, max);
+                let header = &self.bytes[start..header_end];
+                self.line(start, header, depth, &text);
+                self.payload(header_end, payload, depth + 1);
             }
             Family::Array | Family::Map => {
                 let len = self.len(enc, m)?;
                 let per_item = if enc.family() == Family::Map { 2 } else { 1 };
-                let bytes = &self.bytes[start..self.pos];
-                write_line(
-                    &mut self.out,
-                    self.options.base_offset + start,
-                    bytes,
-                    depth,
-                    &alloc::format!("{enc}({len})"),
-                );
+                self.emit(start, depth, &alloc::format!("{enc}({len})"));
                 for _ in 0..len * per_item {
                     self.value(depth + 1)?;
                 }
@@ -201,7 +212,7 @@ impl<'a> Dumper<'a> {
         Ok(())
     }
 
-    fn len(&mut self, enc: Encoding, m: u8) -> Result<usize, String> {
+    pub(crate) fn len(&mut self, enc: Encoding, m: u8) -> Result<usize, String> {
         Ok(match enc.marker() {
             crate::encoding::MarkerSpec::Counted { base, .. } => (m - base) as usize,
             _ => {
@@ -246,15 +257,9 @@ impl<'a> Dumper<'a> {
         let header_end = self.pos;
         let payload = self.take(len, name)?;
         let text = alloc::format!("{name}({len}) type {}", ty as i8);
-        write_line(
-            &mut self.out,
-            self.options.base_offset + start,
-            &self.bytes[start..header_end],
-            depth,
-            &text,
-        );
-        let max = self.options.max_payload_lines;
-        write_payload(&mut self.out, self.options.base_offset + header_end, payload, depth + 1, max);
+        let header = &self.bytes[start..header_end];
+        self.line(start, header, depth, &text);
+        self.payload(header_end, payload, depth + 1);
         Ok(())
     }
 }

@@ -391,6 +391,11 @@ impl Encoding {
         }
     }
 
+    /// Whether the encoding frames bytes (str, bin, fixext16, raw) rather than a value.
+    pub const fn is_bytes(self) -> bool {
+        matches!(self.family(), Family::Str | Family::Bin | Family::Ext | Family::Raw)
+    }
+
     /// The largest length or count the encoding can state.
     pub const fn max_len(self) -> u64 {
         match self.marker() {

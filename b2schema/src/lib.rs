@@ -42,17 +42,29 @@
 #![warn(missing_docs)]
 
 extern crate alloc;
+// The derive names the crate `::b2schema`, also inside it.
+extern crate self as b2schema;
 
+#[doc(hidden)]
+#[path = "private.rs"]
+pub mod __private;
+pub mod b2nd;
 mod config;
 pub mod de;
 pub mod dump;
 pub mod encoding;
 mod error;
+pub mod frame;
 mod int;
+pub mod layout;
 pub mod ser;
 pub mod wrap;
 
-pub use config::{Config, DEFAULT_MAX_DEPTH, StructRepr, Widths};
+#[cfg(feature = "derive")]
+pub use b2schema_derive::B2Layout;
+pub use layout::{B2Layout, B2Type, FieldRef};
+
+pub use config::{Config, DEFAULT_MAX_DEPTH, ModeSwitch, StructRepr, Widths};
 pub use de::{Deserializer, from_slice, from_slice_with, take_from_slice, take_from_slice_with};
 #[cfg(feature = "std")]
 pub use de::{from_reader, from_reader_with};

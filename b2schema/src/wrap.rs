@@ -27,19 +27,28 @@ use core::marker::PhantomData;
 use serde_core::de::{Deserialize, Deserializer, Visitor};
 use serde_core::ser::{Serialize, Serializer};
 
+use crate::config::ModeSwitch;
 use crate::encoding::Encoding;
 
 macro_rules! wrappers {
     ($($(#[$doc:meta])* $name:ident => $enc:ident;)*) => {$(
+        wrapper!($(#[$doc])* $name, Encoding::$enc.magic());
+
+        impl<T> $name<T> {
+            /// The encoding this wrapper forces.
+            pub const ENCODING: Encoding = Encoding::$enc;
+        }
+    )*};
+}
+
+macro_rules! wrapper {
+    ($(#[$doc:meta])* $name:ident, $magic:expr) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
         #[repr(transparent)]
         pub struct $name<T>(pub T);
 
         impl<T> $name<T> {
-            /// The encoding this wrapper forces.
-            pub const ENCODING: Encoding = Encoding::$enc;
-
             /// The wrapped value.
             pub fn into_inner(self) -> T {
                 self.0
@@ -55,7 +64,7 @@ macro_rules! wrappers {
         impl<T: Serialize> Serialize for $name<T> {
             #[inline]
             fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                serializer.serialize_newtype_struct(Encoding::$enc.magic(), &self.0)
+                serializer.serialize_newtype_struct($magic, &self.0)
             }
         }
 
@@ -63,11 +72,11 @@ macro_rules! wrappers {
             #[inline]
             fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
                 deserializer
-                    .deserialize_newtype_struct(Encoding::$enc.magic(), Unwrap::<T>(PhantomData))
+                    .deserialize_newtype_struct($magic, Unwrap::<T>(PhantomData))
                     .map($name)
             }
         }
-    )*};
+    };
 }
 
 wrappers! {
@@ -112,6 +121,27 @@ wrappers! {
     /// Bytes with no marker; the length comes from the type (`[u8; 16]`, a struct of bytes).
     Raw => Raw;
 }
+
+wrapper!(
+    /// Writes and reads the inner value with minimal (python-blosc2 style) widths.
+    Minimal,
+    ModeSwitch::Minimal.magic()
+);
+wrapper!(
+    /// Writes and reads the inner value with fixed (c-blosc2 style) widths.
+    Fixed,
+    ModeSwitch::Fixed.magic()
+);
+wrapper!(
+    /// Writes and reads the structs inside as maps keyed by field name.
+    AsMap,
+    ModeSwitch::StructMap.magic()
+);
+wrapper!(
+    /// Writes and reads the structs inside as arrays of their fields.
+    AsArray,
+    ModeSwitch::StructArray.magic()
+);
 
 /// Unwraps the newtype on deserialization; any format that visits the newtype (all of serde's
 /// self-describing and binary formats do) deserializes the inner value.

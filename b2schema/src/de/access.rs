@@ -40,9 +40,10 @@ impl<'de> de::SeqAccess<'de> for SeqAccess<'_, 'de> {
         }
         let i = self.index;
         self.index += 1;
+        let at = self.de.position();
         match seed.deserialize(&mut *self.de) {
             Ok(v) => Ok(Some(v)),
-            Err(e) => Err(e.in_segment(match self.fields.and_then(|f| f.get(i)) {
+            Err(e) => Err(e.with_offset(at).in_segment(match self.fields.and_then(|f| f.get(i)) {
                 Some(name) => Segment::Field(name),
                 None => Segment::Index(i),
             })),
@@ -100,9 +101,10 @@ impl<'de> de::MapAccess<'de> for MapAccess<'_, 'de> {
 
     #[inline]
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        let at = self.de.position();
         seed.deserialize(&mut *self.de).map_err(|e| {
             let seg = self.key_segment();
-            e.in_segment(seg)
+            e.with_offset(at).in_segment(seg)
         })
     }
 

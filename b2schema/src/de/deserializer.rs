@@ -5,7 +5,7 @@ use serde_core::de::{self, Visitor};
 
 use super::access::{EnumAccess, ExtAccess, MapAccess, SeqAccess};
 use super::raw::RawDeserializer;
-use crate::config::{Config, StructRepr, Widths};
+use crate::config::{Config, ModeSwitch, StructRepr, Widths};
 use crate::encoding::{Encoding, Expected, Family, marker};
 use crate::error::{Error, ErrorKind, Result};
 use crate::int::{self, FromInt, Int};
@@ -284,7 +284,7 @@ impl<'de> Deserializer<'de> {
     /// The byte encoding pending for a compound target, if any.
     #[inline]
     fn pending_bytes(&self) -> Option<Encoding> {
-        self.pending.filter(|e| matches!(e.family(), Family::Str | Family::Bin | Family::Ext | Family::Raw))
+        self.pending.filter(|e| e.is_bytes())
     }
 
     /// Reads an array header (strictly `fixarray(expect)` when the length is known) and visits
@@ -627,7 +627,16 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     #[inline]
     fn deserialize_newtype_struct<V: Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value> {
         if let Some(enc) = Encoding::from_magic(name) {
-            self.pending = Some(enc);
+            // `Raw` only says "these are bytes": a byte framing already asked for wins.
+            if !(enc == Encoding::Raw && self.pending.is_some_and(Encoding::is_bytes)) {
+                self.pending = Some(enc);
+            }
+        } else if let Some(mode) = ModeSwitch::from_magic(name) {
+            let saved = self.config;
+            self.config = mode.apply(saved);
+            let r = visitor.visit_newtype_struct(&mut *self);
+            self.config = saved;
+            return r;
         }
         visitor.visit_newtype_struct(self)
     }

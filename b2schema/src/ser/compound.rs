@@ -58,11 +58,12 @@ impl<'a, O: Output> Compound<'a, O> {
     ) -> Result<()> {
         let i = self.index;
         self.index += 1;
+        let at = self.ser.position();
         let r = match self.state {
             State::Raw { .. } => value.serialize(RawSerializer::new(&mut self.ser.out)),
             State::Elements(_) => value.serialize(&mut *self.ser),
         };
-        r.map_err(|e| e.in_segment(segment(i)))
+        r.map_err(|e| e.with_offset(at).in_segment(segment(i)))
     }
 
     fn finish(self) -> Result<()> {

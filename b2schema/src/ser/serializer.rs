@@ -4,7 +4,7 @@ use serde_core::ser::{self, Serialize};
 
 use super::compound::{Compound, Kind};
 use super::output::Output;
-use crate::config::{Config, Widths};
+use crate::config::{Config, ModeSwitch, Widths};
 use crate::encoding::{Encoding, Family, marker};
 use crate::error::{Error, ErrorKind, Result};
 use crate::int::{self, Int};
@@ -275,7 +275,16 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
     #[inline]
     fn serialize_newtype_struct<T: ?Sized + Serialize>(self, name: &'static str, value: &T) -> Result<()> {
         if let Some(enc) = Encoding::from_magic(name) {
-            self.pending = Some(enc);
+            // `Raw` only says "these are bytes": a byte framing already asked for wins.
+            if !(enc == Encoding::Raw && self.pending.is_some_and(Encoding::is_bytes)) {
+                self.pending = Some(enc);
+            }
+        } else if let Some(mode) = ModeSwitch::from_magic(name) {
+            let saved = self.config;
+            self.config = mode.apply(saved);
+            let r = value.serialize(&mut *self);
+            self.config = saved;
+            return r;
         }
         value.serialize(self)
     }

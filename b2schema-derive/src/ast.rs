@@ -1,0 +1,163 @@
+//! The derive's model of the input: a struct with named fields and their parsed attributes.
+
+use proc_macro2::TokenStream;
+use quote::{ToTokens, quote};
+use syn::spanned::Spanned;
+use syn::{Data, DeriveInput, Fields, Generics, Ident, Type, Visibility};
+
+use crate::attr::{self, Errors};
+
+/// The struct being derived.
+pub struct Container<'a> {
+    pub ident: &'a Ident,
+    pub generics: &'a Generics,
+    pub attrs: attr::Container,
+    pub fields: Vec<Field<'a>>,
+    /// The path of the b2schema crate in generated code.
+    pub krate: TokenStream,
+}
+
+/// One named field.
+pub struct Field<'a> {
+    pub ident: &'a Ident,
+    pub vis: &'a Visibility,
+    pub ty: &'a Type,
+    pub attrs: attr::Field,
+    pub doc: String,
+}
+
+/// How the struct is written.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Repr {
+    Array,
+    Array16,
+    Map,
+    Packed,
+}
+
+impl Container<'_> {
+    pub fn repr(&self) -> Repr {
+        if self.attrs.packed.is_some() {
+            Repr::Packed
+        } else if self.attrs.map.is_some() {
+            Repr::Map
+        } else if self.attrs.array16.is_some() {
+            Repr::Array16
+        } else {
+            Repr::Array
+        }
+    }
+
+    pub fn minimal(&self) -> bool {
+        self.attrs.minimal.is_some()
+    }
+
+    pub fn name(&self) -> String {
+        self.ident.to_string()
+    }
+}
+
+impl Field<'_> {
+    pub fn name(&self) -> String {
+        self.ident.to_string()
+    }
+
+    /// The `Encoding` expression of the field: its attribute, or the type's default.
+    pub fn encoding(&self, krate: &TokenStream) -> TokenStream {
+        let ty = self.ty;
+        match &self.attrs.encoding {
+            Some(e) => {
+                let v = Ident::new(e.value, e.span);
+                quote!(#krate::__private::Encoding::#v)
+            }
+            None => quote!(<#ty as #krate::__private::B2Type>::ENCODING),
+        }
+    }
+
+    /// The type as written, for the layout description.
+    pub fn type_string(&self) -> String {
+        self.ty.to_token_stream().to_string().replace(" < ", "<").replace(" >", ">").replace("& '", "&'")
+    }
+}
+
+/// Reads the input, collecting every attribute error.
+pub fn container(input: &DeriveInput) -> syn::Result<Container<'_>> {
+    let mut errors = Errors::default();
+    let named = match &input.data {
+        Data::Struct(s) => match &s.fields {
+            Fields::Named(named) => Some(named),
+            Fields::Unnamed(f) => {
+                errors
+                    .error(f.span(), "B2Layout needs named fields: each field's name appears in the layout");
+                None
+            }
+            Fields::Unit => {
+                errors.error(
+                    input.ident.span(),
+                    "B2Layout needs a struct with named fields, not a unit struct",
+                );
+                None
+            }
+        },
+        Data::Enum(e) => {
+            errors.error(e.enum_token.span(), "B2Layout describes structs; an enum has no fixed layout");
+            None
+        }
+        Data::Union(u) => {
+            errors.error(u.union_token.span(), "B2Layout describes structs, not unions");
+            None
+        }
+    };
+    let attrs = attr::container(&input.attrs, &mut errors);
+    let mut fields = Vec::new();
+    for f in named.into_iter().flat_map(|n| &n.named) {
+        let Some(ident) = f.ident.as_ref() else { continue };
+        let fa = attr::field(&f.attrs, &mut errors);
+        fields.push(Field { ident, vis: &f.vis, ty: &f.ty, attrs: fa, doc: attr::doc(&f.attrs) });
+    }
+    let krate = match &attrs.krate {
+        Some(p) => quote!(#p),
+        None => quote!(::b2schema),
+    };
+    let c = Container { ident: &input.ident, generics: &input.generics, attrs, fields, krate };
+    check(&c, &mut errors);
+    errors.finish()?;
+    Ok(c)
+}
+
+/// Checks that need the whole struct.
+fn check(c: &Container<'_>, errors: &mut Errors) {
+    let n = c.fields.len();
+    if c.repr() == Repr::Array && n > 15 {
+        errors.error(
+            c.ident.span(),
+            format!("a fixarray holds at most 15 fields and this struct has {n}: add #[b2(array16)]"),
+        );
+    }
+    if c.repr() == Repr::Map && n > 15 && c.minimal() {
+        errors.error(c.ident.span(), format!("a fixmap holds at most 15 fields and this struct has {n}"));
+    }
+    for f in &c.fields {
+        if let Some(e) = &f.attrs.encoding
+            && c.repr() == Repr::Packed
+            && e.value != "Raw"
+        {
+            errors.error(
+                e.span,
+                format!(
+                    "`{}` in a packed struct: a packed struct holds bare bytes, so its fields take no \
+                         marker (remove the attribute, or use `raw`)",
+                    attr::attr_name(e.value)
+                ),
+            );
+        }
+        if let Some(o) = &f.attrs.offset
+            && c.generics.type_params().next().is_some()
+        {
+            errors.error(
+                o.span,
+                "`offset = N` needs a struct without type parameters (offsets are checked at compile time)",
+            );
+        }
+    }
+}

@@ -1,0 +1,176 @@
+//! The generated `B2Layout` and `B2Type` impls, the typed field handles, and the compile-time
+//! `offset = N` checks.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+
+use crate::ast::{Container, Field, Repr};
+use crate::bound;
+
+/// The layout impls of the struct.
+pub fn expand(c: &Container<'_>) -> TokenStream {
+    let k = &c.krate;
+    let p = quote!(#k::__private);
+    let ident = c.ident;
+    let name = c.name();
+    let g = bound::with_bound(c.generics, &quote!(#p::B2Type));
+    let (impl_g, ty_g, where_c) = g.split_for_impl();
+    let n = c.fields.len();
+    let minimal = c.minimal();
+
+    let container = match (c.repr(), minimal) {
+        (Repr::Packed, _) => quote!(#p::Encoding::Raw),
+        (Repr::Map, false) => quote!(#p::Encoding::Map16),
+        (Repr::Map, true) => quote!(#p::Encoding::minimal_len(#p::Family::Map, #n)),
+        (Repr::Array16, _) => quote!(#p::Encoding::Array16),
+        (Repr::Array, false) => quote!(#p::Encoding::FixArray),
+        (Repr::Array, true) => quote!(#p::Encoding::minimal_len(#p::Family::Array, #n)),
+    };
+    let widths = if minimal { quote!(#p::Widths::Minimal) } else { quote!(#p::Widths::Fixed) };
+    let header = quote!(#p::layout::header_len(#container, #n));
+
+    let encodings: Vec<TokenStream> = c.fields.iter().map(|f| encoding(c, f)).collect();
+    let shapes: Vec<TokenStream> = c.fields.iter().map(|f| shape(c, f)).collect();
+    let field_widths: Vec<TokenStream> = c
+        .fields
+        .iter()
+        .zip(&encodings)
+        .zip(&shapes)
+        .map(|((f, enc), shape)| match c.repr() {
+            Repr::Packed => quote!(#p::layout::raw_len(&#shape)),
+            _ if minimal && f.attrs.encoding.is_none() => quote!(#p::core::option::Option::None::<usize>),
+            _ => quote!(#p::layout::width(#enc, &#shape)),
+        })
+        .collect();
+    let keys: Vec<TokenStream> = c
+        .fields
+        .iter()
+        .map(|f| match c.repr() {
+            Repr::Map => {
+                let fname = f.name();
+                quote!(#p::core::option::Option::Some(#p::layout::name_key_len(#widths, #fname)))
+            }
+            _ => quote!(#p::core::option::Option::Some(0usize)),
+        })
+        .collect();
+
+    let entries = c.fields.iter().enumerate().map(|(i, f)| {
+        let fname = f.name();
+        let ty = f.type_string();
+        let enc = &encodings[i];
+        let shape = &shapes[i];
+        let w = &field_widths[i];
+        let before: Vec<TokenStream> = (0..i)
+            .flat_map(|j| [keys[j].clone(), field_widths[j].clone()])
+            .chain([keys[i].clone()])
+            .collect();
+        let role = match (&f.attrs.magic, &f.attrs.computed) {
+            (Some(m), _) => {
+                let text = m.value.to_string();
+                quote!(#p::Role::Magic(#text))
+            }
+            (_, Some(e)) => {
+                let text = e.value.to_string();
+                quote!(#p::Role::Computed(#text))
+            }
+            _ => quote!(#p::Role::Data),
+        };
+        let doc = &f.doc;
+        quote! {
+            #p::FieldLayout {
+                name: #fname,
+                rust_type: #ty,
+                encoding: #enc,
+                shape: #shape,
+                marker_offset: #p::layout::sum(#header, &[#(#before),*]),
+                value_offset: #p::layout::value_offset(#enc, #p::layout::sum(#header, &[#(#before),*])),
+                width: #w,
+                role: #role,
+                doc: #doc,
+            }
+        }
+    });
+    let all = (0..n).flat_map(|j| [keys[j].clone(), field_widths[j].clone()]);
+
+    let handles = c.fields.iter().enumerate().map(|(i, f)| handle(c, f, i));
+    let asserts = c.fields.iter().enumerate().filter_map(|(i, f)| offset_assert(c, f, i));
+
+    quote! {
+        impl #impl_g #p::B2Layout for #ident #ty_g #where_c {
+            const LAYOUT: &'static #p::Layout = &#p::Layout {
+                name: #name,
+                encoding: #container,
+                widths: #widths,
+                fields: &[#(#entries),*],
+                fixed_len: #p::layout::sum(#header, &[#(#all),*]),
+            };
+        }
+
+        impl #impl_g #p::B2Type for #ident #ty_g #where_c {
+            const ENCODING: #p::Encoding = <Self as #p::B2Layout>::LAYOUT.encoding;
+            const SHAPE: #p::Shape = #p::Shape::Struct(<Self as #p::B2Layout>::LAYOUT);
+        }
+
+        impl #impl_g #ident #ty_g #where_c {
+            #(#handles)*
+        }
+
+        #(#asserts)*
+    }
+}
+
+fn encoding(c: &Container<'_>, f: &Field<'_>) -> TokenStream {
+    let k = &c.krate;
+    match c.repr() {
+        Repr::Packed => quote!(#k::__private::Encoding::Raw),
+        _ => f.encoding(k),
+    }
+}
+
+fn shape(c: &Container<'_>, f: &Field<'_>) -> TokenStream {
+    let k = &c.krate;
+    let p = quote!(#k::__private);
+    let ty = f.ty;
+    match &f.attrs.len {
+        Some(len) => {
+            let n = len.value;
+            quote!(#p::Shape::Bytes(#p::core::option::Option::Some(#n)))
+        }
+        None => quote!(<#ty as #p::B2Type>::SHAPE),
+    }
+}
+
+/// `pub const FIELD_NAME: FieldRef<T>`, with the field's visibility.
+fn handle(c: &Container<'_>, f: &Field<'_>, i: usize) -> TokenStream {
+    let k = &c.krate;
+    let p = quote!(#k::__private);
+    let vis = f.vis;
+    let ty = f.ty;
+    let konst = format_ident!("{}", f.name().to_uppercase(), span = f.ident.span());
+    let doc = format!("A handle on field `{}`, for reading or patching it in encoded bytes.", f.name());
+    quote! {
+        #[doc = #doc]
+        #[allow(dead_code)]
+        #vis const #konst: #p::FieldRef<#ty> = #p::FieldRef::new(&<Self as #p::B2Layout>::LAYOUT.fields[#i]);
+    }
+}
+
+/// `const _: () = ...` checking `#[b2(offset = N)]` against the computed layout.
+fn offset_assert(c: &Container<'_>, f: &Field<'_>, i: usize) -> Option<TokenStream> {
+    let o = f.attrs.offset.as_ref()?;
+    let k = &c.krate;
+    let p = quote!(#k::__private);
+    let ty = bound::static_type(c.ident, c.generics)?;
+    let n = o.value;
+    let msg = format!(
+        "#[b2(offset = {n})]: the value of field `{}` does not start at byte {n} (see {}::LAYOUT, or a field before it has no fixed width)",
+        f.name(),
+        c.name()
+    );
+    Some(quote_spanned! {o.span=>
+        const _: () = match <#ty as #p::B2Layout>::LAYOUT.fields[#i].value_offset {
+            #p::core::option::Option::Some(#n) => {}
+            _ => #p::core::panic!(#msg),
+        };
+    })
+}

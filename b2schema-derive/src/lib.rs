@@ -1,0 +1,67 @@
+//! `#[derive(B2Layout)]` for b2schema: exact fixed-width msgpack encodings and a static layout
+//! description for annotated structs. The attributes are documented in `b2schema::attributes`.
+//!
+//! The crate is laid out as serde_derive's: `ast` (the input model), `attr` (attribute parsing),
+//! `ser` and `de` (the serde impls), `layout` (the layout impls), `bound` (generics).
+
+mod ast;
+mod attr;
+mod bound;
+mod de;
+mod layout;
+mod ser;
+
+use proc_macro::TokenStream;
+use quote::quote;
+
+/// Derives `Serialize`, `Deserialize`, `B2Layout` and `B2Type` for a struct with named fields,
+/// plus a `FieldRef` constant per field. See `b2schema::attributes` for `#[b2(...)]`.
+#[proc_macro_derive(B2Layout, attributes(b2))]
+pub fn derive_b2layout(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    expand(&input).unwrap_or_else(syn::Error::into_compile_error).into()
+}
+
+/// The whole expansion, as a function of the input (the expansion snapshots call it directly).
+fn expand(input: &syn::DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
+    let c = ast::container(input)?;
+    let names = container_names(&c);
+    let ser = ser::expand(&c, &names);
+    let de = de::expand(&c, &names);
+    let layout = layout::expand(&c);
+    Ok(quote! {
+        #[doc(hidden)]
+        #[allow(non_upper_case_globals, unused_qualifications, clippy::all)]
+        const _: () = {
+            #ser
+            #de
+            #layout
+        };
+    })
+}
+
+/// The newtype names the container is written inside: modes first, then its own encoding.
+fn container_names(c: &ast::Container<'_>) -> proc_macro2::TokenStream {
+    let k = &c.krate;
+    let p = quote!(#k::__private);
+    let mut names = Vec::new();
+    // A layout carries its own widths: the caller's configuration does not leak into it.
+    if c.minimal() {
+        names.push(quote!(#p::ModeSwitch::Minimal.magic()));
+    } else {
+        names.push(quote!(#p::ModeSwitch::Fixed.magic()));
+    }
+    match c.repr() {
+        ast::Repr::Packed => names.push(quote!(#p::Encoding::Raw.magic())),
+        ast::Repr::Map => names.push(quote!(#p::ModeSwitch::StructMap.magic())),
+        ast::Repr::Array16 => {
+            names.push(quote!(#p::ModeSwitch::StructArray.magic()));
+            names.push(quote!(#p::Encoding::Array16.magic()));
+        }
+        ast::Repr::Array => names.push(quote!(#p::ModeSwitch::StructArray.magic())),
+    }
+    quote!({
+        const NAMES: &[&str] = &[#(#names),*];
+        NAMES
+    })
+}

@@ -1,0 +1,81 @@
+//! The generated `Serialize` impl: the container's names around the fields, each field under its
+//! encoding, constants and computed values written by the encoder.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+
+use crate::ast::{Container, Field};
+use crate::bound;
+
+/// `Serialize` and `SerializeBody` for the struct.
+pub fn expand(c: &Container<'_>, names: &TokenStream) -> TokenStream {
+    let k = &c.krate;
+    let p = quote!(#k::__private);
+    let ident = c.ident;
+    let name = c.name();
+    let g = bound::with_bound(c.generics, &quote!(#p::serde_core::Serialize));
+    let (impl_g, ty_g, where_c) = g.split_for_impl();
+    let n = c.fields.len();
+    let fields = c.fields.iter().map(|f| field(c, f));
+    quote! {
+        impl #impl_g #p::serde_core::Serialize for #ident #ty_g #where_c {
+            fn serialize<__S>(&self, __serializer: __S) -> #p::core::result::Result<__S::Ok, __S::Error>
+            where
+                __S: #p::serde_core::Serializer,
+            {
+                #p::serde_core::Serialize::serialize(&#p::WithNames(#names, &#p::Body(self)), __serializer)
+            }
+        }
+
+        impl #impl_g #p::SerializeBody for #ident #ty_g #where_c {
+            fn serialize_body<__S>(&self, __serializer: __S) -> #p::core::result::Result<__S::Ok, __S::Error>
+            where
+                __S: #p::serde_core::Serializer,
+            {
+                let mut __st = #p::serde_core::Serializer::serialize_struct(__serializer, #name, #n)?;
+                #(#fields)*
+                #p::serde_core::ser::SerializeStruct::end(__st)
+            }
+        }
+    }
+}
+
+fn field(c: &Container<'_>, f: &Field<'_>) -> TokenStream {
+    let k = &c.krate;
+    let p = quote!(#k::__private);
+    let id = f.ident;
+    let name = f.name();
+    let mut value = if let Some(m) = &f.attrs.magic {
+        let tokens = &m.value;
+        match byte_string(tokens) {
+            Some(lit) => quote!(&#p::ByteStr(*#lit)),
+            None => quote!(&(#tokens)),
+        }
+    } else if f.attrs.computed.is_some() {
+        let method = computed_method(f);
+        quote!(&#p::Fallible(self.#method()))
+    } else {
+        quote!(&self.#id)
+    };
+    if let Some(len) = &f.attrs.len {
+        let n = len.value;
+        value = quote_spanned!(len.span=> &#p::LenChecked(#name, #value, #n));
+    }
+    if f.attrs.encoding.is_some() {
+        let enc = f.encoding(k);
+        value = quote!(&#p::As(#enc, #value));
+    }
+    quote! {
+        #p::serde_core::ser::SerializeStruct::serialize_field(&mut __st, #name, #value)?;
+    }
+}
+
+/// The hidden method computing a `computed` field.
+pub fn computed_method(f: &Field<'_>) -> syn::Ident {
+    format_ident!("__b2schema_computed_{}", f.ident)
+}
+
+/// The literal if `tokens` is a single byte-string literal (`b"b2frame\0"`).
+pub fn byte_string(tokens: &TokenStream) -> Option<syn::LitByteStr> {
+    syn::parse2::<syn::LitByteStr>(tokens.clone()).ok()
+}

@@ -1,0 +1,178 @@
+//! In-place updates of fixed-width fields: how c-blosc2 updates `frame_len` and array shapes.
+
+use core::marker::PhantomData;
+
+use serde_core::de::DeserializeOwned;
+use serde_core::ser::Serialize;
+
+use super::FieldLayout;
+use crate::encoding::{Encoding, Expected};
+use crate::error::{Error, ErrorKind, Result};
+use crate::ser::{Serializer, SliceOutput};
+
+/// The largest fixed field a handle patches (a fixext16 is 18 bytes; a fixstr 32).
+const MAX_FIELD: usize = 64;
+
+/// A typed handle on one fixed-width field of a layout: reads it from, or writes it into, an
+/// encoded buffer without touching any other byte and without changing the length.
+///
+/// `#[derive(B2Layout)]` generates one per field as an associated constant named after the field
+/// in upper case (`FrameHeader::FRAME_LEN`).
+pub struct FieldRef<T: ?Sized> {
+    field: &'static FieldLayout,
+    _type: PhantomData<fn(&T)>,
+}
+
+impl<T: ?Sized> Clone for FieldRef<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T: ?Sized> Copy for FieldRef<T> {}
+
+impl<T: ?Sized> core::fmt::Debug for FieldRef<T> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("FieldRef").field("field", &self.field.name).finish()
+    }
+}
+
+/// Serializes a value under one encoding, as if it were wrapped in the matching wrapper.
+struct As<'a, T: ?Sized>(Encoding, &'a T);
+
+impl<T: ?Sized + Serialize> Serialize for As<'_, T> {
+    fn serialize<S: serde_core::Serializer>(&self, s: S) -> core::result::Result<S::Ok, S::Error> {
+        s.serialize_newtype_struct(self.0.magic(), self.1)
+    }
+}
+
+impl<T: ?Sized> FieldRef<T> {
+    /// A handle on `field`.
+    pub const fn new(field: &'static FieldLayout) -> Self {
+        FieldRef { field, _type: PhantomData }
+    }
+
+    /// The field's layout.
+    pub const fn layout(&self) -> &'static FieldLayout {
+        self.field
+    }
+
+    fn place(&self) -> Result<(usize, usize)> {
+        match (self.field.marker_offset, self.field.width) {
+            (Some(o), Some(w)) => Ok((o, w)),
+            _ => Err(Error::new(ErrorKind::Unsupported(
+                "patching a field whose offset or width depends on the values before it",
+            ))
+            .in_field(self.field.name)),
+        }
+    }
+
+    /// Checks that `found`, the byte now at the field's marker offset, is a marker of the field's
+    /// encoding, and the one `encoded` starts with when the marker carries a length.
+    fn check_marker(&self, found: u8, encoded: u8, offset: usize) -> Result<()> {
+        let enc = self.field.encoding;
+        let ok = match enc.value_width() {
+            Some(0) => enc.accepts(found),
+            _ => enc == Encoding::Raw || found == encoded,
+        };
+        if ok {
+            return Ok(());
+        }
+        Err(Error::at(ErrorKind::UnexpectedMarker { expected: Expected::any(enc), found }, offset)
+            .in_field(self.field.name))
+    }
+}
+
+impl<T: ?Sized + Serialize> FieldRef<T> {
+    /// The field's bytes for `value`, which must be exactly its width.
+    fn encode<'b>(&self, value: &T, buf: &'b mut [u8; MAX_FIELD]) -> Result<&'b [u8]> {
+        let (_, width) = self.place()?;
+        let mut ser = Serializer::new(SliceOutput::new(&mut buf[..]));
+        As(self.field.encoding, value).serialize(&mut ser).map_err(|e| e.in_field(self.field.name))?;
+        let n = ser.position();
+        if n != width {
+            return Err(Error::new(ErrorKind::Mismatch {
+                what: "field width",
+                expected: alloc::format!("{width} bytes"),
+                found: alloc::format!("{n}"),
+            })
+            .in_field(self.field.name));
+        }
+        Ok(&buf[..n])
+    }
+
+    /// Writes `value` into `encoded` (the encoding of the whole struct, from its first byte),
+    /// after checking the marker in place.
+    pub fn patch(&self, encoded: &mut [u8], value: &T) -> Result<()> {
+        let (offset, width) = self.place()?;
+        let mut buf = [0u8; MAX_FIELD];
+        let bytes = self.encode(value, &mut buf)?;
+        let available = encoded.len().saturating_sub(offset);
+        let Some(dst) = encoded.get_mut(offset..offset + width) else {
+            return Err(Error::at(ErrorKind::UnexpectedEof { needed: width, available }, offset)
+                .in_field(self.field.name));
+        };
+        self.check_marker(dst[0], bytes[0], offset)?;
+        dst.copy_from_slice(bytes);
+        Ok(())
+    }
+
+    /// Writes `value` into the struct encoded at byte `base` of `file`, after reading and checking
+    /// the marker there. Only the field's bytes are written, in one write.
+    #[cfg(feature = "std")]
+    pub fn patch_file<F>(&self, file: &mut F, base: u64, value: &T) -> Result<()>
+    where
+        F: std::io::Read + std::io::Write + std::io::Seek,
+    {
+        use std::io::SeekFrom;
+        let (offset, _) = self.place()?;
+        let mut buf = [0u8; MAX_FIELD];
+        let bytes = self.encode(value, &mut buf)?;
+        let at = base + offset as u64;
+        file.seek(SeekFrom::Start(at))?;
+        let mut found = [0u8; 1];
+        file.read_exact(&mut found)?;
+        self.check_marker(found[0], bytes[0], offset)?;
+        file.seek(SeekFrom::Start(at))?;
+        file.write_all(bytes)?;
+        file.flush()?;
+        Ok(())
+    }
+}
+
+impl<T: DeserializeOwned> FieldRef<T> {
+    /// Reads the field from `encoded` (the encoding of the whole struct), checking its marker.
+    pub fn read(&self, encoded: &[u8]) -> Result<T> {
+        let (offset, width) = self.place()?;
+        let bytes = encoded.get(offset..offset + width).ok_or_else(|| {
+            let available = encoded.len().saturating_sub(offset);
+            Error::at(ErrorKind::UnexpectedEof { needed: width, available }, offset)
+        })?;
+        let mut de = crate::Deserializer::from_slice(bytes);
+        let v = serde_core::Deserializer::deserialize_newtype_struct(
+            &mut de,
+            self.field.encoding.magic(),
+            Inner::<T>(PhantomData),
+        )
+        .map_err(|e| e.shift_offset(offset).in_field(self.field.name))?;
+        de.end().map_err(|e| e.shift_offset(offset).in_field(self.field.name))?;
+        Ok(v)
+    }
+}
+
+struct Inner<T>(PhantomData<T>);
+
+impl<'de, T: serde_core::Deserialize<'de>> serde_core::de::Visitor<'de> for Inner<T> {
+    type Value = T;
+
+    fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("a field value")
+    }
+
+    fn visit_newtype_struct<D: serde_core::Deserializer<'de>>(
+        self,
+        d: D,
+    ) -> core::result::Result<T, D::Error> {
+        T::deserialize(d)
+    }
+}

@@ -1,0 +1,363 @@
+//! Support for the code `#[derive(B2Layout)]` generates. Not a public API: the names and
+//! signatures here change with the derive.
+
+pub use alloc::string::String;
+use alloc::string::ToString;
+use core::fmt::{self, Debug, Display};
+use core::marker::PhantomData;
+
+pub use crate::config::{ModeSwitch, Widths};
+pub use crate::encoding::{Encoding, Family};
+pub use crate::layout::{self, B2Layout, B2Type, FieldLayout, FieldRef, Layout, Role, Shape};
+pub use crate::wrap;
+pub use alloc::format;
+pub use core;
+pub use serde_core;
+
+use serde_core::de::{self, DeserializeSeed, Deserializer, Visitor};
+use serde_core::ser::{Serialize, Serializer};
+
+/// Serializes `value` inside nested newtypes named `names` (container-level encodings and
+/// modes), outermost first.
+pub struct WithNames<'a, T: ?Sized>(pub &'static [&'static str], pub &'a T);
+
+impl<T: ?Sized + Serialize> Serialize for WithNames<'_, T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.0.split_first() {
+            Some((name, rest)) => s.serialize_newtype_struct(name, &WithNames(rest, self.1)),
+            None => self.1.serialize(s),
+        }
+    }
+}
+
+/// Deserializes with `seed` inside nested newtypes named `names`, outermost first.
+pub fn deserialize_with_names<'de, D, S>(
+    d: D,
+    names: &'static [&'static str],
+    seed: S,
+) -> Result<S::Value, D::Error>
+where
+    D: Deserializer<'de>,
+    S: DeserializeSeed<'de>,
+{
+    match names.split_first() {
+        Some((name, rest)) => d.deserialize_newtype_struct(name, Names { rest, seed }),
+        None => seed.deserialize(d),
+    }
+}
+
+struct Names<S> {
+    rest: &'static [&'static str],
+    seed: S,
+}
+
+impl<'de, S: DeserializeSeed<'de>> Visitor<'de> for Names<S> {
+    type Value = S::Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a b2schema container")
+    }
+
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<S::Value, D::Error> {
+        deserialize_with_names(d, self.rest, self.seed)
+    }
+}
+
+/// Serializes `value` under `encoding` (a field attribute).
+pub struct As<'a, T: ?Sized>(pub Encoding, pub &'a T);
+
+impl<T: ?Sized + Serialize> Serialize for As<'_, T> {
+    #[inline]
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_newtype_struct(self.0.magic(), self.1)
+    }
+}
+
+/// Deserializes a `T` under `encoding` (a field attribute).
+pub struct AsSeed<T>(pub Encoding, pub PhantomData<T>);
+
+impl<'de, T: de::Deserialize<'de>> DeserializeSeed<'de> for AsSeed<T> {
+    type Value = T;
+
+    #[inline]
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
+        d.deserialize_newtype_struct(self.0.magic(), Unwrap(PhantomData))
+    }
+}
+
+struct Unwrap<T>(PhantomData<T>);
+
+impl<'de, T: de::Deserialize<'de>> Visitor<'de> for Unwrap<T> {
+    type Value = T;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a field value")
+    }
+
+    #[inline]
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
+        T::deserialize(d)
+    }
+}
+
+/// A byte-string constant: serialized as its bytes, shown as `b"..."`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct ByteStr<const N: usize>(pub [u8; N]);
+
+impl<const N: usize> Debug for ByteStr<N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("b\"")?;
+        for &b in &self.0 {
+            for c in core::ascii::escape_default(b) {
+                f.write_str(core::str::from_utf8(&[c]).unwrap_or("?"))?;
+            }
+        }
+        f.write_str("\"")
+    }
+}
+
+impl<const N: usize> Serialize for ByteStr<N> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde_core::ser::SerializeTuple;
+        let mut t = s.serialize_tuple(N)?;
+        for b in &self.0 {
+            t.serialize_element(b)?;
+        }
+        t.end()
+    }
+}
+
+impl<'de, const N: usize> de::Deserialize<'de> for ByteStr<N> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<const N: usize>;
+        impl<'de, const N: usize> Visitor<'de> for V<N> {
+            type Value = ByteStr<N>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, "{N} bytes")
+            }
+            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<ByteStr<N>, A::Error> {
+                let mut out = [0u8; N];
+                for (i, slot) in out.iter_mut().enumerate() {
+                    *slot = seq.next_element()?.ok_or_else(|| de::Error::invalid_length(i, &self))?;
+                }
+                Ok(ByteStr(out))
+            }
+            fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<ByteStr<N>, E> {
+                v.try_into().map(ByteStr).map_err(|_| E::invalid_length(v.len(), &self))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<ByteStr<N>, E> {
+                self.visit_bytes(v.as_bytes())
+            }
+        }
+        d.deserialize_tuple(N, V::<N>)
+    }
+}
+
+/// Converts the value of a `computed` expression to the field's type.
+pub fn computed<T, U>(value: U, field: &'static str) -> Result<T, String>
+where
+    T: TryFrom<U>,
+    U: Copy + Display,
+{
+    T::try_from(value)
+        .map_err(|_| alloc::format!("computed value {value} of field `{field}` does not fit its type"))
+}
+
+/// The message when a decoded computed field disagrees with its expression.
+pub fn computed_mismatch(field: &str, found: &dyn Debug, expr: &str, expected: &dyn Debug) -> String {
+    alloc::format!("field `{field}` holds {found:?} but `{expr}` gives {expected:?}")
+}
+
+/// Which field a map key names, by position in `fields` (`None`: not a field).
+pub struct FieldIndex(pub &'static [&'static str]);
+
+impl<'de> DeserializeSeed<'de> for FieldIndex {
+    type Value = Option<usize>;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Option<usize>, D::Error> {
+        d.deserialize_identifier(self)
+    }
+}
+
+impl<'de> Visitor<'de> for FieldIndex {
+    type Value = Option<usize>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a field name")
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Option<usize>, E> {
+        Ok(self.0.iter().position(|f| *f == v))
+    }
+
+    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Option<usize>, E> {
+        Ok(self.0.iter().position(|f| f.as_bytes() == v))
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Option<usize>, E> {
+        Ok(usize::try_from(v).ok().filter(|&i| i < self.0.len()))
+    }
+}
+
+/// The error for a field missing from a map.
+pub fn missing_field<E: de::Error>(name: &'static str) -> E {
+    E::missing_field(name)
+}
+
+/// Turns any displayable message into a serde error.
+pub fn custom<E: de::Error>(msg: impl Display) -> E {
+    E::custom(msg.to_string())
+}
+
+/// Turns any displayable message into a serde serialization error.
+pub fn ser_custom<E: serde_core::ser::Error>(msg: impl Display) -> E {
+    E::custom(msg.to_string())
+}
+
+/// The field-writing half of a derived `Serialize`; the derive wraps it in the container's names.
+pub trait SerializeBody {
+    /// Writes the struct's fields.
+    fn serialize_body<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error>;
+}
+
+/// Serializes `T`'s body.
+pub struct Body<'a, T: ?Sized>(pub &'a T);
+
+impl<T: ?Sized + SerializeBody> Serialize for Body<'_, T> {
+    #[inline]
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize_body(s)
+    }
+}
+
+/// The field-reading half of a derived `Deserialize`.
+pub trait VisitBody<'de>: Sized {
+    /// The struct's name.
+    const NAME: &'static str;
+    /// The field names, in order.
+    const FIELDS: &'static [&'static str];
+    /// Reads the fields in order.
+    fn visit_seq<A: de::SeqAccess<'de>>(seq: A) -> Result<Self, A::Error>;
+    /// Reads the fields by name.
+    fn visit_map<A: de::MapAccess<'de>>(map: A) -> Result<Self, A::Error>;
+}
+
+/// Deserializes a `T: VisitBody` as a struct.
+pub struct BodySeed<T>(pub PhantomData<T>);
+
+impl<'de, T: VisitBody<'de>> DeserializeSeed<'de> for BodySeed<T> {
+    type Value = T;
+
+    #[inline]
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
+        d.deserialize_struct(T::NAME, T::FIELDS, self)
+    }
+}
+
+impl<'de, T: VisitBody<'de>> Visitor<'de> for BodySeed<T> {
+    type Value = T;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "struct {} with {} fields", T::NAME, T::FIELDS.len())
+    }
+
+    #[inline]
+    fn visit_seq<A: de::SeqAccess<'de>>(self, seq: A) -> Result<T, A::Error> {
+        T::visit_seq(seq)
+    }
+
+    fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+        T::visit_map(map)
+    }
+}
+
+/// The byte length of text and byte values (for `fixstr(len = N)`).
+pub trait ByteLen {
+    /// Bytes held.
+    fn byte_len(&self) -> usize;
+}
+
+impl<T: ?Sized + AsRef<[u8]>> ByteLen for T {
+    fn byte_len(&self) -> usize {
+        self.as_ref().len()
+    }
+}
+
+/// Checks a fixed byte length.
+pub fn check_len(field: &str, found: usize, expected: usize) -> Result<(), String> {
+    if found == expected {
+        Ok(())
+    } else {
+        Err(alloc::format!("field `{field}` must hold exactly {expected} bytes, it holds {found}"))
+    }
+}
+
+/// Checks a byte-string constant.
+pub fn check_bytes_magic(field: &str, found: &[u8], expected: &[u8]) -> Result<(), String> {
+    if found == expected {
+        return Ok(());
+    }
+    Err(alloc::format!("field `{field}`: expected constant {}, found {}", escape(expected), escape(found)))
+}
+
+/// Checks a constant of any comparable type.
+pub fn check_magic<T: PartialEq<U> + Debug + ?Sized, U: Debug + ?Sized>(
+    field: &str,
+    found: &T,
+    expected: &U,
+) -> Result<(), String> {
+    if found == expected {
+        return Ok(());
+    }
+    Err(alloc::format!("field `{field}`: expected constant {expected:?}, found {found:?}"))
+}
+
+fn escape(bytes: &[u8]) -> String {
+    let mut s = String::from("b\"");
+    for &b in bytes {
+        s.extend(core::ascii::escape_default(b).map(char::from));
+    }
+    s.push('"');
+    s
+}
+
+/// Deserializes with `seed`, then runs `check` on the value, so that a failed check is reported
+/// at the field's offset and path.
+pub struct Checked<S, F>(pub S, pub F);
+
+impl<'de, S, F> DeserializeSeed<'de> for Checked<S, F>
+where
+    S: DeserializeSeed<'de>,
+    F: FnOnce(&S::Value) -> Result<(), String>,
+{
+    type Value = S::Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<S::Value, D::Error> {
+        let v = self.0.deserialize(d)?;
+        (self.1)(&v).map_err(de::Error::custom)?;
+        Ok(v)
+    }
+}
+
+/// A value whose computation may have failed: serializing it reports the failure where the field
+/// is written.
+pub struct Fallible<T>(pub Result<T, String>);
+
+impl<T: Serialize> Serialize for Fallible<T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match &self.0 {
+            Ok(v) => v.serialize(s),
+            Err(msg) => Err(serde_core::ser::Error::custom(msg)),
+        }
+    }
+}
+
+/// A text or byte value that must hold exactly `2` bytes (`fixstr(len = N)`).
+pub struct LenChecked<'a, T: ?Sized>(pub &'static str, pub &'a T, pub usize);
+
+impl<T: ?Sized + Serialize + ByteLen> Serialize for LenChecked<'_, T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        check_len(self.0, self.1.byte_len(), self.2).map_err(serde_core::ser::Error::custom)?;
+        self.1.serialize(s)
+    }
+}
