@@ -125,10 +125,11 @@ pub fn container(attrs: &[Attribute], errors: &mut Errors) -> Container {
                 "array16" => set_once(&mut c.array16, span, span, "array16", errors),
                 "packed" => set_once(&mut c.packed, span, span, "packed", errors),
                 _ if is_field_key(&key) => {
+                    let written = if meta.input.peek(Token![=]) { format!("{key} = ...") } else { key.clone() };
                     skip_value(&meta)?;
                     errors.error(
                         span,
-                        format!("`{key}` applies to a field, not to the struct: put #[b2({key})] on the field"),
+                        format!("`{key}` applies to a field, not to the struct: put #[b2({written})] on the field"),
                     );
                 }
                 _ => {

@@ -65,3 +65,6 @@ fn container_names(c: &ast::Container<'_>) -> proc_macro2::TokenStream {
         NAMES
     })
 }
+
+#[cfg(test)]
+mod expansion_tests;

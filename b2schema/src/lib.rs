@@ -48,6 +48,7 @@ extern crate self as b2schema;
 #[doc(hidden)]
 #[path = "private.rs"]
 pub mod __private;
+pub mod attributes;
 pub mod b2nd;
 mod config;
 pub mod de;
@@ -60,7 +61,6 @@ pub mod layout;
 pub mod ser;
 pub mod wrap;
 
-#[cfg(feature = "derive")]
 pub use b2schema_derive::B2Layout;
 pub use layout::{B2Layout, B2Type, FieldRef};
 

@@ -29,9 +29,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 # c-blosc2 reads BLOSC_NTHREADS, BLOSC_CLEVEL, BLOSC_COMPRESSOR, ... from the environment
 # and lets them override the parameters passed in: drop them so they cannot change the bytes.
@@ -295,7 +296,11 @@ def dtype_samples() -> list[tuple[str, np.ndarray, str]]:
         ("c8", (n / 4 - 1j * n / 2).astype("<c8"), "(np.arange(50) / 4 - 1j * np.arange(50) / 2).astype('<c8')"),
         ("c16", n / 8 + 1j * (n - 25), "np.arange(50) / 8 + 1j * (np.arange(50) - 25)"),
         ("U5", np.array([words[i % 8] for i in n], "<U5"), f"np.array([{words!r}[i % 8] for i in range(50)], '<U5')"),
-        ("S7", np.array([b"xyzw123"[: i % 8] for i in n], "S7"), "np.array([b'xyzw123'[: i % 8] for i in range(50)], 'S7')"),
+        (
+            "S7",
+            np.array([b"xyzw123"[: i % 8] for i in n], "S7"),
+            "np.array([b'xyzw123'[: i % 8] for i in range(50)], 'S7')",
+        ),
         ("M8ms", datetimes, "datetime64('2024-02-29T12:00:00', 'ms') + arange(50) * 86_399_999 ms, [3] = NaT"),
         ("m8s", (n - 25).astype("<m8[s]") * 3600, "(np.arange(50) - 25).astype('<m8[s]') * 3600"),
         ("be-i4", (n * 100_003 - 2_000_000).astype(">i4"), "(np.arange(50) * 100_003 - 2_000_000).astype('>i4')"),
@@ -316,30 +321,71 @@ def ndarrays_by_ndim() -> None:
     nd("nd-0d-f8.b2nd", "asarray", np.array(2.75), src=("np.array(2.75)",))
     nd("nd-0d-U6.b2nd", "asarray", np.array("foobar"), src=("np.array('foobar')",))
     nd(
-        "nd-1d-i4.b2nd", "asarray", np.arange(100, dtype="<i4"),
-        src=("np.arange(100, dtype='<i4')",), chunks=(30,), blocks=(7,),
+        "nd-1d-i4.b2nd",
+        "asarray",
+        np.arange(100, dtype="<i4"),
+        src=("np.arange(100, dtype='<i4')",),
+        chunks=(30,),
+        blocks=(7,),
     )
     a2 = (np.arange(70).reshape(10, 7) * 37 % 1000).astype("<u2")
-    nd("nd-2d-u2.b2nd", "asarray", a2, src=("(np.arange(70).reshape(10, 7) * 37 % 1000).astype('<u2')",),
-       chunks=(4, 3), blocks=(2, 2))
+    nd(
+        "nd-2d-u2.b2nd",
+        "asarray",
+        a2,
+        src=("(np.arange(70).reshape(10, 7) * 37 % 1000).astype('<u2')",),
+        chunks=(4, 3),
+        blocks=(2, 2),
+    )
     a3 = smooth_f8(120, 3).reshape(6, 5, 4)
-    nd("nd-3d-f8-zstd.b2nd", "asarray", a3,
-       src=("(np.cumsum(default_rng(3).integers(-50, 51, 120)) / 64).reshape(6, 5, 4)",),
-       chunks=(3, 3, 2), blocks=(2, 2, 1), cparams={"codec": blosc2.Codec.ZSTD, "clevel": 9})
+    nd(
+        "nd-3d-f8-zstd.b2nd",
+        "asarray",
+        a3,
+        src=("(np.cumsum(default_rng(3).integers(-50, 51, 120)) / 64).reshape(6, 5, 4)",),
+        chunks=(3, 3, 2),
+        blocks=(2, 2, 1),
+        cparams={"codec": blosc2.Codec.ZSTD, "clevel": 9},
+    )
     a4 = (np.arange(120).reshape(3, 4, 2, 5) - 60).astype("<i2")
-    nd("nd-4d-i2.b2nd", "asarray", a4, src=("(np.arange(120).reshape(3, 4, 2, 5) - 60).astype('<i2')",),
-       chunks=(2, 3, 2, 3), blocks=(1, 2, 1, 2))
+    nd(
+        "nd-4d-i2.b2nd",
+        "asarray",
+        a4,
+        src=("(np.arange(120).reshape(3, 4, 2, 5) - 60).astype('<i2')",),
+        chunks=(2, 3, 2, 3),
+        blocks=(1, 2, 1, 2),
+    )
     shape8 = (2, 3, 1, 2, 2, 1, 3, 2)
     a8 = (np.arange(math.prod(shape8)) % 256).astype("u1").reshape(shape8)
-    nd("nd-8d-u1.b2nd", "asarray", a8, src=(f"(np.arange(144) % 256).astype('u1').reshape({shape8})",),
-       chunks=(1, 2, 1, 2, 1, 1, 2, 2), blocks=(1, 1, 1, 2, 1, 1, 1, 2))
+    nd(
+        "nd-8d-u1.b2nd",
+        "asarray",
+        a8,
+        src=(f"(np.arange(144) % 256).astype('u1').reshape({shape8})",),
+        chunks=(1, 2, 1, 2, 1, 1, 2, 2),
+        blocks=(1, 1, 1, 2, 1, 1, 1, 2),
+    )
     shape16 = (1, 2, 1, 1, 2, 1, 1, 1, 1, 2, 1, 1, 1, 1, 1, 3)
     a16 = (np.arange(24) * 11 - 100).astype("<i2").reshape(shape16)
-    nd("nd-16d-i2.b2nd", "asarray", a16, src=(f"(np.arange(24) * 11 - 100).astype('<i2').reshape({shape16})",),
-       chunks=(1, 2, 1, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 1, 2),
-       blocks=(1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 1, 1))
-    nd("nd-16d-zeros-u1.b2nd", "zeros", (2,) * 16, dtype="u1", src=("(2,) * 16",),
-       expect=np.zeros((2,) * 16, "u1"), chunks=(1,) * 3 + (2,) * 13, blocks=(1,) * 12 + (2,) * 4)
+    nd(
+        "nd-16d-i2.b2nd",
+        "asarray",
+        a16,
+        src=(f"(np.arange(24) * 11 - 100).astype('<i2').reshape({shape16})",),
+        chunks=(1, 2, 1, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 1, 2),
+        blocks=(1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 1, 1),
+    )
+    nd(
+        "nd-16d-zeros-u1.b2nd",
+        "zeros",
+        (2,) * 16,
+        dtype="u1",
+        src=("(2,) * 16",),
+        expect=np.zeros((2,) * 16, "u1"),
+        chunks=(1,) * 3 + (2,) * 13,
+        blocks=(1,) * 12 + (2,) * 4,
+    )
     sh17 = (1,) * 16 + (2,)
     nd("nd-17d-i2.b2nd", "asarray", np.zeros(sh17, "<i2"), src=("np.zeros((1,) * 16 + (2,), '<i2')",))
 
@@ -357,11 +403,25 @@ def ndarrays_by_dtype() -> None:
             notes = ("written from dtype |V4; python-blosc2 stores and reopens it as [('f0', 'V4')]",)
         nd(f"dtype-{label}.b2nd", "asarray", data, src=(text,), expect=expect, check=check, notes=notes, **kw)
     s300 = np.array([bytes([65 + i]) * (50 * i) for i in range(6)], "S300")
-    nd("dtype-S300.b2nd", "asarray", s300, src=("np.array([bytes([65 + i]) * (50 * i) for i in range(6)], 'S300')",),
-       chunks=(4,), blocks=(2,), notes=("itemsize 300 > 255: chunk headers store typesize 1",))
+    nd(
+        "dtype-S300.b2nd",
+        "asarray",
+        s300,
+        src=("np.array([bytes([65 + i]) * (50 * i) for i in range(6)], 'S300')",),
+        chunks=(4,),
+        blocks=(2,),
+        notes=("itemsize 300 > 255: chunk headers store typesize 1",),
+    )
     u80 = np.array(["é" * (16 * i) + str(i) for i in range(5)], "<U80")
-    nd("dtype-U80.b2nd", "asarray", u80, src=("np.array(['é' * (16 * i) + str(i) for i in range(5)], '<U80')",),
-       chunks=(3,), blocks=(2,), notes=("itemsize 320 > 255: chunk headers store typesize 1",))
+    nd(
+        "dtype-U80.b2nd",
+        "asarray",
+        u80,
+        src=("np.array(['é' * (16 * i) + str(i) for i in range(5)], '<U80')",),
+        chunks=(3,),
+        blocks=(2,),
+        notes=("itemsize 320 > 255: chunk headers store typesize 1",),
+    )
 
 
 def ndarrays_by_codec() -> None:
@@ -369,17 +429,41 @@ def ndarrays_by_codec() -> None:
     src = ("np.cumsum(default_rng(1).integers(-3, 4, 600)).astype('<i4')",)
     C = blosc2.Codec
     for codec, clevel in [
-        (C.BLOSCLZ, 1), (C.BLOSCLZ, 9), (C.LZ4, 1), (C.LZ4, 9), (C.LZ4HC, 5), (C.LZ4HC, 9),
-        (C.ZLIB, 1), (C.ZLIB, 9), (C.ZSTD, 1), (C.ZSTD, 9), (C.ZSTD, 0), (C.LZ4, 0),
+        (C.BLOSCLZ, 1),
+        (C.BLOSCLZ, 9),
+        (C.LZ4, 1),
+        (C.LZ4, 9),
+        (C.LZ4HC, 5),
+        (C.LZ4HC, 9),
+        (C.ZLIB, 1),
+        (C.ZLIB, 9),
+        (C.ZSTD, 1),
+        (C.ZSTD, 9),
+        (C.ZSTD, 0),
+        (C.LZ4, 0),
     ]:
-        nd(f"codec-{codec.name.lower()}-{clevel}.b2nd", "asarray", data, src=src,
-           chunks=(200,), blocks=(50,), cparams={"codec": codec, "clevel": clevel})
+        nd(
+            f"codec-{codec.name.lower()}-{clevel}.b2nd",
+            "asarray",
+            data,
+            src=src,
+            chunks=(200,),
+            blocks=(50,),
+            cparams={"codec": codec, "clevel": clevel},
+        )
     # use_dict: c-blosc2 only trains a dictionary for chunks of >= 8 KB or so.
     big = smooth_i4(4096, 5)
     big_src = ("np.cumsum(default_rng(5).integers(-3, 4, 4096)).astype('<i4')",)
     for codec in (C.ZSTD, C.LZ4, C.LZ4HC, C.BLOSCLZ):
-        nd(f"dict-{codec.name.lower()}.b2nd", "asarray", big, src=big_src, chunks=(2048,), blocks=(256,),
-           cparams={"codec": codec, "use_dict": True})
+        nd(
+            f"dict-{codec.name.lower()}.b2nd",
+            "asarray",
+            big,
+            src=big_src,
+            chunks=(2048,),
+            blocks=(256,),
+            cparams={"codec": codec, "use_dict": True},
+        )
 
 
 def ndarrays_by_filter() -> None:
@@ -396,26 +480,47 @@ def ndarrays_by_filter() -> None:
         ("delta-bitshuffle", [F.DELTA, F.BITSHUFFLE], [0, 0]),
         ("shuffle-bytedelta", [F.SHUFFLE, F.BYTEDELTA], [0, 4]),
         ("bytedelta-meta0", [F.SHUFFLE, F.BYTEDELTA], [0, 0]),
-        ("delta-shuffle-last-slots", [F.NOFILTER, F.NOFILTER, F.NOFILTER, F.NOFILTER, F.DELTA, F.SHUFFLE],
-         [0] * 6),
+        ("delta-shuffle-last-slots", [F.NOFILTER, F.NOFILTER, F.NOFILTER, F.NOFILTER, F.DELTA, F.SHUFFLE], [0] * 6),
         # c-blosc2 3.3.5 corrupts data when DELTA, SHUFFLE and BITSHUFFLE share a pipeline and a
         # chunk has several blocks: this one ends up in "refused".
         ("delta-shuffle-bitshuffle", [F.DELTA, F.SHUFFLE, F.BITSHUFFLE], [0, 0, 0]),
     ]:
-        nd(f"filter-{label}.b2nd", "asarray", data, src=src, chunks=(200,), blocks=(50,),
-           cparams={"filters": filters, "filters_meta": meta})
+        nd(
+            f"filter-{label}.b2nd",
+            "asarray",
+            data,
+            src=src,
+            chunks=(200,),
+            blocks=(50,),
+            cparams={"filters": filters, "filters_meta": meta},
+        )
     f8 = smooth_f8(600, 4)
-    nd("filter-trunc-prec-f8.b2nd", "asarray", f8,
-       src=("np.cumsum(default_rng(4).integers(-50, 51, 600)) / 64",), chunks=(200,), blocks=(50,),
-       cparams={"filters": [F.TRUNC_PREC, F.SHUFFLE], "filters_meta": [20, 0]}, lossy=True,
-       notes=("TRUNC_PREC is lossy: data_sha256 is of what python-blosc2 reads back",))
+    nd(
+        "filter-trunc-prec-f8.b2nd",
+        "asarray",
+        f8,
+        src=("np.cumsum(default_rng(4).integers(-50, 51, 600)) / 64",),
+        chunks=(200,),
+        blocks=(50,),
+        cparams={"filters": [F.TRUNC_PREC, F.SHUFFLE], "filters_meta": [20, 0]},
+        lossy=True,
+        notes=("TRUNC_PREC is lossy: data_sha256 is of what python-blosc2 reads back",),
+    )
     f4 = (smooth_f8(600, 6) / 3).astype("<f4")
-    nd("filter-trunc-prec-neg-f4.b2nd", "asarray", f4,
-       src=("(np.cumsum(default_rng(6).integers(-50, 51, 600)) / 64 / 3).astype('<f4')",),
-       chunks=(200,), blocks=(50,),
-       cparams={"filters": [F.TRUNC_PREC, F.BITSHUFFLE], "filters_meta": [-8, 0]}, lossy=True,
-       notes=("negative TRUNC_PREC meta: zero that many low mantissa bits (filters_meta byte 0xf8)",
-              "python-blosc2 4.14.1 writes this file but cannot open it: it ends up in 'refused'"))
+    nd(
+        "filter-trunc-prec-neg-f4.b2nd",
+        "asarray",
+        f4,
+        src=("(np.cumsum(default_rng(6).integers(-50, 51, 600)) / 64 / 3).astype('<f4')",),
+        chunks=(200,),
+        blocks=(50,),
+        cparams={"filters": [F.TRUNC_PREC, F.BITSHUFFLE], "filters_meta": [-8, 0]},
+        lossy=True,
+        notes=(
+            "negative TRUNC_PREC meta: zero that many low mantissa bits (filters_meta byte 0xf8)",
+            "python-blosc2 4.14.1 writes this file but cannot open it: it ends up in 'refused'",
+        ),
+    )
 
 
 def ndarrays_by_splitmode() -> None:
@@ -423,40 +528,87 @@ def ndarrays_by_splitmode() -> None:
     src = ("np.cumsum(default_rng(7).integers(-3, 4, 600)).astype('<i4')",)
     for mode in blosc2.SplitMode:
         label = mode.name.lower().removesuffix("_split").replace("_", "-")
-        nd(f"split-{label}.b2nd", "asarray", data, src=src, chunks=(200,), blocks=(50,),
-           cparams={"splitmode": mode})
-    nd("split-never-lz4-bitshuffle.b2nd", "asarray", data, src=src, chunks=(200,), blocks=(50,),
-       cparams={"codec": blosc2.Codec.LZ4, "splitmode": blosc2.SplitMode.NEVER_SPLIT,
-                "filters": [blosc2.Filter.BITSHUFFLE], "filters_meta": [0]})
+        nd(f"split-{label}.b2nd", "asarray", data, src=src, chunks=(200,), blocks=(50,), cparams={"splitmode": mode})
+    nd(
+        "split-never-lz4-bitshuffle.b2nd",
+        "asarray",
+        data,
+        src=src,
+        chunks=(200,),
+        blocks=(50,),
+        cparams={
+            "codec": blosc2.Codec.LZ4,
+            "splitmode": blosc2.SplitMode.NEVER_SPLIT,
+            "filters": [blosc2.Filter.BITSHUFFLE],
+            "filters_meta": [0],
+        },
+    )
 
 
 def ndarrays_by_chunk_count() -> None:
-    data = (np.arange(40) * 3 - 50).astype("<i2")
-    src = ("(np.arange(40) * 3 - 50).astype('<i2')",)
+    data = (np.arange(60) * 3 - 50).astype("<i2")
+    src = ("(np.arange(60) * 3 - 50).astype('<i2')",)
     for n in (1, 2, 3, 4, 10):
-        nd(f"chunks-{n}.b2nd", "asarray", data, src=src, chunks=(40 // n,), blocks=(4,))
+        nd(f"chunks-{n}.b2nd", "asarray", data, src=src, chunks=(60 // n,), blocks=(4,))
     many = (np.arange(1000) % 251).astype("u1")
-    nd("chunks-200.b2nd", "asarray", many, src=("(np.arange(1000) % 251).astype('u1')",),
-       chunks=(5,), blocks=(5,))
+    nd("chunks-200.b2nd", "asarray", many, src=("(np.arange(1000) % 251).astype('u1')",), chunks=(5,), blocks=(5,))
     grid = (np.arange(600) * 13 % 1009).astype("<u2").reshape(20, 30)
-    nd("chunks-2d-60.b2nd", "asarray", grid, src=("(np.arange(600) * 13 % 1009).astype('<u2').reshape(20, 30)",),
-       chunks=(2, 5), blocks=(1, 5))
+    nd(
+        "chunks-2d-60.b2nd",
+        "asarray",
+        grid,
+        src=("(np.arange(600) * 13 % 1009).astype('<u2').reshape(20, 30)",),
+        chunks=(2, 5),
+        blocks=(1, 5),
+    )
 
 
 def ndarrays_special() -> None:
     kw = {"chunks": (30,), "blocks": (10,)}
     nd("special-zeros-f8.b2nd", "zeros", (100,), dtype="<f8", src=("(100,)",), expect=np.zeros(100), **kw)
-    nd("special-empty-f4.b2nd", "empty", (100,), dtype="<f4", src=("(100,)",), expect=np.zeros(100, "<f4"),
-       notes=("blosc2.empty writes ZERO special chunks (not UNINIT)",), **kw)
-    nd("special-uninit-f4.b2nd", "uninit", (100,), dtype="<f4", src=("(100,)",), expect=None,
-       notes=("UNINIT chunks: their decompressed content is undefined, so no data hashes",), **kw)
+    nd(
+        "special-empty-f4.b2nd",
+        "empty",
+        (100,),
+        dtype="<f4",
+        src=("(100,)",),
+        expect=np.zeros(100, "<f4"),
+        notes=("blosc2.empty writes ZERO special chunks (not UNINIT)",),
+        **kw,
+    )
+    nd(
+        "special-uninit-f4.b2nd",
+        "uninit",
+        (100,),
+        dtype="<f4",
+        src=("(100,)",),
+        expect=None,
+        notes=("UNINIT chunks: their decompressed content is undefined, so no data hashes",),
+        **kw,
+    )
     nd("special-nans-f8.b2nd", "nans", (100,), dtype="<f8", src=("(100,)",), expect=np.full(100, np.nan), **kw)
-    nd("special-nans-f4.b2nd", "nans", (7, 9), dtype="<f4", src=("(7, 9)",), expect=np.full((7, 9), np.nan, "<f4"),
-       chunks=(3, 4), blocks=(2, 2))
-    nd("special-full-i4.b2nd", "full", (100,), 7, dtype="<i4", src=("(100,)", "7"),
-       expect=np.full(100, 7, "<i4"), **kw)
-    nd("special-full-c16.b2nd", "full", (5, 6), 1.5 - 2j, dtype="<c16", src=("(5, 6)", "1.5-2j"),
-       expect=np.full((5, 6), 1.5 - 2j), chunks=(2, 4), blocks=(1, 2))
+    nd(
+        "special-nans-f4.b2nd",
+        "nans",
+        (7, 9),
+        dtype="<f4",
+        src=("(7, 9)",),
+        expect=np.full((7, 9), np.nan, "<f4"),
+        chunks=(3, 4),
+        blocks=(2, 2),
+    )
+    nd("special-full-i4.b2nd", "full", (100,), 7, dtype="<i4", src=("(100,)", "7"), expect=np.full(100, 7, "<i4"), **kw)
+    nd(
+        "special-full-c16.b2nd",
+        "full",
+        (5, 6),
+        1.5 - 2j,
+        dtype="<c16",
+        src=("(5, 6)", "1.5-2j"),
+        expect=np.full((5, 6), 1.5 - 2j),
+        chunks=(2, 4),
+        blocks=(1, 2),
+    )
     nd("special-ones-u2.b2nd", "ones", (100,), dtype="<u2", src=("(100,)",), expect=np.ones(100, "<u2"), **kw)
 
     part = np.zeros(100)
@@ -465,29 +617,74 @@ def ndarrays_special() -> None:
     def write_part(a: Any) -> None:
         a[35:50] = np.arange(15) / 4
 
-    nd("special-partial-zeros-f8.b2nd", "zeros", (100,), dtype="<f8", src=("(100,)",), expect=part,
-       after=write_part, after_src="; a[35:50] = np.arange(15) / 4", **kw)
+    nd(
+        "special-partial-zeros-f8.b2nd",
+        "zeros",
+        (100,),
+        dtype="<f8",
+        src=("(100,)",),
+        expect=part,
+        after=write_part,
+        after_src="; a[35:50] = np.arange(15) / 4",
+        **kw,
+    )
 
     def write_uninit(a: Any) -> None:
         a[0:30] = np.arange(30, dtype="<i4")
         a[90:100] = -1
 
-    nd("special-partial-uninit-i4.b2nd", "uninit", (100,), dtype="<i4", src=("(100,)",), expect=None,
-       after=write_uninit, after_src="; a[0:30] = np.arange(30); a[90:100] = -1",
-       check=lambda got: bool((got[:30] == np.arange(30)).all() and (got[90:] == -1).all()),
-       notes=("chunks 1 and 2 stay UNINIT: their content is undefined, so no data hashes",), **kw)
-    nd("nd-arange-2d-i8.b2nd", "arange", 0, 100, 1, src=("0", "100", "1"), dtype="<i8", shape=(10, 10),
-       expect=np.arange(100, dtype="<i8").reshape(10, 10), chunks=(4, 6), blocks=(2, 3))
-    nd("nd-linspace-f8.b2nd", "linspace", 0.0, 1.0, src=("0.0", "1.0"), num=64, dtype="<f8", shape=(8, 8),
-       expect=np.linspace(0.0, 1.0, 64).reshape(8, 8), chunks=(4, 4), blocks=(2, 4))
+    nd(
+        "special-partial-uninit-i4.b2nd",
+        "uninit",
+        (100,),
+        dtype="<i4",
+        src=("(100,)",),
+        expect=None,
+        after=write_uninit,
+        after_src="; a[0:30] = np.arange(30); a[90:100] = -1",
+        check=lambda got: bool((got[:30] == np.arange(30)).all() and (got[90:] == -1).all()),
+        notes=("chunks 1 and 2 stay UNINIT: their content is undefined, so no data hashes",),
+        **kw,
+    )
+    nd(
+        "nd-arange-2d-i8.b2nd",
+        "arange",
+        0,
+        100,
+        1,
+        src=("0", "100", "1"),
+        dtype="<i8",
+        shape=(10, 10),
+        expect=np.arange(100, dtype="<i8").reshape(10, 10),
+        chunks=(4, 6),
+        blocks=(2, 3),
+    )
+    nd(
+        "nd-linspace-f8.b2nd",
+        "linspace",
+        0.0,
+        1.0,
+        src=("0.0", "1.0"),
+        num=64,
+        dtype="<f8",
+        shape=(8, 8),
+        expect=np.linspace(0.0, 1.0, 64).reshape(8, 8),
+        chunks=(4, 4),
+        blocks=(2, 4),
+    )
 
 
 def ndarrays_zero_length() -> None:
     nd("empty-shape-0-f4.b2nd", "empty", (0,), dtype="<f4", src=("(0,)",), expect=np.zeros(0, "<f4"))
-    nd("zeros-shape-3x0x2-f8.b2nd", "zeros", (3, 0, 2), dtype="<f8", src=("(3, 0, 2)",),
-       expect=np.zeros((3, 0, 2)))
-    nd("asarray-shape-0x4-i2.b2nd", "asarray", np.zeros((0, 4), "<i2"), src=("np.zeros((0, 4), '<i2')",),
-       chunks=(2, 2), blocks=(1, 2))
+    nd("zeros-shape-3x0x2-f8.b2nd", "zeros", (3, 0, 2), dtype="<f8", src=("(3, 0, 2)",), expect=np.zeros((3, 0, 2)))
+    nd(
+        "asarray-shape-0x4-i2.b2nd",
+        "asarray",
+        np.zeros((0, 4), "<i2"),
+        src=("np.zeros((0, 4), '<i2')",),
+        chunks=(2, 2),
+        blocks=(1, 2),
+    )
 
 
 def ndarrays_with_meta() -> None:
@@ -499,21 +696,54 @@ def ndarrays_with_meta() -> None:
         a.vlmeta["title"] = "a small array"
         a.vlmeta["attrs"] = {"long_name": "distance from the origin", "valid_range": [0, 59], "fill": None}
 
-    nd("nd-meta-vlmeta.b2nd", "asarray", data, src=src, expect=data, chunks=(4, 4), blocks=(2, 2), meta=meta,
-       after=set_vlmeta, after_src="; a.vlmeta['title'] = 'a small array'; a.vlmeta['attrs'] = {...}")
-    nd("nd-meta-15-user.b2nd", "asarray", data, src=src, chunks=(3, 5), blocks=(3, 5),
-       meta={f"layer{i:02d}": i * 1000 for i in range(15)},
-       notes=("16 metalayers in total: b2nd + 15 user layers (the C maximum)",))
+    nd(
+        "nd-meta-vlmeta.b2nd",
+        "asarray",
+        data,
+        src=src,
+        expect=data,
+        chunks=(4, 4),
+        blocks=(2, 2),
+        meta=meta,
+        after=set_vlmeta,
+        after_src="; a.vlmeta['title'] = 'a small array'; a.vlmeta['attrs'] = {...}",
+    )
+    nd(
+        "nd-meta-15-user.b2nd",
+        "asarray",
+        data,
+        src=src,
+        chunks=(3, 5),
+        blocks=(3, 5),
+        meta={f"layer{i:02d}": i * 1000 for i in range(15)},
+        notes=("16 metalayers in total: b2nd + 15 user layers (the C maximum)",),
+    )
 
     grow = np.zeros((7, 9), "<i4")
     grow[:4, :5] = np.arange(20).reshape(4, 5)
-    nd("nd-resized-grow.b2nd", "asarray", np.arange(20, dtype="<i4").reshape(4, 5),
-       src=("np.arange(20, dtype='<i4').reshape(4, 5)",), chunks=(2, 2), blocks=(1, 2),
-       after=lambda a: a.resize((7, 9)), after_src="; a.resize((7, 9))", expect=grow)
-    nd("nd-resized-shrink.b2nd", "asarray", np.arange(20, dtype="<i4").reshape(4, 5),
-       src=("np.arange(20, dtype='<i4').reshape(4, 5)",), chunks=(2, 2), blocks=(1, 2),
-       after=lambda a: a.resize((3, 3)), after_src="; a.resize((3, 3))",
-       expect=np.arange(20, dtype="<i4").reshape(4, 5)[:3, :3])
+    nd(
+        "nd-resized-grow.b2nd",
+        "asarray",
+        np.arange(20, dtype="<i4").reshape(4, 5),
+        src=("np.arange(20, dtype='<i4').reshape(4, 5)",),
+        chunks=(2, 2),
+        blocks=(1, 2),
+        after=lambda a: a.resize((7, 9)),
+        after_src="; a.resize((7, 9))",
+        expect=grow,
+    )
+    nd(
+        "nd-resized-shrink.b2nd",
+        "asarray",
+        np.arange(20, dtype="<i4").reshape(4, 5),
+        src=("np.arange(20, dtype='<i4').reshape(4, 5)",),
+        chunks=(2, 2),
+        blocks=(1, 2),
+        after=lambda a: a.resize((3, 3)),
+        after_src="; a.resize((3, 3))",
+        expect=np.arange(20, dtype="<i4").reshape(4, 5)[:3, :3],
+        notes=("the 2 dropped chunks stay in the chunks section as dead bytes; cbytes still counts them",),
+    )
 
     over = smooth_i4(100, 9)
     over_expect = over.copy()
@@ -522,15 +752,31 @@ def ndarrays_with_meta() -> None:
     def overwrite(a: Any) -> None:
         a[30:60] = np.arange(30) * 1000
 
-    nd("nd-chunk-overwritten.b2nd", "asarray", over, src=("np.cumsum(default_rng(9).integers(-3, 4, 100)).astype('<i4')",),
-       chunks=(30,), blocks=(10,), after=overwrite, after_src="; a[30:60] = np.arange(30) * 1000",
-       expect=over_expect, notes=("the writes replace chunks 1 and 2 in place (update_chunk)",))
+    nd(
+        "nd-chunk-overwritten.b2nd",
+        "asarray",
+        over,
+        src=("np.cumsum(default_rng(9).integers(-3, 4, 100)).astype('<i4')",),
+        chunks=(30,),
+        blocks=(10,),
+        after=overwrite,
+        after_src="; a[30:60] = np.arange(30) * 1000",
+        expect=over_expect,
+        notes=("the writes replace chunks 1 and 2 in place (update_chunk)",),
+    )
 
 
 def sparse_frames() -> None:
     data = (np.arange(120).reshape(10, 12) * 7 - 300).astype("<i4")
-    nd("sparse-2d-i4.b2nd", "asarray", data, src=("(np.arange(120).reshape(10, 12) * 7 - 300).astype('<i4')",),
-       chunks=(4, 5), blocks=(2, 5), contiguous=False)
+    nd(
+        "sparse-2d-i4.b2nd",
+        "asarray",
+        data,
+        src=("(np.arange(120).reshape(10, 12) * 7 - 300).astype('<i4')",),
+        chunks=(4, 5),
+        blocks=(2, 5),
+        contiguous=False,
+    )
     part = np.zeros((10, 12))
     part[0:4, 5:10] = 1.25
     part[8:10, 10:12] = -3.0
@@ -539,26 +785,59 @@ def sparse_frames() -> None:
         a[0:4, 5:10] = 1.25
         a[8:10, 10:12] = -3.0
 
-    nd("sparse-special-2d-f8.b2nd", "zeros", (10, 12), dtype="<f8", src=("(10, 12)",), chunks=(4, 5),
-       blocks=(2, 5), contiguous=False, after=write_part,
-       after_src="; a[0:4, 5:10] = 1.25; a[8:10, 10:12] = -3.0", expect=part,
-       notes=("ZERO special chunks have no .chunk file",))
+    nd(
+        "sparse-special-2d-f8.b2nd",
+        "zeros",
+        (10, 12),
+        dtype="<f8",
+        src=("(10, 12)",),
+        chunks=(4, 5),
+        blocks=(2, 5),
+        contiguous=False,
+        after=write_part,
+        after_src="; a[0:4, 5:10] = 1.25; a[8:10, 10:12] = -3.0",
+        expect=part,
+        notes=("ZERO special chunks have no .chunk file",),
+    )
     payload = bytes(range(256)) * 3
-    sc("sparse-schunk.b2frame", chunksize=200, data=payload, src="bytes(range(256)) * 3", contiguous=False,
-       meta={"kind": "sparse demo"}, after=lambda s: s.vlmeta.__setitem__("note", "sparse"),
-       after_src="; s.vlmeta['note'] = 'sparse'", expect=payload)
+    sc(
+        "sparse-schunk.b2frame",
+        chunksize=200,
+        data=payload,
+        src="bytes(range(256)) * 3",
+        contiguous=False,
+        meta={"kind": "sparse demo"},
+        after=lambda s: s.vlmeta.__setitem__("note", "sparse"),
+        after_src="; s.vlmeta['note'] = 'sparse'",
+        expect=payload,
+    )
 
     def shuffle_chunks(s: Any) -> None:
         s.delete_chunk(1)
         s.insert_chunk(0, compress(chunk_bytes(100, 90)))
         s.append_data(chunk_bytes(100, 91))
 
-    sc("sparse-schunk-insert-delete.b2frame", chunksize=100, data=chunk_bytes(300, 1), src="chunk_bytes(300, 1)",
-       contiguous=False, after=shuffle_chunks,
-       after_src="; s.delete_chunk(1); s.insert_chunk(0, compress(chunk_bytes(100, 90))); "
-                 "s.append_data(chunk_bytes(100, 91))",
-       expect=chunk_bytes(100, 90) + chunk_bytes(300, 1)[:100] + chunk_bytes(300, 1)[200:] + chunk_bytes(100, 91),
-       notes=("chunk file ids differ from logical chunk indexes",))
+    sc(
+        "sparse-schunk-insert-delete.b2frame",
+        chunksize=100,
+        data=chunk_bytes(300, 1),
+        src="chunk_bytes(300, 1)",
+        contiguous=False,
+        after=shuffle_chunks,
+        after_src="; s.delete_chunk(1); s.insert_chunk(0, compress(chunk_bytes(100, 90))); "
+        "s.append_data(chunk_bytes(100, 91))",
+        expect=chunk_bytes(100, 90) + chunk_bytes(300, 1)[:100] + chunk_bytes(300, 1)[200:] + chunk_bytes(100, 91),
+        notes=("chunk file ids differ from logical chunk indexes",),
+    )
+
+
+TOCFRAME_NOTES = {
+    True: ("an in-memory contiguous frame: to_cframe() hands back the frame as it is",),
+    False: (
+        "to_cframe() of a non-contiguous object goes through blosc2_schunk_copy: header nthreads_c is 0 "
+        "and every vlmeta is recompressed with the C defaults (blosclz, typesize 8)",
+    ),
+}
 
 
 def in_memory_cframes() -> None:
@@ -571,24 +850,47 @@ def in_memory_cframes() -> None:
         arr.vlmeta["small"] = 1
         arr.vlmeta["big"] = big
         call = render("blosc2.asarray", src, chunks=(4, 4), blocks=(2, 4), contiguous=contiguous)
-        to_cframe_file(f"tocframe-nd-{label}.cframe", arr,
-                       call + "; a.vlmeta['small'] = 1; a.vlmeta['big'] = {...}; a.to_cframe()", data)
+        to_cframe_file(
+            f"tocframe-nd-{label}.cframe",
+            arr,
+            call + "; a.vlmeta['small'] = 1; a.vlmeta['big'] = {...}; a.to_cframe()",
+            data,
+            TOCFRAME_NOTES[contiguous],
+        )
         payload = chunk_bytes(700, 3)
-        s = blosc2.SChunk(chunksize=256, data=payload, contiguous=contiguous,
-                          cparams={**CP, "typesize": 1}, dparams=DP, meta={"m": 1})
+        s = blosc2.SChunk(
+            chunksize=256, data=payload, contiguous=contiguous, cparams={**CP, "typesize": 1}, dparams=DP, meta={"m": 1}
+        )
         s.vlmeta["small"] = "x"
         s.vlmeta["big"] = big
-        call = render("blosc2.SChunk", chunksize=256, data=Raw("chunk_bytes(700, 3)"),
-                      cparams={"typesize": 1}, meta={"m": 1}, contiguous=contiguous)
-        to_cframe_file(f"tocframe-schunk-{label}.cframe", s,
-                       call + "; s.vlmeta['small'] = 'x'; s.vlmeta['big'] = {...}; s.to_cframe()", payload)
+        call = render(
+            "blosc2.SChunk",
+            chunksize=256,
+            data=Raw("chunk_bytes(700, 3)"),
+            cparams={"typesize": 1},
+            meta={"m": 1},
+            contiguous=contiguous,
+        )
+        to_cframe_file(
+            f"tocframe-schunk-{label}.cframe",
+            s,
+            call + "; s.vlmeta['small'] = 'x'; s.vlmeta['big'] = {...}; s.to_cframe()",
+            payload,
+            TOCFRAME_NOTES[contiguous],
+        )
     # A file-backed array is copied too (c-blosc2 only hands back its own buffer for in-memory frames).
-    arr = blosc2.asarray(data, urlpath="_tmp_filebacked.b2nd", mode="w", chunks=(4, 4), blocks=(2, 4),
-                         cparams=CP, dparams=DP)
+    arr = blosc2.asarray(
+        data, urlpath="_tmp_filebacked.b2nd", mode="w", chunks=(4, 4), blocks=(2, 4), cparams=CP, dparams=DP
+    )
     arr.vlmeta["small"] = 1
-    to_cframe_file("tocframe-nd-filebacked.cframe", arr,
-                   render("blosc2.asarray", src, urlpath="...", chunks=(4, 4), blocks=(2, 4))
-                   + "; a.vlmeta['small'] = 1; a.to_cframe()", data)
+    to_cframe_file(
+        "tocframe-nd-filebacked.cframe",
+        arr,
+        render("blosc2.asarray", src, urlpath="...", chunks=(4, 4), blocks=(2, 4))
+        + "; a.vlmeta['small'] = 1; a.to_cframe()",
+        data,
+        ("a file-backed frame is copied as well: header nthreads_c is 0, vlmeta recompressed",),
+    )
     del arr
     gc.collect()
     os.unlink("_tmp_filebacked.b2nd")
@@ -613,27 +915,74 @@ META_VALUES = {
 
 def schunks() -> None:
     sc("schunk-empty.b2frame", chunksize=1000, notes=("no chunks: the header chunksize is -1",))
-    sc("schunk-meta-nodata.b2frame", chunksize=1000, meta={"kind": "demo", "version": 1},
-       notes=("meta but no data: the header chunksize stays -1",))
-    sc("schunk-meta-vlmeta-nodata.b2frame", chunksize=1000, meta={"kind": "demo", "version": 1},
-       after=lambda s: s.vlmeta.__setitem__("note", "no data"), after_src="; s.vlmeta['note'] = 'no data'",
-       expect=b"")
+    sc(
+        "schunk-meta-nodata.b2frame",
+        chunksize=1000,
+        meta={"kind": "demo", "version": 1},
+        notes=("meta but no data: the header chunksize stays -1",),
+    )
+    sc(
+        "schunk-meta-vlmeta-nodata.b2frame",
+        chunksize=1000,
+        meta={"kind": "demo", "version": 1},
+        after=lambda s: s.vlmeta.__setitem__("note", "no data"),
+        after_src="; s.vlmeta['note'] = 'no data'",
+        expect=b"",
+    )
     payload = chunk_bytes(2500, 5)
-    sc("schunk-bytes-ts1.b2frame", chunksize=1000, data=payload, src="chunk_bytes(2500, 5)",
-       notes=("3 chunks; the last one holds 500 bytes",))
+    sc(
+        "schunk-bytes-ts1.b2frame",
+        chunksize=1000,
+        data=payload,
+        src="chunk_bytes(2500, 5)",
+        notes=("3 chunks; the last one holds 500 bytes",),
+    )
     i8 = np.arange(700, dtype="<i8") * 3 - 1000
-    sc("schunk-i8-ts8.b2frame", chunksize=1600, data=i8, src="np.arange(700, dtype='<i8') * 3 - 1000", typesize=8,
-       notes=("5 chunks of 200 items; the last one holds 100",))
-    sc("schunk-lz4-bitshuffle-bs256.b2frame", chunksize=2048, data=smooth_f8(600, 11),
-       src="np.cumsum(default_rng(11).integers(-50, 51, 600)) / 64", typesize=8,
-       cparams={"codec": blosc2.Codec.LZ4, "clevel": 7, "blocksize": 256,
-                "filters": [blosc2.Filter.BITSHUFFLE], "filters_meta": [0]})
-    sc("schunk-many-chunks.b2frame", chunksize=16, data=np.arange(400, dtype="<i4"),
-       src="np.arange(400, dtype='<i4')", typesize=4, notes=("100 chunks: the offsets index is compressed",))
-    sc("schunk-meta-values.b2frame", chunksize=256, data=chunk_bytes(600, 7), src="chunk_bytes(600, 7)",
-       meta=META_VALUES)
-    sc("schunk-meta-16.b2frame", chunksize=256, data=chunk_bytes(300, 8), src="chunk_bytes(300, 8)",
-       meta={f"m{i:02d}": "v" * i for i in range(16)}, notes=("16 user metalayers (the C maximum)",))
+    sc(
+        "schunk-i8-ts8.b2frame",
+        chunksize=1600,
+        data=i8,
+        src="np.arange(700, dtype='<i8') * 3 - 1000",
+        typesize=8,
+        notes=("5 chunks of 200 items; the last one holds 100",),
+    )
+    sc(
+        "schunk-lz4-bitshuffle-bs256.b2frame",
+        chunksize=2048,
+        data=smooth_f8(600, 11),
+        src="np.cumsum(default_rng(11).integers(-50, 51, 600)) / 64",
+        typesize=8,
+        cparams={
+            "codec": blosc2.Codec.LZ4,
+            "clevel": 7,
+            "blocksize": 256,
+            "filters": [blosc2.Filter.BITSHUFFLE],
+            "filters_meta": [0],
+        },
+    )
+    sc(
+        "schunk-many-chunks.b2frame",
+        chunksize=16,
+        data=np.arange(400, dtype="<i4"),
+        src="np.arange(400, dtype='<i4')",
+        typesize=4,
+        notes=("100 chunks: the offsets index is compressed",),
+    )
+    sc(
+        "schunk-meta-values.b2frame",
+        chunksize=256,
+        data=chunk_bytes(600, 7),
+        src="chunk_bytes(600, 7)",
+        meta=META_VALUES,
+    )
+    sc(
+        "schunk-meta-16.b2frame",
+        chunksize=256,
+        data=chunk_bytes(300, 8),
+        src="chunk_bytes(300, 8)",
+        meta={f"m{i:02d}": "v" * i for i in range(16)},
+        notes=("16 user metalayers (the C maximum)",),
+    )
 
     vl_values = {
         "int": 42,
@@ -660,18 +1009,39 @@ def schunks() -> None:
         return go
 
     data = chunk_bytes(500, 9)
-    sc("schunk-vlmeta-values.b2frame", chunksize=256, data=data, src="chunk_bytes(500, 9)", after=set_vl(vl_values),
-       after_src="; s.vlmeta[k] = v for 14 values (small: memcpy chunks, long_*: zstd chunks)", expect=data)
-    sc("schunk-vlmeta-16.b2frame", chunksize=256, data=data, src="chunk_bytes(500, 9)",
-       after=set_vl({f"v{i:02d}": i * 11 for i in range(16)}), after_src="; s.vlmeta[f'v{i:02d}'] = 11 * i, i < 16",
-       expect=data, notes=("16 vlmetalayers: the most a frame can hold (the 17th raises RuntimeError)",))
+    sc(
+        "schunk-vlmeta-values.b2frame",
+        chunksize=256,
+        data=data,
+        src="chunk_bytes(500, 9)",
+        after=set_vl(vl_values),
+        after_src="; s.vlmeta[k] = v for 14 values (small: memcpy chunks, long_*: zstd chunks)",
+        expect=data,
+    )
+    sc(
+        "schunk-vlmeta-16.b2frame",
+        chunksize=256,
+        data=data,
+        src="chunk_bytes(500, 9)",
+        after=set_vl({f"v{i:02d}": i * 11 for i in range(16)}),
+        after_src="; s.vlmeta[f'v{i:02d}'] = 11 * i, i < 16",
+        expect=data,
+        notes=("16 vlmetalayers: the most a frame can hold (the 17th raises RuntimeError)",),
+    )
 
     def delete_vl(s: Any) -> None:
         set_vl({"first": 1, "second": "to be deleted, and longer than 32 bytes", "third": [3]})(s)
         del s.vlmeta["second"]
 
-    sc("schunk-vlmeta-deleted.b2frame", chunksize=256, data=data, src="chunk_bytes(500, 9)", after=delete_vl,
-       after_src="; vlmeta first, second, third; del s.vlmeta['second']", expect=data)
+    sc(
+        "schunk-vlmeta-deleted.b2frame",
+        chunksize=256,
+        data=data,
+        src="chunk_bytes(500, 9)",
+        after=delete_vl,
+        after_src="; vlmeta first, second, third; del s.vlmeta['second']",
+        expect=data,
+    )
 
     def update_vl(s: Any) -> None:
         set_vl({"grows": 1, "shrinks": "x" * 60, "same": "abc"})(s)
@@ -679,9 +1049,15 @@ def schunks() -> None:
         s.vlmeta["shrinks"] = 2
         s.vlmeta["same"] = "xyz"
 
-    sc("schunk-vlmeta-updated.b2frame", chunksize=256, data=data, src="chunk_bytes(500, 9)", after=update_vl,
-       after_src="; vlmeta grows=1, shrinks='x'*60, same='abc'; then grows='now ...', shrinks=2, same='xyz'",
-       expect=data)
+    sc(
+        "schunk-vlmeta-updated.b2frame",
+        chunksize=256,
+        data=data,
+        src="chunk_bytes(500, 9)",
+        after=update_vl,
+        after_src="; vlmeta grows=1, shrinks='x'*60, same='abc'; then grows='now ...', shrinks=2, same='xyz'",
+        expect=data,
+    )
 
     base = chunk_bytes(500, 12)
 
@@ -691,33 +1067,66 @@ def schunks() -> None:
         s.insert_chunk(2, compress(chunk_bytes(100, 51), clevel=0))
 
     expect = chunk_bytes(100, 50) + base[:100] + chunk_bytes(100, 51) + base[200:]
-    sc("schunk-insert-delete.b2frame", chunksize=100, data=base, src="chunk_bytes(500, 12)", after=insert_delete,
-       after_src="; s.delete_chunk(1); s.insert_chunk(0, compress(chunk_bytes(100, 50))); "
-                 "s.insert_chunk(2, compress(chunk_bytes(100, 51), clevel=0))",
-       expect=expect, notes=("inserted chunks are appended at the end: the offsets are not monotonic",))
+    sc(
+        "schunk-insert-delete.b2frame",
+        chunksize=100,
+        data=base,
+        src="chunk_bytes(500, 12)",
+        after=insert_delete,
+        after_src="; s.delete_chunk(1); s.insert_chunk(0, compress(chunk_bytes(100, 50))); "
+        "s.insert_chunk(2, compress(chunk_bytes(100, 51), clevel=0))",
+        expect=expect,
+        notes=(
+            "inserted chunks are appended at the end: the offsets are not monotonic",
+            "the deleted chunk stays in the chunks section as dead bytes; cbytes still counts them",
+        ),
+    )
 
     def update(s: Any) -> None:
         s.update_chunk(1, compress(bytes(range(100)), clevel=0))
         s.update_chunk(3, compress(b"\x07" * 100))
 
     expect = base[:100] + bytes(range(100)) + base[200:300] + b"\x07" * 100 + base[400:]
-    sc("schunk-update-chunk.b2frame", chunksize=100, data=base, src="chunk_bytes(500, 12)", after=update,
-       after_src="; s.update_chunk(1, compress(bytes(range(100)), clevel=0)); "
-                 "s.update_chunk(3, compress(b'\\x07' * 100))",
-       expect=expect)
+    sc(
+        "schunk-update-chunk.b2frame",
+        chunksize=100,
+        data=base,
+        src="chunk_bytes(500, 12)",
+        after=update,
+        after_src="; s.update_chunk(1, compress(bytes(range(100)), clevel=0)); "
+        "s.update_chunk(3, compress(b'\\x07' * 100))",
+        expect=expect,
+    )
 
     def reorder(s: Any) -> None:
         s.reorder_offsets([4, 2, 0, 1, 3])
 
-    expect = b"".join(base[i * 100:(i + 1) * 100] for i in [4, 2, 0, 1, 3])
-    sc("schunk-reorder.b2frame", chunksize=100, data=base, src="chunk_bytes(500, 12)", after=reorder,
-       after_src="; s.reorder_offsets([4, 2, 0, 1, 3])", expect=expect)
-    sc("schunk-fill-special-zero.b2frame", chunksize=800, typesize=8,
-       after=lambda s: s.fill_special(500, blosc2.SpecialValue.ZERO),
-       after_src="; s.fill_special(500, SpecialValue.ZERO)", expect=bytes(4000))
-    sc("schunk-fill-special-value.b2frame", chunksize=800, typesize=8,
-       after=lambda s: s.fill_special(500, blosc2.SpecialValue.VALUE, 3.25),
-       after_src="; s.fill_special(500, SpecialValue.VALUE, 3.25)", expect=np.full(500, 3.25).tobytes())
+    expect = b"".join(base[i * 100 : (i + 1) * 100] for i in [4, 2, 0, 1, 3])
+    sc(
+        "schunk-reorder.b2frame",
+        chunksize=100,
+        data=base,
+        src="chunk_bytes(500, 12)",
+        after=reorder,
+        after_src="; s.reorder_offsets([4, 2, 0, 1, 3])",
+        expect=expect,
+    )
+    sc(
+        "schunk-fill-special-zero.b2frame",
+        chunksize=800,
+        typesize=8,
+        after=lambda s: s.fill_special(500, blosc2.SpecialValue.ZERO),
+        after_src="; s.fill_special(500, SpecialValue.ZERO)",
+        expect=bytes(4000),
+    )
+    sc(
+        "schunk-fill-special-value.b2frame",
+        chunksize=800,
+        typesize=8,
+        after=lambda s: s.fill_special(500, blosc2.SpecialValue.VALUE, 3.25),
+        after_src="; s.fill_special(500, SpecialValue.VALUE, 3.25)",
+        expect=np.full(500, 3.25).tobytes(),
+    )
 
 
 FAMILIES = [
@@ -893,7 +1302,7 @@ def describe(fx: Fixture) -> dict:
     entry["dparams"] = {"nthreads": schunk.dparams.nthreads}
 
     entry["meta"] = []
-    for name in schunk.meta.keys():
+    for name in schunk.meta:  # insertion order (Meta.keys())
         raw = blosc2.blosc2_ext.meta__getitem__(schunk, name)  # blosc2_meta_get: the stored bytes
         item: dict[str, Any] = {"name": name, "raw_hex": raw.hex()}
         if name != "b2nd":
@@ -945,24 +1354,28 @@ def describe(fx: Fixture) -> dict:
 
 
 def dumps(v: Any, level: int = 0) -> str:
-    """JSON with 2-space indentation, where containers of scalars stay on one line."""
-
-    def nested(x: Any) -> bool:
-        return isinstance(x, (dict, list)) and bool(x)
-
+    """JSON with 2-space indentation; short containers and containers of scalars stay on one line."""
+    flat = json.dumps(v, ensure_ascii=False)
+    nested = isinstance(v, (dict, list)) and any(
+        isinstance(x, (dict, list)) and x for x in (v.values() if isinstance(v, dict) else v)
+    )
+    if not nested or len(flat) <= 300:
+        return flat
     pad, end = "  " * (level + 1), "  " * level
-    if isinstance(v, dict) and any(nested(x) for x in v.values()):
+    if isinstance(v, dict):
         items = [f"{pad}{json.dumps(k, ensure_ascii=False)}: {dumps(x, level + 1)}" for k, x in v.items()]
         return "{\n" + ",\n".join(items) + "\n" + end + "}"
-    if isinstance(v, list) and any(nested(x) for x in v):
-        return "[\n" + ",\n".join(pad + dumps(x, level + 1) for x in v) + "\n" + end + "]"
-    return json.dumps(v, ensure_ascii=False)
+    return "[\n" + ",\n".join(pad + dumps(x, level + 1) for x in v) + "\n" + end + "]"
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent,
-                        help="write OUT/fixtures/ and OUT/fixtures.json (default: tests/data)")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=Path(__file__).resolve().parent,
+        help="write OUT/fixtures/ and OUT/fixtures.json (default: tests/data)",
+    )
     args = parser.parse_args()
     out = args.out.resolve()
     fixtures_dir = out / "fixtures"
@@ -1003,8 +1416,11 @@ def main() -> int:
     (out / "fixtures.json").write_text(dumps(manifest) + "\n", encoding="utf-8")
 
     total = sum(p.stat().st_size for p in fixtures_dir.rglob("*") if p.is_file())
-    print(f"wrote {len(FIXTURES)} fixtures ({total} bytes) to {fixtures_dir}; "
-          f"{len(REFUSED)} refused combinations recorded", file=sys.stderr)
+    print(
+        f"wrote {len(FIXTURES)} fixtures ({total} bytes) to {fixtures_dir}; "
+        f"{len(REFUSED)} refused combinations recorded",
+        file=sys.stderr,
+    )
     return 0
 
 

@@ -1,0 +1,131 @@
+//! Every `#[b2(...)]` attribute of `#[derive(B2Layout)]`, in one place.
+//!
+//! `#[derive(B2Layout)]` on a struct with named fields generates `Serialize`, `Deserialize`
+//! (borrowing `&str`/`&[u8]` fields from the input), [`B2Layout`](crate::layout::B2Layout) (the
+//! static [`Layout`](crate::layout::Layout)), [`B2Type`](crate::layout::B2Type), and one
+//! [`FieldRef`](crate::layout::FieldRef) constant per field, named after the field in upper case.
+//! Do not also derive serde's traits. The serde impls work with any format: under serde_json a
+//! derived struct is its natural JSON object.
+//!
+//! Precedence: a field attribute overrides the field type's default encoding (the table in the
+//! crate documentation); a struct carries its own widths, whatever the caller's
+//! [`Config`](crate::Config).
+//!
+//! # Container attributes
+//!
+//! | attribute | effect |
+//! |---|---|
+//! | `crate = "path"` | the path of b2schema in the generated code (default `::b2schema`) |
+//! | `minimal` | smallest-form msgpack inside (python-blosc2's user metalayers) |
+//! | `map` | the struct is a map keyed by field name (map16, or fixmap with `minimal`) |
+//! | `array16` | the struct is an `array16` (`dc`) rather than a fixarray (needed above 15 fields) |
+//! | `packed` | the struct is bare bytes: every field is byte-sized (`u8`, `i8`, `bool`, `[u8; N]`, packed structs) and has no marker; put it inside a `fixstr`, `raw` or `fixext16` field |
+//!
+//! ```
+//! use b2schema::B2Layout;
+//!
+//! /// python-blosc2's ObjectArray layer: `{"version": 1, "serializer": "msgpack"}`.
+//! #[derive(B2Layout)]
+//! #[b2(minimal, map)]
+//! struct VlArray<'a> {
+//!     version: u8,
+//!     serializer: &'a str,
+//! }
+//! let bytes = b2schema::to_vec(&VlArray { version: 1, serializer: "msgpack" }).unwrap();
+//! assert_eq!(bytes, b"\x82\xa7version\x01\xaaserializer\xa7msgpack");
+//!
+//! #[derive(B2Layout)]
+//! #[b2(array16)]
+//! struct Wide { a: i32, b: i32 }
+//! assert_eq!(b2schema::to_vec(&Wide { a: 1, b: 2 }).unwrap()[..3], [0xdc, 0, 2]);
+//! ```
+//!
+//! # Field encodings
+//!
+//! One per field; without one, the field type's default applies.
+//!
+//! | attribute | bytes | typical Rust type |
+//! |---|---|---|
+//! | `fixint` | `00..7f` (value in the marker) | `u8` (the default for `u8`) |
+//! | `uint8`, `uint16`, `uint32`, `uint64` | `cc`, `cd`, `ce`, `cf` + big-endian value | any integer that fits |
+//! | `int8`, `int16`, `int32`, `int64` | `d0`, `d1`, `d2`, `d3` + big-endian value | any integer that fits |
+//! | `float32`, `float64` | `ca`, `cb` | `f32`, `f64` |
+//! | `fixstr`, `fixstr(len = N)` | `a0 + n` + bytes (n <= 31) | `&str`, `String`, `[u8; N]`, a packed struct |
+//! | `str32` | `db` + u32 length + bytes | `&str`, `String` |
+//! | `bin32` | `c6` + u32 length + bytes | `Vec<u8>`, `&[u8]` |
+//! | `fixarray`, `array16` | `90 + n` / `dc` + u16 count, then elements | `Vec<T>`, `[T; N]`, a struct |
+//! | `counted` | `0x90 + n` computed in a byte, n <= 16 (16 writes `a0`, as c-blosc2) | `Vec<T>` |
+//! | `map16` | `de` + u16 count, then pairs | a map |
+//! | `fixext16` | `d8` + 17 bytes (type byte and 16 data bytes) | `[u8; 17]`, a packed struct |
+//! | `raw`, `raw(len = N)` | bytes with no marker | `[u8; N]`, a packed struct |
+//!
+//! ```
+//! use b2schema::B2Layout;
+//!
+//! #[derive(B2Layout, Debug, PartialEq)]
+//! struct Record<'a> {
+//!     #[b2(uint64)]
+//!     frame_len: i64, // cf + 8 bytes, although the Rust type is signed
+//!     #[b2(int16)]
+//!     threads: u8, // d1 + 2 bytes
+//!     #[b2(counted)]
+//!     shape: Vec<i64>, // 92 d3 .. d3 ..
+//!     #[b2(fixstr(len = 3))]
+//!     code: &'a str, // a3 + exactly 3 bytes
+//!     #[b2(fixext16)]
+//!     pipeline: [u8; 17], // d8 + 17 bytes
+//! }
+//! let r = Record { frame_len: 1, threads: 2, shape: vec![4, 5], code: "|u1", pipeline: [0; 17] };
+//! let bytes = b2schema::to_vec(&r).unwrap();
+//! assert_eq!(bytes[..3], [0x95, 0xcf, 0]);
+//! assert_eq!(b2schema::from_slice::<Record>(&bytes).unwrap(), r);
+//! ```
+//!
+//! # Flag bytes
+//!
+//! A `packed` struct inside a byte encoding makes each flag byte a typed field, as the frame
+//! header's four flags under `fixstr(4)`:
+//!
+//! ```
+//! use b2schema::B2Layout;
+//!
+//! #[derive(B2Layout, Debug, PartialEq)]
+//! #[b2(packed)]
+//! struct Flags { general: u8, frame_type: u8, codec: u8, other: u8 }
+//!
+//! #[derive(B2Layout, Debug, PartialEq)]
+//! struct WithFlags {
+//!     #[b2(fixstr)]
+//!     flags: Flags,
+//! }
+//! let v = WithFlags { flags: Flags { general: 0x12, frame_type: 0, codec: 0x50, other: 3 } };
+//! assert_eq!(b2schema::to_vec(&v).unwrap(), [0x91, 0xa4, 0x12, 0x00, 0x50, 0x03]);
+//! ```
+//!
+//! # Constants, computed fields, offsets
+//!
+//! | attribute | effect |
+//! |---|---|
+//! | `magic = b"..."` or `magic = <expr>` | the encoder writes the constant whatever the field holds; the decoder checks it and reports the field's offset |
+//! | `computed = <expr>` | the encoder writes `<expr>` (evaluated with `self` in scope, converted to the field type); the decoder checks the field against it once all fields are read |
+//! | `offset = N` | a compile-time check that the field's value starts at byte N of the struct's encoding |
+//!
+//! ```
+//! use b2schema::B2Layout;
+//!
+//! #[derive(B2Layout, Debug, PartialEq)]
+//! struct Counted {
+//!     #[b2(fixstr, magic = b"b2", offset = 2)]
+//!     magic: [u8; 2],
+//!     #[b2(fixint, computed = self.items.len(), offset = 4)]
+//!     count: u8,
+//!     items: Vec<i32>,
+//! }
+//! let v = Counted { magic: *b"b2", count: 0, items: vec![7] };
+//! let bytes = b2schema::to_vec(&v).unwrap();
+//! assert_eq!(bytes[..5], [0x93, 0xa2, b'b', b'2', 1]);
+//! assert!(b2schema::from_slice::<Counted>(&[0x93, 0xa2, b'x', b'2', 1, 0x91, 0xd2, 0, 0, 0, 7]).is_err());
+//! ```
+//!
+//! Misplaced or conflicting attributes are compile errors at the offending tokens that say what
+//! to write instead (`tests/ui/` lists them).
