@@ -479,7 +479,6 @@ def ndarrays_by_filter() -> None:
         ("shuffle-delta", [F.SHUFFLE, F.DELTA], [0, 0]),
         ("delta-bitshuffle", [F.DELTA, F.BITSHUFFLE], [0, 0]),
         ("shuffle-bytedelta", [F.SHUFFLE, F.BYTEDELTA], [0, 4]),
-        ("bytedelta-meta0", [F.SHUFFLE, F.BYTEDELTA], [0, 0]),
         ("delta-shuffle-last-slots", [F.NOFILTER, F.NOFILTER, F.NOFILTER, F.NOFILTER, F.DELTA, F.SHUFFLE], [0] * 6),
         # c-blosc2 3.3.5 corrupts data when DELTA, SHUFFLE and BITSHUFFLE share a pipeline and a
         # chunk has several blocks: this one ends up in "refused".
