@@ -33,3 +33,339 @@ pub struct B2nd<'a> {
     #[b2(str32)]
     pub dtype: &'a str,
 }
+
+/// The legacy 5-element layout of caterva 0.2-0.5, python-caterva and c-blosc2 development
+/// versions (metalayer `"caterva"`, or `"b2nd"` from January 2023): no dtype.
+#[derive(B2Layout, Debug, Clone, PartialEq, Eq)]
+pub struct Caterva {
+    /// Metalayer format version.
+    #[b2(fixint)]
+    pub version: u8,
+    /// Number of dimensions.
+    #[b2(fixint, computed = self.shape.len())]
+    pub ndim: u8,
+    /// Array shape.
+    #[b2(counted)]
+    pub shape: Vec<i64>,
+    /// Chunk shape.
+    #[b2(counted)]
+    pub chunkshape: Vec<i32>,
+    /// Block shape.
+    #[b2(counted)]
+    pub blockshape: Vec<i32>,
+}
+
+/// The 6-element development layout of c-blosc2 1e65a17e (February 2023, never released):
+/// a dtype written as `str(np.dtype)` and no dtype_format. Current c-blosc2 cannot read it.
+#[derive(B2Layout, Debug, Clone, PartialEq, Eq)]
+pub struct B2ndDev6<'a> {
+    /// Metalayer format version.
+    #[b2(fixint)]
+    pub version: u8,
+    /// Number of dimensions.
+    #[b2(fixint, computed = self.shape.len())]
+    pub ndim: u8,
+    /// Array shape.
+    #[b2(counted)]
+    pub shape: Vec<i64>,
+    /// Chunk shape.
+    #[b2(counted)]
+    pub chunkshape: Vec<i32>,
+    /// Block shape.
+    #[b2(counted)]
+    pub blockshape: Vec<i32>,
+    /// The dtype, as `str(np.dtype)` (`"uint8"`).
+    #[b2(str32)]
+    pub dtype: &'a str,
+}
+
+/// Which layout a `b2nd`/`caterva` metalayer was written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LayoutKind {
+    /// The current 7-element layout (`97`).
+    B2nd7,
+    /// The 6-element development layout (`96`, no dtype_format).
+    B2nd6,
+    /// The 5-element caterva layout (`95`, no dtype).
+    Caterva5,
+}
+
+impl LayoutKind {
+    /// `"b2nd-7"`, `"b2nd-6"` or `"caterva-5"`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            LayoutKind::B2nd7 => "b2nd-7",
+            LayoutKind::B2nd6 => "b2nd-6",
+            LayoutKind::Caterva5 => "caterva-5",
+        }
+    }
+
+    /// Whether current c-blosc2 (and so python-blosc2) can open an array with this layout.
+    pub const fn readable_by_c_blosc2(self) -> bool {
+        !matches!(self, LayoutKind::B2nd6)
+    }
+}
+
+/// The most dimensions c-blosc2 accepts (`B2ND_MAX_DIM`; 8 before v2.22.0).
+pub const MAX_DIM: usize = 16;
+
+/// A `b2nd` or `caterva` metalayer in any layout, owned.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NdMeta {
+    /// The layout it was read from.
+    pub layout: LayoutKind,
+    /// Metalayer format version.
+    pub version: u8,
+    /// Array shape.
+    pub shape: Vec<i64>,
+    /// Chunk shape.
+    pub chunkshape: Vec<i32>,
+    /// Block shape.
+    pub blockshape: Vec<i32>,
+    /// 0 for NumPy dtype strings; `None` in layouts without it.
+    pub dtype_format: Option<u8>,
+    /// The dtype string; `None` in the caterva layout.
+    pub dtype: Option<alloc::string::String>,
+}
+
+/// Reads a metalayer strictly: the layout is recognized by its array marker (`97`, `96`, `95`)
+/// and every marker must be the one c-blosc2 writes.
+pub fn read(content: &[u8]) -> crate::Result<NdMeta> {
+    use alloc::string::ToString;
+    let m = content.first().copied().unwrap_or(0);
+    let meta = match m {
+        0x97 => {
+            let v: B2nd = crate::from_slice(content)?;
+            NdMeta {
+                layout: LayoutKind::B2nd7,
+                version: v.version,
+                shape: v.shape,
+                chunkshape: v.chunkshape,
+                blockshape: v.blockshape,
+                dtype_format: Some(v.dtype_format),
+                dtype: Some(v.dtype.to_string()),
+            }
+        }
+        0x96 => {
+            let v: B2ndDev6 = crate::from_slice(content)?;
+            NdMeta {
+                layout: LayoutKind::B2nd6,
+                version: v.version,
+                shape: v.shape,
+                chunkshape: v.chunkshape,
+                blockshape: v.blockshape,
+                dtype_format: None,
+                dtype: Some(v.dtype.to_string()),
+            }
+        }
+        _ => {
+            let v: Caterva = crate::from_slice(content)?;
+            NdMeta {
+                layout: LayoutKind::Caterva5,
+                version: v.version,
+                shape: v.shape,
+                chunkshape: v.chunkshape,
+                blockshape: v.blockshape,
+                dtype_format: None,
+                dtype: None,
+            }
+        }
+    };
+    meta.check()?;
+    Ok(meta)
+}
+
+/// Reads a metalayer by position, as c-blosc2's `b2nd_deserialize_meta` does: every array and
+/// integer marker is skipped unread (so the `96` marker of 8123f7ea files with 7 values reads),
+/// ndim must be 0..=16, and a dtype is read when bytes remain after the block shape (which then
+/// must be `dtype_format`, `db`, a length and the text). Trailing bytes are ignored, as there.
+pub fn read_compat(content: &[u8]) -> crate::Result<NdMeta> {
+    let mut r = Positional { b: content, pos: 0 };
+    r.skip(2, "array marker and version")?;
+    let version = content[1];
+    let ndim = r.byte("ndim")? as i8;
+    if !(0..=MAX_DIM as i8).contains(&ndim) {
+        return Err(crate::Error::invalid("0 <= ndim <=", MAX_DIM, ndim, 2).in_field("ndim"));
+    }
+    let n = ndim as usize;
+    r.skip(1, "shape marker")?;
+    let shape = (0..n).map(|_| r.int::<8>("shape")).collect::<crate::Result<Vec<_>>>()?;
+    r.skip(1, "chunkshape marker")?;
+    let chunkshape =
+        (0..n).map(|_| r.int::<4>("chunkshape").map(|v| v as i32)).collect::<crate::Result<Vec<_>>>()?;
+    r.skip(1, "blockshape marker")?;
+    let blockshape =
+        (0..n).map(|_| r.int::<4>("blockshape").map(|v| v as i32)).collect::<crate::Result<Vec<_>>>()?;
+    let (layout, dtype_format, dtype) = if r.pos == content.len() {
+        (LayoutKind::Caterva5, None, None)
+    } else {
+        let format = r.byte("dtype_format")?;
+        let at = r.pos;
+        if r.byte("dtype marker")? != crate::encoding::marker::STR32 {
+            return Err(crate::Error::at(
+                crate::ErrorKind::UnexpectedMarker {
+                    expected: crate::Expected::any(crate::Encoding::Str32),
+                    found: content[at],
+                },
+                at,
+            )
+            .in_field("dtype"));
+        }
+        let b = r.take(4, "dtype")?;
+        let len = i32::from_be_bytes([b[0], b[1], b[2], b[3]]);
+        let len =
+            usize::try_from(len).map_err(|_| crate::Error::invalid("a dtype length >= 0", 0, len, at + 1))?;
+        let text = r.take(len, "dtype")?;
+        let dtype = core::str::from_utf8(text)
+            .map_err(|_| crate::Error::at(crate::ErrorKind::InvalidUtf8, at + 5))?;
+        (LayoutKind::B2nd7, Some(format), Some(dtype.into()))
+    };
+    let meta = NdMeta { layout, version, shape, chunkshape, blockshape, dtype_format, dtype };
+    meta.check()?;
+    Ok(meta)
+}
+
+struct Positional<'a> {
+    b: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Positional<'a> {
+    fn take(&mut self, n: usize, what: &'static str) -> crate::Result<&'a [u8]> {
+        let s = self.b.get(self.pos..self.pos.saturating_add(n)).ok_or_else(|| {
+            crate::Error::at(
+                crate::ErrorKind::UnexpectedEof {
+                    needed: n,
+                    available: self.b.len().saturating_sub(self.pos),
+                },
+                self.pos,
+            )
+            .in_field(what)
+        })?;
+        self.pos += n;
+        Ok(s)
+    }
+
+    fn skip(&mut self, n: usize, what: &'static str) -> crate::Result<()> {
+        self.take(n, what).map(|_| ())
+    }
+
+    fn byte(&mut self, what: &'static str) -> crate::Result<u8> {
+        Ok(self.take(1, what)?[0])
+    }
+
+    /// Skips a marker and reads an N-byte big-endian integer.
+    fn int<const N: usize>(&mut self, what: &'static str) -> crate::Result<i64> {
+        self.skip(1, what)?;
+        let b = self.take(N, what)?;
+        let mut be = [0u8; 8];
+        be[8 - N..].copy_from_slice(b);
+        let v = u64::from_be_bytes(be);
+        Ok(match N {
+            4 => v as u32 as i32 as i64,
+            _ => v as i64,
+        })
+    }
+}
+
+impl NdMeta {
+    /// Checks what c-blosc2 checks: ndim <= 16, three shapes of ndim values, and no dimension
+    /// with a zero chunk or block size unless the dimension itself is 0.
+    pub fn check(&self) -> crate::Result<()> {
+        let n = self.shape.len();
+        if n > MAX_DIM {
+            return Err(crate::Error::invalid("ndim <=", MAX_DIM, n, 2).in_field("ndim"));
+        }
+        if self.chunkshape.len() != n || self.blockshape.len() != n {
+            return Err(crate::Error::invalid(
+                "chunkshape and blockshape of ndim values:",
+                n,
+                alloc::format!("{} and {}", self.chunkshape.len(), self.blockshape.len()),
+                0,
+            ));
+        }
+        for i in 0..n {
+            if self.shape[i] < 0 || self.chunkshape[i] < 0 || self.blockshape[i] < 0 {
+                return Err(crate::Error::invalid("non-negative sizes in dimension", i, "a negative one", 0));
+            }
+            if self.shape[i] != 0 && (self.chunkshape[i] == 0 || self.blockshape[i] == 0) {
+                return Err(crate::Error::invalid(
+                    "non-zero chunk and block sizes in dimension",
+                    i,
+                    "zero",
+                    0,
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Number of dimensions.
+    pub fn ndim(&self) -> usize {
+        self.shape.len()
+    }
+
+    /// The chunk shape padded to whole blocks: `ceil(chunk / block) * block` per dimension.
+    pub fn extchunkshape(&self) -> Vec<i64> {
+        self.chunkshape
+            .iter()
+            .zip(&self.blockshape)
+            .map(|(&c, &b)| if b == 0 { 0 } else { (c as u64).div_ceil(b as u64) as i64 * b as i64 })
+            .collect()
+    }
+
+    /// Number of chunks: `prod(ceil(shape / chunkshape))` (1 for a scalar, 0 for an empty
+    /// dimension).
+    pub fn nchunks(&self) -> u64 {
+        self.shape
+            .iter()
+            .zip(&self.chunkshape)
+            .map(|(&s, &c)| if s == 0 { 0 } else { (s as u64).div_ceil(c as u64) })
+            .fold(1u64, |a, b| a.saturating_mul(b))
+    }
+
+    /// Items per array.
+    pub fn nitems(&self) -> u64 {
+        self.shape.iter().fold(1u64, |a, &s| a.saturating_mul(s as u64))
+    }
+
+    /// The chunk size in bytes c-blosc2 uses: `prod(extchunkshape) * typesize`.
+    pub fn chunksize(&self, typesize: u64) -> u64 {
+        self.extchunkshape().iter().fold(typesize, |a, &s| a.saturating_mul(s as u64))
+    }
+
+    /// The block size in bytes: `prod(blockshape) * typesize`.
+    pub fn blocksize(&self, typesize: u64) -> u64 {
+        self.blockshape.iter().fold(typesize, |a, &s| a.saturating_mul(s as u64))
+    }
+
+    /// Differences between what the metalayer implies and what the frame header says (chunk
+    /// size, block size, uncompressed size, chunk count), one sentence each; empty when they
+    /// agree.
+    pub fn inconsistencies(
+        &self,
+        header: &crate::frame::FrameHeader<'_>,
+        nchunks: u64,
+    ) -> Vec<alloc::string::String> {
+        let mut out = Vec::new();
+        let ts = header.typesize.max(0) as u64;
+        let chunk = self.chunksize(ts);
+        // An array with no chunks keeps the header's automatic chunksize (0 or -1).
+        if self.nchunks() > 0 && header.chunksize as i64 != chunk as i64 {
+            out.push(alloc::format!(
+                "header chunksize {} but the chunk shape gives {chunk}",
+                header.chunksize
+            ));
+        }
+        if self.nchunks() != nchunks {
+            out.push(alloc::format!(
+                "the frame holds {nchunks} chunks but the shapes give {}",
+                self.nchunks()
+            ));
+        }
+        if header.nbytes as u64 != nchunks.saturating_mul(chunk) {
+            out.push(alloc::format!("header nbytes {} but {nchunks} chunks of {chunk} bytes", header.nbytes));
+        }
+        out
+    }
+}

@@ -126,6 +126,8 @@ pub enum ErrorKind {
         /// The limit.
         max: u16,
     },
+    /// A Blosc chunk that does not decode (its offset is where the problem is in the chunk).
+    Chunk(crate::chunk::ChunkError),
     /// A message from a `Serialize` or `Deserialize` implementation.
     Custom(String),
     /// An I/O error from a reader or writer.
@@ -157,6 +159,21 @@ impl Error {
     #[cold]
     pub fn at(kind: ErrorKind, offset: usize) -> Self {
         Self::new(kind).with_offset(offset)
+    }
+
+    /// A chunk decoding error, for a chunk that starts at byte `chunk_start`.
+    #[cold]
+    pub fn chunk(e: crate::chunk::ChunkError, chunk_start: usize) -> Self {
+        Self::at(ErrorKind::Chunk(e), chunk_start.saturating_add(e.offset))
+    }
+
+    /// A violated rule of the format: `expected {what} {expected}, found {found}`.
+    #[cold]
+    pub fn invalid(what: &'static str, expected: impl Display, found: impl Display, offset: usize) -> Self {
+        Self::at(
+            ErrorKind::Mismatch { what, expected: expected.to_string(), found: found.to_string() },
+            offset,
+        )
     }
 
     /// Sets the offset if the error has none yet.
@@ -237,6 +254,7 @@ impl Error {
             #[cfg(feature = "std")]
             ErrorKind::Io(_) => Category::Io,
             ErrorKind::BufferFull { .. } => Category::Io,
+            ErrorKind::Chunk(e) if e.kind == crate::chunk::ErrorKind::Truncated => Category::Eof,
             ErrorKind::UnexpectedMarker { .. }
             | ErrorKind::LengthExceedsInput { .. }
             | ErrorKind::InvalidMarker(_)
@@ -298,6 +316,27 @@ impl Error {
                 Some(alloc::format!("{available} remain")),
             ),
             K::DepthLimitExceeded { max } => (alloc::format!("values nested deeper than {max} levels"), None),
+            K::Chunk(e) => {
+                use crate::chunk::{Expected as E, Found as F};
+                let field = e.field;
+                let expected = match e.expected {
+                    E::AtMost(v) => alloc::format!("{field} <= {v}"),
+                    E::AtLeast(v) => alloc::format!("{field} >= {v}"),
+                    E::Exactly(v) => alloc::format!("{field} == {v}"),
+                    E::InRange(lo, hi) => alloc::format!("{field} in {lo}..={hi}"),
+                    E::MultipleOf(v) => alloc::format!("{field} to be a multiple of {v}"),
+                    E::Text(t) => t.into(),
+                };
+                let found = match e.found {
+                    F::Value(v) => alloc::format!("{v}"),
+                    F::Named(v, name) => alloc::format!("{v} ({name})"),
+                    F::Text(t) => t.into(),
+                };
+                (
+                    alloc::format!("expected {expected} in a Blosc chunk"),
+                    Some(alloc::format!("found {found}")),
+                )
+            }
             K::Custom(msg) => (msg.clone(), None),
             #[cfg(feature = "std")]
             K::Io(e) => (alloc::format!("I/O error: {e}"), None),

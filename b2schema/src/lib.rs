@@ -50,6 +50,7 @@ extern crate self as b2schema;
 pub mod __private;
 pub mod attributes;
 pub mod b2nd;
+pub mod chunk;
 mod config;
 pub mod de;
 pub mod dump;

@@ -1,3 +1,4 @@
+#![allow(missing_docs)]
 //! Shared helpers of the integration tests in `tests/`: where the data lives and how snapshots are
 //! taken.
 
@@ -37,4 +38,104 @@ macro_rules! snapshot {
 /// One annotated case of a snapshot: a title line, then the dump of `bytes` (one value per line).
 pub fn case(title: &str, bytes: &[u8]) -> String {
     format!("# {title}\n{}\n", b2schema::dump::annotate(bytes))
+}
+
+/// What python-blosc2 reported for one fixture (`tests/data/fixtures.json`, written by
+/// `tests/data/generate.py`).
+#[derive(serde::Deserialize, Debug, Clone)]
+pub struct Fixture {
+    /// `"cframe"` or `"sframe"`.
+    pub kind: String,
+    /// `SChunk` properties.
+    pub schunk: SChunkInfo,
+    /// Compression parameters.
+    pub cparams: CParams,
+    /// Metalayers in order.
+    pub meta: Vec<Layer>,
+    /// Vlmetalayers in order.
+    pub vlmeta: Vec<Layer>,
+    /// NDArray properties, for arrays.
+    pub ndarray: Option<NdArrayInfo>,
+    /// Every chunk.
+    pub chunks: Vec<ChunkInfo>,
+    /// SHA-256 of the C-order data, when reproducible.
+    #[serde(default)]
+    pub data_sha256: Option<String>,
+}
+
+/// `SChunk` properties.
+#[derive(serde::Deserialize, Debug, Clone)]
+pub struct SChunkInfo {
+    pub nbytes: i64,
+    pub cbytes: i64,
+    pub typesize: i32,
+    pub blocksize: i64,
+    pub chunksize: i64,
+    pub nchunks: u64,
+}
+
+/// Compression parameters.
+#[derive(serde::Deserialize, Debug, Clone)]
+pub struct CParams {
+    pub codec: String,
+    pub codec_value: i64,
+    pub codec_meta: i64,
+    pub clevel: i64,
+    pub filters: [i64; 6],
+    pub filters_meta: [i64; 6],
+    pub splitmode: String,
+    pub splitmode_value: i64,
+    pub use_dict: bool,
+}
+
+/// A metalayer or vlmetalayer.
+#[derive(serde::Deserialize, Debug, Clone)]
+pub struct Layer {
+    pub name: String,
+    /// The raw content (metalayers) or the decompressed value bytes (vlmetalayers), in hex.
+    pub raw_hex: Option<String>,
+    /// The value as python decodes it (JSON: bytes as `{"__bytes__": hex}`).
+    #[serde(default)]
+    pub decoded: Option<serde_json::Value>,
+}
+
+/// NDArray properties.
+#[derive(serde::Deserialize, Debug, Clone)]
+pub struct NdArrayInfo {
+    pub shape: Vec<i64>,
+    pub chunks: Vec<i64>,
+    pub blocks: Vec<i64>,
+    pub dtype_str: String,
+    /// `str(dtype)`: what python-blosc2 stores for structured and void dtypes.
+    pub dtype_repr: String,
+    pub itemsize: i64,
+    pub data_sha256: Option<String>,
+}
+
+/// One chunk as `SChunk.get_chunk(i)` returns it.
+#[derive(serde::Deserialize, Debug, Clone)]
+pub struct ChunkInfo {
+    pub index: u64,
+    pub special: String,
+    pub len: usize,
+    pub head_hex: String,
+    pub nbytes: usize,
+    pub data_sha256: Option<String>,
+}
+
+#[derive(serde::Deserialize)]
+struct FixtureFile {
+    fixtures: std::collections::BTreeMap<String, Fixture>,
+}
+
+/// Every fixture, by its path under `tests/data/fixtures/`.
+pub fn fixtures() -> std::collections::BTreeMap<String, Fixture> {
+    let path = repo_root().join("tests/data/fixtures.json");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str::<FixtureFile>(&text).unwrap().fixtures
+}
+
+/// Lower-case hex of `bytes`.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }

@@ -3,6 +3,7 @@
 use crate::B2Layout;
 
 use super::MetaLayers;
+use super::codes::{FrameType, SplitMode};
 
 /// The header of a Blosc2 frame (`new_header_frame` in c-blosc2's `frame.c`): 13 fixed-width
 /// values (87 bytes) and the metalayers section.
@@ -84,4 +85,78 @@ pub struct FilterPipeline {
     pub other_flags2: u8,
     /// Always 0.
     pub reserved: u8,
+}
+
+impl FrameFlags {
+    /// Frame format version (bits 0-3 of the general flags): 1 to 3 are read today.
+    pub const fn format_version(&self) -> u8 {
+        self.general & 0x0f
+    }
+
+    /// Offsets width code (bits 4-5): always 1 (64 bits) in files c-blosc2 writes.
+    pub const fn offsets_width_code(&self) -> u8 {
+        (self.general >> 4) & 0x03
+    }
+
+    /// Variable-size chunks (bit 6, chunksize 0; c-blosc2 3.x).
+    pub const fn variable_chunks(&self) -> bool {
+        self.general & 0x40 != 0
+    }
+
+    /// Chunks with variable-length blocks (bit 7; c-blosc2 3.x).
+    pub const fn vl_blocks(&self) -> bool {
+        self.general & 0x80 != 0
+    }
+
+    /// The frame type, if it is one c-blosc2 knows.
+    pub const fn frame_type(&self) -> Option<FrameType> {
+        match self.frame_type {
+            0 => Some(FrameType::Contiguous),
+            1 => Some(FrameType::Sparse),
+            _ => None,
+        }
+    }
+
+    /// The codec nibble (bits 0-3): the compcode, or 6 for a user codec in `udcodec`.
+    pub const fn codec_nibble(&self) -> u8 {
+        self.codec & 0x0f
+    }
+
+    /// The compression level (bits 4-7 of the codec flags).
+    pub const fn clevel(&self) -> u8 {
+        self.codec >> 4
+    }
+
+    /// The split mode.
+    pub const fn splitmode(&self) -> SplitMode {
+        SplitMode::from_other_flags(self.other)
+    }
+}
+
+impl FilterPipeline {
+    /// Whether the chunks use a dictionary (bit 0 of `other_flags2`, c-blosc2 3.x).
+    pub const fn use_dict(&self) -> bool {
+        self.other_flags2 & 0x01 != 0
+    }
+}
+
+impl FrameHeader<'_> {
+    /// The full codec id (compcode): the nibble, or `udcodec` when the nibble is 6.
+    pub const fn codec_id(&self) -> u8 {
+        match self.flags.codec_nibble() {
+            6 => self.filter_pipeline.udcodec,
+            n => n,
+        }
+    }
+
+    /// The number of chunks by the reference rules (`nbytes / chunksize` rounded up, 0 when
+    /// `nbytes` is 0), or `None` when it is not known from the header alone (variable chunks:
+    /// the offsets index tells) or the header is inconsistent (chunksize < 0 with data).
+    pub fn nchunks_from_header(&self) -> Option<i64> {
+        match (self.nbytes, self.chunksize) {
+            (0, _) => Some(0),
+            (n, c) if c > 0 && n > 0 => Some((n - 1) / c as i64 + 1),
+            _ => None,
+        }
+    }
 }

@@ -8,6 +8,7 @@ use serde_core::ser::{Serialize, SerializeMap, Serializer};
 
 use crate::B2Layout;
 use crate::encoding::Encoding;
+use crate::error::{Error, Result, Segment};
 use crate::layout::{B2Type, Shape};
 use crate::wrap::{Bin32, FixStr};
 
@@ -70,4 +71,90 @@ impl<'de: 'a, 'a> Deserialize<'de> for NameOffsets<'a> {
 impl B2Type for NameOffsets<'_> {
     const ENCODING: Encoding = Encoding::Map16;
     const SHAPE: Shape = Shape::Variable;
+}
+
+/// Bytes of a section before its first content: `93`, `cd` + idx, `de` + count, the entries,
+/// `dc` + count.
+const fn values_start(entries_len: usize) -> usize {
+    1 + 3 + 3 + entries_len + 3
+}
+
+impl<'a, const IDX_BASE: u16> MetaLayers<'a, IDX_BASE> {
+    /// A section holding `layers` (name, content) in order, whose first byte sits `rel_start`
+    /// bytes after the point its offsets count from (87 for the frame header, whose offsets count
+    /// from the frame start; 2 for the trailer, whose offsets count from the trailer start).
+    pub fn build(layers: &[(&'a str, &'a [u8])], rel_start: usize) -> Self {
+        let entries: usize = layers.iter().map(|(n, _)| 6 + n.len()).sum();
+        let mut at = rel_start + values_start(entries);
+        let mut index = Vec::with_capacity(layers.len());
+        let mut contents = Vec::with_capacity(layers.len());
+        for &(name, content) in layers {
+            index.push((name, at as i32));
+            contents.push(Bin32(content));
+            at += 5 + content.len();
+        }
+        let idx = (IDX_BASE as usize + entries) as u16;
+        MetaLayers { idx, index: NameOffsets(index), contents }
+    }
+
+    /// The encoded length of the section.
+    pub fn encoded_len(&self) -> usize {
+        values_start(self.index.entries_len()) + self.contents.iter().map(|c| 5 + c.0.len()).sum::<usize>()
+    }
+
+    /// The layers: name, recorded offset and content, in order.
+    pub fn iter(&self) -> impl Iterator<Item = (&'a str, i32, &'a [u8])> + '_ {
+        self.index.0.iter().zip(&self.contents).map(|(&(name, offset), c)| (name, offset, c.0))
+    }
+
+    /// The content of the layer named `name`.
+    pub fn get(&self, name: &str) -> Option<&'a [u8]> {
+        self.iter().find(|(n, _, _)| *n == name).map(|(_, _, c)| c)
+    }
+
+    /// Checks the section against the rules c-blosc2 writes by: one content per name, names
+    /// unique and shorter than 32 bytes, at most `max` layers, and every offset pointing at its
+    /// content's `c6` marker. `rel_start` is as in [`MetaLayers::build`]; `base` is the absolute
+    /// offset of the section in the input, for error positions.
+    pub fn validate(&self, rel_start: usize, base: usize, max: usize, what: &'static str) -> Result<()> {
+        let n = self.index.0.len();
+        if n != self.contents.len() {
+            return Err(Error::invalid("contents, one per name", n, self.contents.len(), base)
+                .in_field("contents")
+                .in_field(what));
+        }
+        if n > max {
+            return Err(Error::invalid("at most this many layers:", max, n, base).in_field(what));
+        }
+        let expected = Self::build(
+            &self.index.0.iter().map(|&(n, _)| n).zip(self.contents.iter().map(|c| c.0)).collect::<Vec<_>>(),
+            rel_start,
+        );
+        let map_start = base + 1 + 3 + 3;
+        let mut entry_at = map_start;
+        for (i, ((name, found), (_, want))) in self.index.0.iter().zip(&expected.index.0).enumerate() {
+            if name.len() > 31 {
+                return Err(
+                    Error::invalid("a name of at most 31 bytes", 31, name.len(), entry_at).in_field(what)
+                );
+            }
+            if self.index.0[..i].iter().any(|(m, _)| m == name) {
+                return Err(Error::invalid("unique names, but this one repeats:", name, name, entry_at)
+                    .in_field(what));
+            }
+            if found != want {
+                return Err(Error::invalid(
+                    "the offset of the content's c6 marker",
+                    want,
+                    found,
+                    entry_at + 1 + name.len(),
+                )
+                .in_segment(Segment::Key((*name).into()))
+                .in_field("index")
+                .in_field(what));
+            }
+            entry_at += 6 + name.len();
+        }
+        Ok(())
+    }
 }

@@ -1,7 +1,32 @@
-//! Blosc2 frames: the header and its metalayers section, declared with `#[derive(B2Layout)]`.
+//! Blosc2 frames: header, metalayers, trailer and chunk offsets index, read from a buffer, a
+//! file (at any offset) or a sparse-frame directory, validated by the reference reader's
+//! checklist, and re-encoded byte for byte.
+//!
+//! ```no_run
+//! let frame = b2schema::frame::FrameFile::open("array.b2nd")?;
+//! let view = frame.view()?;
+//! println!("{} chunks, typesize {}", view.nchunks()?, view.header.typesize);
+//! if let Some(meta) = view.metalayer("b2nd") {
+//!     let b2nd = b2schema::b2nd::read(meta)?;
+//!     println!("shape {:?}, dtype {:?}", b2nd.shape, b2nd.dtype);
+//! }
+//! # Ok::<(), b2schema::Error>(())
+//! ```
 
+mod codes;
+#[cfg(feature = "std")]
+mod file;
 mod header;
+mod index;
 mod metalayers;
+mod trailer;
+mod view;
 
+pub use codes::{FrameType, SplitMode, codec_name, filter_name};
+#[cfg(feature = "std")]
+pub use file::{FrameFile, SPARSE_INDEX};
 pub use header::{FilterPipeline, FrameFlags, FrameHeader};
+pub use index::{ChunkLocation, MAX_NCHUNKS, SpecialValue};
 pub use metalayers::{MetaLayers, NameOffsets};
+pub use trailer::{Fingerprint, Trailer};
+pub use view::{FrameView, HEADER_FIXED_LEN, MAX_METALAYERS, MAX_VLMETALAYERS, TRAILER_MIN_LEN};

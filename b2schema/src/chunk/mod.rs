@@ -1,0 +1,40 @@
+//! Pure-Rust decoder for Blosc1 and Blosc2 chunks, byte-compatible with
+//! c-blosc2 3.x.
+//!
+//! A chunk is a header ([`ChunkHeader`], 16 bytes for Blosc1, 32 for Blosc2)
+//! followed by either nothing (special-value chunks), the raw data
+//! (memcpyed chunks), or a blocks section: an `int32` start offset per block
+//! (`bstarts`), an optional dictionary (`int32` size + bytes), then for each
+//! block one stream per byte of the type (or one stream when `dont_split` is
+//! set, for the last partial block, and for VL blocks), each stream being an
+//! `int32 csize` followed by its data.  After decompression the filter
+//! pipeline (shuffle, bitshuffle, delta, bytedelta ...) is undone per block.
+//!
+//! Entry points: [`decompress`], [`decompress_with_limit`],
+//! [`decompress_into`], [`ChunkHeader::parse`] and [`ChunkHeader::peek`].
+//! Every size in the chunk is validated before use; no input can make these
+//! functions panic, loop forever or allocate more than the chunk proves
+//! (bounded by the caller's limit).
+
+mod bitshuffle;
+mod blosclz;
+mod bytedelta;
+mod bytes;
+mod codecs;
+mod decompress;
+mod delta;
+mod error;
+mod filters;
+mod header;
+mod shuffle;
+
+pub use decompress::{
+    DEFAULT_MAX_NBYTES, MAX_DICT_SIZE, decompress, decompress_into, decompress_with_limit, vl_block_lens,
+};
+pub use error::{ChunkError, ErrorKind, Expected, Found};
+pub use header::{
+    B2_BIGENDIAN, B2_INSTR_CODEC, B2_LAZY, B2_USEDICT, B2_VL_BLOCKS, Blosc1Shuffle, ChunkHeader, Codec,
+    EXTENDED_HEADER_LEN, FLAG_BITSHUFFLE, FLAG_DELTA, FLAG_DONT_SPLIT, FLAG_MEMCPYED, FLAG_SHUFFLE,
+    MAX_BLOCKSIZE, MAX_FILTERS, MAX_TYPESIZE, MIN_HEADER_LEN, Special, VERSION_FORMAT, filter_id,
+    plugin_codec_name,
+};

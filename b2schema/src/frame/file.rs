@@ -1,0 +1,247 @@
+//! Frames in files: a contiguous frame (possibly at an offset inside a larger file) or a
+//! sparse-frame directory. Opening reads the header, the offsets index and the trailer, never
+//! the chunks.
+
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use alloc::vec::Vec;
+
+use super::codes::FrameType;
+use super::header::FrameHeader;
+use super::index::ChunkLocation;
+use super::view::{self, FrameView, HEADER_FIXED_LEN, Parts};
+use crate::chunk::ChunkHeader;
+use crate::error::{Error, Result};
+
+/// The index file of a sparse frame's directory.
+pub const SPARSE_INDEX: &str = "chunks.b2frame";
+
+/// A frame's metadata bytes, read from a file or a sparse directory.
+#[derive(Debug, Clone)]
+pub struct FrameFile {
+    path: PathBuf,
+    offset: u64,
+    frame_type: FrameType,
+    header: Vec<u8>,
+    index: Vec<u8>,
+    trailer: Vec<u8>,
+    index_offset: u64,
+    trailer_offset: u64,
+    frame_len: u64,
+    bytes_read: u64,
+}
+
+impl FrameFile {
+    /// Opens `path`: a contiguous frame file, or a sparse-frame directory (its
+    /// `chunks.b2frame`). Lock sidecars (`.b2lock`) are not part of the format and are ignored.
+    pub fn open(path: impl AsRef<Path>) -> Result<Self> {
+        let path = path.as_ref();
+        if path.is_dir() {
+            Self::read(path.join(SPARSE_INDEX), 0, FrameType::Sparse, path.to_path_buf())
+        } else {
+            Self::open_at(path, 0)
+        }
+    }
+
+    /// Opens a contiguous frame that starts at byte `offset` of `path` (bytes after the frame
+    /// are allowed, as `blosc2_schunk_open_offset` allows them).
+    pub fn open_at(path: impl AsRef<Path>, offset: u64) -> Result<Self> {
+        let path = path.as_ref();
+        Self::read(path.to_path_buf(), offset, FrameType::Contiguous, path.to_path_buf())
+    }
+
+    fn read(file: PathBuf, offset: u64, frame_type: FrameType, path: PathBuf) -> Result<Self> {
+        let mut f = File::open(&file)?;
+        let file_len = f.metadata()?.len();
+        let available = file_len.saturating_sub(offset);
+        let mut bytes_read = 0;
+        let mut fixed = [0u8; HEADER_FIXED_LEN];
+        if available < HEADER_FIXED_LEN as u64 {
+            return Err(Error::invalid("a frame of at least 87 bytes; the file holds", 87, available, 0));
+        }
+        read_at(&mut f, offset, &mut fixed, &mut bytes_read)?;
+        let header_len = view::header_len(&fixed)? as u64;
+        let frame_len = view::frame_len(&fixed)?;
+        if frame_len > available {
+            return Err(Error::invalid("frame_len within the file, at most", available, frame_len, 16)
+                .in_field("frame_len"));
+        }
+        if !(HEADER_FIXED_LEN as u64..=frame_len).contains(&header_len) {
+            return Err(Error::invalid("87 <= header_len <= frame_len =", frame_len, header_len, 11)
+                .in_field("header_len"));
+        }
+        let mut header = vec![0u8; header_len as usize];
+        header[..HEADER_FIXED_LEN].copy_from_slice(&fixed);
+        read_at(&mut f, offset + HEADER_FIXED_LEN as u64, &mut header[HEADER_FIXED_LEN..], &mut bytes_read)?;
+
+        let mut tail = [0u8; 23];
+        read_at(&mut f, offset + frame_len - 23, &mut tail, &mut bytes_read)?;
+        let (trailer_offset, trailer_len) = view::trailer_position(&tail, frame_len)?;
+        let mut trailer = vec![0u8; trailer_len as usize];
+        read_at(&mut f, offset + trailer_offset, &mut trailer, &mut bytes_read)?;
+
+        let nbytes: i64 = FrameHeader::NBYTES.read(&header)?;
+        let cbytes: i64 = FrameHeader::CBYTES.read(&header)?;
+        let index_offset = match frame_type {
+            FrameType::Contiguous => header_len.saturating_add(cbytes.max(0) as u64),
+            FrameType::Sparse => header_len,
+        };
+        let mut index = Vec::new();
+        if nbytes > 0 && index_offset < trailer_offset {
+            index = vec![0u8; (trailer_offset - index_offset) as usize];
+            read_at(&mut f, offset + index_offset, &mut index, &mut bytes_read)?;
+        }
+        let ff = FrameFile {
+            path,
+            offset,
+            frame_type,
+            header,
+            index,
+            trailer,
+            index_offset,
+            trailer_offset,
+            frame_len,
+            bytes_read,
+        };
+        ff.view()?;
+        Ok(ff)
+    }
+
+    /// The decoded, validated metadata.
+    pub fn view(&self) -> Result<FrameView<'_>> {
+        FrameView::from_parts(
+            Parts {
+                header: &self.header,
+                index: &self.index,
+                trailer: &self.trailer,
+                index_offset: self.index_offset,
+                trailer_offset: self.trailer_offset,
+                frame_len: self.frame_len,
+            },
+            self.frame_type,
+        )
+    }
+
+    /// The path opened (the directory, for a sparse frame).
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Where the frame starts in its file.
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// Contiguous or sparse.
+    pub fn frame_type(&self) -> FrameType {
+        self.frame_type
+    }
+
+    /// Bytes read from disk to open the frame: the header, the offsets index and the trailer.
+    pub fn bytes_read(&self) -> u64 {
+        self.bytes_read
+    }
+
+    /// The raw header bytes.
+    pub fn header_bytes(&self) -> &[u8] {
+        &self.header
+    }
+
+    /// The raw trailer bytes.
+    pub fn trailer_bytes(&self) -> &[u8] {
+        &self.trailer
+    }
+
+    /// Where the trailer starts in the frame.
+    pub fn trailer_offset(&self) -> u64 {
+        self.trailer_offset
+    }
+
+    /// The file holding the frame's header (the frame file, or the directory's index).
+    fn frame_path(&self) -> PathBuf {
+        match self.frame_type {
+            FrameType::Contiguous => self.path.clone(),
+            FrameType::Sparse => self.path.join(SPARSE_INDEX),
+        }
+    }
+
+    /// The file and position of a stored chunk.
+    fn chunk_place(&self, loc: ChunkLocation) -> Result<(PathBuf, u64)> {
+        match loc {
+            ChunkLocation::Offset(o) => Ok((self.frame_path(), self.offset + self.header.len() as u64 + o)),
+            ChunkLocation::File(id) => Ok((self.path.join(alloc::format!("{id:08X}.chunk")), 0)),
+            ChunkLocation::Special(_) => Err(Error::invalid("a stored chunk", "bytes", "a special value", 0)),
+        }
+    }
+
+    /// The 32-byte header of a stored chunk (reads only those bytes).
+    pub fn chunk_header(&self, loc: ChunkLocation) -> Result<ChunkHeader> {
+        let (path, at) = self.chunk_place(loc)?;
+        let mut f = File::open(&path)?;
+        let len = f.metadata()?.len().saturating_sub(at).min(32) as usize;
+        let mut buf = [0u8; 32];
+        let mut n = 0;
+        read_at(&mut f, at, &mut buf[..len], &mut n)?;
+        ChunkHeader::peek(&buf[..len]).map_err(|e| Error::chunk(e, at as usize))
+    }
+
+    /// The bytes of a stored chunk, as long as its header says.
+    pub fn read_chunk(&self, loc: ChunkLocation) -> Result<Vec<u8>> {
+        let (path, at) = self.chunk_place(loc)?;
+        let h = self.chunk_header(loc)?;
+        let mut f = File::open(&path)?;
+        let end = match loc {
+            ChunkLocation::Offset(_) => self.offset + self.index_offset,
+            _ => f.metadata()?.len(),
+        };
+        let len = h.compressed_len() as u64;
+        if at + len > end {
+            return Err(Error::invalid("a chunk inside its section, ending by", end, at + len, at as usize));
+        }
+        let mut buf = vec![0u8; len as usize];
+        let mut n = 0;
+        read_at(&mut f, at, &mut buf, &mut n)?;
+        Ok(buf)
+    }
+
+    /// Writes `content` over the content of metalayer `name`, which must have the same length
+    /// (how the `b2nd` shape changes on resize). Everything is checked before the single write;
+    /// no other byte changes.
+    pub fn update_metalayer(&mut self, name: &str, content: &[u8]) -> Result<()> {
+        let (at, len) = {
+            let v = self.view()?;
+            let (_, offset, old) = v
+                .header
+                .metalayers
+                .iter()
+                .find(|(n, _, _)| *n == name)
+                .ok_or_else(|| Error::invalid("an existing metalayer named", name, "none", 87))?;
+            (offset as u64 + 5, old.len())
+        };
+        if content.len() != len {
+            return Err(Error::invalid(
+                "new content of the same length as the old,",
+                len,
+                content.len(),
+                at as usize,
+            )
+            .in_segment(crate::Segment::Key(name.into()))
+            .in_field("metalayers"));
+        }
+        let mut f = std::fs::OpenOptions::new().write(true).open(self.frame_path())?;
+        f.seek(SeekFrom::Start(self.offset + at))?;
+        f.write_all(content)?;
+        f.flush()?;
+        self.header[at as usize..at as usize + len].copy_from_slice(content);
+        Ok(())
+    }
+}
+
+fn read_at(f: &mut File, at: u64, buf: &mut [u8], counter: &mut u64) -> Result<()> {
+    f.seek(SeekFrom::Start(at)).map_err(|e| Error::from(e).with_offset(at as usize))?;
+    f.read_exact(buf).map_err(|e| Error::from(e).with_offset(at as usize))?;
+    *counter += buf.len() as u64;
+    Ok(())
+}
