@@ -156,5 +156,14 @@ fn derived_values_agree_with_the_header() {
     let m = b2nd::read(v.metalayer("b2nd").unwrap()).unwrap();
     assert_eq!(m.extchunkshape(), [114, 3]);
     assert_eq!((m.chunksize(4), m.blocksize(4), m.nchunks()), (1368, 684, 4));
+    // This c-blosc2 example stores 4-byte items under the default dtype "|u1".
+    assert_eq!(
+        m.inconsistencies(&v.header, v.nchunks().unwrap()),
+        ["dtype |u1 has an item size of 1 but the header's typesize is 4"]
+    );
+    let f = open("caterva2/root-example/ds-2d-fields.b2nd");
+    let v = f.view().unwrap();
+    let m = b2nd::read(v.metalayer("b2nd").unwrap()).unwrap();
+    assert!(m.dtype.as_deref().unwrap().starts_with("[("), "{:?}", m.dtype);
     assert!(m.inconsistencies(&v.header, v.nchunks().unwrap()).is_empty());
 }

@@ -81,6 +81,11 @@ fn check_fixture(name: &str, fx: &Fixture) {
         assert_eq!(meta.dtype.as_deref(), Some(stored.as_str()), "{name}: dtype");
         assert_eq!(meta.nchunks(), s.nchunks, "{name}: nchunks from the shapes");
         assert_eq!(b2nd::read_compat(v.metalayer("b2nd").unwrap()).unwrap(), meta);
+        let dtype = meta.parsed_dtype().unwrap().unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(dtype.itemsize() as i64, nd.itemsize, "{name}: itemsize");
+        assert_eq!(dtype.to_numpy_str(), *stored, "{name}: dtype round trip");
+        let problems = meta.inconsistencies(&v.header, v.nchunks().unwrap());
+        assert!(problems.is_empty(), "{name}: {problems:?}");
     }
 
     // The chunk index: one location per chunk, each stored chunk's header as python saw it.

@@ -366,6 +366,22 @@ impl NdMeta {
         if header.nbytes as u64 != nchunks.saturating_mul(chunk) {
             out.push(alloc::format!("header nbytes {} but {nchunks} chunks of {chunk} bytes", header.nbytes));
         }
+        match self.parsed_dtype() {
+            Some(Ok(dt)) if dt.itemsize() as u64 != ts => out.push(alloc::format!(
+                "dtype {} has an item size of {} but the header's typesize is {ts}",
+                self.dtype.as_deref().unwrap_or(""),
+                dt.itemsize()
+            )),
+            Some(Err(e)) if self.dtype_format == Some(0) || self.dtype_format.is_none() => {
+                out.push(alloc::format!("dtype is not a NumPy dtype string: {e}"))
+            }
+            _ => {}
+        }
         out
+    }
+
+    /// The dtype parsed as a NumPy dtype string (`None` when the layout has no dtype).
+    pub fn parsed_dtype(&self) -> Option<Result<crate::dtype::DType, crate::dtype::DTypeError>> {
+        self.dtype.as_deref().map(crate::dtype::DType::parse)
     }
 }

@@ -53,6 +53,7 @@ pub mod b2nd;
 pub mod chunk;
 mod config;
 pub mod de;
+pub mod dtype;
 pub mod dump;
 pub mod encoding;
 mod error;

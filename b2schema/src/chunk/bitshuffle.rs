@@ -60,7 +60,7 @@ pub(crate) fn bitunshuffle(typesize: usize, format_version: u8, src: &[u8], dst:
     let typesize = typesize.max(1);
     let mut n = len / typesize;
     if format_version == 2 {
-        if n % 8 != 0 {
+        if !n.is_multiple_of(8) {
             dst.copy_from_slice(src);
             return;
         }

@@ -76,13 +76,17 @@ impl<'a> StreamDecoder<'a> {
 
     /// Decodes one compressed stream (`input`, starting at chunk offset
     /// `offset`) into `output`, which must be filled exactly.
+    #[cfg_attr(
+        not(any(feature = "blosclz", feature = "lz4", feature = "zlib", feature = "zstd")),
+        allow(unreachable_code, unused_variables)
+    )]
     pub(crate) fn decode(
         &mut self,
         input: &[u8],
         output: &mut [u8],
         offset: usize,
     ) -> Result<(), ChunkError> {
-        let written = match self.codec {
+        let written: Option<usize> = match self.codec {
             #[cfg(feature = "blosclz")]
             Codec::BloscLz => super::blosclz::decompress(input, output),
             #[cfg(feature = "lz4")]

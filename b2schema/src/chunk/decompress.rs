@@ -361,7 +361,7 @@ impl Blocks {
     fn regular_block(&self, h: &ChunkHeader, j: usize) -> (usize, usize) {
         let n = h.uncompressed_len();
         let off = j * self.blocksize;
-        let leftover = j + 1 == self.nblocks && n % self.blocksize != 0;
+        let leftover = j + 1 == self.nblocks && !n.is_multiple_of(self.blocksize);
         let bsize = (n - off).min(self.blocksize);
         let nstreams = if !self.dont_split && !leftover { self.typesize } else { 1 };
         (bsize, nstreams)

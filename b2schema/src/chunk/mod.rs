@@ -17,6 +17,7 @@
 //! (bounded by the caller's limit).
 
 mod bitshuffle;
+#[cfg(feature = "blosclz")]
 mod blosclz;
 mod bytedelta;
 mod bytes;

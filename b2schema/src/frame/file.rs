@@ -10,7 +10,7 @@ use alloc::vec::Vec;
 
 use super::codes::FrameType;
 use super::header::FrameHeader;
-use super::index::ChunkLocation;
+use super::index::{ChunkInfo, ChunkLocation, SpecialValue};
 use super::view::{self, FrameView, HEADER_FIXED_LEN, Parts};
 use crate::chunk::ChunkHeader;
 use crate::error::{Error, Result};
@@ -37,11 +37,20 @@ impl FrameFile {
     /// Opens `path`: a contiguous frame file, or a sparse-frame directory (its
     /// `chunks.b2frame`). Lock sidecars (`.b2lock`) are not part of the format and are ignored.
     pub fn open(path: impl AsRef<Path>) -> Result<Self> {
+        let f = Self::locate(path)?;
+        f.view()?;
+        Ok(f)
+    }
+
+    /// Reads the header, index and trailer bytes of the frame at `path` without validating
+    /// them (only what is needed to find them: `header_len`, `frame_len`, `trailer_len`); see
+    /// [`FrameFile::view`] for the checks. For tools that report on broken frames.
+    pub fn locate(path: impl AsRef<Path>) -> Result<Self> {
         let path = path.as_ref();
         if path.is_dir() {
             Self::read(path.join(SPARSE_INDEX), 0, FrameType::Sparse, path.to_path_buf())
         } else {
-            Self::open_at(path, 0)
+            Self::read(path.to_path_buf(), 0, FrameType::Contiguous, path.to_path_buf())
         }
     }
 
@@ -49,7 +58,9 @@ impl FrameFile {
     /// are allowed, as `blosc2_schunk_open_offset` allows them).
     pub fn open_at(path: impl AsRef<Path>, offset: u64) -> Result<Self> {
         let path = path.as_ref();
-        Self::read(path.to_path_buf(), offset, FrameType::Contiguous, path.to_path_buf())
+        let f = Self::read(path.to_path_buf(), offset, FrameType::Contiguous, path.to_path_buf())?;
+        f.view()?;
+        Ok(f)
     }
 
     fn read(file: PathBuf, offset: u64, frame_type: FrameType, path: PathBuf) -> Result<Self> {
@@ -93,7 +104,7 @@ impl FrameFile {
             index = vec![0u8; (trailer_offset - index_offset) as usize];
             read_at(&mut f, offset + index_offset, &mut index, &mut bytes_read)?;
         }
-        let ff = FrameFile {
+        Ok(FrameFile {
             path,
             offset,
             frame_type,
@@ -104,9 +115,7 @@ impl FrameFile {
             trailer_offset,
             frame_len,
             bytes_read,
-        };
-        ff.view()?;
-        Ok(ff)
+        })
     }
 
     /// The decoded, validated metadata.
@@ -152,6 +161,16 @@ impl FrameFile {
     /// The raw trailer bytes.
     pub fn trailer_bytes(&self) -> &[u8] {
         &self.trailer
+    }
+
+    /// The raw offsets-index bytes (empty for a frame without data).
+    pub fn index_bytes(&self) -> &[u8] {
+        &self.index
+    }
+
+    /// Where the offsets index starts in the frame.
+    pub fn index_offset(&self) -> u64 {
+        self.index_offset
     }
 
     /// Where the trailer starts in the frame.
@@ -204,6 +223,44 @@ impl FrameFile {
         let mut n = 0;
         read_at(&mut f, at, &mut buf, &mut n)?;
         Ok(buf)
+    }
+
+    /// What each chunk is: where it is, its sizes and whether it is special (by its index entry
+    /// or by its own header). Reads the 32-byte header of every stored chunk, nothing more.
+    pub fn chunks(&self) -> Result<Vec<ChunkInfo>> {
+        let v = self.view()?;
+        let locs = v.chunk_locations()?;
+        let h = &v.header;
+        let n = locs.len();
+        locs.into_iter()
+            .enumerate()
+            .map(|(i, loc)| match loc {
+                ChunkLocation::Special(kind) => {
+                    let chunksize = h.chunksize.max(0) as u64;
+                    let rem = if chunksize > 0 { h.nbytes as u64 % chunksize } else { 0 };
+                    let nbytes = if i + 1 == n && rem != 0 { rem } else { chunksize };
+                    Ok(ChunkInfo {
+                        index: i,
+                        location: loc,
+                        special: Some(kind),
+                        cbytes: 0,
+                        nbytes,
+                        header: None,
+                    })
+                }
+                _ => {
+                    let ch = self.chunk_header(loc)?;
+                    Ok(ChunkInfo {
+                        index: i,
+                        location: loc,
+                        special: SpecialValue::of_chunk(&ch),
+                        cbytes: ch.compressed_len() as u64,
+                        nbytes: ch.uncompressed_len() as u64,
+                        header: Some(ch),
+                    })
+                }
+            })
+            .collect()
     }
 
     /// Writes `content` over the content of metalayer `name`, which must have the same length

@@ -53,6 +53,23 @@ impl SpecialValue {
     }
 }
 
+/// What a chunk is, from its index entry and (for a stored chunk) its 32-byte header.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChunkInfo {
+    /// Its position in the array of chunks.
+    pub index: usize,
+    /// Where its bytes are.
+    pub location: ChunkLocation,
+    /// Its special value, from the index entry or from its own header.
+    pub special: Option<SpecialValue>,
+    /// Bytes stored (0 for a special index entry).
+    pub cbytes: u64,
+    /// Bytes it decompresses to.
+    pub nbytes: u64,
+    /// The chunk header of a stored chunk.
+    pub header: Option<ChunkHeader>,
+}
+
 /// The most chunks a frame can have (`INT32_MAX / 8`, `blosc2_nchunks_to_offsets_nbytes`).
 pub const MAX_NCHUNKS: u64 = (i32::MAX / 8) as u64;
 

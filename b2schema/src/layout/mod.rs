@@ -14,7 +14,7 @@ mod diagram;
 mod patch;
 mod types;
 
-pub use annotate::annotate;
+pub use annotate::{annotate, annotate_with};
 pub use diagram::diagram;
 pub use patch::FieldRef;
 pub use types::B2Type;
