@@ -57,7 +57,7 @@ pub struct Container {
 pub struct Field {
     /// The `Encoding` variant name.
     pub encoding: Option<Spanned_<&'static str>>,
-    /// `fixstr(len = N)` / `raw(len = N)`.
+    /// `fixstr(len = N)`.
     pub len: Option<Spanned_<usize>>,
     pub magic: Option<Spanned_<TokenStream>>,
     pub computed: Option<Spanned_<TokenStream>>,
@@ -219,18 +219,27 @@ pub fn field(attrs: &[Attribute], errors: &mut Errors) -> Field {
                 }
                 if meta.input.peek(syn::token::Paren) {
                     meta.parse_nested_meta(|inner| {
-                        if inner.path.is_ident("len") && matches!(variant, "FixStr" | "Raw") {
+                        if inner.path.is_ident("len") && variant == "FixStr" {
                             let lit: LitInt = inner.value()?.parse()?;
                             let n: usize = lit.base10_parse()?;
-                            if variant == "FixStr" && n > 31 {
+                            if n > 31 {
                                 errors.error(lit.span(), format!("a fixstr holds at most 31 bytes, not {n}"));
                             }
-                            set_once(&mut f.len, Spanned_ { value: n, span: lit.span() }, lit.span(), "len", errors);
+                            set_once(
+                                &mut f.len,
+                                Spanned_ { value: n, span: lit.span() },
+                                lit.span(),
+                                "len",
+                                errors,
+                            );
                         } else {
                             skip_value(&inner)?;
                             errors.error(
                                 inner.path.span(),
-                                format!("`{key}` takes no `{}`; only `fixstr(len = N)` and `raw(len = N)` take a length", key_name(&inner)),
+                                format!(
+                                    "`{key}` takes no `{}`; only `fixstr(len = N)` takes a length",
+                                    key_name(&inner)
+                                ),
                             );
                         }
                         Ok(())
@@ -254,13 +263,15 @@ pub fn field(attrs: &[Attribute], errors: &mut Errors) -> Field {
                 }
                 "len" => {
                     skip_value(&meta)?;
-                    errors.error(span, "write the length inside the encoding: `fixstr(len = N)` or `raw(len = N)`");
+                    errors.error(span, "write the length inside the encoding: `fixstr(len = N)`");
                 }
                 _ if CONTAINER_KEYS.contains(&key.as_str()) => {
                     skip_value(&meta)?;
                     errors.error(
                         span,
-                        format!("`{key}` applies to the struct, not to a field: put #[b2({key})] on the struct"),
+                        format!(
+                            "`{key}` applies to the struct, not to a field: put #[b2({key})] on the struct"
+                        ),
                     );
                 }
                 _ => {

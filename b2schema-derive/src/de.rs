@@ -179,7 +179,7 @@ fn checks(c: &Container<'_>) -> TokenStream {
         let name = f.name();
         let cexpr = f.attrs.computed.as_ref()?;
         let method = ser::computed_method(f);
-        let text = cexpr.value.to_string();
+        let text = crate::layout::expr_text(&cexpr.value);
         Some(quote! {
             let __expected = self.#method()?;
             if __expected != self.#id {

@@ -57,7 +57,7 @@
 //! | `counted` | `0x90 + n` computed in a byte, n <= 16 (16 writes `a0`, as c-blosc2) | `Vec<T>` |
 //! | `map16` | `de` + u16 count, then pairs | a map |
 //! | `fixext16` | `d8` + 17 bytes (type byte and 16 data bytes) | `[u8; 17]`, a packed struct |
-//! | `raw`, `raw(len = N)` | bytes with no marker | `[u8; N]`, a packed struct |
+//! | `raw` | bytes with no marker; the type fixes the length | `[u8; N]`, a packed struct |
 //!
 //! ```
 //! use b2schema::B2Layout;

@@ -13,7 +13,7 @@ pub struct FrameHeader<'a> {
     #[b2(fixstr, magic = b"b2frame\0", offset = 2)]
     pub magic: [u8; 8],
     /// Header length, metalayers included.
-    #[b2(int32, offset = 11)]
+    #[b2(int32, offset = 11, computed = super::HEADER_FIXED_LEN + self.metalayers.encoded_len())]
     pub header_len: i32,
     /// Whole frame length (an int64 under a uint64 marker).
     #[b2(uint64, offset = 16)]

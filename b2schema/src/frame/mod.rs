@@ -28,5 +28,5 @@ pub use file::{FrameFile, SPARSE_INDEX};
 pub use header::{FilterPipeline, FrameFlags, FrameHeader};
 pub use index::{ChunkInfo, ChunkLocation, MAX_NCHUNKS, SpecialValue};
 pub use metalayers::{MetaLayers, NameOffsets};
-pub use trailer::{Fingerprint, Trailer};
+pub use trailer::{Fingerprint, TRAILER_FIXED_LEN, Trailer};
 pub use view::{FrameView, HEADER_FIXED_LEN, MAX_METALAYERS, MAX_VLMETALAYERS, TRAILER_MIN_LEN};

@@ -14,7 +14,7 @@ pub struct Trailer<'a> {
     /// The variable-length metalayers (index size counted from the `cd`, not the `93`).
     pub vlmetalayers: MetaLayers<'a, 6>,
     /// Length of the whole trailer (at `frame_len - 22`).
-    #[b2(uint32)]
+    #[b2(uint32, computed = self.vlmetalayers.encoded_len() + TRAILER_FIXED_LEN)]
     pub trailer_len: u32,
     /// Fingerprint: type 0 (none) and 16 zero bytes in every file written so far.
     #[b2(fixext16)]
@@ -30,6 +30,10 @@ pub struct Fingerprint {
     /// The fingerprint bytes.
     pub value: [u8; 16],
 }
+
+/// Bytes of the trailer besides its vlmetalayers section: `94`, the version, `ce` + u32 and the
+/// 18-byte fingerprint.
+pub const TRAILER_FIXED_LEN: usize = 1 + 1 + 5 + 18;
 
 /// Bytes after the trailer's `ce` marker: the uint32 trailer_len (4) and the fixext16
 /// fingerprint (18). The `ce` itself is at `frame_len - 23`.
