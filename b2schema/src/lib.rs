@@ -62,6 +62,7 @@ mod int;
 pub mod layout;
 pub mod ser;
 pub mod wrap;
+pub mod writer;
 
 pub use b2schema_derive::B2Layout;
 pub use layout::{B2Layout, B2Type, FieldRef};

@@ -66,13 +66,31 @@ impl FrameFile {
     fn read(file: PathBuf, offset: u64, frame_type: FrameType, path: PathBuf) -> Result<Self> {
         let mut f = File::open(&file)?;
         let file_len = f.metadata()?.len();
+        Self::read_from(&mut f, file_len, offset, frame_type, path)
+    }
+
+    /// Reads (and validates) the metadata of the contiguous frame at `offset` in `reader`, which
+    /// holds `len` bytes. The result has no path: its chunks are not read through it.
+    pub fn from_reader<R: Read + Seek>(reader: &mut R, len: u64, offset: u64) -> Result<Self> {
+        let f = Self::read_from(reader, len, offset, FrameType::Contiguous, PathBuf::new())?;
+        f.view()?;
+        Ok(f)
+    }
+
+    fn read_from<R: Read + Seek>(
+        f: &mut R,
+        file_len: u64,
+        offset: u64,
+        frame_type: FrameType,
+        path: PathBuf,
+    ) -> Result<Self> {
         let available = file_len.saturating_sub(offset);
         let mut bytes_read = 0;
         let mut fixed = [0u8; HEADER_FIXED_LEN];
         if available < HEADER_FIXED_LEN as u64 {
             return Err(Error::invalid("a frame of at least 87 bytes; the file holds", 87, available, 0));
         }
-        read_at(&mut f, offset, &mut fixed, &mut bytes_read)?;
+        read_at(f, offset, &mut fixed, &mut bytes_read)?;
         let header_len = view::header_len(&fixed)? as u64;
         let frame_len = view::frame_len(&fixed)?;
         if frame_len > available {
@@ -85,13 +103,13 @@ impl FrameFile {
         }
         let mut header = vec![0u8; header_len as usize];
         header[..HEADER_FIXED_LEN].copy_from_slice(&fixed);
-        read_at(&mut f, offset + HEADER_FIXED_LEN as u64, &mut header[HEADER_FIXED_LEN..], &mut bytes_read)?;
+        read_at(f, offset + HEADER_FIXED_LEN as u64, &mut header[HEADER_FIXED_LEN..], &mut bytes_read)?;
 
         let mut tail = [0u8; 23];
-        read_at(&mut f, offset + frame_len - 23, &mut tail, &mut bytes_read)?;
+        read_at(f, offset + frame_len - 23, &mut tail, &mut bytes_read)?;
         let (trailer_offset, trailer_len) = view::trailer_position(&tail, frame_len)?;
         let mut trailer = vec![0u8; trailer_len as usize];
-        read_at(&mut f, offset + trailer_offset, &mut trailer, &mut bytes_read)?;
+        read_at(f, offset + trailer_offset, &mut trailer, &mut bytes_read)?;
 
         let nbytes: i64 = FrameHeader::NBYTES.read(&header)?;
         let cbytes: i64 = FrameHeader::CBYTES.read(&header)?;
@@ -102,7 +120,7 @@ impl FrameFile {
         let mut index = Vec::new();
         if nbytes > 0 && index_offset < trailer_offset {
             index = vec![0u8; (trailer_offset - index_offset) as usize];
-            read_at(&mut f, offset + index_offset, &mut index, &mut bytes_read)?;
+            read_at(f, offset + index_offset, &mut index, &mut bytes_read)?;
         }
         Ok(FrameFile {
             path,
@@ -136,6 +154,11 @@ impl FrameFile {
     /// The path opened (the directory, for a sparse frame).
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// The frame's length (`frame_len`).
+    pub fn frame_len(&self) -> u64 {
+        self.frame_len
     }
 
     /// Where the frame starts in its file.
@@ -296,7 +319,7 @@ impl FrameFile {
     }
 }
 
-fn read_at(f: &mut File, at: u64, buf: &mut [u8], counter: &mut u64) -> Result<()> {
+fn read_at<R: Read + Seek>(f: &mut R, at: u64, buf: &mut [u8], counter: &mut u64) -> Result<()> {
     f.seek(SeekFrom::Start(at)).map_err(|e| Error::from(e).with_offset(at as usize))?;
     f.read_exact(buf).map_err(|e| Error::from(e).with_offset(at as usize))?;
     *counter += buf.len() as u64;

@@ -146,7 +146,7 @@ impl<T: DeserializeOwned> FieldRef<T> {
         let (offset, width) = self.place()?;
         let bytes = encoded.get(offset..offset + width).ok_or_else(|| {
             let available = encoded.len().saturating_sub(offset);
-            Error::at(ErrorKind::UnexpectedEof { needed: width, available }, offset)
+            Error::at(ErrorKind::UnexpectedEof { needed: width, available }, offset).in_field(self.field.name)
         })?;
         let mut de = crate::Deserializer::from_slice(bytes);
         let v = serde_core::Deserializer::deserialize_newtype_struct(

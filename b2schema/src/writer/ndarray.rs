@@ -1,0 +1,287 @@
+//! Frames of arrays and of plain chunked bytes.
+
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
+
+use super::{CParams, Chunk, Frame, chunk};
+use crate::b2nd::{B2nd, MAX_DIM};
+use crate::error::{Error, Result};
+use crate::frame::SpecialValue;
+
+/// What an array holds.
+#[derive(Clone, Copy, Debug)]
+pub enum Fill<'a> {
+    /// The items in C order (`prod(shape) * typesize` bytes).
+    Data(&'a [u8]),
+    /// All zeros: special chunks with no stored bytes (`blosc2.zeros`).
+    Zeros,
+    /// All NaN (typesize 4 or 8): special chunks (`blosc2.nans`).
+    Nan,
+    /// Uninitialized: special chunks, read as zeros (`blosc2.uninit`).
+    Uninit,
+    /// One item (`typesize` bytes) everywhere: repeat-value chunks (`blosc2.full`).
+    Value(&'a [u8]),
+}
+
+/// An N-dimensional array to write as a frame with a `b2nd` metalayer.
+#[derive(Clone, Debug)]
+pub struct NdArray<'a> {
+    /// Array shape.
+    pub shape: Vec<i64>,
+    /// Chunk shape.
+    pub chunkshape: Vec<i32>,
+    /// Block shape.
+    pub blockshape: Vec<i32>,
+    /// NumPy dtype string (`dtype.str`, or `str(dtype)` for structured dtypes).
+    pub dtype: String,
+    /// Bytes per item.
+    pub typesize: usize,
+    /// The contents.
+    pub fill: Fill<'a>,
+    /// Compression parameters recorded in the header and chunks.
+    pub cparams: CParams,
+    /// User metalayers after `b2nd` (at most 15; python-blosc2 writes msgpack).
+    pub metalayers: Vec<(String, Vec<u8>)>,
+    /// Vlmetalayers (python-blosc2 writes msgpack).
+    pub vlmetalayers: Vec<(String, Vec<u8>)>,
+}
+
+impl<'a> NdArray<'a> {
+    /// An array with the default parameters and no user metalayers.
+    pub fn new(
+        shape: &[i64],
+        chunkshape: &[i32],
+        blockshape: &[i32],
+        dtype: &str,
+        typesize: usize,
+        fill: Fill<'a>,
+    ) -> Self {
+        NdArray {
+            shape: shape.to_vec(),
+            chunkshape: chunkshape.to_vec(),
+            blockshape: blockshape.to_vec(),
+            dtype: dtype.into(),
+            typesize,
+            fill,
+            cparams: CParams::default(),
+            metalayers: Vec::new(),
+            vlmetalayers: Vec::new(),
+        }
+    }
+
+    fn check(&self) -> Result<()> {
+        let n = self.shape.len();
+        let fail = |what: &'static str, expected: &dyn core::fmt::Display, found: &dyn core::fmt::Display| {
+            Err(Error::invalid(what, alloc::format!("{expected}"), alloc::format!("{found}"), 0))
+        };
+        if n > MAX_DIM {
+            return fail("at most this many dimensions:", &MAX_DIM, &n);
+        }
+        if self.chunkshape.len() != n || self.blockshape.len() != n {
+            return fail(
+                "a chunk and a block shape of ndim values:",
+                &n,
+                &alloc::format!("{} and {}", self.chunkshape.len(), self.blockshape.len()),
+            );
+        }
+        for i in 0..n {
+            let (s, c, b) = (self.shape[i], self.chunkshape[i], self.blockshape[i]);
+            if s < 0 || c < 0 || b < 0 {
+                return fail("non-negative sizes in dimension", &i, &"a negative size");
+            }
+            if s > 0 && (c == 0 || b == 0) {
+                return fail("non-zero chunk and block sizes in dimension", &i, &"zero");
+            }
+            if b > c {
+                return fail(
+                    "a block no larger than its chunk in dimension",
+                    &i,
+                    &alloc::format!("block {b} > chunk {c}"),
+                );
+            }
+        }
+        if self.typesize == 0 {
+            return fail("a typesize of at least", &1, &0);
+        }
+        let nitems = self.shape.iter().try_fold(1u64, |a, &s| a.checked_mul(s as u64));
+        match self.fill {
+            Fill::Data(d) => {
+                let want = nitems.and_then(|n| n.checked_mul(self.typesize as u64));
+                if want != Some(d.len() as u64) {
+                    return fail(
+                        "data of prod(shape) * typesize bytes:",
+                        &want.unwrap_or(u64::MAX),
+                        &d.len(),
+                    );
+                }
+            }
+            Fill::Value(v) if v.len() != self.typesize => {
+                return fail("a fill value of typesize bytes:", &self.typesize, &v.len());
+            }
+            Fill::Nan if !matches!(self.typesize, 4 | 8) => {
+                return fail("NaN fill for floats of 4 or 8 bytes, not", &"4 or 8", &self.typesize);
+            }
+            _ => {}
+        }
+        if self.metalayers.len() > MAX_DIM - 1 {
+            return fail(
+                "at most this many user metalayers (b2nd takes one of 16):",
+                &(MAX_DIM - 1),
+                &self.metalayers.len(),
+            );
+        }
+        Ok(())
+    }
+
+    /// The frame: `b2nd` first, then the user metalayers; chunks padded to the extended chunk
+    /// shape, blocks in C order inside each chunk, as c-blosc2 lays them out.
+    pub fn to_frame(&self) -> Result<Frame> {
+        self.check()?;
+        let ts = self.typesize;
+        let meta = B2nd {
+            version: 0,
+            ndim: self.shape.len() as u8,
+            shape: self.shape.clone(),
+            chunkshape: self.chunkshape.clone(),
+            blockshape: self.blockshape.clone(),
+            dtype_format: 0,
+            dtype: &self.dtype,
+        };
+        let ext: Vec<usize> = self
+            .chunkshape
+            .iter()
+            .zip(&self.blockshape)
+            .map(|(&c, &b)| if b == 0 { 0 } else { (c as usize).div_ceil(b as usize) * b as usize })
+            .collect();
+        let chunk_nbytes = ext
+            .iter()
+            .try_fold(ts, |a, &e| a.checked_mul(e))
+            .ok_or_else(|| Error::invalid("a chunk size that fits", "usize", "overflow", 0))?;
+        let blocksize = self.blockshape.iter().fold(ts, |a, &b| a.saturating_mul(b as usize));
+        let grid: Vec<usize> = self
+            .shape
+            .iter()
+            .zip(&self.chunkshape)
+            .map(|(&s, &c)| if s == 0 { 0 } else { (s as usize).div_ceil(c as usize) })
+            .collect();
+        let nchunks: usize = grid.iter().product();
+
+        let mut frame = Frame::new(ts as i32);
+        frame.cparams = self.cparams;
+        frame.blocksize = i32::try_from(blocksize)
+            .map_err(|_| Error::invalid("a block of at most 2 GiB", "", blocksize, 0))?;
+        frame.chunksize = i32::try_from(chunk_nbytes)
+            .map_err(|_| Error::invalid("a chunk of at most 2 GiB", "", chunk_nbytes, 0))?;
+        frame.metalayers.push(("b2nd".into(), crate::to_vec(&meta)?));
+        frame.metalayers.extend(self.metalayers.iter().cloned());
+        frame.vlmetalayers = self.vlmetalayers.clone();
+
+        let mut coords = vec![0usize; grid.len()];
+        for _ in 0..nchunks {
+            let c = match self.fill {
+                Fill::Data(data) => {
+                    let buf = self.chunk_data(data, &coords, &ext);
+                    Chunk::Stored(chunk::memcpy(&buf, ts, blocksize, &self.cparams)?)
+                }
+                Fill::Zeros => Chunk::Special { kind: SpecialValue::Zeros, nbytes: chunk_nbytes as u64 },
+                Fill::Nan => Chunk::Special { kind: SpecialValue::Nan, nbytes: chunk_nbytes as u64 },
+                Fill::Uninit => Chunk::Special { kind: SpecialValue::Uninit, nbytes: chunk_nbytes as u64 },
+                Fill::Value(v) => Chunk::Stored(chunk::repeat_value(v, chunk_nbytes, blocksize)?),
+            };
+            frame.chunks.push(c);
+            odometer(&mut coords, &grid);
+        }
+        Ok(frame)
+    }
+
+    /// The bytes of the chunk at grid `coords`: blocks in C order, items in C order inside each
+    /// block, zeros where the extended chunk passes the chunk or the array.
+    fn chunk_data(&self, data: &[u8], coords: &[usize], ext: &[usize]) -> Vec<u8> {
+        let ts = self.typesize;
+        let nd = self.shape.len();
+        let total: usize = ext.iter().product::<usize>() * ts;
+        let mut out = vec![0u8; total];
+        if nd == 0 {
+            out.copy_from_slice(&data[..ts]);
+            return out;
+        }
+        let shape: Vec<usize> = self.shape.iter().map(|&s| s as usize).collect();
+        let chunks: Vec<usize> = self.chunkshape.iter().map(|&c| c as usize).collect();
+        let blocks: Vec<usize> = self.blockshape.iter().map(|&b| b as usize).collect();
+        let bgrid: Vec<usize> = ext.iter().zip(&blocks).map(|(e, b)| e / b).collect();
+        // C-order strides of the array, in items.
+        let mut strides = vec![1usize; nd];
+        for i in (0..nd - 1).rev() {
+            strides[i] = strides[i + 1] * shape[i + 1];
+        }
+        let row = blocks[nd - 1];
+        let rows_per_block: usize = blocks[..nd - 1].iter().product();
+        let mut pos = 0;
+        let mut bc = vec![0usize; nd];
+        for _ in 0..bgrid.iter().product::<usize>() {
+            let mut rc = vec![0usize; nd - 1];
+            for _ in 0..rows_per_block {
+                // Item coordinates inside the chunk of this row's first item.
+                let inside = |i: usize, r: usize| bc[i] * blocks[i] + r;
+                let valid = (0..nd - 1).all(|i| {
+                    let k = inside(i, rc[i]);
+                    k < chunks[i] && coords[i] * chunks[i] + k < shape[i]
+                });
+                if valid {
+                    let last = nd - 1;
+                    let k0 = inside(last, 0);
+                    let start = coords[last] * chunks[last] + k0;
+                    let limit =
+                        chunks[last].saturating_sub(k0).min(shape[last].saturating_sub(start)).min(row);
+                    if limit > 0 {
+                        let mut lin = start;
+                        for i in 0..last {
+                            lin += (coords[i] * chunks[i] + inside(i, rc[i])) * strides[i];
+                        }
+                        out[pos..pos + limit * ts].copy_from_slice(&data[lin * ts..(lin + limit) * ts]);
+                    }
+                }
+                pos += row * ts;
+                odometer(&mut rc, &blocks[..nd - 1]);
+            }
+            odometer(&mut bc, &bgrid);
+        }
+        out
+    }
+}
+
+/// Advances a C-order multi-index.
+fn odometer(idx: &mut [usize], bounds: &[usize]) {
+    for i in (0..idx.len()).rev() {
+        idx[i] += 1;
+        if idx[i] < bounds[i] {
+            return;
+        }
+        idx[i] = 0;
+    }
+}
+
+/// A frame of plain bytes cut into chunks of `chunksize` bytes (the last one may be shorter), as
+/// a python-blosc2 `SChunk`: memcpy chunks, header chunksize `chunksize` (-1 when there is no
+/// data, as python leaves it).
+pub fn schunk(data: &[u8], typesize: usize, chunksize: usize, cparams: CParams) -> Result<Frame> {
+    if chunksize == 0 || typesize == 0 || !chunksize.is_multiple_of(typesize) {
+        return Err(Error::invalid(
+            "a chunksize that is a positive multiple of the typesize",
+            typesize,
+            chunksize,
+            0,
+        ));
+    }
+    let mut frame = Frame::new(typesize as i32);
+    frame.cparams = cparams;
+    if !data.is_empty() {
+        frame.chunksize = i32::try_from(chunksize)
+            .map_err(|_| Error::invalid("a chunk of at most 2 GiB", "", chunksize, 0))?;
+    }
+    for piece in data.chunks(chunksize) {
+        frame.chunks.push(Chunk::Stored(chunk::memcpy(piece, typesize, 0, &cparams)?));
+    }
+    Ok(frame)
+}
