@@ -46,6 +46,18 @@ enum Command {
         /// b2nd-dev6, caterva.
         name: Option<String>,
     },
+    /// Writes the data, decompressed: an NDArray's items in C order (padding and block order
+    /// undone), or an SChunk's chunks one after the other.
+    Cat {
+        /// A contiguous frame file or a sparse-frame directory.
+        path: PathBuf,
+        /// Write to this file instead of stdout.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        /// Refuse data larger than this many bytes.
+        #[arg(long, default_value_t = 1 << 32)]
+        max_bytes: usize,
+    },
     /// The annotated hex dump of the header and the trailer.
     Dump {
         /// A contiguous frame file or a sparse-frame directory.
@@ -60,6 +72,7 @@ fn main() -> ExitCode {
         Command::Verify { path } => verify::run(&path),
         Command::Layout { name } => layouts::run(name.as_deref()),
         Command::Dump { path } => verify::dump(&path),
+        Command::Cat { path, output, max_bytes } => cat(&path, output.as_deref(), max_bytes),
     };
     match result {
         Ok(code) => code,
@@ -68,6 +81,32 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+fn cat(
+    path: &std::path::Path,
+    output: Option<&std::path::Path>,
+    max_bytes: usize,
+) -> Result<ExitCode, Failure> {
+    use std::io::Write;
+    let file = b2schema::frame::FrameFile::open(path).map_err(|e| Failure::at(path, e))?;
+    let view = file.view().map_err(|e| Failure::at(path, e))?;
+    let data = if view.metalayer("b2nd").is_some() || view.metalayer("caterva").is_some() {
+        file.ndarray_data(max_bytes).map_err(|e| Failure::at(path, e))?
+    } else {
+        let mut all = Vec::new();
+        for info in file.chunks().map_err(|e| Failure::at(path, e))? {
+            let left = max_bytes.saturating_sub(all.len());
+            all.extend(file.chunk_data(&info, left).map_err(|e| Failure::at(path, e))?);
+        }
+        all
+    };
+    let written = match output {
+        Some(out) => std::fs::write(out, &data),
+        None => std::io::stdout().lock().write_all(&data),
+    };
+    written.map_err(|e| Failure(format!("writing the data: {e}")))?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// An error for the user: what failed, where.

@@ -205,3 +205,18 @@ fn human_output_snapshots() {
     let o = b2schema(&["layout", "frame-header"]);
     snapshot!("layout_frame_header", stdout(&o));
 }
+
+#[test]
+fn cat_exports_array_data_in_c_order() {
+    use sha2::{Digest, Sha256};
+    for (name, fx) in fixtures() {
+        let Some(h) = fx.ndarray.as_ref().and_then(|n| n.data_sha256.clone()) else { continue };
+        if !name.starts_with("nd-") && !name.starts_with("dtype-") {
+            continue;
+        }
+        let o = b2schema(&["cat", &format!("tests/data/fixtures/{name}")]);
+        assert!(o.status.success(), "{name}: {}", String::from_utf8_lossy(&o.stderr));
+        let got: String = Sha256::digest(&o.stdout).iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(got, h, "{name}");
+    }
+}

@@ -385,3 +385,114 @@ impl NdMeta {
         self.dtype.as_deref().map(crate::dtype::DType::parse)
     }
 }
+
+/// The geometry of an array's chunks: how the items of one chunk map to the array in C order.
+///
+/// c-blosc2 stores each chunk padded to the extended chunk shape (whole blocks), blocks in C
+/// order over the chunk's block grid, items in C order inside each block. [`Geometry::rows`]
+/// walks a chunk as runs of contiguous items, which the writer copies in and the reader out.
+#[derive(Clone, Debug)]
+pub struct Geometry {
+    shape: Vec<usize>,
+    chunks: Vec<usize>,
+    blocks: Vec<usize>,
+    ext: Vec<usize>,
+}
+
+/// One run of a chunk's items: `len` items at item `chunk_at` of the chunk buffer, which are
+/// items `array_at..array_at + len` of the array in C order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Run {
+    /// Item offset in the (padded, block-ordered) chunk buffer.
+    pub chunk_at: usize,
+    /// Item offset in the array, C order.
+    pub array_at: usize,
+    /// Items in the run.
+    pub len: usize,
+}
+
+impl Geometry {
+    /// The geometry of `meta` (checked by [`NdMeta::check`]).
+    pub fn new(shape: &[i64], chunkshape: &[i32], blockshape: &[i32]) -> Self {
+        let shape: Vec<usize> = shape.iter().map(|&s| s.max(0) as usize).collect();
+        let chunks: Vec<usize> = chunkshape.iter().map(|&c| c.max(0) as usize).collect();
+        let blocks: Vec<usize> = blockshape.iter().map(|&b| b.max(0) as usize).collect();
+        let ext =
+            chunks.iter().zip(&blocks).map(|(&c, &b)| if b == 0 { 0 } else { c.div_ceil(b) * b }).collect();
+        Geometry { shape, chunks, blocks, ext }
+    }
+
+    /// Items per (padded) chunk.
+    pub fn chunk_items(&self) -> usize {
+        self.ext.iter().product()
+    }
+
+    /// The chunk grid: chunks per dimension.
+    pub fn grid(&self) -> Vec<usize> {
+        self.shape
+            .iter()
+            .zip(&self.chunks)
+            .map(|(&s, &c)| if s == 0 || c == 0 { 0 } else { s.div_ceil(c) })
+            .collect()
+    }
+
+    /// The runs of real (not padding) items of the chunk at grid `coords`.
+    pub fn rows(&self, coords: &[usize]) -> Vec<Run> {
+        let nd = self.shape.len();
+        if nd == 0 {
+            return alloc::vec![Run { chunk_at: 0, array_at: 0, len: 1 }];
+        }
+        let mut strides = alloc::vec![1usize; nd];
+        for i in (0..nd - 1).rev() {
+            strides[i] = strides[i + 1] * self.shape[i + 1];
+        }
+        let bgrid: Vec<usize> =
+            self.ext.iter().zip(&self.blocks).map(|(e, b)| if *b == 0 { 0 } else { e / b }).collect();
+        let last = nd - 1;
+        let row = self.blocks[last];
+        let rows_per_block: usize = self.blocks[..last].iter().product();
+        let mut out = Vec::new();
+        let mut pos = 0;
+        let mut bc = alloc::vec![0usize; nd];
+        for _ in 0..bgrid.iter().product::<usize>() {
+            let mut rc = alloc::vec![0usize; last];
+            for _ in 0..rows_per_block {
+                let inside = |i: usize, r: usize| bc[i] * self.blocks[i] + r;
+                let valid = (0..last).all(|i| {
+                    let k = inside(i, rc[i]);
+                    k < self.chunks[i] && coords[i] * self.chunks[i] + k < self.shape[i]
+                });
+                if valid {
+                    let k0 = inside(last, 0);
+                    let start = coords[last] * self.chunks[last] + k0;
+                    let len = self.chunks[last]
+                        .saturating_sub(k0)
+                        .min(self.shape[last].saturating_sub(start))
+                        .min(row);
+                    if len > 0 {
+                        let mut lin = start;
+                        for i in 0..last {
+                            lin += (coords[i] * self.chunks[i] + inside(i, rc[i])) * strides[i];
+                        }
+                        out.push(Run { chunk_at: pos, array_at: lin, len });
+                    }
+                }
+                pos += row;
+                odometer(&mut rc, &self.blocks[..last]);
+            }
+            odometer(&mut bc, &bgrid);
+        }
+        out
+    }
+}
+
+/// Advances a C-order multi-index within `bounds`.
+pub(crate) fn odometer(idx: &mut [usize], bounds: &[usize]) {
+    for i in (0..idx.len()).rev() {
+        idx[i] += 1;
+        if idx[i] < bounds[i] {
+            return;
+        }
+        idx[i] = 0;
+    }
+}

@@ -125,7 +125,9 @@ impl<'a> StreamDecoder<'a> {
                 return Err(self.unsupported("a known compressor format (0, 1, 2, 3, 4 or 6)"));
             }
             #[allow(unreachable_patterns)]
-            _ => return Err(self.unsupported("a codec enabled in this build (cargo feature disabled)")),
+            _ => {
+                return Err(self.unsupported("a codec enabled in this build (cargo feature disabled)"));
+            }
         };
         match written {
             Some(n) if n == output.len() => Ok(()),

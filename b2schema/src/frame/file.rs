@@ -286,6 +286,80 @@ impl FrameFile {
             .collect()
     }
 
+    /// The decompressed bytes of a chunk (special chunks built from their kind: zeros, NaN of
+    /// the typesize, uninit as zeros), refusing more than `max_nbytes`.
+    pub fn chunk_data(&self, info: &ChunkInfo, max_nbytes: usize) -> Result<Vec<u8>> {
+        let n = usize::try_from(info.nbytes).unwrap_or(usize::MAX);
+        if n > max_nbytes {
+            return Err(Error::invalid("a chunk within the size limit of", max_nbytes, n, 0));
+        }
+        match info.location {
+            ChunkLocation::Special(SpecialValue::Nan) => {
+                let ts = FrameHeader::TYPESIZE.read(&self.header)?;
+                let item: &[u8] = match ts {
+                    4 => &f32::NAN.to_le_bytes(),
+                    8 => &f64::NAN.to_le_bytes(),
+                    _ => {
+                        return Err(Error::invalid("NaN chunks of 4- or 8-byte items, not", "4 or 8", ts, 48));
+                    }
+                };
+                Ok(item.iter().copied().cycle().take(n).collect())
+            }
+            ChunkLocation::Special(_) => Ok(vec![0u8; n]),
+            loc => {
+                let bytes = self.read_chunk(loc)?;
+                crate::chunk::decompress_with_limit(&bytes, max_nbytes).map_err(|e| Error::chunk(e, 0))
+            }
+        }
+    }
+
+    /// The items of the NDArray in this frame, in C order, with the chunk padding and the block
+    /// order undone; at most `max_bytes` (the array's `prod(shape) * typesize`).
+    pub fn ndarray_data(&self, max_bytes: usize) -> Result<Vec<u8>> {
+        let v = self.view()?;
+        let raw = v.metalayer("b2nd").or_else(|| v.metalayer("caterva")).ok_or_else(|| {
+            Error::invalid("an NDArray (a b2nd or caterva metalayer)", "b2nd", "an SChunk", 87)
+        })?;
+        let meta = crate::b2nd::read(raw).or_else(|_| crate::b2nd::read_compat(raw))?;
+        let ts = v.header.typesize as usize;
+        let total =
+            meta.nitems().checked_mul(ts as u64).filter(|&t| t <= max_bytes as u64).ok_or_else(|| {
+                Error::invalid(
+                    "an array within the size limit of",
+                    max_bytes,
+                    meta.nitems().saturating_mul(ts as u64),
+                    87,
+                )
+            })? as usize;
+        let geometry = crate::b2nd::Geometry::new(&meta.shape, &meta.chunkshape, &meta.blockshape);
+        let grid = geometry.grid();
+        let infos = self.chunks()?;
+        if infos.len() as u64 != meta.nchunks() {
+            return Err(Error::invalid(
+                "one chunk per cell of the chunk grid:",
+                meta.nchunks(),
+                infos.len(),
+                87,
+            ));
+        }
+        let chunk_bytes = geometry.chunk_items() * ts;
+        let mut out = vec![0u8; total];
+        let mut coords = vec![0usize; grid.len()];
+        for info in &infos {
+            let data = self.chunk_data(info, chunk_bytes.max(ts))?;
+            for r in geometry.rows(&coords) {
+                let src = data.get(r.chunk_at * ts..(r.chunk_at + r.len) * ts).ok_or_else(|| {
+                    Error::invalid("a chunk of the extended chunk shape, bytes:", chunk_bytes, data.len(), 0)
+                        .in_segment(crate::Segment::Index(info.index))
+                        .in_field("chunks")
+                })?;
+                out[r.array_at * ts..(r.array_at + r.len) * ts].copy_from_slice(src);
+            }
+            crate::b2nd::odometer(&mut coords, &grid);
+        }
+        Ok(out)
+    }
+
     /// Writes `content` over the content of metalayer `name`, which must have the same length
     /// (how the `b2nd` shape changes on resize). Everything is checked before the single write;
     /// no other byte changes.

@@ -150,7 +150,26 @@ impl<'a> FrameView<'a> {
             return Ok(Vec::new());
         }
         let nchunks = self.header.nchunks_from_header().map(|n| n as u64);
-        index::decode(self.index_bytes, self.index_offset as usize, nchunks, self.is_sparse())
+        let locations =
+            index::decode(self.index_bytes, self.index_offset as usize, nchunks, self.is_sparse())?;
+        // A stored chunk of a contiguous frame starts inside the chunks section, with room for
+        // a chunk header before the section ends (`cbytes`).
+        let cbytes = self.header.cbytes as u64;
+        for (i, loc) in locations.iter().enumerate() {
+            if let ChunkLocation::Offset(o) = *loc
+                && o.saturating_add(crate::chunk::MIN_HEADER_LEN as u64) > cbytes
+            {
+                return Err(Error::invalid(
+                    "a chunk offset inside the chunks section (cbytes - 16), at most",
+                    cbytes.saturating_sub(crate::chunk::MIN_HEADER_LEN as u64),
+                    o,
+                    self.index_offset as usize,
+                )
+                .in_segment(crate::Segment::Index(i))
+                .in_field("chunk_index"));
+            }
+        }
+        Ok(locations)
     }
 
     /// The number of chunks (from the header, or from the index for variable chunks).

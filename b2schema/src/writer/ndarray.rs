@@ -5,7 +5,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use super::{CParams, Chunk, Frame, chunk};
-use crate::b2nd::{B2nd, MAX_DIM};
+use crate::b2nd::{B2nd, Geometry, MAX_DIM, odometer};
 use crate::error::{Error, Result};
 use crate::frame::SpecialValue;
 
@@ -177,11 +177,12 @@ impl<'a> NdArray<'a> {
         frame.metalayers.extend(self.metalayers.iter().cloned());
         frame.vlmetalayers = self.vlmetalayers.clone();
 
+        let geometry = Geometry::new(&self.shape, &self.chunkshape, &self.blockshape);
         let mut coords = vec![0usize; grid.len()];
         for _ in 0..nchunks {
             let c = match self.fill {
                 Fill::Data(data) => {
-                    let buf = self.chunk_data(data, &coords, &ext);
+                    let buf = self.chunk_data(data, &coords, &geometry);
                     Chunk::Stored(chunk::memcpy(&buf, ts, blocksize, &self.cparams)?)
                 }
                 Fill::Zeros => Chunk::Special { kind: SpecialValue::Zeros, nbytes: chunk_nbytes as u64 },
@@ -197,68 +198,14 @@ impl<'a> NdArray<'a> {
 
     /// The bytes of the chunk at grid `coords`: blocks in C order, items in C order inside each
     /// block, zeros where the extended chunk passes the chunk or the array.
-    fn chunk_data(&self, data: &[u8], coords: &[usize], ext: &[usize]) -> Vec<u8> {
+    fn chunk_data(&self, data: &[u8], coords: &[usize], geometry: &Geometry) -> Vec<u8> {
         let ts = self.typesize;
-        let nd = self.shape.len();
-        let total: usize = ext.iter().product::<usize>() * ts;
-        let mut out = vec![0u8; total];
-        if nd == 0 {
-            out.copy_from_slice(&data[..ts]);
-            return out;
-        }
-        let shape: Vec<usize> = self.shape.iter().map(|&s| s as usize).collect();
-        let chunks: Vec<usize> = self.chunkshape.iter().map(|&c| c as usize).collect();
-        let blocks: Vec<usize> = self.blockshape.iter().map(|&b| b as usize).collect();
-        let bgrid: Vec<usize> = ext.iter().zip(&blocks).map(|(e, b)| e / b).collect();
-        // C-order strides of the array, in items.
-        let mut strides = vec![1usize; nd];
-        for i in (0..nd - 1).rev() {
-            strides[i] = strides[i + 1] * shape[i + 1];
-        }
-        let row = blocks[nd - 1];
-        let rows_per_block: usize = blocks[..nd - 1].iter().product();
-        let mut pos = 0;
-        let mut bc = vec![0usize; nd];
-        for _ in 0..bgrid.iter().product::<usize>() {
-            let mut rc = vec![0usize; nd - 1];
-            for _ in 0..rows_per_block {
-                // Item coordinates inside the chunk of this row's first item.
-                let inside = |i: usize, r: usize| bc[i] * blocks[i] + r;
-                let valid = (0..nd - 1).all(|i| {
-                    let k = inside(i, rc[i]);
-                    k < chunks[i] && coords[i] * chunks[i] + k < shape[i]
-                });
-                if valid {
-                    let last = nd - 1;
-                    let k0 = inside(last, 0);
-                    let start = coords[last] * chunks[last] + k0;
-                    let limit =
-                        chunks[last].saturating_sub(k0).min(shape[last].saturating_sub(start)).min(row);
-                    if limit > 0 {
-                        let mut lin = start;
-                        for i in 0..last {
-                            lin += (coords[i] * chunks[i] + inside(i, rc[i])) * strides[i];
-                        }
-                        out[pos..pos + limit * ts].copy_from_slice(&data[lin * ts..(lin + limit) * ts]);
-                    }
-                }
-                pos += row * ts;
-                odometer(&mut rc, &blocks[..nd - 1]);
-            }
-            odometer(&mut bc, &bgrid);
+        let mut out = vec![0u8; geometry.chunk_items() * ts];
+        for r in geometry.rows(coords) {
+            out[r.chunk_at * ts..(r.chunk_at + r.len) * ts]
+                .copy_from_slice(&data[r.array_at * ts..(r.array_at + r.len) * ts]);
         }
         out
-    }
-}
-
-/// Advances a C-order multi-index.
-fn odometer(idx: &mut [usize], bounds: &[usize]) {
-    for i in (0..idx.len()).rev() {
-        idx[i] += 1;
-        if idx[i] < bounds[i] {
-            return;
-        }
-        idx[i] = 0;
     }
 }
 
