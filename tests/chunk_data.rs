@@ -10,10 +10,24 @@ fn sha(bytes: &[u8]) -> String {
     hex(&Sha256::digest(bytes))
 }
 
+/// Whether c-blosc2 undoes delta before another filter for these filters (delta applied after
+/// a shuffle when compressing): its decoder then reads output bytes it has not written yet, so
+/// what python-blosc2 returns depends on memory (its own code paths disagree on the same chunk:
+/// `decompress_chunk` and `arr[...]` give different values). Such chunks are not compared.
+fn delta_after_another_filter(filters: &[i64; 6]) -> bool {
+    let delta = filters.iter().position(|&f| f == 3);
+    delta.is_some_and(|d| filters[..d].iter().any(|&f| f != 0 && f != 4))
+}
+
 #[test]
 fn every_fixture_chunk_and_array_matches_python_blosc2() {
     let (mut chunks, mut arrays) = (0, 0);
+    let mut skipped = Vec::new();
     for (name, fx) in fixtures() {
+        if delta_after_another_filter(&fx.cparams.filters) {
+            skipped.push(name);
+            continue;
+        }
         let f = FrameFile::open(repo_root().join("tests/data/fixtures").join(&name)).unwrap();
         let infos = f.chunks().unwrap();
         for (info, want) in infos.iter().zip(&fx.chunks) {
@@ -32,6 +46,7 @@ fn every_fixture_chunk_and_array_matches_python_blosc2() {
         }
     }
     assert!(chunks > 700 && arrays > 90, "{chunks} chunks, {arrays} arrays");
+    assert_eq!(skipped, ["filter-shuffle-delta.b2nd"]);
 }
 
 #[test]

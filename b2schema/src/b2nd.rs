@@ -135,7 +135,7 @@ pub fn read(content: &[u8]) -> crate::Result<NdMeta> {
     let m = content.first().copied().unwrap_or(0);
     let meta = match m {
         0x97 => {
-            let v: B2nd = crate::from_slice(content)?;
+            let v: B2nd = crate::from_slice(content).map_err(|e| e.or_field("b2nd"))?;
             NdMeta {
                 layout: LayoutKind::B2nd7,
                 version: v.version,
@@ -147,7 +147,7 @@ pub fn read(content: &[u8]) -> crate::Result<NdMeta> {
             }
         }
         0x96 => {
-            let v: B2ndDev6 = crate::from_slice(content)?;
+            let v: B2ndDev6 = crate::from_slice(content).map_err(|e| e.or_field("b2nd"))?;
             NdMeta {
                 layout: LayoutKind::B2nd6,
                 version: v.version,
@@ -159,7 +159,7 @@ pub fn read(content: &[u8]) -> crate::Result<NdMeta> {
             }
         }
         _ => {
-            let v: Caterva = crate::from_slice(content)?;
+            let v: Caterva = crate::from_slice(content).map_err(|e| e.or_field("b2nd"))?;
             NdMeta {
                 layout: LayoutKind::Caterva5,
                 version: v.version,
@@ -213,11 +213,11 @@ pub fn read_compat(content: &[u8]) -> crate::Result<NdMeta> {
         }
         let b = r.take(4, "dtype")?;
         let len = i32::from_be_bytes([b[0], b[1], b[2], b[3]]);
-        let len =
-            usize::try_from(len).map_err(|_| crate::Error::invalid("a dtype length >= 0", 0, len, at + 1))?;
+        let len = usize::try_from(len)
+            .map_err(|_| crate::Error::invalid("a dtype length >=", 0, len, at + 1).in_field("dtype"))?;
         let text = r.take(len, "dtype")?;
         let dtype = core::str::from_utf8(text)
-            .map_err(|_| crate::Error::at(crate::ErrorKind::InvalidUtf8, at + 5))?;
+            .map_err(|_| crate::Error::at(crate::ErrorKind::InvalidUtf8, at + 5).in_field("dtype"))?;
         (LayoutKind::B2nd7, Some(format), Some(dtype.into()))
     };
     let meta = NdMeta { layout, version, shape, chunkshape, blockshape, dtype_format, dtype };
@@ -276,25 +276,58 @@ impl NdMeta {
         if n > MAX_DIM {
             return Err(crate::Error::invalid("ndim <=", MAX_DIM, n, 2).in_field("ndim"));
         }
+        // Where the values are in the encoded metalayer (the same in every layout): shape[i] at
+        // 5 + 9i, chunkshape[i] at 6 + 9n + 5i, blockshape[i] at 7 + 14n + 5i; the arrays' markers
+        // one byte before their first value.
+        let (shape_at, chunk_at, block_at) = (|i| 5 + 9 * i, |i| 6 + 9 * n + 5 * i, |i| 7 + 14 * n + 5 * i);
         if self.chunkshape.len() != n || self.blockshape.len() != n {
+            let (at, field) = if self.chunkshape.len() != n {
+                (chunk_at(0) - 1, "chunkshape")
+            } else {
+                (block_at(0) - 1, "blockshape")
+            };
             return Err(crate::Error::invalid(
                 "chunkshape and blockshape of ndim values:",
                 n,
                 alloc::format!("{} and {}", self.chunkshape.len(), self.blockshape.len()),
-                0,
-            ));
+                at,
+            )
+            .in_field(field));
         }
         for i in 0..n {
-            if self.shape[i] < 0 || self.chunkshape[i] < 0 || self.blockshape[i] < 0 {
-                return Err(crate::Error::invalid("non-negative sizes in dimension", i, "a negative one", 0));
+            let negative = if self.shape[i] < 0 {
+                Some((shape_at(i), "shape"))
+            } else if self.chunkshape[i] < 0 {
+                Some((chunk_at(i), "chunkshape"))
+            } else if self.blockshape[i] < 0 {
+                Some((block_at(i), "blockshape"))
+            } else {
+                None
+            };
+            if let Some((at, field)) = negative {
+                return Err(crate::Error::invalid(
+                    "non-negative sizes in dimension",
+                    i,
+                    "a negative one",
+                    at,
+                )
+                .in_segment(crate::Segment::Index(i))
+                .in_field(field));
             }
             if self.shape[i] != 0 && (self.chunkshape[i] == 0 || self.blockshape[i] == 0) {
+                let (at, field) = if self.chunkshape[i] == 0 {
+                    (chunk_at(i), "chunkshape")
+                } else {
+                    (block_at(i), "blockshape")
+                };
                 return Err(crate::Error::invalid(
                     "non-zero chunk and block sizes in dimension",
                     i,
                     "zero",
-                    0,
-                ));
+                    at,
+                )
+                .in_segment(crate::Segment::Index(i))
+                .in_field(field));
             }
         }
         Ok(())

@@ -84,6 +84,13 @@ pub mod marker {
 
 use marker as m;
 
+/// The slot of a magic name in [`Encoding::from_magic`]'s table: a hash of its length and of
+/// the bytes after the `$b2schema::` prefix and at its end, perfect over the 30 names (checked
+/// when the table is built).
+const fn magic_hash(b: &[u8]) -> usize {
+    (b.len() * 11 + b[11] as usize * 2 + b[b.len() - 1] as usize) % 64
+}
+
 /// Defines [`Encoding::magic`] and [`Encoding::from_magic`] from one list of variant names, so a
 /// newtype name is written down once.
 macro_rules! magic_names {
@@ -98,12 +105,26 @@ macro_rules! magic_names {
         }
 
         /// The encoding a newtype name stands for, if it is one of ours.
+        ///
+        /// A perfect hash of the name's length and two of its bytes picks the only candidate,
+        /// which is then compared in full: one comparison per call, whatever the name.
         #[inline]
         pub fn from_magic(name: &str) -> Option<Encoding> {
-            match name.strip_prefix("$b2schema::")? {
-                $(stringify!($v) => Some(Self::$v),)*
-                _ => None,
+            const TABLE: [Option<Encoding>; 64] = {
+                let mut t = [None; 64];
+                $(
+                    let slot = magic_hash(concat!("$b2schema::", stringify!($v)).as_bytes());
+                    assert!(t[slot].is_none(), "magic_hash collides");
+                    t[slot] = Some(Encoding::$v);
+                )*
+                t
+            };
+            let b = name.as_bytes();
+            if b.len() < 14 || b[0] != b'$' {
+                return None;
             }
+            let candidate = TABLE[magic_hash(b)]?;
+            (candidate.magic() == name).then_some(candidate)
         }
     };
 }
@@ -298,6 +319,7 @@ impl Encoding {
     }
 
     /// The marker this encoding writes.
+    #[inline]
     pub const fn marker(self) -> MarkerSpec {
         match self {
             Self::Nil => MarkerSpec::Exact(m::NIL),
@@ -335,6 +357,7 @@ impl Encoding {
     }
 
     /// The family of values this encoding carries.
+    #[inline]
     pub const fn family(self) -> Family {
         match self {
             Self::Nil => Family::Nil,
@@ -360,6 +383,7 @@ impl Encoding {
     }
 
     /// Bytes of big-endian length or count after the marker (`str32`: 4, `map16`: 2, `fixstr`: 0).
+    #[inline]
     pub const fn prefix_len(self) -> usize {
         match self {
             Self::Str8 | Self::Bin8 => 1,
@@ -371,6 +395,7 @@ impl Encoding {
 
     /// Bytes of value after the marker, for encodings whose value has a fixed width
     /// (`int32`: 4, `fixext16`: 17 with its type byte, `fixint`: 0).
+    #[inline]
     pub const fn value_width(self) -> Option<usize> {
         match self {
             Self::Nil | Self::Bool | Self::FixInt | Self::NegFixInt => Some(0),
@@ -384,6 +409,7 @@ impl Encoding {
     }
 
     /// Bytes taken by the marker itself (0 for [`Encoding::Raw`], else 1).
+    #[inline]
     pub const fn marker_len(self) -> usize {
         match self {
             Self::Raw => 0,
@@ -392,11 +418,13 @@ impl Encoding {
     }
 
     /// Whether the encoding frames bytes (str, bin, fixext16, raw) rather than a value.
+    #[inline]
     pub const fn is_bytes(self) -> bool {
         matches!(self.family(), Family::Str | Family::Bin | Family::Ext | Family::Raw)
     }
 
     /// The largest length or count the encoding can state.
+    #[inline]
     pub const fn max_len(self) -> u64 {
         match self.marker() {
             MarkerSpec::Counted { max, .. } => max as u64,
@@ -422,6 +450,7 @@ impl Encoding {
     /// The encoding standard msgpack gives to `byte` (the only reading of `0x90..=0x9f` is
     /// [`Encoding::FixArray`]; [`Encoding::Counted`] is never returned). `None` for `c1` and the
     /// ext forms other than fixext16.
+    #[inline]
     pub const fn of_marker(byte: u8) -> Option<Encoding> {
         Some(match byte {
             0x00..=0x7f => Self::FixInt,

@@ -164,7 +164,7 @@ impl Error {
     /// A chunk decoding error, for a chunk that starts at byte `chunk_start`.
     #[cold]
     pub fn chunk(e: crate::chunk::ChunkError, chunk_start: usize) -> Self {
-        Self::at(ErrorKind::Chunk(e), chunk_start.saturating_add(e.offset))
+        Self::at(ErrorKind::Chunk(e), chunk_start.saturating_add(e.offset)).in_field(e.field)
     }
 
     /// A violated rule of the format: `expected {what} {expected}, found {found}`.
@@ -204,6 +204,13 @@ impl Error {
     #[must_use]
     pub fn in_field(self, name: &'static str) -> Self {
         self.in_segment(Segment::Field(name))
+    }
+
+    /// Names the whole value (`header`, `b2nd`) when the error names no field yet: a marker of the
+    /// outermost container, or a check across fields.
+    #[must_use]
+    pub(crate) fn or_field(self, name: &'static str) -> Self {
+        if self.inner.path.is_empty() { self.in_field(name) } else { self }
     }
 
     /// What went wrong.

@@ -64,34 +64,26 @@ impl core::fmt::Display for Int {
 /// The hint given when a value does not fit a positive fixint (the default encoding of `u8`).
 pub(crate) const FIXINT_HINT: &str = "a positive fixint holds 0..=127; for 128..=255 use the uint8 encoding: the Uint8 wrapper or #[b2(uint8)]";
 
-/// Writes `v` under `enc` into `buf`, returning the number of bytes used.
+/// How `v` is written under `enc`: the marker byte, then the low `width` bytes of `value`
+/// big-endian (`width` 0 for fixints, whose value is the marker).
 #[inline]
-pub(crate) fn encode(enc: Encoding, v: Int, buf: &mut [u8; 9]) -> Result<usize, ErrorKind> {
+pub(crate) fn encode(enc: Encoding, v: Int) -> Result<(u8, u64, usize), ErrorKind> {
     macro_rules! put {
         ($marker:expr, $t:ty, $conv:ident) => {{
             let x = v
                 .$conv()
                 .and_then(|x| <$t>::try_from(x).ok())
                 .ok_or_else(|| v.out_of_range(enc.name(), None))?;
-            const N: usize = core::mem::size_of::<$t>();
-            buf[0] = $marker;
-            buf[1..=N].copy_from_slice(&x.to_be_bytes());
-            Ok(N + 1)
+            Ok(($marker, x as u64, core::mem::size_of::<$t>()))
         }};
     }
     match enc {
         Encoding::FixInt => match v.as_u64() {
-            Some(x) if x <= marker::POSITIVE_FIXINT_MAX as u64 => {
-                buf[0] = x as u8;
-                Ok(1)
-            }
+            Some(x) if x <= marker::POSITIVE_FIXINT_MAX as u64 => Ok((x as u8, 0, 0)),
             _ => Err(v.out_of_range(enc.name(), Some(FIXINT_HINT))),
         },
         Encoding::NegFixInt => match v.as_i64() {
-            Some(x) if (-32..0).contains(&x) => {
-                buf[0] = x as i8 as u8;
-                Ok(1)
-            }
+            Some(x) if (-32..0).contains(&x) => Ok((x as i8 as u8, 0, 0)),
             _ => Err(v.out_of_range(enc.name(), None)),
         },
         Encoding::Uint8 => put!(marker::UINT8, u8, as_u64),
@@ -106,22 +98,26 @@ pub(crate) fn encode(enc: Encoding, v: Int, buf: &mut [u8; 9]) -> Result<usize, 
     }
 }
 
-/// Decodes the integer whose marker is `marker` from the `width` bytes after it (`value`),
-/// where `enc` is `Encoding::of_marker(marker)` and an integer encoding.
+/// Decodes the integer whose marker is `marker_byte` from the bytes after it (`value`, exactly
+/// the encoding's width), where `enc` is `Encoding::of_marker(marker_byte)` and an integer
+/// encoding. Each width reads a fixed-size array, so the copy compiles to a load.
 #[inline]
 pub(crate) fn decode(enc: Encoding, marker_byte: u8, value: &[u8]) -> Int {
-    let mut be = [0u8; 8];
-    let n = value.len().min(8);
-    be[8 - n..].copy_from_slice(&value[..n]);
-    let u = u64::from_be_bytes(be);
+    fn arr<const N: usize>(v: &[u8]) -> [u8; N] {
+        v.get(..N).and_then(|s| s.try_into().ok()).unwrap_or([0; N])
+    }
+    let b0 = value.first().copied().unwrap_or(0);
     match enc {
         Encoding::FixInt => Int::U(marker_byte as u64),
         Encoding::NegFixInt => Int::I(marker_byte as i8 as i64),
-        Encoding::Int8 => Int::I(u as u8 as i8 as i64),
-        Encoding::Int16 => Int::I(u as u16 as i16 as i64),
-        Encoding::Int32 => Int::I(u as u32 as i32 as i64),
-        Encoding::Int64 => Int::I(u as i64),
-        _ => Int::U(u),
+        Encoding::Uint8 => Int::U(b0 as u64),
+        Encoding::Int8 => Int::I(b0 as i8 as i64),
+        Encoding::Uint16 => Int::U(u16::from_be_bytes(arr(value)) as u64),
+        Encoding::Int16 => Int::I(i16::from_be_bytes(arr(value)) as i64),
+        Encoding::Uint32 => Int::U(u32::from_be_bytes(arr(value)) as u64),
+        Encoding::Int32 => Int::I(i32::from_be_bytes(arr(value)) as i64),
+        Encoding::Int64 => Int::I(i64::from_be_bytes(arr(value))),
+        _ => Int::U(u64::from_be_bytes(arr(value))),
     }
 }
 
@@ -152,16 +148,13 @@ mod tests {
 
     #[test]
     fn widths_come_from_the_encoding() {
-        let mut b = [0; 9];
-        assert_eq!(encode(Encoding::Int32, Int::I(4), &mut b).ok(), Some(5));
-        assert_eq!(&b[..5], &[0xd2, 0, 0, 0, 4]);
-        assert_eq!(encode(Encoding::Uint64, Int::I(2633), &mut b).ok(), Some(9));
-        assert_eq!(&b[..9], &[0xcf, 0, 0, 0, 0, 0, 0, 0x0a, 0x49]);
-        assert_eq!(encode(Encoding::NegFixInt, Int::I(-1), &mut b).ok(), Some(1));
-        assert_eq!(b[0], 0xff);
-        assert!(encode(Encoding::Uint64, Int::I(-1), &mut b).is_err());
-        assert!(encode(Encoding::FixInt, Int::U(128), &mut b).is_err());
-        assert!(encode(Encoding::Int8, Int::U(128), &mut b).is_err());
+        assert_eq!(encode(Encoding::Int32, Int::I(4)).ok(), Some((0xd2, 4, 4)));
+        assert_eq!(encode(Encoding::Uint64, Int::I(2633)).ok(), Some((0xcf, 2633, 8)));
+        assert_eq!(encode(Encoding::Int8, Int::I(-2)).ok(), Some((0xd0, (-2i8) as u64, 1)));
+        assert_eq!(encode(Encoding::NegFixInt, Int::I(-1)).ok(), Some((0xff, 0, 0)));
+        assert!(encode(Encoding::Uint64, Int::I(-1)).is_err());
+        assert!(encode(Encoding::FixInt, Int::U(128)).is_err());
+        assert!(encode(Encoding::Int8, Int::U(128)).is_err());
     }
 
     #[test]

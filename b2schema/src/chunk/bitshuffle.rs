@@ -1,14 +1,20 @@
-//! Bit unshuffle (c-blosc2 `bitunshuffle` over `bshuf_untrans_bit_elem_scal`).
+//! Bit unshuffle (c-blosc2 `bitunshuffle` over `bshuf_untrans_bit_elem`).
 //!
 //! For `n` elements of `es` bytes (`n` a multiple of 8) the shuffled data
 //! holds `8 * es` bit-rows of `n / 8` bytes: row `8 * j + k` collects bit `k`
 //! of byte `j` of every element, element `i` landing in bit `i % 8` of byte
 //! `i / 8` of the row.
+//!
+//! Undoing it takes two steps, as in the bitshuffle library: a bit transpose
+//! that turns the 8 rows of byte `j` into byte plane `j` (byte `j` of every
+//! element, contiguous), then a byte unshuffle of the planes.
+
+use super::shuffle::{transpose_bytes_8x8, unshuffle};
 
 /// Transposes an 8x8 bit matrix held in a `u64` (byte = row, bit = column):
 /// afterwards bit `m` of byte `k` is what bit `k` of byte `m` was.
 #[inline]
-fn transpose8x8(mut x: u64) -> u64 {
+fn transpose_bits_8x8(mut x: u64) -> u64 {
     let mut t = (x ^ (x >> 7)) & 0x00AA_00AA_00AA_00AA;
     x = x ^ t ^ (t << 7);
     t = (x ^ (x >> 14)) & 0x0000_CCCC_0000_CCCC;
@@ -17,44 +23,55 @@ fn transpose8x8(mut x: u64) -> u64 {
     x ^ t ^ (t << 28)
 }
 
-/// Undoes the bit transpose of `n` elements (`n % 8 == 0`) of `es` bytes.
-/// `src` and `dst` hold at least `n * es` bytes.
-fn untrans_bit_elem(src: &[u8], dst: &mut [u8], n: usize, es: usize) {
+/// Reads 8 bytes at `off` as a little-endian `u64` (0 when out of range).
+#[inline]
+fn load8(buf: &[u8], off: usize) -> u64 {
+    buf.get(off..off + 8).and_then(|s| <[u8; 8]>::try_from(s).ok()).map_or(0, u64::from_le_bytes)
+}
+
+/// Turns the `8 * es` bit-rows of `n` elements (`n % 8 == 0`) in `src` into
+/// `es` byte planes of `n` bytes in `planes`.
+fn bit_rows_to_planes(src: &[u8], planes: &mut [u8], n: usize, es: usize) {
     let rowlen = n / 8;
-    let total = n * es;
-    let (Some(src), Some(dst)) = (src.get(..total), dst.get_mut(..total)) else {
-        return;
-    };
+    let wide = rowlen / 8 * 8;
     for j in 0..es {
-        let rows: [&[u8]; 8] = core::array::from_fn(|k| {
-            let start = (8 * j + k) * rowlen;
-            src.get(start..start + rowlen).unwrap_or(&[])
-        });
-        if rows.iter().any(|r| r.len() != rowlen) {
-            return;
-        }
-        for e8 in 0..rowlen {
-            let mut x = 0u64;
-            for (k, row) in rows.iter().enumerate() {
-                x |= u64::from(row[e8]) << (8 * k);
-            }
-            let y = transpose8x8(x).to_le_bytes();
-            for (m, &b) in y.iter().enumerate() {
-                if let Some(d) = dst.get_mut((8 * e8 + m) * es + j) {
-                    *d = b;
+        let rows = 8 * j * rowlen;
+        let plane = j * n;
+        // 8 row bytes at a time: 8 u64 loads, a byte transpose, 8 bit transposes.
+        for e in (0..wide).step_by(8) {
+            let mut x: [u64; 8] = core::array::from_fn(|k| load8(src, rows + k * rowlen + e));
+            transpose_bytes_8x8(&mut x);
+            for (b, v) in x.iter().enumerate() {
+                let at = plane + 8 * (e + b);
+                if let Some(d) = planes.get_mut(at..at + 8) {
+                    d.copy_from_slice(&transpose_bits_8x8(*v).to_le_bytes());
                 }
+            }
+        }
+        for e in wide..rowlen {
+            let mut x = 0u64;
+            for k in 0..8 {
+                x |= u64::from(src.get(rows + k * rowlen + e).copied().unwrap_or(0)) << (8 * k);
+            }
+            let at = plane + 8 * e;
+            if let Some(d) = planes.get_mut(at..at + 8) {
+                d.copy_from_slice(&transpose_bits_8x8(x).to_le_bytes());
             }
         }
     }
 }
 
-/// Undoes the bit shuffle of a block of `src.len()` bytes into `dst`.
+/// Undoes the bit shuffle of a block of `src.len()` bytes into `dst`, using
+/// `tmp` (same length) as scratch when the element size is above 1.
 ///
-/// `format_version` is the chunk's version byte: Blosc1 chunks (version 2)
-/// only bit-shuffled blocks whose element count is a multiple of 8 and stored
-/// other blocks unchanged; later versions shuffle the largest multiple of 8
-/// elements and store the remaining bytes unchanged.
-pub(crate) fn bitunshuffle(typesize: usize, format_version: u8, src: &[u8], dst: &mut [u8]) {
+/// `format_version` is the chunk's version byte.  For Blosc1 chunks
+/// (version 2) c-blosc2 bit-unshuffles only blocks whose element count is a
+/// multiple of 8 and copies the others unchanged; for such blocks it does
+/// not write the `len % typesize` trailing bytes at all (their content is
+/// unspecified in c-blosc2's output) — this decoder copies them from the
+/// stream.  Later versions unshuffle the largest multiple of 8 elements and
+/// copy the remaining bytes.
+pub(crate) fn bitunshuffle(typesize: usize, format_version: u8, src: &[u8], dst: &mut [u8], tmp: &mut [u8]) {
     let len = src.len().min(dst.len());
     let (src, dst) = (&src[..len], &mut dst[..len]);
     let typesize = typesize.max(1);
@@ -67,8 +84,13 @@ pub(crate) fn bitunshuffle(typesize: usize, format_version: u8, src: &[u8], dst:
     } else {
         n -= n % 8;
     }
-    untrans_bit_elem(src, dst, n, typesize);
     let done = n * typesize;
+    if typesize == 1 {
+        bit_rows_to_planes(src, dst, n, 1);
+    } else if let Some(tmp) = tmp.get_mut(..done) {
+        bit_rows_to_planes(src, tmp, n, typesize);
+        unshuffle(typesize, tmp, &mut dst[..done]);
+    }
     dst[done..].copy_from_slice(&src[done..]);
 }
 
@@ -97,7 +119,7 @@ mod tests {
     #[test]
     fn transpose_is_a_bit_transpose() {
         let x: u64 = 0x0123_4567_89ab_cdef;
-        let y = transpose8x8(x);
+        let y = transpose_bits_8x8(x);
         for r in 0..8 {
             for c in 0..8 {
                 assert_eq!((y >> (8 * r + c)) & 1, (x >> (8 * c + r)) & 1);
@@ -108,12 +130,13 @@ mod tests {
     #[test]
     fn roundtrip() {
         for es in [1usize, 2, 3, 4, 8, 16] {
-            for n in [0usize, 8, 16, 24, 64, 200] {
+            for n in [0usize, 8, 16, 24, 64, 72, 200, 1024] {
                 let data: Vec<u8> = (0..n * es + 3).map(|i| (i * 37 + 11) as u8).collect();
                 let mut sh = naive_bitshuffle(&data, n, es);
                 sh.truncate(data.len());
                 let mut back = alloc::vec![0u8; data.len()];
-                bitunshuffle(es, 5, &sh, &mut back);
+                let mut tmp = alloc::vec![0u8; data.len()];
+                bitunshuffle(es, 5, &sh, &mut back, &mut tmp);
                 assert_eq!(back, data, "es {es} n {n}");
             }
         }

@@ -63,9 +63,17 @@ pub(crate) fn decompress(input: &[u8], output: &mut [u8]) -> Option<usize> {
             }
         } else {
             let count = ctrl + 1;
-            let src = input.get(ip..ip.checked_add(count)?)?;
-            let dst = output.get_mut(op..op.checked_add(count)?)?;
-            dst.copy_from_slice(src);
+            if ip + 32 <= input.len() && op + 32 <= output.len() {
+                // Fixed-size copy of up to 32 literals (the extra bytes are
+                // overwritten by later output, as above).
+                if let (Some(s), Some(d)) = (input.get(ip..ip + 32), output.get_mut(op..op + 32)) {
+                    d.copy_from_slice(s);
+                }
+            } else {
+                let src = input.get(ip..ip.checked_add(count)?)?;
+                let dst = output.get_mut(op..op.checked_add(count)?)?;
+                dst.copy_from_slice(src);
+            }
             ip += count;
             op += count;
             match input.get(ip) {
@@ -85,7 +93,15 @@ pub(crate) fn decompress(input: &[u8], output: &mut [u8]) -> Option<usize> {
 /// `op + count <= buf.len()`.
 fn copy_match(buf: &mut [u8], op: usize, distance: usize, count: usize) {
     let start = op - distance;
-    if distance == 1 {
+    if count <= 16 && distance >= 16 && op + 16 <= buf.len() {
+        // Short match: copy a fixed 16 bytes.  The bytes written past
+        // `op + count` are overwritten by later output (a stream that ends
+        // early is rejected by the caller anyway).
+        let (head, tail) = buf.split_at_mut(op);
+        if let (Some(s), Some(d)) = (head.get(start..start + 16), tail.get_mut(..16)) {
+            d.copy_from_slice(s);
+        }
+    } else if distance == 1 {
         let b = buf.get(start).copied().unwrap_or(0);
         if let Some(dst) = buf.get_mut(op..op + count) {
             dst.fill(b);

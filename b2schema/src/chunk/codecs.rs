@@ -32,6 +32,7 @@ pub(crate) struct StreamDecoder<'a> {
 impl<'a> StreamDecoder<'a> {
     /// Prepares the decoder for a chunk.  `dict` is the embedded dictionary
     /// (with `dict_offset` its position in the chunk) when `use_dict` is set.
+    #[cfg_attr(not(feature = "zstd"), allow(unused_variables))]
     pub(crate) fn new(
         header: &ChunkHeader,
         dict: Option<&'a [u8]>,
@@ -39,7 +40,6 @@ impl<'a> StreamDecoder<'a> {
     ) -> Result<Self, ChunkError> {
         let codec = header.codec();
         let codec_field = if header.compformat() == 6 { (22, "udcompcode") } else { (2, "flags") };
-        let _ = dict_offset;
         Ok(StreamDecoder {
             codec,
             codec_field,

@@ -63,7 +63,8 @@ pub fn decompress_with_limit(chunk: &[u8], max_nbytes: usize) -> Result<Vec<u8>,
 }
 
 /// Decompresses a whole chunk into `dest`, which must hold at least `nbytes`
-/// bytes; returns `nbytes`.  Only `dest[..nbytes]` is written.
+/// bytes; returns `nbytes`.  Only `dest[..nbytes]` is written (UNINIT
+/// special chunks write zeros, where c-blosc2 leaves `dest` untouched).
 pub fn decompress_into(chunk: &[u8], dest: &mut [u8]) -> Result<usize, ChunkError> {
     let plan = Plan::new(chunk)?;
     let n = plan.header.uncompressed_len();
@@ -85,27 +86,17 @@ pub fn decompress_into(chunk: &[u8], dest: &mut [u8]) -> Result<usize, ChunkErro
 /// in order; `decompress` returns their concatenation.
 pub fn vl_block_lens(chunk: &[u8]) -> Result<Vec<usize>, ChunkError> {
     let plan = Plan::new(chunk)?;
-    let Layout::Blocks(blocks) = &plan.layout else {
-        return Err(ChunkError::invalid(
+    match &plan.layout {
+        Layout::Blocks(blocks) if blocks.vl => {
+            (0..blocks.nblocks).map(|j| blocks.vl_block(plan.src, j).map(|(_, len, _)| len)).collect()
+        }
+        _ => Err(ChunkError::invalid(
             30,
             "blosc2_flags2",
             Expected::Text("a VL-block chunk (bit 0 set)"),
             Found::Value(plan.header.blosc2_flags2.into()),
-        ));
-    };
-    if !plan.header.is_vl_blocks() {
-        return Err(ChunkError::invalid(
-            30,
-            "blosc2_flags2",
-            Expected::Text("a VL-block chunk (bit 0 set)"),
-            Found::Value(plan.header.blosc2_flags2.into()),
-        ));
+        )),
     }
-    let mut lens = Vec::new();
-    for j in 0..blocks.nblocks {
-        lens.push(blocks.vl_block(plan.src, j)?.1);
-    }
-    Ok(lens)
 }
 
 /// What kind of body the chunk has.
@@ -417,19 +408,21 @@ impl Blocks {
             }
         }
         let scratch_len = if pipeline.is_empty() { 0 } else { max_block };
+        let tmp_len = if pipeline.needs_tmp() { max_block } else { 0 };
         let mut a = Vec::new();
         let mut b = Vec::new();
-        for buf in [&mut a, &mut b] {
-            buf.try_reserve_exact(scratch_len).map_err(|_| {
+        let mut tmp = Vec::new();
+        for (buf, len) in [(&mut a, scratch_len), (&mut b, scratch_len), (&mut tmp, tmp_len)] {
+            buf.try_reserve_exact(len).map_err(|_| {
                 ChunkError::new(
                     ErrorKind::LimitExceeded,
                     8,
                     "blocksize",
                     Expected::Text("an allocatable block size"),
-                    found_usize(scratch_len),
+                    found_usize(len),
                 )
             })?;
-            buf.resize(scratch_len, 0);
+            buf.resize(len, 0);
         }
         let mut off = 0usize;
         for j in 0..self.nblocks {
@@ -448,10 +441,11 @@ impl Blocks {
                 self.decode_streams(src, j, start, nstreams, dst, &mut codec)?;
             } else {
                 let (a_blk, b_blk) = (&mut a[..bsize], &mut b[..bsize]);
+                let tmp_blk = tmp.get_mut(..bsize).unwrap_or(&mut []);
                 self.decode_streams(src, j, start, nstreams, a_blk, &mut codec)?;
-                let in_b = pipeline.undo(a_blk, b_blk, out, off);
-                let result: &[u8] = if in_b { b_blk } else { a_blk };
-                out[off..end].copy_from_slice(result);
+                let (before, rest) = out.split_at_mut(off);
+                let dst = &mut rest[..bsize];
+                pipeline.undo(a_blk, b_blk, tmp_blk, dst, before, off == 0);
             }
             off = end;
         }

@@ -77,41 +77,82 @@ impl Pipeline {
         self.steps.iter().all(Option::is_none)
     }
 
-    /// Undoes the pipeline for one block of `len` bytes held in `a[..len]`,
-    /// using `b[..len]` as scratch.  `out` is the whole output buffer as
-    /// decoded so far (the delta reference) and `offset` the block's position
-    /// in it.  Returns `true` when the result ended up in `b`, `false` for `a`.
-    pub(crate) fn undo(&self, a: &mut [u8], b: &mut [u8], out: &[u8], offset: usize) -> bool {
-        let last = self.steps.iter().rposition(Option::is_some);
-        let mut in_b = false;
+    /// `true` when [`Pipeline::undo`] needs its third scratch buffer.
+    pub(crate) fn needs_tmp(&self) -> bool {
+        self.typesize > 1 && self.steps.iter().any(|s| matches!(s, Some(Step::BitShuffle)))
+    }
+
+    /// Undoes the pipeline for one block whose decoded streams are in `a`,
+    /// writing the result to `dst` (all slices of the block's length; `b`
+    /// and `tmp` are scratch).  `reference` is the output decoded so far,
+    /// before this block: the delta reference.  For the first block
+    /// (`first_block`) a delta that is the last filter undone works in place
+    /// like c-blosc2's; in the (broken in c-blosc2) case of a delta undone
+    /// before another filter, and where c-blosc2 would read output bytes it
+    /// has not written yet, zeros are used.
+    pub(crate) fn undo(
+        &self,
+        a: &mut [u8],
+        b: &mut [u8],
+        tmp: &mut [u8],
+        dst: &mut [u8],
+        reference: &[u8],
+        first_block: bool,
+    ) {
+        #[derive(Clone, Copy, PartialEq, Eq)]
+        enum Loc {
+            A,
+            B,
+            D,
+        }
+        let last_any = self.steps.iter().rposition(Option::is_some);
+        let last_transform =
+            self.steps.iter().rposition(|s| matches!(s, Some(st) if !matches!(st, Step::Delta)));
+        let mut cur = Loc::A;
         for (k, step) in self.steps.iter().enumerate() {
             let Some(step) = *step else { continue };
-            let (src, dst): (&mut [u8], &mut [u8]) =
-                if in_b { (&mut *b, &mut *a) } else { (&mut *a, &mut *b) };
-            match step {
-                Step::Shuffle(ts) => {
-                    unshuffle(ts, src, dst);
-                    in_b = !in_b;
+            if let Step::Delta = step {
+                let buf: &mut [u8] = match cur {
+                    Loc::A => a,
+                    Loc::B => b,
+                    Loc::D => dst,
+                };
+                if !first_block {
+                    delta::decode_other_block(self.typesize, reference, buf);
+                } else if Some(k) == last_any {
+                    delta::decode_first_block(self.typesize, FirstBlockRef::InPlace, buf);
+                } else {
+                    delta::decode_first_block(self.typesize, FirstBlockRef::Output(&[]), buf);
                 }
-                Step::BitShuffle => {
-                    bitunshuffle(self.typesize, self.version, src, dst);
-                    in_b = !in_b;
-                }
-                Step::ByteDelta(ts, fixed) => {
-                    bytedelta::decode(ts, fixed, src, dst);
-                    in_b = !in_b;
-                }
-                Step::Delta => {
-                    if offset == 0 {
-                        let reference =
-                            if Some(k) == last { FirstBlockRef::InPlace } else { FirstBlockRef::Output(out) };
-                        delta::decode_first_block(self.typesize, reference, src);
-                    } else {
-                        delta::decode_other_block(self.typesize, out, src);
-                    }
-                }
+                continue;
             }
+            let to = if Some(k) == last_transform {
+                Loc::D
+            } else if cur == Loc::A {
+                Loc::B
+            } else {
+                Loc::A
+            };
+            let (src, out): (&[u8], &mut [u8]) = match (cur, to) {
+                (Loc::A, Loc::B) => (a, b),
+                (Loc::B, Loc::A) => (b, a),
+                (Loc::A, Loc::D) => (a, dst),
+                (Loc::B, Loc::D) => (b, dst),
+                // Nothing follows the last transform but deltas.
+                _ => continue,
+            };
+            match step {
+                Step::Shuffle(ts) => unshuffle(ts, src, out),
+                Step::BitShuffle => bitunshuffle(self.typesize, self.version, src, out, tmp),
+                Step::ByteDelta(ts, fixed) => bytedelta::decode(ts, fixed, src, out),
+                Step::Delta => {}
+            }
+            cur = to;
         }
-        in_b
+        match cur {
+            Loc::A => dst.copy_from_slice(a),
+            Loc::B => dst.copy_from_slice(b),
+            Loc::D => {}
+        }
     }
 }

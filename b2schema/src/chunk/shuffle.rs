@@ -3,54 +3,136 @@
 //! A shuffled block of `n = len / typesize` elements stores byte `j` of every
 //! element contiguously: `src[j * n + i]` is byte `j` of element `i`.  The
 //! `len % typesize` trailing bytes are stored unchanged.
+//!
+//! The work is done on 8x8 byte tiles: 8 bytes from each of up to 8 planes
+//! are loaded as `u64`s, transposed, and stored as 8 elements.
+
+/// Transposes the 8x8 byte matrix whose rows are `x[0..8]` (byte `c` of
+/// `x[r]` is entry `(r, c)`): afterwards byte `r` of `x[c]` is the old
+/// entry `(r, c)`.
+#[inline]
+pub(crate) fn transpose_bytes_8x8(x: &mut [u64; 8]) {
+    for r in 0..4 {
+        let t = ((x[r] >> 32) ^ x[r + 4]) & 0x0000_0000_FFFF_FFFF;
+        x[r] ^= t << 32;
+        x[r + 4] ^= t;
+    }
+    for r in [0, 1, 4, 5] {
+        let t = ((x[r] >> 16) ^ x[r + 2]) & 0x0000_FFFF_0000_FFFF;
+        x[r] ^= t << 16;
+        x[r + 2] ^= t;
+    }
+    for r in [0, 2, 4, 6] {
+        let t = ((x[r] >> 8) ^ x[r + 1]) & 0x00FF_00FF_00FF_00FF;
+        x[r] ^= t << 8;
+        x[r + 1] ^= t;
+    }
+}
+
+/// Reads 8 bytes at `off` as a little-endian `u64` (0 when out of range).
+#[inline]
+fn load8(buf: &[u8], off: usize) -> u64 {
+    buf.get(off..off + 8).and_then(|s| <[u8; 8]>::try_from(s).ok()).map_or(0, u64::from_le_bytes)
+}
+
+/// Geometry of one group of up to 8 byte planes.
+struct Tiles {
+    n: usize,
+    typesize: usize,
+    group: usize,
+    tiles: usize,
+}
+
+impl Tiles {
+    /// Unshuffles planes `group..group + R` of the first `tiles` elements.
+    #[inline]
+    fn run<const R: usize>(&self, src: &[u8], dst: &mut [u8]) {
+        for i0 in (0..self.tiles).step_by(8) {
+            let mut x = [0u64; 8];
+            for (r, v) in x.iter_mut().enumerate().take(R) {
+                *v = load8(src, (self.group + r) * self.n + i0);
+            }
+            transpose_bytes_8x8(&mut x);
+            for (k, v) in x.iter().enumerate() {
+                let at = (i0 + k) * self.typesize + self.group;
+                if let Some(d) = dst.get_mut(at..at + R) {
+                    d.copy_from_slice(&v.to_le_bytes()[..R]);
+                }
+            }
+        }
+    }
+}
 
 /// Undoes the byte shuffle of `src` into `dst` (same length).
 pub(crate) fn unshuffle(typesize: usize, src: &[u8], dst: &mut [u8]) {
     let len = src.len().min(dst.len());
     let (src, dst) = (&src[..len], &mut dst[..len]);
-    if typesize <= 1 {
+    if typesize <= 1 || len < typesize {
         dst.copy_from_slice(src);
         return;
     }
     let n = len / typesize;
     let body = n * typesize;
+    let tiles = n / 8 * 8;
     match typesize {
-        2 => unshuffle_fixed::<2>(n, src, dst),
-        4 => unshuffle_fixed::<4>(n, src, dst),
-        8 => unshuffle_fixed::<8>(n, src, dst),
-        16 => unshuffle_fixed::<16>(n, src, dst),
-        _ => {
-            for (j, plane) in src[..body].chunks_exact(n.max(1)).enumerate().take(typesize) {
-                for (i, &b) in plane.iter().enumerate() {
-                    if let Some(d) = dst.get_mut(i * typesize + j) {
-                        *d = b;
-                    }
-                }
+        2 => small_planes::<2>(src, dst, n),
+        4 => small_planes::<4>(src, dst, n),
+        _ => tile_groups(src, dst, n, typesize),
+    }
+    for i in tiles..n {
+        for j in 0..typesize {
+            if let (Some(d), Some(&s)) = (dst.get_mut(i * typesize + j), src.get(j * n + i)) {
+                *d = s;
             }
         }
     }
     dst[body..].copy_from_slice(&src[body..]);
 }
 
-/// Unshuffle for a compile-time element size (lets the compiler vectorise).
-fn unshuffle_fixed<const T: usize>(n: usize, src: &[u8], dst: &mut [u8]) {
-    if n == 0 {
-        return;
-    }
+/// Unshuffles the first `n / 8 * 8` elements for 2 or 4 planes: 8 bytes
+/// of every plane per step, written as 8 whole elements (this shape
+/// vectorises well for few planes).
+fn small_planes<const T: usize>(src: &[u8], dst: &mut [u8], n: usize) {
     let planes: [&[u8]; T] = core::array::from_fn(|j| src.get(j * n..(j + 1) * n).unwrap_or(&[]));
-    if planes.iter().any(|p| p.len() != n) {
+    let mut iters = planes.map(|p| p.chunks_exact(8));
+    let tiles = n / 8;
+    let Some(dst) = dst.get_mut(..tiles * 8 * T) else {
         return;
+    };
+    for out in dst.chunks_exact_mut(8 * T) {
+        let rows: [[u8; 8]; T] = core::array::from_fn(|j| {
+            iters[j].next().and_then(|c| <[u8; 8]>::try_from(c).ok()).unwrap_or([0; 8])
+        });
+        for k in 0..8 {
+            for j in 0..T {
+                out[k * T + j] = rows[j][k];
+            }
+        }
     }
-    for (i, out) in dst[..n * T].chunks_exact_mut(T).enumerate() {
-        for (j, o) in out.iter_mut().enumerate() {
-            *o = planes[j][i];
+}
+
+/// Unshuffles the first `n / 8 * 8` elements in groups of up to 8 planes
+/// with 8x8 byte-tile transposes.
+fn tile_groups(src: &[u8], dst: &mut [u8], n: usize, typesize: usize) {
+    let tiles = n / 8 * 8;
+    for group in (0..typesize).step_by(8) {
+        let t = Tiles { n, typesize, group, tiles };
+        match typesize - group {
+            1 => t.run::<1>(src, dst),
+            2 => t.run::<2>(src, dst),
+            3 => t.run::<3>(src, dst),
+            4 => t.run::<4>(src, dst),
+            5 => t.run::<5>(src, dst),
+            6 => t.run::<6>(src, dst),
+            7 => t.run::<7>(src, dst),
+            _ => t.run::<8>(src, dst),
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::unshuffle;
+    use super::*;
 
     fn shuffle(typesize: usize, src: &[u8]) -> alloc::vec::Vec<u8> {
         let n = src.len() / typesize;
@@ -64,8 +146,20 @@ mod tests {
     }
 
     #[test]
+    fn byte_transpose() {
+        let mut x: [u64; 8] =
+            core::array::from_fn(|r| u64::from_le_bytes(core::array::from_fn(|c| (r * 8 + c) as u8)));
+        transpose_bytes_8x8(&mut x);
+        for (c, v) in x.iter().enumerate() {
+            for (r, b) in v.to_le_bytes().iter().enumerate() {
+                assert_eq!(*b as usize, r * 8 + c);
+            }
+        }
+    }
+
+    #[test]
     fn roundtrip_various_sizes() {
-        for ts in [1usize, 2, 3, 4, 7, 8, 16, 17, 300] {
+        for ts in [1usize, 2, 3, 4, 7, 8, 9, 16, 17, 300] {
             for len in [0usize, 1, 5, 64, 1000, 4099] {
                 let data: alloc::vec::Vec<u8> = (0..len).map(|i| (i * 31 + 7) as u8).collect();
                 let s = shuffle(ts, &data);

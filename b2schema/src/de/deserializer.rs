@@ -177,6 +177,18 @@ impl<'de> Deserializer<'de> {
     #[inline]
     fn read_int<T: FromInt>(&mut self, default: Encoding) -> Result<T> {
         let start = self.pos;
+        // Fast path: the type's own fixed encoding, well formed. Anything else (an override, a
+        // lenient or minimal reader, a wrong marker, the end of the input) takes the full path,
+        // which also builds the error.
+        if self.pending.is_none()
+            && self.config.strict
+            && self.config.widths == Widths::Fixed
+            && let Some(v) = self.fast_int(default)
+            && let Some(t) = T::from_int(v)
+        {
+            return Ok(t);
+        }
+        self.pos = start;
         if self.pending == Some(Encoding::Raw) && T::NAME.len() == 2 {
             // `u8`/`i8` as a bare byte.
             self.pending = None;
@@ -201,6 +213,20 @@ impl<'de> Deserializer<'de> {
             let hint = (default == Encoding::FixInt).then_some(int::FIXINT_HINT);
             Error::at(v.out_of_range(T::NAME, hint), start)
         })
+    }
+
+    /// Reads an integer written exactly under `enc`, or `None` (nothing consumed) if it is not.
+    #[inline(always)]
+    fn fast_int(&mut self, enc: Encoding) -> Option<Int> {
+        let m = *self.input.get(self.pos)?;
+        if !enc.accepts(m) {
+            return None;
+        }
+        let w = enc.value_width()?;
+        let value = self.input.get(self.pos + 1..self.pos + 1 + w)?;
+        let v = int::decode(enc, m, value);
+        self.pos += 1 + w;
+        Some(v)
     }
 
     fn read_float(&mut self, default: Encoding) -> Result<f64> {

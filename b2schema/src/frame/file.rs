@@ -88,7 +88,13 @@ impl FrameFile {
         let mut bytes_read = 0;
         let mut fixed = [0u8; HEADER_FIXED_LEN];
         if available < HEADER_FIXED_LEN as u64 {
-            return Err(Error::invalid("a frame of at least 87 bytes; the file holds", 87, available, 0));
+            return Err(Error::invalid(
+                "a frame of at least",
+                "87 bytes",
+                alloc::format!("{available} bytes"),
+                0,
+            )
+            .in_field("header"));
         }
         read_at(f, offset, &mut fixed, &mut bytes_read)?;
         let header_len = view::header_len(&fixed)? as u64;
@@ -300,7 +306,12 @@ impl FrameFile {
                     4 => &f32::NAN.to_le_bytes(),
                     8 => &f64::NAN.to_le_bytes(),
                     _ => {
-                        return Err(Error::invalid("NaN chunks of 4- or 8-byte items, not", "4 or 8", ts, 48));
+                        return Err(Error::invalid(
+                            "NaN chunks of 4- or 8-byte items, not",
+                            "4 or 8",
+                            ts,
+                            48,
+                        ));
                     }
                 };
                 Ok(item.iter().copied().cycle().take(n).collect())
@@ -384,7 +395,22 @@ impl FrameFile {
             .in_segment(crate::Segment::Key(name.into()))
             .in_field("metalayers"));
         }
-        let mut f = std::fs::OpenOptions::new().write(true).open(self.frame_path())?;
+        let mut f = std::fs::OpenOptions::new().read(true).write(true).open(self.frame_path())?;
+        // The file must still hold the layer as it was read (its c6 marker, length and bytes):
+        // if the frame changed since it was opened, the write could land on anything else.
+        let cached = &self.header[at as usize - 5..at as usize + len];
+        let mut on_disk = vec![0u8; cached.len()];
+        read_at(&mut f, self.offset + at - 5, &mut on_disk, &mut 0)?;
+        if on_disk != cached {
+            return Err(Error::invalid(
+                "the metalayer's bytes as read when the frame was opened (the file changed since):",
+                name,
+                "other bytes",
+                at as usize - 5,
+            )
+            .in_segment(crate::Segment::Key(name.into()))
+            .in_field("metalayers"));
+        }
         f.seek(SeekFrom::Start(self.offset + at))?;
         f.write_all(content)?;
         f.flush()?;

@@ -99,19 +99,22 @@ pub fn entry(value: i64, sparse: bool) -> Option<ChunkLocation> {
 /// chunk. `nchunks` is what the header implies, when it does (`None` for variable chunks, where
 /// the index's own length decides).
 pub fn decode(index: &[u8], at: usize, nchunks: Option<u64>, sparse: bool) -> Result<Vec<ChunkLocation>> {
-    let header = ChunkHeader::parse(index).map_err(|e| Error::chunk(e, at))?;
+    let header = ChunkHeader::parse(index).map_err(|e| Error::chunk(e, at).in_field("chunk_index"))?;
     let nbytes = header.uncompressed_len();
     if nbytes % 8 != 0 {
-        return Err(Error::invalid("offsets index length (nbytes) a multiple of", 8, nbytes, at + 4));
+        return Err(Error::invalid("offsets index length (nbytes) a multiple of", 8, nbytes, at + 4)
+            .in_field("chunk_index"));
     }
     let n = (nbytes / 8) as u64;
     if n > MAX_NCHUNKS {
-        return Err(Error::invalid("at most this many chunks:", MAX_NCHUNKS, n, at + 4));
+        return Err(
+            Error::invalid("at most this many chunks:", MAX_NCHUNKS, n, at + 4).in_field("chunk_index")
+        );
     }
     if let Some(want) = nchunks
         && want != n
     {
-        return Err(Error::invalid("offsets for nchunks =", want, n, at + 4));
+        return Err(Error::invalid("offsets for nchunks =", want, n, at + 4).in_field("chunk_index"));
     }
     if header.compressed_len() != index.len() {
         return Err(Error::invalid(
@@ -119,9 +122,11 @@ pub fn decode(index: &[u8], at: usize, nchunks: Option<u64>, sparse: bool) -> Re
             index.len(),
             header.compressed_len(),
             at + 12,
-        ));
+        )
+        .in_field("chunk_index"));
     }
-    let raw = chunk::decompress_with_limit(index, nbytes).map_err(|e| Error::chunk(e, at))?;
+    let raw = chunk::decompress_with_limit(index, nbytes)
+        .map_err(|e| Error::chunk(e, at).in_field("chunk_index"))?;
     raw.chunks_exact(8)
         .enumerate()
         .map(|(i, b)| {

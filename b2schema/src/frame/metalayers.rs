@@ -24,7 +24,39 @@ pub struct MetaLayers<'a, const IDX_BASE: u16> {
     pub index: NameOffsets<'a>,
     /// The contents, in the same order.
     #[b2(array16)]
-    pub contents: Vec<Bin32<&'a [u8]>>,
+    pub contents: Vec<Content<'a>>,
+}
+
+/// One metalayer's content: bin32 bytes, borrowed from the input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Content<'a>(pub &'a [u8]);
+
+/// Bytes serialized as bytes (not as a sequence of `u8`).
+struct AsBytes<'a>(&'a [u8]);
+
+impl Serialize for AsBytes<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bytes(self.0)
+    }
+}
+
+impl Serialize for Content<'_> {
+    #[inline]
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_newtype_struct(Encoding::Bin32.magic(), &AsBytes(self.0))
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for Content<'a> {
+    #[inline]
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Bin32::<&'de [u8]>::deserialize(d).map(|b| Content(b.0))
+    }
+}
+
+impl B2Type for Content<'_> {
+    const ENCODING: Encoding = Encoding::Bin32;
+    const SHAPE: Shape = Shape::Bytes(None);
 }
 
 /// An ordered map of names (fixstr) to int32 offsets.
@@ -90,7 +122,7 @@ impl<'a, const IDX_BASE: u16> MetaLayers<'a, IDX_BASE> {
         let mut contents = Vec::with_capacity(layers.len());
         for &(name, content) in layers {
             index.push((name, at as i32));
-            contents.push(Bin32(content));
+            contents.push(Content(content));
             at += 5 + content.len();
         }
         let idx = (IDX_BASE as usize + entries) as u16;

@@ -56,9 +56,13 @@ impl<'a> FrameView<'a> {
             return Err(Error::invalid("frame_len equal to the buffer length", frame.len(), frame_len, 16)
                 .in_field("frame_len"));
         }
+        if !(HEADER_FIXED_LEN as u64..=frame_len).contains(&(header_len as u64)) {
+            return Err(Error::invalid("87 <= header_len <= frame_len =", frame_len, header_len, 11)
+                .in_field("header_len"));
+        }
         let header = bytes_at(frame, 0, header_len as u64, "header")?;
         let (trailer_offset, trailer) = trailer_range(frame, frame_len)?;
-        let probe: FrameHeader = crate::take_from_slice(header)?.0;
+        let probe: FrameHeader = crate::take_from_slice(header).map_err(|e| e.or_field("header"))?.0;
         let index_offset = (header_len as u64).saturating_add(probe.cbytes.max(0) as u64);
         let index = if probe.nbytes > 0 && index_offset <= trailer_offset {
             bytes_at(frame, index_offset, trailer_offset - index_offset, "offsets index")?
@@ -73,7 +77,8 @@ impl<'a> FrameView<'a> {
 
     /// Decodes and validates the parts of a frame of type `expect`.
     pub(crate) fn from_parts(p: Parts<'a>, expect: FrameType) -> Result<Self> {
-        let (header, rest) = crate::take_from_slice::<FrameHeader>(p.header)?;
+        let (header, rest) =
+            crate::take_from_slice::<FrameHeader>(p.header).map_err(|e| e.or_field("header"))?;
         if !rest.is_empty() {
             return Err(Error::invalid(
                 "header_len equal to the header's encoded length",
@@ -108,12 +113,14 @@ impl<'a> FrameView<'a> {
             header.header_len as u64 + if expect == FrameType::Contiguous { header.cbytes as u64 } else { 0 };
         if header.nbytes > 0 {
             if chunks_end != p.index_offset || p.index.is_empty() {
+                // header_len + cbytes says where the index starts: cbytes is the culprit.
                 return Err(Error::invalid(
                     "an offsets index between the chunks and the trailer, at",
                     chunks_end,
                     alloc::format!("{} bytes at {}", p.index.len(), p.index_offset),
-                    chunks_end as usize,
-                ));
+                    39,
+                )
+                .in_field("cbytes"));
             }
         } else if p.trailer_offset != chunks_end {
             return Err(Error::invalid(
@@ -121,7 +128,8 @@ impl<'a> FrameView<'a> {
                 chunks_end,
                 p.trailer_offset,
                 t,
-            ));
+            )
+            .in_field("trailer"));
         }
         Ok(FrameView {
             header,
@@ -231,12 +239,14 @@ fn check_header(h: &FrameHeader<'_>, expect: FrameType, frame_len: u64) -> Resul
             .in_field("filter_pipeline.nfilters"));
     }
     if h.nbytes < 0 || h.cbytes < 0 {
+        let (at, field) = if h.nbytes < 0 { (30, "nbytes") } else { (39, "cbytes") };
         return Err(Error::invalid(
             "non-negative nbytes and cbytes",
             0,
             alloc::format!("{} and {}", h.nbytes, h.cbytes),
-            30,
-        ));
+            at,
+        )
+        .in_field(field));
     }
     if h.nbytes > 0 && h.chunksize < 0 {
         return Err(Error::invalid("a chunksize >= 0 in a frame with data, not", 0, h.chunksize, 58)
@@ -311,5 +321,6 @@ fn bytes_at<'a>(frame: &'a [u8], at: u64, len: u64, what: &'static str) -> Resul
                 alloc::format!("{len} bytes at {at}"),
                 at as usize,
             )
+            .in_field(what)
         })
 }

@@ -132,7 +132,7 @@ impl<T: ?Sized + Serialize> FieldRef<T> {
         file.seek(SeekFrom::Start(at))?;
         let mut found = [0u8; 1];
         file.read_exact(&mut found)?;
-        self.check_marker(found[0], bytes[0], offset)?;
+        self.check_marker(found[0], bytes[0], usize::try_from(at).unwrap_or(usize::MAX))?;
         file.seek(SeekFrom::Start(at))?;
         file.write_all(bytes)?;
         file.flush()?;

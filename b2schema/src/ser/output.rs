@@ -11,12 +11,27 @@ pub trait Output {
 
     /// Bytes written so far (for a `Vec`, its length).
     fn position(&self) -> usize;
+
+    /// Appends a marker and a fixed-width value (one bounds check, no reload of the bytes).
+    #[inline]
+    fn write_tagged<const N: usize>(&mut self, tag: u8, value: [u8; N]) -> Result<()> {
+        self.write_all(&[tag])?;
+        self.write_all(&value)
+    }
 }
 
 impl Output for Vec<u8> {
     #[inline]
     fn write_all(&mut self, bytes: &[u8]) -> Result<()> {
         self.extend_from_slice(bytes);
+        Ok(())
+    }
+
+    #[inline]
+    fn write_tagged<const N: usize>(&mut self, tag: u8, value: [u8; N]) -> Result<()> {
+        self.reserve(N + 1);
+        self.push(tag);
+        self.extend_from_slice(&value);
         Ok(())
     }
 
@@ -30,6 +45,11 @@ impl<O: Output + ?Sized> Output for &mut O {
     #[inline]
     fn write_all(&mut self, bytes: &[u8]) -> Result<()> {
         (**self).write_all(bytes)
+    }
+
+    #[inline]
+    fn write_tagged<const N: usize>(&mut self, tag: u8, value: [u8; N]) -> Result<()> {
+        (**self).write_tagged(tag, value)
     }
 
     #[inline]
@@ -75,6 +95,19 @@ impl Output for SliceOutput<'_> {
     #[inline]
     fn position(&self) -> usize {
         self.len
+    }
+
+    #[inline]
+    fn write_tagged<const N: usize>(&mut self, tag: u8, value: [u8; N]) -> Result<()> {
+        match self.buf.get_mut(self.len..self.len + 1 + N) {
+            Some(dst) => {
+                dst[0] = tag;
+                dst[1..].copy_from_slice(&value);
+                self.len += 1 + N;
+                Ok(())
+            }
+            None => self.write_all(&[tag]).and_then(|()| self.write_all(&value)),
+        }
     }
 }
 

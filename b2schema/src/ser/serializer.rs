@@ -5,7 +5,7 @@ use serde_core::ser::{self, Serialize};
 use super::compound::{Compound, Kind};
 use super::output::Output;
 use crate::config::{Config, ModeSwitch, Widths};
-use crate::encoding::{Encoding, Family, marker};
+use crate::encoding::{Encoding, Family, MarkerSpec, marker};
 use crate::error::{Error, ErrorKind, Result};
 use crate::int::{self, Int};
 
@@ -73,9 +73,39 @@ impl<O: Output> Serializer<O> {
                 _ => Err(self.error(ErrorKind::IncompatibleEncoding { encoding: enc, rust })),
             };
         }
-        let mut buf = [0u8; 9];
-        let n = int::encode(enc, v, &mut buf).map_err(|k| self.error(k))?;
-        self.out.write_all(&buf[..n])
+        let (m, x, width) = int::encode(enc, v).map_err(|k| self.error(k))?;
+        // Marker and value written from registers, each with a constant length.
+        match width {
+            0 => self.out.write_all(&[m]),
+            1 => self.out.write_all(&[m, x as u8]),
+            2 => {
+                self.out.write_all(&[m])?;
+                self.out.write_all(&(x as u16).to_be_bytes())
+            }
+            4 => {
+                self.out.write_all(&[m])?;
+                self.out.write_all(&(x as u32).to_be_bytes())
+            }
+            _ => {
+                self.out.write_all(&[m])?;
+                self.out.write_all(&x.to_be_bytes())
+            }
+        }
+    }
+
+    /// Writes the first `n` bytes of `buf` with a constant-length copy per possible `n` (the
+    /// widths of markers, prefixes and integers), which compiles to plain stores instead of a
+    /// call to memmove.
+    #[inline]
+    fn write_small<const N: usize>(&mut self, buf: &[u8; N], n: usize) -> Result<()> {
+        match n {
+            1 => self.out.write_all(&buf[..1]),
+            2 if N >= 2 => self.out.write_all(&buf[..2]),
+            3 if N >= 3 => self.out.write_all(&buf[..3]),
+            5 if N >= 5 => self.out.write_all(&buf[..5]),
+            9 if N >= 9 => self.out.write_all(&buf[..9]),
+            _ => self.out.write_all(&buf[..n.min(N)]),
+        }
     }
 
     fn float(&mut self, v: f64, default: Encoding) -> Result<()> {
@@ -130,7 +160,7 @@ impl<O: Output> Serializer<O> {
     pub(super) fn header(&mut self, enc: Encoding, len: usize) -> Result<()> {
         let mut buf = [0u8; 5];
         match enc.write_header(len, &mut buf) {
-            Some(n) => self.out.write_all(&buf[..n]),
+            Some(n) => self.write_small(&buf, n),
             None => Err(self.error(ErrorKind::TooLong { encoding: enc, len: len as u64 })),
         }
     }
@@ -189,6 +219,18 @@ macro_rules! serialize_int {
     ($($method:ident($t:ty) => $default:ident, $ctor:ident;)*) => {$(
         #[inline]
         fn $method(self, v: $t) -> Result<()> {
+            // Fast path: the type's own fixed encoding, marker and big-endian value written
+            // straight from registers.
+            if self.pending.is_none() && self.config.widths == Widths::Fixed {
+                match Encoding::$default.marker() {
+                    MarkerSpec::Exact(m) => return self.out.write_tagged(m, v.to_be_bytes()),
+                    // u8 as a positive fixint: the value is the marker.
+                    _ if (v as u64) <= marker::POSITIVE_FIXINT_MAX as u64 => {
+                        return self.out.write_all(&[v as u8]);
+                    }
+                    _ => {}
+                }
+            }
             self.int(Int::$ctor(v.into()), Encoding::$default, stringify!($t))
         }
     )*};

@@ -1,0 +1,104 @@
+//! Decompression throughput of this decoder on the chunks written by
+//! `tests/chunks/ref/bench_python.py`, next to python-blosc2's figures for the same
+//! chunks.
+//!
+//! ```text
+//! "$(scripts/pyenv.sh)" tests/chunks/ref/bench_python.py /tmp/b2chunk-bench
+//! cargo run --release -p b2schema --example chunk_throughput -- /tmp/b2chunk-bench
+//! ```
+//!
+//! MB/s are uncompressed megabytes (1e6 bytes) per second, best of repeated
+//! single-threaded runs, averaged over the chunks of a configuration.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+fn mbps(chunk: &[u8], out: &mut [u8]) -> f64 {
+    let n = b2schema::chunk::decompress_into(chunk, out).expect("decompress");
+    let mut best = Duration::MAX;
+    let mut total = Duration::ZERO;
+    let mut reps = 0;
+    while total < Duration::from_millis(500) || reps < 5 {
+        let t = Instant::now();
+        let got = b2schema::chunk::decompress_into(chunk, out).expect("decompress");
+        let dt = t.elapsed();
+        assert_eq!(got, n);
+        best = best.min(dt);
+        total += dt;
+        reps += 1;
+    }
+    n as f64 / best.as_secs_f64() / 1e6
+}
+
+/// Reads `"name": {"nthreads1_MBps": x, ...}` pairs from python.json without a JSON dependency.
+fn python_results(dir: &std::path::Path) -> BTreeMap<String, (f64, f64)> {
+    let mut map = BTreeMap::new();
+    let Ok(text) = std::fs::read_to_string(dir.join("python.json")) else {
+        return map;
+    };
+    let num_after = |s: &str, key: &str| -> Option<f64> {
+        let i = s.find(key)? + key.len();
+        let rest = s[i..].trim_start_matches(|c: char| c == '"' || c == ':' || c.is_whitespace());
+        let end = rest
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .unwrap_or(rest.len());
+        rest[..end].parse().ok()
+    };
+    for part in text.split("},").flat_map(|p| p.split("\"results\": {")) {
+        let Some(q) = part.find("\": {") else {
+            continue;
+        };
+        let name = part[..q].rsplit('"').next().unwrap_or("").to_string();
+        if let (Some(a), Some(b)) = (
+            num_after(part, "nthreads1_MBps"),
+            num_after(part, "nthreads2_MBps"),
+        ) {
+            map.insert(name, (a, b));
+        }
+    }
+    map
+}
+
+fn main() {
+    let dir = PathBuf::from(
+        std::env::args()
+            .nth(1)
+            .unwrap_or_else(|| "/tmp/b2chunk-bench".into()),
+    );
+    let mut groups: BTreeMap<String, Vec<PathBuf>> = BTreeMap::new();
+    for e in std::fs::read_dir(&dir)
+        .expect("bench directory (run bench_python.py first)")
+        .flatten()
+    {
+        let p = e.path();
+        if p.extension().is_some_and(|x| x == "chunk") {
+            let stem = p.file_stem().unwrap().to_string_lossy().to_string();
+            let name = stem
+                .rsplit_once('-')
+                .map_or(stem.clone(), |(a, _)| a.to_string());
+            groups.entry(name).or_default().push(p);
+        }
+    }
+    let py = python_results(&dir);
+    println!(
+        "{:18} {:>12} {:>16} {:>10} {:>16}",
+        "config", "b2chunk MB/s", "c-blosc2 1T MB/s", "ratio", "c-blosc2 2T MB/s"
+    );
+    let mut out = vec![0u8; 8 << 20];
+    for (name, files) in &groups {
+        let mut speeds = Vec::new();
+        for f in files {
+            let chunk = std::fs::read(f).unwrap();
+            speeds.push(mbps(&chunk, &mut out));
+        }
+        let ours = speeds.iter().sum::<f64>() / speeds.len() as f64;
+        match py.get(name) {
+            Some(&(one, two)) => println!(
+                "{name:18} {ours:12.1} {one:16.1} {:10.2} {two:16.1}",
+                ours / one
+            ),
+            None => println!("{name:18} {ours:12.1} {:>16} {:>10} {:>16}", "-", "-", "-"),
+        }
+    }
+}
