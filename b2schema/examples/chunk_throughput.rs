@@ -40,9 +40,7 @@ fn python_results(dir: &std::path::Path) -> BTreeMap<String, (f64, f64)> {
     let num_after = |s: &str, key: &str| -> Option<f64> {
         let i = s.find(key)? + key.len();
         let rest = s[i..].trim_start_matches(|c: char| c == '"' || c == ':' || c.is_whitespace());
-        let end = rest
-            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-            .unwrap_or(rest.len());
+        let end = rest.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(rest.len());
         rest[..end].parse().ok()
     };
     for part in text.split("},").flat_map(|p| p.split("\"results\": {")) {
@@ -50,10 +48,7 @@ fn python_results(dir: &std::path::Path) -> BTreeMap<String, (f64, f64)> {
             continue;
         };
         let name = part[..q].rsplit('"').next().unwrap_or("").to_string();
-        if let (Some(a), Some(b)) = (
-            num_after(part, "nthreads1_MBps"),
-            num_after(part, "nthreads2_MBps"),
-        ) {
+        if let (Some(a), Some(b)) = (num_after(part, "nthreads1_MBps"), num_after(part, "nthreads2_MBps")) {
             map.insert(name, (a, b));
         }
     }
@@ -61,22 +56,13 @@ fn python_results(dir: &std::path::Path) -> BTreeMap<String, (f64, f64)> {
 }
 
 fn main() {
-    let dir = PathBuf::from(
-        std::env::args()
-            .nth(1)
-            .unwrap_or_else(|| "/tmp/b2chunk-bench".into()),
-    );
+    let dir = PathBuf::from(std::env::args().nth(1).unwrap_or_else(|| "/tmp/b2chunk-bench".into()));
     let mut groups: BTreeMap<String, Vec<PathBuf>> = BTreeMap::new();
-    for e in std::fs::read_dir(&dir)
-        .expect("bench directory (run bench_python.py first)")
-        .flatten()
-    {
+    for e in std::fs::read_dir(&dir).expect("bench directory (run bench_python.py first)").flatten() {
         let p = e.path();
         if p.extension().is_some_and(|x| x == "chunk") {
             let stem = p.file_stem().unwrap().to_string_lossy().to_string();
-            let name = stem
-                .rsplit_once('-')
-                .map_or(stem.clone(), |(a, _)| a.to_string());
+            let name = stem.rsplit_once('-').map_or(stem.clone(), |(a, _)| a.to_string());
             groups.entry(name).or_default().push(p);
         }
     }
@@ -94,10 +80,7 @@ fn main() {
         }
         let ours = speeds.iter().sum::<f64>() / speeds.len() as f64;
         match py.get(name) {
-            Some(&(one, two)) => println!(
-                "{name:18} {ours:12.1} {one:16.1} {:10.2} {two:16.1}",
-                ours / one
-            ),
+            Some(&(one, two)) => println!("{name:18} {ours:12.1} {one:16.1} {:10.2} {two:16.1}", ours / one),
             None => println!("{name:18} {ours:12.1} {:>16} {:>10} {:>16}", "-", "-", "-"),
         }
     }

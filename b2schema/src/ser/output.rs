@@ -106,7 +106,10 @@ impl Output for SliceOutput<'_> {
                 self.len += 1 + N;
                 Ok(())
             }
-            None => self.write_all(&[tag]).and_then(|()| self.write_all(&value)),
+            None => {
+                let available = self.buf.len() - self.len;
+                Err(Error::at(ErrorKind::BufferFull { needed: 1 + N, available }, self.len))
+            }
         }
     }
 }

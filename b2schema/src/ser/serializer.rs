@@ -77,19 +77,10 @@ impl<O: Output> Serializer<O> {
         // Marker and value written from registers, each with a constant length.
         match width {
             0 => self.out.write_all(&[m]),
-            1 => self.out.write_all(&[m, x as u8]),
-            2 => {
-                self.out.write_all(&[m])?;
-                self.out.write_all(&(x as u16).to_be_bytes())
-            }
-            4 => {
-                self.out.write_all(&[m])?;
-                self.out.write_all(&(x as u32).to_be_bytes())
-            }
-            _ => {
-                self.out.write_all(&[m])?;
-                self.out.write_all(&x.to_be_bytes())
-            }
+            1 => self.out.write_tagged(m, [x as u8]),
+            2 => self.out.write_tagged(m, (x as u16).to_be_bytes()),
+            4 => self.out.write_tagged(m, (x as u32).to_be_bytes()),
+            _ => self.out.write_tagged(m, x.to_be_bytes()),
         }
     }
 
