@@ -84,21 +84,6 @@ impl<O: Output> Serializer<O> {
         }
     }
 
-    /// Writes the first `n` bytes of `buf` with a constant-length copy per possible `n` (the
-    /// widths of markers, prefixes and integers), which compiles to plain stores instead of a
-    /// call to memmove.
-    #[inline]
-    fn write_small<const N: usize>(&mut self, buf: &[u8; N], n: usize) -> Result<()> {
-        match n {
-            1 => self.out.write_all(&buf[..1]),
-            2 if N >= 2 => self.out.write_all(&buf[..2]),
-            3 if N >= 3 => self.out.write_all(&buf[..3]),
-            5 if N >= 5 => self.out.write_all(&buf[..5]),
-            9 if N >= 9 => self.out.write_all(&buf[..9]),
-            _ => self.out.write_all(&buf[..n.min(N)]),
-        }
-    }
-
     fn float(&mut self, v: f64, default: Encoding) -> Result<()> {
         match self.choose(default, || default) {
             Encoding::Float64 => {
@@ -149,10 +134,16 @@ impl<O: Output> Serializer<O> {
     /// Writes the marker and length prefix of a container of `len` bytes or elements.
     #[inline]
     pub(super) fn header(&mut self, enc: Encoding, len: usize) -> Result<()> {
-        let mut buf = [0u8; 5];
-        match enc.write_header(len, &mut buf) {
-            Some(n) => self.write_small(&buf, n),
-            None => Err(self.error(ErrorKind::TooLong { encoding: enc, len: len as u64 })),
+        if len as u64 > enc.max_len() {
+            return Err(self.error(ErrorKind::TooLong { encoding: enc, len: len as u64 }));
+        }
+        match (enc.marker(), enc.prefix_len()) {
+            (MarkerSpec::Counted { base, .. }, _) => self.out.write_all(&[base + len as u8]),
+            (MarkerSpec::Exact(m), 1) => self.out.write_tagged(m, [len as u8]),
+            (MarkerSpec::Exact(m), 2) => self.out.write_tagged(m, (len as u16).to_be_bytes()),
+            (MarkerSpec::Exact(m), 4) => self.out.write_tagged(m, (len as u32).to_be_bytes()),
+            (MarkerSpec::Exact(m), _) => self.out.write_all(&[m]),
+            (MarkerSpec::None, _) => Ok(()),
         }
     }
 
