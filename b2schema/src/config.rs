@@ -160,3 +160,32 @@ impl ModeSwitch {
         config
     }
 }
+
+/// What a newtype name tells b2schema's serializer and deserializer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Magic {
+    /// An encoding override for the value inside.
+    Encoding(crate::Encoding),
+    /// A configuration change for the value inside.
+    Mode(ModeSwitch),
+}
+
+impl Magic {
+    /// The meaning of a newtype name, if it has one for b2schema.
+    #[inline]
+    pub(crate) fn of(name: &str) -> Option<Magic> {
+        match crate::Encoding::from_magic(name) {
+            Some(e) => Some(Magic::Encoding(e)),
+            None => ModeSwitch::from_magic(name).map(Magic::Mode),
+        }
+    }
+
+    /// Records an encoding override as pending. `Raw` only says "these are bytes": a byte
+    /// framing already asked for (`FixStr` around a packed struct) wins over it.
+    #[inline]
+    pub(crate) fn set_pending(pending: &mut Option<crate::Encoding>, enc: crate::Encoding) {
+        if !(enc == crate::Encoding::Raw && pending.is_some_and(crate::Encoding::is_bytes)) {
+            *pending = Some(enc);
+        }
+    }
+}

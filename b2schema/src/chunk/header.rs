@@ -121,14 +121,16 @@ impl Codec {
     }
 }
 
-/// Name of a codec id found in `udcompcode` for format 6.
-pub fn plugin_codec_name(id: u8) -> &'static str {
-    match id {
-        0 => "blosclz (as user codec)",
-        1 => "lz4 (as user codec)",
-        2 => "lz4hc (as user codec)",
-        4 => "zlib (as user codec)",
-        5 => "zstd (as user codec)",
+/// The name c-blosc2 and python-blosc2 give a codec id (a compcode, as in a frame header's
+/// `udcodec` or a chunk's `udcompcode`): built-in codecs and registered plugins; `None` for ids
+/// no release names.
+pub const fn codec_name(id: u8) -> Option<&'static str> {
+    Some(match id {
+        0 => "blosclz",
+        1 => "lz4",
+        2 => "lz4hc",
+        4 => "zlib",
+        5 => "zstd",
         32 => "ndlz",
         33 => "zfp_acc",
         34 => "zfp_prec",
@@ -138,7 +140,20 @@ pub fn plugin_codec_name(id: u8) -> &'static str {
         38 => "openzl",
         39 => "j2k",
         40 => "htj2k",
-        41..=159 => "registered plugin codec",
+        _ => return None,
+    })
+}
+
+/// Name of a codec id found in `udcompcode` for format 6.
+pub fn plugin_codec_name(id: u8) -> &'static str {
+    match (id, codec_name(id)) {
+        (0, _) => "blosclz (as user codec)",
+        (1, _) => "lz4 (as user codec)",
+        (2, _) => "lz4hc (as user codec)",
+        (4, _) => "zlib (as user codec)",
+        (5, _) => "zstd (as user codec)",
+        (_, Some(name)) => name,
+        (41..=159, None) => "registered plugin codec",
         _ => "user-defined codec",
     }
 }

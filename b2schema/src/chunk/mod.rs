@@ -36,6 +36,6 @@ pub use error::{ChunkError, ErrorKind, Expected, Found};
 pub use header::{
     B2_BIGENDIAN, B2_INSTR_CODEC, B2_LAZY, B2_USEDICT, B2_VL_BLOCKS, Blosc1Shuffle, ChunkHeader, Codec,
     EXTENDED_HEADER_LEN, FLAG_BITSHUFFLE, FLAG_DELTA, FLAG_DONT_SPLIT, FLAG_MEMCPYED, FLAG_SHUFFLE,
-    MAX_BLOCKSIZE, MAX_FILTERS, MAX_TYPESIZE, MIN_HEADER_LEN, Special, VERSION_FORMAT, filter_id,
+    MAX_BLOCKSIZE, MAX_FILTERS, MAX_TYPESIZE, MIN_HEADER_LEN, Special, VERSION_FORMAT, codec_name, filter_id,
     plugin_codec_name,
 };

@@ -5,7 +5,7 @@ use serde_core::de::{self, Visitor};
 
 use super::access::{EnumAccess, ExtAccess, MapAccess, SeqAccess};
 use super::raw::RawDeserializer;
-use crate::config::{Config, ModeSwitch, StructRepr, Widths};
+use crate::config::{Config, Magic, StructRepr, Widths};
 use crate::encoding::{Encoding, Expected, Family, marker};
 use crate::error::{Error, ErrorKind, Result};
 use crate::int::{self, FromInt, Int};
@@ -652,17 +652,16 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
 
     #[inline]
     fn deserialize_newtype_struct<V: Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value> {
-        if let Some(enc) = Encoding::from_magic(name) {
-            // `Raw` only says "these are bytes": a byte framing already asked for wins.
-            if !(enc == Encoding::Raw && self.pending.is_some_and(Encoding::is_bytes)) {
-                self.pending = Some(enc);
+        match Magic::of(name) {
+            Some(Magic::Encoding(enc)) => Magic::set_pending(&mut self.pending, enc),
+            Some(Magic::Mode(mode)) => {
+                let saved = self.config;
+                self.config = mode.apply(saved);
+                let r = visitor.visit_newtype_struct(&mut *self);
+                self.config = saved;
+                return r;
             }
-        } else if let Some(mode) = ModeSwitch::from_magic(name) {
-            let saved = self.config;
-            self.config = mode.apply(saved);
-            let r = visitor.visit_newtype_struct(&mut *self);
-            self.config = saved;
-            return r;
+            None => {}
         }
         visitor.visit_newtype_struct(self)
     }

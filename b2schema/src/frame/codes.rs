@@ -1,23 +1,6 @@
 //! Names of the numeric codes in a frame header: codecs, filters, split modes, frame types.
 
-/// The name c-blosc2 and python-blosc2 give a codec id (the full compcode): `Some("zstd")` for
-/// 5; plugin codecs by their registered names; `None` for ids no release defines.
-pub const fn codec_name(id: u8) -> Option<&'static str> {
-    Some(match id {
-        0 => "blosclz",
-        1 => "lz4",
-        2 => "lz4hc",
-        4 => "zlib",
-        5 => "zstd",
-        32 => "ndlz",
-        33 => "zfp_acc",
-        34 => "zfp_prec",
-        35 => "zfp_rate",
-        36 => "openhtj2k",
-        37 => "grok",
-        _ => return None,
-    })
-}
+pub use crate::chunk::codec_name;
 
 /// The name of a filter id (`None` for ids no release defines).
 pub const fn filter_name(id: u8) -> Option<&'static str> {

@@ -4,7 +4,7 @@ use serde_core::ser::{self, Serialize};
 
 use super::compound::{Compound, Kind};
 use super::output::Output;
-use crate::config::{Config, ModeSwitch, Widths};
+use crate::config::{Config, Magic, Widths};
 use crate::encoding::{Encoding, Family, MarkerSpec, marker};
 use crate::error::{Error, ErrorKind, Result};
 use crate::int::{self, Int};
@@ -298,17 +298,16 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
 
     #[inline]
     fn serialize_newtype_struct<T: ?Sized + Serialize>(self, name: &'static str, value: &T) -> Result<()> {
-        if let Some(enc) = Encoding::from_magic(name) {
-            // `Raw` only says "these are bytes": a byte framing already asked for wins.
-            if !(enc == Encoding::Raw && self.pending.is_some_and(Encoding::is_bytes)) {
-                self.pending = Some(enc);
+        match Magic::of(name) {
+            Some(Magic::Encoding(enc)) => Magic::set_pending(&mut self.pending, enc),
+            Some(Magic::Mode(mode)) => {
+                let saved = self.config;
+                self.config = mode.apply(saved);
+                let r = value.serialize(&mut *self);
+                self.config = saved;
+                return r;
             }
-        } else if let Some(mode) = ModeSwitch::from_magic(name) {
-            let saved = self.config;
-            self.config = mode.apply(saved);
-            let r = value.serialize(&mut *self);
-            self.config = saved;
-            return r;
+            None => {}
         }
         value.serialize(self)
     }
