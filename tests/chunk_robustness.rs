@@ -6,6 +6,7 @@
 #[path = "chunks/common/mod.rs"]
 mod common;
 
+use b2schema_tests::Rng;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use b2schema::chunk::{ChunkHeader, decompress_into, decompress_with_limit};
@@ -13,21 +14,6 @@ use common::frame::{self, FrameChunk};
 
 /// Output cap for mutated chunks (a mutated special chunk may claim 2 GB).
 const LIMIT: usize = 1 << 24;
-
-/// Deterministic xorshift64* generator.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 fn corpus() -> Vec<(String, Vec<u8>)> {
     let mut out = Vec::new();

@@ -1,6 +1,7 @@
 //! Hostile input: limits, overflow, and random strings and mutations that must never panic.
 
 use b2schema::dtype::{ByteOrder, DType, DTypeError, DateTimeUnit, Kind, MAX_DEPTH, MAX_ITEMSIZE, Scalar};
+use b2schema_tests::Rng;
 
 fn err(s: &str) -> DTypeError {
     match DType::parse(s) {
@@ -156,21 +157,6 @@ fn api() {
     // c-blosc2's defaults
     assert_eq!(DType::parse("|S4").unwrap().itemsize(), 4);
     assert_eq!(DType::parse("|u1").unwrap().itemsize(), 1);
-}
-
-/// xorshift64*: a dependency-free, reproducible generator.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
 }
 
 const TOKENS: &[&str] = &[
