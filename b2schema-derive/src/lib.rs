@@ -40,26 +40,23 @@ fn expand(input: &syn::DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
     })
 }
 
-/// The newtype names the container is written inside: modes first, then its own encoding.
+/// The newtype names the container is written inside: one mode switch (its widths and struct
+/// representation, so the caller's configuration does not leak into the layout), then its own
+/// encoding when it has one.
 fn container_names(c: &ast::Container<'_>) -> proc_macro2::TokenStream {
     let k = &c.krate;
     let p = quote!(#k::__private);
-    let mut names = Vec::new();
-    // A layout carries its own widths: the caller's configuration does not leak into it.
-    if c.minimal() {
-        names.push(quote!(#p::ModeSwitch::Minimal.magic()));
-    } else {
-        names.push(quote!(#p::ModeSwitch::Fixed.magic()));
-    }
-    match c.repr() {
-        ast::Repr::Packed => names.push(quote!(#p::Encoding::Raw.magic())),
-        ast::Repr::Map => names.push(quote!(#p::ModeSwitch::StructMap.magic())),
-        ast::Repr::Array16 => {
-            names.push(quote!(#p::ModeSwitch::StructArray.magic()));
-            names.push(quote!(#p::Encoding::Array16.magic()));
+    let names = match (c.repr(), c.minimal()) {
+        (ast::Repr::Packed, _) => vec![quote!(#p::Encoding::Raw.magic())],
+        (ast::Repr::Map, false) => vec![quote!(#p::ModeSwitch::FixedMap.magic())],
+        (ast::Repr::Map, true) => vec![quote!(#p::ModeSwitch::MinimalMap.magic())],
+        (ast::Repr::Array, false) => vec![quote!(#p::ModeSwitch::FixedArray.magic())],
+        (ast::Repr::Array, true) => vec![quote!(#p::ModeSwitch::MinimalArray.magic())],
+        (ast::Repr::Array16, minimal) => {
+            let mode = if minimal { quote!(MinimalArray) } else { quote!(FixedArray) };
+            vec![quote!(#p::ModeSwitch::#mode.magic()), quote!(#p::Encoding::Array16.magic())]
         }
-        ast::Repr::Array => names.push(quote!(#p::ModeSwitch::StructArray.magic())),
-    }
+    };
     quote!({
         const NAMES: &[&str] = &[#(#names),*];
         NAMES

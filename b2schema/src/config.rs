@@ -124,6 +124,14 @@ pub enum ModeSwitch {
     StructMap,
     /// Structs as arrays inside.
     StructArray,
+    /// Fixed widths and structs as arrays inside (a derived c-blosc2 layout).
+    FixedArray,
+    /// Fixed widths and structs as maps inside.
+    FixedMap,
+    /// Minimal widths and structs as arrays inside.
+    MinimalArray,
+    /// Minimal widths and structs as maps inside (a derived python-blosc2 layer).
+    MinimalMap,
 }
 
 impl ModeSwitch {
@@ -134,6 +142,10 @@ impl ModeSwitch {
             Self::Minimal => "$b2schema::mode::Minimal",
             Self::StructMap => "$b2schema::mode::StructMap",
             Self::StructArray => "$b2schema::mode::StructArray",
+            Self::FixedArray => "$b2schema::mode::FixedArray",
+            Self::FixedMap => "$b2schema::mode::FixedMap",
+            Self::MinimalArray => "$b2schema::mode::MinimalArray",
+            Self::MinimalMap => "$b2schema::mode::MinimalMap",
         }
     }
 
@@ -145,6 +157,10 @@ impl ModeSwitch {
             "Minimal" => Some(Self::Minimal),
             "StructMap" => Some(Self::StructMap),
             "StructArray" => Some(Self::StructArray),
+            "FixedArray" => Some(Self::FixedArray),
+            "FixedMap" => Some(Self::FixedMap),
+            "MinimalArray" => Some(Self::MinimalArray),
+            "MinimalMap" => Some(Self::MinimalMap),
             _ => None,
         }
     }
@@ -156,6 +172,10 @@ impl ModeSwitch {
             Self::Minimal => config.widths = Widths::Minimal,
             Self::StructMap => config.structs = StructRepr::Map,
             Self::StructArray => config.structs = StructRepr::Array,
+            Self::FixedArray => (config.widths, config.structs) = (Widths::Fixed, StructRepr::Array),
+            Self::FixedMap => (config.widths, config.structs) = (Widths::Fixed, StructRepr::Map),
+            Self::MinimalArray => (config.widths, config.structs) = (Widths::Minimal, StructRepr::Array),
+            Self::MinimalMap => (config.widths, config.structs) = (Widths::Minimal, StructRepr::Map),
         }
         config
     }
