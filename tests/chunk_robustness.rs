@@ -97,7 +97,7 @@ fn hammer(items: &[(String, Vec<u8>)], seed: u64) -> (usize, usize) {
         let mut m = chunk.clone();
         for _ in 0..count {
             // Half of the mutations hit the header and bstarts, where sizes live.
-            let pos = if rng.next() & 1 == 0 { rng.below(len.min(64)) } else { rng.below(len) };
+            let pos = if rng.next_u64() & 1 == 0 { rng.below(len.min(64)) } else { rng.below(len) };
             let old = m[pos];
             m[pos] ^= (rng.below(255) + 1) as u8;
             let what = format!("{name} with byte {pos} {old:#04x}->{:#04x}", m[pos]);

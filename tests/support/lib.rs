@@ -146,7 +146,7 @@ pub struct Rng(pub u64);
 
 impl Rng {
     /// The next 64 random bits.
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
@@ -155,6 +155,6 @@ impl Rng {
 
     /// A number in `0..n` (`n > 0`).
     pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+        (self.next_u64() % n as u64) as usize
     }
 }
