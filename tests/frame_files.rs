@@ -76,10 +76,10 @@ fn the_reference_checklist_rejects_broken_frames() {
     );
     check(
         &|b| b[25] = 0x14,
-        "expected a frame format version of at most 3 at offset 25 (flags.general), found 4",
+        "expected frame format version <= 3 at offset 25 (flags.general), found 4",
     );
     check(&|b| b[26] = 1, "expected frame_type 0 at offset 26 (flags.frame_type), found 1");
-    check(&|b| b[51] = 0, "expected typesize > 0, not positive at offset 48 (typesize), found 0");
+    check(&|b| b[51] = 0, "expected typesize > 0 at offset 48 (typesize), found 0");
     check(
         &|b| b[2633 - 23] = 0xcd,
         "expected uint32 marker ce at offset 2610 (trailer_len), found cd (uint16)",

@@ -104,7 +104,7 @@ impl FrameFile {
                 .in_field("frame_len"));
         }
         if !(HEADER_FIXED_LEN as u64..=frame_len).contains(&header_len) {
-            return Err(Error::invalid("87 <= header_len <= frame_len =", frame_len, header_len, 11)
+            return Err(Error::invalid("header_len", alloc::format!("in 87..={frame_len}"), header_len, 11)
                 .in_field("header_len"));
         }
         let mut header = vec![0u8; header_len as usize];

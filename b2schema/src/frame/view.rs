@@ -57,7 +57,7 @@ impl<'a> FrameView<'a> {
                 .in_field("frame_len"));
         }
         if !(HEADER_FIXED_LEN as u64..=frame_len).contains(&(header_len as u64)) {
-            return Err(Error::invalid("87 <= header_len <= frame_len =", frame_len, header_len, 11)
+            return Err(Error::invalid("header_len", alloc::format!("in 87..={frame_len}"), header_len, 11)
                 .in_field("header_len"));
         }
         let header = bytes_at(frame, 0, header_len as u64, "header")?;
@@ -214,7 +214,7 @@ fn check_header(h: &FrameHeader<'_>, expect: FrameType, frame_len: u64) -> Resul
     let version = h.flags.format_version();
     if version > 3 {
         return Err(
-            Error::invalid("a frame format version of at most", 3, version, 25).in_field("flags.general")
+            Error::invalid("frame format version", "<= 3", version, 25).in_field("flags.general")
         );
     }
     let want = match expect {
@@ -228,34 +228,28 @@ fn check_header(h: &FrameHeader<'_>, expect: FrameType, frame_len: u64) -> Resul
         return Err(Error::invalid("frame_len", frame_len, h.frame_len, 16).in_field("frame_len"));
     }
     if (h.header_len as u64) < HEADER_FIXED_LEN as u64 || h.header_len as u64 > frame_len {
-        return Err(Error::invalid("87 <= header_len <= frame_len =", frame_len, h.header_len, 11)
+        return Err(Error::invalid("header_len", alloc::format!("in 87..={frame_len}"), h.header_len, 11)
             .in_field("header_len"));
     }
     if h.typesize <= 0 {
-        return Err(Error::invalid("typesize > 0, not", "positive", h.typesize, 48).in_field("typesize"));
+        return Err(Error::invalid("typesize", "> 0", h.typesize, 48).in_field("typesize"));
     }
     if h.filter_pipeline.nfilters > 6 {
-        return Err(Error::invalid("at most 6 filters", 6, h.filter_pipeline.nfilters, 70)
+        return Err(Error::invalid("nfilters", "<= 6", h.filter_pipeline.nfilters, 70)
             .in_field("filter_pipeline.nfilters"));
     }
     if h.nbytes < 0 || h.cbytes < 0 {
-        let (at, field) = if h.nbytes < 0 { (30, "nbytes") } else { (39, "cbytes") };
-        return Err(Error::invalid(
-            "non-negative nbytes and cbytes",
-            0,
-            alloc::format!("{} and {}", h.nbytes, h.cbytes),
-            at,
-        )
-        .in_field(field));
+        let (at, field, v) = if h.nbytes < 0 { (30, "nbytes", h.nbytes) } else { (39, "cbytes", h.cbytes) };
+        return Err(Error::invalid(field, ">= 0", v, at).in_field(field));
     }
     if h.nbytes > 0 && h.chunksize < 0 {
-        return Err(Error::invalid("a chunksize >= 0 in a frame with data, not", 0, h.chunksize, 58)
+        return Err(Error::invalid("chunksize in a frame with data", ">= 0", h.chunksize, 58)
             .in_field("chunksize"));
     }
     if let Some(n) = h.nchunks_from_header()
         && n as u64 > index::MAX_NCHUNKS
     {
-        return Err(Error::invalid("at most this many chunks:", index::MAX_NCHUNKS, n, 30).in_field("nbytes"));
+        return Err(Error::invalid("chunks (nbytes / chunksize)", alloc::format!("<= {}", index::MAX_NCHUNKS), n, 30).in_field("nbytes"));
     }
     Ok(())
 }
@@ -263,14 +257,14 @@ fn check_header(h: &FrameHeader<'_>, expect: FrameType, frame_len: u64) -> Resul
 /// `header_len`, read at its fixed place (the marker checked).
 pub(crate) fn header_len(frame: &[u8]) -> Result<u32> {
     let len: i32 = FrameHeader::HEADER_LEN.read(frame)?;
-    u32::try_from(len).map_err(|_| Error::invalid("header_len >= 0, not", 0, len, 11).in_field("header_len"))
+    u32::try_from(len).map_err(|_| Error::invalid("header_len", ">= 0", len, 11).in_field("header_len"))
 }
 
 /// `frame_len`, read at its fixed place.
 pub(crate) fn frame_len(frame: &[u8]) -> Result<u64> {
     let len: i64 = FrameHeader::FRAME_LEN.read(frame)?;
     if len < (HEADER_FIXED_LEN + TRAILER_MIN_LEN) as i64 {
-        return Err(Error::invalid("frame_len >= 112, not", 112, len, 16).in_field("frame_len"));
+        return Err(Error::invalid("frame_len", ">= 112", len, 16).in_field("frame_len"));
     }
     Ok(len as u64)
 }
