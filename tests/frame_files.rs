@@ -74,10 +74,7 @@ fn the_reference_checklist_rejects_broken_frames() {
         &|b| b.truncate(2000),
         "expected frame_len equal to the buffer length 2000 at offset 16 (frame_len), found 2633",
     );
-    check(
-        &|b| b[25] = 0x14,
-        "expected frame format version <= 3 at offset 25 (flags.general), found 4",
-    );
+    check(&|b| b[25] = 0x14, "expected frame format version <= 3 at offset 25 (flags.general), found 4");
     check(&|b| b[26] = 1, "expected frame_type 0 at offset 26 (flags.frame_type), found 1");
     check(&|b| b[51] = 0, "expected typesize > 0 at offset 48 (typesize), found 0");
     check(

@@ -213,9 +213,7 @@ impl<'a> FrameView<'a> {
 fn check_header(h: &FrameHeader<'_>, expect: FrameType, frame_len: u64) -> Result<()> {
     let version = h.flags.format_version();
     if version > 3 {
-        return Err(
-            Error::invalid("frame format version", "<= 3", version, 25).in_field("flags.general")
-        );
+        return Err(Error::invalid("frame format version", "<= 3", version, 25).in_field("flags.general"));
     }
     let want = match expect {
         FrameType::Contiguous => 0,
@@ -243,13 +241,20 @@ fn check_header(h: &FrameHeader<'_>, expect: FrameType, frame_len: u64) -> Resul
         return Err(Error::invalid(field, ">= 0", v, at).in_field(field));
     }
     if h.nbytes > 0 && h.chunksize < 0 {
-        return Err(Error::invalid("chunksize in a frame with data", ">= 0", h.chunksize, 58)
-            .in_field("chunksize"));
+        return Err(
+            Error::invalid("chunksize in a frame with data", ">= 0", h.chunksize, 58).in_field("chunksize")
+        );
     }
     if let Some(n) = h.nchunks_from_header()
         && n as u64 > index::MAX_NCHUNKS
     {
-        return Err(Error::invalid("chunks (nbytes / chunksize)", alloc::format!("<= {}", index::MAX_NCHUNKS), n, 30).in_field("nbytes"));
+        return Err(Error::invalid(
+            "chunks (nbytes / chunksize)",
+            alloc::format!("<= {}", index::MAX_NCHUNKS),
+            n,
+            30,
+        )
+        .in_field("nbytes"));
     }
     Ok(())
 }

@@ -1,0 +1,69 @@
+//! `from_slice` into derived structs: the built-in layouts (`B2nd`, the legacy layouts, the frame
+//! header, the trailer, the metalayers sections) and two structs of borrowed fields, one with
+//! serde's derive and the wrappers, one with `#[derive(B2Layout)]`; strict and lenient. Nothing may
+//! panic, and every error's offset lies inside the input.
+#![no_main]
+
+use std::collections::BTreeMap;
+
+use b2schema::b2nd::{B2nd, B2ndDev6, Caterva};
+use b2schema::frame::{FrameHeader, MetaLayers, Trailer};
+use b2schema::wrap::{Bin32, Counted, Map16, Str32};
+use b2schema::{B2Layout, Config};
+use libfuzzer_sys::fuzz_target;
+use serde::Deserialize;
+
+#[derive(Deserialize, Debug)]
+#[allow(dead_code)]
+struct Borrowed<'a> {
+    version: u8,
+    #[serde(borrow)]
+    name: Str32<&'a str>,
+    #[serde(borrow)]
+    bytes: Bin32<&'a [u8]>,
+    shape: Counted<Vec<i64>>,
+    flag: Option<bool>,
+    #[serde(borrow)]
+    map: Map16<BTreeMap<&'a str, u16>>,
+    tail: (i8, u32, f64),
+}
+
+#[derive(B2Layout, Debug)]
+#[allow(dead_code)]
+struct Units<'a> {
+    #[b2(fixint, magic = 1)]
+    version: u8,
+    #[b2(fixstr(len = 4), offset = 3)]
+    unit: &'a str,
+    scale: f64,
+    #[b2(int64)]
+    samples: u32,
+    #[b2(counted)]
+    dims: Vec<i32>,
+    #[b2(bin32)]
+    payload: &'a [u8],
+}
+
+fn check<'a, T: Deserialize<'a>>(data: &'a [u8]) {
+    for config in [Config::fixed(), Config::fixed().strict(false), Config::minimal()] {
+        if let Err(e) = b2schema::from_slice_with::<T>(data, config) {
+            let text = e.to_string();
+            if let Some(at) = e.offset() {
+                assert!(at <= data.len(), "offset {at} past the input ({}): {text}", data.len());
+            }
+        }
+        let _ = b2schema::take_from_slice_with::<T>(data, config);
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    check::<B2nd>(data);
+    check::<Caterva>(data);
+    check::<B2ndDev6>(data);
+    check::<FrameHeader>(data);
+    check::<Trailer>(data);
+    check::<MetaLayers<7>>(data);
+    check::<MetaLayers<6>>(data);
+    check::<Borrowed>(data);
+    check::<Units>(data);
+});
