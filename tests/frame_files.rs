@@ -141,3 +141,26 @@ fn a_sixteen_dimensional_array_from_python() {
     assert_eq!(meta.shape.len(), 16);
     assert_eq!(b2schema::to_vec(&meta).unwrap(), raw);
 }
+
+#[test]
+fn a_tiny_frame_cannot_make_the_index_allocate_gigabytes() {
+    use b2schema::frame::SpecialValue;
+    use b2schema::writer::{Chunk, Frame};
+    // Variable chunks (chunksize 0), all zeros: the index is one 40-byte repeat-value chunk.
+    let mut f = Frame::new(1);
+    f.chunksize = 0;
+    f.chunks = vec![Chunk::Special { kind: SpecialValue::Zeros, nbytes: 10 }; 2];
+    let mut bytes = f.to_vec().unwrap();
+    let view = FrameView::from_slice(&bytes).unwrap();
+    assert_eq!(view.nchunks().unwrap(), 2);
+    // Make the index claim 130 million chunks: still a 40-byte chunk.
+    let at = view.index_offset as usize;
+    let n = (130_000_000u64 * 8) as u32;
+    bytes[at + 4..at + 8].copy_from_slice(&n.to_le_bytes());
+    let view = FrameView::from_slice(&bytes).unwrap();
+    // Counting needs no allocation; listing them stops at the default limit, with a message.
+    assert_eq!(view.nchunks().unwrap(), 130_000_000);
+    let e = view.chunk_locations().unwrap_err();
+    assert!(e.to_string().contains("limit on chunk locations"), "{e}");
+    assert!(view.chunk_locations_with_limit(1 << 10).is_err());
+}

@@ -98,8 +98,34 @@ pub fn entry(value: i64, sparse: bool) -> Option<ChunkLocation> {
 /// Decodes the offsets chunk `index` (found at byte `at` of the frame) into one location per
 /// chunk. `nchunks` is what the header implies, when it does (`None` for variable chunks, where
 /// the index's own length decides).
-pub fn decode(index: &[u8], at: usize, nchunks: Option<u64>, sparse: bool) -> Result<Vec<ChunkLocation>> {
+/// The most index entries [`decode`] materialises by default (4 Mi chunks: 64 MiB of
+/// locations). A tiny frame can claim far more (a repeat-value index of 40 bytes stands for any
+/// number of special chunks), so a larger index needs an explicit, larger limit.
+pub const DEFAULT_MAX_LOCATIONS: u64 = 1 << 22;
+
+/// The number of entries of the offsets chunk `index` (at byte `at`), from its header alone.
+pub fn count(index: &[u8], at: usize) -> Result<u64> {
     let header = ChunkHeader::parse(index).map_err(|e| Error::chunk(e, at).in_field("chunk_index"))?;
+    Ok((header.uncompressed_len() / 8) as u64)
+}
+
+pub fn decode(
+    index: &[u8],
+    at: usize,
+    nchunks: Option<u64>,
+    sparse: bool,
+    max_locations: u64,
+) -> Result<Vec<ChunkLocation>> {
+    let header = ChunkHeader::parse(index).map_err(|e| Error::chunk(e, at).in_field("chunk_index"))?;
+    if (header.uncompressed_len() / 8) as u64 > max_locations {
+        return Err(Error::invalid(
+            "an index within the limit on chunk locations (see chunk_locations_with_limit):",
+            max_locations,
+            header.uncompressed_len() / 8,
+            at + 4,
+        )
+        .in_field("chunk_index"));
+    }
     let nbytes = header.uncompressed_len();
     if nbytes % 8 != 0 {
         return Err(Error::invalid("offsets index length (nbytes) a multiple of", 8, nbytes, at + 4)

@@ -154,12 +154,24 @@ impl<'a> FrameView<'a> {
 
     /// The location of every chunk, from the offsets index (decompressing it when needed).
     pub fn chunk_locations(&self) -> Result<Vec<ChunkLocation>> {
+        self.chunk_locations_with_limit(index::DEFAULT_MAX_LOCATIONS)
+    }
+
+    /// [`FrameView::chunk_locations`] for frames of more than
+    /// [`DEFAULT_MAX_LOCATIONS`](index::DEFAULT_MAX_LOCATIONS) chunks: the index is decoded only
+    /// if it holds at most `max_locations` entries (the memory is then about 16 bytes each).
+    pub fn chunk_locations_with_limit(&self, max_locations: u64) -> Result<Vec<ChunkLocation>> {
         if self.header.nbytes == 0 {
             return Ok(Vec::new());
         }
         let nchunks = self.header.nchunks_from_header().map(|n| n as u64);
-        let locations =
-            index::decode(self.index_bytes, self.index_offset as usize, nchunks, self.is_sparse())?;
+        let locations = index::decode(
+            self.index_bytes,
+            self.index_offset as usize,
+            nchunks,
+            self.is_sparse(),
+            max_locations,
+        )?;
         // A stored chunk of a contiguous frame starts inside the chunks section, with room for
         // a chunk header before the section ends (`cbytes`).
         let cbytes = self.header.cbytes as u64;
@@ -184,7 +196,9 @@ impl<'a> FrameView<'a> {
     pub fn nchunks(&self) -> Result<u64> {
         match self.header.nchunks_from_header() {
             Some(n) => Ok(n as u64),
-            None => Ok(self.chunk_locations()?.len() as u64),
+            None if self.header.nbytes == 0 => Ok(0),
+            // Variable chunks: the index says, from its chunk header alone.
+            None => index::count(self.index_bytes, self.index_offset as usize),
         }
     }
 
