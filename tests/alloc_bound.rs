@@ -12,9 +12,6 @@
 //!   allocation each when there are layers (and `validate` builds the expected section, three
 //!   more, freed at once); `B2nd`'s three shapes are `Vec`s; errors are boxed.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
 use b2schema::chunk::ChunkHeader;
 use b2schema::dtype::DType;
 use b2schema::frame::{FrameHeader, FrameView, Trailer};
@@ -24,56 +21,15 @@ use b2schema_tests::{Rng, repo_root};
 
 /// Counts, per thread, the bytes asked for (allocations, and reallocations' growth) and how many
 /// allocations were made.
-struct Counting;
-
-thread_local! {
-    static BYTES: Cell<usize> = const { Cell::new(0) };
-    static COUNT: Cell<usize> = const { Cell::new(0) };
-}
-
-fn record(bytes: usize, count: usize) {
-    let _ = BYTES.try_with(|b| b.set(b.get() + bytes));
-    let _ = COUNT.try_with(|c| c.set(c.get() + count));
-}
-
-// SAFETY: every call is forwarded to the system allocator unchanged; the counters are
-// thread-local cells with constant initialisers, which never allocate.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        record(layout.size(), 1);
-        // SAFETY: the caller's contract is the system allocator's.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        record(layout.size(), 1);
-        // SAFETY: as above.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: as above.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        record(new_size.saturating_sub(layout.size()), 1);
-        // SAFETY: as above.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static ALLOCATOR: Counting = Counting;
-
-/// What `f` allocated on this thread: (bytes, allocations).
+/// Runs `f` and returns its result with the heap bytes and allocations it asked for (the
+/// `allocation-counter` crate's global allocator counts them, per thread).
 fn measure<R>(f: impl FnOnce() -> R) -> (R, usize, usize) {
-    let (b0, c0) = (BYTES.with(Cell::get), COUNT.with(Cell::get));
-    let r = f();
-    (r, BYTES.with(Cell::get) - b0, COUNT.with(Cell::get) - c0)
+    let mut f = Some(f);
+    let mut out = None;
+    let info = allocation_counter::measure(|| out = f.take().map(|f| f()));
+    (out.expect("the closure ran"), info.bytes_total as usize, info.count_total as usize)
 }
 
-/// Bytes an error may take (the box, its path, the texts of expected and found).
 const ERROR_BYTES: usize = 1024;
 
 fn fixtures() -> Vec<(String, Vec<u8>)> {
