@@ -8,6 +8,7 @@
 //!   names, negative sizes, ndim > 16, array counts that lie) are errors, from memory and from a
 //!   file.
 
+use b2schema_tests::with_metalayers;
 use std::path::PathBuf;
 
 use b2schema::b2nd::{self, B2nd, Caterva, LayoutKind};
@@ -439,18 +440,6 @@ fn mutation() -> impl Strategy<Value = Mutation> {
         (17u8..=255).prop_map(Mutation::NdimOver16),
         (any::<Index>(), 1u8..16).prop_map(|(i, d)| Mutation::CountLies(i, d)),
     ]
-}
-
-/// The frame with its metalayers replaced by `layers` (header_len and frame_len follow).
-fn with_metalayers(frame: &[u8], layers: &[(&str, &[u8])]) -> Vec<u8> {
-    let v = FrameView::from_slice(frame).unwrap();
-    let mut h = v.header.clone();
-    h.metalayers = MetaLayers::build(layers, 87);
-    let old = v.header_bytes.len();
-    h.frame_len = (frame.len() - old + 87 + h.metalayers.encoded_len()) as i64;
-    let mut out = b2schema::to_vec(&h).unwrap();
-    out.extend_from_slice(&frame[old..]);
-    out
 }
 
 /// Applies `m` to `frame`; returns whether the result must be an error (`None`: the mutation

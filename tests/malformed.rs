@@ -14,7 +14,8 @@
 use b2schema::b2nd;
 use b2schema::chunk::{self, ChunkError};
 use b2schema::dtype::DType;
-use b2schema::frame::{FrameFile, FrameView, MetaLayers};
+use b2schema::frame::{FrameFile, FrameView};
+use b2schema_tests::with_metalayers;
 use b2schema_tests::{read_compat, repo_root, snapshot};
 
 /// 2-d `<u2` array: 1 metalayer (`b2nd`), 9 zstd chunks, a memcpyed offsets index, no vlmetalayers.
@@ -72,19 +73,6 @@ fn places(frame: &[u8]) -> Places {
         vls: v.trailer.vlmetalayers.iter().map(|(_, o, _)| trailer + o as usize).collect(),
         chunks,
     }
-}
-
-/// The frame with its metalayers replaced by `layers` (header_len and frame_len follow; chunk and
-/// vlmetalayer offsets are relative to their sections, so they stay right).
-fn with_metalayers(frame: &[u8], layers: &[(&str, &[u8])]) -> Vec<u8> {
-    let v = FrameView::from_slice(frame).unwrap();
-    let mut h = v.header.clone();
-    h.metalayers = MetaLayers::build(layers, 87);
-    let old = v.header_bytes.len();
-    h.frame_len = (frame.len() - old + 87 + h.metalayers.encoded_len()) as i64;
-    let mut out = b2schema::to_vec(&h).unwrap();
-    out.extend_from_slice(&frame[old..]);
-    out
 }
 
 /// Everything a reader of a frame does: the view, the chunk index, the `b2nd` metalayer, the

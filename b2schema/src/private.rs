@@ -81,22 +81,7 @@ impl<'de, T: de::Deserialize<'de>> DeserializeSeed<'de> for AsSeed<T> {
 
     #[inline]
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
-        d.deserialize_newtype_struct(self.0.magic(), Unwrap(PhantomData))
-    }
-}
-
-struct Unwrap<T>(PhantomData<T>);
-
-impl<'de, T: de::Deserialize<'de>> Visitor<'de> for Unwrap<T> {
-    type Value = T;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a field value")
-    }
-
-    #[inline]
-    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
-        T::deserialize(d)
+        d.deserialize_newtype_struct(self.0.magic(), crate::wrap::Unwrap(PhantomData))
     }
 }
 

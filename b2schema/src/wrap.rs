@@ -144,8 +144,9 @@ wrapper!(
 );
 
 /// Unwraps the newtype on deserialization; any format that visits the newtype (all of serde's
-/// self-describing and binary formats do) deserializes the inner value.
-struct Unwrap<T>(PhantomData<T>);
+/// self-describing and binary formats do) deserializes the inner value. Shared by the wrappers,
+/// the derive's field seeds and the field handles.
+pub(crate) struct Unwrap<T>(pub(crate) PhantomData<T>);
 
 impl<'de, T: Deserialize<'de>> Visitor<'de> for Unwrap<T> {
     type Value = T;

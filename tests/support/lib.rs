@@ -158,3 +158,17 @@ impl Rng {
         (self.next_u64() % n as u64) as usize
     }
 }
+
+/// `frame` with its metalayers replaced by `layers` (header_len and frame_len follow; chunk and
+/// vlmetalayer offsets are relative to their sections, so they stay right).
+pub fn with_metalayers(frame: &[u8], layers: &[(&str, &[u8])]) -> Vec<u8> {
+    use b2schema::frame::{FrameView, MetaLayers};
+    let v = FrameView::from_slice(frame).unwrap();
+    let mut h = v.header.clone();
+    h.metalayers = MetaLayers::build(layers, 87);
+    let old = v.header_bytes.len();
+    h.frame_len = (frame.len() - old + 87 + h.metalayers.encoded_len()) as i64;
+    let mut out = b2schema::to_vec(&h).unwrap();
+    out.extend_from_slice(&frame[old..]);
+    out
+}

@@ -73,6 +73,19 @@ pub struct ChunkInfo {
 /// The most chunks a frame can have (`INT32_MAX / 8`, `blosc2_nchunks_to_offsets_nbytes`).
 pub const MAX_NCHUNKS: u64 = (i32::MAX / 8) as u64;
 
+/// The index entry of a chunk with no stored bytes, as c-blosc2 writes it:
+/// `(1 << 63) | (kind << 56)` with kind 1 zeros, 2 NaN, 4 uninit; `None` for a repeated value,
+/// which is always a stored chunk. The inverse of [`entry`].
+pub const fn special_entry(kind: SpecialValue) -> Option<i64> {
+    let bits: u64 = match kind {
+        SpecialValue::Zeros => 1,
+        SpecialValue::Nan => 2,
+        SpecialValue::Uninit => 4,
+        SpecialValue::Value => return None,
+    };
+    Some(((1u64 << 63) | (bits << 56)) as i64)
+}
+
 /// Reads one index entry as c-blosc2 does: a negative value is special, its bits tested in the
 /// order zeros, uninit, NaN (`frame_get_lazychunk`).
 pub fn entry(value: i64, sparse: bool) -> Option<ChunkLocation> {

@@ -26,7 +26,7 @@ pub use codes::{FrameType, SplitMode, codec_name, filter_name};
 #[cfg(feature = "std")]
 pub use file::{FrameFile, SPARSE_INDEX};
 pub use header::{FilterPipeline, FrameFlags, FrameHeader};
-pub use index::{ChunkInfo, ChunkLocation, DEFAULT_MAX_LOCATIONS, MAX_NCHUNKS, SpecialValue};
+pub use index::{ChunkInfo, ChunkLocation, DEFAULT_MAX_LOCATIONS, MAX_NCHUNKS, SpecialValue, special_entry};
 pub use metalayers::{Content, MetaLayers, NameOffsets};
 pub use trailer::{Fingerprint, TRAILER_FIXED_LEN, Trailer};
 pub use view::{FrameView, HEADER_FIXED_LEN, MAX_METALAYERS, MAX_VLMETALAYERS, TRAILER_MIN_LEN};

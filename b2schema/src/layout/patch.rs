@@ -6,6 +6,7 @@ use serde_core::de::DeserializeOwned;
 use serde_core::ser::Serialize;
 
 use super::FieldLayout;
+use crate::__private::{As, AsSeed};
 use crate::encoding::{Encoding, Expected};
 use crate::error::{Error, ErrorKind, Result};
 use crate::ser::{Serializer, SliceOutput};
@@ -34,15 +35,6 @@ impl<T: ?Sized> Copy for FieldRef<T> {}
 impl<T: ?Sized> core::fmt::Debug for FieldRef<T> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("FieldRef").field("field", &self.field.name).finish()
-    }
-}
-
-/// Serializes a value under one encoding, as if it were wrapped in the matching wrapper.
-struct As<'a, T: ?Sized>(Encoding, &'a T);
-
-impl<T: ?Sized + Serialize> Serialize for As<'_, T> {
-    fn serialize<S: serde_core::Serializer>(&self, s: S) -> core::result::Result<S::Ok, S::Error> {
-        s.serialize_newtype_struct(self.0.magic(), self.1)
     }
 }
 
@@ -149,30 +141,12 @@ impl<T: DeserializeOwned> FieldRef<T> {
             Error::at(ErrorKind::UnexpectedEof { needed: width, available }, offset).in_field(self.field.name)
         })?;
         let mut de = crate::Deserializer::from_slice(bytes);
-        let v = serde_core::Deserializer::deserialize_newtype_struct(
+        let v = serde_core::de::DeserializeSeed::deserialize(
+            AsSeed::<T>(self.field.encoding, PhantomData),
             &mut de,
-            self.field.encoding.magic(),
-            Inner::<T>(PhantomData),
         )
         .map_err(|e| e.shift_offset(offset).in_field(self.field.name))?;
         de.end().map_err(|e| e.shift_offset(offset).in_field(self.field.name))?;
         Ok(v)
-    }
-}
-
-struct Inner<T>(PhantomData<T>);
-
-impl<'de, T: serde_core::Deserialize<'de>> serde_core::de::Visitor<'de> for Inner<T> {
-    type Value = T;
-
-    fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str("a field value")
-    }
-
-    fn visit_newtype_struct<D: serde_core::Deserializer<'de>>(
-        self,
-        d: D,
-    ) -> core::result::Result<T, D::Error> {
-        T::deserialize(d)
     }
 }

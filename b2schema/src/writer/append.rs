@@ -17,7 +17,7 @@ use alloc::vec::Vec;
 
 use super::{Chunk, chunk, trailer};
 use crate::error::{Error, Result};
-use crate::frame::{ChunkLocation, FrameFile, FrameHeader, FrameType, SpecialValue};
+use crate::frame::{ChunkLocation, FrameFile, FrameHeader, FrameType, special_entry};
 
 /// Appends `chunk` to the contiguous frame file at `path`.
 pub fn append_chunk(path: impl AsRef<Path>, chunk: &Chunk) -> Result<()> {
@@ -43,15 +43,6 @@ pub fn set_vlmetalayer_to<F: Read + Write + Seek>(f: &mut F, name: &str, value: 
         return Err(Error::invalid("a vlmetalayer name of at most 31 bytes:", name, name.len(), 0));
     }
     rewrite_tail(f, None, Some((name, value)))
-}
-
-fn special_entry(kind: SpecialValue) -> i64 {
-    let bits: u64 = match kind {
-        SpecialValue::Zeros => 1,
-        SpecialValue::Nan => 2,
-        _ => 4,
-    };
-    ((1u64 << 63) | (bits << 56)) as i64
 }
 
 fn rewrite_tail<F: Read + Write + Seek>(
@@ -82,7 +73,8 @@ fn rewrite_tail<F: Read + Write + Seek>(
         .map(|l| match l {
             ChunkLocation::Offset(o) => o as i64,
             ChunkLocation::File(id) => id as i64,
-            ChunkLocation::Special(k) => special_entry(k),
+            // Listed locations are never `Value`: the index has no entry for it.
+            ChunkLocation::Special(k) => special_entry(k).unwrap_or(0),
         })
         .collect();
     let mut vls: Vec<(String, Vec<u8>)> =
@@ -116,7 +108,7 @@ fn rewrite_tail<F: Read + Write + Seek>(
                 new.cbytes += bytes.len() as i64;
                 tail.extend_from_slice(bytes);
             }
-            Chunk::Special { kind, .. } => offsets.push(special_entry(*kind)),
+            Chunk::Special { kind, .. } => offsets.push(Chunk::special_entry(*kind)?),
         }
     }
     if let Some((name, value)) = vl {

@@ -93,22 +93,11 @@ impl Chunk {
         }
     }
 
-    /// The index entry of a special chunk, as c-blosc2 writes it: `(1 << 63) | (kind << 56)`.
-    fn special_entry(kind: SpecialValue) -> Result<i64> {
-        let bits: u64 = match kind {
-            SpecialValue::Zeros => 1,
-            SpecialValue::Nan => 2,
-            SpecialValue::Uninit => 4,
-            SpecialValue::Value => {
-                return Err(Error::invalid(
-                    "a special kind without bytes (zeros, NaN, uninit)",
-                    "",
-                    "value",
-                    0,
-                ));
-            }
-        };
-        Ok(((1u64 << 63) | (bits << 56)) as i64)
+    /// The index entry of a chunk with no stored bytes.
+    pub(crate) fn special_entry(kind: SpecialValue) -> Result<i64> {
+        crate::frame::special_entry(kind).ok_or_else(|| {
+            Error::invalid("a special kind without bytes (zeros, NaN, uninit)", "", "value", 0)
+        })
     }
 
     /// Checks a stored chunk's header and returns its length.
