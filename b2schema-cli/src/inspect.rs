@@ -1,26 +1,149 @@
-//! `b2schema inspect PATH [--json]`.
+//! `b2schema inspect PATH... [--json]`.
 
-use std::path::Path;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use b2schema::b2nd::{self, NdMeta};
 use b2schema::chunk::{self, ChunkHeader};
-use b2schema::frame::{ChunkInfo, ChunkLocation, FrameFile, codec_name, filter_name};
+use b2schema::frame::{ChunkInfo, ChunkLocation, FrameFile, SPARSE_INDEX, codec_name, filter_name};
 use serde_json::{Value, json};
 
 use crate::Failure;
 use crate::msgpack_json::{self, hex};
 
-pub fn run(path: &Path, offset: u64, as_json: bool) -> Result<ExitCode, Failure> {
-    let file = if path.is_dir() { FrameFile::open(path) } else { FrameFile::open_at(path, offset) }
-        .map_err(|e| Failure::at(path, e))?;
-    let report = report(path, &file).map_err(|e| Failure::at(path, e))?;
-    if as_json {
-        println!("{report}");
-    } else {
-        print!("{}", human(&report));
+/// One frame (one PATH that is a file or a sparse frame): its report, or the error through
+/// `main`. Anything else (several PATHs, a plain directory): a scan, see [`scan`].
+pub fn run(paths: &[PathBuf], offset: u64, as_json: bool) -> Result<ExitCode, Failure> {
+    match paths {
+        [path] if !is_plain_dir(path) => run_one(path, offset, as_json),
+        _ => scan(paths, offset, as_json),
     }
+}
+
+fn run_one(path: &Path, offset: u64, as_json: bool) -> Result<ExitCode, Failure> {
+    let report = open_and_report(path, offset).map_err(|e| Failure::at(path, e))?;
+    let mut out = io::stdout().lock();
+    let written = if as_json { writeln!(out, "{report}") } else { out.write_all(human(&report).as_bytes()) };
+    ended(written.and_then(|()| out.flush()))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Inspects every frame of `paths` in order (a plain directory stands for what [`list`]
+/// finds in it) through one buffered stdout. A frame that fails does not stop the scan: with
+/// `--json` its line is `{"path", "error"}`, otherwise the error goes to stderr after the
+/// path. Exit code 2 when anything failed.
+fn scan(paths: &[PathBuf], offset: u64, as_json: bool) -> Result<ExitCode, Failure> {
+    let mut scan = Scan {
+        out: BufWriter::with_capacity(64 * 1024, io::stdout().lock()),
+        as_json,
+        offset,
+        inputs: 0,
+        failed: 0,
+        reports: 0,
+    };
+    let written = paths.iter().try_for_each(|path| scan.arg(path)).and_then(|()| scan.out.flush());
+    ended(written)?;
+    if scan.failed == 0 {
+        return Ok(ExitCode::SUCCESS);
+    }
+    let _ = writeln!(io::stderr(), "b2schema: {} of {} inputs could not be read", scan.failed, scan.inputs);
+    Ok(ExitCode::from(2))
+}
+
+struct Scan<W: Write> {
+    out: W,
+    as_json: bool,
+    offset: u64,
+    /// Frames (and unlistable directories) seen, and how many of them failed.
+    inputs: usize,
+    failed: usize,
+    /// Human reports written, to separate them with an empty line.
+    reports: usize,
+}
+
+impl<W: Write> Scan<W> {
+    fn arg(&mut self, path: &Path) -> io::Result<()> {
+        if !is_plain_dir(path) {
+            return self.frame(path);
+        }
+        match list(path) {
+            Ok(entries) => entries.iter().try_for_each(|entry| self.frame(entry)),
+            Err(e) => self.failure(path, &e),
+        }
+    }
+
+    fn frame(&mut self, path: &Path) -> io::Result<()> {
+        self.inputs += 1;
+        let report = match open_and_report(path, self.offset) {
+            Ok(report) => report,
+            Err(e) => return self.failure(path, &e),
+        };
+        if self.as_json {
+            writeln!(self.out, "{report}")
+        } else {
+            if self.reports > 0 {
+                self.out.write_all(b"\n")?;
+            }
+            self.reports += 1;
+            self.out.write_all(human(&report).as_bytes())
+        }
+    }
+
+    fn failure(&mut self, path: &Path, error: &dyn std::fmt::Display) -> io::Result<()> {
+        self.failed += 1;
+        let path = path.display().to_string();
+        if self.as_json {
+            let line = json!({ "path": path, "error": error.to_string() });
+            writeln!(self.out, "{line}")
+        } else {
+            // The reports before it first, for a terminal that shows both streams.
+            self.out.flush()?;
+            let _ = writeln!(io::stderr(), "b2schema: {path}: {error}");
+            Ok(())
+        }
+    }
+}
+
+/// A write error ends the command, except a closed pipe (`| head`): that is a normal end.
+fn ended(written: io::Result<()>) -> Result<(), Failure> {
+    match written {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(Failure(format!("writing the output: {e}"))),
+        _ => Ok(()),
+    }
+}
+
+fn open_and_report(path: &Path, offset: u64) -> b2schema::Result<Value> {
+    let file = if path.is_dir() { FrameFile::open(path) } else { FrameFile::open_at(path, offset) }?;
+    report(path, &file)
+}
+
+/// A directory without the index file of a sparse frame (`chunks.b2frame`): it stands for the
+/// frames inside it. A sparse frame whose index is broken stays one frame, which fails.
+fn is_plain_dir(path: &Path) -> bool {
+    path.is_dir() && !path.join(SPARSE_INDEX).exists()
+}
+
+/// The entries directly inside `dir` that are regular files or sparse frames (symbolic links
+/// followed), sorted by name; other directories are skipped, not entered.
+fn list(dir: &Path) -> io::Result<Vec<PathBuf>> {
+    let mut entries = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let path = entry.path();
+        let mut kind = entry.file_type()?;
+        if kind.is_symlink() {
+            match std::fs::metadata(&path) {
+                Ok(m) => kind = m.file_type(),
+                Err(_) => continue, // dangling: not a regular file
+            }
+        }
+        if kind.is_file() || (kind.is_dir() && path.join(SPARSE_INDEX).exists()) {
+            entries.push(path);
+        }
+    }
+    entries.sort_by(|a, b| a.file_name().cmp(&b.file_name()));
+    Ok(entries)
 }
 
 /// The `inspect --json` object (its contract is in the README).

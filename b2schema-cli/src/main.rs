@@ -25,13 +25,20 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Everything in a frame's metadata: header, metalayers, vlmetalayers, chunks.
+    ///
+    /// With several PATHs, or a directory that is not a sparse frame, every frame is inspected
+    /// in turn and a file that fails does not stop the others (exit code 2 at the end).
     Inspect {
-        /// A contiguous frame file (any name) or a sparse-frame directory.
-        path: PathBuf,
-        /// One JSON object on stdout (the contract is in the README).
+        /// Contiguous frame files (any name), sparse-frame directories, or plain directories,
+        /// which stand for the regular files and sparse frames directly inside them, sorted
+        /// by name (not recursing).
+        #[arg(value_name = "PATH", required = true)]
+        paths: Vec<PathBuf>,
+        /// One JSON object per frame on stdout; with several, JSON Lines (the contract is in
+        /// the README).
         #[arg(long)]
         json: bool,
-        /// Where the frame starts inside the file.
+        /// Where the frame starts inside the file (inside every file, with several).
         #[arg(long, default_value_t = 0)]
         offset: u64,
     },
@@ -68,7 +75,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Inspect { path, json, offset } => inspect::run(&path, offset, json),
+        Command::Inspect { paths, json, offset } => inspect::run(&paths, offset, json),
         Command::Verify { path } => verify::run(&path),
         Command::Layout { name } => layouts::run(name.as_deref()),
         Command::Dump { path } => verify::dump(&path),

@@ -1,8 +1,10 @@
 //! The `b2schema` binary on real files: `inspect --json` against what python-blosc2 reported,
-//! the human output, `verify` on every fixture and compat frame, and errors on broken input.
+//! the human output, `verify` on every fixture and compat frame, errors on broken input, and
+//! `inspect` over many paths (JSON Lines).
 
-use std::path::Path;
-use std::process::{Command, Output};
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
 
 use b2schema_tests::{compat_file, fixtures, repo_root, snapshot};
 use serde_json::{Value, json};
@@ -21,6 +23,19 @@ fn inspect_json(path: &Path) -> Value {
     let text = stdout(&o);
     assert_eq!(text.lines().count(), 1, "exactly one JSON object on one line");
     serde_json::from_str(&text).unwrap()
+}
+
+/// The JSON Lines of `inspect --json PATH...`, one value per line.
+fn json_lines(o: &Output) -> Vec<Value> {
+    stdout(o).lines().map(|line| serde_json::from_str(line).unwrap()).collect()
+}
+
+/// An empty directory of its own under the temporary directory.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("b2schema-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
 }
 
 /// python-blosc2 decodes `["__tuple__", ...]` into a tuple, which the fixture JSON writes as
@@ -219,4 +234,146 @@ fn cat_exports_array_data_in_c_order() {
         let got: String = Sha256::digest(&o.stdout).iter().map(|b| format!("{b:02x}")).collect();
         assert_eq!(got, h, "{name}");
     }
+}
+
+#[test]
+fn inspect_json_lines_over_the_fixture_directory() {
+    let dir = "tests/data/fixtures";
+    let not_frames = ["tests/data/fixtures.json", "tests/data/generate.py", "tests/data/README.md"];
+    let o = b2schema(&[&["inspect", "--json", dir][..], &not_frames].concat());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+
+    let mut names: Vec<String> = std::fs::read_dir(repo_root().join(dir))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    let lines = json_lines(&o);
+    let paths: Vec<&str> = lines.iter().map(|l| l["path"].as_str().unwrap()).collect();
+    let mut want: Vec<String> = names.iter().map(|n| format!("{dir}/{n}")).collect();
+    want.extend(not_frames.map(String::from));
+    assert_eq!(paths, want, "the directory's entries sorted by name, then the paths as given");
+    assert!(paths[..names.len()].is_sorted());
+    assert_eq!(err, format!("b2schema: 3 of {} inputs could not be read\n", want.len()));
+
+    let fixtures = fixtures();
+    assert!(names.iter().filter(|n| n.ends_with(".b2nd") || n.ends_with(".b2frame")).count() > 100);
+    let mut compared = 0;
+    for (name, line) in names.iter().zip(&lines) {
+        if fixtures.contains_key(name) {
+            assert_eq!(*line, inspect_json(&Path::new(dir).join(name)), "{name}");
+            compared += 1;
+        }
+    }
+    assert_eq!(compared, fixtures.len(), "every fixture has its line");
+
+    for (path, line) in not_frames.iter().zip(&lines[names.len()..]) {
+        let fields: Vec<&String> = line.as_object().unwrap().keys().collect();
+        assert_eq!(fields, ["error", "path"], "{path}: {line}");
+        let message = line["error"].as_str().unwrap();
+        assert!(
+            message.starts_with("expected int32 marker d2 at offset 10 (header_len), found "),
+            "{message}"
+        );
+    }
+}
+
+#[test]
+fn inspect_json_lines_of_two_good_files_exit_0() {
+    let paths = ["tests/data/fixtures/nd-2d-u2.b2nd", "tests/data/fixtures/sparse-special-2d-f8.b2nd"];
+    let o = b2schema(&[&["inspect", "--json"][..], &paths].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(o.stderr.is_empty());
+    let lines = json_lines(&o);
+    assert_eq!(lines.len(), 2);
+    for (path, line) in paths.iter().zip(&lines) {
+        assert_eq!(*line, inspect_json(Path::new(path)), "{path}");
+    }
+}
+
+#[test]
+fn inspect_expands_a_plain_directory_without_recursing() {
+    let fx = repo_root().join("tests/data/fixtures");
+    let dir = temp_dir("scan");
+    std::fs::write(dir.join("a.txt"), "not a frame\n".repeat(10)).unwrap();
+    std::fs::copy(fx.join("nd-2d-u2.b2nd"), dir.join("b.b2nd")).unwrap();
+    std::fs::create_dir(dir.join("c-sparse.b2nd")).unwrap();
+    for e in std::fs::read_dir(fx.join("sparse-2d-i4.b2nd")).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), dir.join("c-sparse.b2nd").join(e.file_name())).unwrap();
+    }
+    std::fs::create_dir(dir.join("d-plain")).unwrap();
+    std::fs::copy(fx.join("nd-2d-u2.b2nd"), dir.join("d-plain/skipped.b2nd")).unwrap();
+    let (a, b, c) = (dir.join("a.txt"), dir.join("b.b2nd"), dir.join("c-sparse.b2nd"));
+    let text = |p: &Path| p.to_str().unwrap().to_owned();
+
+    let o = b2schema(&["inspect", "--json", dir.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let lines = json_lines(&o);
+    let paths: Vec<&str> = lines.iter().map(|l| l["path"].as_str().unwrap()).collect();
+    assert_eq!(paths, [text(&a), text(&b), text(&c)], "files and sparse frames, sorted, not recursing");
+    assert!(lines[0]["error"].as_str().unwrap().contains("(header_len)"), "{}", lines[0]);
+    assert_eq!(lines[1], inspect_json(&b));
+    assert_eq!(lines[2], inspect_json(&c));
+    assert_eq!(lines[2]["kind"], "sframe");
+
+    // Human reports, one after the other with an empty line between; the error on stderr.
+    let o = b2schema(&["inspect", dir.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let single = |p: &Path| stdout(&b2schema(&["inspect", p.to_str().unwrap()]));
+    assert_eq!(stdout(&o), format!("{}\n{}", single(&b), single(&c)));
+    let err = String::from_utf8_lossy(&o.stderr);
+    let first = err.lines().next().unwrap();
+    assert!(
+        first.starts_with(&format!("b2schema: {}: expected int32 marker d2 at offset 10", text(&a))),
+        "{err}"
+    );
+    assert_eq!(err.lines().nth(1), Some("b2schema: 1 of 3 inputs could not be read"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn inspect_offset_applies_to_every_path() {
+    let dir = temp_dir("offset");
+    let mut paths = Vec::new();
+    for name in ["nd-2d-u2.b2nd", "schunk-vlmeta-values.b2frame"] {
+        let mut bytes = vec![0xa5; 100];
+        bytes.extend(std::fs::read(repo_root().join("tests/data/fixtures").join(name)).unwrap());
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        paths.push(path.to_str().unwrap().to_owned());
+    }
+    let o = b2schema(&["inspect", "--json", "--offset", "100", &paths[0], &paths[1]]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let lines = json_lines(&o);
+    assert_eq!(lines.len(), 2);
+    for (path, line) in paths.iter().zip(&lines) {
+        assert_eq!(line["path"], json!(path));
+        assert!(line.get("error").is_none() && line["nchunks"].as_u64() > Some(0), "{line}");
+    }
+    let o = b2schema(&["inspect", "--json", &paths[0], &paths[1]]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(json_lines(&o).iter().all(|l| l.get("error").is_some()));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn inspect_ends_quietly_when_the_reader_closes_the_pipe() {
+    // Far more output than a pipe holds, so the writer meets the closed pipe.
+    let args: Vec<&str> =
+        ["inspect", "--json"].into_iter().chain(std::iter::repeat_n("tests/data/fixtures", 30)).collect();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_b2schema"))
+        .current_dir(repo_root())
+        .args(&args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
+    assert!(serde_json::from_str::<Value>(&first).is_ok(), "{first}");
+    let o = child.wait_with_output().unwrap();
+    assert!(o.stderr.is_empty(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(o.status.code(), Some(0));
 }

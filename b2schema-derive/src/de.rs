@@ -147,7 +147,7 @@ pub fn expand(c: &Container<'_>, names: &TokenStream) -> TokenStream {
 }
 
 /// Checks of one field's own value (constants and fixed lengths), run as soon as it is read.
-fn field_checks(c: &Container<'_>, f: &crate::ast::Field<'_>) -> Option<TokenStream> {
+pub fn field_checks(c: &Container<'_>, f: &crate::ast::Field<'_>) -> Option<TokenStream> {
     let k = &c.krate;
     let p = quote!(#k::__private);
     let name = f.name();

@@ -2,11 +2,13 @@
 //! description for annotated structs. The attributes are documented in `b2schema::attributes`.
 //!
 //! The crate is laid out as serde_derive's: `ast` (the input model), `attr` (attribute parsing),
-//! `ser` and `de` (the serde impls), `layout` (the layout impls), `bound` (generics).
+//! `ser` and `de` (the serde impls), `codec` (the direct encoder and decoder), `layout` (the
+//! layout impls), `bound` (generics).
 
 mod ast;
 mod attr;
 mod bound;
+mod codec;
 mod de;
 mod layout;
 mod ser;
@@ -29,6 +31,7 @@ fn expand(input: &syn::DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
     let ser = ser::expand(&c, &names);
     let de = de::expand(&c, &names);
     let layout = layout::expand(&c);
+    let codec = codec::expand(&c);
     Ok(quote! {
         #[doc(hidden)]
         #[allow(non_upper_case_globals, unused_qualifications, clippy::all)]
@@ -36,6 +39,7 @@ fn expand(input: &syn::DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
             #ser
             #de
             #layout
+            #codec
         };
     })
 }

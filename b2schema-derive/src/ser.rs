@@ -43,6 +43,22 @@ pub fn expand(c: &Container<'_>, names: &TokenStream) -> TokenStream {
 fn field(c: &Container<'_>, f: &Field<'_>) -> TokenStream {
     let k = &c.krate;
     let p = quote!(#k::__private);
+    let name = f.name();
+    let mut value = value(c, f);
+    if f.attrs.encoding.is_some() {
+        let enc = f.encoding(k);
+        value = quote!(&#p::As(#enc, #value));
+    }
+    quote! {
+        #p::serde_core::ser::SerializeStruct::serialize_field(&mut __st, #name, #value)?;
+    }
+}
+
+/// A reference to what the field writes (its value, constant or computed value, with its
+/// length checked), before its encoding is applied.
+pub fn value(c: &Container<'_>, f: &Field<'_>) -> TokenStream {
+    let k = &c.krate;
+    let p = quote!(#k::__private);
     let id = f.ident;
     let name = f.name();
     let mut value = if let Some(m) = &f.attrs.magic {
@@ -61,13 +77,7 @@ fn field(c: &Container<'_>, f: &Field<'_>) -> TokenStream {
         let n = len.value;
         value = quote_spanned!(len.span=> &#p::LenChecked(#name, #value, #n));
     }
-    if f.attrs.encoding.is_some() {
-        let enc = f.encoding(k);
-        value = quote!(&#p::As(#enc, #value));
-    }
-    quote! {
-        #p::serde_core::ser::SerializeStruct::serialize_field(&mut __st, #name, #value)?;
-    }
+    value
 }
 
 /// The hidden method computing a `computed` field.

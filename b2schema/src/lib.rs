@@ -51,6 +51,7 @@ pub mod __private;
 pub mod attributes;
 pub mod b2nd;
 pub mod chunk;
+pub mod codec;
 mod config;
 pub mod de;
 pub mod dtype;
@@ -67,6 +68,10 @@ pub mod writer;
 pub use b2schema_derive::B2Layout;
 pub use layout::{B2Layout, B2Type, FieldRef};
 
+pub use codec::{
+    Decode, Encode, decode_from_slice, decode_from_slice_with, decode_take, encode_into, encode_to_slice,
+    encode_to_vec, encode_to_vec_with,
+};
 pub use config::{Config, DEFAULT_MAX_DEPTH, ModeSwitch, StructRepr, Widths};
 pub use de::{Deserializer, from_slice, from_slice_with, take_from_slice, take_from_slice_with};
 #[cfg(feature = "std")]

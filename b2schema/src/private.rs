@@ -6,9 +6,17 @@ use alloc::string::ToString;
 use core::fmt::{self, Debug, Display};
 use core::marker::PhantomData;
 
+pub use crate::codec::support::{
+    DecodeDirect, DecodeSerde, EncodeDirect, EncodeSerde, Frame, Probe, decode_field, decode_struct,
+    encode_field, encode_struct,
+};
+pub use crate::codec::{Decode, Encode, decode_serde, encode_serde};
 pub use crate::config::{ModeSwitch, Widths};
+pub use crate::de::Deserializer as B2Deserializer;
 pub use crate::encoding::{Encoding, Family};
+pub use crate::error::{Error, Result as B2Result};
 pub use crate::layout::{self, B2Layout, B2Type, FieldLayout, FieldRef, Layout, Role, Shape};
+pub use crate::ser::{Output, Serializer as B2Serializer};
 pub use crate::wrap;
 pub use alloc::format;
 pub use core;
@@ -102,15 +110,14 @@ impl<const N: usize> Debug for ByteStr<N> {
 }
 
 impl<const N: usize> Serialize for ByteStr<N> {
+    /// The bytes in one piece, under the field's byte encoding.
+    #[inline]
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde_core::ser::SerializeTuple;
-        let mut t = s.serialize_tuple(N)?;
-        for b in &self.0 {
-            t.serialize_element(b)?;
-        }
-        t.end()
+        s.serialize_bytes(&self.0)
     }
 }
+
+impl<const N: usize> crate::codec::Encode for ByteStr<N> {}
 
 impl<'de, const N: usize> de::Deserialize<'de> for ByteStr<N> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {

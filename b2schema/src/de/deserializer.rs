@@ -84,7 +84,71 @@ impl<'de> Deserializer<'de> {
         }
     }
 
-    pub(super) fn enter(&mut self) -> Result<()> {
+    /// The configuration in force.
+    pub fn config(&self) -> Config {
+        self.config
+    }
+
+    /// Makes `enc` the encoding the next value is read as, as a wrapper newtype or a field
+    /// attribute does (`None` leaves the type's own encoding).
+    #[inline]
+    pub(crate) fn set_pending(&mut self, enc: Option<Encoding>) {
+        if let Some(e) = enc {
+            Magic::set_pending(&mut self.pending, e);
+        }
+    }
+
+    /// Applies `mode` and returns the configuration to restore afterwards.
+    #[inline]
+    pub(crate) fn switch(&mut self, mode: crate::config::ModeSwitch) -> Config {
+        let saved = self.config;
+        self.config = mode.apply(saved);
+        saved
+    }
+
+    /// Restores a configuration saved by [`Self::switch`].
+    #[inline]
+    pub(crate) fn restore(&mut self, saved: Config) {
+        self.config = saved;
+    }
+
+    /// Reads an array header under the pending encoding (or `fixarray`), exactly as a sequence,
+    /// tuple (`expect` elements) or struct is read, and returns where it started and its count.
+    /// The count is checked against the rest of the input.
+    #[inline]
+    pub(crate) fn array_header(&mut self, expect: Option<usize>) -> Result<(usize, usize)> {
+        let start = self.pos;
+        let explicit = self.pending.is_some();
+        let enc = self.read_marker(Encoding::FixArray, Family::Array)?;
+        let len = self.read_len(enc, start, 1, explicit)?;
+        if let Some(n) = expect
+            && n != len
+            && self.config.strict
+        {
+            return Err(Error::at(
+                ErrorKind::UnexpectedMarker {
+                    expected: Expected::with_len(enc, n as u32),
+                    found: self.input[start],
+                },
+                start,
+            )
+            .with_len_mismatch(enc, n, len));
+        }
+        Ok((start, len))
+    }
+
+    /// Reads a map header under the pending encoding (or `map16`), as a map is read, and
+    /// returns where it started and its count, checked against the rest of the input.
+    #[inline]
+    pub(crate) fn map_header(&mut self) -> Result<(usize, usize)> {
+        let start = self.pos;
+        let explicit = self.pending.is_some();
+        let enc = self.read_marker(Encoding::Map16, Family::Map)?;
+        let len = self.read_len(enc, start, 2, explicit)?;
+        Ok((start, len))
+    }
+
+    pub(crate) fn enter(&mut self) -> Result<()> {
         match self.depth.checked_sub(1) {
             Some(d) => {
                 self.depth = d;
@@ -94,7 +158,7 @@ impl<'de> Deserializer<'de> {
         }
     }
 
-    pub(super) fn leave(&mut self) {
+    pub(crate) fn leave(&mut self) {
         self.depth += 1;
     }
 
@@ -180,12 +244,17 @@ impl<'de> Deserializer<'de> {
         // Fast path: the type's own fixed encoding, well formed. Anything else (an override, a
         // lenient or minimal reader, a wrong marker, the end of the input) takes the full path,
         // which also builds the error.
-        if self.pending.is_none()
-            && self.config.strict
-            && self.config.widths == Widths::Fixed
-            && let Some(v) = self.fast_int(default)
+        let exact = match self.pending {
+            Some(e) if e.family() == Family::Int => Some(e),
+            Some(_) => None,
+            None => (self.config.widths == Widths::Fixed).then_some(default),
+        };
+        if self.config.strict
+            && let Some(enc) = exact
+            && let Some(v) = self.fast_int(enc)
             && let Some(t) = T::from_int(v)
         {
+            self.pending = None;
             return Ok(t);
         }
         self.pos = start;
@@ -198,6 +267,9 @@ impl<'de> Deserializer<'de> {
         }
         let explicit = self.pending.is_some();
         let enc = self.read_marker(default, Family::Int)?;
+        if enc.family() != Family::Int {
+            return Err(Error::at(ErrorKind::IncompatibleEncoding { encoding: enc, rust: T::NAME }, start));
+        }
         let width = enc.value_width().unwrap_or(0);
         let v = int::decode(enc, self.input[start], self.take(width)?);
         if !explicit && self.canonical_check() && v.minimal() != enc {
@@ -321,23 +393,7 @@ impl<'de> Deserializer<'de> {
         fields: Option<&'static [&'static str]>,
         visitor: V,
     ) -> Result<V::Value> {
-        let start = self.pos;
-        let explicit = self.pending.is_some();
-        let enc = self.read_marker(Encoding::FixArray, Family::Array)?;
-        let len = self.read_len(enc, start, 1, explicit)?;
-        if let Some(n) = expect
-            && n != len
-            && self.config.strict
-        {
-            return Err(Error::at(
-                ErrorKind::UnexpectedMarker {
-                    expected: Expected::with_len(enc, n as u32),
-                    found: self.input[start],
-                },
-                start,
-            )
-            .with_len_mismatch(enc, n, len));
-        }
+        let (start, len) = self.array_header(expect)?;
         self.visit_elements(start, len, fields, visitor)
     }
 
@@ -367,10 +423,7 @@ impl<'de> Deserializer<'de> {
     }
 
     fn read_map<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
-        let start = self.pos;
-        let explicit = self.pending.is_some();
-        let enc = self.read_marker(Encoding::Map16, Family::Map)?;
-        let len = self.read_len(enc, start, 2, explicit)?;
+        let (start, len) = self.map_header()?;
         self.enter()?;
         let mut access = MapAccess::new(self, len);
         let value = visitor.visit_map(&mut access).map_err(|e: Error| e.with_offset(start))?;

@@ -7,9 +7,12 @@ use serde_core::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_core::ser::{Serialize, SerializeMap, Serializer};
 
 use crate::B2Layout;
+use crate::config::Widths;
 use crate::encoding::Encoding;
+use crate::encoding::Family;
 use crate::error::{Error, Result, Segment};
 use crate::layout::{B2Type, Shape};
+use crate::ser::Output;
 use crate::wrap::{Bin32, FixStr};
 
 /// A metalayers section. `IDX_BASE` is 7 in the frame header (the index size counts the `93`
@@ -51,6 +54,24 @@ impl<'de: 'a, 'a> Deserialize<'de> for Content<'a> {
     #[inline]
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         Bin32::<&'de [u8]>::deserialize(d).map(|b| Content(b.0))
+    }
+}
+
+impl crate::Encode for Content<'_> {
+    #[inline]
+    fn encode<O: Output>(&self, enc: Option<Encoding>, s: &mut crate::Serializer<O>) -> Result<()> {
+        s.set_pending(enc);
+        s.set_pending(Some(Encoding::Bin32));
+        Serializer::serialize_bytes(s, self.0)
+    }
+}
+
+impl<'de: 'a, 'a> crate::Decode<'de> for Content<'a> {
+    #[inline]
+    fn decode(enc: Option<Encoding>, d: &mut crate::Deserializer<'de>) -> Result<Self> {
+        d.set_pending(enc);
+        d.set_pending(Some(Encoding::Bin32));
+        <&'de [u8]>::deserialize(d).map(Content)
     }
 }
 
@@ -97,6 +118,54 @@ impl<'de: 'a, 'a> Deserialize<'de> for NameOffsets<'a> {
             }
         }
         d.deserialize_map(V)
+    }
+}
+
+impl crate::Encode for NameOffsets<'_> {
+    /// The entries written in a loop, as the map serializer writes them.
+    fn encode<O: Output>(&self, enc: Option<Encoding>, s: &mut crate::Serializer<O>) -> Result<()> {
+        let len = self.0.len();
+        let e = enc.unwrap_or(match s.config().widths() {
+            Widths::Fixed => Encoding::Map16,
+            Widths::Minimal => Encoding::minimal_len(Family::Map, len),
+        });
+        if e.family() != Family::Map {
+            return crate::codec::encode_serde(self, enc, s);
+        }
+        s.header(e, len)?;
+        for (i, &(name, offset)) in self.0.iter().enumerate() {
+            s.set_pending(Some(Encoding::FixStr));
+            Serializer::serialize_str(&mut *s, name)
+                .map_err(|err| err.in_segment(Segment::Key(alloc::format!("key #{i}"))))?;
+            let at = s.position();
+            Serializer::serialize_i32(&mut *s, offset)
+                .map_err(|err| err.with_offset(at).in_segment(Segment::Key(alloc::format!("#{i}"))))?;
+        }
+        Ok(())
+    }
+}
+
+impl<'de: 'a, 'a> crate::Decode<'de> for NameOffsets<'a> {
+    /// The entries read in a loop, as the map deserializer reads them.
+    fn decode(enc: Option<Encoding>, d: &mut crate::Deserializer<'de>) -> Result<Self> {
+        if !(enc.is_none_or(|e| e.family() == Family::Map) && d.config().is_strict()) {
+            return crate::codec::decode_serde(enc, d);
+        }
+        d.set_pending(enc);
+        let (start, len) = d.map_header()?;
+        d.enter()?;
+        let mut out = Vec::with_capacity(len.min(64));
+        for i in 0..len {
+            d.set_pending(Some(Encoding::FixStr));
+            let name = <&'de str>::deserialize(&mut *d)
+                .map_err(|e| e.in_segment(Segment::Index(i)).with_offset(start))?;
+            let at = d.position();
+            let offset = i32::deserialize(&mut *d)
+                .map_err(|e| e.with_offset(at).in_segment(Segment::Key(name.into())).with_offset(start))?;
+            out.push((name, offset));
+        }
+        d.leave();
+        Ok(NameOffsets(out))
     }
 }
 

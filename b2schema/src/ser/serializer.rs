@@ -46,6 +46,34 @@ impl<O: Output> Serializer<O> {
         self.out.position()
     }
 
+    /// The configuration in force.
+    pub fn config(&self) -> Config {
+        self.config
+    }
+
+    /// Makes `enc` the encoding of the next value written, as a wrapper newtype or a field
+    /// attribute does (`None` leaves the type's own encoding).
+    #[inline]
+    pub(crate) fn set_pending(&mut self, enc: Option<Encoding>) {
+        if let Some(e) = enc {
+            Magic::set_pending(&mut self.pending, e);
+        }
+    }
+
+    /// Applies `mode` and returns the configuration to restore afterwards.
+    #[inline]
+    pub(crate) fn switch(&mut self, mode: crate::config::ModeSwitch) -> Config {
+        let saved = self.config;
+        self.config = mode.apply(saved);
+        saved
+    }
+
+    /// Restores a configuration saved by [`Self::switch`].
+    #[inline]
+    pub(crate) fn restore(&mut self, saved: Config) {
+        self.config = saved;
+    }
+
     #[cold]
     pub(super) fn error(&self, kind: ErrorKind) -> Error {
         Error::at(kind, self.out.position())
@@ -133,7 +161,7 @@ impl<O: Output> Serializer<O> {
 
     /// Writes the marker and length prefix of a container of `len` bytes or elements.
     #[inline]
-    pub(super) fn header(&mut self, enc: Encoding, len: usize) -> Result<()> {
+    pub(crate) fn header(&mut self, enc: Encoding, len: usize) -> Result<()> {
         if len as u64 > enc.max_len() {
             return Err(self.error(ErrorKind::TooLong { encoding: enc, len: len as u64 }));
         }
@@ -201,13 +229,21 @@ macro_rules! serialize_int {
     ($($method:ident($t:ty) => $default:ident, $ctor:ident;)*) => {$(
         #[inline]
         fn $method(self, v: $t) -> Result<()> {
-            // Fast path: the type's own fixed encoding, marker and big-endian value written
-            // straight from registers.
-            if self.pending.is_none() && self.config.widths == Widths::Fixed {
+            // Fast path: the type's own fixed encoding (by default, or asked for by an
+            // override), marker and big-endian value written straight from registers.
+            let own = match self.pending {
+                Some(e) => e == Encoding::$default,
+                None => self.config.widths == Widths::Fixed,
+            };
+            if own {
                 match Encoding::$default.marker() {
-                    MarkerSpec::Exact(m) => return self.out.write_tagged(m, v.to_be_bytes()),
+                    MarkerSpec::Exact(m) => {
+                        self.pending = None;
+                        return self.out.write_tagged(m, v.to_be_bytes());
+                    }
                     // u8 as a positive fixint: the value is the marker.
                     _ if (v as u64) <= marker::POSITIVE_FIXINT_MAX as u64 => {
+                        self.pending = None;
                         return self.out.write_all(&[v as u8]);
                     }
                     _ => {}

@@ -1,0 +1,170 @@
+//! The generated `Encode` and `Decode` impls: the direct codec of a struct written as an array.
+//! The container header is a constant, each field goes to its type's direct code (or through
+//! serde when the type has none, chosen at compile time by `Probe`), and the checks are the
+//! serde impl's own, so both paths give the same bytes and the same errors.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use crate::ast::{Container, Field, Repr};
+use crate::{bound, de, ser};
+
+/// `Encode` and `Decode` for the struct. Maps and packed structs take the serde path whole.
+pub fn expand(c: &Container<'_>) -> TokenStream {
+    let k = &c.krate;
+    let p = quote!(#k::__private);
+    let ident = c.ident;
+    let ser_g = bound::with_bound(c.generics, &quote!(#p::serde_core::Serialize));
+    let (ser_impl, ty_g, ser_where) = ser_g.split_for_impl();
+    let de_lt = bound::de_lifetime();
+    let de_g =
+        bound::with_bound(&bound::with_de_lifetime(c.generics), &quote!(#p::serde_core::Deserialize<#de_lt>));
+    let (de_impl, _, de_where) = de_g.split_for_impl();
+
+    let Some(frame) = frame(c) else {
+        return quote! {
+            impl #ser_impl #p::Encode for #ident #ty_g #ser_where {}
+            impl #de_impl #p::Decode<#de_lt> for #ident #ty_g #de_where {}
+        };
+    };
+    let writes = c.fields.iter().map(|f| encode_field(c, f));
+    let reads = c.fields.iter().map(|f| decode_field(c, f));
+    let locals: Vec<_> = c.fields.iter().map(local).collect();
+    let idents = c.fields.iter().map(|f| f.ident);
+    quote! {
+        impl #ser_impl #p::Encode for #ident #ty_g #ser_where {
+            #[inline]
+            fn encode<__O: #p::Output>(
+                &self,
+                __enc: #p::core::option::Option<#p::Encoding>,
+                __s: &mut #p::B2Serializer<__O>,
+            ) -> #p::B2Result<()> {
+                #[allow(unused_imports)]
+                use #p::{EncodeDirect as _, EncodeSerde as _};
+                #p::encode_struct(self, __enc, __s, #frame, |__s| {
+                    #(#writes)*
+                    #p::core::result::Result::Ok(())
+                })
+            }
+        }
+
+        impl #de_impl #p::Decode<#de_lt> for #ident #ty_g #de_where {
+            #[inline]
+            fn decode(
+                __enc: #p::core::option::Option<#p::Encoding>,
+                __d: &mut #p::B2Deserializer<#de_lt>,
+            ) -> #p::B2Result<Self> {
+                #[allow(unused_imports)]
+                use #p::{DecodeDirect as _, DecodeSerde as _};
+                #p::decode_struct(__enc, __d, #frame, |__d| {
+                    #(#reads)*
+                    let __value = #ident { #(#idents: #locals),* };
+                    match __value.__b2schema_check() {
+                        #p::core::result::Result::Ok(()) => #p::core::result::Result::Ok(__value),
+                        #p::core::result::Result::Err(__e) => #p::core::result::Result::Err(#p::custom(__e)),
+                    }
+                })
+            }
+        }
+    }
+}
+
+/// The `Frame` of a struct written as an array, `None` for maps and packed structs.
+fn frame(c: &Container<'_>) -> Option<TokenStream> {
+    let k = &c.krate;
+    let p = quote!(#k::__private);
+    let n = c.fields.len();
+    let (encoding, mode) = match (c.repr(), c.minimal()) {
+        (Repr::Array, false) => (quote!(FixArray), quote!(FixedArray)),
+        (Repr::Array, true) => (quote!(FixArray), quote!(MinimalArray)),
+        (Repr::Array16, false) => (quote!(Array16), quote!(FixedArray)),
+        (Repr::Array16, true) => (quote!(Array16), quote!(MinimalArray)),
+        (Repr::Map | Repr::Packed, _) => return None,
+    };
+    Some(quote!(#p::Frame { encoding: #p::Encoding::#encoding, mode: #p::ModeSwitch::#mode, len: #n }))
+}
+
+fn local(f: &Field<'_>) -> syn::Ident {
+    format_ident!("__field_{}", f.ident)
+}
+
+/// `Some(Encoding::X)` for a field with an encoding attribute, else `None` (its type's own).
+fn encoding(c: &Container<'_>, f: &Field<'_>) -> TokenStream {
+    let k = &c.krate;
+    let p = quote!(#k::__private);
+    match &f.attrs.encoding {
+        Some(_) => {
+            let enc = f.encoding(k);
+            quote!(#p::core::option::Option::Some(#enc))
+        }
+        None => quote!(#p::core::option::Option::None),
+    }
+}
+
+fn encode_field(c: &Container<'_>, f: &Field<'_>) -> TokenStream {
+    let k = &c.krate;
+    let p = quote!(#k::__private);
+    let name = f.name();
+    let ty = f.ty;
+    let enc = encoding(c, f);
+    let probe = quote!((&&#p::Probe::<#ty>::new()));
+    let write = match (&f.attrs.magic, &f.attrs.computed, &f.attrs.len) {
+        // A byte-string constant: its bytes under the field's encoding.
+        (Some(m), _, None) if ser::byte_string(&m.value).is_some() => {
+            let lit = ser::byte_string(&m.value);
+            quote!(#p::Encode::encode(&#p::ByteStr(*#lit), #enc, __s))
+        }
+        (None, Some(_), None) => {
+            let method = ser::computed_method(f);
+            quote! {
+                match self.#method() {
+                    #p::core::result::Result::Ok(__v) => #probe.encode_value(&__v, #enc, __s),
+                    #p::core::result::Result::Err(__m) => #p::core::result::Result::Err(#p::ser_custom(__m)),
+                }
+            }
+        }
+        (None, None, len) => {
+            let id = f.ident;
+            let check = len.as_ref().map(|len| {
+                let n = len.value;
+                quote! {
+                    #p::check_len(#name, #p::ByteLen::byte_len(&self.#id), #n).map_err(#p::ser_custom::<#p::Error>)?;
+                }
+            });
+            quote!({ #check #probe.encode_value(&self.#id, #enc, __s) })
+        }
+        // Other constants (and lengths on them) go through the serde value as it is.
+        _ => {
+            let value = ser::value(c, f);
+            quote!(#p::encode_serde(#value, #enc, __s))
+        }
+    };
+    quote! {
+        #p::encode_field(__s, #name, |__s| #write)?;
+    }
+}
+
+fn decode_field(c: &Container<'_>, f: &Field<'_>) -> TokenStream {
+    let k = &c.krate;
+    let p = quote!(#k::__private);
+    let name = f.name();
+    let ty = f.ty;
+    let enc = encoding(c, f);
+    let local = local(f);
+    let checks = de::field_checks(c, f).map(|checks| {
+        quote! {
+            let __check = |__v: &#ty| -> #p::core::result::Result<(), #p::String> {
+                #checks
+                #p::core::result::Result::Ok(())
+            };
+            __check(&__v).map_err(#p::custom::<#p::Error>)?;
+        }
+    });
+    quote! {
+        let #local: #ty = #p::decode_field(__d, #name, |__d| {
+            let __v: #ty = (&&#p::Probe::<#ty>::new()).decode_value(#enc, __d)?;
+            #checks
+            #p::core::result::Result::Ok(__v)
+        })?;
+    }
+}

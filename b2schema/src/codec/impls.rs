@@ -1,0 +1,233 @@
+//! [`Encode`] and [`Decode`] for the standard types and the wrappers. Scalars and text take the
+//! serde path (it is already direct for them: one marker check, one load); sequences and
+//! fixed-size arrays loop over their elements without serde's sequence accessors.
+
+use alloc::borrow::Cow;
+use alloc::boxed::Box;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use serde_core::{Deserialize, Serialize};
+
+use super::{Decode, Encode, decode_serde, encode_serde};
+use crate::config::{Magic, ModeSwitch, Widths};
+use crate::de::Deserializer;
+use crate::encoding::{Encoding, Family};
+use crate::error::{Result, Segment};
+use crate::ser::{Output, Serializer};
+use crate::wrap;
+
+macro_rules! serde_path {
+    ($($t:ty),*) => {$(
+        impl Encode for $t {}
+        impl<'de> Decode<'de> for $t {}
+    )*};
+}
+
+serde_path!(bool, u8, u16, u32, u64, i8, i16, i32, i64, f32, f64, char, (), String);
+
+impl Encode for str {}
+impl<'de: 'a, 'a> Decode<'de> for &'a str {}
+impl<'de: 'a, 'a> Decode<'de> for &'a [u8] {}
+impl<'de: 'a, 'a> Decode<'de> for Cow<'a, str> {}
+impl Encode for Cow<'_, str> {}
+impl<T: Serialize> Encode for Option<T> {}
+impl<'de, T: Deserialize<'de>> Decode<'de> for Option<T> {}
+
+impl<T: ?Sized + Encode> Encode for &T {
+    #[inline]
+    fn encode<O: Output>(&self, enc: Option<Encoding>, s: &mut Serializer<O>) -> Result<()> {
+        (**self).encode(enc, s)
+    }
+}
+
+impl<T: ?Sized + Encode> Encode for Box<T> {
+    #[inline]
+    fn encode<O: Output>(&self, enc: Option<Encoding>, s: &mut Serializer<O>) -> Result<()> {
+        (**self).encode(enc, s)
+    }
+}
+
+impl<'de, T: Decode<'de>> Decode<'de> for Box<T> {
+    #[inline]
+    fn decode(enc: Option<Encoding>, d: &mut Deserializer<'de>) -> Result<Self> {
+        T::decode(enc, d).map(Box::new)
+    }
+}
+
+/// The array encoding a sequence of `len` elements is written under, or `None` when `enc` frames
+/// it otherwise (bytes: the serde path packs the elements).
+#[inline]
+fn seq_encoding<O: Output>(enc: Option<Encoding>, len: usize, s: &Serializer<O>) -> Option<Encoding> {
+    let e = match enc {
+        Some(e) => e,
+        None => match s.config().widths() {
+            Widths::Fixed => Encoding::FixArray,
+            Widths::Minimal => Encoding::minimal_len(Family::Array, len),
+        },
+    };
+    (e.family() == Family::Array).then_some(e)
+}
+
+/// Writes the elements of a sequence, as serde's sequence serializer does.
+#[inline]
+fn encode_seq<T: Encode, O: Output>(
+    items: &[T],
+    enc: Option<Encoding>,
+    s: &mut Serializer<O>,
+) -> Result<bool> {
+    let Some(e) = seq_encoding(enc, items.len(), s) else { return Ok(false) };
+    s.header(e, items.len())?;
+    for (i, item) in items.iter().enumerate() {
+        let at = s.position();
+        item.encode(None, s).map_err(|err| err.with_offset(at).in_segment(Segment::Index(i)))?;
+    }
+    Ok(true)
+}
+
+impl<T: Encode> Encode for [T] {
+    #[inline]
+    fn encode<O: Output>(&self, enc: Option<Encoding>, s: &mut Serializer<O>) -> Result<()> {
+        if encode_seq(self, enc, s)? { Ok(()) } else { encode_serde(self, enc, s) }
+    }
+}
+
+impl<T: Encode> Encode for Vec<T> {
+    #[inline]
+    fn encode<O: Output>(&self, enc: Option<Encoding>, s: &mut Serializer<O>) -> Result<()> {
+        self.as_slice().encode(enc, s)
+    }
+}
+
+impl<T: Encode, const N: usize> Encode for [T; N]
+where
+    [T; N]: Serialize,
+{
+    #[inline]
+    fn encode<O: Output>(&self, enc: Option<Encoding>, s: &mut Serializer<O>) -> Result<()> {
+        if encode_seq(self, enc, s)? { Ok(()) } else { encode_serde(self, enc, s) }
+    }
+}
+
+/// Whether a sequence read under `enc` can take the direct path: an array encoding (bytes are
+/// unpacked by the serde path).
+#[inline]
+fn direct_seq(enc: Option<Encoding>, d: &Deserializer<'_>) -> bool {
+    enc.is_none_or(|e| e.family() == Family::Array) && d.config().is_strict()
+}
+
+/// Reads `len` elements with `each`, naming the failing one, inside one nesting level.
+#[inline]
+fn decode_elements<'de>(
+    d: &mut Deserializer<'de>,
+    start: usize,
+    len: usize,
+    mut each: impl FnMut(&mut Deserializer<'de>, usize) -> Result<()>,
+) -> Result<()> {
+    d.enter()?;
+    for i in 0..len {
+        let at = d.position();
+        if let Err(e) = each(d, i) {
+            return Err(e.with_offset(at).in_segment(Segment::Index(i)).with_offset(start));
+        }
+    }
+    d.leave();
+    Ok(())
+}
+
+impl<'de, T: Decode<'de>> Decode<'de> for Vec<T> {
+    #[inline]
+    fn decode(enc: Option<Encoding>, d: &mut Deserializer<'de>) -> Result<Self> {
+        if !direct_seq(enc, d) {
+            return decode_serde(enc, d);
+        }
+        d.set_pending(enc);
+        let (start, len) = d.array_header(None)?;
+        // serde's own bound on a preallocation: at most 1 MiB, whatever the count claims.
+        let cap = len.min(1024 * 1024 / core::mem::size_of::<T>().max(1));
+        let mut out = Vec::with_capacity(cap);
+        decode_elements(d, start, len, |d, _| {
+            out.push(T::decode(None, d)?);
+            Ok(())
+        })?;
+        Ok(out)
+    }
+}
+
+impl<'de, T: Decode<'de> + Default, const N: usize> Decode<'de> for [T; N]
+where
+    [T; N]: Deserialize<'de>,
+{
+    #[inline]
+    fn decode(enc: Option<Encoding>, d: &mut Deserializer<'de>) -> Result<Self> {
+        if !direct_seq(enc, d) {
+            return decode_serde(enc, d);
+        }
+        d.set_pending(enc);
+        let (start, _) = d.array_header(Some(N))?;
+        let mut out: [T; N] = core::array::from_fn(|_| T::default());
+        decode_elements(d, start, N, |d, i| {
+            out[i] = T::decode(None, d)?;
+            Ok(())
+        })?;
+        Ok(out)
+    }
+}
+
+/// `outer` (a field attribute) with a wrapper's own encoding applied inside it, as the serde
+/// path applies nested newtype names.
+#[inline]
+fn inside(outer: Option<Encoding>, wrapper: Encoding) -> Option<Encoding> {
+    let mut pending = outer;
+    Magic::set_pending(&mut pending, wrapper);
+    pending
+}
+
+macro_rules! encoding_wrappers {
+    ($($name:ident),*) => {$(
+        impl<T: Encode> Encode for wrap::$name<T> {
+            #[inline]
+            fn encode<O: Output>(&self, enc: Option<Encoding>, s: &mut Serializer<O>) -> Result<()> {
+                self.0.encode(inside(enc, Self::ENCODING), s)
+            }
+        }
+
+        impl<'de, T: Decode<'de>> Decode<'de> for wrap::$name<T> {
+            #[inline]
+            fn decode(enc: Option<Encoding>, d: &mut Deserializer<'de>) -> Result<Self> {
+                T::decode(inside(enc, Self::ENCODING), d).map(wrap::$name)
+            }
+        }
+    )*};
+}
+
+encoding_wrappers!(
+    FixInt, Uint8, Uint16, Uint32, Uint64, Int8, Int16, Int32, Int64, Float32, Float64, FixStr, Str32, Bin32,
+    FixArray, Array16, Counted, Map16, FixExt16, Raw
+);
+
+macro_rules! mode_wrappers {
+    ($($name:ident => $mode:ident),*) => {$(
+        impl<T: Encode> Encode for wrap::$name<T> {
+            #[inline]
+            fn encode<O: Output>(&self, enc: Option<Encoding>, s: &mut Serializer<O>) -> Result<()> {
+                let saved = s.switch(ModeSwitch::$mode);
+                let r = self.0.encode(enc, s);
+                s.restore(saved);
+                r
+            }
+        }
+
+        impl<'de, T: Decode<'de>> Decode<'de> for wrap::$name<T> {
+            #[inline]
+            fn decode(enc: Option<Encoding>, d: &mut Deserializer<'de>) -> Result<Self> {
+                let saved = d.switch(ModeSwitch::$mode);
+                let r = T::decode(enc, d);
+                d.restore(saved);
+                r.map(wrap::$name)
+            }
+        }
+    )*};
+}
+
+mode_wrappers!(Minimal => Minimal, Fixed => Fixed, AsMap => StructMap, AsArray => StructArray);

@@ -1,0 +1,129 @@
+//! The direct codec: [`Encode`] and [`Decode`] write and read a value with exactly the bytes and
+//! the errors of its serde implementation, without serde's per-value dispatch.
+//!
+//! `#[derive(B2Layout)]` implements both for a struct written as an array (the c-blosc2
+//! layouts): the container header is written as a constant, each field goes straight to its
+//! type's own code under the encoding its attribute names, and counted arrays are read in a
+//! plain loop. Anything the direct path does not cover (a struct under a byte encoding, a map
+//! layout, a lenient reader) takes the serde path, so both paths always agree; the tests check
+//! that they do, bytes and errors alike.
+//!
+//! ```
+//! use b2schema::b2nd::B2nd;
+//! let meta = B2nd {
+//!     version: 0,
+//!     ndim: 2,
+//!     shape: vec![100, 200],
+//!     chunkshape: vec![10, 20],
+//!     blockshape: vec![5, 10],
+//!     dtype_format: 0,
+//!     dtype: "<f8",
+//! };
+//! let bytes = b2schema::encode_to_vec(&meta).unwrap();
+//! assert_eq!(bytes, b2schema::to_vec(&meta).unwrap());
+//! assert_eq!(b2schema::decode_from_slice::<B2nd>(&bytes).unwrap(), meta);
+//! ```
+//!
+//! A field type with no `Encode`/`Decode` implementation still works inside a derived struct:
+//! it is written and read through serde. Implementing the traits for a type of your own takes
+//! one line each (`impl b2schema::Encode for MyType {}`), which gives it the serde path; the
+//! direct path is for types that can do better.
+
+mod impls;
+pub(crate) mod support;
+
+use alloc::vec::Vec;
+use serde_core::{Deserialize, Serialize};
+
+use crate::config::Config;
+use crate::de::Deserializer;
+use crate::encoding::Encoding;
+use crate::error::Result;
+use crate::ser::{Output, Serializer, SliceOutput};
+
+/// A value with a direct encoder, producing the same bytes and errors as its `Serialize`.
+pub trait Encode: Serialize {
+    /// Writes `self` under `enc`, an override of the type's own encoding (a field attribute or a
+    /// wrapper), or under its own encoding when `None`.
+    #[inline]
+    fn encode<O: Output>(&self, enc: Option<Encoding>, s: &mut Serializer<O>) -> Result<()> {
+        encode_serde(self, enc, s)
+    }
+}
+
+/// A value with a direct decoder, accepting the same bytes and giving the same errors as its
+/// `Deserialize`.
+pub trait Decode<'de>: Deserialize<'de> {
+    /// Reads a value under `enc` (an override) or under the type's own encoding when `None`.
+    #[inline]
+    fn decode(enc: Option<Encoding>, d: &mut Deserializer<'de>) -> Result<Self> {
+        decode_serde(enc, d)
+    }
+}
+
+/// Writes `value` through serde under `enc`: the path of a type with no direct encoder.
+#[inline]
+pub fn encode_serde<T: ?Sized + Serialize, O: Output>(
+    value: &T,
+    enc: Option<Encoding>,
+    s: &mut Serializer<O>,
+) -> Result<()> {
+    s.set_pending(enc);
+    value.serialize(s)
+}
+
+/// Reads a `T` through serde under `enc`: the path of a type with no direct decoder.
+#[inline]
+pub fn decode_serde<'de, T: Deserialize<'de>>(enc: Option<Encoding>, d: &mut Deserializer<'de>) -> Result<T> {
+    d.set_pending(enc);
+    T::deserialize(d)
+}
+
+/// Encodes `value` into a new `Vec` with the fixed (Blosc2) widths; the bytes of
+/// [`to_vec`](crate::to_vec).
+pub fn encode_to_vec<T: ?Sized + Encode>(value: &T) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    encode_into(value, &mut out)?;
+    Ok(out)
+}
+
+/// Appends the encoding of `value` to `out` with the fixed widths.
+pub fn encode_into<T: ?Sized + Encode>(value: &T, out: &mut Vec<u8>) -> Result<()> {
+    value.encode(None, &mut Serializer::new(out))
+}
+
+/// Encodes `value` into the start of `buf` with the fixed widths and returns the number of bytes
+/// written; allocates nothing (the bytes of [`to_slice`](crate::to_slice)).
+pub fn encode_to_slice<T: ?Sized + Encode>(value: &T, buf: &mut [u8]) -> Result<usize> {
+    let mut ser = Serializer::new(SliceOutput::new(buf));
+    value.encode(None, &mut ser)?;
+    Ok(ser.position())
+}
+
+/// Encodes `value` with `config` into a new `Vec`.
+pub fn encode_to_vec_with<T: ?Sized + Encode>(value: &T, config: Config) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    value.encode(None, &mut Serializer::with_config(&mut out, config))?;
+    Ok(out)
+}
+
+/// Decodes a `T` that must fill all of `input`, strictly, with the fixed widths; the value and
+/// errors of [`from_slice`](crate::from_slice).
+pub fn decode_from_slice<'de, T: Decode<'de>>(input: &'de [u8]) -> Result<T> {
+    decode_from_slice_with(input, Config::fixed())
+}
+
+/// Decodes a `T` that must fill all of `input`, with `config`.
+pub fn decode_from_slice_with<'de, T: Decode<'de>>(input: &'de [u8], config: Config) -> Result<T> {
+    let mut de = Deserializer::from_slice_with(input, config);
+    let value = T::decode(None, &mut de)?;
+    de.end()?;
+    Ok(value)
+}
+
+/// Decodes a `T` from the start of `input` and returns it with the bytes after it.
+pub fn decode_take<'de, T: Decode<'de>>(input: &'de [u8]) -> Result<(T, &'de [u8])> {
+    let mut de = Deserializer::from_slice(input);
+    let value = T::decode(None, &mut de)?;
+    Ok((value, de.remaining_input()))
+}

@@ -1,0 +1,181 @@
+//! What the derive's direct encoder and decoder are made of: the struct frame, the field frame,
+//! and the probes that send a field to its type's direct code, or through serde when its type
+//! has none (resolved at compile time, by method lookup on `&&Probe<T>`).
+
+use core::marker::PhantomData;
+
+use serde_core::{Deserialize, Serialize};
+
+use super::{Decode, Encode, decode_serde, encode_serde};
+use crate::config::ModeSwitch;
+use crate::de::Deserializer;
+use crate::encoding::{Encoding, Family};
+use crate::error::{Result, Segment};
+use crate::ser::{Output, Serializer};
+
+/// How a derived struct written as an array is framed: its header encoding, the mode its
+/// fields are written in, and its field count.
+#[derive(Clone, Copy)]
+pub struct Frame {
+    /// The array encoding of the struct (`fixarray`, `array16`).
+    pub encoding: Encoding,
+    /// The mode switch the struct applies inside (fixed or minimal widths, structs as arrays).
+    pub mode: ModeSwitch,
+    /// The number of fields.
+    pub len: usize,
+}
+
+impl Frame {
+    /// Whether a value asked for under `enc` is this frame (else the serde path writes it).
+    #[inline(always)]
+    fn takes(&self, enc: Option<Encoding>) -> bool {
+        enc.is_none_or(|e| e == self.encoding) && self.encoding.family() == Family::Array
+    }
+}
+
+/// Writes a derived struct: the header, then `body` in the struct's mode.
+#[inline(always)]
+pub fn encode_struct<T: ?Sized + Serialize, O: Output>(
+    value: &T,
+    enc: Option<Encoding>,
+    s: &mut Serializer<O>,
+    frame: Frame,
+    body: impl FnOnce(&mut Serializer<O>) -> Result<()>,
+) -> Result<()> {
+    if !frame.takes(enc) {
+        return encode_serde(value, enc, s);
+    }
+    let saved = s.switch(frame.mode);
+    let r = match s.header(frame.encoding, frame.len) {
+        Ok(()) => body(s),
+        Err(e) => Err(e),
+    };
+    s.restore(saved);
+    r
+}
+
+/// Writes one field with `f`, naming it in an error.
+#[inline(always)]
+pub fn encode_field<O: Output>(
+    s: &mut Serializer<O>,
+    name: &'static str,
+    f: impl FnOnce(&mut Serializer<O>) -> Result<()>,
+) -> Result<()> {
+    let at = s.position();
+    f(s).map_err(|e| e.with_offset(at).in_segment(Segment::Field(name)))
+}
+
+/// Reads a derived struct: the header (exactly `frame.len` fields), then `body` in the struct's
+/// mode. A lenient reader takes the serde path (it accepts other shapes).
+#[inline(always)]
+pub fn decode_struct<'de, T: Deserialize<'de>>(
+    enc: Option<Encoding>,
+    d: &mut Deserializer<'de>,
+    frame: Frame,
+    body: impl FnOnce(&mut Deserializer<'de>) -> Result<T>,
+) -> Result<T> {
+    if !frame.takes(enc) || !d.config().is_strict() {
+        return decode_serde(enc, d);
+    }
+    let saved = d.switch(frame.mode);
+    let r = frame_body(d, frame, body);
+    d.restore(saved);
+    r
+}
+
+#[inline(always)]
+fn frame_body<'de, T>(
+    d: &mut Deserializer<'de>,
+    frame: Frame,
+    body: impl FnOnce(&mut Deserializer<'de>) -> Result<T>,
+) -> Result<T> {
+    if frame.encoding != Encoding::FixArray {
+        d.set_pending(Some(frame.encoding));
+    }
+    let (start, _) = d.array_header(Some(frame.len))?;
+    d.enter()?;
+    let v = body(d).map_err(|e| e.with_offset(start))?;
+    d.leave();
+    Ok(v)
+}
+
+/// Reads one field with `f`, naming it in an error.
+#[inline(always)]
+pub fn decode_field<'de, T>(
+    d: &mut Deserializer<'de>,
+    name: &'static str,
+    f: impl FnOnce(&mut Deserializer<'de>) -> Result<T>,
+) -> Result<T> {
+    let at = d.position();
+    f(d).map_err(|e| e.with_offset(at).in_segment(Segment::Field(name)))
+}
+
+/// Selects a field type's code: `(&&Probe::<T>::new()).encode_value(...)` finds the direct
+/// encoder when `T: Encode`, else serde's.
+pub struct Probe<T: ?Sized>(PhantomData<T>);
+
+impl<T: ?Sized> Probe<T> {
+    /// The probe of `T`.
+    #[inline(always)]
+    pub const fn new() -> Self {
+        Probe(PhantomData)
+    }
+}
+
+impl<T: ?Sized> Default for Probe<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The direct encoder of `T` (found first, when `T: Encode`).
+pub trait EncodeDirect<T: ?Sized> {
+    /// Writes `value` under `enc`.
+    fn encode_value<O: Output>(&self, value: &T, enc: Option<Encoding>, s: &mut Serializer<O>) -> Result<()>;
+}
+
+impl<T: ?Sized + Encode> EncodeDirect<T> for &Probe<T> {
+    #[inline(always)]
+    fn encode_value<O: Output>(&self, value: &T, enc: Option<Encoding>, s: &mut Serializer<O>) -> Result<()> {
+        value.encode(enc, s)
+    }
+}
+
+/// Serde's encoder of `T` (the fallback).
+pub trait EncodeSerde<T: ?Sized> {
+    /// Writes `value` under `enc`.
+    fn encode_value<O: Output>(&self, value: &T, enc: Option<Encoding>, s: &mut Serializer<O>) -> Result<()>;
+}
+
+impl<T: ?Sized + Serialize> EncodeSerde<T> for Probe<T> {
+    #[inline(always)]
+    fn encode_value<O: Output>(&self, value: &T, enc: Option<Encoding>, s: &mut Serializer<O>) -> Result<()> {
+        encode_serde(value, enc, s)
+    }
+}
+
+/// The direct decoder of `T` (found first, when `T: Decode`).
+pub trait DecodeDirect<'de, T> {
+    /// Reads a `T` under `enc`.
+    fn decode_value(&self, enc: Option<Encoding>, d: &mut Deserializer<'de>) -> Result<T>;
+}
+
+impl<'de, T: Decode<'de>> DecodeDirect<'de, T> for &Probe<T> {
+    #[inline(always)]
+    fn decode_value(&self, enc: Option<Encoding>, d: &mut Deserializer<'de>) -> Result<T> {
+        T::decode(enc, d)
+    }
+}
+
+/// Serde's decoder of `T` (the fallback).
+pub trait DecodeSerde<'de, T> {
+    /// Reads a `T` under `enc`.
+    fn decode_value(&self, enc: Option<Encoding>, d: &mut Deserializer<'de>) -> Result<T>;
+}
+
+impl<'de, T: Deserialize<'de>> DecodeSerde<'de, T> for Probe<T> {
+    #[inline(always)]
+    fn decode_value(&self, enc: Option<Encoding>, d: &mut Deserializer<'de>) -> Result<T> {
+        decode_serde(enc, d)
+    }
+}
