@@ -310,6 +310,9 @@ fn derived_structs_agree_on_values_truncations_and_mutations() {
     let small = Small { a: 1, b: -1, c: "x".into(), d: vec![1, 300, 70000] };
     let bytes = same_encode(&small);
     same_under_mutation(&bytes, &mut rng, 2000, |b| same_decode::<Small>(b));
+    let bytes = same_encode(&Flags { x: 0xff, y: 1 });
+    same_under_mutation(&bytes, &mut rng, 300, |b| same_decode::<Flags>(b));
+    same_under_mutation(&[0xa2, 1, 2], &mut rng, 300, |b| same_decode::<b2schema::wrap::FixStr<Flags>>(b));
     let bytes = same_encode(&PythonStyle { version: 1, name: "n".into() });
     same_under_mutation(&bytes, &mut rng, 500, |b| same_decode::<PythonStyle>(b));
     let bytes = same_encode(&Generic { tag: 1, value: -5i32, values: vec![1, 2] });

@@ -21,6 +21,23 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
         bound::with_bound(&bound::with_de_lifetime(c.generics), &quote!(#p::serde_core::Deserialize<#de_lt>));
     let (de_impl, _, de_where) = de_g.split_for_impl();
 
+    if c.repr() == Repr::Packed {
+        let packed = decode_packed(c);
+        return quote! {
+            impl #ser_impl #p::Encode for #ident #ty_g #ser_where {}
+            impl #de_impl #p::Decode<#de_lt> for #ident #ty_g #de_where {
+                #[inline]
+                fn decode(
+                    __enc: #p::core::option::Option<#p::Encoding>,
+                    __d: &mut #p::B2Deserializer<#de_lt>,
+                ) -> #p::B2Result<Self> {
+                    #p::decode_bytes_framed(#p::packed_encoding(__enc), __d)
+                }
+
+                #packed
+            }
+        };
+    }
     let Some(frame) = frame(c) else {
         return quote! {
             impl #ser_impl #p::Encode for #ident #ty_g #ser_where {}
@@ -166,5 +183,46 @@ fn decode_field(c: &Container<'_>, f: &Field<'_>) -> TokenStream {
             #checks
             #p::core::result::Result::Ok(__v)
         })?;
+    }
+}
+
+/// `decode_packed` of a packed struct: its fields one after the other from the bytes, then the
+/// checks; any failure gives `None` and the serde path reports it.
+fn decode_packed(c: &Container<'_>) -> TokenStream {
+    let k = &c.krate;
+    let p = quote!(#k::__private);
+    let ident = c.ident;
+    let de_lt = bound::de_lifetime();
+    let reads = c.fields.iter().map(|f| {
+        let ty = f.ty;
+        let local = local(f);
+        let checks = de::field_checks(c, f).map(|checks| {
+            quote! {
+                let __check = |__v: &#ty| -> #p::core::result::Result<(), #p::String> {
+                    #checks
+                    #p::core::result::Result::Ok(())
+                };
+                if __check(&#local).is_err() {
+                    return #p::core::option::Option::None;
+                }
+            }
+        });
+        quote! {
+            let #local: #ty = (&&#p::Probe::<#ty>::new()).decode_packed_value(__bytes, __at)?;
+            #checks
+        }
+    });
+    let locals = c.fields.iter().map(local);
+    let idents = c.fields.iter().map(|f| f.ident);
+    quote! {
+        #[inline]
+        fn decode_packed(__bytes: &#de_lt [u8], __at: &mut usize) -> #p::core::option::Option<Self> {
+            #[allow(unused_imports)]
+            use #p::{DecodeDirect as _, DecodeSerde as _};
+            #(#reads)*
+            let __value = #ident { #(#idents: #locals),* };
+            __value.__b2schema_check().ok()?;
+            #p::core::option::Option::Some(__value)
+        }
     }
 }

@@ -10,9 +10,9 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+use b2schema::B2Layout;
 use b2schema::b2nd::B2nd;
 use b2schema::frame::{FrameFile, FrameHeader, MetaLayers};
-use b2schema::wrap::{Counted, Str32};
 use serde::{Deserialize, Serialize};
 
 /// Median nanoseconds per call of `a` and `b`, timed in interleaved samples.
@@ -166,16 +166,22 @@ struct RmpB2nd<'a> {
 }
 
 /// A borrowed, allocation-free b2nd for 8 dimensions.
-#[derive(Serialize, Deserialize, PartialEq, Debug)]
+#[derive(B2Layout, PartialEq, Debug)]
 struct B2ndFixed8<'a> {
+    #[b2(fixint)]
     version: u8,
+    #[b2(fixint)]
     ndim: u8,
-    shape: Counted<[i64; 8]>,
-    chunkshape: Counted<[i32; 8]>,
-    blockshape: Counted<[i32; 8]>,
+    #[b2(counted)]
+    shape: [i64; 8],
+    #[b2(counted)]
+    chunkshape: [i32; 8],
+    #[b2(counted)]
+    blockshape: [i32; 8],
+    #[b2(fixint)]
     dtype_format: u8,
-    #[serde(borrow)]
-    dtype: Str32<&'a str>,
+    #[b2(str32)]
+    dtype: &'a str,
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -333,36 +339,70 @@ fn hand_encode_header(h: &FrameHeader<'_>, out: &mut Vec<u8>) {
 fn main() {
     println!("b2schema benchmarks (median ns per call; ratio = b2schema / other)\n");
 
-    // 1. b2nd, 8 dimensions.
+    // 1. b2nd, 8 dimensions. Both encoders write into a reused Vec (cleared each call).
     let m = b2nd_value();
-    let bytes = b2schema::to_vec(&m).unwrap();
+    let bytes = b2schema::encode_to_vec(&m).unwrap();
+    assert_eq!(bytes, b2schema::to_vec(&m).unwrap(), "the direct and serde paths write the same bytes");
     let mut hand = Vec::new();
     hand_encode_b2nd(&m, &mut hand);
     assert_eq!(hand, bytes, "the hand-written encoder writes the same bytes");
     assert_eq!(hand_decode_b2nd(&bytes).as_ref(), Some(&m));
-    let mut buf = Vec::with_capacity(256);
+    let mut buf = Vec::with_capacity(1024);
+    let mut floor_buf = Vec::with_capacity(1024);
     let (ours, floor) = paired(
         || {
             buf.clear();
-            b2schema::to_writer(&mut buf, black_box(&m)).unwrap();
+            b2schema::encode_into(black_box(&m), &mut buf).unwrap();
             black_box(&buf);
         },
         || {
-            let mut out = Vec::with_capacity(256);
-            hand_encode_b2nd(black_box(&m), &mut out);
-            black_box(out);
+            floor_buf.clear();
+            hand_encode_b2nd(black_box(&m), &mut floor_buf);
+            black_box(&floor_buf);
         },
     );
-    row("b2nd 8-dim encode (to a Vec)", ours, floor, "hand-written");
+    row("b2nd 8-dim encode (into a Vec)", ours, floor, "hand-written");
     let mut slice = [0u8; 256];
-    let (ours, _) = paired(
-        || {
-            black_box(b2schema::to_slice(black_box(&m), &mut slice).unwrap());
-        },
-        || {},
-    );
-    row("b2nd 8-dim encode (to_slice)", ours, floor, "hand-written");
     let (ours, floor) = paired(
+        || {
+            black_box(b2schema::encode_to_slice(black_box(&m), &mut slice).unwrap());
+        },
+        || {
+            floor_buf.clear();
+            hand_encode_b2nd(black_box(&m), &mut floor_buf);
+            black_box(&floor_buf);
+        },
+    );
+    row("b2nd 8-dim encode (into a slice)", ours, floor, "hand-written");
+    let (ours, floor) = paired(
+        || {
+            black_box(b2schema::decode_from_slice::<B2nd>(black_box(&bytes)).unwrap());
+        },
+        || {
+            black_box(hand_decode_b2nd(black_box(&bytes)).unwrap());
+        },
+    );
+    row("b2nd 8-dim decode", ours, floor, "hand-written");
+    let fixed = B2ndFixed8 {
+        version: 0,
+        ndim: 8,
+        shape: [100, 200, 3, 4, 5, 6, 7, 8],
+        chunkshape: [10, 20, 3, 4, 5, 6, 7, 8],
+        blockshape: [5, 10, 3, 2, 5, 3, 7, 4],
+        dtype_format: 0,
+        dtype: "<f8",
+    };
+    assert_eq!(b2schema::encode_to_vec(&fixed).unwrap(), bytes);
+    let (ours, floor) = paired(
+        || {
+            black_box(b2schema::decode_from_slice::<B2ndFixed8>(black_box(&bytes)).unwrap());
+        },
+        || {
+            black_box(hand_decode_b2nd(black_box(&bytes)).unwrap());
+        },
+    );
+    row("b2nd 8-dim decode, borrowed arrays", ours, floor, "hand-written");
+    let (serde, floor) = paired(
         || {
             black_box(b2schema::from_slice::<B2nd>(black_box(&bytes)).unwrap());
         },
@@ -370,7 +410,7 @@ fn main() {
             black_box(hand_decode_b2nd(black_box(&bytes)).unwrap());
         },
     );
-    row("b2nd 8-dim decode", ours, floor, "hand-written");
+    row("b2nd 8-dim decode through serde (from_slice)", serde, floor, "hand-written");
     let rmp = RmpB2nd {
         version: 0,
         ndim: 8,
@@ -383,20 +423,24 @@ fn main() {
     let rmp_bytes = rmp_serde::to_vec(&rmp).unwrap();
     let (ours, other) = paired(
         || {
-            black_box(b2schema::from_slice::<B2nd>(black_box(&bytes)).unwrap());
+            black_box(b2schema::decode_from_slice::<B2nd>(black_box(&bytes)).unwrap());
         },
         || {
             black_box(rmp_serde::from_slice::<RmpB2nd>(black_box(&rmp_bytes)).unwrap());
         },
     );
     row("b2nd 8-dim decode", ours, other, "rmp-serde");
+    let mut rmp_buf = Vec::with_capacity(1024);
     let (ours, other) = paired(
         || {
             buf.clear();
-            b2schema::to_writer(&mut buf, black_box(&m)).unwrap();
+            b2schema::encode_into(black_box(&m), &mut buf).unwrap();
+            black_box(&buf);
         },
         || {
-            black_box(rmp_serde::to_vec(black_box(&rmp)).unwrap());
+            rmp_buf.clear();
+            rmp_serde::encode::write(&mut rmp_buf, black_box(&rmp)).unwrap();
+            black_box(&rmp_buf);
         },
     );
     row("b2nd 8-dim encode", ours, other, "rmp-serde");
@@ -405,38 +449,21 @@ fn main() {
         rmp_bytes.len(),
         bytes.len()
     );
-    let fixed = B2ndFixed8 {
-        version: 0,
-        ndim: 8,
-        shape: Counted([100, 200, 3, 4, 5, 6, 7, 8]),
-        chunkshape: Counted([10, 20, 3, 4, 5, 6, 7, 8]),
-        blockshape: Counted([5, 10, 3, 2, 5, 3, 7, 4]),
-        dtype_format: 0,
-        dtype: Str32("<f8"),
-    };
-    assert_eq!(b2schema::to_vec(&fixed).unwrap(), bytes);
-    let (ours, floor) = paired(
-        || {
-            black_box(b2schema::from_slice::<B2ndFixed8>(black_box(&bytes)).unwrap());
-        },
-        || {
-            black_box(hand_decode_b2nd(black_box(&bytes)).unwrap());
-        },
-    );
-    row("b2nd 8-dim decode, borrowed arrays", ours, floor, "hand-written");
 
     // 2. The frame header with 16 metalayers.
     let names = names();
     let contents: Vec<Vec<u8>> = (0..16).map(|i| vec![i as u8; 20 + i]).collect();
     let hbytes = header_bytes(&names, &contents);
-    let header: FrameHeader = b2schema::from_slice(&hbytes).unwrap();
+    let header: FrameHeader = b2schema::decode_from_slice(&hbytes).unwrap();
+    assert_eq!(header, b2schema::from_slice::<FrameHeader>(&hbytes).unwrap());
     let mut hand = Vec::new();
     hand_encode_header(&header, &mut hand);
     assert_eq!(hand, hbytes, "the hand-written header encoder writes the same bytes");
+    assert_eq!(b2schema::encode_to_vec(&header).unwrap(), hbytes);
     assert_eq!(hand_decode_header(&hbytes).as_ref(), Some(&header));
     let (ours, floor) = paired(
         || {
-            black_box(b2schema::from_slice::<FrameHeader>(black_box(&hbytes)).unwrap());
+            black_box(b2schema::decode_from_slice::<FrameHeader>(black_box(&hbytes)).unwrap());
         },
         || {
             black_box(hand_decode_header(black_box(&hbytes)).unwrap());
@@ -446,13 +473,13 @@ fn main() {
     let (ours, floor) = paired(
         || {
             buf.clear();
-            b2schema::to_writer(&mut buf, black_box(&header)).unwrap();
+            b2schema::encode_into(black_box(&header), &mut buf).unwrap();
             black_box(&buf);
         },
         || {
-            let mut out = Vec::with_capacity(1024);
-            hand_encode_header(black_box(&header), &mut out);
-            black_box(out);
+            floor_buf.clear();
+            hand_encode_header(black_box(&header), &mut floor_buf);
+            black_box(&floor_buf);
         },
     );
     row("frame header + 16 metalayers encode", ours, floor, "hand-written");
@@ -463,7 +490,7 @@ fn main() {
     let rmp_hbytes = rmp_serde::to_vec(&rmp_header).unwrap();
     let (ours, other) = paired(
         || {
-            black_box(b2schema::from_slice::<FrameHeader>(black_box(&hbytes)).unwrap());
+            black_box(b2schema::decode_from_slice::<FrameHeader>(black_box(&hbytes)).unwrap());
         },
         || {
             black_box(
@@ -480,25 +507,25 @@ fn main() {
     println!(
         "allocations per decode: borrowed b2nd (arrays, &str) {}",
         count(&mut || {
-            black_box(b2schema::from_slice::<B2ndFixed8>(&bytes).unwrap());
+            black_box(b2schema::decode_from_slice::<B2ndFixed8>(&bytes).unwrap());
         })
     );
     println!(
         "allocations per encode into a caller's slice: {}",
         count(&mut || {
-            black_box(b2schema::to_slice(&fixed, &mut slice).unwrap());
+            black_box(b2schema::encode_to_slice(&fixed, &mut slice).unwrap());
         })
     );
     println!(
         "allocations per decode: B2nd (three Vec shapes) {}",
         count(&mut || {
-            black_box(b2schema::from_slice::<B2nd>(&bytes).unwrap());
+            black_box(b2schema::decode_from_slice::<B2nd>(&bytes).unwrap());
         })
     );
     println!(
         "allocations per decode: FrameHeader + 16 metalayers (index and contents Vecs) {}",
         count(&mut || {
-            black_box(b2schema::from_slice::<FrameHeader>(&hbytes).unwrap());
+            black_box(b2schema::decode_from_slice::<FrameHeader>(&hbytes).unwrap());
         })
     );
 

@@ -24,11 +24,101 @@ macro_rules! serde_path {
     )*};
 }
 
-serde_path!(bool, u8, u16, u32, u64, i8, i16, i32, i64, f32, f64, char, (), String);
+serde_path!(f32, f64, char, ());
+
+impl Encode for bool {}
+
+impl<'de> Decode<'de> for bool {
+    #[inline]
+    fn decode_packed(bytes: &'de [u8], at: &mut usize) -> Option<Self> {
+        let v = match *bytes.get(*at)? {
+            0 => false,
+            1 => true,
+            _ => return None,
+        };
+        *at += 1;
+        Some(v)
+    }
+}
+
+macro_rules! ints {
+    ($($t:ty => $default:ident),*) => {$(
+        impl Encode for $t {}
+
+        impl<'de> Decode<'de> for $t {
+            #[inline(always)]
+            fn decode(enc: Option<Encoding>, d: &mut Deserializer<'de>) -> Result<Self> {
+                match d.exact_int(enc, Encoding::$default) {
+                    Some(v) => Ok(v),
+                    None => decode_serde(enc, d),
+                }
+            }
+
+            #[inline]
+            fn decode_packed(bytes: &'de [u8], at: &mut usize) -> Option<Self> {
+                // Only the one-byte integers have a packed form.
+                if core::mem::size_of::<$t>() != 1 {
+                    return None;
+                }
+                let b = *bytes.get(*at)?;
+                *at += 1;
+                Some(b as $t)
+            }
+        }
+    )*};
+}
+
+ints!(u8 => FixInt, u16 => Uint16, u32 => Uint32, u64 => Uint64,
+      i8 => Int8, i16 => Int16, i32 => Int32, i64 => Int64);
+
+/// The payload of text or bytes written exactly under `enc` (or `default`), in the fixed mode.
+#[inline(always)]
+fn exact_bytes<'de>(
+    enc: Option<Encoding>,
+    default: Encoding,
+    d: &mut Deserializer<'de>,
+) -> Option<&'de [u8]> {
+    match enc {
+        Some(e) => d.exact_bytes(e),
+        None if d.config().widths() == Widths::Fixed => d.exact_bytes(default),
+        None => None,
+    }
+}
 
 impl Encode for str {}
-impl<'de: 'a, 'a> Decode<'de> for &'a str {}
-impl<'de: 'a, 'a> Decode<'de> for &'a [u8] {}
+impl Encode for String {}
+
+impl<'de: 'a, 'a> Decode<'de> for &'a str {
+    #[inline]
+    fn decode(enc: Option<Encoding>, d: &mut Deserializer<'de>) -> Result<Self> {
+        let start = d.position();
+        if let Some(bytes) = exact_bytes(enc, Encoding::Str32, d) {
+            match core::str::from_utf8(bytes) {
+                Ok(s) => return Ok(s),
+                // The serde path reads it again and reports the invalid UTF-8.
+                Err(_) => d.rewind(start),
+            }
+        }
+        decode_serde(enc, d)
+    }
+}
+
+impl<'de> Decode<'de> for String {
+    #[inline]
+    fn decode(enc: Option<Encoding>, d: &mut Deserializer<'de>) -> Result<Self> {
+        <&'de str>::decode(enc, d).map(String::from)
+    }
+}
+
+impl<'de: 'a, 'a> Decode<'de> for &'a [u8] {
+    #[inline]
+    fn decode(enc: Option<Encoding>, d: &mut Deserializer<'de>) -> Result<Self> {
+        match exact_bytes(enc, Encoding::Bin32, d) {
+            Some(bytes) => Ok(bytes),
+            None => decode_serde(enc, d),
+        }
+    }
+}
 impl<'de: 'a, 'a> Decode<'de> for Cow<'a, str> {}
 impl Encode for Cow<'_, str> {}
 impl<T: Serialize> Encode for Option<T> {}
@@ -141,8 +231,14 @@ impl<'de, T: Decode<'de>> Decode<'de> for Vec<T> {
         if !direct_seq(enc, d) {
             return decode_serde(enc, d);
         }
-        d.set_pending(enc);
-        let (start, len) = d.array_header(None)?;
+        let (start, len) = match d.exact_array_header(enc.unwrap_or(Encoding::FixArray), enc.is_some(), None)
+        {
+            Some(header) => header,
+            None => {
+                d.set_pending(enc);
+                d.array_header(None)?
+            }
+        };
         // serde's own bound on a preallocation: at most 1 MiB, whatever the count claims.
         let cap = len.min(1024 * 1024 / core::mem::size_of::<T>().max(1));
         let mut out = Vec::with_capacity(cap);
@@ -160,11 +256,22 @@ where
 {
     #[inline]
     fn decode(enc: Option<Encoding>, d: &mut Deserializer<'de>) -> Result<Self> {
+        if let Some(e) = enc
+            && e.is_bytes()
+        {
+            return super::support::decode_bytes_framed(e, d);
+        }
         if !direct_seq(enc, d) {
             return decode_serde(enc, d);
         }
-        d.set_pending(enc);
-        let (start, _) = d.array_header(Some(N))?;
+        let (start, _) = match d.exact_array_header(enc.unwrap_or(Encoding::FixArray), enc.is_some(), Some(N))
+        {
+            Some(header) => header,
+            None => {
+                d.set_pending(enc);
+                d.array_header(Some(N))?
+            }
+        };
         let mut out: [T; N] = core::array::from_fn(|_| T::default());
         decode_elements(d, start, N, |d, i| {
             out[i] = T::decode(None, d)?;
@@ -172,12 +279,21 @@ where
         })?;
         Ok(out)
     }
+
+    #[inline]
+    fn decode_packed(bytes: &'de [u8], at: &mut usize) -> Option<Self> {
+        let mut out: [T; N] = core::array::from_fn(|_| T::default());
+        for slot in &mut out {
+            *slot = T::decode_packed(bytes, at)?;
+        }
+        Some(out)
+    }
 }
 
 /// `outer` (a field attribute) with a wrapper's own encoding applied inside it, as the serde
 /// path applies nested newtype names.
 #[inline]
-fn inside(outer: Option<Encoding>, wrapper: Encoding) -> Option<Encoding> {
+pub(crate) fn inside(outer: Option<Encoding>, wrapper: Encoding) -> Option<Encoding> {
     let mut pending = outer;
     Magic::set_pending(&mut pending, wrapper);
     pending

@@ -30,6 +30,7 @@
 //! direct path is for types that can do better.
 
 mod impls;
+pub(crate) use impls::inside;
 pub(crate) mod support;
 
 use alloc::vec::Vec;
@@ -58,6 +59,16 @@ pub trait Decode<'de>: Deserialize<'de> {
     #[inline]
     fn decode(enc: Option<Encoding>, d: &mut Deserializer<'de>) -> Result<Self> {
         decode_serde(enc, d)
+    }
+
+    /// Reads the value as bare bytes of a packed struct from `bytes` at `*at`, advancing `at`;
+    /// `None` when the type has no such form or the bytes do not hold a valid one (the serde
+    /// path then reads them again and reports why).
+    #[doc(hidden)]
+    #[inline]
+    fn decode_packed(bytes: &'de [u8], at: &mut usize) -> Option<Self> {
+        let _ = (bytes, at);
+        None
     }
 }
 

@@ -89,14 +89,54 @@ fn frame_body<'de, T>(
     frame: Frame,
     body: impl FnOnce(&mut Deserializer<'de>) -> Result<T>,
 ) -> Result<T> {
-    if frame.encoding != Encoding::FixArray {
-        d.set_pending(Some(frame.encoding));
-    }
-    let (start, _) = d.array_header(Some(frame.len))?;
+    let explicit = frame.encoding != Encoding::FixArray;
+    let (start, _) = match d.exact_array_header(frame.encoding, explicit, Some(frame.len)) {
+        Some(header) => header,
+        None => {
+            if explicit {
+                d.set_pending(Some(frame.encoding));
+            }
+            d.array_header(Some(frame.len))?
+        }
+    };
     d.enter()?;
     let v = body(d).map_err(|e| e.with_offset(start))?;
     d.leave();
     Ok(v)
+}
+
+/// Reads a value packed as bare bytes under a byte encoding `enc` (a packed struct under
+/// `fixstr` or `fixext16`, a `[u8; N]` under `fixstr`), or with no framing (`raw`): the direct
+/// path when the bytes are exactly a valid value, else the serde path, which reads them again
+/// and reports what is wrong.
+#[inline]
+pub fn decode_bytes_framed<'de, T: Decode<'de>>(enc: Encoding, d: &mut Deserializer<'de>) -> Result<T> {
+    let start = d.position();
+    if enc == Encoding::Raw {
+        if d.config().is_strict() {
+            let rest = d.remaining_input();
+            let mut at = 0;
+            if let Some(v) = T::decode_packed(rest, &mut at) {
+                d.rewind(start + at);
+                return Ok(v);
+            }
+        }
+    } else if let Some(bytes) = d.exact_bytes(enc) {
+        let mut at = 0;
+        if let Some(v) = T::decode_packed(bytes, &mut at)
+            && at == bytes.len()
+        {
+            return Ok(v);
+        }
+        d.rewind(start);
+    }
+    decode_serde(Some(enc), d)
+}
+
+/// The byte framing a packed struct is read under: the field's byte encoding, or bare bytes.
+#[inline(always)]
+pub fn packed_encoding(enc: Option<Encoding>) -> Encoding {
+    super::inside(enc, Encoding::Raw).unwrap_or(Encoding::Raw)
 }
 
 /// Reads one field with `f`, naming it in an error.
@@ -158,6 +198,9 @@ impl<T: ?Sized + Serialize> EncodeSerde<T> for Probe<T> {
 pub trait DecodeDirect<'de, T> {
     /// Reads a `T` under `enc`.
     fn decode_value(&self, enc: Option<Encoding>, d: &mut Deserializer<'de>) -> Result<T>;
+
+    /// Reads a `T` packed as bare bytes.
+    fn decode_packed_value(&self, bytes: &'de [u8], at: &mut usize) -> Option<T>;
 }
 
 impl<'de, T: Decode<'de>> DecodeDirect<'de, T> for &Probe<T> {
@@ -165,17 +208,30 @@ impl<'de, T: Decode<'de>> DecodeDirect<'de, T> for &Probe<T> {
     fn decode_value(&self, enc: Option<Encoding>, d: &mut Deserializer<'de>) -> Result<T> {
         T::decode(enc, d)
     }
+
+    #[inline(always)]
+    fn decode_packed_value(&self, bytes: &'de [u8], at: &mut usize) -> Option<T> {
+        T::decode_packed(bytes, at)
+    }
 }
 
 /// Serde's decoder of `T` (the fallback).
 pub trait DecodeSerde<'de, T> {
     /// Reads a `T` under `enc`.
     fn decode_value(&self, enc: Option<Encoding>, d: &mut Deserializer<'de>) -> Result<T>;
+
+    /// No packed form: the serde path reads it.
+    fn decode_packed_value(&self, bytes: &'de [u8], at: &mut usize) -> Option<T>;
 }
 
 impl<'de, T: Deserialize<'de>> DecodeSerde<'de, T> for Probe<T> {
     #[inline(always)]
     fn decode_value(&self, enc: Option<Encoding>, d: &mut Deserializer<'de>) -> Result<T> {
         decode_serde(enc, d)
+    }
+
+    #[inline(always)]
+    fn decode_packed_value(&self, _bytes: &'de [u8], _at: &mut usize) -> Option<T> {
+        None
     }
 }

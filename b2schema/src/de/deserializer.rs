@@ -47,6 +47,13 @@ impl<'de> Deserializer<'de> {
         &self.input[self.pos..]
     }
 
+    /// Moves back to `pos`, a position this deserializer was at (the direct decoder undoing a
+    /// fast path before the serde path reads the value again).
+    #[inline]
+    pub(crate) fn rewind(&mut self, pos: usize) {
+        self.pos = pos;
+    }
+
     /// Checks that the whole input was read.
     pub fn end(&self) -> Result<()> {
         match self.input.len() - self.pos {
@@ -285,6 +292,101 @@ impl<'de> Deserializer<'de> {
             let hint = (default == Encoding::FixInt).then_some(int::FIXINT_HINT);
             Error::at(v.out_of_range(T::NAME, hint), start)
         })
+    }
+
+    /// The direct decoder's integer: the value written exactly under `enc` (an override) or the
+    /// type's `default`, when reading strictly; `None`, with nothing consumed, for anything else
+    /// (the serde path then reads it, or builds the error). Both encodings are constants at the
+    /// call site, so this compiles to one marker compare and one load.
+    #[inline(always)]
+    pub(crate) fn exact_int<T: FromInt>(&mut self, enc: Option<Encoding>, default: Encoding) -> Option<T> {
+        let e = match enc {
+            Some(e) => e,
+            None if self.config.widths == Widths::Fixed => default,
+            None => return None,
+        };
+        if !self.config.strict || self.pending.is_some() || e.family() != Family::Int {
+            return None;
+        }
+        let start = self.pos;
+        let v = T::from_int(self.fast_int(e)?);
+        if v.is_none() {
+            self.pos = start;
+        }
+        v
+    }
+
+    /// The direct decoder's array header: the count of an array written exactly under `enc`
+    /// (an override, or the type's own array encoding when `explicit` is false), which must be
+    /// `expect` when given and fit in the rest of the input; `None`, with nothing consumed, for
+    /// anything else (the serde path then reads it, or builds the error).
+    #[inline(always)]
+    pub(crate) fn exact_array_header(
+        &mut self,
+        enc: Encoding,
+        explicit: bool,
+        expect: Option<usize>,
+    ) -> Option<(usize, usize)> {
+        if !self.config.strict
+            || self.pending.is_some()
+            || enc.family() != Family::Array
+            || !(explicit || self.config.widths == Widths::Fixed)
+        {
+            return None;
+        }
+        let start = self.pos;
+        let m = *self.input.get(start)?;
+        if !enc.accepts(m) {
+            return None;
+        }
+        let (len, head) = match (enc.marker(), enc.prefix_len()) {
+            (crate::encoding::MarkerSpec::Counted { base, .. }, _) => ((m - base) as usize, 1),
+            (_, 2) => {
+                (u16::from_be_bytes(self.input.get(start + 1..start + 3)?.try_into().ok()?) as usize, 3)
+            }
+            (_, 4) => {
+                (u32::from_be_bytes(self.input.get(start + 1..start + 5)?.try_into().ok()?) as usize, 5)
+            }
+            _ => return None,
+        };
+        if expect.is_some_and(|n| n != len) || len > self.input.len() - start - head {
+            return None;
+        }
+        self.pos = start + head;
+        Some((start, len))
+    }
+
+    /// The direct decoder's text and bytes: the payload written exactly under `enc` (a str or
+    /// bin encoding with an exact marker or a fixstr; the 17 bytes of a fixext16), when reading
+    /// strictly; `None`, with nothing consumed, for anything else.
+    #[inline(always)]
+    pub(crate) fn exact_bytes(&mut self, enc: Encoding) -> Option<&'de [u8]> {
+        if !self.config.strict
+            || self.pending.is_some()
+            || !matches!(enc.family(), Family::Str | Family::Bin | Family::Ext)
+        {
+            return None;
+        }
+        let m = *self.input.get(self.pos)?;
+        if !enc.accepts(m) {
+            return None;
+        }
+        let (len, head) = match (enc.marker(), enc.prefix_len()) {
+            (crate::encoding::MarkerSpec::Counted { base, .. }, _) => ((m - base) as usize, 1),
+            _ if enc == Encoding::FixExt16 => (17, 1),
+            (_, 1) => (*self.input.get(self.pos + 1)? as usize, 2),
+            (_, 2) => {
+                (u16::from_be_bytes(self.input.get(self.pos + 1..self.pos + 3)?.try_into().ok()?) as usize, 3)
+            }
+            (_, 4) => {
+                (u32::from_be_bytes(self.input.get(self.pos + 1..self.pos + 5)?.try_into().ok()?) as usize, 5)
+            }
+            _ => return None,
+        };
+        let end = (self.pos + head).checked_add(len)?;
+        let bytes = self.input.get(self.pos + head..end)?;
+        self.pos = end;
+        Some(bytes)
     }
 
     /// Reads an integer written exactly under `enc`, or `None` (nothing consumed) if it is not.

@@ -69,9 +69,7 @@ impl crate::Encode for Content<'_> {
 impl<'de: 'a, 'a> crate::Decode<'de> for Content<'a> {
     #[inline]
     fn decode(enc: Option<Encoding>, d: &mut crate::Deserializer<'de>) -> Result<Self> {
-        d.set_pending(enc);
-        d.set_pending(Some(Encoding::Bin32));
-        <&'de [u8]>::deserialize(d).map(Content)
+        <&'de [u8] as crate::Decode<'de>>::decode(crate::codec::inside(enc, Encoding::Bin32), d).map(Content)
     }
 }
 
@@ -156,11 +154,10 @@ impl<'de: 'a, 'a> crate::Decode<'de> for NameOffsets<'a> {
         d.enter()?;
         let mut out = Vec::with_capacity(len.min(64));
         for i in 0..len {
-            d.set_pending(Some(Encoding::FixStr));
-            let name = <&'de str>::deserialize(&mut *d)
+            let name = <&'de str as crate::Decode<'de>>::decode(Some(Encoding::FixStr), d)
                 .map_err(|e| e.in_segment(Segment::Index(i)).with_offset(start))?;
             let at = d.position();
-            let offset = i32::deserialize(&mut *d)
+            let offset = <i32 as crate::Decode<'de>>::decode(None, d)
                 .map_err(|e| e.with_offset(at).in_segment(Segment::Key(name.into())).with_offset(start))?;
             out.push((name, offset));
         }
