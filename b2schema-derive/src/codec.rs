@@ -23,8 +23,11 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
 
     if c.repr() == Repr::Packed {
         let packed = decode_packed(c);
+        let encode = encode_packed(c);
         return quote! {
-            impl #ser_impl #p::Encode for #ident #ty_g #ser_where {}
+            impl #ser_impl #p::Encode for #ident #ty_g #ser_where {
+                #encode
+            }
             impl #de_impl #p::Decode<#de_lt> for #ident #ty_g #de_where {
                 #[inline]
                 fn decode(
@@ -223,6 +226,63 @@ fn decode_packed(c: &Container<'_>) -> TokenStream {
             let __value = #ident { #(#idents: #locals),* };
             __value.__b2schema_check().ok()?;
             #p::core::option::Option::Some(__value)
+        }
+    }
+}
+
+/// `encode`, `packed_len` and `encode_packed` of a packed struct: its fields as bare bytes, under
+/// the field's byte framing, in one piece.
+fn encode_packed(c: &Container<'_>) -> TokenStream {
+    let k = &c.krate;
+    let p = quote!(#k::__private);
+    let n = c.fields.len();
+    let lens = c.fields.iter().map(|f| {
+        let ty = f.ty;
+        quote!(__n += (&&#p::Probe::<#ty>::new()).packed_len()?;)
+    });
+    // Constants and computed fields write what the serde path writes: a packed struct holding
+    // them takes that path.
+    let plain = c
+        .fields
+        .iter()
+        .all(|f| f.attrs.magic.is_none() && f.attrs.computed.is_none() && f.attrs.len.is_none());
+    let writes = c.fields.iter().map(|f| {
+        let ty = f.ty;
+        let id = f.ident;
+        quote!((&&#p::Probe::<#ty>::new()).encode_packed_value(&self.#id, __s)?;)
+    });
+    let packed_len = if plain {
+        quote! {
+            let mut __n = 0usize;
+            #(#lens)*
+            #p::core::option::Option::Some(__n)
+        }
+    } else {
+        quote!(#p::core::option::Option::None)
+    };
+    quote! {
+        #[inline]
+        fn encode<__O: #p::Output>(
+            &self,
+            __enc: #p::core::option::Option<#p::Encoding>,
+            __s: &mut #p::B2Serializer<__O>,
+        ) -> #p::B2Result<()> {
+            #p::encode_bytes_framed(self, #p::packed_encoding(__enc), __enc, #n, __s)
+        }
+
+        #[inline]
+        fn packed_len() -> #p::core::option::Option<usize> {
+            #[allow(unused_imports)]
+            use #p::{EncodeDirect as _, EncodeSerde as _};
+            #packed_len
+        }
+
+        #[inline]
+        fn encode_packed<__O: #p::Output>(&self, __s: &mut #p::B2Serializer<__O>) -> #p::B2Result<()> {
+            #[allow(unused_imports)]
+            use #p::{EncodeDirect as _, EncodeSerde as _};
+            #(#writes)*
+            #p::core::result::Result::Ok(())
         }
     }
 }

@@ -26,7 +26,17 @@ macro_rules! serde_path {
 
 serde_path!(f32, f64, char, ());
 
-impl Encode for bool {}
+impl Encode for bool {
+    #[inline]
+    fn packed_len() -> Option<usize> {
+        Some(1)
+    }
+
+    #[inline]
+    fn encode_packed<O: Output>(&self, s: &mut Serializer<O>) -> Result<()> {
+        s.write_raw(&[*self as u8])
+    }
+}
 
 impl<'de> Decode<'de> for bool {
     #[inline]
@@ -43,7 +53,17 @@ impl<'de> Decode<'de> for bool {
 
 macro_rules! ints {
     ($($t:ty => $default:ident),*) => {$(
-        impl Encode for $t {}
+        impl Encode for $t {
+            #[inline]
+            fn packed_len() -> Option<usize> {
+                (core::mem::size_of::<$t>() == 1).then_some(1)
+            }
+
+            #[inline]
+            fn encode_packed<O: Output>(&self, s: &mut Serializer<O>) -> Result<()> {
+                s.write_raw(&[*self as u8])
+            }
+        }
 
         impl<'de> Decode<'de> for $t {
             #[inline(always)]
@@ -85,8 +105,22 @@ fn exact_bytes<'de>(
     }
 }
 
-impl Encode for str {}
-impl Encode for String {}
+impl Encode for str {
+    #[inline]
+    fn encode<O: Output>(&self, enc: Option<Encoding>, s: &mut Serializer<O>) -> Result<()> {
+        match s.exact_bytes(enc, Encoding::Str32, self.as_bytes()) {
+            Some(r) => r,
+            None => encode_serde(self, enc, s),
+        }
+    }
+}
+
+impl Encode for String {
+    #[inline]
+    fn encode<O: Output>(&self, enc: Option<Encoding>, s: &mut Serializer<O>) -> Result<()> {
+        self.as_str().encode(enc, s)
+    }
+}
 
 impl<'de: 'a, 'a> Decode<'de> for &'a str {
     #[inline]
@@ -195,7 +229,22 @@ where
 {
     #[inline]
     fn encode<O: Output>(&self, enc: Option<Encoding>, s: &mut Serializer<O>) -> Result<()> {
+        if let Some(e) = enc
+            && e.is_bytes()
+        {
+            return super::support::encode_bytes_framed(self, e, enc, N, s);
+        }
         if encode_seq(self, enc, s)? { Ok(()) } else { encode_serde(self, enc, s) }
+    }
+
+    #[inline]
+    fn packed_len() -> Option<usize> {
+        T::packed_len().map(|n| n * N)
+    }
+
+    #[inline]
+    fn encode_packed<O: Output>(&self, s: &mut Serializer<O>) -> Result<()> {
+        self.iter().try_for_each(|x| x.encode_packed(s))
     }
 }
 

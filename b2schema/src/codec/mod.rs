@@ -50,6 +50,24 @@ pub trait Encode: Serialize {
     fn encode<O: Output>(&self, enc: Option<Encoding>, s: &mut Serializer<O>) -> Result<()> {
         encode_serde(self, enc, s)
     }
+
+    /// The length of the value as bare bytes in a packed struct, when it has that form.
+    #[doc(hidden)]
+    #[inline]
+    fn packed_len() -> Option<usize>
+    where
+        Self: Sized,
+    {
+        None
+    }
+
+    /// Writes the value as the `packed_len()` bare bytes of a packed struct (called only when
+    /// `packed_len()` is `Some` and the bytes fit the output).
+    #[doc(hidden)]
+    #[inline]
+    fn encode_packed<O: Output>(&self, s: &mut Serializer<O>) -> Result<()> {
+        encode_serde(self, Some(Encoding::Raw), s)
+    }
 }
 
 /// A value with a direct decoder, accepting the same bytes and giving the same errors as its

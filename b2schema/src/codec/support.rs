@@ -133,6 +133,39 @@ pub fn decode_bytes_framed<'de, T: Decode<'de>>(enc: Encoding, d: &mut Deseriali
     decode_serde(Some(enc), d)
 }
 
+/// Writes a value packed as bare bytes under the byte encoding `e` (`enc` as asked, `count`
+/// the elements the serde path would state as the length): the header and the bytes in one
+/// piece when they are exactly what the serde path writes and fit the output, else the serde
+/// path, which writes them element by element or reports the error.
+#[inline]
+pub fn encode_bytes_framed<T: Encode, O: Output>(
+    value: &T,
+    e: Encoding,
+    enc: Option<Encoding>,
+    count: usize,
+    s: &mut Serializer<O>,
+) -> Result<()> {
+    if let Some(len) = T::packed_len() {
+        let direct = match e.family() {
+            Family::Str | Family::Bin => {
+                len == count && len as u64 <= e.max_len() && s.fits(e.marker_len() + e.prefix_len() + len)
+            }
+            Family::Ext => len == 17 && s.fits(18),
+            Family::Raw => s.fits(len),
+            _ => false,
+        };
+        if direct {
+            match e.family() {
+                Family::Str | Family::Bin => s.header(e, len)?,
+                Family::Ext => s.write_raw(&[crate::encoding::marker::FIXEXT16])?,
+                _ => {}
+            }
+            return value.encode_packed(s);
+        }
+    }
+    encode_serde(value, enc, s)
+}
+
 /// The byte framing a packed struct is read under: the field's byte encoding, or bare bytes.
 #[inline(always)]
 pub fn packed_encoding(enc: Option<Encoding>) -> Encoding {
@@ -169,28 +202,60 @@ impl<T: ?Sized> Default for Probe<T> {
 }
 
 /// The direct encoder of `T` (found first, when `T: Encode`).
-pub trait EncodeDirect<T: ?Sized> {
+pub trait EncodeDirect<T> {
     /// Writes `value` under `enc`.
     fn encode_value<O: Output>(&self, value: &T, enc: Option<Encoding>, s: &mut Serializer<O>) -> Result<()>;
+
+    /// `T`'s length as bare bytes.
+    fn packed_len(&self) -> Option<usize>;
+
+    /// Writes `value` as bare bytes.
+    fn encode_packed_value<O: Output>(&self, value: &T, s: &mut Serializer<O>) -> Result<()>;
 }
 
-impl<T: ?Sized + Encode> EncodeDirect<T> for &Probe<T> {
+impl<T: Encode> EncodeDirect<T> for &Probe<T> {
     #[inline(always)]
     fn encode_value<O: Output>(&self, value: &T, enc: Option<Encoding>, s: &mut Serializer<O>) -> Result<()> {
         value.encode(enc, s)
     }
+
+    #[inline(always)]
+    fn packed_len(&self) -> Option<usize> {
+        T::packed_len()
+    }
+
+    #[inline(always)]
+    fn encode_packed_value<O: Output>(&self, value: &T, s: &mut Serializer<O>) -> Result<()> {
+        value.encode_packed(s)
+    }
 }
 
 /// Serde's encoder of `T` (the fallback).
-pub trait EncodeSerde<T: ?Sized> {
+pub trait EncodeSerde<T> {
     /// Writes `value` under `enc`.
     fn encode_value<O: Output>(&self, value: &T, enc: Option<Encoding>, s: &mut Serializer<O>) -> Result<()>;
+
+    /// No packed form known.
+    fn packed_len(&self) -> Option<usize>;
+
+    /// Writes `value` as bare bytes, through serde.
+    fn encode_packed_value<O: Output>(&self, value: &T, s: &mut Serializer<O>) -> Result<()>;
 }
 
-impl<T: ?Sized + Serialize> EncodeSerde<T> for Probe<T> {
+impl<T: Serialize> EncodeSerde<T> for Probe<T> {
     #[inline(always)]
     fn encode_value<O: Output>(&self, value: &T, enc: Option<Encoding>, s: &mut Serializer<O>) -> Result<()> {
         encode_serde(value, enc, s)
+    }
+
+    #[inline(always)]
+    fn packed_len(&self) -> Option<usize> {
+        None
+    }
+
+    #[inline(always)]
+    fn encode_packed_value<O: Output>(&self, value: &T, s: &mut Serializer<O>) -> Result<()> {
+        encode_serde(value, Some(Encoding::Raw), s)
     }
 }
 

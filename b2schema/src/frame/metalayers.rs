@@ -60,9 +60,14 @@ impl<'de: 'a, 'a> Deserialize<'de> for Content<'a> {
 impl crate::Encode for Content<'_> {
     #[inline]
     fn encode<O: Output>(&self, enc: Option<Encoding>, s: &mut crate::Serializer<O>) -> Result<()> {
-        s.set_pending(enc);
-        s.set_pending(Some(Encoding::Bin32));
-        Serializer::serialize_bytes(s, self.0)
+        let enc = crate::codec::inside(enc, Encoding::Bin32);
+        match s.exact_bytes(enc, Encoding::Bin32, self.0) {
+            Some(r) => r,
+            None => {
+                s.set_pending(enc);
+                Serializer::serialize_bytes(s, self.0)
+            }
+        }
     }
 }
 
@@ -132,8 +137,7 @@ impl crate::Encode for NameOffsets<'_> {
         }
         s.header(e, len)?;
         for (i, &(name, offset)) in self.0.iter().enumerate() {
-            s.set_pending(Some(Encoding::FixStr));
-            Serializer::serialize_str(&mut *s, name)
+            crate::Encode::encode(name, Some(Encoding::FixStr), s)
                 .map_err(|err| err.in_segment(Segment::Key(alloc::format!("key #{i}"))))?;
             let at = s.position();
             Serializer::serialize_i32(&mut *s, offset)

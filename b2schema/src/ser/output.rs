@@ -12,6 +12,15 @@ pub trait Output {
     /// Bytes written so far (for a `Vec`, its length).
     fn position(&self) -> usize;
 
+    /// Whether `n` more bytes can be written (a caller's slice may be too short; growing and
+    /// streaming outputs say yes). The direct encoder asks before writing a packed struct in
+    /// one piece, so that a short slice fails exactly where the serde path would.
+    #[inline]
+    fn fits(&self, n: usize) -> bool {
+        let _ = n;
+        true
+    }
+
     /// Appends a marker and a fixed-width value (one bounds check, no reload of the bytes).
     #[inline]
     fn write_tagged<const N: usize>(&mut self, tag: u8, value: [u8; N]) -> Result<()> {
@@ -29,9 +38,17 @@ impl Output for Vec<u8> {
 
     #[inline]
     fn write_tagged<const N: usize>(&mut self, tag: u8, value: [u8; N]) -> Result<()> {
-        self.reserve(N + 1);
-        self.push(tag);
-        self.extend_from_slice(&value);
+        // One capacity check and one copy of a constant length (at most 9 bytes: a marker and
+        // a 64-bit value), assembled in registers.
+        if N <= 8 {
+            let mut buf = [0u8; 9];
+            buf[0] = tag;
+            buf[1..=N].copy_from_slice(&value);
+            self.extend_from_slice(&buf[..=N]);
+        } else {
+            self.push(tag);
+            self.extend_from_slice(&value);
+        }
         Ok(())
     }
 
@@ -45,6 +62,11 @@ impl<O: Output + ?Sized> Output for &mut O {
     #[inline]
     fn write_all(&mut self, bytes: &[u8]) -> Result<()> {
         (**self).write_all(bytes)
+    }
+
+    #[inline]
+    fn fits(&self, n: usize) -> bool {
+        (**self).fits(n)
     }
 
     #[inline]
@@ -95,6 +117,11 @@ impl Output for SliceOutput<'_> {
     #[inline]
     fn position(&self) -> usize {
         self.len
+    }
+
+    #[inline]
+    fn fits(&self, n: usize) -> bool {
+        n <= self.buf.len() - self.len
     }
 
     #[inline]

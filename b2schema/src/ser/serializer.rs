@@ -74,6 +74,40 @@ impl<O: Output> Serializer<O> {
         self.config = saved;
     }
 
+    /// The direct encoder's text and bytes: written under `enc` (an override) or `default`
+    /// (with fixed widths) when that is a str or bin encoding; `None`, with nothing written,
+    /// for anything else (the serde path then writes it, or builds the error). The encodings are
+    /// constants at the call site.
+    #[inline(always)]
+    pub(crate) fn exact_bytes(
+        &mut self,
+        enc: Option<Encoding>,
+        default: Encoding,
+        bytes: &[u8],
+    ) -> Option<Result<()>> {
+        let e = match enc {
+            Some(e) => e,
+            None if self.config.widths == Widths::Fixed => default,
+            None => return None,
+        };
+        if self.pending.is_some() || !matches!(e.family(), Family::Str | Family::Bin) {
+            return None;
+        }
+        Some(self.header(e, bytes.len()).and_then(|()| self.out.write_all(bytes)))
+    }
+
+    /// Whether `n` more bytes fit the output.
+    #[inline]
+    pub(crate) fn fits(&self, n: usize) -> bool {
+        self.out.fits(n)
+    }
+
+    /// Appends bytes as they are.
+    #[inline]
+    pub(crate) fn write_raw(&mut self, bytes: &[u8]) -> Result<()> {
+        self.out.write_all(bytes)
+    }
+
     #[cold]
     pub(super) fn error(&self, kind: ErrorKind) -> Error {
         Error::at(kind, self.out.position())
