@@ -135,7 +135,7 @@ pub fn read(content: &[u8]) -> crate::Result<NdMeta> {
     let m = content.first().copied().unwrap_or(0);
     let meta = match m {
         0x97 => {
-            let v: B2nd = crate::from_slice(content).map_err(|e| e.or_field("b2nd"))?;
+            let v: B2nd = crate::decode_from_slice(content).map_err(|e| e.or_field("b2nd"))?;
             NdMeta {
                 layout: LayoutKind::B2nd7,
                 version: v.version,
@@ -147,7 +147,7 @@ pub fn read(content: &[u8]) -> crate::Result<NdMeta> {
             }
         }
         0x96 => {
-            let v: B2ndDev6 = crate::from_slice(content).map_err(|e| e.or_field("b2nd"))?;
+            let v: B2ndDev6 = crate::decode_from_slice(content).map_err(|e| e.or_field("b2nd"))?;
             NdMeta {
                 layout: LayoutKind::B2nd6,
                 version: v.version,
@@ -159,7 +159,7 @@ pub fn read(content: &[u8]) -> crate::Result<NdMeta> {
             }
         }
         _ => {
-            let v: Caterva = crate::from_slice(content).map_err(|e| e.or_field("b2nd"))?;
+            let v: Caterva = crate::decode_from_slice(content).map_err(|e| e.or_field("b2nd"))?;
             NdMeta {
                 layout: LayoutKind::Caterva5,
                 version: v.version,

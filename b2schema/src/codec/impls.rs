@@ -54,6 +54,17 @@ impl<'de> Decode<'de> for bool {
 macro_rules! ints {
     ($($t:ty => $default:ident),*) => {$(
         impl Encode for $t {
+            #[inline(always)]
+            fn encode_own<O: Output>(&self, s: &mut Serializer<O>) -> Result<()> {
+                match Encoding::$default.marker() {
+                    crate::encoding::MarkerSpec::Exact(m) => s.write_tagged(m, self.to_be_bytes()),
+                    _ if (*self as u64) <= crate::encoding::marker::POSITIVE_FIXINT_MAX as u64 => {
+                        s.write_raw(&[*self as u8])
+                    }
+                    _ => self.encode(None, s),
+                }
+            }
+
             #[inline]
             fn packed_len() -> Option<usize> {
                 (core::mem::size_of::<$t>() == 1).then_some(1)
@@ -202,9 +213,11 @@ fn encode_seq<T: Encode, O: Output>(
 ) -> Result<bool> {
     let Some(e) = seq_encoding(enc, items.len(), s) else { return Ok(false) };
     s.header(e, items.len())?;
+    let own = s.config().widths() == Widths::Fixed && !s.has_pending();
     for (i, item) in items.iter().enumerate() {
         let at = s.position();
-        item.encode(None, s).map_err(|err| err.with_offset(at).in_segment(Segment::Index(i)))?;
+        let r = if own { item.encode_own(s) } else { item.encode(None, s) };
+        r.map_err(|err| err.with_offset(at).in_segment(Segment::Index(i)))?;
     }
     Ok(true)
 }

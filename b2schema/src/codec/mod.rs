@@ -51,6 +51,14 @@ pub trait Encode: Serialize {
         encode_serde(self, enc, s)
     }
 
+    /// Writes `self` under its own encoding, in the fixed mode, with no override pending (a
+    /// sequence element): what `encode(None, s)` writes there.
+    #[doc(hidden)]
+    #[inline]
+    fn encode_own<O: Output>(&self, s: &mut Serializer<O>) -> Result<()> {
+        self.encode(None, s)
+    }
+
     /// The length of the value as bare bytes in a packed struct, when it has that form.
     #[doc(hidden)]
     #[inline]

@@ -62,7 +62,7 @@ impl<'a> FrameView<'a> {
         }
         let header = bytes_at(frame, 0, header_len as u64, "header")?;
         let (trailer_offset, trailer) = trailer_range(frame, frame_len)?;
-        let probe: FrameHeader = crate::take_from_slice(header).map_err(|e| e.or_field("header"))?.0;
+        let probe: FrameHeader = crate::decode_take(header).map_err(|e| e.or_field("header"))?.0;
         let index_offset = (header_len as u64).saturating_add(probe.cbytes.max(0) as u64);
         let index = if probe.nbytes > 0 && index_offset <= trailer_offset {
             bytes_at(frame, index_offset, trailer_offset - index_offset, "offsets index")?
@@ -77,8 +77,7 @@ impl<'a> FrameView<'a> {
 
     /// Decodes and validates the parts of a frame of type `expect`.
     pub(crate) fn from_parts(p: Parts<'a>, expect: FrameType) -> Result<Self> {
-        let (header, rest) =
-            crate::take_from_slice::<FrameHeader>(p.header).map_err(|e| e.or_field("header"))?;
+        let (header, rest) = crate::decode_take::<FrameHeader>(p.header).map_err(|e| e.or_field("header"))?;
         if !rest.is_empty() {
             return Err(Error::invalid(
                 "header_len equal to the header's encoded length",
@@ -93,7 +92,7 @@ impl<'a> FrameView<'a> {
 
         let t = p.trailer_offset as usize;
         let trailer: Trailer =
-            crate::from_slice(p.trailer).map_err(|e| e.shift_offset(t).in_field("trailer"))?;
+            crate::decode_from_slice(p.trailer).map_err(|e| e.shift_offset(t).in_field("trailer"))?;
         if trailer.trailer_len as usize != p.trailer.len() {
             return Err(Error::invalid(
                 "trailer_len as stored at frame_len - 22",
@@ -214,12 +213,12 @@ impl<'a> FrameView<'a> {
 
     /// Re-encodes the header from the decoded values.
     pub fn encode_header(&self) -> Result<Vec<u8>> {
-        crate::to_vec(&self.header)
+        crate::encode_to_vec(&self.header)
     }
 
     /// Re-encodes the trailer from the decoded values.
     pub fn encode_trailer(&self) -> Result<Vec<u8>> {
-        crate::to_vec(&self.trailer)
+        crate::encode_to_vec(&self.trailer)
     }
 }
 

@@ -96,6 +96,18 @@ impl<O: Output> Serializer<O> {
         Some(self.header(e, bytes.len()).and_then(|()| self.out.write_all(bytes)))
     }
 
+    /// Whether an override is waiting for the next value.
+    #[inline]
+    pub(crate) fn has_pending(&self) -> bool {
+        self.pending.is_some()
+    }
+
+    /// Appends a marker and a fixed-width value.
+    #[inline(always)]
+    pub(crate) fn write_tagged<const N: usize>(&mut self, tag: u8, value: [u8; N]) -> Result<()> {
+        self.out.write_tagged(tag, value)
+    }
+
     /// Whether `n` more bytes fit the output.
     #[inline]
     pub(crate) fn fits(&self, n: usize) -> bool {

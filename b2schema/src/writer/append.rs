@@ -134,7 +134,7 @@ fn rewrite_tail<F: Read + Write + Seek>(
     let trailer = trailer(&vls)?;
     tail.extend_from_slice(&trailer);
     new.frame_len = (old_end + tail.len() as u64) as i64;
-    let new_header = crate::to_vec(&new)?;
+    let new_header = crate::encode_to_vec(&new)?;
     if new_header.len() != file.header_bytes().len() {
         return Err(Error::invalid(
             "a header of the same length",

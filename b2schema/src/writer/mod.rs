@@ -324,7 +324,7 @@ impl Frame {
             },
             metalayers,
         };
-        crate::to_vec(&header)
+        crate::encode_to_vec(&header)
     }
 }
 
@@ -337,5 +337,5 @@ pub(crate) fn trailer(vl_chunks: &[(String, Vec<u8>)]) -> Result<Vec<u8>> {
         trailer_len: 0, // computed by the encoder
         fingerprint: Fingerprint::default(),
     };
-    crate::to_vec(&t)
+    crate::encode_to_vec(&t)
 }

@@ -173,7 +173,7 @@ impl<'a> NdArray<'a> {
             .map_err(|_| Error::invalid("a block of at most 2 GiB", "", blocksize, 0))?;
         frame.chunksize = i32::try_from(chunk_nbytes)
             .map_err(|_| Error::invalid("a chunk of at most 2 GiB", "", chunk_nbytes, 0))?;
-        frame.metalayers.push(("b2nd".into(), crate::to_vec(&meta)?));
+        frame.metalayers.push(("b2nd".into(), crate::encode_to_vec(&meta)?));
         frame.metalayers.extend(self.metalayers.iter().cloned());
         frame.vlmetalayers = self.vlmetalayers.clone();
 
