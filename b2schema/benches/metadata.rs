@@ -576,6 +576,24 @@ fn main() {
             dt,
             files.len() as f64 / dt
         );
+        // One process over the directory (JSON Lines), the fixtures listed 20 times.
+        let mut times = Vec::new();
+        let args: Vec<_> = std::iter::repeat_n(&files, 20).flatten().collect();
+        for _ in 0..5 {
+            let t = Instant::now();
+            let o =
+                std::process::Command::new(&bin).arg("inspect").arg("--json").args(&args).output().unwrap();
+            assert!(o.status.success());
+            assert_eq!(o.stdout.iter().filter(|&&b| b == b'\n').count(), args.len());
+            times.push(t.elapsed().as_secs_f64());
+        }
+        times.sort_by(f64::total_cmp);
+        println!(
+            "b2schema inspect --json over {} paths in one process: {:.3} s median, {:.0} files/s",
+            args.len(),
+            times[2],
+            args.len() as f64 / times[2]
+        );
     } else {
         println!("(build the tool with `cargo build --release -p b2schema-cli` to time inspect --json)");
     }

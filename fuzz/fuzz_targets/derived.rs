@@ -1,7 +1,9 @@
 //! `from_slice` into derived structs: the built-in layouts (`B2nd`, the legacy layouts, the frame
 //! header, the trailer, the metalayers sections) and two structs of borrowed fields, one with
 //! serde's derive and the wrappers, one with `#[derive(B2Layout)]`; strict and lenient. Nothing may
-//! panic, and every error's offset lies inside the input.
+//! panic, and every error's offset lies inside the input. The direct decoder (`decode_from_slice`)
+//! must give exactly what the serde path gives: the same value or the same error (message,
+//! offset, field path).
 #![no_main]
 
 use std::collections::BTreeMap;
@@ -9,7 +11,7 @@ use std::collections::BTreeMap;
 use b2schema::b2nd::{B2nd, B2ndDev6, Caterva};
 use b2schema::frame::{FrameHeader, MetaLayers, Trailer};
 use b2schema::wrap::{Bin32, Counted, Map16, Str32};
-use b2schema::{B2Layout, Config};
+use b2schema::{B2Layout, Config, Decode};
 use libfuzzer_sys::fuzz_target;
 use serde::Deserialize;
 
@@ -56,14 +58,31 @@ fn check<'a, T: Deserialize<'a>>(data: &'a [u8]) {
     }
 }
 
+/// What a decode gave, comparable across the two paths.
+fn outcome<T: std::fmt::Debug>(r: b2schema::Result<T>) -> String {
+    match r {
+        Ok(v) => format!("{v:?}"),
+        Err(e) => format!("{e} | {:?} | {}", e.offset(), e.path_string()),
+    }
+}
+
+fn same<'a, T: Decode<'a> + std::fmt::Debug>(data: &'a [u8]) {
+    check::<T>(data);
+    for config in [Config::fixed(), Config::fixed().strict(false), Config::minimal(), Config::minimal().strict(true)] {
+        let serde = outcome(b2schema::from_slice_with::<T>(data, config));
+        let direct = outcome(b2schema::decode_from_slice_with::<T>(data, config));
+        assert_eq!(direct, serde, "direct and serde paths differ under {config:?}");
+    }
+}
+
 fuzz_target!(|data: &[u8]| {
-    check::<B2nd>(data);
-    check::<Caterva>(data);
-    check::<B2ndDev6>(data);
-    check::<FrameHeader>(data);
-    check::<Trailer>(data);
-    check::<MetaLayers<7>>(data);
-    check::<MetaLayers<6>>(data);
+    same::<B2nd>(data);
+    same::<Caterva>(data);
+    same::<B2ndDev6>(data);
+    same::<FrameHeader>(data);
+    same::<Trailer>(data);
+    same::<MetaLayers<7>>(data);
+    same::<MetaLayers<6>>(data);
     check::<Borrowed>(data);
-    check::<Units>(data);
+    same::<Units>(data);
 });
