@@ -21,72 +21,87 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
         bound::with_bound(&bound::with_de_lifetime(c.generics), &quote!(#p::serde_core::Deserialize<#de_lt>));
     let (de_impl, _, de_where) = de_g.split_for_impl();
 
-    if c.repr() == Repr::Packed {
-        let packed = decode_packed(c);
-        let encode = encode_packed(c);
-        return quote! {
-            impl #ser_impl #p::Encode for #ident #ty_g #ser_where {
-                #encode
-            }
-            impl #de_impl #p::Decode<#de_lt> for #ident #ty_g #de_where {
-                #[inline]
-                fn decode(
-                    __enc: #p::core::option::Option<#p::Encoding>,
-                    __d: &mut #p::B2Deserializer<#de_lt>,
-                ) -> #p::B2Result<Self> {
-                    #p::decode_bytes_framed(#p::packed_encoding(__enc), __d)
-                }
-
-                #packed
-            }
-        };
-    }
-    let Some(frame) = frame(c) else {
-        return quote! {
-            impl #ser_impl #p::Encode for #ident #ty_g #ser_where {}
-            impl #de_impl #p::Decode<#de_lt> for #ident #ty_g #de_where {}
-        };
+    let (encode, decode) = match frame(c) {
+        Some(frame) => array_items(c, &frame),
+        None if c.repr() == Repr::Packed => packed_items(c),
+        // Maps take the serde path whole: the traits' provided methods.
+        None => (TokenStream::new(), TokenStream::new()),
     };
+    quote! {
+        impl #ser_impl #p::Encode for #ident #ty_g #ser_where {
+            #encode
+        }
+
+        impl #de_impl #p::Decode<#de_lt> for #ident #ty_g #de_where {
+            #decode
+        }
+    }
+}
+
+/// `encode` and `decode` of a struct written as an array (header, then each field).
+fn array_items(c: &Container<'_>, frame: &TokenStream) -> (TokenStream, TokenStream) {
+    let k = &c.krate;
+    let p = quote!(#k::__private);
+    let ident = c.ident;
+    let de_lt = bound::de_lifetime();
     let writes = c.fields.iter().map(|f| encode_field(c, f));
     let reads = c.fields.iter().map(|f| decode_field(c, f));
     let locals: Vec<_> = c.fields.iter().map(local).collect();
     let idents = c.fields.iter().map(|f| f.ident);
-    quote! {
-        impl #ser_impl #p::Encode for #ident #ty_g #ser_where {
-            #[inline]
-            fn encode<__O: #p::Output>(
-                &self,
-                __enc: #p::core::option::Option<#p::Encoding>,
-                __s: &mut #p::B2Serializer<__O>,
-            ) -> #p::B2Result<()> {
-                #[allow(unused_imports)]
-                use #p::{EncodeDirect as _, EncodeSerde as _};
-                #p::encode_struct(self, __enc, __s, #frame, |__s| {
-                    #(#writes)*
-                    #p::core::result::Result::Ok(())
-                })
-            }
+    let encode = quote! {
+        #[inline]
+        fn encode<__O: #p::Output>(
+            &self,
+            __enc: #p::core::option::Option<#p::Encoding>,
+            __s: &mut #p::B2Serializer<__O>,
+        ) -> #p::B2Result<()> {
+            #[allow(unused_imports)]
+            use #p::{EncodeDirect as _, EncodeSerde as _};
+            #p::encode_struct(self, __enc, __s, #frame, |__s| {
+                #(#writes)*
+                #p::core::result::Result::Ok(())
+            })
+        }
+    };
+    let decode = quote! {
+        #[inline]
+        fn decode(
+            __enc: #p::core::option::Option<#p::Encoding>,
+            __d: &mut #p::B2Deserializer<#de_lt>,
+        ) -> #p::B2Result<Self> {
+            #[allow(unused_imports)]
+            use #p::{DecodeDirect as _, DecodeSerde as _};
+            #p::decode_struct(__enc, __d, #frame, |__d| {
+                #(#reads)*
+                let __value = #ident { #(#idents: #locals),* };
+                match __value.__b2schema_check() {
+                    #p::core::result::Result::Ok(()) => #p::core::result::Result::Ok(__value),
+                    #p::core::result::Result::Err(__e) => #p::core::result::Result::Err(#p::custom(__e)),
+                }
+            })
+        }
+    };
+    (encode, decode)
+}
+
+/// `encode` and `decode` of a packed struct: its bytes in one piece under the field's framing.
+fn packed_items(c: &Container<'_>) -> (TokenStream, TokenStream) {
+    let k = &c.krate;
+    let p = quote!(#k::__private);
+    let de_lt = bound::de_lifetime();
+    let packed = decode_packed(c);
+    let decode = quote! {
+        #[inline]
+        fn decode(
+            __enc: #p::core::option::Option<#p::Encoding>,
+            __d: &mut #p::B2Deserializer<#de_lt>,
+        ) -> #p::B2Result<Self> {
+            #p::decode_bytes_framed(#p::packed_encoding(__enc), __d)
         }
 
-        impl #de_impl #p::Decode<#de_lt> for #ident #ty_g #de_where {
-            #[inline]
-            fn decode(
-                __enc: #p::core::option::Option<#p::Encoding>,
-                __d: &mut #p::B2Deserializer<#de_lt>,
-            ) -> #p::B2Result<Self> {
-                #[allow(unused_imports)]
-                use #p::{DecodeDirect as _, DecodeSerde as _};
-                #p::decode_struct(__enc, __d, #frame, |__d| {
-                    #(#reads)*
-                    let __value = #ident { #(#idents: #locals),* };
-                    match __value.__b2schema_check() {
-                        #p::core::result::Result::Ok(()) => #p::core::result::Result::Ok(__value),
-                        #p::core::result::Result::Err(__e) => #p::core::result::Result::Err(#p::custom(__e)),
-                    }
-                })
-            }
-        }
-    }
+        #packed
+    };
+    (encode_packed(c), decode)
 }
 
 /// The `Frame` of a struct written as an array, `None` for maps and packed structs.
@@ -164,6 +179,21 @@ fn encode_field(c: &Container<'_>, f: &Field<'_>) -> TokenStream {
     }
 }
 
+/// `let __check = |__v: &T| ...;`: the serde impl's checks of one field's own value (constants,
+/// fixed lengths), when it has any.
+fn check_closure(c: &Container<'_>, f: &Field<'_>) -> Option<TokenStream> {
+    let k = &c.krate;
+    let p = quote!(#k::__private);
+    let ty = f.ty;
+    let checks = de::field_checks(c, f)?;
+    Some(quote! {
+        let __check = |__v: &#ty| -> #p::core::result::Result<(), #p::String> {
+            #checks
+            #p::core::result::Result::Ok(())
+        };
+    })
+}
+
 fn decode_field(c: &Container<'_>, f: &Field<'_>) -> TokenStream {
     let k = &c.krate;
     let p = quote!(#k::__private);
@@ -171,12 +201,9 @@ fn decode_field(c: &Container<'_>, f: &Field<'_>) -> TokenStream {
     let ty = f.ty;
     let enc = encoding(c, f);
     let local = local(f);
-    let checks = de::field_checks(c, f).map(|checks| {
+    let checks = check_closure(c, f).map(|check| {
         quote! {
-            let __check = |__v: &#ty| -> #p::core::result::Result<(), #p::String> {
-                #checks
-                #p::core::result::Result::Ok(())
-            };
+            #check
             __check(&__v).map_err(#p::custom::<#p::Error>)?;
         }
     });
@@ -199,12 +226,9 @@ fn decode_packed(c: &Container<'_>) -> TokenStream {
     let reads = c.fields.iter().map(|f| {
         let ty = f.ty;
         let local = local(f);
-        let checks = de::field_checks(c, f).map(|checks| {
+        let checks = check_closure(c, f).map(|check| {
             quote! {
-                let __check = |__v: &#ty| -> #p::core::result::Result<(), #p::String> {
-                    #checks
-                    #p::core::result::Result::Ok(())
-                };
+                #check
                 if __check(&#local).is_err() {
                     return #p::core::option::Option::None;
                 }

@@ -102,20 +102,6 @@ macro_rules! ints {
 ints!(u8 => FixInt, u16 => Uint16, u32 => Uint32, u64 => Uint64,
       i8 => Int8, i16 => Int16, i32 => Int32, i64 => Int64);
 
-/// The payload of text or bytes written exactly under `enc` (or `default`), in the fixed mode.
-#[inline(always)]
-fn exact_bytes<'de>(
-    enc: Option<Encoding>,
-    default: Encoding,
-    d: &mut Deserializer<'de>,
-) -> Option<&'de [u8]> {
-    match enc {
-        Some(e) => d.exact_bytes(e),
-        None if d.config().widths() == Widths::Fixed => d.exact_bytes(default),
-        None => None,
-    }
-}
-
 impl Encode for str {
     #[inline]
     fn encode<O: Output>(&self, enc: Option<Encoding>, s: &mut Serializer<O>) -> Result<()> {
@@ -137,7 +123,7 @@ impl<'de: 'a, 'a> Decode<'de> for &'a str {
     #[inline]
     fn decode(enc: Option<Encoding>, d: &mut Deserializer<'de>) -> Result<Self> {
         let start = d.position();
-        if let Some(bytes) = exact_bytes(enc, Encoding::Str32, d) {
+        if let Some(bytes) = d.exact_bytes(enc, Encoding::Str32) {
             match core::str::from_utf8(bytes) {
                 Ok(s) => return Ok(s),
                 // The serde path reads it again and reports the invalid UTF-8.
@@ -158,7 +144,7 @@ impl<'de> Decode<'de> for String {
 impl<'de: 'a, 'a> Decode<'de> for &'a [u8] {
     #[inline]
     fn decode(enc: Option<Encoding>, d: &mut Deserializer<'de>) -> Result<Self> {
-        match exact_bytes(enc, Encoding::Bin32, d) {
+        match d.exact_bytes(enc, Encoding::Bin32) {
             Some(bytes) => Ok(bytes),
             None => decode_serde(enc, d),
         }

@@ -17,7 +17,8 @@ use crate::ser::{Output, Serializer};
 /// fields are written in, and its field count.
 #[derive(Clone, Copy)]
 pub struct Frame {
-    /// The array encoding of the struct (`fixarray`, `array16`).
+    /// The array encoding of the struct (`fixarray`, `array16`; the derive builds a frame for
+    /// array layouts only).
     pub encoding: Encoding,
     /// The mode switch the struct applies inside (fixed or minimal widths, structs as arrays).
     pub mode: ModeSwitch,
@@ -29,7 +30,7 @@ impl Frame {
     /// Whether a value asked for under `enc` is this frame (else the serde path writes it).
     #[inline(always)]
     fn takes(&self, enc: Option<Encoding>) -> bool {
-        enc.is_none_or(|e| e == self.encoding) && self.encoding.family() == Family::Array
+        enc.is_none_or(|e| e == self.encoding)
     }
 }
 
@@ -121,7 +122,7 @@ pub fn decode_bytes_framed<'de, T: Decode<'de>>(enc: Encoding, d: &mut Deseriali
                 return Ok(v);
             }
         }
-    } else if let Some(bytes) = d.exact_bytes(enc) {
+    } else if let Some(bytes) = d.exact_bytes(Some(enc), enc) {
         let mut at = 0;
         if let Some(v) = T::decode_packed(bytes, &mut at)
             && at == bytes.len()

@@ -335,20 +335,7 @@ impl<'de> Deserializer<'de> {
             return None;
         }
         let start = self.pos;
-        let m = *self.input.get(start)?;
-        if !enc.accepts(m) {
-            return None;
-        }
-        let (len, head) = match (enc.marker(), enc.prefix_len()) {
-            (crate::encoding::MarkerSpec::Counted { base, .. }, _) => ((m - base) as usize, 1),
-            (_, 2) => {
-                (u16::from_be_bytes(self.input.get(start + 1..start + 3)?.try_into().ok()?) as usize, 3)
-            }
-            (_, 4) => {
-                (u32::from_be_bytes(self.input.get(start + 1..start + 5)?.try_into().ok()?) as usize, 5)
-            }
-            _ => return None,
-        };
+        let (len, head) = self.exact_header(enc)?;
         if expect.is_some_and(|n| n != len) || len > self.input.len() - start - head {
             return None;
         }
@@ -356,37 +343,51 @@ impl<'de> Deserializer<'de> {
         Some((start, len))
     }
 
-    /// The direct decoder's text and bytes: the payload written exactly under `enc` (a str or
-    /// bin encoding with an exact marker or a fixstr; the 17 bytes of a fixext16), when reading
-    /// strictly; `None`, with nothing consumed, for anything else.
+    /// The direct decoder's text and bytes: the payload written exactly under `enc` (an
+    /// override) or `default` (with fixed widths), a str or bin encoding with an exact marker or
+    /// a fixstr, or the 17 bytes of a fixext16, when reading strictly; `None`, with nothing
+    /// consumed, for anything else.
     #[inline(always)]
-    pub(crate) fn exact_bytes(&mut self, enc: Encoding) -> Option<&'de [u8]> {
+    pub(crate) fn exact_bytes(&mut self, enc: Option<Encoding>, default: Encoding) -> Option<&'de [u8]> {
+        let e = match enc {
+            Some(e) => e,
+            None if self.config.widths == Widths::Fixed => default,
+            None => return None,
+        };
         if !self.config.strict
             || self.pending.is_some()
-            || !matches!(enc.family(), Family::Str | Family::Bin | Family::Ext)
+            || !matches!(e.family(), Family::Str | Family::Bin | Family::Ext)
         {
             return None;
         }
-        let m = *self.input.get(self.pos)?;
-        if !enc.accepts(m) {
-            return None;
-        }
-        let (len, head) = match (enc.marker(), enc.prefix_len()) {
-            (crate::encoding::MarkerSpec::Counted { base, .. }, _) => ((m - base) as usize, 1),
-            _ if enc == Encoding::FixExt16 => (17, 1),
-            (_, 1) => (*self.input.get(self.pos + 1)? as usize, 2),
-            (_, 2) => {
-                (u16::from_be_bytes(self.input.get(self.pos + 1..self.pos + 3)?.try_into().ok()?) as usize, 3)
-            }
-            (_, 4) => {
-                (u32::from_be_bytes(self.input.get(self.pos + 1..self.pos + 5)?.try_into().ok()?) as usize, 5)
-            }
-            _ => return None,
-        };
+        let (len, head) = self.exact_header(e)?;
         let end = (self.pos + head).checked_add(len)?;
         let bytes = self.input.get(self.pos + head..end)?;
         self.pos = end;
         Some(bytes)
+    }
+
+    /// The length or count stated by the header at the current position and the header's size,
+    /// when its marker is one `enc` writes; nothing is consumed.
+    #[inline(always)]
+    fn exact_header(&self, enc: Encoding) -> Option<(usize, usize)> {
+        let at = self.pos;
+        let m = *self.input.get(at)?;
+        if !enc.accepts(m) {
+            return None;
+        }
+        let n = enc.prefix_len();
+        let prefix = |n: usize| -> Option<usize> {
+            let mut be = [0u8; 4];
+            be[4 - n..].copy_from_slice(self.input.get(at + 1..at + 1 + n)?);
+            Some(u32::from_be_bytes(be) as usize)
+        };
+        match enc.marker() {
+            crate::encoding::MarkerSpec::Counted { base, .. } => Some(((m - base) as usize, 1)),
+            _ if enc == Encoding::FixExt16 => Some((17, 1)),
+            _ if n > 0 => Some((prefix(n)?, 1 + n)),
+            _ => None,
+        }
     }
 
     /// Reads an integer written exactly under `enc`, or `None` (nothing consumed) if it is not.
@@ -810,10 +811,9 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         match Magic::of(name) {
             Some(Magic::Encoding(enc)) => Magic::set_pending(&mut self.pending, enc),
             Some(Magic::Mode(mode)) => {
-                let saved = self.config;
-                self.config = mode.apply(saved);
+                let saved = self.switch(mode);
                 let r = visitor.visit_newtype_struct(&mut *self);
-                self.config = saved;
+                self.restore(saved);
                 return r;
             }
             None => {}

@@ -383,10 +383,9 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
         match Magic::of(name) {
             Some(Magic::Encoding(enc)) => Magic::set_pending(&mut self.pending, enc),
             Some(Magic::Mode(mode)) => {
-                let saved = self.config;
-                self.config = mode.apply(saved);
+                let saved = self.switch(mode);
                 let r = value.serialize(&mut *self);
-                self.config = saved;
+                self.restore(saved);
                 return r;
             }
             None => {}
