@@ -321,6 +321,63 @@ fn derived_structs_agree_on_values_truncations_and_mutations() {
     same_under_mutation(&bytes, &mut rng, 500, |b| same_decode::<Generic<Kind>>(b));
 }
 
+/// Every single-byte change at every position of `bytes`, to each marker-like value and to its
+/// bit flips, decodes the same both ways.
+fn same_under_every_byte(bytes: &[u8], same: impl Fn(&[u8]) -> bool) {
+    assert!(same(bytes), "the seed decodes");
+    for cut in 0..bytes.len() {
+        same(&bytes[..cut]);
+    }
+    for at in 0..bytes.len() {
+        let flips = (0..8).map(|bit| bytes[at] ^ (1 << bit));
+        for b in [0x00, 0x7f, 0x80, 0x90, 0xc2, 0xcc, 0xcd, 0xce, 0xcf, 0xd0, 0xd1, 0xd2, 0xd3, 0xff]
+            .into_iter()
+            .chain(flips)
+        {
+            let mut m = bytes.to_vec();
+            m[at] = b;
+            same(&m);
+        }
+    }
+}
+
+#[test]
+fn integer_sequences_read_at_once_agree_on_every_byte() {
+    // Sequences of fixed-width integers are read as one run; any wrong marker, short input or
+    // count falls back to the element loop, which must name the same element and offset.
+    fn check<T>(values: Vec<T>)
+    where
+        T: Encode + for<'de> Decode<'de> + Debug,
+    {
+        let bytes = same_encode(&values);
+        same_under_every_byte(&bytes, |b| same_decode::<Vec<T>>(b));
+        let counted = b2schema::wrap::Counted(values);
+        let bytes = same_encode(&counted);
+        same_under_every_byte(&bytes, |b| same_decode::<b2schema::wrap::Counted<Vec<T>>>(b));
+    }
+    check::<i64>(vec![1, -2, i64::MAX]);
+    check::<i32>(vec![7, i32::MIN]);
+    check::<i16>(vec![-3, 4, 5]);
+    check::<i8>(vec![-1, 1]);
+    check::<u64>(vec![u64::MAX, 0]);
+    check::<u32>(vec![9]);
+    check::<u16>(vec![0x1234, 2]);
+    // u8 is a positive fixint: 0x80 and over do not encode, and each byte is its own marker.
+    check::<u8>(vec![0, 1, 0x7f]);
+    check::<i64>(Vec::new());
+    let b2nd = b2schema::b2nd::B2nd {
+        version: 0,
+        ndim: 3,
+        shape: vec![10, 20, 30],
+        chunkshape: vec![5, 10, 15],
+        blockshape: vec![1, 2, 3],
+        dtype_format: 0,
+        dtype: "<i4",
+    };
+    let bytes = same_encode(&b2nd);
+    same_under_every_byte(&bytes, |b| same_decode::<b2schema::b2nd::B2nd>(b));
+}
+
 #[test]
 fn encoding_errors_agree() {
     // A computed field that does not fit, a fixed length broken, a value over its encoding.

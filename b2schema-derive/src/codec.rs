@@ -73,11 +73,7 @@ fn array_items(c: &Container<'_>, frame: &TokenStream) -> (TokenStream, TokenStr
             use #p::{DecodeDirect as _, DecodeSerde as _};
             #p::decode_struct(__enc, __d, #frame, |__d| {
                 #(#reads)*
-                let __value = #ident { #(#idents: #locals),* };
-                match __value.__b2schema_check() {
-                    #p::core::result::Result::Ok(()) => #p::core::result::Result::Ok(__value),
-                    #p::core::result::Result::Err(__e) => #p::core::result::Result::Err(#p::custom(__e)),
-                }
+                #p::checked(#ident { #(#idents: #locals),* }, Self::__b2schema_check)
             })
         }
     };

@@ -179,8 +179,22 @@ impl Error {
     /// Sets the offset if the error has none yet.
     #[must_use]
     pub fn with_offset(mut self, offset: usize) -> Self {
-        self.inner.offset.get_or_insert(offset);
+        self.locate(offset);
         self
+    }
+
+    /// [`Self::with_offset`] in place: for a `Result` passed on as it is, so that its value is
+    /// not moved out and back in.
+    #[inline]
+    pub(crate) fn locate(&mut self, offset: usize) {
+        self.inner.offset.get_or_insert(offset);
+    }
+
+    /// [`Self::with_offset`] then [`Self::in_segment`], in place.
+    #[cold]
+    pub(crate) fn locate_in(&mut self, offset: usize, segment: Segment) {
+        self.locate(offset);
+        self.inner.path.push(segment);
     }
 
     /// Moves the offset by `base`: for errors found inside a sub-slice.

@@ -86,6 +86,18 @@ macro_rules! ints {
             }
 
             #[inline]
+            fn decode_run(d: &mut Deserializer<'de>, len: usize, out: &mut Vec<Self>) -> bool {
+                const W: usize = core::mem::size_of::<$t>();
+                let crate::encoding::MarkerSpec::Exact(m) = Encoding::$default.marker() else {
+                    return false;
+                };
+                let Some(run) = d.exact_run(m, W, len) else { return false };
+                let (items, _) = run.as_chunks::<{ 1 + W }>();
+                out.extend(items.iter().map(|&[_, ref value @ ..]| <$t>::from_be_bytes(*value)));
+                true
+            }
+
+            #[inline]
             fn decode_packed(bytes: &'de [u8], at: &mut usize) -> Option<Self> {
                 // Only the one-byte integers have a packed form.
                 if core::mem::size_of::<$t>() != 1 {
@@ -120,7 +132,7 @@ impl Encode for String {
 }
 
 impl<'de: 'a, 'a> Decode<'de> for &'a str {
-    #[inline]
+    #[inline(always)]
     fn decode(enc: Option<Encoding>, d: &mut Deserializer<'de>) -> Result<Self> {
         let start = d.position();
         if let Some(bytes) = d.exact_bytes(enc, Encoding::Str32) {
@@ -274,7 +286,7 @@ fn decode_elements<'de>(
 }
 
 impl<'de, T: Decode<'de>> Decode<'de> for Vec<T> {
-    #[inline]
+    #[inline(always)]
     fn decode(enc: Option<Encoding>, d: &mut Deserializer<'de>) -> Result<Self> {
         if !direct_seq(enc, d) {
             return decode_serde(enc, d);
@@ -290,6 +302,13 @@ impl<'de, T: Decode<'de>> Decode<'de> for Vec<T> {
         // serde's own bound on a preallocation: at most 1 MiB, whatever the count claims.
         let cap = len.min(1024 * 1024 / core::mem::size_of::<T>().max(1));
         let mut out = Vec::with_capacity(cap);
+        if d.enter().is_ok() {
+            let run = T::decode_run(d, len, &mut out);
+            d.leave();
+            if run {
+                return Ok(out);
+            }
+        }
         decode_elements(d, start, len, |d, _| {
             out.push(T::decode(None, d)?);
             Ok(())

@@ -87,6 +87,20 @@ pub trait Decode<'de>: Deserialize<'de> {
         decode_serde(enc, d)
     }
 
+    /// Reads `len` sequence elements at once into `out` when they are written under the type's
+    /// own encoding with one constant marker and width (the fixed-width integers); `false`, with
+    /// nothing consumed, otherwise (the sequence then reads them one by one and names the one
+    /// that fails).
+    #[doc(hidden)]
+    #[inline]
+    fn decode_run(d: &mut Deserializer<'de>, len: usize, out: &mut Vec<Self>) -> bool
+    where
+        Self: Sized,
+    {
+        let _ = (d, len, out);
+        false
+    }
+
     /// Reads the value as bare bytes of a packed struct from `bytes` at `*at`, advancing `at`;
     /// `None` when the type has no such form or the bytes do not hold a valid one (the serde
     /// path then reads them again and reports why).
@@ -153,9 +167,13 @@ pub fn decode_from_slice<'de, T: Decode<'de>>(input: &'de [u8]) -> Result<T> {
 /// Decodes a `T` that must fill all of `input`, with `config`.
 pub fn decode_from_slice_with<'de, T: Decode<'de>>(input: &'de [u8], config: Config) -> Result<T> {
     let mut de = Deserializer::from_slice_with(input, config);
-    let value = T::decode(None, &mut de)?;
-    de.end()?;
-    Ok(value)
+    let value = T::decode(None, &mut de);
+    if value.is_ok()
+        && let Err(e) = de.end()
+    {
+        return Err(e);
+    }
+    value
 }
 
 /// Decodes a `T` from the start of `input` and returns it with the bytes after it.

@@ -101,9 +101,12 @@ fn frame_body<'de, T>(
         }
     };
     d.enter()?;
-    let v = body(d).map_err(|e| e.with_offset(start))?;
-    d.leave();
-    Ok(v)
+    let mut r = body(d);
+    match &mut r {
+        Ok(_) => d.leave(),
+        Err(e) => e.locate(start),
+    }
+    r
 }
 
 /// Reads a value packed as bare bytes under a byte encoding `enc` (a packed struct under
@@ -181,7 +184,27 @@ pub fn decode_field<'de, T>(
     f: impl FnOnce(&mut Deserializer<'de>) -> Result<T>,
 ) -> Result<T> {
     let at = d.position();
-    f(d).map_err(|e| e.with_offset(at).in_segment(Segment::Field(name)))
+    let mut r = f(d);
+    if let Err(e) = &mut r {
+        e.locate_in(at, Segment::Field(name));
+    }
+    r
+}
+
+/// A struct read by the direct decoder, once the serde impl's check across its fields passes;
+/// the value stays in the `Result` it is returned in.
+#[inline(always)]
+pub fn checked<T>(
+    value: T,
+    check: impl FnOnce(&T) -> core::result::Result<(), alloc::string::String>,
+) -> Result<T> {
+    let mut r = Ok(value);
+    if let Ok(v) = &r
+        && let Err(m) = check(v)
+    {
+        r = Err(crate::__private::custom(m));
+    }
+    r
 }
 
 /// Selects a field type's code: `(&&Probe::<T>::new()).encode_value(...)` finds the direct

@@ -155,16 +155,24 @@ impl<'de> Deserializer<'de> {
         Ok((start, len))
     }
 
+    #[inline(always)]
     pub(crate) fn enter(&mut self) -> Result<()> {
         match self.depth.checked_sub(1) {
             Some(d) => {
                 self.depth = d;
                 Ok(())
             }
-            None => Err(Error::at(ErrorKind::DepthLimitExceeded { max: self.config.max_depth }, self.pos)),
+            None => Err(self.too_deep()),
         }
     }
 
+    #[cold]
+    #[inline(never)]
+    fn too_deep(&self) -> Error {
+        Error::at(ErrorKind::DepthLimitExceeded { max: self.config.max_depth }, self.pos)
+    }
+
+    #[inline(always)]
     pub(crate) fn leave(&mut self) {
         self.depth += 1;
     }
@@ -365,6 +373,24 @@ impl<'de> Deserializer<'de> {
         let bytes = self.input.get(self.pos + head..end)?;
         self.pos = end;
         Some(bytes)
+    }
+
+    /// The direct decoder's run of `len` sequence elements that each take `1 + width` bytes and
+    /// start with `marker` (fixed-width integers under their own encoding), read strictly with
+    /// the fixed widths and no override pending: their bytes, consumed at once; `None`, with
+    /// nothing consumed, for anything else (the element loop then reads them one by one).
+    #[inline(always)]
+    pub(crate) fn exact_run(&mut self, marker: u8, width: usize, len: usize) -> Option<&'de [u8]> {
+        if !self.config.strict || self.pending.is_some() || self.config.widths != Widths::Fixed {
+            return None;
+        }
+        let end = len.checked_mul(1 + width)?.checked_add(self.pos)?;
+        let run = self.input.get(self.pos..end)?;
+        if run.iter().step_by(1 + width).any(|&m| m != marker) {
+            return None;
+        }
+        self.pos = end;
+        Some(run)
     }
 
     /// The length or count stated by the header at the current position and the header's size,
