@@ -190,6 +190,8 @@ fn check_closure(c: &Container<'_>, f: &Field<'_>) -> Option<TokenStream> {
     })
 }
 
+/// Reads one field into its local: straight from its type's code (no `Result` in between, so
+/// the value is not copied through one), naming the field in an error.
 fn decode_field(c: &Container<'_>, f: &Field<'_>) -> TokenStream {
     let k = &c.krate;
     let p = quote!(#k::__private);
@@ -200,15 +202,20 @@ fn decode_field(c: &Container<'_>, f: &Field<'_>) -> TokenStream {
     let checks = check_closure(c, f).map(|check| {
         quote! {
             #check
-            __check(&__v).map_err(#p::custom::<#p::Error>)?;
+            if let #p::core::result::Result::Err(__m) = __check(&#local) {
+                return #p::core::result::Result::Err(#p::field_error(#p::custom(__m), __at, #name));
+            }
         }
     });
     quote! {
-        let #local: #ty = #p::decode_field(__d, #name, |__d| {
-            let __v: #ty = (&&#p::Probe::<#ty>::new()).decode_value(#enc, __d)?;
-            #checks
-            #p::core::result::Result::Ok(__v)
-        })?;
+        let __at = __d.position();
+        let #local: #ty = match (&&#p::Probe::<#ty>::new()).decode_value(#enc, __d) {
+            #p::core::result::Result::Ok(__v) => __v,
+            #p::core::result::Result::Err(__e) => {
+                return #p::core::result::Result::Err(#p::field_error(__e, __at, #name));
+            }
+        };
+        #checks
     }
 }
 

@@ -73,9 +73,26 @@ struct RmpB2nd<'a> {
 }
 
 fn main() {
+    // `cargo bench -p b2schema --bench metadata -- header` runs the parts named with "header".
+    let filter = std::env::args().skip(1).find(|a| !a.starts_with('-')).unwrap_or_default();
     println!("b2schema benchmarks (median ns per call; ratio = b2schema / other)\n");
+    let parts: [(&str, fn()); 5] = [
+        ("b2nd", b2nd),
+        ("header", header),
+        ("allocations", allocations),
+        ("open-frame", open_frame),
+        ("inspect", inspect),
+    ];
+    for (name, part) in parts {
+        if name.contains(filter.as_str()) {
+            part();
+            println!();
+        }
+    }
+}
 
-    // 1. b2nd, 8 dimensions. Both encoders write into a reused Vec (cleared each call).
+/// 1. The b2nd metalayer, 8 dimensions. Both encoders write into a reused Vec (cleared each call).
+fn b2nd() {
     let m = b2nd_value();
     let bytes = b2schema::encode_to_vec(&m).unwrap();
     assert_eq!(bytes, b2schema::to_vec(&m).unwrap(), "the direct and serde paths write the same bytes");
@@ -177,8 +194,12 @@ fn main() {
         rmp_bytes.len(),
         bytes.len()
     );
+}
 
-    // 2. The frame header with 16 metalayers.
+/// 2. The frame header with 16 metalayers.
+fn header() {
+    let mut buf = Vec::with_capacity(1024);
+    let mut floor_buf = Vec::with_capacity(1024);
     let names = names();
     let contents = contents();
     let hbytes = header_bytes(&names, &contents);
@@ -228,9 +249,14 @@ fn main() {
         },
     );
     row("frame header + 16 metalayers decode", ours, other, "rmp-serde");
+}
 
-    // 3. Heap allocations per decode.
-    println!();
+/// 3. Heap allocations per decode, and per encode into a slice.
+fn allocations() {
+    let bytes = b2schema::encode_to_vec(&b2nd_value()).unwrap();
+    let hbytes = header_bytes(&names(), &contents());
+    let fixed = fixed8_value();
+    let mut slice = [0u8; 256];
     let count = |f: &mut dyn FnMut()| allocation_counter::measure(f).count_total;
     println!(
         "allocations per decode: borrowed b2nd (arrays, &str) {}",
@@ -256,9 +282,10 @@ fn main() {
             black_box(b2schema::decode_from_slice::<FrameHeader>(&hbytes).unwrap());
         })
     );
+}
 
-    // 4. Opening a large frame: only the metadata is read.
-    println!();
+/// 4. Opening a large frame: only the metadata is read.
+fn open_frame() {
     let dir = std::env::temp_dir().join(format!("b2schema-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("large.b2frame");
@@ -286,8 +313,10 @@ fn main() {
         read as f64 * 100.0 / size as f64
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
 
-    // 5. The command line tool over many small files.
+/// 5. The command line tool over many small files.
+fn inspect() {
     let bin = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/release/b2schema");
     let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/fixtures");
     if bin.exists() {

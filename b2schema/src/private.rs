@@ -8,7 +8,7 @@ use core::marker::PhantomData;
 
 pub use crate::codec::support::{
     DecodeDirect, DecodeSerde, EncodeDirect, EncodeSerde, Frame, Probe, checked, decode_bytes_framed,
-    decode_field, decode_struct, encode_bytes_framed, encode_field, encode_struct, packed_encoding,
+    decode_struct, encode_bytes_framed, encode_field, encode_struct, field_error, packed_encoding,
 };
 pub use crate::codec::{Decode, Encode, decode_serde, encode_serde};
 pub use crate::config::{ModeSwitch, Widths};
@@ -276,20 +276,25 @@ impl<T: ?Sized + AsRef<[u8]>> ByteLen for T {
 }
 
 /// Checks a fixed byte length.
+#[inline]
 pub fn check_len(field: &str, found: usize, expected: usize) -> Result<(), String> {
-    if found == expected {
-        Ok(())
-    } else {
-        Err(alloc::format!("field `{field}` must hold exactly {expected} bytes, it holds {found}"))
-    }
+    if found == expected { Ok(()) } else { Err(len_error(field, found, expected)) }
+}
+
+#[cold]
+fn len_error(field: &str, found: usize, expected: usize) -> String {
+    alloc::format!("field `{field}` must hold exactly {expected} bytes, it holds {found}")
 }
 
 /// Checks a byte-string constant.
+#[inline]
 pub fn check_bytes_magic(field: &str, found: &[u8], expected: &[u8]) -> Result<(), String> {
-    if found == expected {
-        return Ok(());
-    }
-    Err(alloc::format!("field `{field}`: expected constant {}, found {}", escape(expected), escape(found)))
+    if found == expected { Ok(()) } else { Err(bytes_magic_error(field, found, expected)) }
+}
+
+#[cold]
+fn bytes_magic_error(field: &str, found: &[u8], expected: &[u8]) -> String {
+    alloc::format!("field `{field}`: expected constant {}, found {}", escape(expected), escape(found))
 }
 
 /// Checks a constant of any comparable type.

@@ -12,7 +12,7 @@ use serde_core::{Deserialize, Serialize};
 use super::{Decode, Encode, decode_serde, encode_serde};
 use crate::config::{Magic, ModeSwitch, Widths};
 use crate::de::Deserializer;
-use crate::encoding::{Encoding, Family};
+use crate::encoding::{Encoding, Family, marker};
 use crate::error::{Result, Segment};
 use crate::ser::{Output, Serializer};
 use crate::wrap;
@@ -28,6 +28,15 @@ serde_path!(f32, f64, char, ());
 
 impl Encode for bool {
     #[inline]
+    fn encode<O: Output>(&self, enc: Option<Encoding>, s: &mut Serializer<O>) -> Result<()> {
+        if enc.is_none_or(|e| e == Encoding::Bool) && !s.has_pending() {
+            s.write_raw(&[if *self { marker::TRUE } else { marker::FALSE }])
+        } else {
+            encode_serde(self, enc, s)
+        }
+    }
+
+    #[inline]
     fn packed_len() -> Option<usize> {
         Some(1)
     }
@@ -39,6 +48,14 @@ impl Encode for bool {
 }
 
 impl<'de> Decode<'de> for bool {
+    #[inline]
+    fn decode(enc: Option<Encoding>, d: &mut Deserializer<'de>) -> Result<Self> {
+        match d.exact_bool(enc) {
+            Some(v) => Ok(v),
+            None => decode_serde(enc, d),
+        }
+    }
+
     #[inline]
     fn decode_packed(bytes: &'de [u8], at: &mut usize) -> Option<Self> {
         let v = match *bytes.get(*at)? {
@@ -106,6 +123,16 @@ macro_rules! ints {
                 let b = *bytes.get(*at)?;
                 *at += 1;
                 Some(b as $t)
+            }
+
+            #[inline]
+            fn decode_packed_array<const N: usize>(bytes: &'de [u8], at: &mut usize) -> Option<[Self; N]> {
+                if core::mem::size_of::<$t>() != 1 {
+                    return None;
+                }
+                let raw: [u8; N] = bytes.get(*at..at.checked_add(N)?)?.try_into().ok()?;
+                *at += N;
+                Some(raw.map(|b| b as $t))
             }
         }
     )*};
@@ -349,11 +376,7 @@ where
 
     #[inline]
     fn decode_packed(bytes: &'de [u8], at: &mut usize) -> Option<Self> {
-        let mut out: [T; N] = core::array::from_fn(|_| T::default());
-        for slot in &mut out {
-            *slot = T::decode_packed(bytes, at)?;
-        }
-        Some(out)
+        T::decode_packed_array(bytes, at)
     }
 }
 

@@ -87,6 +87,21 @@ pub trait Decode<'de>: Deserialize<'de> {
         decode_serde(enc, d)
     }
 
+    /// Reads `[Self; N]` as bare bytes of a packed struct, as [`Self::decode_packed`] reads one
+    /// (bytes are copied in one piece).
+    #[doc(hidden)]
+    #[inline]
+    fn decode_packed_array<const N: usize>(bytes: &'de [u8], at: &mut usize) -> Option<[Self; N]>
+    where
+        Self: Sized + Default,
+    {
+        let mut out: [Self; N] = core::array::from_fn(|_| Self::default());
+        for slot in &mut out {
+            *slot = Self::decode_packed(bytes, at)?;
+        }
+        Some(out)
+    }
+
     /// Reads `len` sequence elements at once into `out` when they are written under the type's
     /// own encoding with one constant marker and width (the fixed-width integers); `false`, with
     /// nothing consumed, otherwise (the sequence then reads them one by one and names the one

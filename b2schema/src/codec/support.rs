@@ -10,7 +10,7 @@ use super::{Decode, Encode, decode_serde, encode_serde};
 use crate::config::ModeSwitch;
 use crate::de::Deserializer;
 use crate::encoding::{Encoding, Family};
-use crate::error::{Result, Segment};
+use crate::error::{Error, Result, Segment};
 use crate::ser::{Output, Serializer};
 
 /// How a derived struct written as an array is framed: its header encoding, the mode its
@@ -176,19 +176,12 @@ pub fn packed_encoding(enc: Option<Encoding>) -> Encoding {
     super::inside(enc, Encoding::Raw).unwrap_or(Encoding::Raw)
 }
 
-/// Reads one field with `f`, naming it in an error.
-#[inline(always)]
-pub fn decode_field<'de, T>(
-    d: &mut Deserializer<'de>,
-    name: &'static str,
-    f: impl FnOnce(&mut Deserializer<'de>) -> Result<T>,
-) -> Result<T> {
-    let at = d.position();
-    let mut r = f(d);
-    if let Err(e) = &mut r {
-        e.locate_in(at, Segment::Field(name));
-    }
-    r
+/// The error of the field `name`, read from offset `at`, as it leaves the field.
+#[cold]
+#[inline(never)]
+pub fn field_error(mut e: Error, at: usize, name: &'static str) -> Error {
+    e.locate_in(at, Segment::Field(name));
+    e
 }
 
 /// A struct read by the direct decoder, once the serde impl's check across its fields passes;

@@ -28,21 +28,25 @@ pub struct Deserializer<'de> {
 
 impl<'de> Deserializer<'de> {
     /// A deserializer over `input` with the fixed, strict configuration.
+    #[inline]
     pub fn from_slice(input: &'de [u8]) -> Self {
         Self::from_slice_with(input, Config::fixed())
     }
 
     /// A deserializer over `input` with `config`.
+    #[inline]
     pub fn from_slice_with(input: &'de [u8], config: Config) -> Self {
         Deserializer { input, pos: 0, config, pending: None, depth: config.max_depth }
     }
 
     /// The offset of the next byte to read.
+    #[inline]
     pub fn position(&self) -> usize {
         self.pos
     }
 
     /// The input not read yet.
+    #[inline]
     pub fn remaining_input(&self) -> &'de [u8] {
         &self.input[self.pos..]
     }
@@ -54,7 +58,21 @@ impl<'de> Deserializer<'de> {
         self.pos = pos;
     }
 
+    /// Whether values are read strictly, with the fixed widths and no override pending: the
+    /// bytes of every value are then exactly those of its type's own encoding.
+    #[inline(always)]
+    pub(crate) fn reads_exact(&self) -> bool {
+        self.config.strict && self.pending.is_none() && self.config.widths == Widths::Fixed
+    }
+
+    /// Moves past `n` bytes the direct decoder has read from [`Self::remaining_input`].
+    #[inline(always)]
+    pub(crate) fn advance(&mut self, n: usize) {
+        self.pos += n;
+    }
+
     /// Checks that the whole input was read.
+    #[inline]
     pub fn end(&self) -> Result<()> {
         match self.input.len() - self.pos {
             0 => Ok(()),
@@ -92,6 +110,7 @@ impl<'de> Deserializer<'de> {
     }
 
     /// The configuration in force.
+    #[inline]
     pub fn config(&self) -> Config {
         self.config
     }
@@ -324,6 +343,22 @@ impl<'de> Deserializer<'de> {
         v
     }
 
+    /// The direct decoder's bool: `c2` or `c3` under its own encoding (any mode reads it the
+    /// same), or `None` with nothing consumed.
+    #[inline(always)]
+    pub(crate) fn exact_bool(&mut self, enc: Option<Encoding>) -> Option<bool> {
+        if enc.is_some_and(|e| e != Encoding::Bool) || self.pending.is_some() {
+            return None;
+        }
+        let v = match *self.input.get(self.pos)? {
+            marker::FALSE => false,
+            marker::TRUE => true,
+            _ => return None,
+        };
+        self.pos += 1;
+        Some(v)
+    }
+
     /// The direct decoder's array header: the count of an array written exactly under `enc`
     /// (an override, or the type's own array encoding when `explicit` is false), which must be
     /// `expect` when given and fit in the rest of the input; `None`, with nothing consumed, for
@@ -381,7 +416,7 @@ impl<'de> Deserializer<'de> {
     /// nothing consumed, for anything else (the element loop then reads them one by one).
     #[inline(always)]
     pub(crate) fn exact_run(&mut self, marker: u8, width: usize, len: usize) -> Option<&'de [u8]> {
-        if !self.config.strict || self.pending.is_some() || self.config.widths != Widths::Fixed {
+        if !self.reads_exact() {
             return None;
         }
         let end = len.checked_mul(1 + width)?.checked_add(self.pos)?;

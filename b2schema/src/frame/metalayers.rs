@@ -8,8 +8,7 @@ use serde_core::ser::{Serialize, SerializeMap, Serializer};
 
 use crate::B2Layout;
 use crate::config::Widths;
-use crate::encoding::Encoding;
-use crate::encoding::Family;
+use crate::encoding::{Encoding, Family, marker};
 use crate::error::{Error, Result, Segment};
 use crate::layout::{B2Type, Shape};
 use crate::ser::Output;
@@ -75,6 +74,28 @@ impl<'de: 'a, 'a> crate::Decode<'de> for Content<'a> {
     #[inline]
     fn decode(enc: Option<Encoding>, d: &mut crate::Deserializer<'de>) -> Result<Self> {
         <&'de [u8] as crate::Decode<'de>>::decode(crate::codec::inside(enc, Encoding::Bin32), d).map(Content)
+    }
+
+    /// The contents section in one pass: `len` bin32 values.
+    #[inline]
+    fn decode_run(d: &mut crate::Deserializer<'de>, len: usize, out: &mut Vec<Self>) -> bool {
+        if !d.reads_exact() {
+            return false;
+        }
+        let bytes = d.remaining_input();
+        let mut rest = bytes;
+        for _ in 0..len {
+            let Some(([marker::BIN32, n @ ..], tail)) = rest.split_first_chunk::<5>() else { break };
+            let Some((content, tail)) = tail.split_at_checked(u32::from_be_bytes(*n) as usize) else { break };
+            out.push(Content(content));
+            rest = tail;
+        }
+        if out.len() != len {
+            out.clear();
+            return false;
+        }
+        d.advance(bytes.len() - rest.len());
+        true
     }
 }
 
@@ -157,6 +178,14 @@ impl<'de: 'a, 'a> crate::Decode<'de> for NameOffsets<'a> {
         let (start, len) = d.map_header()?;
         d.enter()?;
         let mut out = Vec::with_capacity(len.min(64));
+        if d.reads_exact()
+            && let Some(n) = exact_entries(d.remaining_input(), len, &mut out)
+        {
+            d.advance(n);
+            d.leave();
+            return Ok(NameOffsets(out));
+        }
+        out.clear();
         for i in 0..len {
             let name = <&'de str as crate::Decode<'de>>::decode(Some(Encoding::FixStr), d)
                 .map_err(|e| e.in_segment(Segment::Index(i)).with_offset(start))?;
@@ -168,6 +197,25 @@ impl<'de: 'a, 'a> crate::Decode<'de> for NameOffsets<'a> {
         d.leave();
         Ok(NameOffsets(out))
     }
+}
+
+/// `len` map entries written exactly as c-blosc2 writes them (a fixstr name, an int32 offset),
+/// read in one pass into `out`; the bytes they take, or `None` at the first anything else (the
+/// entry loop then reads them again and reports it).
+#[inline]
+fn exact_entries<'de>(bytes: &'de [u8], len: usize, out: &mut Vec<(&'de str, i32)>) -> Option<usize> {
+    let mut rest = bytes;
+    for _ in 0..len {
+        let (&m, tail) = rest.split_first()?;
+        if !Encoding::FixStr.accepts(m) {
+            return None;
+        }
+        let (name, tail) = tail.split_at_checked((m - marker::FIXSTR) as usize)?;
+        let ([marker::INT32, offset @ ..], tail) = tail.split_first_chunk::<5>()? else { return None };
+        out.push((core::str::from_utf8(name).ok()?, i32::from_be_bytes(*offset)));
+        rest = tail;
+    }
+    Some(bytes.len() - rest.len())
 }
 
 impl B2Type for NameOffsets<'_> {

@@ -42,11 +42,13 @@ impl<O: Output> Serializer<O> {
     }
 
     /// Bytes written so far.
+    #[inline]
     pub fn position(&self) -> usize {
         self.out.position()
     }
 
     /// The configuration in force.
+    #[inline]
     pub fn config(&self) -> Config {
         self.config
     }
