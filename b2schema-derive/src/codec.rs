@@ -208,7 +208,7 @@ fn decode_field(c: &Container<'_>, f: &Field<'_>) -> TokenStream {
         }
     });
     quote! {
-        let __at = __d.position();
+        let __at = #p::B2Deserializer::position(__d);
         let #local: #ty = match (&&#p::Probe::<#ty>::new()).decode_value(#enc, __d) {
             #p::core::result::Result::Ok(__v) => __v,
             #p::core::result::Result::Err(__e) => {

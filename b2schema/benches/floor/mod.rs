@@ -163,7 +163,7 @@ pub fn header_bytes(names: &[String], contents: &[Vec<u8>]) -> Vec<u8> {
 }
 
 /// The floor: the header decoded by hand into the same `FrameHeader` (same Vecs), checking
-/// every marker.
+/// every marker and, as b2schema does, the header length and the metalayer index's `idx`.
 pub fn hand_decode_header(b: &[u8]) -> Option<FrameHeader<'_>> {
     use b2schema::frame::{Content, FilterPipeline, FrameFlags, NameOffsets};
     let be64 = |o: usize| -> Option<i64> { Some(i64::from_be_bytes(b.get(o..o + 8)?.try_into().ok()?)) };
@@ -209,6 +209,11 @@ pub fn hand_decode_header(b: &[u8]) -> Option<FrameHeader<'_>> {
         index.push((name, be32(at + 1)?));
         at += 5;
     }
+    // The same checks as b2schema's computed fields, from positions: `idx` is 7 plus the bytes
+    // of the map entries, `header_len` the length of the whole header.
+    if be16(89)? as usize != 7 + (at - 94) {
+        return None;
+    }
     if *b.get(at)? != 0xdc || u16::from_be_bytes([*b.get(at + 1)?, *b.get(at + 2)?]) as usize != n {
         return None;
     }
@@ -221,6 +226,9 @@ pub fn hand_decode_header(b: &[u8]) -> Option<FrameHeader<'_>> {
         let len = u32::from_be_bytes(b.get(at + 1..at + 5)?.try_into().ok()?) as usize;
         contents.push(Content(b.get(at + 5..at + 5 + len)?));
         at += 5 + len;
+    }
+    if be32(11)? as usize != at {
+        return None;
     }
     Some(FrameHeader {
         magic: *b"b2frame\0",
@@ -248,11 +256,14 @@ pub fn hand_decode_header(b: &[u8]) -> Option<FrameHeader<'_>> {
     })
 }
 
+/// The floor: the header encoded by hand. As b2schema (and c-blosc2) do, `header_len` and the
+/// index's `idx` are not taken from the value but computed: written as placeholders and patched
+/// once the entries and the whole header are written.
 pub fn hand_encode_header(h: &FrameHeader<'_>, out: &mut Vec<u8>) {
+    let start = out.len();
     out.extend_from_slice(&[0x9e, 0xa8]);
     out.extend_from_slice(b"b2frame\0");
-    out.push(0xd2);
-    out.extend_from_slice(&h.header_len.to_be_bytes());
+    out.extend_from_slice(&[0xd2, 0, 0, 0, 0]);
     out.push(0xcf);
     out.extend_from_slice(&h.frame_len.to_be_bytes());
     out.push(0xa4);
@@ -277,16 +288,17 @@ pub fn hand_encode_header(h: &FrameHeader<'_>, out: &mut Vec<u8>) {
     out.extend_from_slice(&p.filters_meta);
     out.extend_from_slice(&[p.other_flags2, p.reserved]);
     let m = &h.metalayers;
-    out.extend_from_slice(&[0x93, 0xcd]);
-    out.extend_from_slice(&m.idx.to_be_bytes());
-    out.push(0xde);
+    out.extend_from_slice(&[0x93, 0xcd, 0, 0, 0xde]);
     out.extend_from_slice(&(m.index.0.len() as u16).to_be_bytes());
+    let entries = out.len();
     for (name, off) in &m.index.0 {
         out.push(0xa0 + name.len() as u8);
         out.extend_from_slice(name.as_bytes());
         out.push(0xd2);
         out.extend_from_slice(&off.to_be_bytes());
     }
+    let idx = (7 + out.len() - entries) as u16;
+    out[start + 89..start + 91].copy_from_slice(&idx.to_be_bytes());
     out.push(0xdc);
     out.extend_from_slice(&(m.contents.len() as u16).to_be_bytes());
     for c in &m.contents {
@@ -294,4 +306,6 @@ pub fn hand_encode_header(h: &FrameHeader<'_>, out: &mut Vec<u8>) {
         out.extend_from_slice(&(c.0.len() as u32).to_be_bytes());
         out.extend_from_slice(c.0);
     }
+    let header_len = (out.len() - start) as i32;
+    out[start + 11..start + 15].copy_from_slice(&header_len.to_be_bytes());
 }

@@ -318,14 +318,14 @@ impl<'de, T: Decode<'de>> Decode<'de> for Vec<T> {
         if !direct_seq(enc, d) {
             return decode_serde(enc, d);
         }
-        let (start, len) = match d.exact_array_header(enc.unwrap_or(Encoding::FixArray), enc.is_some(), None)
-        {
-            Some(header) => header,
-            None => {
-                d.set_pending(enc);
-                d.array_header(None)?
-            }
-        };
+        let (start, len) =
+            match d.exact_container_header(enc.unwrap_or(Encoding::FixArray), enc.is_some(), None) {
+                Some(header) => header,
+                None => {
+                    d.set_pending(enc);
+                    d.array_header(None)?
+                }
+            };
         // serde's own bound on a preallocation: at most 1 MiB, whatever the count claims.
         let cap = len.min(1024 * 1024 / core::mem::size_of::<T>().max(1));
         let mut out = Vec::with_capacity(cap);
@@ -358,14 +358,14 @@ where
         if !direct_seq(enc, d) {
             return decode_serde(enc, d);
         }
-        let (start, _) = match d.exact_array_header(enc.unwrap_or(Encoding::FixArray), enc.is_some(), Some(N))
-        {
-            Some(header) => header,
-            None => {
-                d.set_pending(enc);
-                d.array_header(Some(N))?
-            }
-        };
+        let (start, _) =
+            match d.exact_container_header(enc.unwrap_or(Encoding::FixArray), enc.is_some(), Some(N)) {
+                Some(header) => header,
+                None => {
+                    d.set_pending(enc);
+                    d.array_header(Some(N))?
+                }
+            };
         let mut out: [T; N] = core::array::from_fn(|_| T::default());
         decode_elements(d, start, N, |d, i| {
             out[i] = T::decode(None, d)?;

@@ -182,11 +182,11 @@ pub fn decode_from_slice<'de, T: Decode<'de>>(input: &'de [u8]) -> Result<T> {
 /// Decodes a `T` that must fill all of `input`, with `config`.
 pub fn decode_from_slice_with<'de, T: Decode<'de>>(input: &'de [u8], config: Config) -> Result<T> {
     let mut de = Deserializer::from_slice_with(input, config);
-    let value = T::decode(None, &mut de);
+    let mut value = T::decode(None, &mut de);
     if value.is_ok()
         && let Err(e) = de.end()
     {
-        return Err(e);
+        value = Err(e);
     }
     value
 }

@@ -91,7 +91,7 @@ fn frame_body<'de, T>(
     body: impl FnOnce(&mut Deserializer<'de>) -> Result<T>,
 ) -> Result<T> {
     let explicit = frame.encoding != Encoding::FixArray;
-    let (start, _) = match d.exact_array_header(frame.encoding, explicit, Some(frame.len)) {
+    let (start, _) = match d.exact_container_header(frame.encoding, explicit, Some(frame.len)) {
         Some(header) => header,
         None => {
             if explicit {

@@ -359,27 +359,31 @@ impl<'de> Deserializer<'de> {
         Some(v)
     }
 
-    /// The direct decoder's array header: the count of an array written exactly under `enc`
-    /// (an override, or the type's own array encoding when `explicit` is false), which must be
-    /// `expect` when given and fit in the rest of the input; `None`, with nothing consumed, for
+    /// The direct decoder's array or map header: the count of an array (or map) written exactly
+    /// under `enc` (an override, or the type's own encoding when `explicit` is false), which must
+    /// be `expect` when given and fit in the rest of the input; `None`, with nothing consumed, for
     /// anything else (the serde path then reads it, or builds the error).
     #[inline(always)]
-    pub(crate) fn exact_array_header(
+    pub(crate) fn exact_container_header(
         &mut self,
         enc: Encoding,
         explicit: bool,
         expect: Option<usize>,
     ) -> Option<(usize, usize)> {
-        if !self.config.strict
-            || self.pending.is_some()
-            || enc.family() != Family::Array
-            || !(explicit || self.config.widths == Widths::Fixed)
+        // Each array element takes at least one byte, each map entry two.
+        let min_item = match enc.family() {
+            Family::Array => 1,
+            Family::Map => 2,
+            _ => return None,
+        };
+        if !self.config.strict || self.pending.is_some() || !(explicit || self.config.widths == Widths::Fixed)
         {
             return None;
         }
         let start = self.pos;
         let (len, head) = self.exact_header(enc)?;
-        if expect.is_some_and(|n| n != len) || len > self.input.len() - start - head {
+        if expect.is_some_and(|n| n != len) || len.saturating_mul(min_item) > self.input.len() - start - head
+        {
             return None;
         }
         self.pos = start + head;

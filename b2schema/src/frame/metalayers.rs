@@ -110,8 +110,9 @@ pub struct NameOffsets<'a>(pub Vec<(&'a str, i32)>);
 
 impl NameOffsets<'_> {
     /// Bytes of the map entries: `1 + len(name) + 5` each.
+    #[inline]
     pub fn entries_len(&self) -> usize {
-        self.0.iter().map(|(name, _)| 6 + name.len()).sum()
+        6 * self.0.len() + self.0.iter().map(|(name, _)| name.len()).sum::<usize>()
     }
 }
 
@@ -157,12 +158,18 @@ impl crate::Encode for NameOffsets<'_> {
             return crate::codec::encode_serde(self, enc, s);
         }
         s.header(e, len)?;
+        // The offsets' own (fixed) encoding when nothing overrides it, as in every Blosc2 header.
+        let own = s.config().widths() == Widths::Fixed && !s.has_pending();
         for (i, &(name, offset)) in self.0.iter().enumerate() {
             crate::Encode::encode(name, Some(Encoding::FixStr), s)
                 .map_err(|err| err.in_segment(Segment::Key(alloc::format!("key #{i}"))))?;
             let at = s.position();
-            Serializer::serialize_i32(&mut *s, offset)
-                .map_err(|err| err.with_offset(at).in_segment(Segment::Key(alloc::format!("#{i}"))))?;
+            let r = if own {
+                crate::Encode::encode_own(&offset, s)
+            } else {
+                Serializer::serialize_i32(&mut *s, offset)
+            };
+            r.map_err(|err| err.with_offset(at).in_segment(Segment::Key(alloc::format!("#{i}"))))?;
         }
         Ok(())
     }
@@ -174,8 +181,14 @@ impl<'de: 'a, 'a> crate::Decode<'de> for NameOffsets<'a> {
         if !(enc.is_none_or(|e| e.family() == Family::Map) && d.config().is_strict()) {
             return crate::codec::decode_serde(enc, d);
         }
-        d.set_pending(enc);
-        let (start, len) = d.map_header()?;
+        let (start, len) = match d.exact_container_header(enc.unwrap_or(Encoding::Map16), enc.is_some(), None)
+        {
+            Some(header) => header,
+            None => {
+                d.set_pending(enc);
+                d.map_header()?
+            }
+        };
         d.enter()?;
         let mut out = Vec::with_capacity(len.min(64));
         if d.reads_exact()
@@ -248,8 +261,11 @@ impl<'a, const IDX_BASE: u16> MetaLayers<'a, IDX_BASE> {
     }
 
     /// The encoded length of the section.
+    #[inline]
     pub fn encoded_len(&self) -> usize {
-        values_start(self.index.entries_len()) + self.contents.iter().map(|c| 5 + c.0.len()).sum::<usize>()
+        values_start(self.index.entries_len())
+            + 5 * self.contents.len()
+            + self.contents.iter().map(|c| c.0.len()).sum::<usize>()
     }
 
     /// The layers: name, recorded offset and content, in order.
