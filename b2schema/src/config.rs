@@ -209,3 +209,35 @@ impl Magic {
         }
     }
 }
+
+/// What the serializer and the deserializer both carry between values: the configuration in
+/// force and the encoding override waiting for the next value. The overrides and mode switches
+/// of wrappers, field attributes and the direct codec go through these provided methods.
+pub(crate) trait ModeState {
+    /// The configuration in force and the pending override.
+    fn mode_state(&mut self) -> (&mut Config, &mut Option<crate::Encoding>);
+
+    /// Makes `enc` the encoding of the next value, as a wrapper newtype or a field attribute
+    /// does (`None` leaves the type's own encoding).
+    #[inline]
+    fn set_pending(&mut self, enc: Option<crate::Encoding>) {
+        if let Some(e) = enc {
+            Magic::set_pending(self.mode_state().1, e);
+        }
+    }
+
+    /// Applies `mode` and returns the configuration to restore afterwards.
+    #[inline]
+    fn switch(&mut self, mode: ModeSwitch) -> Config {
+        let config = self.mode_state().0;
+        let saved = *config;
+        *config = mode.apply(saved);
+        saved
+    }
+
+    /// Restores a configuration saved by [`Self::switch`].
+    #[inline]
+    fn restore(&mut self, saved: Config) {
+        *self.mode_state().0 = saved;
+    }
+}

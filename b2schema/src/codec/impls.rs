@@ -10,7 +10,7 @@ use alloc::vec::Vec;
 use serde_core::{Deserialize, Serialize};
 
 use super::{Decode, Encode, decode_serde, encode_serde};
-use crate::config::{Magic, ModeSwitch, Widths};
+use crate::config::{Magic, ModeState, ModeSwitch, Widths};
 use crate::de::Deserializer;
 use crate::encoding::{Encoding, Family, marker};
 use crate::error::{Result, Segment};

@@ -36,7 +36,7 @@ pub(crate) mod support;
 use alloc::vec::Vec;
 use serde_core::{Deserialize, Serialize};
 
-use crate::config::Config;
+use crate::config::{Config, ModeState};
 use crate::de::Deserializer;
 use crate::encoding::Encoding;
 use crate::error::Result;

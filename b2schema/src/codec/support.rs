@@ -7,7 +7,7 @@ use core::marker::PhantomData;
 use serde_core::{Deserialize, Serialize};
 
 use super::{Decode, Encode, decode_serde, encode_serde};
-use crate::config::ModeSwitch;
+use crate::config::{ModeState, ModeSwitch};
 use crate::de::Deserializer;
 use crate::encoding::{Encoding, Family};
 use crate::error::{Error, Result, Segment};

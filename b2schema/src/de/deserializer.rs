@@ -5,7 +5,7 @@ use serde_core::de::{self, Visitor};
 
 use super::access::{EnumAccess, ExtAccess, MapAccess, SeqAccess};
 use super::raw::RawDeserializer;
-use crate::config::{Config, Magic, StructRepr, Widths};
+use crate::config::{Config, Magic, ModeState, StructRepr, Widths};
 use crate::encoding::{Encoding, Expected, Family, marker};
 use crate::error::{Error, ErrorKind, Result};
 use crate::int::{self, FromInt, Int};
@@ -24,6 +24,13 @@ pub struct Deserializer<'de> {
     /// An override set by a wrapper newtype, consumed by the next value read.
     pub(super) pending: Option<Encoding>,
     depth: u16,
+}
+
+impl ModeState for Deserializer<'_> {
+    #[inline]
+    fn mode_state(&mut self) -> (&mut Config, &mut Option<Encoding>) {
+        (&mut self.config, &mut self.pending)
+    }
 }
 
 impl<'de> Deserializer<'de> {
@@ -113,29 +120,6 @@ impl<'de> Deserializer<'de> {
     #[inline]
     pub fn config(&self) -> Config {
         self.config
-    }
-
-    /// Makes `enc` the encoding the next value is read as, as a wrapper newtype or a field
-    /// attribute does (`None` leaves the type's own encoding).
-    #[inline]
-    pub(crate) fn set_pending(&mut self, enc: Option<Encoding>) {
-        if let Some(e) = enc {
-            Magic::set_pending(&mut self.pending, e);
-        }
-    }
-
-    /// Applies `mode` and returns the configuration to restore afterwards.
-    #[inline]
-    pub(crate) fn switch(&mut self, mode: crate::config::ModeSwitch) -> Config {
-        let saved = self.config;
-        self.config = mode.apply(saved);
-        saved
-    }
-
-    /// Restores a configuration saved by [`Self::switch`].
-    #[inline]
-    pub(crate) fn restore(&mut self, saved: Config) {
-        self.config = saved;
     }
 
     /// Reads an array header under the pending encoding (or `fixarray`), exactly as a sequence,

@@ -7,7 +7,7 @@ use serde_core::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_core::ser::{Serialize, SerializeMap, Serializer};
 
 use crate::B2Layout;
-use crate::config::Widths;
+use crate::config::{ModeState, Widths};
 use crate::encoding::{Encoding, Family, marker};
 use crate::error::{Error, Result, Segment};
 use crate::layout::{B2Type, Shape};

@@ -4,7 +4,7 @@ use serde_core::ser::{self, Serialize};
 
 use super::compound::{Compound, Kind};
 use super::output::Output;
-use crate::config::{Config, Magic, Widths};
+use crate::config::{Config, Magic, ModeState, Widths};
 use crate::encoding::{Encoding, Family, MarkerSpec, marker};
 use crate::error::{Error, ErrorKind, Result};
 use crate::int::{self, Int};
@@ -18,6 +18,13 @@ pub struct Serializer<O> {
     pub(super) config: Config,
     /// An override set by a wrapper newtype, consumed by the next value written.
     pending: Option<Encoding>,
+}
+
+impl<O> ModeState for Serializer<O> {
+    #[inline]
+    fn mode_state(&mut self) -> (&mut Config, &mut Option<Encoding>) {
+        (&mut self.config, &mut self.pending)
+    }
 }
 
 impl<O: Output> Serializer<O> {
@@ -51,29 +58,6 @@ impl<O: Output> Serializer<O> {
     #[inline]
     pub fn config(&self) -> Config {
         self.config
-    }
-
-    /// Makes `enc` the encoding of the next value written, as a wrapper newtype or a field
-    /// attribute does (`None` leaves the type's own encoding).
-    #[inline]
-    pub(crate) fn set_pending(&mut self, enc: Option<Encoding>) {
-        if let Some(e) = enc {
-            Magic::set_pending(&mut self.pending, e);
-        }
-    }
-
-    /// Applies `mode` and returns the configuration to restore afterwards.
-    #[inline]
-    pub(crate) fn switch(&mut self, mode: crate::config::ModeSwitch) -> Config {
-        let saved = self.config;
-        self.config = mode.apply(saved);
-        saved
-    }
-
-    /// Restores a configuration saved by [`Self::switch`].
-    #[inline]
-    pub(crate) fn restore(&mut self, saved: Config) {
-        self.config = saved;
     }
 
     /// The direct encoder's text and bytes: written under `enc` (an override) or `default`
