@@ -63,7 +63,7 @@ fn same_encode<T: Encode + Debug>(value: &T) -> Vec<u8> {
     }
     let mut appended = vec![7u8];
     if b2schema::encode_into(value, &mut appended).is_ok() {
-        assert_eq!(appended[1..], bytes[..]);
+        assert_eq!((appended[0], &appended[1..]), (7, &bytes[..]), "{value:?} appended");
     }
     bytes
 }

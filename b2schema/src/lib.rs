@@ -69,8 +69,8 @@ pub use b2schema_derive::B2Layout;
 pub use layout::{B2Layout, B2Type, FieldRef};
 
 pub use codec::{
-    Decode, Encode, decode_from_slice, decode_from_slice_with, decode_take, encode_into, encode_to_slice,
-    encode_to_vec, encode_to_vec_with,
+    Decode, Encode, decode_from_slice, decode_from_slice_with, decode_take, encode_into, encode_into_with,
+    encode_to_slice, encode_to_vec, encode_to_vec_with,
 };
 pub use config::{Config, DEFAULT_MAX_DEPTH, ModeSwitch, StructRepr, Widths};
 pub use de::{Deserializer, from_slice, from_slice_with, take_from_slice, take_from_slice_with};

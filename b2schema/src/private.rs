@@ -146,13 +146,23 @@ impl<'de, const N: usize> de::Deserialize<'de> for ByteStr<N> {
 }
 
 /// Converts the value of a `computed` expression to the field's type.
+#[inline]
 pub fn computed<T, U>(value: U, field: &'static str) -> Result<T, String>
 where
     T: TryFrom<U>,
     U: Copy + Display,
 {
-    T::try_from(value)
-        .map_err(|_| alloc::format!("computed value {value} of field `{field}` does not fit its type"))
+    match T::try_from(value) {
+        Ok(v) => Ok(v),
+        Err(_) => Err(computed_overflow(&value, field)),
+    }
+}
+
+/// The message when a computed value does not fit its field's type.
+#[cold]
+#[inline(never)]
+fn computed_overflow(value: &dyn Display, field: &'static str) -> String {
+    alloc::format!("computed value {value} of field `{field}` does not fit its type")
 }
 
 /// The message when a decoded computed field disagrees with its expression.

@@ -24,9 +24,10 @@ pub fn to_vec<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
 
 /// Encodes `value` into a new `Vec` with `config`.
 pub fn to_vec_with<T: ?Sized + Serialize>(value: &T, config: Config) -> Result<Vec<u8>> {
-    let mut out = Vec::new();
-    value.serialize(&mut Serializer::with_config(&mut out, config))?;
-    Ok(out)
+    // The serializer owns the Vec (see `encode_into`).
+    let mut ser = Serializer::with_config(Vec::new(), config);
+    value.serialize(&mut ser)?;
+    Ok(ser.into_inner())
 }
 
 /// Encodes `value` into the start of `buf` with the fixed widths and returns the number of bytes
