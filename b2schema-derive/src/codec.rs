@@ -71,9 +71,9 @@ fn array_items(c: &Container<'_>, frame: &TokenStream) -> (TokenStream, TokenStr
         ) -> #p::B2Result<Self> {
             #[allow(unused_imports)]
             use #p::{DecodeDirect as _, DecodeSerde as _};
-            #p::decode_struct(__enc, __d, #frame, |__d| {
+            #p::decode_struct(__enc, __d, #frame, |__d, __open| {
                 #(#reads)*
-                #p::checked(#ident { #(#idents: #locals),* }, Self::__b2schema_check)
+                #p::finish(__d, __open, #p::core::result::Result::Ok(#ident { #(#idents: #locals),* }), Self::__b2schema_check)
             })
         }
     };
@@ -203,7 +203,7 @@ fn decode_field(c: &Container<'_>, f: &Field<'_>) -> TokenStream {
         quote! {
             #check
             if let #p::core::result::Result::Err(__m) = __check(&#local) {
-                return #p::core::result::Result::Err(#p::field_error(#p::custom(__m), __at, #name));
+                return #p::core::result::Result::Err(#p::field_error(#p::custom(__m), __at, #name, __d, __open));
             }
         }
     });
@@ -212,7 +212,7 @@ fn decode_field(c: &Container<'_>, f: &Field<'_>) -> TokenStream {
         let #local: #ty = match (&&#p::Probe::<#ty>::new()).decode_value(#enc, __d) {
             #p::core::result::Result::Ok(__v) => __v,
             #p::core::result::Result::Err(__e) => {
-                return #p::core::result::Result::Err(#p::field_error(__e, __at, #name));
+                return #p::core::result::Result::Err(#p::field_error(__e, __at, #name, __d, __open));
             }
         };
         #checks

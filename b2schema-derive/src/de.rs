@@ -215,7 +215,6 @@ fn computed_methods(c: &Container<'_>) -> TokenStream {
         Some(quote! {
             #[doc(hidden)]
             #[allow(clippy::all, unused)]
-            #[inline]
             fn #method(&self) -> #p::core::result::Result<#ty, #p::String> {
                 #p::computed(#expr, #name)
             }

@@ -1,7 +1,8 @@
 //! A loop of metadata decodes and encodes for `valgrind --tool=callgrind` and `perf` (the
 //! instruction counts in BENCHMARKS.md), on the values of the bench, by b2schema or by the
 //! bench's hand-written floor:
-//! `profile_decode [b2nd|b2nd-borrowed|header|b2nd-encode|header-encode][-hand] [N]`.
+//! `profile_decode [b2nd|b2nd-borrowed|header|header0|b2nd-encode|header-encode][-hand] [N]`
+//! (`header0`: the same header with no metalayers, its fixed part alone).
 use b2schema::b2nd::B2nd;
 use b2schema::frame::FrameHeader;
 use std::hint::black_box;
@@ -16,6 +17,7 @@ fn main() {
     let bytes = b2schema::encode_to_vec(&m).unwrap();
     let hbytes = floor::header_bytes(&floor::names(), &floor::contents());
     let h: FrameHeader = b2schema::decode_from_slice(&hbytes).unwrap();
+    let h0bytes = floor::header_bytes(&[], &[]);
     let mut buf = Vec::with_capacity(2048);
     for _ in 0..n {
         buf.clear();
@@ -28,6 +30,10 @@ fn main() {
             "header" => {
                 drop(black_box(b2schema::decode_from_slice::<FrameHeader>(black_box(&hbytes)).unwrap()))
             }
+            "header0" => {
+                drop(black_box(b2schema::decode_from_slice::<FrameHeader>(black_box(&h0bytes)).unwrap()))
+            }
+            "header0-hand" => drop(black_box(floor::hand_decode_header(black_box(&h0bytes)).unwrap())),
             "header-hand" => drop(black_box(floor::hand_decode_header(black_box(&hbytes)).unwrap())),
             "b2nd-encode" => b2schema::encode_into(black_box(&m), &mut buf).unwrap(),
             "b2nd-encode-hand" => floor::hand_encode_b2nd(black_box(&m), &mut buf),

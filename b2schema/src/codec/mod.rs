@@ -192,6 +192,7 @@ pub fn decode_from_slice<'de, T: Decode<'de>>(input: &'de [u8]) -> Result<T> {
 }
 
 /// Decodes a `T` that must fill all of `input`, with `config`.
+#[inline]
 pub fn decode_from_slice_with<'de, T: Decode<'de>>(input: &'de [u8], config: Config) -> Result<T> {
     let mut de = Deserializer::from_slice_with(input, config);
     let value = T::decode(None, &mut de);
@@ -202,7 +203,6 @@ pub fn decode_from_slice_with<'de, T: Decode<'de>>(input: &'de [u8], config: Con
     }
     value
 }
-
 /// Decodes a `T` from the start of `input` and returns it with the bytes after it.
 pub fn decode_take<'de, T: Decode<'de>>(input: &'de [u8]) -> Result<(T, &'de [u8])> {
     let mut de = Deserializer::from_slice(input);

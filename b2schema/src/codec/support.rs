@@ -7,7 +7,7 @@ use core::marker::PhantomData;
 use serde_core::{Deserialize, Serialize};
 
 use super::{Decode, Encode, decode_serde, encode_serde};
-use crate::config::{ModeState, ModeSwitch};
+use crate::config::{Config, ModeState, ModeSwitch};
 use crate::de::Deserializer;
 use crate::encoding::{Encoding, Family};
 use crate::error::{Error, Result, Segment};
@@ -66,30 +66,43 @@ pub fn encode_field<O: Output>(
     f(s).map_err(|e| e.with_offset(at).in_segment(Segment::Field(name)))
 }
 
+/// A struct the direct decoder has opened: where its header starts, and the configuration to
+/// restore when it is left.
+#[derive(Clone, Copy)]
+pub struct Opened {
+    start: usize,
+    saved: Config,
+}
+
 /// Reads a derived struct: the header (exactly `frame.len` fields), then `body` in the struct's
 /// mode. A lenient reader takes the serde path (it accepts other shapes).
+///
+/// The body closes the struct itself ([`finish`] on success, [`field_error`] on an error), so
+/// that the value it builds is returned as it is, with nothing left to do here once it exists:
+/// a struct's value is then not copied once per level of the frame.
 #[inline(always)]
 pub fn decode_struct<'de, T: Deserialize<'de>>(
     enc: Option<Encoding>,
     d: &mut Deserializer<'de>,
     frame: Frame,
-    body: impl FnOnce(&mut Deserializer<'de>) -> Result<T>,
+    body: impl FnOnce(&mut Deserializer<'de>, Opened) -> Result<T>,
 ) -> Result<T> {
     if !frame.takes(enc) || !d.config().is_strict() {
         return decode_serde(enc, d);
     }
     let saved = d.switch(frame.mode);
-    let r = frame_body(d, frame, body);
-    d.restore(saved);
-    r
+    match open(d, frame) {
+        Ok(start) => body(d, Opened { start, saved }),
+        Err(e) => {
+            d.restore(saved);
+            Err(e)
+        }
+    }
 }
 
+/// Reads the struct's header and enters it; where the header starts.
 #[inline(always)]
-fn frame_body<'de, T>(
-    d: &mut Deserializer<'de>,
-    frame: Frame,
-    body: impl FnOnce(&mut Deserializer<'de>) -> Result<T>,
-) -> Result<T> {
+fn open(d: &mut Deserializer<'_>, frame: Frame) -> Result<usize> {
     let explicit = frame.encoding != Encoding::FixArray;
     let (start, _) = match d.exact_container_header(frame.encoding, explicit, Some(frame.len)) {
         Some(header) => header,
@@ -101,12 +114,50 @@ fn frame_body<'de, T>(
         }
     };
     d.enter()?;
-    let mut r = body(d);
-    match &mut r {
-        Ok(_) => d.leave(),
-        Err(e) => e.locate(start),
+    Ok(start)
+}
+
+/// A struct whose fields are all read: leaves it, then runs the serde impl's check across its
+/// fields. The value stays in the `Result` it is returned in.
+#[inline(always)]
+pub fn finish<T>(
+    d: &mut Deserializer<'_>,
+    opened: Opened,
+    mut r: Result<T>,
+    check: impl FnOnce(&T) -> core::result::Result<(), alloc::string::String>,
+) -> Result<T> {
+    d.leave();
+    d.restore(opened.saved);
+    if let Ok(v) = &r
+        && let Err(m) = check(v)
+    {
+        r = Err(check_error(m, opened.start));
     }
     r
+}
+
+/// The error of a struct's check, at the struct's start.
+#[cold]
+#[inline(never)]
+fn check_error(message: alloc::string::String, start: usize) -> Error {
+    let mut e: Error = crate::__private::custom(message);
+    e.locate(start);
+    e
+}
+
+/// The error of the field `name`, read from offset `at`, as it leaves the struct `opened`.
+#[cold]
+#[inline(never)]
+pub fn field_error(
+    mut e: Error,
+    at: usize,
+    name: &'static str,
+    d: &mut Deserializer<'_>,
+    opened: Opened,
+) -> Error {
+    e.locate_in(at, Segment::Field(name));
+    d.restore(opened.saved);
+    e
 }
 
 /// Reads a value packed as bare bytes under a byte encoding `enc` (a packed struct under
@@ -174,30 +225,6 @@ pub fn encode_bytes_framed<T: Encode, O: Output>(
 #[inline(always)]
 pub fn packed_encoding(enc: Option<Encoding>) -> Encoding {
     super::inside(enc, Encoding::Raw).unwrap_or(Encoding::Raw)
-}
-
-/// The error of the field `name`, read from offset `at`, as it leaves the field.
-#[cold]
-#[inline(never)]
-pub fn field_error(mut e: Error, at: usize, name: &'static str) -> Error {
-    e.locate_in(at, Segment::Field(name));
-    e
-}
-
-/// A struct read by the direct decoder, once the serde impl's check across its fields passes;
-/// the value stays in the `Result` it is returned in.
-#[inline(always)]
-pub fn checked<T>(
-    value: T,
-    check: impl FnOnce(&T) -> core::result::Result<(), alloc::string::String>,
-) -> Result<T> {
-    let mut r = Ok(value);
-    if let Ok(v) = &r
-        && let Err(m) = check(v)
-    {
-        r = Err(crate::__private::custom(m));
-    }
-    r
 }
 
 /// Selects a field type's code: `(&&Probe::<T>::new()).encode_value(...)` finds the direct

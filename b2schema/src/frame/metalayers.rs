@@ -177,6 +177,7 @@ impl crate::Encode for NameOffsets<'_> {
 
 impl<'de: 'a, 'a> crate::Decode<'de> for NameOffsets<'a> {
     /// The entries read in a loop, as the map deserializer reads them.
+    #[inline]
     fn decode(enc: Option<Encoding>, d: &mut crate::Deserializer<'de>) -> Result<Self> {
         if !(enc.is_none_or(|e| e.family() == Family::Map) && d.config().is_strict()) {
             return crate::codec::decode_serde(enc, d);
