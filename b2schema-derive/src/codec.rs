@@ -73,7 +73,7 @@ fn array_items(c: &Container<'_>, frame: &TokenStream) -> (TokenStream, TokenStr
             use #p::{DecodeDirect as _, DecodeSerde as _};
             #p::decode_struct(__enc, __d, #frame, |__d, __open| {
                 #(#reads)*
-                #p::finish(__d, __open, #p::core::result::Result::Ok(#ident { #(#idents: #locals),* }), Self::__b2schema_check)
+                #p::finish(__d, __open, #ident { #(#idents: #locals),* }, Self::__b2schema_check)
             })
         }
     };

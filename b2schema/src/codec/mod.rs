@@ -203,6 +203,7 @@ pub fn decode_from_slice_with<'de, T: Decode<'de>>(input: &'de [u8], config: Con
     }
     value
 }
+
 /// Decodes a `T` from the start of `input` and returns it with the bytes after it.
 pub fn decode_take<'de, T: Decode<'de>>(input: &'de [u8]) -> Result<(T, &'de [u8])> {
     let mut de = Deserializer::from_slice(input);

@@ -123,11 +123,12 @@ fn open(d: &mut Deserializer<'_>, frame: Frame) -> Result<usize> {
 pub fn finish<T>(
     d: &mut Deserializer<'_>,
     opened: Opened,
-    mut r: Result<T>,
+    value: T,
     check: impl FnOnce(&T) -> core::result::Result<(), alloc::string::String>,
 ) -> Result<T> {
     d.leave();
     d.restore(opened.saved);
+    let mut r = Ok(value);
     if let Ok(v) = &r
         && let Err(m) = check(v)
     {
