@@ -45,7 +45,9 @@ fn array_items(c: &Container<'_>, frame: &TokenStream) -> (TokenStream, TokenStr
     let ident = c.ident;
     let de_lt = bound::de_lifetime();
     let writes = c.fields.iter().map(|f| encode_field(c, f));
-    let reads = c.fields.iter().map(|f| decode_field(c, f));
+    let prefix = fixed_prefix(c);
+    let fast = prefix.is_some();
+    let reads = c.fields.iter().enumerate().map(|(i, f)| decode_field(c, f, fast.then_some(i)));
     let locals: Vec<_> = c.fields.iter().map(local).collect();
     let idents = c.fields.iter().map(|f| f.ident);
     let encode = quote! {
@@ -63,6 +65,14 @@ fn array_items(c: &Container<'_>, frame: &TokenStream) -> (TokenStream, TokenStr
             })
         }
     };
+    // All fields read at constant offsets: the deserializer moves past them at the end.
+    let end_prefix = fast.then(|| {
+        quote! {
+            if __fast {
+                #p::resume(__d, __base + __PREFIX);
+            }
+        }
+    });
     let decode = quote! {
         #[inline]
         fn decode(
@@ -72,7 +82,9 @@ fn array_items(c: &Container<'_>, frame: &TokenStream) -> (TokenStream, TokenStr
             #[allow(unused_imports)]
             use #p::{DecodeDirect as _, DecodeSerde as _};
             #p::decode_struct(__enc, __d, #frame, |__d, __open| {
+                #prefix
                 #(#reads)*
+                #end_prefix
                 #p::finish(__d, __open, #ident { #(#idents: #locals),* }, Self::__b2schema_check)
             })
         }
@@ -93,6 +105,14 @@ fn packed_items(c: &Container<'_>) -> (TokenStream, TokenStream) {
             __d: &mut #p::B2Deserializer<#de_lt>,
         ) -> #p::B2Result<Self> {
             #p::decode_bytes_framed(#p::packed_encoding(__enc), __d)
+        }
+
+        #[inline]
+        fn decode_exact(
+            __enc: #p::core::option::Option<#p::Encoding>,
+            __bytes: &#de_lt [u8],
+        ) -> #p::core::option::Option<Self> {
+            #p::decode_exact_framed(#p::packed_encoding(__enc), __bytes)
         }
 
         #packed
@@ -190,15 +210,69 @@ fn check_closure(c: &Container<'_>, f: &Field<'_>) -> Option<TokenStream> {
     })
 }
 
-/// Reads one field into its local: straight from its type's code (no `Result` in between, so
-/// the value is not copied through one), naming the field in an error.
-fn decode_field(c: &Container<'_>, f: &Field<'_>) -> TokenStream {
+/// The start of a struct body that reads its leading fixed-width fields at constant offsets (the
+/// offsets its layout states, from where the first field starts), `None` when the struct is
+/// generic (its layout is then not a constant here).
+///
+/// `__fixed` holds those fields' bytes when the input has them all, so that each field is read
+/// from a constant range of an array, with no bounds check. `__fast` stays true while every field
+/// read so far was exactly its layout's bytes; the first field that is not (or the first one
+/// past the fixed part) moves the deserializer to where it starts and is read the usual way,
+/// and so is every field after it: the errors are the field-by-field path's own.
+fn fixed_prefix(c: &Container<'_>) -> Option<TokenStream> {
+    let k = &c.krate;
+    let p = quote!(#k::__private);
+    let ty = bound::static_type(c.ident, c.generics)?;
+    Some(quote! {
+        const __LAYOUT: &#p::Layout = <#ty as #p::B2Layout>::LAYOUT;
+        const __PREFIX: usize = #p::layout::fixed_prefix_len(__LAYOUT);
+        let __base = #p::B2Deserializer::position(__d);
+        let __fixed = #p::B2Deserializer::remaining_input(__d).first_chunk::<__PREFIX>();
+        let mut __fast = __PREFIX > 0 && __fixed.is_some();
+    })
+}
+
+/// Reads one field into its local: at its constant offset when `fixed` (its index) is given and
+/// the fields before it were all read there, else straight from its type's code (no `Result` in
+/// between, so the value is not copied through one), naming the field in an error.
+fn decode_field(c: &Container<'_>, f: &Field<'_>, fixed: Option<usize>) -> TokenStream {
     let k = &c.krate;
     let p = quote!(#k::__private);
     let name = f.name();
     let ty = f.ty;
     let enc = encoding(c, f);
     let local = local(f);
+    let read = quote! {
+        let __at = #p::B2Deserializer::position(__d);
+        match (&&#p::Probe::<#ty>::new()).decode_value(#enc, __d) {
+            #p::core::result::Result::Ok(__v) => (__v, __at),
+            #p::core::result::Result::Err(__e) => {
+                return #p::core::result::Result::Err(#p::field_error(__e, __at, #name, __d, __open));
+            }
+        }
+    };
+    let read = match fixed {
+        Some(i) => quote! {
+            'read: {
+                const __SLOT: #p::core::option::Option<(usize, usize)> = #p::layout::fixed_field(__LAYOUT, #i);
+                if __fast {
+                    match (__SLOT, __fixed) {
+                        (#p::core::option::Option::Some((__o, __w)), #p::core::option::Option::Some(__bytes)) => {
+                            let __exact = (&&#p::Probe::<#ty>::new()).decode_exact_value(#enc, &__bytes[__o..__o + __w]);
+                            if let #p::core::option::Option::Some(__v) = __exact {
+                                break 'read (__v, __base + __o);
+                            }
+                            #p::resume(__d, __base + __o);
+                        }
+                        _ => #p::resume(__d, __base + __PREFIX),
+                    }
+                    __fast = false;
+                }
+                #read
+            }
+        },
+        None => quote!({ #read }),
+    };
     let checks = check_closure(c, f).map(|check| {
         quote! {
             #check
@@ -208,13 +282,7 @@ fn decode_field(c: &Container<'_>, f: &Field<'_>) -> TokenStream {
         }
     });
     quote! {
-        let __at = #p::B2Deserializer::position(__d);
-        let #local: #ty = match (&&#p::Probe::<#ty>::new()).decode_value(#enc, __d) {
-            #p::core::result::Result::Ok(__v) => __v,
-            #p::core::result::Result::Err(__e) => {
-                return #p::core::result::Result::Err(#p::field_error(__e, __at, #name, __d, __open));
-            }
-        };
+        let (#local, __at): (#ty, usize) = #read;
         #checks
     }
 }

@@ -11,9 +11,10 @@ use serde_core::{Deserialize, Serialize};
 
 use super::{Decode, Encode, decode_serde, encode_serde};
 use crate::config::{Magic, ModeState, ModeSwitch, Widths};
-use crate::de::Deserializer;
+use crate::de::{Deserializer, int_at};
 use crate::encoding::{Encoding, Family, marker};
 use crate::error::{Result, Segment};
+use crate::int::FromInt;
 use crate::ser::{Output, Serializer};
 use crate::wrap;
 
@@ -53,6 +54,18 @@ impl<'de> Decode<'de> for bool {
         match d.exact_bool(enc) {
             Some(v) => Ok(v),
             None => decode_serde(enc, d),
+        }
+    }
+
+    #[inline]
+    fn decode_exact(enc: Option<Encoding>, bytes: &'de [u8]) -> Option<Self> {
+        if enc.is_some_and(|e| e != Encoding::Bool) {
+            return None;
+        }
+        match *bytes {
+            [marker::FALSE] => Some(false),
+            [marker::TRUE] => Some(true),
+            _ => None,
         }
     }
 
@@ -99,6 +112,18 @@ macro_rules! ints {
                 match d.exact_int(enc, Encoding::$default) {
                     Some(v) => Ok(v),
                     None => decode_serde(enc, d),
+                }
+            }
+
+            #[inline(always)]
+            fn decode_exact(enc: Option<Encoding>, bytes: &'de [u8]) -> Option<Self> {
+                let e = enc.unwrap_or(Encoding::$default);
+                if e.family() != Family::Int {
+                    return None;
+                }
+                match int_at(e, bytes)? {
+                    (v, n) if n == bytes.len() => <$t as FromInt>::from_int(v),
+                    _ => None,
                 }
             }
 
@@ -375,6 +400,14 @@ where
     }
 
     #[inline]
+    fn decode_exact(enc: Option<Encoding>, bytes: &'de [u8]) -> Option<Self> {
+        match enc {
+            Some(e) if e.is_bytes() => super::support::decode_exact_framed(e, bytes),
+            _ => None,
+        }
+    }
+
+    #[inline]
     fn decode_packed(bytes: &'de [u8], at: &mut usize) -> Option<Self> {
         T::decode_packed_array(bytes, at)
     }
@@ -402,6 +435,11 @@ macro_rules! encoding_wrappers {
             #[inline]
             fn decode(enc: Option<Encoding>, d: &mut Deserializer<'de>) -> Result<Self> {
                 T::decode(inside(enc, Self::ENCODING), d).map(wrap::$name)
+            }
+
+            #[inline]
+            fn decode_exact(enc: Option<Encoding>, bytes: &'de [u8]) -> Option<Self> {
+                T::decode_exact(inside(enc, Self::ENCODING), bytes).map(wrap::$name)
             }
         }
     )*};

@@ -116,6 +116,22 @@ pub trait Decode<'de>: Deserialize<'de> {
         false
     }
 
+    /// Reads the value from `bytes`, all the bytes it takes under `enc` (an override, or the
+    /// type's own encoding with the fixed widths when `None`): `Some` only when [`Self::decode`]
+    /// at these bytes, reading strictly, would read exactly all of them and give this value;
+    /// `None` otherwise, or when the type has no fixed width (the field is then read by
+    /// `decode`, which reports what is wrong). A derived struct reads its leading fixed-width
+    /// fields this way, each at the constant offset its layout states.
+    #[doc(hidden)]
+    #[inline]
+    fn decode_exact(enc: Option<Encoding>, bytes: &'de [u8]) -> Option<Self>
+    where
+        Self: Sized,
+    {
+        let _ = (enc, bytes);
+        None
+    }
+
     /// Reads the value as bare bytes of a packed struct from `bytes` at `*at`, advancing `at`;
     /// `None` when the type has no such form or the bytes do not hold a valid one (the serde
     /// path then reads them again and reports why).

@@ -8,7 +8,7 @@ use serde_core::{Deserialize, Serialize};
 
 use super::{Decode, Encode, decode_serde, encode_serde};
 use crate::config::{Config, ModeState, ModeSwitch};
-use crate::de::Deserializer;
+use crate::de::{Deserializer, header_at};
 use crate::encoding::{Encoding, Family};
 use crate::error::{Error, Result, Segment};
 use crate::ser::{Output, Serializer};
@@ -137,6 +137,13 @@ pub fn finish<T>(
     r
 }
 
+/// Moves `d` to `pos`, a position inside the struct being read: where the fields read at
+/// constant offsets stop and the next field is read from the input.
+#[inline(always)]
+pub fn resume(d: &mut Deserializer<'_>, pos: usize) {
+    d.rewind(pos);
+}
+
 /// The error of a struct's check, at the struct's start.
 #[cold]
 #[inline(never)]
@@ -187,6 +194,28 @@ pub fn decode_bytes_framed<'de, T: Decode<'de>>(enc: Encoding, d: &mut Deseriali
         d.rewind(start);
     }
     decode_serde(Some(enc), d)
+}
+
+/// Reads a value packed as bare bytes from `bytes`, all of its framing under the byte encoding
+/// `enc` (or no framing: `raw`) and exactly one valid value: [`Decode::decode_exact`] of a packed
+/// struct or a `[T; N]`.
+#[inline]
+pub fn decode_exact_framed<'de, T: Decode<'de>>(enc: Encoding, bytes: &'de [u8]) -> Option<T> {
+    let body = match enc.family() {
+        Family::Raw => bytes,
+        Family::Str | Family::Bin | Family::Ext => {
+            let (len, head) = header_at(enc, bytes)?;
+            let body = bytes.get(head..)?;
+            if body.len() != len {
+                return None;
+            }
+            body
+        }
+        _ => return None,
+    };
+    let mut at = 0;
+    let v = T::decode_packed(body, &mut at)?;
+    (at == body.len()).then_some(v)
 }
 
 /// Writes a value packed as bare bytes under the byte encoding `e` (`enc` as asked, `count`
@@ -311,12 +340,20 @@ pub trait DecodeDirect<'de, T> {
 
     /// Reads a `T` packed as bare bytes.
     fn decode_packed_value(&self, bytes: &'de [u8], at: &mut usize) -> Option<T>;
+
+    /// Reads a `T` that is exactly `bytes`.
+    fn decode_exact_value(&self, enc: Option<Encoding>, bytes: &'de [u8]) -> Option<T>;
 }
 
 impl<'de, T: Decode<'de>> DecodeDirect<'de, T> for &Probe<T> {
     #[inline(always)]
     fn decode_value(&self, enc: Option<Encoding>, d: &mut Deserializer<'de>) -> Result<T> {
         T::decode(enc, d)
+    }
+
+    #[inline(always)]
+    fn decode_exact_value(&self, enc: Option<Encoding>, bytes: &'de [u8]) -> Option<T> {
+        T::decode_exact(enc, bytes)
     }
 
     #[inline(always)]
@@ -332,6 +369,9 @@ pub trait DecodeSerde<'de, T> {
 
     /// No packed form: the serde path reads it.
     fn decode_packed_value(&self, bytes: &'de [u8], at: &mut usize) -> Option<T>;
+
+    /// No exact form: the serde path reads it.
+    fn decode_exact_value(&self, enc: Option<Encoding>, bytes: &'de [u8]) -> Option<T>;
 }
 
 impl<'de, T: Deserialize<'de>> DecodeSerde<'de, T> for Probe<T> {
@@ -342,6 +382,11 @@ impl<'de, T: Deserialize<'de>> DecodeSerde<'de, T> for Probe<T> {
 
     #[inline(always)]
     fn decode_packed_value(&self, _bytes: &'de [u8], _at: &mut usize) -> Option<T> {
+        None
+    }
+
+    #[inline(always)]
+    fn decode_exact_value(&self, _enc: Option<Encoding>, _bytes: &'de [u8]) -> Option<T> {
         None
     }
 }

@@ -216,6 +216,33 @@ pub const fn width(enc: Encoding, shape: &Shape) -> Option<usize> {
     }
 }
 
+/// Where the derived decoder reads field `i` of the array layout `layout` at a constant offset:
+/// its marker's offset from the first field's marker, and its width, when every field up to it
+/// has a fixed width; else `None` (the field is read where the one before it ends).
+#[doc(hidden)]
+pub const fn fixed_field(layout: &Layout, i: usize) -> Option<(usize, usize)> {
+    let Some(first) = layout.fields.first() else { return None };
+    match (first.marker_offset, layout.fields[i].marker_offset, layout.fields[i].width) {
+        (Some(base), Some(at), Some(w)) => Some((at - base, w)),
+        _ => None,
+    }
+}
+
+/// The bytes the leading fields with [`fixed_field`] offsets take, from the first field's marker.
+#[doc(hidden)]
+pub const fn fixed_prefix_len(layout: &Layout) -> usize {
+    let mut end = 0;
+    let mut i = 0;
+    while i < layout.fields.len() {
+        match fixed_field(layout, i) {
+            Some((at, w)) => end = at + w,
+            None => break,
+        }
+        i += 1;
+    }
+    end
+}
+
 /// `start` plus every width, or `None` as soon as one is `None`.
 pub const fn sum(start: Option<usize>, widths: &[Option<usize>]) -> Option<usize> {
     let Some(mut total) = start else { return None };
