@@ -379,6 +379,25 @@ fn integer_sequences_read_at_once_agree_on_every_byte() {
 }
 
 #[test]
+fn fixed_fields_read_at_constant_offsets_agree_on_every_byte() {
+    // A derived struct reads its leading fixed-width fields at their layout's offsets; the first
+    // one that is not exactly its layout's bytes (a wrong marker, a value out of range, a short
+    // input) and every field after it are read one by one, which must name the same field and
+    // offset as the serde path.
+    // One fixture per header length (each count and size of metalayers), every byte of each.
+    let mut seen = std::collections::BTreeSet::new();
+    for (name, file) in fixture_files() {
+        let view = FrameView::from_slice(&file).unwrap_or_else(|e| panic!("{name}: {e}"));
+        if seen.insert(view.header_bytes.len()) {
+            same_under_every_byte(view.header_bytes, |b| same_decode::<FrameHeader>(b));
+        }
+    }
+    assert!(seen.len() >= 2, "headers of {} lengths", seen.len());
+    same_under_every_byte(&same_encode(&wide()), |b| same_decode::<Wide>(b));
+    same_under_every_byte(&same_encode(&everything()), |b| same_decode::<Everything>(b));
+}
+
+#[test]
 fn encoding_errors_agree() {
     // A computed field that does not fit, a fixed length broken, a value over its encoding.
     let mut e = everything();
