@@ -415,6 +415,21 @@ fn encoding_errors_agree() {
     let mut w = wide();
     w.f0 = 128;
     same_encode(&w);
+    // The frame header's fixed part, written at once: each field that its encoding cannot hold
+    // must fail as it does written alone.
+    let (_, file) = &fixture_files()[0];
+    let header: FrameHeader =
+        b2schema::decode_from_slice(FrameView::from_slice(file).unwrap().header_bytes).unwrap();
+    same_encode(&header);
+    let mut h = header.clone();
+    h.frame_len = -1;
+    same_encode(&h);
+    let mut h = header.clone();
+    h.header_len = 1;
+    same_encode(&h);
+    let mut h = header;
+    h.magic = *b"notframe";
+    same_encode(&h);
     let mut w = wide();
     w.f12 = vec![0; 16];
     same_encode(&w);

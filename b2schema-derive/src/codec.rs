@@ -44,8 +44,34 @@ fn array_items(c: &Container<'_>, frame: &TokenStream) -> (TokenStream, TokenStr
     let p = quote!(#k::__private);
     let ident = c.ident;
     let de_lt = bound::de_lifetime();
-    let writes = c.fields.iter().map(|f| encode_field(c, f));
-    let prefix = fixed_prefix(c);
+    let fixed = fixed_layout(c);
+    let fast = fixed.is_some();
+    let writes = c.fields.iter().enumerate().map(|(i, f)| {
+        let write = encode_field(c, f);
+        match fast {
+            // A field of the fixed part is written here only when that part was not written at
+            // once.
+            true => quote! {
+                if !(__fast && const { #p::layout::fixed_field(__LAYOUT, #i).is_some() }) {
+                    #write
+                }
+            },
+            false => write,
+        }
+    });
+    let exact_writes: Vec<_> = c.fields.iter().enumerate().map(|(i, f)| encode_exact(c, f, i)).collect();
+    let fixed_part = fixed.as_ref().map(|layout| {
+        quote! {
+            #layout
+            let __config = #p::B2Serializer::config(__s);
+            let mut __fixed = [0u8; __PREFIX];
+            let __fast = __PREFIX > 0 && #p::fits(__s, __PREFIX) #(&& #exact_writes)*;
+            if __fast {
+                #p::write_fixed(__s, &__fixed)?;
+            }
+        }
+    });
+    let prefix = fixed_prefix(c, fixed.as_ref());
     let fast = prefix.is_some();
     let reads = c.fields.iter().enumerate().map(|(i, f)| decode_field(c, f, fast.then_some(i)));
     let locals: Vec<_> = c.fields.iter().map(local).collect();
@@ -60,6 +86,7 @@ fn array_items(c: &Container<'_>, frame: &TokenStream) -> (TokenStream, TokenStr
             #[allow(unused_imports)]
             use #p::{EncodeDirect as _, EncodeSerde as _};
             #p::encode_struct(self, __enc, __s, #frame, |__s| {
+                #fixed_part
                 #(#writes)*
                 #p::core::result::Result::Ok(())
             })
@@ -210,6 +237,67 @@ fn check_closure(c: &Container<'_>, f: &Field<'_>) -> Option<TokenStream> {
     })
 }
 
+/// `__LAYOUT` and `__PREFIX`, the struct's layout and the bytes of its fixed part (its leading
+/// fixed-width fields), `None` when the struct is generic (its layout is then not a constant).
+fn fixed_layout(c: &Container<'_>) -> Option<TokenStream> {
+    let k = &c.krate;
+    let p = quote!(#k::__private);
+    let ty = bound::static_type(c.ident, c.generics)?;
+    Some(quote! {
+        const __LAYOUT: &#p::Layout = <#ty as #p::B2Layout>::LAYOUT;
+        const __PREFIX: usize = #p::layout::fixed_prefix_len(__LAYOUT);
+    })
+}
+
+/// Whether field `i` of the fixed part, written into its constant range of `__fixed`, is the
+/// bytes its own encoder writes (`true` for a field outside the fixed part). Each kind of field
+/// gives the value its encoder is given, so the bytes are the same either way.
+fn encode_exact(c: &Container<'_>, f: &Field<'_>, i: usize) -> TokenStream {
+    let k = &c.krate;
+    let p = quote!(#k::__private);
+    let ty = f.ty;
+    let enc = encoding(c, f);
+    let probe = quote!((&&#p::Probe::<#ty>::new()));
+    let out = quote!(__out);
+    let exact = match (&f.attrs.magic, &f.attrs.computed, &f.attrs.len) {
+        (Some(m), _, None) if ser::byte_string(&m.value).is_some() => {
+            let lit = ser::byte_string(&m.value);
+            quote!(#p::Encode::encode_exact(&#p::ByteStr(*#lit), #enc, #out, __config))
+        }
+        (None, Some(_), None) => {
+            let method = ser::computed_method(f);
+            quote! {
+                match self.#method() {
+                    #p::core::result::Result::Ok(__v) => #probe.encode_exact_value(&__v, #enc, #out, __config),
+                    #p::core::result::Result::Err(_) => false,
+                }
+            }
+        }
+        (None, None, len) => {
+            let id = f.ident;
+            let name = f.name();
+            let check = len.as_ref().map(|len| {
+                let n = len.value;
+                quote!(#p::check_len(#name, #p::ByteLen::byte_len(&self.#id), #n).is_ok() &&)
+            });
+            quote!(#check #probe.encode_exact_value(&self.#id, #enc, #out, __config))
+        }
+        _ => {
+            let value = ser::value(c, f);
+            quote!(#p::encode_exact_with(#out, __config, |__s| #p::encode_serde(#value, #enc, __s)))
+        }
+    };
+    quote! {
+        match const { #p::layout::fixed_field(__LAYOUT, #i) } {
+            #p::core::option::Option::None => true,
+            #p::core::option::Option::Some((__o, __w)) => match __fixed.get_mut(__o..__o + __w) {
+                #p::core::option::Option::Some(__out) => #exact,
+                #p::core::option::Option::None => false,
+            },
+        }
+    }
+}
+
 /// The start of a struct body that reads its leading fixed-width fields at constant offsets (the
 /// offsets its layout states, from where the first field starts), `None` when the struct is
 /// generic (its layout is then not a constant here).
@@ -219,13 +307,12 @@ fn check_closure(c: &Container<'_>, f: &Field<'_>) -> Option<TokenStream> {
 /// read so far was exactly its layout's bytes; the first field that is not (or the first one
 /// past the fixed part) moves the deserializer to where it starts and is read the usual way,
 /// and so is every field after it: the errors are the field-by-field path's own.
-fn fixed_prefix(c: &Container<'_>) -> Option<TokenStream> {
+fn fixed_prefix(c: &Container<'_>, layout: Option<&TokenStream>) -> Option<TokenStream> {
     let k = &c.krate;
     let p = quote!(#k::__private);
-    let ty = bound::static_type(c.ident, c.generics)?;
+    let layout = layout?;
     Some(quote! {
-        const __LAYOUT: &#p::Layout = <#ty as #p::B2Layout>::LAYOUT;
-        const __PREFIX: usize = #p::layout::fixed_prefix_len(__LAYOUT);
+        #layout
         let __base = #p::B2Deserializer::position(__d);
         let __fixed = #p::B2Deserializer::remaining_input(__d).first_chunk::<__PREFIX>();
         let mut __fast = __PREFIX > 0 && __fixed.is_some();
@@ -254,11 +341,12 @@ fn decode_field(c: &Container<'_>, f: &Field<'_>, fixed: Option<usize>) -> Token
     let read = match fixed {
         Some(i) => quote! {
             'read: {
-                const __SLOT: #p::core::option::Option<(usize, usize)> = #p::layout::fixed_field(__LAYOUT, #i);
                 if __fast {
-                    match (__SLOT, __fixed) {
+                    match (const { #p::layout::fixed_field(__LAYOUT, #i) }, __fixed) {
                         (#p::core::option::Option::Some((__o, __w)), #p::core::option::Option::Some(__bytes)) => {
-                            let __exact = (&&#p::Probe::<#ty>::new()).decode_exact_value(#enc, &__bytes[__o..__o + __w]);
+                            let __exact = __bytes
+                                .get(__o..__o + __w)
+                                .and_then(|__in| (&&#p::Probe::<#ty>::new()).decode_exact_value(#enc, __in));
                             if let #p::core::option::Option::Some(__v) = __exact {
                                 break 'read (__v, __base + __o);
                             }

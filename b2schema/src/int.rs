@@ -2,7 +2,7 @@
 
 use alloc::string::ToString;
 
-use crate::encoding::{Encoding, marker};
+use crate::encoding::{Encoding, Family, marker};
 use crate::error::ErrorKind;
 
 /// An integer on its way in or out, keeping its sign.
@@ -68,23 +68,31 @@ pub(crate) const FIXINT_HINT: &str = "a positive fixint holds 0..=127; for 128..
 /// big-endian (`width` 0 for fixints, whose value is the marker).
 #[inline]
 pub(crate) fn encode(enc: Encoding, v: Int) -> Result<(u8, u64, usize), ErrorKind> {
+    written(enc, v).ok_or_else(|| match enc {
+        Encoding::FixInt => v.out_of_range(enc.name(), Some(FIXINT_HINT)),
+        _ if enc.family() == Family::Int => v.out_of_range(enc.name(), None),
+        _ => ErrorKind::IncompatibleEncoding { encoding: enc, rust: "an integer" },
+    })
+}
+
+/// [`encode`] without the error: `None` when `v` does not fit `enc` or `enc` is not an integer
+/// encoding.
+#[inline(always)]
+fn written(enc: Encoding, v: Int) -> Option<(u8, u64, usize)> {
     macro_rules! put {
         ($marker:expr, $t:ty, $conv:ident) => {{
-            let x = v
-                .$conv()
-                .and_then(|x| <$t>::try_from(x).ok())
-                .ok_or_else(|| v.out_of_range(enc.name(), None))?;
-            Ok(($marker, x as u64, core::mem::size_of::<$t>()))
+            let x = v.$conv().and_then(|x| <$t>::try_from(x).ok())?;
+            Some(($marker, x as u64, core::mem::size_of::<$t>()))
         }};
     }
     match enc {
         Encoding::FixInt => match v.as_u64() {
-            Some(x) if x <= marker::POSITIVE_FIXINT_MAX as u64 => Ok((x as u8, 0, 0)),
-            _ => Err(v.out_of_range(enc.name(), Some(FIXINT_HINT))),
+            Some(x) if x <= marker::POSITIVE_FIXINT_MAX as u64 => Some((x as u8, 0, 0)),
+            _ => None,
         },
         Encoding::NegFixInt => match v.as_i64() {
-            Some(x) if (-32..0).contains(&x) => Ok((x as i8 as u8, 0, 0)),
-            _ => Err(v.out_of_range(enc.name(), None)),
+            Some(x) if (-32..0).contains(&x) => Some((x as i8 as u8, 0, 0)),
+            _ => None,
         },
         Encoding::Uint8 => put!(marker::UINT8, u8, as_u64),
         Encoding::Uint16 => put!(marker::UINT16, u16, as_u64),
@@ -94,8 +102,22 @@ pub(crate) fn encode(enc: Encoding, v: Int) -> Result<(u8, u64, usize), ErrorKin
         Encoding::Int16 => put!(marker::INT16, i16, as_i64),
         Encoding::Int32 => put!(marker::INT32, i32, as_i64),
         Encoding::Int64 => put!(marker::INT64, i64, as_i64),
-        _ => Err(ErrorKind::IncompatibleEncoding { encoding: enc, rust: "an integer" }),
+        _ => None,
     }
+}
+
+/// Writes `v` under `enc` as exactly the bytes of `out` (what [`encode`] gives, marker first);
+/// `false` when it does not fit the encoding or takes another number of bytes.
+#[inline(always)]
+pub(crate) fn put_exact(enc: Encoding, v: Int, out: &mut [u8]) -> bool {
+    let Some((m, x, width)) = written(enc, v) else { return false };
+    let Some((first, rest)) = out.split_first_mut() else { return false };
+    if rest.len() != width {
+        return false;
+    }
+    *first = m;
+    rest.copy_from_slice(&x.to_be_bytes()[8 - width..]);
+    true
 }
 
 /// Decodes the integer whose marker is `marker_byte` from the bytes after it (`value`, exactly

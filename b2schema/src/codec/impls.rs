@@ -10,11 +10,11 @@ use alloc::vec::Vec;
 use serde_core::{Deserialize, Serialize};
 
 use super::{Decode, Encode, decode_serde, encode_serde};
-use crate::config::{Magic, ModeState, ModeSwitch, Widths};
+use crate::config::{Config, Magic, ModeState, ModeSwitch, Widths};
 use crate::de::{Deserializer, int_at};
 use crate::encoding::{Encoding, Family, marker};
 use crate::error::{Result, Segment};
-use crate::int::FromInt;
+use crate::int::{FromInt, Int, put_exact};
 use crate::ser::{Output, Serializer};
 use crate::wrap;
 
@@ -34,6 +34,17 @@ impl Encode for bool {
             s.write_raw(&[if *self { marker::TRUE } else { marker::FALSE }])
         } else {
             encode_serde(self, enc, s)
+        }
+    }
+
+    #[inline]
+    fn encode_exact(&self, enc: Option<Encoding>, out: &mut [u8], _config: Config) -> bool {
+        match out {
+            [b] if enc.is_none_or(|e| e == Encoding::Bool) => {
+                *b = if *self { marker::TRUE } else { marker::FALSE };
+                true
+            }
+            _ => false,
         }
     }
 
@@ -93,6 +104,17 @@ macro_rules! ints {
                     }
                     _ => self.encode(None, s),
                 }
+            }
+
+            #[inline(always)]
+            fn encode_exact(&self, enc: Option<Encoding>, out: &mut [u8], config: Config) -> bool {
+                let e = match enc {
+                    Some(e) => e,
+                    None if config.widths() == Widths::Fixed => Encoding::$default,
+                    None => return false,
+                };
+                let v = if <$t>::MIN == 0 { Int::U(*self as u64) } else { Int::I(*self as i64) };
+                put_exact(e, v, out)
             }
 
             #[inline]

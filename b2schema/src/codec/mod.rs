@@ -59,6 +59,17 @@ pub trait Encode: Serialize {
         self.encode(None, s)
     }
 
+    /// Writes `self` under `enc` (as for [`Self::encode`]) as exactly the bytes of `out`, the
+    /// width its layout states, with `config` and no override pending: `true` only when these
+    /// are the bytes `encode` writes; `false` otherwise, with `out` in any state (the struct then
+    /// writes its fields one by one, which reports what is wrong). A derived struct writes its
+    /// leading fixed-width fields this way, each at the constant offset its layout states.
+    #[doc(hidden)]
+    #[inline]
+    fn encode_exact(&self, enc: Option<Encoding>, out: &mut [u8], config: Config) -> bool {
+        support::encode_exact_with(out, config, |s| self.encode(enc, s))
+    }
+
     /// The length of the value as bare bytes in a packed struct, when it has that form.
     #[doc(hidden)]
     #[inline]

@@ -11,7 +11,7 @@ use crate::config::{Config, ModeState, ModeSwitch};
 use crate::de::{Deserializer, header_at};
 use crate::encoding::{Encoding, Family};
 use crate::error::{Error, Result, Segment};
-use crate::ser::{Output, Serializer};
+use crate::ser::{Output, Serializer, SliceOutput};
 
 /// How a derived struct written as an array is framed: its header encoding, the mode its
 /// fields are written in, and its field count.
@@ -53,6 +53,32 @@ pub fn encode_struct<T: ?Sized + Serialize, O: Output>(
     };
     s.restore(saved);
     r
+}
+
+/// Writes with `write`, into a serializer of `config` over `out`: whether it wrote exactly all
+/// of `out` (a field's [`Encode::encode_exact`] through its own encoder).
+#[inline]
+pub fn encode_exact_with(
+    out: &mut [u8],
+    config: Config,
+    write: impl FnOnce(&mut Serializer<SliceOutput<'_>>) -> Result<()>,
+) -> bool {
+    let n = out.len();
+    let mut s = Serializer::with_config(SliceOutput::new(out), config);
+    write(&mut s).is_ok() && s.position() == n
+}
+
+/// Whether `n` more bytes fit the output of `s` (the fixed fields are written in one piece only
+/// when they do, so that a full output fails at the same field either way).
+#[inline(always)]
+pub fn fits<O: Output>(s: &Serializer<O>, n: usize) -> bool {
+    s.fits(n)
+}
+
+/// Appends the fixed fields' bytes, written at their constant offsets.
+#[inline(always)]
+pub fn write_fixed<O: Output>(s: &mut Serializer<O>, bytes: &[u8]) -> Result<()> {
+    s.write_raw(bytes)
 }
 
 /// Writes one field with `f`, naming it in an error.
@@ -285,9 +311,17 @@ pub trait EncodeDirect<T> {
 
     /// Writes `value` as bare bytes.
     fn encode_packed_value<O: Output>(&self, value: &T, s: &mut Serializer<O>) -> Result<()>;
+
+    /// Writes `value` as exactly `out`.
+    fn encode_exact_value(&self, value: &T, enc: Option<Encoding>, out: &mut [u8], config: Config) -> bool;
 }
 
 impl<T: Encode> EncodeDirect<T> for &Probe<T> {
+    #[inline(always)]
+    fn encode_exact_value(&self, value: &T, enc: Option<Encoding>, out: &mut [u8], config: Config) -> bool {
+        value.encode_exact(enc, out, config)
+    }
+
     #[inline(always)]
     fn encode_value<O: Output>(&self, value: &T, enc: Option<Encoding>, s: &mut Serializer<O>) -> Result<()> {
         value.encode(enc, s)
@@ -314,9 +348,17 @@ pub trait EncodeSerde<T> {
 
     /// Writes `value` as bare bytes, through serde.
     fn encode_packed_value<O: Output>(&self, value: &T, s: &mut Serializer<O>) -> Result<()>;
+
+    /// Writes `value` as exactly `out`, through serde.
+    fn encode_exact_value(&self, value: &T, enc: Option<Encoding>, out: &mut [u8], config: Config) -> bool;
 }
 
 impl<T: Serialize> EncodeSerde<T> for Probe<T> {
+    #[inline(always)]
+    fn encode_exact_value(&self, value: &T, enc: Option<Encoding>, out: &mut [u8], config: Config) -> bool {
+        encode_exact_with(out, config, |s| encode_serde(value, enc, s))
+    }
+
     #[inline(always)]
     fn encode_value<O: Output>(&self, value: &T, enc: Option<Encoding>, s: &mut Serializer<O>) -> Result<()> {
         encode_serde(value, enc, s)
