@@ -7,7 +7,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use crate::ast::{Container, Field, Repr};
-use crate::{bound, de, ser};
+use crate::{bound, de, locals, ser};
 
 /// `Encode` and `Decode` for the struct. Maps and packed structs take the serde path whole.
 pub fn expand(c: &Container<'_>) -> TokenStream {
@@ -75,7 +75,7 @@ fn array_items(c: &Container<'_>, frame: &TokenStream) -> (TokenStream, TokenStr
     let fast = prefix.is_some();
     let reads = c.fields.iter().enumerate().map(|(i, f)| decode_field(c, f, fast.then_some(i)));
     let locals: Vec<_> = c.fields.iter().map(local).collect();
-    let idents = c.fields.iter().map(|f| f.ident);
+    let idents: Vec<_> = c.fields.iter().map(|f| f.ident).collect();
     let encode = quote! {
         #[inline]
         fn encode<__O: #p::Output>(
@@ -100,7 +100,19 @@ fn array_items(c: &Container<'_>, frame: &TokenStream) -> (TokenStream, TokenStr
             }
         }
     });
+    let value = quote!(#ident { #(#idents: #locals),* });
+    let tail = match checks_on_locals(c) {
+        // The struct is built last, where it is returned.
+        Some(checks) => quote! {
+            #checks
+            #p::close(__d, __open)?;
+            #p::core::result::Result::Ok(#value)
+        },
+        None => quote!(#p::finish(__d, __open, #value, Self::__b2schema_check)),
+    };
     let decode = quote! {
+        const CHECKS_END: bool = true;
+
         #[inline]
         fn decode(
             __enc: #p::core::option::Option<#p::Encoding>,
@@ -112,7 +124,7 @@ fn array_items(c: &Container<'_>, frame: &TokenStream) -> (TokenStream, TokenStr
                 #prefix
                 #(#reads)*
                 #end_prefix
-                #p::finish(__d, __open, #ident { #(#idents: #locals),* }, Self::__b2schema_check)
+                #tail
             })
         }
     };
@@ -145,6 +157,34 @@ fn packed_items(c: &Container<'_>) -> (TokenStream, TokenStream) {
         #packed
     };
     (encode_packed(c), decode)
+}
+
+/// The checks of the computed fields on the locals the fields were read into (the serde impl's
+/// `__b2schema_check`, with each `self.field` read from its local), `None` when an expression
+/// needs the struct itself.
+fn checks_on_locals(c: &Container<'_>) -> Option<TokenStream> {
+    let k = &c.krate;
+    let p = quote!(#k::__private);
+    let mut out = TokenStream::new();
+    for f in &c.fields {
+        let Some(expr) = &f.attrs.computed else { continue };
+        let expr = locals::over_locals(&expr.value, &c.fields, &local)?;
+        let text = crate::layout::expr_text(&f.attrs.computed.as_ref()?.value);
+        let (ty, name, local) = (f.ty, f.name(), local(f));
+        out.extend(quote! {
+            let __expected: #ty = match #p::computed(#expr, #name) {
+                #p::core::result::Result::Ok(__v) => __v,
+                #p::core::result::Result::Err(__m) => {
+                    return #p::core::result::Result::Err(#p::check_failed(__m, __d, __open));
+                }
+            };
+            if __expected != #local {
+                let __m = #p::computed_mismatch(#name, &#local, #text, &__expected);
+                return #p::core::result::Result::Err(#p::check_failed(__m, __d, __open));
+            }
+        });
+    }
+    Some(out)
 }
 
 /// The `Frame` of a struct written as an array, `None` for maps and packed structs.

@@ -2,8 +2,8 @@
 //! description for annotated structs. The attributes are documented in `b2schema::attributes`.
 //!
 //! The crate is laid out as serde_derive's: `ast` (the input model), `attr` (attribute parsing),
-//! `ser` and `de` (the serde impls), `codec` (the direct encoder and decoder), `layout` (the
-//! layout impls), `bound` (generics).
+//! `ser` and `de` (the serde impls), `codec` (the direct encoder and decoder), `locals` (computed
+//! expressions over its locals), `layout` (the layout impls), `bound` (generics).
 
 mod ast;
 mod attr;
@@ -11,6 +11,7 @@ mod bound;
 mod codec;
 mod de;
 mod layout;
+mod locals;
 mod ser;
 
 use proc_macro::TokenStream;

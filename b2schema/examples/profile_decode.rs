@@ -22,19 +22,15 @@ fn main() {
     for _ in 0..n {
         buf.clear();
         match what.as_str() {
-            "b2nd" => drop(black_box(b2schema::decode_from_slice::<B2nd>(black_box(&bytes)).unwrap())),
-            "b2nd-hand" => drop(black_box(floor::hand_decode_b2nd(black_box(&bytes)).unwrap())),
+            "b2nd" => drop(black_box(b2schema::decode_from_slice::<B2nd>(black_box(&bytes)))),
+            "b2nd-hand" => drop(black_box(floor::hand_decode_b2nd(black_box(&bytes)))),
             "b2nd-borrowed" => {
-                black_box(b2schema::decode_from_slice::<floor::B2ndFixed8>(black_box(&bytes)).unwrap());
+                drop(black_box(b2schema::decode_from_slice::<floor::B2ndFixed8>(black_box(&bytes))));
             }
-            "header" => {
-                drop(black_box(b2schema::decode_from_slice::<FrameHeader>(black_box(&hbytes)).unwrap()))
-            }
-            "header0" => {
-                drop(black_box(b2schema::decode_from_slice::<FrameHeader>(black_box(&h0bytes)).unwrap()))
-            }
-            "header0-hand" => drop(black_box(floor::hand_decode_header(black_box(&h0bytes)).unwrap())),
-            "header-hand" => drop(black_box(floor::hand_decode_header(black_box(&hbytes)).unwrap())),
+            "header" => drop(black_box(b2schema::decode_from_slice::<FrameHeader>(black_box(&hbytes)))),
+            "header0" => drop(black_box(b2schema::decode_from_slice::<FrameHeader>(black_box(&h0bytes)))),
+            "header0-hand" => drop(black_box(floor::hand_decode_header(black_box(&h0bytes)))),
+            "header-hand" => drop(black_box(floor::hand_decode_header(black_box(&hbytes)))),
             "b2nd-encode" => b2schema::encode_into(black_box(&m), &mut buf).unwrap(),
             "b2nd-encode-hand" => floor::hand_encode_b2nd(black_box(&m), &mut buf),
             "header-encode" => b2schema::encode_into(black_box(&h), &mut buf).unwrap(),

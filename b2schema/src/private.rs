@@ -7,9 +7,9 @@ use core::fmt::{self, Debug, Display};
 use core::marker::PhantomData;
 
 pub use crate::codec::support::{
-    DecodeDirect, DecodeSerde, EncodeDirect, EncodeSerde, Frame, Opened, Probe, decode_bytes_framed,
-    decode_exact_framed, decode_struct, encode_bytes_framed, encode_exact_with, encode_field, encode_struct,
-    field_error, finish, fits, packed_encoding, resume, write_fixed,
+    DecodeDirect, DecodeSerde, EncodeDirect, EncodeSerde, Frame, Opened, Probe, check_failed, close,
+    decode_bytes_framed, decode_exact_framed, decode_struct, encode_bytes_framed, encode_exact_with,
+    encode_field, encode_struct, field_error, finish, fits, packed_encoding, resume, write_fixed,
 };
 pub use crate::codec::{Decode, Encode, decode_serde, encode_serde};
 pub use crate::config::{ModeSwitch, Widths};

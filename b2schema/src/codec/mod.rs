@@ -92,6 +92,11 @@ pub trait Encode: Serialize {
 /// A value with a direct decoder, accepting the same bytes and giving the same errors as its
 /// `Deserialize`.
 pub trait Decode<'de>: Deserialize<'de> {
+    /// Whether [`Self::decode`] checks the end of the input itself when it is asked to (a derived
+    /// struct: it then builds its value once, where it is returned).
+    #[doc(hidden)]
+    const CHECKS_END: bool = false;
+
     /// Reads a value under `enc` (an override) or under the type's own encoding when `None`.
     #[inline]
     fn decode(enc: Option<Encoding>, d: &mut Deserializer<'de>) -> Result<Self> {
@@ -222,6 +227,10 @@ pub fn decode_from_slice<'de, T: Decode<'de>>(input: &'de [u8]) -> Result<T> {
 #[inline]
 pub fn decode_from_slice_with<'de, T: Decode<'de>>(input: &'de [u8], config: Config) -> Result<T> {
     let mut de = Deserializer::from_slice_with(input, config);
+    if T::CHECKS_END {
+        de.expect_whole();
+        return T::decode(None, &mut de);
+    }
     let value = T::decode(None, &mut de);
     if value.is_ok()
         && let Err(e) = de.end()

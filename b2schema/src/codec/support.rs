@@ -98,6 +98,7 @@ pub fn encode_field<O: Output>(
 pub struct Opened {
     start: usize,
     saved: Config,
+    whole: bool,
 }
 
 /// Reads a derived struct: the header (exactly `frame.len` fields), then `body` in the struct's
@@ -113,12 +114,20 @@ pub fn decode_struct<'de, T: Deserialize<'de>>(
     frame: Frame,
     body: impl FnOnce(&mut Deserializer<'de>, Opened) -> Result<T>,
 ) -> Result<T> {
+    let whole = d.take_whole();
     if !frame.takes(enc) || !d.config().is_strict() {
-        return decode_serde(enc, d);
+        let value = decode_serde(enc, d);
+        if whole
+            && value.is_ok()
+            && let Err(e) = d.end()
+        {
+            return Err(e);
+        }
+        return value;
     }
     let saved = d.switch(frame.mode);
     match open(d, frame) {
-        Ok(start) => body(d, Opened { start, saved }),
+        Ok(start) => body(d, Opened { start, saved, whole }),
         Err(e) => {
             d.restore(saved);
             Err(e)
@@ -160,7 +169,31 @@ pub fn finish<T>(
     {
         r = Err(check_error(m, opened.start));
     }
+    if opened.whole
+        && r.is_ok()
+        && let Err(e) = d.end()
+    {
+        r = Err(e);
+    }
     r
+}
+
+/// A struct whose fields are all read and checked (its computed fields on the locals they were
+/// read into): leaves it, and checks the end of the input when the struct must be all of it.
+/// The struct is built after this, once, where it is returned.
+#[inline(always)]
+pub fn close(d: &mut Deserializer<'_>, opened: Opened) -> Result<()> {
+    d.leave();
+    d.restore(opened.saved);
+    if opened.whole { d.end() } else { Ok(()) }
+}
+
+/// The error of a struct's check (`message`), at the struct's start, as it leaves the struct.
+#[cold]
+#[inline(never)]
+pub fn check_failed(message: alloc::string::String, d: &mut Deserializer<'_>, opened: Opened) -> Error {
+    d.restore(opened.saved);
+    check_error(message, opened.start)
 }
 
 /// Moves `d` to `pos`, a position inside the struct being read: where the fields read at

@@ -26,6 +26,8 @@ pub struct Deserializer<'de> {
     /// An override set by a wrapper newtype, consumed by the next value read.
     pub(super) pending: Option<Encoding>,
     depth: u16,
+    /// Whether the next derived struct is the whole input and checks its end itself.
+    whole: bool,
 }
 
 impl ModeState for Deserializer<'_> {
@@ -45,7 +47,7 @@ impl<'de> Deserializer<'de> {
     /// A deserializer over `input` with `config`.
     #[inline]
     pub fn from_slice_with(input: &'de [u8], config: Config) -> Self {
-        Deserializer { input, pos: 0, config, pending: None, depth: config.max_depth }
+        Deserializer { input, pos: 0, config, pending: None, depth: config.max_depth, whole: false }
     }
 
     /// The offset of the next byte to read.

@@ -9,6 +9,20 @@ use crate::encoding::{Encoding, Family, MarkerSpec, marker};
 use crate::int::{self, FromInt, Int};
 
 impl<'de> Deserializer<'de> {
+    /// Makes the next derived struct check that it ends the input, before it builds its value
+    /// (so that the value is built once, where it is returned).
+    #[inline(always)]
+    pub(crate) fn expect_whole(&mut self) {
+        self.whole = true;
+    }
+
+    /// Whether the struct about to be read must end the input (asked once: a struct inside it
+    /// does not).
+    #[inline(always)]
+    pub(crate) fn take_whole(&mut self) -> bool {
+        core::mem::take(&mut self.whole)
+    }
+
     /// Moves back to `pos`, a position this deserializer was at (the direct decoder undoing a
     /// fast path before the serde path reads the value again).
     #[inline]
