@@ -398,6 +398,36 @@ fn fixed_fields_read_at_constant_offsets_agree_on_every_byte() {
 }
 
 #[test]
+fn trailing_bytes_agree() {
+    // A derived struct that is the whole input checks the end itself, after its computed fields
+    // (and through serde when it takes that path): the same error either way, after the same
+    // checks.
+    fn check(bytes: &[u8], same: impl Fn(&[u8]) -> bool) {
+        for extra in [&[0x00][..], &[0xc0, 0x01], bytes] {
+            let mut b = bytes.to_vec();
+            b.extend_from_slice(extra);
+            assert!(!same(&b), "{} trailing bytes after {}", extra.len(), b2schema_tests::hex(bytes));
+        }
+    }
+    check(&same_encode(&everything()), |b| same_decode::<Everything>(b));
+    check(&same_encode(&wide()), |b| same_decode::<Wide>(b));
+    let small = Small { a: 1, b: -1, c: "x".into(), d: vec![1] };
+    check(&same_encode(&small), |b| same_decode::<Small>(b));
+    check(&same_encode(&PythonStyle { version: 1, name: "n".into() }), |b| same_decode::<PythonStyle>(b));
+    let generic = Generic { tag: 1, value: -5i32, values: vec![1, 2] };
+    check(&same_encode(&generic), |b| same_decode::<Generic<i32>>(b));
+    let (_, file) = &fixture_files()[0];
+    check(FrameView::from_slice(file).unwrap().header_bytes, |b| same_decode::<FrameHeader>(b));
+    // A computed field that disagrees is reported before the trailing bytes.
+    let mut b = same_encode(&everything());
+    b[8] = 3; // ndim: the array after it holds 2
+    b.push(0);
+    same_decode::<Everything>(&b);
+    let direct = b2schema::decode_from_slice::<Everything>(&b).unwrap_err();
+    assert!(direct.to_string().contains("ndim"), "{direct}");
+}
+
+#[test]
 fn encoding_errors_agree() {
     // A computed field that does not fit, a fixed length broken, a value over its encoding.
     let mut e = everything();
