@@ -7,7 +7,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use crate::ast::{Container, Field, Repr};
-use crate::{bound, de, locals, ser};
+use crate::{bound, de, fixed, locals, ser};
 
 /// `Encode` and `Decode` for the struct. Maps and packed structs take the serde path whole.
 pub fn expand(c: &Container<'_>) -> TokenStream {
@@ -40,43 +40,24 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
 
 /// `encode` and `decode` of a struct written as an array (header, then each field).
 fn array_items(c: &Container<'_>, frame: &TokenStream) -> (TokenStream, TokenStream) {
+    let fixed = fixed::layout(c);
+    (array_encode(c, frame, fixed.as_ref()), array_decode(c, frame, fixed.as_ref()))
+}
+
+/// `encode` of a struct written as an array: its fixed part at once when `fixed` (its layout
+/// constants) is given, then each field not written yet.
+fn array_encode(c: &Container<'_>, frame: &TokenStream, fixed: Option<&TokenStream>) -> TokenStream {
     let k = &c.krate;
     let p = quote!(#k::__private);
-    let ident = c.ident;
-    let de_lt = bound::de_lifetime();
-    let fixed = fixed_layout(c);
-    let fast = fixed.is_some();
+    let fixed_part = fixed.map(|layout| fixed::encode_part(c, layout));
     let writes = c.fields.iter().enumerate().map(|(i, f)| {
         let write = encode_field(c, f);
-        match fast {
-            // A field of the fixed part is written here only when that part was not written at
-            // once.
-            true => quote! {
-                if !(__fast && const { #p::layout::fixed_field(__LAYOUT, #i).is_some() }) {
-                    #write
-                }
-            },
-            false => write,
+        match fixed {
+            Some(_) => fixed::unless_written(c, i, write),
+            None => write,
         }
     });
-    let exact_writes: Vec<_> = c.fields.iter().enumerate().map(|(i, f)| encode_exact(c, f, i)).collect();
-    let fixed_part = fixed.as_ref().map(|layout| {
-        quote! {
-            #layout
-            let __config = #p::B2Serializer::config(__s);
-            let mut __fixed = [0u8; __PREFIX];
-            let __fast = __PREFIX > 0 && #p::fits(__s, __PREFIX) #(&& #exact_writes)*;
-            if __fast {
-                #p::write_fixed(__s, &__fixed)?;
-            }
-        }
-    });
-    let prefix = fixed_prefix(c, fixed.as_ref());
-    let fast = prefix.is_some();
-    let reads = c.fields.iter().enumerate().map(|(i, f)| decode_field(c, f, fast.then_some(i)));
-    let locals: Vec<_> = c.fields.iter().map(local).collect();
-    let idents: Vec<_> = c.fields.iter().map(|f| f.ident).collect();
-    let encode = quote! {
+    quote! {
         #[inline]
         fn encode<__O: #p::Output>(
             &self,
@@ -91,18 +72,24 @@ fn array_items(c: &Container<'_>, frame: &TokenStream) -> (TokenStream, TokenStr
                 #p::core::result::Result::Ok(())
             })
         }
-    };
-    // All fields read at constant offsets: the deserializer moves past them at the end.
-    let end_prefix = fast.then(|| {
-        quote! {
-            if __fast {
-                #p::resume(__d, __base + __PREFIX);
-            }
-        }
-    });
+    }
+}
+
+/// `decode` of a struct written as an array: its fixed part at constant offsets when `fixed` is
+/// given, each field after it, the checks, and the struct built last, where it is returned
+/// (unless a computed field's expression needs the built struct).
+fn array_decode(c: &Container<'_>, frame: &TokenStream, fixed: Option<&TokenStream>) -> TokenStream {
+    let k = &c.krate;
+    let p = quote!(#k::__private);
+    let ident = c.ident;
+    let de_lt = bound::de_lifetime();
+    let start = fixed.map(|layout| fixed::decode_start(c, layout));
+    let end = fixed.map(|_| fixed::decode_end(c));
+    let reads = c.fields.iter().enumerate().map(|(i, f)| decode_field(c, f, fixed.map(|_| i)));
+    let locals: Vec<_> = c.fields.iter().map(local).collect();
+    let idents = c.fields.iter().map(|f| f.ident);
     let value = quote!(#ident { #(#idents: #locals),* });
-    let tail = match checks_on_locals(c) {
-        // The struct is built last, where it is returned.
+    let tail = match locals::checks(c, &local) {
         Some(checks) => quote! {
             #checks
             #p::close(__d, __open)?;
@@ -110,7 +97,7 @@ fn array_items(c: &Container<'_>, frame: &TokenStream) -> (TokenStream, TokenStr
         },
         None => quote!(#p::finish(__d, __open, #value, Self::__b2schema_check)),
     };
-    let decode = quote! {
+    quote! {
         const CHECKS_END: bool = true;
 
         #[inline]
@@ -121,14 +108,13 @@ fn array_items(c: &Container<'_>, frame: &TokenStream) -> (TokenStream, TokenStr
             #[allow(unused_imports)]
             use #p::{DecodeDirect as _, DecodeSerde as _};
             #p::decode_struct(__enc, __d, #frame, |__d, __open| {
-                #prefix
+                #start
                 #(#reads)*
-                #end_prefix
+                #end
                 #tail
             })
         }
-    };
-    (encode, decode)
+    }
 }
 
 /// `encode` and `decode` of a packed struct: its bytes in one piece under the field's framing.
@@ -159,34 +145,6 @@ fn packed_items(c: &Container<'_>) -> (TokenStream, TokenStream) {
     (encode_packed(c), decode)
 }
 
-/// The checks of the computed fields on the locals the fields were read into (the serde impl's
-/// `__b2schema_check`, with each `self.field` read from its local), `None` when an expression
-/// needs the struct itself.
-fn checks_on_locals(c: &Container<'_>) -> Option<TokenStream> {
-    let k = &c.krate;
-    let p = quote!(#k::__private);
-    let mut out = TokenStream::new();
-    for f in &c.fields {
-        let Some(expr) = &f.attrs.computed else { continue };
-        let expr = locals::over_locals(&expr.value, &c.fields, &local)?;
-        let text = crate::layout::expr_text(&f.attrs.computed.as_ref()?.value);
-        let (ty, name, local) = (f.ty, f.name(), local(f));
-        out.extend(quote! {
-            let __expected: #ty = match #p::computed(#expr, #name) {
-                #p::core::result::Result::Ok(__v) => __v,
-                #p::core::result::Result::Err(__m) => {
-                    return #p::core::result::Result::Err(#p::check_failed(__m, __d, __open));
-                }
-            };
-            if __expected != #local {
-                let __m = #p::computed_mismatch(#name, &#local, #text, &__expected);
-                return #p::core::result::Result::Err(#p::check_failed(__m, __d, __open));
-            }
-        });
-    }
-    Some(out)
-}
-
 /// The `Frame` of a struct written as an array, `None` for maps and packed structs.
 fn frame(c: &Container<'_>) -> Option<TokenStream> {
     let k = &c.krate;
@@ -202,12 +160,12 @@ fn frame(c: &Container<'_>) -> Option<TokenStream> {
     Some(quote!(#p::Frame { encoding: #p::Encoding::#encoding, mode: #p::ModeSwitch::#mode, len: #n }))
 }
 
-fn local(f: &Field<'_>) -> syn::Ident {
+pub(crate) fn local(f: &Field<'_>) -> syn::Ident {
     format_ident!("__field_{}", f.ident)
 }
 
 /// `Some(Encoding::X)` for a field with an encoding attribute, else `None` (its type's own).
-fn encoding(c: &Container<'_>, f: &Field<'_>) -> TokenStream {
+pub(crate) fn encoding(c: &Container<'_>, f: &Field<'_>) -> TokenStream {
     let k = &c.krate;
     let p = quote!(#k::__private);
     match &f.attrs.encoding {
@@ -277,88 +235,6 @@ fn check_closure(c: &Container<'_>, f: &Field<'_>) -> Option<TokenStream> {
     })
 }
 
-/// `__LAYOUT` and `__PREFIX`, the struct's layout and the bytes of its fixed part (its leading
-/// fixed-width fields), `None` when the struct is generic (its layout is then not a constant).
-fn fixed_layout(c: &Container<'_>) -> Option<TokenStream> {
-    let k = &c.krate;
-    let p = quote!(#k::__private);
-    let ty = bound::static_type(c.ident, c.generics)?;
-    Some(quote! {
-        const __LAYOUT: &#p::Layout = <#ty as #p::B2Layout>::LAYOUT;
-        const __PREFIX: usize = #p::layout::fixed_prefix_len(__LAYOUT);
-    })
-}
-
-/// Whether field `i` of the fixed part, written into its constant range of `__fixed`, is the
-/// bytes its own encoder writes (`true` for a field outside the fixed part). Each kind of field
-/// gives the value its encoder is given, so the bytes are the same either way.
-fn encode_exact(c: &Container<'_>, f: &Field<'_>, i: usize) -> TokenStream {
-    let k = &c.krate;
-    let p = quote!(#k::__private);
-    let ty = f.ty;
-    let enc = encoding(c, f);
-    let probe = quote!((&&#p::Probe::<#ty>::new()));
-    let out = quote!(__out);
-    let exact = match (&f.attrs.magic, &f.attrs.computed, &f.attrs.len) {
-        (Some(m), _, None) if ser::byte_string(&m.value).is_some() => {
-            let lit = ser::byte_string(&m.value);
-            quote!(#p::Encode::encode_exact(&#p::ByteStr(*#lit), #enc, #out, __config))
-        }
-        (None, Some(_), None) => {
-            let method = ser::computed_method(f);
-            quote! {
-                match self.#method() {
-                    #p::core::result::Result::Ok(__v) => #probe.encode_exact_value(&__v, #enc, #out, __config),
-                    #p::core::result::Result::Err(_) => false,
-                }
-            }
-        }
-        (None, None, len) => {
-            let id = f.ident;
-            let name = f.name();
-            let check = len.as_ref().map(|len| {
-                let n = len.value;
-                quote!(#p::check_len(#name, #p::ByteLen::byte_len(&self.#id), #n).is_ok() &&)
-            });
-            quote!(#check #probe.encode_exact_value(&self.#id, #enc, #out, __config))
-        }
-        _ => {
-            let value = ser::value(c, f);
-            quote!(#p::encode_exact_with(#out, __config, |__s| #p::encode_serde(#value, #enc, __s)))
-        }
-    };
-    quote! {
-        match const { #p::layout::fixed_field(__LAYOUT, #i) } {
-            #p::core::option::Option::None => true,
-            #p::core::option::Option::Some((__o, __w)) => match __fixed.get_mut(__o..__o + __w) {
-                #p::core::option::Option::Some(__out) => #exact,
-                #p::core::option::Option::None => false,
-            },
-        }
-    }
-}
-
-/// The start of a struct body that reads its leading fixed-width fields at constant offsets (the
-/// offsets its layout states, from where the first field starts), `None` when the struct is
-/// generic (its layout is then not a constant here).
-///
-/// `__fixed` holds those fields' bytes when the input has them all, so that each field is read
-/// from a constant range of an array, with no bounds check. `__fast` stays true while every field
-/// read so far was exactly its layout's bytes; the first field that is not (or the first one
-/// past the fixed part) moves the deserializer to where it starts and is read the usual way,
-/// and so is every field after it: the errors are the field-by-field path's own.
-fn fixed_prefix(c: &Container<'_>, layout: Option<&TokenStream>) -> Option<TokenStream> {
-    let k = &c.krate;
-    let p = quote!(#k::__private);
-    let layout = layout?;
-    Some(quote! {
-        #layout
-        let __base = #p::B2Deserializer::position(__d);
-        let __fixed = #p::B2Deserializer::remaining_input(__d).first_chunk::<__PREFIX>();
-        let mut __fast = __PREFIX > 0 && __fixed.is_some();
-    })
-}
-
 /// Reads one field into its local: at its constant offset when `fixed` (its index) is given and
 /// the fields before it were all read there, else straight from its type's code (no `Result` in
 /// between, so the value is not copied through one), naming the field in an error.
@@ -379,26 +255,7 @@ fn decode_field(c: &Container<'_>, f: &Field<'_>, fixed: Option<usize>) -> Token
         }
     };
     let read = match fixed {
-        Some(i) => quote! {
-            'read: {
-                if __fast {
-                    match (const { #p::layout::fixed_field(__LAYOUT, #i) }, __fixed) {
-                        (#p::core::option::Option::Some((__o, __w)), #p::core::option::Option::Some(__bytes)) => {
-                            let __exact = __bytes
-                                .get(__o..__o + __w)
-                                .and_then(|__in| (&&#p::Probe::<#ty>::new()).decode_exact_value(#enc, __in));
-                            if let #p::core::option::Option::Some(__v) = __exact {
-                                break 'read (__v, __base + __o);
-                            }
-                            #p::resume(__d, __base + __o);
-                        }
-                        _ => #p::resume(__d, __base + __PREFIX),
-                    }
-                    __fast = false;
-                }
-                #read
-            }
-        },
+        Some(i) => fixed::read(c, f, i, read),
         None => quote!({ #read }),
     };
     let checks = check_closure(c, f).map(|check| {

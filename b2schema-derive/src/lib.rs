@@ -2,14 +2,16 @@
 //! description for annotated structs. The attributes are documented in `b2schema::attributes`.
 //!
 //! The crate is laid out as serde_derive's: `ast` (the input model), `attr` (attribute parsing),
-//! `ser` and `de` (the serde impls), `codec` (the direct encoder and decoder), `locals` (computed
-//! expressions over its locals), `layout` (the layout impls), `bound` (generics).
+//! `ser` and `de` (the serde impls), `codec` (the direct encoder and decoder), `fixed` (their fixed
+//! part, at constant offsets), `locals` (computed checks on the decoder's locals), `layout` (the
+//! layout impls), `bound` (generics).
 
 mod ast;
 mod attr;
 mod bound;
 mod codec;
 mod de;
+mod fixed;
 mod layout;
 mod locals;
 mod ser;

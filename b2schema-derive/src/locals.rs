@@ -3,8 +3,37 @@
 //! struct is then built once, where it is returned.
 
 use proc_macro2::{Delimiter, Group, TokenStream, TokenTree};
+use quote::quote;
 
-use crate::ast::Field;
+use crate::ast::{Container, Field};
+
+/// The checks of the computed fields on the locals the fields were read into (what the serde
+/// impl's `__b2schema_check` checks on the struct, with each `self.field` read from its local);
+/// `None` when an expression needs the struct itself.
+pub fn checks(c: &Container<'_>, local: &impl Fn(&Field<'_>) -> syn::Ident) -> Option<TokenStream> {
+    let k = &c.krate;
+    let p = quote!(#k::__private);
+    let mut out = TokenStream::new();
+    for f in &c.fields {
+        let Some(computed) = &f.attrs.computed else { continue };
+        let expr = over_locals(&computed.value, &c.fields, local)?;
+        let text = crate::layout::expr_text(&computed.value);
+        let (ty, name, local) = (f.ty, f.name(), local(f));
+        out.extend(quote! {
+            let __expected: #ty = match #p::computed(#expr, #name) {
+                #p::core::result::Result::Ok(__v) => __v,
+                #p::core::result::Result::Err(__m) => {
+                    return #p::core::result::Result::Err(#p::check_failed(__m, __d, __open));
+                }
+            };
+            if __expected != #local {
+                let __m = #p::computed_mismatch(#name, &#local, #text, &__expected);
+                return #p::core::result::Result::Err(#p::check_failed(__m, __d, __open));
+            }
+        });
+    }
+    Some(out)
+}
 
 /// `expr` with each `self.field` (a field access, not a method call) replaced by `local(field)`;
 /// `None` when `self` appears in any other form (a method of the struct, `self` itself), which

@@ -3,7 +3,8 @@
 //! serde's derive and the wrappers, one with `#[derive(B2Layout)]`; strict and lenient. Nothing may
 //! panic, and every error's offset lies inside the input. The direct decoder (`decode_from_slice`)
 //! must give exactly what the serde path gives: the same value or the same error (message,
-//! offset, field path).
+//! offset, field path). Every value that decodes (a lenient read can give values the fixed widths
+//! cannot hold) is encoded both ways too, which must give the same bytes or the same error.
 #![no_main]
 
 use std::collections::BTreeMap;
@@ -11,7 +12,7 @@ use std::collections::BTreeMap;
 use b2schema::b2nd::{B2nd, B2ndDev6, Caterva};
 use b2schema::frame::{FrameHeader, MetaLayers, Trailer};
 use b2schema::wrap::{Bin32, Counted, Map16, Str32};
-use b2schema::{B2Layout, Config, Decode};
+use b2schema::{B2Layout, Config, Decode, Encode};
 use libfuzzer_sys::fuzz_target;
 use serde::Deserialize;
 
@@ -66,12 +67,19 @@ fn outcome<T: std::fmt::Debug>(r: b2schema::Result<T>) -> String {
     }
 }
 
-fn same<'a, T: Decode<'a> + std::fmt::Debug>(data: &'a [u8]) {
+fn same<'a, T: Decode<'a> + Encode + std::fmt::Debug>(data: &'a [u8]) {
     check::<T>(data);
     for config in [Config::fixed(), Config::fixed().strict(false), Config::minimal(), Config::minimal().strict(true)] {
-        let serde = outcome(b2schema::from_slice_with::<T>(data, config));
-        let direct = outcome(b2schema::decode_from_slice_with::<T>(data, config));
-        assert_eq!(direct, serde, "direct and serde paths differ under {config:?}");
+        let serde = b2schema::from_slice_with::<T>(data, config);
+        let direct = b2schema::decode_from_slice_with::<T>(data, config);
+        if let Ok(value) = &direct {
+            for config in [Config::fixed(), Config::minimal()] {
+                let serde = outcome(b2schema::to_vec_with(value, config));
+                let direct = outcome(b2schema::encode_to_vec_with(value, config));
+                assert_eq!(direct, serde, "direct and serde encoders differ under {config:?}");
+            }
+        }
+        assert_eq!(outcome(direct), outcome(serde), "direct and serde paths differ under {config:?}");
     }
 }
 

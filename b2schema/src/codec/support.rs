@@ -92,8 +92,8 @@ pub fn encode_field<O: Output>(
     f(s).map_err(|e| e.with_offset(at).in_segment(Segment::Field(name)))
 }
 
-/// A struct the direct decoder has opened: where its header starts, and the configuration to
-/// restore when it is left.
+/// A struct the direct decoder has opened: where its header starts, the configuration to
+/// restore when it is left, and whether it must end the input.
 #[derive(Clone, Copy)]
 pub struct Opened {
     start: usize,
@@ -104,9 +104,12 @@ pub struct Opened {
 /// Reads a derived struct: the header (exactly `frame.len` fields), then `body` in the struct's
 /// mode. A lenient reader takes the serde path (it accepts other shapes).
 ///
-/// The body closes the struct itself ([`finish`] on success, [`field_error`] on an error), so
-/// that the value it builds is returned as it is, with nothing left to do here once it exists:
-/// a struct's value is then not copied once per level of the frame.
+/// The body closes the struct itself ([`close`] before it builds the value, or [`finish`] after
+/// when a check needs the built struct; [`field_error`] or [`check_failed`] on an error), so that
+/// the value it builds is returned as it is, with nothing left to do here once it exists: a
+/// struct's value is then not copied once per level of the frame. The struct that is the whole
+/// input ([`Decode::CHECKS_END`]) checks the end there too, so that nothing is left to do with
+/// the value in `decode_from_slice` either.
 #[inline(always)]
 pub fn decode_struct<'de, T: Deserialize<'de>>(
     enc: Option<Encoding>,
@@ -152,8 +155,9 @@ fn open(d: &mut Deserializer<'_>, frame: Frame) -> Result<usize> {
     Ok(start)
 }
 
-/// A struct whose fields are all read: leaves it, then runs the serde impl's check across its
-/// fields. The value stays in the `Result` it is returned in.
+/// A struct whose fields are all read, built, and checked by `check` (a computed field whose
+/// expression needs the struct itself): leaves it, runs the check, then checks the end of the
+/// input when the struct must be all of it. The value stays in the `Result` it is returned in.
 #[inline(always)]
 pub fn finish<T>(
     d: &mut Deserializer<'_>,
