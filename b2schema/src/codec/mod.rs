@@ -4,7 +4,12 @@
 //! `#[derive(B2Layout)]` implements both for a struct written as an array (the c-blosc2
 //! layouts): the container header is written as a constant, each field goes straight to its
 //! type's own code under the encoding its attribute names, and counted arrays are read in a
-//! plain loop. Anything the direct path does not cover (a struct under a byte encoding, a map
+//! plain loop. The leading fields of fixed width (a frame header's thirteen) sit at the constant
+//! offsets of the struct's [`B2Layout`](crate::B2Layout): they are written into a stack buffer
+//! at those offsets and appended at once, and read from them after one check that the input
+//! holds them all, as a decoder written by hand for the layout reads them. A struct's computed
+//! fields are checked on the values just read, and the struct is built once, where it is
+//! returned. Anything the direct path does not cover (a struct under a byte encoding, a map
 //! layout, a lenient reader) takes the serde path, so both paths always agree; the tests check
 //! that they do, bytes and errors alike.
 //!

@@ -75,7 +75,7 @@ pub const MAX_NCHUNKS: u64 = (i32::MAX / 8) as u64;
 
 /// The index entry of a chunk with no stored bytes, as c-blosc2 writes it:
 /// `(1 << 63) | (kind << 56)` with kind 1 zeros, 2 NaN, 4 uninit; `None` for a repeated value,
-/// which is always a stored chunk. The inverse of [`entry`].
+/// which is always a stored chunk. The inverse of what the index reader makes of an entry.
 pub const fn special_entry(kind: SpecialValue) -> Option<i64> {
     let bits: u64 = match kind {
         SpecialValue::Zeros => 1,
@@ -108,11 +108,8 @@ pub fn entry(value: i64, sparse: bool) -> Option<ChunkLocation> {
     }
 }
 
-/// Decodes the offsets chunk `index` (found at byte `at` of the frame) into one location per
-/// chunk. `nchunks` is what the header implies, when it does (`None` for variable chunks, where
-/// the index's own length decides).
-/// The most index entries [`decode`] materialises by default (4 Mi chunks: 64 MiB of
-/// locations). A tiny frame can claim far more (a repeat-value index of 40 bytes stands for any
+/// The most index entries a frame's chunk index is decoded into by default (4 Mi chunks: 64 MiB
+/// of locations). A tiny frame can claim far more (a repeat-value index of 40 bytes stands for any
 /// number of special chunks), so a larger index needs an explicit, larger limit.
 pub const DEFAULT_MAX_LOCATIONS: u64 = 1 << 22;
 
@@ -122,6 +119,9 @@ pub fn count(index: &[u8], at: usize) -> Result<u64> {
     Ok((header.uncompressed_len() / 8) as u64)
 }
 
+/// Decodes the offsets chunk `index` (found at byte `at` of the frame) into one location per
+/// chunk. `nchunks` is what the header implies, when it does (`None` for variable chunks, where
+/// the index's own length decides).
 pub fn decode(
     index: &[u8],
     at: usize,
