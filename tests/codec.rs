@@ -259,6 +259,23 @@ struct Generic<T> {
     values: Vec<T>,
 }
 
+/// A computed field whose expression calls a method of the struct: the direct decoder checks it
+/// on the built struct (no locals to read it from).
+#[derive(B2Layout, Debug, Clone, PartialEq)]
+struct ByMethod {
+    #[b2(int32)]
+    count: u32,
+    #[b2(uint16, computed = self.total())]
+    total: u16,
+    items: Vec<u8>,
+}
+
+impl ByMethod {
+    fn total(&self) -> usize {
+        self.items.iter().map(|&x| x as usize).sum::<usize>() + self.count as usize
+    }
+}
+
 fn everything() -> Everything<'static> {
     Everything {
         magic: *b"MAGIC",
@@ -317,6 +334,10 @@ fn derived_structs_agree_on_values_truncations_and_mutations() {
     same_under_mutation(&bytes, &mut rng, 500, |b| same_decode::<PythonStyle>(b));
     let bytes = same_encode(&Generic { tag: 1, value: -5i32, values: vec![1, 2] });
     same_under_mutation(&bytes, &mut rng, 500, |b| same_decode::<Generic<i32>>(b));
+    let by_method = ByMethod { count: 2, total: 0, items: vec![1, 2] };
+    let bytes = same_encode(&by_method);
+    same_under_mutation(&bytes, &mut rng, 500, |b| same_decode::<ByMethod>(b));
+    same_encode(&ByMethod { count: u32::MAX, total: 0, items: vec![] });
     let bytes = same_encode(&Generic { tag: 1, value: Kind::Plain, values: vec![Kind::Sized(2)] });
     same_under_mutation(&bytes, &mut rng, 500, |b| same_decode::<Generic<Kind>>(b));
 }
@@ -416,6 +437,8 @@ fn trailing_bytes_agree() {
     check(&same_encode(&PythonStyle { version: 1, name: "n".into() }), |b| same_decode::<PythonStyle>(b));
     let generic = Generic { tag: 1, value: -5i32, values: vec![1, 2] };
     check(&same_encode(&generic), |b| same_decode::<Generic<i32>>(b));
+    let by_method = ByMethod { count: 2, total: 0, items: vec![1, 2] };
+    check(&same_encode(&by_method), |b| same_decode::<ByMethod>(b));
     let (_, file) = &fixture_files()[0];
     check(FrameView::from_slice(file).unwrap().header_bytes, |b| same_decode::<FrameHeader>(b));
     // A computed field that disagrees is reported before the trailing bytes.

@@ -127,5 +127,11 @@
 //! assert!(b2schema::from_slice::<Counted>(&[0x93, 0xa2, b'x', b'2', 1, 0x91, 0xd2, 0, 0, 0, 7]).is_err());
 //! ```
 //!
+//! A `computed` expression should be a plain function of the fields: it can be evaluated more
+//! than once per encode (the direct encoder tries the struct's fixed part at once, then field by
+//! field when that part cannot be written exactly), and the direct decoder evaluates it on the
+//! values just read, before the struct exists, when every `self` in it is a field access
+//! (`self.items.len()`); otherwise on the built struct.
+//!
 //! Misplaced or conflicting attributes are compile errors at the offending tokens that say what
 //! to write instead (`tests/ui/` lists them).
