@@ -12,8 +12,8 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use crate::ast::{Container, Field};
-use crate::codec::encoding;
-use crate::{bound, ser};
+use crate::bound;
+use crate::codec::{Source, encoding, source};
 
 /// `__LAYOUT` and `__PREFIX`, the struct's layout and the bytes of its fixed part from the first
 /// field, `None` when the struct is generic (its layout is then not a constant here).
@@ -64,31 +64,20 @@ fn exact_write(c: &Container<'_>, f: &Field<'_>, i: usize) -> TokenStream {
     let ty = f.ty;
     let enc = encoding(c, f);
     let probe = quote!((&&#p::Probe::<#ty>::new()));
-    let exact = match (&f.attrs.magic, &f.attrs.computed, &f.attrs.len) {
-        (Some(m), _, None) if ser::byte_string(&m.value).is_some() => {
-            let lit = ser::byte_string(&m.value);
-            quote!(#p::Encode::encode_exact(&#p::ByteStr(*#lit), #enc, __out, __config))
-        }
-        (None, Some(_), None) => {
-            let method = ser::computed_method(f);
-            quote! {
-                match self.#method() {
-                    #p::core::result::Result::Ok(__v) => #probe.encode_exact_value(&__v, #enc, __out, __config),
-                    #p::core::result::Result::Err(_) => false,
-                }
+    let exact = match source(c, f) {
+        Source::Bytes(value) => quote!(#p::Encode::encode_exact(#value, #enc, __out, __config)),
+        Source::Computed(method) => quote! {
+            match self.#method() {
+                #p::core::result::Result::Ok(__v) => #probe.encode_exact_value(&__v, #enc, __out, __config),
+                #p::core::result::Result::Err(_) => false,
             }
-        }
-        (None, None, len) => {
+        },
+        Source::Field(check) => {
             let id = f.ident;
-            let name = f.name();
-            let check = len.as_ref().map(|len| {
-                let n = len.value;
-                quote!(#p::check_len(#name, #p::ByteLen::byte_len(&self.#id), #n).is_ok() &&)
-            });
+            let check = check.map(|check| quote!(#check.is_ok() &&));
             quote!(#check #probe.encode_exact_value(&self.#id, #enc, __out, __config))
         }
-        _ => {
-            let value = ser::value(c, f);
+        Source::Serde(value) => {
             quote!(#p::encode_exact_with(__out, __config, |__s| #p::encode_serde(#value, #enc, __s)))
         }
     };
