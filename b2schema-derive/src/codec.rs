@@ -57,13 +57,9 @@ fn array_encode(c: &Container<'_>, frame: &TokenStream, fixed: Option<&TokenStre
             None => write,
         }
     });
-    quote! {
-        #[inline]
-        fn encode<__O: #p::Output>(
-            &self,
-            __enc: #p::core::option::Option<#p::Encoding>,
-            __s: &mut #p::B2Serializer<__O>,
-        ) -> #p::B2Result<()> {
+    encode_method(
+        c,
+        quote! {
             #[allow(unused_imports)]
             use #p::{EncodeDirect as _, EncodeSerde as _};
             #p::encode_struct(self, __enc, __s, #frame, |__s| {
@@ -71,6 +67,38 @@ fn array_encode(c: &Container<'_>, frame: &TokenStream, fixed: Option<&TokenStre
                 #(#writes)*
                 #p::core::result::Result::Ok(())
             })
+        },
+    )
+}
+
+/// `Encode::encode` with `body` (`self`, `__enc` and the serializer `__s` in scope).
+fn encode_method(c: &Container<'_>, body: TokenStream) -> TokenStream {
+    let k = &c.krate;
+    let p = quote!(#k::__private);
+    quote! {
+        #[inline]
+        fn encode<__O: #p::Output>(
+            &self,
+            __enc: #p::core::option::Option<#p::Encoding>,
+            __s: &mut #p::B2Serializer<__O>,
+        ) -> #p::B2Result<()> {
+            #body
+        }
+    }
+}
+
+/// `Decode::decode` with `body` (`__enc` and the deserializer `__d` in scope).
+fn decode_method(c: &Container<'_>, body: TokenStream) -> TokenStream {
+    let k = &c.krate;
+    let p = quote!(#k::__private);
+    let de_lt = bound::de_lifetime();
+    quote! {
+        #[inline]
+        fn decode(
+            __enc: #p::core::option::Option<#p::Encoding>,
+            __d: &mut #p::B2Deserializer<#de_lt>,
+        ) -> #p::B2Result<Self> {
+            #body
         }
     }
 }
@@ -82,7 +110,6 @@ fn array_decode(c: &Container<'_>, frame: &TokenStream, fixed: Option<&TokenStre
     let k = &c.krate;
     let p = quote!(#k::__private);
     let ident = c.ident;
-    let de_lt = bound::de_lifetime();
     let start = fixed.map(|layout| fixed::decode_start(c, layout));
     let end = fixed.map(|_| fixed::decode_end(c));
     let reads = c.fields.iter().enumerate().map(|(i, f)| decode_field(c, f, fixed.map(|_| i)));
@@ -97,14 +124,9 @@ fn array_decode(c: &Container<'_>, frame: &TokenStream, fixed: Option<&TokenStre
         },
         None => quote!(#p::finish(__d, __open, #value, Self::__b2schema_check)),
     };
-    quote! {
-        const CHECKS_END: bool = true;
-
-        #[inline]
-        fn decode(
-            __enc: #p::core::option::Option<#p::Encoding>,
-            __d: &mut #p::B2Deserializer<#de_lt>,
-        ) -> #p::B2Result<Self> {
+    let decode = decode_method(
+        c,
+        quote! {
             #[allow(unused_imports)]
             use #p::{DecodeDirect as _, DecodeSerde as _};
             #p::decode_struct(__enc, __d, #frame, |__d, __open| {
@@ -113,7 +135,12 @@ fn array_decode(c: &Container<'_>, frame: &TokenStream, fixed: Option<&TokenStre
                 #end
                 #tail
             })
-        }
+        },
+    );
+    quote! {
+        const CHECKS_END: bool = true;
+
+        #decode
     }
 }
 
@@ -123,14 +150,9 @@ fn packed_items(c: &Container<'_>) -> (TokenStream, TokenStream) {
     let p = quote!(#k::__private);
     let de_lt = bound::de_lifetime();
     let packed = decode_packed(c);
+    let decode = decode_method(c, quote!(#p::decode_bytes_framed(#p::packed_encoding(__enc), __d)));
     let decode = quote! {
-        #[inline]
-        fn decode(
-            __enc: #p::core::option::Option<#p::Encoding>,
-            __d: &mut #p::B2Deserializer<#de_lt>,
-        ) -> #p::B2Result<Self> {
-            #p::decode_bytes_framed(#p::packed_encoding(__enc), __d)
-        }
+        #decode
 
         #[inline]
         fn decode_exact(
@@ -354,15 +376,10 @@ fn encode_packed(c: &Container<'_>) -> TokenStream {
     } else {
         quote!(#p::core::option::Option::None)
     };
+    let encode =
+        encode_method(c, quote!(#p::encode_bytes_framed(self, #p::packed_encoding(__enc), __enc, #n, __s)));
     quote! {
-        #[inline]
-        fn encode<__O: #p::Output>(
-            &self,
-            __enc: #p::core::option::Option<#p::Encoding>,
-            __s: &mut #p::B2Serializer<__O>,
-        ) -> #p::B2Result<()> {
-            #p::encode_bytes_framed(self, #p::packed_encoding(__enc), __enc, #n, __s)
-        }
+        #encode
 
         #[inline]
         fn packed_len() -> #p::core::option::Option<usize> {

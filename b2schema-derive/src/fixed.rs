@@ -92,17 +92,20 @@ fn exact_write(c: &Container<'_>, f: &Field<'_>, i: usize) -> TokenStream {
     }
 }
 
-/// The start of a decoder body. `__fixed` holds the fixed part's bytes when the input has them
-/// all, so that each field is read from a constant range of an array, with no bounds check;
-/// `__fast` stays true while every field read so far was exactly its layout's bytes.
+/// The start of a decoder body. `__fixed` holds the fixed part's bytes, so that each field is read
+/// from a constant range of an array, with no bounds check; `__fast` starts true when the input
+/// has them all (else `__fixed` is zeros, never read) and stays true while every field read so
+/// far was exactly its layout's bytes.
 pub fn decode_start(c: &Container<'_>, layout: &TokenStream) -> TokenStream {
     let k = &c.krate;
     let p = quote!(#k::__private);
     quote! {
         #layout
         let __base = #p::B2Deserializer::position(__d);
-        let __fixed = #p::B2Deserializer::remaining_input(__d).first_chunk::<__PREFIX>();
-        let mut __fast = __PREFIX > 0 && __fixed.is_some();
+        let (__fixed, mut __fast) = match #p::B2Deserializer::remaining_input(__d).first_chunk::<__PREFIX>() {
+            #p::core::option::Option::Some(__bytes) => (__bytes, __PREFIX > 0),
+            #p::core::option::Option::None => (&[0u8; __PREFIX], false),
+        };
     }
 }
 
@@ -130,9 +133,9 @@ pub fn read(c: &Container<'_>, f: &Field<'_>, i: usize, read: TokenStream) -> To
     quote! {
         'read: {
             if __fast {
-                match (const { #p::layout::fixed_field(__LAYOUT, #i) }, __fixed) {
-                    (#p::core::option::Option::Some((__o, __w)), #p::core::option::Option::Some(__bytes)) => {
-                        let __exact = __bytes
+                match const { #p::layout::fixed_field(__LAYOUT, #i) } {
+                    #p::core::option::Option::Some((__o, __w)) => {
+                        let __exact = __fixed
                             .get(__o..__o + __w)
                             .and_then(|__in| (&&#p::Probe::<#ty>::new()).decode_exact_value(#enc, __in));
                         if let #p::core::option::Option::Some(__v) = __exact {
@@ -140,7 +143,7 @@ pub fn read(c: &Container<'_>, f: &Field<'_>, i: usize, read: TokenStream) -> To
                         }
                         #p::resume(__d, __base + __o);
                     }
-                    _ => #p::resume(__d, __base + __PREFIX),
+                    #p::core::option::Option::None => #p::resume(__d, __base + __PREFIX),
                 }
                 __fast = false;
             }

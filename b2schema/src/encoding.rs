@@ -22,6 +22,22 @@ pub mod marker {
     pub const FALSE: u8 = 0xc2;
     /// true.
     pub const TRUE: u8 = 0xc3;
+
+    /// The marker of the bool `v`.
+    #[inline(always)]
+    pub const fn of_bool(v: bool) -> u8 {
+        if v { TRUE } else { FALSE }
+    }
+
+    /// The bool a marker stands for, `None` for any other byte.
+    #[inline(always)]
+    pub const fn bool_of(m: u8) -> Option<bool> {
+        match m {
+            FALSE => Some(false),
+            TRUE => Some(true),
+            _ => None,
+        }
+    }
     /// bin8.
     pub const BIN8: u8 = 0xc4;
     /// bin16.

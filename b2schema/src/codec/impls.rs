@@ -31,7 +31,7 @@ impl Encode for bool {
     #[inline]
     fn encode<O: Output>(&self, enc: Option<Encoding>, s: &mut Serializer<O>) -> Result<()> {
         if enc.is_none_or(|e| e == Encoding::Bool) && !s.has_pending() {
-            s.write_raw(&[if *self { marker::TRUE } else { marker::FALSE }])
+            s.write_raw(&[marker::of_bool(*self)])
         } else {
             encode_serde(self, enc, s)
         }
@@ -41,7 +41,7 @@ impl Encode for bool {
     fn encode_exact(&self, enc: Option<Encoding>, out: &mut [u8], _config: Config) -> bool {
         match out {
             [b] if enc.is_none_or(|e| e == Encoding::Bool) => {
-                *b = if *self { marker::TRUE } else { marker::FALSE };
+                *b = marker::of_bool(*self);
                 true
             }
             _ => false,
@@ -74,8 +74,7 @@ impl<'de> Decode<'de> for bool {
             return None;
         }
         match *bytes {
-            [marker::FALSE] => Some(false),
-            [marker::TRUE] => Some(true),
+            [m] => marker::bool_of(m),
             _ => None,
         }
     }
@@ -139,11 +138,7 @@ macro_rules! ints {
 
             #[inline(always)]
             fn decode_exact(enc: Option<Encoding>, bytes: &'de [u8]) -> Option<Self> {
-                let e = enc.unwrap_or(Encoding::$default);
-                if e.family() != Family::Int {
-                    return None;
-                }
-                match int_at(e, bytes)? {
+                match int_at(enc.unwrap_or(Encoding::$default), bytes)? {
                     (v, n) if n == bytes.len() => <$t as FromInt>::from_int(v),
                     _ => None,
                 }

@@ -155,9 +155,8 @@ fn open(d: &mut Deserializer<'_>, frame: Frame) -> Result<usize> {
     Ok(start)
 }
 
-/// A struct whose fields are all read, built, and checked by `check` (a computed field whose
-/// expression needs the struct itself): leaves it, runs the check, then checks the end of the
-/// input when the struct must be all of it. The value stays in the `Result` it is returned in.
+/// A struct whose fields are all read and built, checked by `check` (a computed field whose
+/// expression needs the struct itself), then closed as [`close`] does.
 #[inline(always)]
 pub fn finish<T>(
     d: &mut Deserializer<'_>,
@@ -165,21 +164,11 @@ pub fn finish<T>(
     value: T,
     check: impl FnOnce(&T) -> core::result::Result<(), alloc::string::String>,
 ) -> Result<T> {
-    d.leave();
-    d.restore(opened.saved);
-    let mut r = Ok(value);
-    if let Ok(v) = &r
-        && let Err(m) = check(v)
-    {
-        r = Err(check_error(m, opened.start));
+    if let Err(m) = check(&value) {
+        return Err(check_failed(m, d, opened));
     }
-    if opened.whole
-        && r.is_ok()
-        && let Err(e) = d.end()
-    {
-        r = Err(e);
-    }
-    r
+    close(d, opened)?;
+    Ok(value)
 }
 
 /// A struct whose fields are all read and checked (its computed fields on the locals they were
@@ -248,10 +237,7 @@ pub fn decode_bytes_framed<'de, T: Decode<'de>>(enc: Encoding, d: &mut Deseriali
             }
         }
     } else if let Some(bytes) = d.exact_bytes(Some(enc), enc) {
-        let mut at = 0;
-        if let Some(v) = T::decode_packed(bytes, &mut at)
-            && at == bytes.len()
-        {
+        if let Some(v) = packed_exactly(bytes) {
             return Ok(v);
         }
         d.rewind(start);
@@ -276,9 +262,15 @@ pub fn decode_exact_framed<'de, T: Decode<'de>>(enc: Encoding, bytes: &'de [u8])
         }
         _ => return None,
     };
+    packed_exactly(body)
+}
+
+/// The value packed as exactly all of `bytes`, or `None`.
+#[inline(always)]
+fn packed_exactly<'de, T: Decode<'de>>(bytes: &'de [u8]) -> Option<T> {
     let mut at = 0;
-    let v = T::decode_packed(body, &mut at)?;
-    (at == body.len()).then_some(v)
+    let v = T::decode_packed(bytes, &mut at)?;
+    (at == bytes.len()).then_some(v)
 }
 
 /// Writes a value packed as bare bytes under the byte encoding `e` (`enc` as asked, `count`

@@ -243,14 +243,10 @@ impl<'de> Deserializer<'de> {
     #[inline]
     fn read_int<T: FromInt>(&mut self, default: Encoding) -> Result<T> {
         let start = self.pos;
-        // Fast path: the type's own fixed encoding, well formed. Anything else (an override, a
-        // lenient or minimal reader, a wrong marker, the end of the input) takes the full path,
-        // which also builds the error.
-        let exact = match self.pending {
-            Some(e) if e.family() == Family::Int => Some(e),
-            Some(_) => None,
-            None => (self.config.widths == Widths::Fixed).then_some(default),
-        };
+        // Fast path: the override or the type's own fixed encoding, an integer one, well formed.
+        // Anything else (another override, a lenient or minimal reader, a wrong marker, the end
+        // of the input) takes the full path, which also builds the error.
+        let exact = self.pending.or_else(|| (self.config.widths == Widths::Fixed).then_some(default));
         if self.config.strict
             && let Some(enc) = exact
             && let Some((v, n)) = exact::int_at(enc, &self.input[start..])

@@ -316,7 +316,7 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
     #[inline]
     fn serialize_bool(self, v: bool) -> Result<()> {
         match self.choose(Encoding::Bool, || Encoding::Bool) {
-            Encoding::Bool => self.out.write_all(&[if v { marker::TRUE } else { marker::FALSE }]),
+            Encoding::Bool => self.out.write_all(&[marker::of_bool(v)]),
             Encoding::Raw => self.out.write_all(&[v as u8]),
             enc => Err(self.error(ErrorKind::IncompatibleEncoding { encoding: enc, rust: "a bool" })),
         }

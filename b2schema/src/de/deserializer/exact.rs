@@ -54,7 +54,7 @@ impl<'de> Deserializer<'de> {
             None if self.config.widths == Widths::Fixed => default,
             None => return None,
         };
-        if !self.config.strict || self.pending.is_some() || e.family() != Family::Int {
+        if !self.config.strict || self.pending.is_some() {
             return None;
         }
         let (v, n) = int_at(e, &self.input[self.pos..])?;
@@ -70,11 +70,7 @@ impl<'de> Deserializer<'de> {
         if enc.is_some_and(|e| e != Encoding::Bool) || self.pending.is_some() {
             return None;
         }
-        let v = match *self.input.get(self.pos)? {
-            marker::FALSE => false,
-            marker::TRUE => true,
-            _ => return None,
-        };
+        let v = marker::bool_of(*self.input.get(self.pos)?)?;
         self.pos += 1;
         Some(v)
     }
@@ -153,12 +149,13 @@ impl<'de> Deserializer<'de> {
     }
 }
 
-/// The integer written exactly under `enc` (an integer encoding) at the start of `bytes`, and
-/// the bytes it takes; `None` when the marker is not one `enc` writes or the bytes end first.
+/// The integer written exactly under `enc` at the start of `bytes`, and the bytes it takes;
+/// `None` when `enc` is not an integer encoding, the marker is not one `enc` writes, or the bytes
+/// end first.
 #[inline(always)]
 pub(crate) fn int_at(enc: Encoding, bytes: &[u8]) -> Option<(Int, usize)> {
     let m = *bytes.first()?;
-    if !enc.accepts(m) {
+    if enc.family() != Family::Int || !enc.accepts(m) {
         return None;
     }
     let w = enc.value_width()?;
