@@ -1,16 +1,13 @@
 //! Behaviour of the public API on hand-made chunks: validation errors and
 //! their messages, limits, unsupported features, header accessors.
 
-#[path = "chunks/common/mod.rs"]
-mod common;
-
 use b2schema::chunk::{
     Blosc1Shuffle, ChunkHeader, Codec, ErrorKind, Special, decompress, decompress_into,
     decompress_with_limit, vl_block_lens,
 };
 
 fn data_chunk(name: &str) -> Vec<u8> {
-    std::fs::read(common::data_dir().join("chunks").join(name)).unwrap()
+    b2schema_tests::read_file(&b2schema_tests::chunk_corpus("chunks").join(name))
 }
 
 /// A 32-byte Blosc2 header.
@@ -132,10 +129,7 @@ fn plugin_codecs_and_filters_are_unsupported_by_name() {
 
 #[test]
 fn blosc1_header_accessors() {
-    let dir = common::shared_dir().join("compat-files/c-blosc2/compat");
-    let Ok(b) = std::fs::read(dir.join("blosc-1.7.0-zlib.cdata")) else {
-        return;
-    };
+    let b = b2schema_tests::read_compat("c-blosc2/compat/blosc-1.7.0-zlib.cdata");
     let h = ChunkHeader::parse(&b).unwrap();
     assert!(!h.is_extended());
     assert_eq!(h.header_len(), 16);
@@ -143,7 +137,7 @@ fn blosc1_header_accessors() {
     assert_eq!(h.blosc1_shuffle(), Some(Blosc1Shuffle::Byte));
     assert_eq!(h.filters, [0, 0, 0, 0, 0, 1]);
     assert_eq!(h.special(), Special::None);
-    let b = std::fs::read(dir.join("blosc-1.18.0-lz4-bitshuffle4-memcpy.cdata")).unwrap();
+    let b = b2schema_tests::read_compat("c-blosc2/compat/blosc-1.18.0-lz4-bitshuffle4-memcpy.cdata");
     let h = ChunkHeader::parse(&b).unwrap();
     assert_eq!(h.blosc1_shuffle(), Some(Blosc1Shuffle::Bit));
     assert_eq!(h.filters, [0, 0, 0, 0, 0, 2]);

@@ -2,22 +2,20 @@
 //! codec families hold the int32 sequence 0..999999 (facts doc section 5);
 //! the bitshuffle ones (c-blosc 1.17/1.18, c-blosc2 2.0.0 beta) hold 641091
 //! or 641092 bytes of another sequence and are checked against c-blosc2 in
-//! `python_refs.rs`.  The bench chunk decodes to its `nbytes`.
-
-#[path = "chunks/common/mod.rs"]
-mod common;
+//! `chunk_python_refs.rs`.  The bench chunk decodes to its `nbytes`.
 
 use b2schema::chunk::{ChunkHeader, decompress};
+use b2schema_tests::{compat_file, files_with_ext, read_compat};
 
 #[test]
 fn compat_cdata_chunks_hold_0_to_999999() {
-    let dir = common::shared_dir().join("compat-files/c-blosc2/compat");
+    let dir = compat_file("c-blosc2/compat");
     let mut expected = Vec::with_capacity(4_000_000);
     for i in 0..1_000_000i32 {
         expected.extend_from_slice(&i.to_le_bytes());
     }
     let mut n = 0;
-    for path in common::files_with_ext(&dir, "cdata") {
+    for path in files_with_ext(&dir, "cdata") {
         let bytes = std::fs::read(&path).unwrap();
         let h = ChunkHeader::parse(&bytes).unwrap();
         let out = decompress(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
@@ -34,10 +32,10 @@ fn compat_cdata_chunks_hold_0_to_999999() {
 
 #[test]
 fn rainfall_bench_chunk_decodes() {
-    let path = common::shared_dir().join("compat-files/c-blosc2/bench/rainfall-grid-150x150.bin");
-    let bytes = std::fs::read(&path).unwrap();
+    let bytes = read_compat("c-blosc2/bench/rainfall-grid-150x150.bin");
     let h = ChunkHeader::parse(&bytes).unwrap();
     let out = decompress(&bytes).unwrap();
     assert_eq!(out.len(), h.uncompressed_len());
+    assert_eq!(out.len(), 150 * 150 * 4);
     assert_eq!(h.typesize, 4);
 }

@@ -1,14 +1,9 @@
 //! Decompression against the reference: every chunk of every fixture decompresses to the bytes
 //! python-blosc2 returns for it (SHA-256 recorded by the fixture script), every NDArray's data in
-//! C order matches `arr[()]`, and the old Blosc1 chunks decode.
+//! C order matches `arr[()]`. (The old Blosc1 chunks: `chunk_compat_cdata.rs`.)
 
 use b2schema::frame::FrameFile;
-use b2schema_tests::{compat_file, fixtures, hex, repo_root};
-use sha2::{Digest, Sha256};
-
-fn sha(bytes: &[u8]) -> String {
-    hex(&Sha256::digest(bytes))
-}
+use b2schema_tests::{fixtures, repo_root, sha256_hex as sha};
 
 /// Whether c-blosc2 undoes delta before another filter for these filters (delta applied after
 /// a shuffle when compressing): its decoder then reads output bytes it has not written yet, so
@@ -47,28 +42,4 @@ fn every_fixture_chunk_and_array_matches_python_blosc2() {
     }
     assert!(chunks > 700 && arrays > 90, "{chunks} chunks, {arrays} arrays");
     assert_eq!(skipped, ["filter-shuffle-delta.b2nd"]);
-}
-
-#[test]
-fn blosc1_and_blosc2_compat_chunks_decode() {
-    // c-blosc 1.x .. c-blosc2 3.0 wrote these from the int32 values 0..999999 (some with
-    // clevel/filters that differ), except the rainfall grid.
-    let dir = compat_file("c-blosc2/compat");
-    let expected: Vec<u8> = (0..1_000_000i32).flat_map(|v| v.to_le_bytes()).collect();
-    let mut n = 0;
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.extension().and_then(|x| x.to_str()) != Some("cdata") {
-            continue;
-        }
-        let bytes = std::fs::read(&p).unwrap();
-        let data = b2schema::chunk::decompress(&bytes).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
-        if data.len() == expected.len() {
-            assert!(data == expected, "{}", p.display());
-        }
-        n += 1;
-    }
-    assert!(n >= 25, "{n} chunks");
-    let rain = std::fs::read(compat_file("c-blosc2/bench/rainfall-grid-150x150.bin")).unwrap();
-    assert_eq!(b2schema::chunk::decompress(&rain).unwrap().len(), 150 * 150 * 4);
 }

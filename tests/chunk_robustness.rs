@@ -3,38 +3,30 @@
 //! mutations must give `Ok` or `Err` — never a panic, a hang or a huge
 //! allocation (outputs are capped with `decompress_with_limit`).
 
-#[path = "chunks/common/mod.rs"]
-mod common;
-
-use b2schema_tests::Rng;
+use b2schema_tests::frame_chunks;
+use b2schema_tests::{Rng, chunk_corpus, compat_file, files_with_ext};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use b2schema::chunk::{ChunkHeader, decompress_into, decompress_with_limit};
-use common::frame::{self, FrameChunk};
 
 /// Output cap for mutated chunks (a mutated special chunk may claim 2 GB).
 const LIMIT: usize = 1 << 24;
 
 fn corpus() -> Vec<(String, Vec<u8>)> {
     let mut out = Vec::new();
-    for p in common::files_with_ext(&common::data_dir().join("chunks"), "chunk") {
+    for p in files_with_ext(&chunk_corpus("chunks"), "chunk") {
         out.push((p.display().to_string(), std::fs::read(&p).unwrap()));
     }
-    for p in common::files_with_ext(&common::data_dir().join("frames"), "b2nd")
+    for p in files_with_ext(&chunk_corpus("frames"), "b2nd")
         .into_iter()
-        .chain(common::files_with_ext(&common::data_dir().join("frames"), "b2frame"))
+        .chain(files_with_ext(&chunk_corpus("frames"), "b2frame"))
     {
         let bytes = std::fs::read(&p).unwrap();
-        for (i, c) in frame::chunks(&bytes).unwrap().into_iter().enumerate() {
-            let chunk = match c {
-                FrameChunk::Stored(b) => b,
-                FrameChunk::Special { chunk, .. } => chunk,
-            };
-            out.push((format!("{} chunk {i}", p.display()), chunk));
+        for (i, c) in frame_chunks::chunks(&bytes).unwrap().iter().enumerate() {
+            out.push((format!("{} chunk {i}", p.display()), c.bytes().to_vec()));
         }
     }
-    let compat = common::shared_dir().join("compat-files/c-blosc2/compat");
-    for p in common::files_with_ext(&compat, "cdata") {
+    for p in files_with_ext(&compat_file("c-blosc2/compat"), "cdata") {
         out.push((p.display().to_string(), std::fs::read(&p).unwrap()));
     }
     out

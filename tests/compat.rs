@@ -1,10 +1,10 @@
-//! Frames from older writers (`../shared/compat-files/`): caterva, the b2nd development layouts,
-//! c-blosc2 3.0 variable chunks and VL blocks, the c-blosc2 fuzz corpus, caterva2 and
+//! Frames from older writers (`tests/data/compat/`, see its MANIFEST.md): caterva, the b2nd
+//! development layouts, c-blosc2 3.0 variable chunks and VL blocks, the c-blosc2 fuzz corpus and
 //! python-blosc2 samples. Each reads as its manifest says, and re-encodes byte for byte.
 
 use b2schema::b2nd::{self, LayoutKind};
 use b2schema::frame::{ChunkLocation, FrameFile, SpecialValue};
-use b2schema_tests::compat_file;
+use b2schema_tests::{compat_file, fixture_file};
 
 fn open(rel: &str) -> FrameFile {
     FrameFile::open(compat_file(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
@@ -36,7 +36,7 @@ fn every_compat_frame_round_trips() {
             seen += 1;
         }
     }
-    assert_eq!(seen, 37, "frames in compat-files");
+    assert_eq!(seen, 28, "frames in tests/data/compat");
 }
 
 fn nd(rel: &str, name: &str) -> b2nd::NdMeta {
@@ -128,19 +128,23 @@ fn c_blosc2_3_variable_chunks_and_vl_blocks() {
 }
 
 #[test]
-fn caterva2_and_python_samples() {
-    let f = open("caterva2/root-example/ds-sc-attr.b2nd");
+fn scalar_vlmeta_schunk_and_python_samples() {
+    let fixture = |name: &str| FrameFile::open(fixture_file(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let f = fixture("nd-0d-U6.b2nd");
     let v = f.view().unwrap();
     let m = b2nd::read(v.metalayer("b2nd").unwrap()).unwrap();
     assert_eq!((m.ndim(), m.dtype.as_deref(), m.nchunks()), (0, Some("<U6"), 1));
-    let names: Vec<&str> = v.trailer.vlmetalayers.iter().map(|(n, _, _)| n).collect();
-    assert_eq!(names, ["a", "b", "c"]);
-    assert!(v.header.has_vlmetalayers);
-    assert_eq!(b2schema::chunk::decompress(v.vlmetalayer("b").unwrap()).unwrap(), b"\xa3foo");
 
-    let hello = open("caterva2/root-example/ds-hello.b2frame");
-    assert_eq!(hello.view().unwrap().nchunks().unwrap(), 12);
-    assert!(hello.view().unwrap().metalayer("b2nd").is_none());
+    let f = fixture("nd-meta-vlmeta.b2nd");
+    let v = f.view().unwrap();
+    let names: Vec<&str> = v.trailer.vlmetalayers.iter().map(|(n, _, _)| n).collect();
+    assert_eq!(names, ["title", "attrs"]);
+    assert!(v.header.has_vlmetalayers);
+    assert_eq!(b2schema::chunk::decompress(v.vlmetalayer("title").unwrap()).unwrap(), b"\xada small array");
+
+    let plain = fixture("schunk-many-chunks.b2frame");
+    assert_eq!(plain.view().unwrap().nchunks().unwrap(), 100);
+    assert!(plain.view().unwrap().metalayer("b2nd").is_none());
 
     let expr = open("python-blosc2/tests/data/legacy_lazyexpr_v1/expr.b2nd");
     let v = expr.view().unwrap();
@@ -161,7 +165,7 @@ fn derived_values_agree_with_the_header() {
         m.inconsistencies(&v.header, v.nchunks().unwrap()),
         ["dtype |u1 has an item size of 1 but the header's typesize is 4"]
     );
-    let f = open("caterva2/root-example/ds-2d-fields.b2nd");
+    let f = FrameFile::open(fixture_file("dtype-struct.b2nd")).unwrap();
     let v = f.view().unwrap();
     let m = b2nd::read(v.metalayer("b2nd").unwrap()).unwrap();
     assert!(m.dtype.as_deref().unwrap().starts_with("[("), "{:?}", m.dtype);

@@ -4,7 +4,7 @@
 use b2schema::b2nd::{self, B2nd};
 use b2schema::frame::{FrameFile, FrameHeader, FrameView, Trailer};
 use b2schema::layout::{self, B2Layout};
-use b2schema_tests::{read_compat, repo_root, snapshot};
+use b2schema_tests::{fixture_file, read_compat, read_file, repo_root, snapshot};
 
 const SAMPLE: &str = "c-blosc2/plugins/test_data/example_day_month_temp.b2nd";
 
@@ -116,7 +116,7 @@ fn every_truncation_and_byte_flip_of_a_frame_is_an_error_or_a_frame() {
 
 #[test]
 fn snapshots_of_the_trailer_and_the_legacy_layouts() {
-    let frame = read_compat("caterva2/root-example/ds-sc-attr.b2nd");
+    let frame = read_file(&fixture_file("nd-meta-vlmeta.b2nd"));
     let f = FrameView::from_slice(&frame).unwrap();
     let mut s = layout::diagram(Trailer::LAYOUT);
     s.push('\n');
@@ -125,7 +125,8 @@ fn snapshots_of_the_trailer_and_the_legacy_layouts() {
     snapshot!("caterva_diagram", layout::diagram(b2nd::Caterva::LAYOUT));
     snapshot!("b2nd_dev6_diagram", layout::diagram(b2nd::B2ndDev6::LAYOUT));
     snapshot!("frame_flags_diagram", layout::diagram(b2schema::frame::FrameFlags::LAYOUT));
-    let scalar = &frame[0x70..0x7f];
+    let scalar_frame = read_file(&fixture_file("nd-0d-U6.b2nd"));
+    let scalar = FrameView::from_slice(&scalar_frame).unwrap().metalayer("b2nd").unwrap();
     snapshot!("b2nd_scalar_annotated", layout::annotate(B2nd::LAYOUT, scalar));
     let _ = FrameHeader::LAYOUT;
 }

@@ -1,9 +1,9 @@
 //! Decompression throughput of this decoder on the chunks written by
-//! `tests/chunks/ref/bench_python.py`, next to python-blosc2's figures for the same
+//! `tests/data/chunks/ref/bench_python.py`, next to python-blosc2's figures for the same
 //! chunks.
 //!
 //! ```text
-//! "$(scripts/pyenv.sh)" tests/chunks/ref/bench_python.py /tmp/b2chunk-bench
+//! "$(scripts/pyenv.sh)" tests/data/chunks/ref/bench_python.py /tmp/b2chunk-bench
 //! cargo run --release -p b2schema --example chunk_throughput -- /tmp/b2chunk-bench
 //! ```
 //!

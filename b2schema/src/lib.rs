@@ -81,3 +81,8 @@ pub use error::{Category, Error, ErrorKind, Result, Segment};
 pub use ser::{Serializer, encoded_len, to_slice, to_slice_with, to_vec, to_vec_with};
 #[cfg(feature = "std")]
 pub use ser::{to_writer, to_writer_with};
+
+/// The crate's README (its page on crates.io), whose examples are compiled as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

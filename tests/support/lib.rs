@@ -9,16 +9,68 @@ pub fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// `../shared/compat-files/<rel>`: real files from older Blosc writers, beside the repository.
+/// The one root of the test data: `tests/data/` (see its README).
+pub fn data_root() -> PathBuf {
+    repo_root().join("tests/data")
+}
+
+/// `tests/data/compat/<rel>`: real files from older Blosc writers, kept verbatim with their
+/// provenance (`tests/data/compat/MANIFEST.md`).
 pub fn compat_file(rel: &str) -> PathBuf {
-    repo_root().join("../shared/compat-files").join(rel)
+    data_root().join("compat").join(rel)
+}
+
+/// `tests/data/fixtures/<name>`: a frame python-blosc2 wrote for this project
+/// (`tests/data/fixtures.json` says what it holds).
+pub fn fixture_file(name: &str) -> PathBuf {
+    data_root().join("fixtures").join(name)
+}
+
+/// `tests/data/chunks/<rel>`: the chunk decoder's corpus (`chunks/*.chunk`, `frames/*`, and the
+/// c-blosc2 reference hashes in `ref/refs.json`), written by `tests/data/chunks/ref/make_refs.py`.
+pub fn chunk_corpus(rel: &str) -> PathBuf {
+    data_root().join("chunks").join(rel)
+}
+
+/// Reads a file, failing the test with its path when it is missing: a missing fixture is a
+/// failure, never a skip.
+pub fn read_file(path: &std::path::Path) -> Vec<u8> {
+    std::fs::read(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
 }
 
 /// Reads a compat file, failing the test with the path when it is missing.
 pub fn read_compat(rel: &str) -> Vec<u8> {
-    let path = compat_file(rel);
-    std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+    read_file(&compat_file(rel))
 }
+
+/// Files below `dir` (recursively) whose name ends with `.ext`, sorted. Fails the test when `dir`
+/// cannot be read or holds no such file.
+pub fn files_with_ext(dir: &std::path::Path, ext: &str) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let entries = std::fs::read_dir(&d).unwrap_or_else(|e| panic!("cannot list {}: {e}", d.display()));
+        for e in entries {
+            let p = e.unwrap_or_else(|e| panic!("cannot list {}: {e}", d.display())).path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == ext) {
+                out.push(p);
+            }
+        }
+    }
+    assert!(!out.is_empty(), "no .{ext} file below {}", dir.display());
+    out.sort();
+    out
+}
+
+/// Lower-case hex SHA-256 of `bytes`.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    hex(&Sha256::digest(bytes))
+}
+
+pub mod frame_chunks;
 
 /// Asserts a text snapshot stored under the top-level `snapshots/` directory as
 /// `snapshots/<name>.snap`.

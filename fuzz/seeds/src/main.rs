@@ -1,6 +1,6 @@
 //! Writes the seed corpora of the fuzz targets into `fuzz/seeds-out/<target>/` (or the directory
 //! given as the first argument), from the fixtures in `tests/data/fixtures/` and the real files in
-//! `../shared/compat-files/`:
+//! `tests/data/compat/`:
 //!
 //! - `frame`: every contiguous frame (and every sparse directory's `chunks.b2frame`) whole;
 //! - `chunk`: the offsets chunk, the vlmetalayers and up to 8 stored chunks of every frame, and
@@ -87,10 +87,9 @@ fn main() {
 
     let mut paths = Vec::new();
     files(&root.join("tests/data/fixtures"), &mut paths);
-    let compat = root.join("../shared/compat-files");
-    files(&compat, &mut paths);
+    files(&root.join("tests/data/compat"), &mut paths);
     for p in &paths {
-        let rel = p.strip_prefix(&root).unwrap_or(p).to_string_lossy().replace("../", "");
+        let rel = p.strip_prefix(&root).unwrap_or(p).to_string_lossy().into_owned();
         let ext = p.extension().and_then(|e| e.to_str()).unwrap_or("");
         match ext {
             "cdata" | "bin" => {

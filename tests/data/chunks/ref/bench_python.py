@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""Throughput reference for examples/throughput.rs.
+
+    "$(scripts/pyenv.sh)" tests/data/chunks/ref/bench_python.py /tmp/b2chunk-bench
+    cargo run --release --example throughput -- /tmp/b2chunk-bench
+
+Builds one SChunk per configuration (4 chunks of 4 MiB: smooth float64 data
+plus an int32 ramp), writes every chunk to DIR/<config>-<i>.chunk, then times
+``schunk.decompress_chunk(i, dst)`` with dparams nthreads=1 (the Rust decoder
+is single-threaded) and with nthreads=2.  Results go to DIR/python.json, which
+the Rust example reads to print the ratio.
+"""
+
+import json
+import os
+import sys
+import time
+
+import numpy as np
+import blosc2
+
+C, F = blosc2.Codec, blosc2.Filter
+CONFIGS = [
+    ("blosclz-shuffle", C.BLOSCLZ, [F.SHUFFLE]),
+    ("lz4-shuffle", C.LZ4, [F.SHUFFLE]),
+    ("lz4hc-shuffle", C.LZ4HC, [F.SHUFFLE]),
+    ("zlib-shuffle", C.ZLIB, [F.SHUFFLE]),
+    ("zstd-shuffle", C.ZSTD, [F.SHUFFLE]),
+    ("lz4-bitshuffle", C.LZ4, [F.BITSHUFFLE]),
+    ("blosclz-nofilter", C.BLOSCLZ, [F.NOFILTER]),
+]
+CHUNK = 4 << 20
+
+
+def data(i):
+    """4 MiB that keeps the codecs busy: rounded smooth float64 values
+    (chunks 0, 2) and small Poisson counts stored as int64 (chunks 1, 3)."""
+    rng = np.random.default_rng(i)
+    n = CHUNK // 8
+    if i % 2 == 0:
+        t = np.arange(n) / 2000.0
+        x = np.round(np.sin(t) * 100.0 + rng.normal(scale=0.05, size=n), 2)
+        return x.astype("<f8")
+    return rng.poisson(20, size=n).astype("<i8")
+
+
+def timeit(fn, nbytes, min_time=0.5):
+    fn()
+    best = float("inf")
+    total, reps = 0.0, 0
+    while total < min_time or reps < 5:
+        t = time.perf_counter()
+        fn()
+        dt = time.perf_counter() - t
+        best = min(best, dt)
+        total += dt
+        reps += 1
+    return nbytes / best / 1e6
+
+
+def main():
+    out = sys.argv[1] if len(sys.argv) > 1 else "/tmp/b2chunk-bench"
+    os.makedirs(out, exist_ok=True)
+    results = {}
+    for name, codec, filters in CONFIGS:
+        cp = blosc2.CParams(codec=codec, clevel=5, typesize=8, filters=filters,
+                            filters_meta=[0] * len(filters), nthreads=1)
+        s = blosc2.SChunk(chunksize=CHUNK, cparams=cp)
+        for i in range(4):
+            s.append_data(data(i))
+        cbytes = 0
+        for i in range(s.nchunks):
+            ch = s.get_chunk(i)
+            cbytes += len(ch)
+            with open(os.path.join(out, f"{name}-{i}.chunk"), "wb") as f:
+                f.write(ch)
+        dst = bytearray(CHUNK)
+        r = {}
+        for nt in (1, 2):
+            s.dparams = blosc2.DParams(nthreads=nt)
+            assert s.dparams.nthreads == nt
+            speeds = [timeit(lambda i=i: s.decompress_chunk(i, dst), CHUNK) for i in range(s.nchunks)]
+            r[f"nthreads{nt}_MBps"] = round(sum(speeds) / len(speeds), 1)
+        r["ratio"] = round(s.nchunks * CHUNK / cbytes, 2)
+        results[name] = r
+        print(f"{name:18} cratio {r['ratio']:6.2f}  python-blosc2 nthreads=1 {r['nthreads1_MBps']:8.1f} MB/s"
+              f"  nthreads=2 {r['nthreads2_MBps']:8.1f} MB/s")
+    with open(os.path.join(out, "python.json"), "w") as f:
+        json.dump(dict(version=f"python-blosc2 {blosc2.__version__} / c-blosc2 {blosc2.blosclib_version}",
+                       results=results), f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
