@@ -6,6 +6,7 @@
 mod inspect;
 mod layouts;
 mod msgpack_json;
+mod slice;
 mod verify;
 
 use std::path::PathBuf;
@@ -64,6 +65,14 @@ enum Command {
         /// Refuse data larger than this many bytes.
         #[arg(long, default_value_t = 1 << 32)]
         max_bytes: usize,
+        /// Only these items of an NDArray, NumPy style: `start:stop` per dimension separated by
+        /// commas (`0:10,5:8`; a single index `3`; `:` or nothing for a whole dimension;
+        /// negative values count from the end). Only the chunks and blocks it touches are read.
+        #[arg(long, value_name = "SLICE", allow_hyphen_values = true)]
+        slice: Option<String>,
+        /// Threads decoding an NDArray (default: the available cores).
+        #[arg(long, value_name = "N")]
+        threads: Option<usize>,
     },
     /// The annotated hex dump of the header and the trailer.
     Dump {
@@ -79,7 +88,9 @@ fn main() -> ExitCode {
         Command::Verify { path } => verify::run(&path),
         Command::Layout { name } => layouts::run(name.as_deref()),
         Command::Dump { path } => verify::dump(&path),
-        Command::Cat { path, output, max_bytes } => cat(&path, output.as_deref(), max_bytes),
+        Command::Cat { path, output, max_bytes, slice, threads } => {
+            cat(&path, output.as_deref(), max_bytes, slice.as_deref(), threads)
+        }
     };
     match result {
         Ok(code) => code,
@@ -94,13 +105,19 @@ fn cat(
     path: &std::path::Path,
     output: Option<&std::path::Path>,
     max_bytes: usize,
+    slice_text: Option<&str>,
+    threads: Option<usize>,
 ) -> Result<ExitCode, Failure> {
     use std::io::Write;
     let file = b2schema::frame::FrameFile::open(path).map_err(|e| Failure::at(path, e))?;
     let view = file.view().map_err(|e| Failure::at(path, e))?;
-    let data = if view.metalayer("b2nd").is_some() || view.metalayer("caterva").is_some() {
-        file.ndarray_data(max_bytes).map_err(|e| Failure::at(path, e))?
-    } else {
+    if view.metalayer("b2nd").is_some() || view.metalayer("caterva").is_some() {
+        return slice::cat_array(path, &file, slice_text, threads, output, max_bytes);
+    }
+    if slice_text.is_some() {
+        return Err(Failure::at(path, "--slice needs an NDArray (a b2nd metalayer); this is an SChunk"));
+    }
+    let data = {
         let mut all = Vec::new();
         for info in file.chunks().map_err(|e| Failure::at(path, e))? {
             let left = max_bytes.saturating_sub(all.len());

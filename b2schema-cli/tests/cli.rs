@@ -130,6 +130,7 @@ fn inspect_json_matches_python_blosc2_on_every_fixture() {
 fn verify_passes_on_every_fixture_and_compat_frame() {
     let mut paths: Vec<_> =
         fixtures().keys().map(|n| repo_root().join("tests/data/fixtures").join(n)).collect();
+    let fixture_count = paths.len();
     let mut stack = vec![compat_file("")];
     while let Some(dir) = stack.pop() {
         for e in std::fs::read_dir(dir).unwrap() {
@@ -141,7 +142,8 @@ fn verify_passes_on_every_fixture_and_compat_frame() {
             }
         }
     }
-    assert!(paths.len() > 150);
+    assert!(fixture_count >= 118, "{fixture_count} fixtures");
+    assert_eq!(paths.len() - fixture_count, 28, "frames in tests/data/compat");
     for p in paths {
         let o = b2schema(&["verify", p.to_str().unwrap()]);
         assert!(o.status.success(), "{}: {}", p.display(), stdout(&o));

@@ -48,6 +48,8 @@ extern crate self as b2schema;
 #[doc(hidden)]
 #[path = "private.rs"]
 pub mod __private;
+#[cfg(feature = "std")]
+pub mod array;
 pub mod attributes;
 pub mod b2nd;
 pub mod chunk;

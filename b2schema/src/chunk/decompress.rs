@@ -82,6 +82,30 @@ pub fn decompress_into(chunk: &[u8], dest: &mut [u8]) -> Result<usize, ChunkErro
     Ok(n)
 }
 
+/// Like [`decompress_into`], with the blocks decoded by up to `nthreads` scoped threads (c-blosc2's
+/// `nthreads` of its decompression parameters). The output, and the error for a bad chunk, are
+/// the same whatever the count.
+#[cfg(feature = "std")]
+pub fn decompress_into_threaded(chunk: &[u8], dest: &mut [u8], nthreads: usize) -> Result<usize, ChunkError> {
+    let plan = Plan::new(chunk)?;
+    let n = plan.header.uncompressed_len();
+    let avail = dest.len();
+    let Some(out) = dest.get_mut(..n) else {
+        return Err(ChunkError::new(
+            ErrorKind::OutputTooSmall,
+            4,
+            "nbytes",
+            Expected::AtMost(num(avail)),
+            found_usize(n),
+        ));
+    };
+    match &plan.layout {
+        Layout::Blocks(b) if nthreads > 1 => b.decode_parallel(&plan.header, plan.src, out, nthreads)?,
+        _ => plan.run(out)?,
+    }
+    Ok(n)
+}
+
 /// Uncompressed sizes of the blocks of a VL-block chunk (format version 6),
 /// in order; `decompress` returns their concatenation.
 pub fn vl_block_lens(chunk: &[u8]) -> Result<Vec<usize>, ChunkError> {
@@ -100,7 +124,7 @@ pub fn vl_block_lens(chunk: &[u8]) -> Result<Vec<usize>, ChunkError> {
 }
 
 /// What kind of body the chunk has.
-enum Layout {
+pub(crate) enum Layout {
     /// Nothing to decode (`nbytes == 0`).
     Empty,
     /// A special-value chunk.
@@ -112,18 +136,16 @@ enum Layout {
 }
 
 /// Validated geometry of the blocks section.
-struct Blocks {
+pub(crate) struct Blocks {
     header_len: usize,
-    nblocks: usize,
+    pub(crate) nblocks: usize,
     /// Regular block size (clamped to nbytes); unused for VL blocks.
     blocksize: usize,
     typesize: usize,
     dont_split: bool,
-    vl: bool,
+    pub(crate) vl: bool,
     /// Position and length of the embedded dictionary.
     dict: Option<(usize, usize)>,
-    /// Largest block, for scratch buffers.
-    max_block: usize,
 }
 
 /// A chunk whose structure has been validated.
@@ -137,42 +159,14 @@ struct Plan<'a> {
 impl<'a> Plan<'a> {
     fn new(chunk: &'a [u8]) -> Result<Self, ChunkError> {
         let header = ChunkHeader::parse(chunk)?;
-        let special = header.special();
-        if header.is_lazy() && special == Special::None {
-            return Err(ChunkError::unsupported(
-                31,
-                "blosc2_flags",
-                "a chunk with its data (lazy chunks only exist inside c-blosc2)",
-                Found::Value(header.blosc2_flags.into()),
-            ));
-        }
-        if header.is_instrumented() {
-            return Err(ChunkError::unsupported(
-                31,
-                "blosc2_flags",
-                "data, not instrumented-codec statistics",
-                Found::Value(header.blosc2_flags.into()),
-            ));
-        }
         let src = chunk.get(..header.compressed_len()).unwrap_or(chunk);
-        let layout = if special != Special::None {
-            if special == Special::Nan && !matches!(header.typesize, 4 | 8) {
-                return Err(ChunkError::unsupported(
-                    3,
-                    "typesize",
-                    "typesize 4 or 8 for a NaN chunk",
-                    Found::Value(header.typesize.into()),
-                ));
+        let layout = match simple_layout(&header)? {
+            Some(layout) => layout,
+            None => {
+                let blocks = Blocks::new(&header, src)?;
+                blocks.validate(src, &header)?;
+                Layout::Blocks(blocks)
             }
-            Layout::Special(special)
-        } else if header.is_memcpyed() {
-            Layout::Memcpy
-        } else if header.nbytes == 0 {
-            Layout::Empty
-        } else {
-            let blocks = Blocks::new(&header, src)?;
-            blocks.validate(src, &header)?;
-            Layout::Blocks(blocks)
         };
         Ok(Plan { header, src, layout })
     }
@@ -198,31 +192,85 @@ impl<'a> Plan<'a> {
     }
 }
 
+/// The body of a chunk as far as its header tells: `None` when it has compressed blocks.
+/// Refuses what this decoder cannot give data for (lazy and instrumented chunks, NaN of an
+/// item size that is not a float's).
+pub(crate) fn simple_layout(header: &ChunkHeader) -> Result<Option<Layout>, ChunkError> {
+    let special = header.special();
+    if header.is_lazy() && special == Special::None {
+        return Err(ChunkError::unsupported(
+            31,
+            "blosc2_flags",
+            "a chunk with its data (lazy chunks only exist inside c-blosc2)",
+            Found::Value(header.blosc2_flags.into()),
+        ));
+    }
+    if header.is_instrumented() {
+        return Err(ChunkError::unsupported(
+            31,
+            "blosc2_flags",
+            "data, not instrumented-codec statistics",
+            Found::Value(header.blosc2_flags.into()),
+        ));
+    }
+    Ok(if special != Special::None {
+        if special == Special::Nan && !matches!(header.typesize, 4 | 8) {
+            return Err(ChunkError::unsupported(
+                3,
+                "typesize",
+                "typesize 4 or 8 for a NaN chunk",
+                Found::Value(header.typesize.into()),
+            ));
+        }
+        Some(Layout::Special(special))
+    } else if header.is_memcpyed() {
+        Some(Layout::Memcpy)
+    } else if header.nbytes == 0 {
+        Some(Layout::Empty)
+    } else {
+        None
+    })
+}
+
 /// Fills `out` for a special-value chunk.
 fn fill_special(h: &ChunkHeader, kind: Special, src: &[u8], out: &mut [u8]) {
+    fill_special_at(h, kind, src, out, 0);
+}
+
+/// Fills `out`, the output bytes from offset `at` on, for a special-value chunk (`src` holds the
+/// chunk at least to the end of a repeated value).
+pub(crate) fn fill_special_at(h: &ChunkHeader, kind: Special, src: &[u8], out: &mut [u8], at: usize) {
     match kind {
         Special::Zero | Special::Uninit | Special::None => out.fill(0),
         Special::Nan => {
             if h.typesize == 4 {
-                fill_pattern(out, &f32::NAN.to_bits().to_le_bytes());
+                fill_pattern(out, &f32::NAN.to_bits().to_le_bytes(), at);
             } else {
-                fill_pattern(out, &f64::NAN.to_bits().to_le_bytes());
+                fill_pattern(out, &f64::NAN.to_bits().to_le_bytes(), at);
             }
         }
         Special::Value => {
             let start = h.header_len();
             let value = src.get(start..start + h.special_value_len()).unwrap_or(&[]);
-            fill_pattern(out, value);
+            fill_pattern(out, value, at);
         }
     }
 }
 
-/// Repeats `pattern` over `out` (a trailing partial copy is written too).
-fn fill_pattern(out: &mut [u8], pattern: &[u8]) {
+/// Repeats `pattern` over `out`, which starts at byte `at` of the repetition (a trailing
+/// partial copy is written too).
+fn fill_pattern(out: &mut [u8], pattern: &[u8], at: usize) {
     if pattern.is_empty() {
         out.fill(0);
         return;
     }
+    let phase = at % pattern.len();
+    let head = (pattern.len() - phase).min(out.len());
+    out[..head].copy_from_slice(&pattern[phase..phase + head]);
+    if head == out.len() {
+        return;
+    }
+    let out = &mut out[head..];
     let first = pattern.len().min(out.len());
     out[..first].copy_from_slice(&pattern[..first]);
     let mut filled = first;
@@ -235,7 +283,7 @@ fn fill_pattern(out: &mut [u8], pattern: &[u8]) {
 
 impl Blocks {
     /// Validates the header-level geometry: bstarts table and dictionary.
-    fn new(h: &ChunkHeader, src: &[u8]) -> Result<Self, ChunkError> {
+    pub(crate) fn new(h: &ChunkHeader, src: &[u8]) -> Result<Self, ChunkError> {
         let header_len = h.header_len();
         let nblocks = h.nblocks();
         let table = nblocks.checked_mul(4).and_then(|t| t.checked_add(header_len));
@@ -279,7 +327,6 @@ impl Blocks {
             dont_split: h.dont_split(),
             vl: h.is_vl_blocks(),
             dict,
-            max_block: if h.is_vl_blocks() { 0 } else { blocksize },
         })
     }
 
@@ -289,16 +336,17 @@ impl Blocks {
     }
 
     /// Reads and range-checks `bstarts[j]` of a regular chunk
-    /// (c-blosc2: `0 < bstart < srcsize`).
-    fn bstart(&self, src: &[u8], j: usize) -> Result<usize, ChunkError> {
+    /// (c-blosc2: `0 < bstart < srcsize`).  `table` holds the chunk from its
+    /// start at least to the end of the table; `cbytes` is the chunk's length.
+    pub(crate) fn bstart(&self, table: &[u8], j: usize, cbytes: usize) -> Result<usize, ChunkError> {
         let pos = self.bstart_pos(j);
-        let v = i32_le(src, pos).ok_or_else(|| ChunkError::truncated(pos, "bstarts", 4, 0))?;
+        let v = i32_le(table, pos).ok_or_else(|| ChunkError::truncated(pos, "bstarts", 4, 0))?;
         match usize::try_from(v) {
-            Ok(off) if off > 0 && off < src.len() => Ok(off),
+            Ok(off) if off > 0 && off < cbytes => Ok(off),
             _ => Err(ChunkError::invalid(
                 pos,
                 "bstarts",
-                Expected::InRange(1, num(src.len()) - 1),
+                Expected::InRange(1, num(cbytes) - 1),
                 Found::Value(v.into()),
             )),
         }
@@ -387,9 +435,10 @@ impl Blocks {
                     found_usize(bsize),
                 ));
             }
-            let mut pos = self.bstart(src, j)?;
+            let mut pos = self.bstart(src, j, src.len())?;
+            let whole = Window::whole(src);
             for _ in 0..nstreams {
-                let (next, _) = stream_at(src, pos, neblock)?;
+                let (next, _) = stream_at(whole, pos, neblock)?;
                 pos = next;
             }
         }
@@ -398,64 +447,135 @@ impl Blocks {
 
     /// Second pass: decodes all blocks into `out` (`out.len() == nbytes`).
     fn decode(&self, h: &ChunkHeader, src: &[u8], out: &mut [u8]) -> Result<(), ChunkError> {
-        let dict = self.dict.and_then(|(s, l)| src.get(s..s + l));
-        let mut codec = StreamDecoder::new(h, dict, self.dict.map_or(0, |d| d.0))?;
+        let mut codec = self.codec(h, src)?;
         let pipeline = Pipeline::new(h)?;
-        let mut max_block = self.max_block;
-        if self.vl {
-            for j in 0..self.nblocks {
-                max_block = max_block.max(self.vl_block(src, j)?.1);
-            }
-        }
-        let scratch_len = if pipeline.is_empty() { 0 } else { max_block };
-        let tmp_len = if pipeline.needs_tmp() { max_block } else { 0 };
-        let mut a = Vec::new();
-        let mut b = Vec::new();
-        let mut tmp = Vec::new();
-        for (buf, len) in [(&mut a, scratch_len), (&mut b, scratch_len), (&mut tmp, tmp_len)] {
-            buf.try_reserve_exact(len).map_err(|_| {
-                ChunkError::new(
-                    ErrorKind::LimitExceeded,
-                    8,
-                    "blocksize",
-                    Expected::Text("an allocatable block size"),
-                    found_usize(len),
-                )
-            })?;
-            buf.resize(len, 0);
-        }
+        let mut scratch = Scratch::default();
+        let whole = Window::whole(src);
         let mut off = 0usize;
         for j in 0..self.nblocks {
-            let (bsize, nstreams, start) = if self.vl {
-                let (s, len, _) = self.vl_block(src, j)?;
-                (len, 1, s)
-            } else {
-                let (bsize, nstreams) = self.regular_block(h, j);
-                (bsize, nstreams, self.bstart(src, j)?)
-            };
+            let bsize = if self.vl { self.vl_block(src, j)?.1 } else { self.regular_block(h, j).0 };
             let end = off.checked_add(bsize).filter(|&e| e <= out.len()).ok_or_else(|| {
                 ChunkError::invalid(4, "nbytes", Expected::AtLeast(num(off + bsize)), found_usize(out.len()))
             })?;
-            if pipeline.is_empty() {
-                let dst = &mut out[off..end];
-                self.decode_streams(src, j, start, nstreams, dst, &mut codec)?;
-            } else {
-                let (a_blk, b_blk) = (&mut a[..bsize], &mut b[..bsize]);
-                let tmp_blk = tmp.get_mut(..bsize).unwrap_or(&mut []);
-                self.decode_streams(src, j, start, nstreams, a_blk, &mut codec)?;
-                let (before, rest) = out.split_at_mut(off);
-                let dst = &mut rest[..bsize];
-                pipeline.undo(a_blk, b_blk, tmp_blk, dst, before, off == 0);
-            }
+            let (before, rest) = out.split_at_mut(off);
+            let dst = &mut rest[..bsize];
+            self.decode_block(h, src, whole, j, &pipeline, &mut codec, &mut scratch, before, dst)?;
             off = end;
         }
+        Ok(())
+    }
+
+    /// [`Blocks::decode`] with the blocks after the first shared out among up to `nthreads`
+    /// scoped threads, each with its own codec state and scratch; the first block is decoded
+    /// first, as it is every other block's delta reference. Errors are those of the first failing
+    /// block, as when decoding in order.
+    #[cfg(feature = "std")]
+    fn decode_parallel(
+        &self,
+        h: &ChunkHeader,
+        src: &[u8],
+        out: &mut [u8],
+        nthreads: usize,
+    ) -> Result<(), ChunkError> {
+        if self.vl || self.nblocks < 2 {
+            return self.decode(h, src, out);
+        }
+        let pipeline = Pipeline::new(h)?;
+        let whole = Window::whole(src);
+        let (first, rest) = out.split_at_mut(self.blocksize.min(out.len()));
+        let mut codec = self.codec(h, src)?;
+        self.decode_block(h, src, whole, 0, &pipeline, &mut codec, &mut Scratch::default(), &[], first)?;
+        let reference: &[u8] = first;
+        let mut pieces: Vec<(usize, &mut [u8])> =
+            rest.chunks_mut(self.blocksize).enumerate().map(|(i, d)| (i + 1, d)).collect();
+        let per = pieces.len().div_ceil(nthreads.min(pieces.len()).max(1));
+        let pipeline = &pipeline;
+        std::thread::scope(|scope| {
+            let workers: Vec<_> = pieces
+                .chunks_mut(per)
+                .map(|group| {
+                    scope.spawn(move || -> Result<(), ChunkError> {
+                        let mut codec = self.codec(h, src)?;
+                        let mut scratch = Scratch::default();
+                        for (j, dst) in group.iter_mut() {
+                            self.decode_block(
+                                h,
+                                src,
+                                whole,
+                                *j,
+                                pipeline,
+                                &mut codec,
+                                &mut scratch,
+                                reference,
+                                dst,
+                            )?;
+                        }
+                        Ok(())
+                    })
+                })
+                .collect();
+            // Joined in block order: the first error is the first failing block's.
+            workers
+                .into_iter()
+                .try_for_each(|w| w.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+        })
+    }
+
+    /// The stream decoder of this chunk, with its dictionary (read from `table`, which holds
+    /// the chunk at least to the end of the dictionary).
+    pub(crate) fn codec<'t>(
+        &self,
+        h: &ChunkHeader,
+        table: &'t [u8],
+    ) -> Result<StreamDecoder<'t>, ChunkError> {
+        let dict = self.dict.and_then(|(s, l)| table.get(s..s + l));
+        StreamDecoder::new(h, dict, self.dict.map_or(0, |d| d.0))
+    }
+
+    /// Decodes block `j` into `dst` (its exact uncompressed length). `table` holds the chunk at
+    /// least to the end of its table; `win` holds the block's streams. `reference` is the
+    /// chunk's output before this block, at least its first block (the delta reference; unused
+    /// for block 0 or without delta).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn decode_block(
+        &self,
+        h: &ChunkHeader,
+        table: &[u8],
+        win: Window<'_>,
+        j: usize,
+        pipeline: &Pipeline,
+        codec: &mut StreamDecoder<'_>,
+        scratch: &mut Scratch,
+        reference: &[u8],
+        dst: &mut [u8],
+    ) -> Result<(), ChunkError> {
+        let (nstreams, start) = if self.vl {
+            (1, self.vl_block(win.bytes, j)?.0)
+        } else {
+            (self.regular_block(h, j).1, self.bstart(table, j, win.cbytes)?)
+        };
+        if pipeline.is_empty() {
+            return self.decode_streams(win, j, start, nstreams, dst, codec);
+        }
+        if j > 0 && pipeline.has_delta() && reference.len() < dst.len() {
+            return Err(ChunkError::invalid(
+                self.bstart_pos(j),
+                "bstarts",
+                Expected::Text("the first block decoded before this one (the delta reference)"),
+                found_usize(reference.len()),
+            ));
+        }
+        let bsize = dst.len();
+        let (a, b, tmp) = scratch.blocks(bsize, pipeline.needs_tmp())?;
+        self.decode_streams(win, j, start, nstreams, a, codec)?;
+        pipeline.undo(a, b, tmp, dst, reference, j == 0);
         Ok(())
     }
 
     /// Decodes the streams of one block into `dst` (`dst.len()` = block size).
     fn decode_streams(
         &self,
-        src: &[u8],
+        win: Window<'_>,
         j: usize,
         start: usize,
         nstreams: usize,
@@ -463,8 +583,8 @@ impl Blocks {
         codec: &mut StreamDecoder<'_>,
     ) -> Result<(), ChunkError> {
         if self.vl {
-            let (_, _, span) = self.vl_block(src, j)?;
-            let data = src.get(start + 4..start + span).unwrap_or(&[]);
+            let (_, _, span) = self.vl_block(win.bytes, j)?;
+            let data = win.bytes.get(start + 4..start + span).unwrap_or(&[]);
             if data.len() == dst.len() {
                 dst.copy_from_slice(data);
                 return Ok(());
@@ -475,11 +595,11 @@ impl Blocks {
         let used = neblock * nstreams;
         let mut pos = start;
         for target in dst[..used].chunks_exact_mut(neblock.max(1)) {
-            let (next, kind) = stream_at(src, pos, neblock)?;
+            let (next, kind) = stream_at(win, pos, neblock)?;
             match kind {
                 Stream::Fill(v) => target.fill(v),
-                Stream::Raw(at) => target.copy_from_slice(&src[at..at + neblock]),
-                Stream::Coded(at, len) => codec.decode(&src[at..at + len], target, at)?,
+                Stream::Raw(at) => target.copy_from_slice(win.slice(at, neblock).unwrap_or(&[])),
+                Stream::Coded(at, len) => codec.decode(win.slice(at, len).unwrap_or(&[]), target, at)?,
             }
             pos = next;
         }
@@ -487,6 +607,81 @@ impl Blocks {
         // stream count) unwritten; this decoder zeroes them.
         dst[used..].fill(0);
         Ok(())
+    }
+}
+
+/// Two block buffers and the bit-unshuffle one (empty when not needed).
+pub(crate) type ScratchBlocks<'s> = (&'s mut [u8], &'s mut [u8], &'s mut [u8]);
+
+/// Scratch buffers of the filter pipeline, reused from block to block.
+#[derive(Default)]
+pub(crate) struct Scratch {
+    a: Vec<u8>,
+    b: Vec<u8>,
+    tmp: Vec<u8>,
+}
+
+impl Scratch {
+    /// Two buffers of `len` bytes, and a third when `tmp` is asked for (empty otherwise); each
+    /// grown fallibly.
+    pub(crate) fn blocks(&mut self, len: usize, tmp: bool) -> Result<ScratchBlocks<'_>, ChunkError> {
+        let tmp_len = if tmp { len } else { 0 };
+        for (buf, want) in [(&mut self.a, len), (&mut self.b, len), (&mut self.tmp, tmp_len)] {
+            if buf.len() < want {
+                buf.try_reserve_exact(want - buf.len()).map_err(|_| {
+                    ChunkError::new(
+                        ErrorKind::LimitExceeded,
+                        8,
+                        "blocksize",
+                        Expected::Text("an allocatable block size"),
+                        found_usize(want),
+                    )
+                })?;
+                buf.resize(want, 0);
+            }
+        }
+        Ok((&mut self.a[..len], &mut self.b[..len], &mut self.tmp[..tmp_len]))
+    }
+}
+
+/// Some of a chunk's bytes: `bytes` are the chunk's bytes from offset `base`, of a chunk of
+/// `cbytes` bytes. Offsets given to it are from the chunk's start.
+#[derive(Clone, Copy)]
+pub(crate) struct Window<'a> {
+    pub(crate) base: usize,
+    pub(crate) bytes: &'a [u8],
+    pub(crate) cbytes: usize,
+}
+
+impl<'a> Window<'a> {
+    /// The whole chunk.
+    pub(crate) fn whole(src: &'a [u8]) -> Self {
+        Window { base: 0, bytes: src, cbytes: src.len() }
+    }
+
+    /// `len` bytes at chunk offset `at`, when the window holds them.
+    fn slice(&self, at: usize, len: usize) -> Option<&'a [u8]> {
+        let s = at.checked_sub(self.base)?;
+        self.bytes.get(s..s.checked_add(len)?)
+    }
+
+    fn i32_at(&self, at: usize) -> Option<i32> {
+        i32_le(self.bytes, at.checked_sub(self.base)?)
+    }
+
+    fn byte_at(&self, at: usize) -> Option<u8> {
+        self.bytes.get(at.checked_sub(self.base)?).copied()
+    }
+
+    /// The error for `len` bytes of `field` at `at` that the window does not hold: the chunk
+    /// is truncated when they run past `cbytes`, the window is short otherwise.
+    fn short(&self, at: usize, field: &'static str, len: usize) -> ChunkError {
+        let in_chunk = self.cbytes.saturating_sub(at);
+        if len > in_chunk {
+            return ChunkError::truncated(at, field, len, in_chunk);
+        }
+        let held = (self.base + self.bytes.len()).saturating_sub(at).min(in_chunk);
+        ChunkError::new(ErrorKind::ShortInput, at, field, Expected::AtMost(num(held)), found_usize(len))
     }
 }
 
@@ -501,15 +696,17 @@ enum Stream {
 }
 
 /// Parses the stream whose `int32 csize` is at `pos`; returns the offset
-/// after it and its kind, with every byte it covers proven in range.
-fn stream_at(src: &[u8], pos: usize, neblock: usize) -> Result<(usize, Stream), ChunkError> {
-    let avail = src.len().saturating_sub(pos);
-    let csize = i32_le(src, pos).ok_or_else(|| ChunkError::truncated(pos, "csize", 4, avail))?;
+/// after it and its kind, with every byte it covers proven in the window.
+fn stream_at(win: Window<'_>, pos: usize, neblock: usize) -> Result<(usize, Stream), ChunkError> {
+    let csize = match win.i32_at(pos) {
+        Some(c) => c,
+        None => return Err(win.short(pos, "csize", 4)),
+    };
     let data = pos + 4;
     match csize {
         0 => Ok((data, Stream::Fill(0))),
         c if c < 0 => {
-            let token = *src.get(data).ok_or_else(|| ChunkError::truncated(data, "run token", 1, 0))?;
+            let token = win.byte_at(data).ok_or_else(|| win.short(data, "run token", 1))?;
             if token & 1 == 0 {
                 return Err(ChunkError::invalid(
                     data,
@@ -530,8 +727,11 @@ fn stream_at(src: &[u8], pos: usize, neblock: usize) -> Result<(usize, Stream), 
         }
         c => {
             let len = c as usize;
-            if len > src.len() - data.min(src.len()) {
-                return Err(ChunkError::truncated(pos, "csize", len, src.len().saturating_sub(data)));
+            if len > win.cbytes.saturating_sub(data) {
+                return Err(ChunkError::truncated(pos, "csize", len, win.cbytes.saturating_sub(data)));
+            }
+            if win.slice(data, len).is_none() {
+                return Err(win.short(data, "stream", len));
             }
             if len == neblock {
                 Ok((data + len, Stream::Raw(data)))

@@ -24,6 +24,10 @@ pub enum ErrorKind {
     LimitExceeded,
     /// The destination slice handed to [`decompress_into`](super::decompress_into) is too small.
     OutputTooSmall,
+    /// The bytes handed to [`ChunkBlocks::decode_block`](super::ChunkBlocks::decode_block) end
+    /// before the block's streams do (a chunk whose blocks are not stored in order): the chunk
+    /// is not at fault; give the block the chunk's bytes from its span's start up to `cbytes`.
+    ShortInput,
 }
 
 /// What was expected at the failing position.

@@ -77,6 +77,11 @@ impl Pipeline {
         self.steps.iter().all(Option::is_none)
     }
 
+    /// `true` when a delta is undone: every block but the first needs the first block's output.
+    pub(crate) fn has_delta(&self) -> bool {
+        self.steps.iter().any(|s| matches!(s, Some(Step::Delta)))
+    }
+
     /// `true` when [`Pipeline::undo`] needs its third scratch buffer.
     pub(crate) fn needs_tmp(&self) -> bool {
         self.typesize > 1 && self.steps.iter().any(|s| matches!(s, Some(Step::BitShuffle)))

@@ -17,6 +17,7 @@
 //! (bounded by the caller's limit).
 
 mod bitshuffle;
+mod blocks;
 #[cfg(feature = "blosclz")]
 mod blosclz;
 mod bytedelta;
@@ -29,6 +30,9 @@ mod filters;
 mod header;
 mod shuffle;
 
+pub use blocks::{BlockScratch, ChunkBlocks, Prefix};
+#[cfg(feature = "std")]
+pub use decompress::decompress_into_threaded;
 pub use decompress::{
     DEFAULT_MAX_NBYTES, MAX_DICT_SIZE, decompress, decompress_into, decompress_with_limit, vl_block_lens,
 };

@@ -216,7 +216,7 @@ impl FrameFile {
     }
 
     /// The file and position of a stored chunk.
-    fn chunk_place(&self, loc: ChunkLocation) -> Result<(PathBuf, u64)> {
+    pub(crate) fn chunk_place(&self, loc: ChunkLocation) -> Result<(PathBuf, u64)> {
         match loc {
             ChunkLocation::Offset(o) => Ok((self.frame_path(), self.offset + self.header.len() as u64 + o)),
             ChunkLocation::File(id) => Ok((self.path.join(alloc::format!("{id:08X}.chunk")), 0)),
@@ -419,7 +419,7 @@ impl FrameFile {
     }
 }
 
-fn read_at<R: Read + Seek>(f: &mut R, at: u64, buf: &mut [u8], counter: &mut u64) -> Result<()> {
+pub(crate) fn read_at<R: Read + Seek>(f: &mut R, at: u64, buf: &mut [u8], counter: &mut u64) -> Result<()> {
     f.seek(SeekFrom::Start(at)).map_err(|e| Error::from(e).with_offset(at as usize))?;
     f.read_exact(buf).map_err(|e| Error::from(e).with_offset(at as usize))?;
     *counter += buf.len() as u64;

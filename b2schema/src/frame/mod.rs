@@ -24,6 +24,8 @@ mod view;
 
 pub use codes::{FrameType, SplitMode, codec_name, filter_name};
 #[cfg(feature = "std")]
+pub(crate) use file::read_at;
+#[cfg(feature = "std")]
 pub use file::{FrameFile, SPARSE_INDEX};
 pub use header::{FilterPipeline, FrameFlags, FrameHeader};
 pub use index::{ChunkInfo, ChunkLocation, DEFAULT_MAX_LOCATIONS, MAX_NCHUNKS, SpecialValue, special_entry};

@@ -1,0 +1,66 @@
+//! `cat` of an NDArray: its items in C order, whole or a `--slice`, streamed in pieces of
+//! bounded size and decoded on `--threads` threads.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+
+use b2schema::array::{ArrayReader, ReadOptions, Selection};
+use b2schema::frame::FrameFile;
+
+use crate::Failure;
+
+/// The most bytes held in memory at once while streaming (one piece; a piece is never smaller
+/// than one band of block rows).
+const PIECE_BYTES: usize = 16 << 20;
+
+/// Writes the items of `slice` (NumPy-style text, the whole array when `None`) of the NDArray
+/// in `file` to `output` or stdout.
+pub fn cat_array(
+    path: &Path,
+    file: &FrameFile,
+    slice: Option<&str>,
+    nthreads: Option<usize>,
+    output: Option<&Path>,
+    max_bytes: usize,
+) -> Result<ExitCode, Failure> {
+    let reader = ArrayReader::new(file).map_err(|e| Failure::at(path, e))?;
+    let sel = match slice {
+        Some(text) => {
+            Selection::parse(text, reader.shape()).map_err(|e| Failure(format!("--slice {text:?}: {e}")))?
+        }
+        None => Selection::all(reader.shape()),
+    };
+    let mut opts = ReadOptions { max_bytes: max_bytes as u64, ..ReadOptions::default() };
+    if let Some(n) = nthreads {
+        opts.nthreads = n.max(1);
+    }
+    let total = sel.len().and_then(|n| n.checked_mul(reader.typesize() as u64)).unwrap_or(u64::MAX);
+    if total > opts.max_bytes {
+        return Err(Failure(format!(
+            "{}: the selection holds {total} bytes, more than --max-bytes {}",
+            path.display(),
+            opts.max_bytes
+        )));
+    }
+    let mut out: Box<dyn Write> = match output {
+        Some(p) => Box::new(std::io::BufWriter::new(
+            std::fs::File::create(p).map_err(|e| Failure(format!("{}: {e}", p.display())))?,
+        )),
+        None => Box::new(std::io::stdout().lock()),
+    };
+    let mut write_error = None;
+    let result = reader.read_to(&sel, &opts, PIECE_BYTES, |piece| {
+        out.write_all(piece).map_err(|e| {
+            let message = format!("writing the data: {e}");
+            write_error = Some(message.clone());
+            <b2schema::Error as serde_core::ser::Error>::custom(message)
+        })
+    });
+    if let Some(message) = write_error {
+        return Err(Failure(message));
+    }
+    result.map_err(|e| Failure::at(path, e))?;
+    out.flush().map_err(|e| Failure(format!("writing the data: {e}")))?;
+    Ok(ExitCode::SUCCESS)
+}

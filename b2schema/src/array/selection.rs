@@ -1,0 +1,153 @@
+//! A hyper-rectangle of an array: `start..stop` in every dimension.
+
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use core::fmt;
+use core::ops::Range;
+
+/// A hyper-rectangle of an array: one `start..stop` per dimension, inside the array's shape.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Selection {
+    ranges: Vec<Range<u64>>,
+}
+
+/// Why a selection does not fit an array.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SelectionError {
+    /// The dimension at fault, when one is.
+    pub dim: Option<usize>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for SelectionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.dim {
+            Some(d) => write!(f, "dimension {d}: {}", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for SelectionError {}
+
+fn err(dim: Option<usize>, message: impl ToString) -> SelectionError {
+    SelectionError { dim, message: message.to_string() }
+}
+
+impl Selection {
+    /// The whole array of this shape.
+    pub fn all(shape: &[u64]) -> Self {
+        Selection { ranges: shape.iter().map(|&s| 0..s).collect() }
+    }
+
+    /// `ranges`, one per dimension of `shape`, each with `start <= stop <= shape`.
+    pub fn new(ranges: Vec<Range<u64>>, shape: &[u64]) -> Result<Self, SelectionError> {
+        if ranges.len() != shape.len() {
+            return Err(err(None, alloc::format!("{} ranges for {} dimensions", ranges.len(), shape.len())));
+        }
+        for (d, (r, &s)) in ranges.iter().zip(shape).enumerate() {
+            if r.start > r.end || r.end > s {
+                return Err(err(Some(d), alloc::format!("{}..{} is not inside 0..{s}", r.start, r.end)));
+            }
+        }
+        Ok(Selection { ranges })
+    }
+
+    /// Parses NumPy-style text, one item per dimension separated by commas: `start:stop` (either
+    /// may be left out; negative values count from the end), a single index `i` (a range of one),
+    /// or `:` / nothing for the whole dimension. Dimensions not given are whole, as in NumPy;
+    /// indices out of range are an error, bounds of ranges are clipped as Python clips them.
+    /// Steps are not supported.
+    pub fn parse(text: &str, shape: &[u64]) -> Result<Self, SelectionError> {
+        let items: Vec<&str> = if text.trim().is_empty() { Vec::new() } else { text.split(',').collect() };
+        if items.len() > shape.len() {
+            return Err(err(None, alloc::format!("{} items for {} dimensions", items.len(), shape.len())));
+        }
+        let mut ranges = Vec::with_capacity(shape.len());
+        for (d, &s) in shape.iter().enumerate() {
+            let item = items.get(d).map_or("", |i| i.trim());
+            ranges.push(parse_item(item, s).map_err(|m| err(Some(d), m))?);
+        }
+        Ok(Selection { ranges })
+    }
+
+    /// The ranges, one per dimension.
+    pub fn ranges(&self) -> &[Range<u64>] {
+        &self.ranges
+    }
+
+    /// The shape of what is selected.
+    pub fn shape(&self) -> Vec<u64> {
+        self.ranges.iter().map(|r| r.end - r.start).collect()
+    }
+
+    /// The number of items selected (`None` on overflow).
+    pub fn len(&self) -> Option<u64> {
+        self.ranges.iter().try_fold(1u64, |n, r| n.checked_mul(r.end - r.start))
+    }
+
+    /// `true` when nothing is selected.
+    pub fn is_empty(&self) -> bool {
+        self.ranges.iter().any(|r| r.start == r.end)
+    }
+}
+
+/// One item of [`Selection::parse`] for a dimension of length `len`.
+fn parse_item(item: &str, len: u64) -> Result<Range<u64>, String> {
+    let num = |t: &str| -> Result<Option<i128>, String> {
+        let t = t.trim();
+        if t.is_empty() {
+            return Ok(None);
+        }
+        t.parse::<i128>().map(Some).map_err(|_| alloc::format!("{t:?} is not an integer"))
+    };
+    let len_i = i128::from(len);
+    match item.split(':').collect::<Vec<_>>()[..] {
+        [one] if !one.trim().is_empty() => {
+            let i = num(one)?.unwrap_or(0);
+            let i = if i < 0 { i + len_i } else { i };
+            if !(0..len_i).contains(&i) {
+                return Err(alloc::format!("index {} is out of bounds for length {len}", item.trim()));
+            }
+            Ok(i as u64..i as u64 + 1)
+        }
+        [_] => Ok(0..len),
+        [a, b] => {
+            let clip = |v: Option<i128>, default: i128| -> u64 {
+                let v = v.unwrap_or(default);
+                let v = if v < 0 { v + len_i } else { v };
+                v.clamp(0, len_i) as u64
+            };
+            let start = clip(num(a)?, 0);
+            let stop = clip(num(b)?, len_i);
+            Ok(start..stop.max(start))
+        }
+        _ => Err(alloc::format!("{item:?}: steps are not supported (use start:stop)")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numpy_style_items() {
+        let s = Selection::parse("0:10, 5:8", &[100, 20, 3]).unwrap();
+        assert_eq!(s.ranges(), &[0..10, 5..8, 0..3]);
+        let s = Selection::parse("-1,:-2,", &[4, 5, 6]).unwrap();
+        assert_eq!(s.ranges(), &[3..4, 0..3, 0..6]);
+        let s = Selection::parse("7:3,100:", &[10, 5]).unwrap();
+        assert_eq!(s.ranges(), &[7..7, 5..5]);
+        assert!(s.is_empty());
+        assert_eq!(Selection::parse("", &[]).unwrap().len(), Some(1));
+        assert!(Selection::parse("4", &[4]).unwrap_err().to_string().contains("out of bounds"));
+        assert!(Selection::parse("0:4:2", &[4]).unwrap_err().to_string().contains("steps"));
+        assert!(Selection::parse("1,2", &[4]).is_err());
+        assert!(Selection::parse("x", &[4]).is_err());
+        #[allow(clippy::reversed_empty_ranges)]
+        let backwards = alloc::vec![2..1];
+        assert!(Selection::new(backwards, &[4]).is_err());
+    }
+}
