@@ -9,14 +9,8 @@ use std::process::Command;
 use b2schema::Config;
 use b2schema::frame::SpecialValue;
 use b2schema::writer::{self, CParams, Chunk, Fill, Frame, NdArray};
-use b2schema_tests::{hex, repo_root};
+use b2schema_tests::{hex, python, repo_root};
 use serde_json::{Value, json};
-
-fn python() -> PathBuf {
-    let out = Command::new("bash").arg(repo_root().join("scripts/pyenv.sh")).output().expect("bash runs");
-    assert!(out.status.success(), "scripts/pyenv.sh failed:\n{}", String::from_utf8_lossy(&out.stderr));
-    PathBuf::from(String::from_utf8(out.stdout).unwrap().trim())
-}
 
 fn msgpack(v: &Value) -> Vec<u8> {
     b2schema::to_vec_with(v, Config::minimal()).unwrap()

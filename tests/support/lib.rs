@@ -64,6 +64,17 @@ pub fn files_with_ext(dir: &std::path::Path, ext: &str) -> Vec<PathBuf> {
     out
 }
 
+/// The pinned python-blosc2's interpreter: `scripts/pyenv.sh` installs it on first use (into
+/// `target/pyenv`, or `$B2SCHEMA_PYENV`). A test that needs it fails, never skips, without it.
+pub fn python() -> PathBuf {
+    let out = std::process::Command::new("bash")
+        .arg(repo_root().join("scripts/pyenv.sh"))
+        .output()
+        .expect("bash runs");
+    assert!(out.status.success(), "scripts/pyenv.sh failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    PathBuf::from(String::from_utf8(out.stdout).unwrap().trim())
+}
+
 /// Lower-case hex SHA-256 of `bytes`.
 pub fn sha256_hex(bytes: &[u8]) -> String {
     use sha2::{Digest, Sha256};
