@@ -32,7 +32,7 @@ fn range(rng: &mut Rng, len: u64) -> Range<u64> {
 }
 
 fn case(rng: &mut Rng, i: usize) -> Value {
-    let ndim = if i % 17 == 0 { 0 } else { 1 + rng.below(4) };
+    let ndim = if i.is_multiple_of(17) { 0 } else { 1 + rng.below(4) };
     let mut shape = Vec::new();
     for _ in 0..ndim {
         let budget = 20_000 / shape.iter().product::<usize>().max(1);
