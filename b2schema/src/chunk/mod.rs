@@ -22,6 +22,7 @@ mod blosclz;
 mod bytedelta;
 mod bytes;
 mod codecs;
+pub mod compress;
 mod decompress;
 mod delta;
 mod error;
@@ -34,8 +35,8 @@ pub use decompress::{
 };
 pub use error::{ChunkError, ErrorKind, Expected, Found};
 pub use header::{
-    B2_BIGENDIAN, B2_INSTR_CODEC, B2_LAZY, B2_USEDICT, B2_VL_BLOCKS, Blosc1Shuffle, ChunkHeader, Codec,
-    EXTENDED_HEADER_LEN, FLAG_BITSHUFFLE, FLAG_DELTA, FLAG_DONT_SPLIT, FLAG_MEMCPYED, FLAG_SHUFFLE,
-    MAX_BLOCKSIZE, MAX_FILTERS, MAX_TYPESIZE, MIN_HEADER_LEN, Special, VERSION_FORMAT, codec_name, filter_id,
+    B2_BIGENDIAN, B2_INSTR_CODEC, B2_LAZY, B2_USEDICT, B2_VL_BLOCKS, Blosc1Shuffle, CODEC_VERSION_FORMAT,
+    COMPFORMAT_SHIFT, ChunkHeader, Codec, EXTENDED_HEADER_LEN, FLAG_EXTENDED, SPECIAL_SHIFT, VERSION_STABLE, FLAG_BITSHUFFLE, FLAG_DELTA, FLAG_DONT_SPLIT, FLAG_MEMCPYED, FLAG_SHUFFLE,
+    MAX_BLOCKSIZE, MAX_FILTERS, MAX_TYPESIZE, MIN_HEADER_LEN, Special, VERSION_FORMAT, codec_name, compcode, filter_id,
     plugin_codec_name,
 };

@@ -183,7 +183,7 @@ impl<'a> NdArray<'a> {
             let c = match self.fill {
                 Fill::Data(data) => {
                     let buf = self.chunk_data(data, &coords, &geometry);
-                    Chunk::Stored(chunk::memcpy(&buf, ts, blocksize, &self.cparams)?)
+                    Chunk::Stored(chunk::compressed(&buf, ts, blocksize, &self.cparams)?)
                 }
                 Fill::Zeros => Chunk::Special { kind: SpecialValue::Zeros, nbytes: chunk_nbytes as u64 },
                 Fill::Nan => Chunk::Special { kind: SpecialValue::Nan, nbytes: chunk_nbytes as u64 },
@@ -228,7 +228,7 @@ pub fn schunk(data: &[u8], typesize: usize, chunksize: usize, cparams: CParams) 
             .map_err(|_| Error::invalid("a chunk of at most 2 GiB", "", chunksize, 0))?;
     }
     for piece in data.chunks(chunksize) {
-        frame.chunks.push(Chunk::Stored(chunk::memcpy(piece, typesize, 0, &cparams)?));
+        frame.chunks.push(Chunk::Stored(chunk::compressed(piece, typesize, 0, &cparams)?));
     }
     Ok(frame)
 }
