@@ -13,8 +13,8 @@ pub const MAX_CHUNK_NBYTES: usize = i32::MAX as usize - CHUNK_HEADER_LEN;
 
 use crate::chunk::compress::{self, Params, Split};
 use crate::chunk::{
-    CODEC_VERSION_FORMAT, FLAG_EXTENDED, FLAG_MEMCPYED, SPECIAL_SHIFT, Special, VERSION_STABLE,
-    compcode, filter_id,
+    CODEC_VERSION_FORMAT, FLAG_EXTENDED, FLAG_MEMCPYED, SPECIAL_SHIFT, Special, VERSION_STABLE, compcode,
+    filter_id,
 };
 
 /// Chunk flags of a memcpy chunk: the extended-header bits and the memcpyed bit.
@@ -130,7 +130,8 @@ pub fn offsets_index(offsets: &[i64]) -> Result<Vec<u8>> {
     }
     check_len(nbytes)?;
     let mut raw = Vec::new();
-    raw.try_reserve_exact(nbytes).map_err(|_| Error::invalid("an allocatable offsets index", "", nbytes, 0))?;
+    raw.try_reserve_exact(nbytes)
+        .map_err(|_| Error::invalid("an allocatable offsets index", "", nbytes, 0))?;
     for v in offsets {
         raw.extend_from_slice(&v.to_le_bytes());
     }

@@ -93,6 +93,19 @@ impl Chunk {
         }
     }
 
+    /// A compressed chunk as a frame holds it: zero, NaN and uninit chunks become index entries
+    /// with no stored bytes (as c-blosc2's `frame_append_chunk` does), others are stored.
+    pub fn from_compressed(bytes: Vec<u8>) -> Result<Chunk> {
+        let h = crate::chunk::ChunkHeader::parse(&bytes).map_err(|e| Error::chunk(e, 0))?;
+        let kind = match h.special() {
+            crate::chunk::Special::Zero => SpecialValue::Zeros,
+            crate::chunk::Special::Nan => SpecialValue::Nan,
+            crate::chunk::Special::Uninit => SpecialValue::Uninit,
+            crate::chunk::Special::None | crate::chunk::Special::Value => return Ok(Chunk::Stored(bytes)),
+        };
+        Ok(Chunk::Special { kind, nbytes: h.uncompressed_len() as u64 })
+    }
+
     /// The index entry of a chunk with no stored bytes.
     pub(crate) fn special_entry(kind: SpecialValue) -> Result<i64> {
         crate::frame::special_entry(kind).ok_or_else(|| {

@@ -19,12 +19,20 @@ fn is_hcr(codec: u8) -> bool {
 /// `split_block`: `true` when each block is stored as one stream per byte of the type.
 /// Auto and forward-compat split for blosclz, lz4 and zstd up to clevel 5, when a shuffle is
 /// in the pipeline, the typesize is at most 16 and a block holds at least 32 elements.
-pub(crate) fn split_block(split: Split, codec: u8, clevel: u8, has_shuffle: bool, typesize: usize, blocksize: usize) -> bool {
+pub(crate) fn split_block(
+    split: Split,
+    codec: u8,
+    clevel: u8,
+    has_shuffle: bool,
+    typesize: usize,
+    blocksize: usize,
+) -> bool {
     match split {
         Split::Always => true,
         Split::Never => false,
         Split::Auto | Split::ForwardCompat => {
-            let fast = matches!(codec, compcode::BLOSCLZ | compcode::LZ4) || (codec == compcode::ZSTD && clevel <= 5);
+            let fast = matches!(codec, compcode::BLOSCLZ | compcode::LZ4)
+                || (codec == compcode::ZSTD && clevel <= 5);
             fast && has_shuffle && typesize <= MAX_STREAMS && blocksize / typesize.max(1) >= MIN_BUFFERSIZE
         }
     }

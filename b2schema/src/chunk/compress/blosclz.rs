@@ -23,7 +23,8 @@ const IPSHIFT: usize = 4;
 /// Shortest match worth a token.
 const MINLEN: usize = 4;
 /// Hash bits per clevel.
-const HASHLOG: [u32; 10] = [0, HASH_LOG - 2, HASH_LOG - 1, HASH_LOG, HASH_LOG, HASH_LOG, HASH_LOG, HASH_LOG, HASH_LOG, HASH_LOG];
+const HASHLOG: [u32; 10] =
+    [0, HASH_LOG - 2, HASH_LOG - 1, HASH_LOG, HASH_LOG, HASH_LOG, HASH_LOG, HASH_LOG, HASH_LOG, HASH_LOG];
 /// Smallest probed ratio per clevel under which the block is stored raw.
 const MIN_CRATIO: [f64; 10] = [0.0, 2.0, 1.5, 1.2, 1.2, 1.2, 1.2, 1.15, 1.1, 1.0];
 
@@ -195,7 +196,8 @@ pub(crate) fn compress(clevel: u8, input: &[u8], output: &mut [u8]) -> usize {
         let rf = htab[h] as usize;
         let distance = anchor - rf;
         htab[h] = anchor as u32;
-        let mut is_match = distance != 0 && distance < MAX_FARDISTANCE && read_u32(input, rf) == read_u32(input, ip);
+        let mut is_match =
+            distance != 0 && distance < MAX_FARDISTANCE && read_u32(input, rf) == read_u32(input, ip);
         let mut len = 0;
         let dist = distance.wrapping_sub(1);
         if is_match {

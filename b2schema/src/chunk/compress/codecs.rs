@@ -53,7 +53,12 @@ pub(crate) fn encode(codec: u8, clevel: u8, input: &[u8], output: &mut [u8]) -> 
         #[cfg(feature = "blosclz")]
         compcode::BLOSCLZ => super::blosclz::compress(clevel, input, output),
         #[cfg(feature = "lz4")]
-        compcode::LZ4 | compcode::LZ4HC => lz4_flex::block::compress_into(input, output).unwrap_or(0),
+        compcode::LZ4 | compcode::LZ4HC => {
+            // lz4_flex wants room for the worst case; c-blosc2's limit is applied after.
+            let mut v = alloc::vec![0u8; lz4_flex::block::get_maximum_output_size(input.len())];
+            let n = lz4_flex::block::compress_into(input, &mut v).unwrap_or(usize::MAX);
+            v.get(..n).map_or(0, |c| copy_if_fits(c, output))
+        }
         #[cfg(feature = "zlib")]
         compcode::ZLIB => {
             let v = miniz_oxide::deflate::compress_to_vec_zlib(input, clevel.min(9));
@@ -68,7 +73,7 @@ pub(crate) fn encode(codec: u8, clevel: u8, input: &[u8], output: &mut [u8]) -> 
     }
 }
 
-#[cfg(any(feature = "zlib", feature = "zstd"))]
+#[cfg(any(feature = "lz4", feature = "zlib", feature = "zstd"))]
 fn copy_if_fits(v: &[u8], output: &mut [u8]) -> usize {
     match output.get_mut(..v.len()) {
         Some(dst) => {

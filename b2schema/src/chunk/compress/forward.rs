@@ -180,7 +180,11 @@ pub(crate) struct Forward {
 impl Forward {
     /// Checks the filter ids and metas against what c-blosc2 can apply for `typesize` (the
     /// header's typesize, after c-blosc2 caps types over 255 bytes to 1).
-    pub(crate) fn new(filters: &[u8; MAX_FILTERS], metas: &[u8; MAX_FILTERS], typesize: usize) -> Result<Self, ChunkError> {
+    pub(crate) fn new(
+        filters: &[u8; MAX_FILTERS],
+        metas: &[u8; MAX_FILTERS],
+        typesize: usize,
+    ) -> Result<Self, ChunkError> {
         let mut steps = [None; MAX_FILTERS];
         for (i, (&id, &meta)) in filters.iter().zip(metas).enumerate() {
             let meta_or_ts = if meta == 0 { typesize } else { usize::from(meta) };
@@ -212,7 +216,15 @@ impl Forward {
     /// Runs the pipeline over the block at `offset` of `chunk` (`len` bytes); `a`, `b` and
     /// `tmp` are scratch of at least `len` bytes. Returns which of `a` or `b` holds the result
     /// (`None`: the block itself, no filter ran).
-    pub(crate) fn apply(&self, chunk: &[u8], offset: usize, len: usize, a: &mut [u8], b: &mut [u8], tmp: &mut [u8]) -> Option<bool> {
+    pub(crate) fn apply(
+        &self,
+        chunk: &[u8],
+        offset: usize,
+        len: usize,
+        a: &mut [u8],
+        b: &mut [u8],
+        tmp: &mut [u8],
+    ) -> Option<bool> {
         let block = &chunk[offset..offset + len];
         // `cur`: None = the input block, Some(false) = a, Some(true) = b.
         let mut cur: Option<bool> = None;

@@ -28,11 +28,11 @@ mod forward;
 use alloc::vec::Vec;
 
 use super::error::{ChunkError, ErrorKind, Expected, Found, num};
+pub use super::header::compcode;
 use super::header::{
     CODEC_VERSION_FORMAT, COMPFORMAT_SHIFT, EXTENDED_HEADER_LEN, FLAG_DELTA, FLAG_DONT_SPLIT, FLAG_EXTENDED,
     FLAG_MEMCPYED, MAX_FILTERS, MAX_TYPESIZE, SPECIAL_SHIFT, Special, VERSION_STABLE, filter_id,
 };
-pub use super::header::compcode;
 pub use blocksize::MIN_BUFFERSIZE;
 
 /// Largest chunk c-blosc2 compresses (`BLOSC2_MAX_BUFFERSIZE`: `INT32_MAX - 32`).
@@ -199,7 +199,11 @@ impl Plan<'_> {
                 continue;
             }
             let n = codecs::encode(self.codec, self.clevel, data, &mut scratch);
-            streams.push(Stream::Coded(if n == 0 || n >= neblock { None } else { Some(try_copy(&scratch[..n])?) }));
+            streams.push(Stream::Coded(if n == 0 || n >= neblock {
+                None
+            } else {
+                Some(try_copy(&scratch[..n])?)
+            }));
         }
         Ok(Block { filtered, streams })
     }
@@ -220,10 +224,7 @@ impl Plan<'_> {
                         })
                     })
                     .collect();
-                handles
-                    .into_iter()
-                    .map(|h| h.join().unwrap_or_else(|_| Err(alloc_error(0))))
-                    .collect()
+                handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err(alloc_error(0)))).collect()
             });
             let mut slots: Vec<Option<Block>> = Vec::new();
             slots.try_reserve_exact(self.nblocks).map_err(|_| alloc_error(self.nblocks))?;
@@ -360,7 +361,8 @@ pub fn compress(src: &[u8], p: &Params) -> Result<Vec<u8>, ChunkError> {
     if !memcpyed && EXTENDED_HEADER_LEN + 4 * nblocks > destsize {
         memcpyed = true;
     }
-    let dont_split = !blocksize::split_block(p.split, p.codec, p.clevel, p.has_shuffle(), typesize, blocksize);
+    let dont_split =
+        !blocksize::split_block(p.split, p.codec, p.clevel, p.has_shuffle(), typesize, blocksize);
     let mut flags = FLAG_EXTENDED;
     if !memcpyed {
         if p.filters.contains(&filter_id::DELTA) {
@@ -385,7 +387,17 @@ pub fn compress(src: &[u8], p: &Params) -> Result<Vec<u8>, ChunkError> {
     let mut out = Vec::new();
     out.try_reserve_exact(destsize).map_err(|_| alloc_error(destsize))?;
     if !memcpyed {
-        let plan = Plan { src, codec: p.codec, clevel: p.clevel, typesize, blocksize, nblocks, dont_split, forward, destsize };
+        let plan = Plan {
+            src,
+            codec: p.codec,
+            clevel: p.clevel,
+            typesize,
+            blocksize,
+            nblocks,
+            dont_split,
+            forward,
+            destsize,
+        };
         let blocks = plan.encode_blocks(p.nthreads)?;
         match plan.assemble(&blocks, &mut out) {
             Some(zeros) => {
