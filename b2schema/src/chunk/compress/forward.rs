@@ -186,6 +186,21 @@ impl Forward {
         typesize: usize,
     ) -> Result<Self, ChunkError> {
         let mut steps = [None; MAX_FILTERS];
+        // c-blosc2 undoes a delta of the first block in place only when it is the last filter
+        // undone: any other filter (trunc_prec needs no undo) before it, or a second delta,
+        // makes chunks c-blosc2 itself cannot decode. They are refused.
+        let mut undone_before = false;
+        for (i, &id) in filters.iter().enumerate() {
+            if id == filter_id::DELTA && undone_before {
+                return Err(ChunkError::unsupported(
+                    filter_offset(i),
+                    "filters",
+                    "delta once, before any filter but trunc_prec (c-blosc2 cannot decode it elsewhere)",
+                    Found::Value(id.into()),
+                ));
+            }
+            undone_before |= !matches!(id, filter_id::NOFILTER | filter_id::TRUNC_PREC);
+        }
         for (i, (&id, &meta)) in filters.iter().zip(metas).enumerate() {
             let meta_or_ts = if meta == 0 { typesize } else { usize::from(meta) };
             steps[i] = match id {

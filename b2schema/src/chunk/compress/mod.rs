@@ -401,7 +401,9 @@ pub fn compress(src: &[u8], p: &Params) -> Result<Vec<u8>, ChunkError> {
         let blocks = plan.encode_blocks(p.nthreads)?;
         match plan.assemble(&blocks, &mut out) {
             Some(zeros) => {
-                if zeros {
+                // c-blosc2 reads a special chunk only when nbytes is a multiple of the
+                // typesize; other all-zero chunks stay regular (runs of zeros).
+                if zeros && nbytes % typesize == 0 {
                     out.truncate(EXTENDED_HEADER_LEN);
                     header[31] |= Special::Zero.id() << SPECIAL_SHIFT;
                 }
