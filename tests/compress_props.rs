@@ -9,16 +9,19 @@ use proptest::prelude::*;
 
 const CODECS: [u8; 5] = [compcode::BLOSCLZ, compcode::LZ4, compcode::LZ4HC, compcode::ZLIB, compcode::ZSTD];
 const SPLITS: [Split; 4] = [Split::Always, Split::Never, Split::Auto, Split::ForwardCompat];
-const LOSSLESS: [u8; 5] = [0, filter_id::SHUFFLE, filter_id::BITSHUFFLE, filter_id::DELTA, filter_id::BYTEDELTA];
+const LOSSLESS: [u8; 5] =
+    [0, filter_id::SHUFFLE, filter_id::BITSHUFFLE, filter_id::DELTA, filter_id::BYTEDELTA];
 
 /// Data that exercises matches, runs, far matches and noise.
 fn data() -> impl Strategy<Value = Vec<u8>> {
     prop_oneof![
         proptest::collection::vec(any::<u8>(), 0..3000),
-        (1usize..200, 0usize..40_000, any::<u8>())
-            .prop_map(|(period, len, x)| (0..len).map(|i| ((i % period) as u8).wrapping_mul(x) ^ (i / 997) as u8).collect()),
+        (1usize..200, 0usize..40_000, any::<u8>()).prop_map(|(period, len, x)| (0..len)
+            .map(|i| ((i % period) as u8).wrapping_mul(x) ^ (i / 997) as u8)
+            .collect()),
         (0usize..50_000, any::<u8>()).prop_map(|(len, v)| vec![v; len]),
-        (0usize..20_000).prop_map(|len| (0..len).flat_map(|i| ((i as f64 * 0.01).sin() as f32).to_le_bytes()).collect()),
+        (0usize..20_000)
+            .prop_map(|len| (0..len).flat_map(|i| ((i as f64 * 0.01).sin() as f32).to_le_bytes()).collect()),
     ]
 }
 
@@ -42,16 +45,17 @@ fn params() -> impl Strategy<Value = Params> {
                 }
             }
             Params {
-            codec,
-            codec_meta: 0,
-            clevel,
-            typesize,
-            filters,
-            filters_meta: metas,
-            split,
-            blocksize: blocks * typesize * 16,
-            nthreads,
-        }})
+                codec,
+                codec_meta: 0,
+                clevel,
+                typesize,
+                filters,
+                filters_meta: metas,
+                split,
+                blocksize: blocks * typesize * 16,
+                nthreads,
+            }
+        })
 }
 
 proptest! {

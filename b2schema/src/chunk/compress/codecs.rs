@@ -8,7 +8,7 @@
 //! |---|---|---|---|
 //! | blosclz | [`super::blosclz`] (this crate) | clevel (probe length, hash bits, thresholds) | `blosclz` |
 //! | lz4 | `lz4_flex` block compressor (safe) | none: `lz4_flex` has one speed (c-blosc2 passes acceleration `10 - clevel`) | `lz4` |
-//! | lz4hc | `lz4_flex` block compressor | none (see the crate README: no HC matcher yet) | `lz4` |
+//! | lz4hc | [`super::lz4hc`] (this crate): hash chains, one-step lazy matching | clevel: `2^(clevel-1)` chain links per position | `lz4` |
 //! | zlib | `miniz_oxide` deflate, zlib wrapper | clevel, as c-blosc2 passes it to `compress2` | `zlib` |
 //! | zstd | `ruzstd` encoder | `ruzstd` implements only its fastest level (c-blosc2: `2 * clevel - 1`, 20 at 8, 22 at 9) | `zstd` |
 
@@ -53,7 +53,9 @@ pub(crate) fn encode(codec: u8, clevel: u8, input: &[u8], output: &mut [u8]) -> 
         #[cfg(feature = "blosclz")]
         compcode::BLOSCLZ => super::blosclz::compress(clevel, input, output),
         #[cfg(feature = "lz4")]
-        compcode::LZ4 | compcode::LZ4HC => {
+        compcode::LZ4HC => super::lz4hc::compress(clevel, input, output),
+        #[cfg(feature = "lz4")]
+        compcode::LZ4 => {
             // lz4_flex wants room for the worst case; c-blosc2's limit is applied after.
             let mut v = alloc::vec![0u8; lz4_flex::block::get_maximum_output_size(input.len())];
             let n = lz4_flex::block::compress_into(input, &mut v).unwrap_or(usize::MAX);

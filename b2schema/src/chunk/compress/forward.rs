@@ -19,12 +19,42 @@ pub(crate) fn shuffle(typesize: usize, src: &[u8], dst: &mut [u8]) {
     }
     let n = len / typesize;
     let body = n * typesize;
-    for (j, plane) in dst[..body].chunks_exact_mut(n).enumerate() {
-        for (d, elem) in plane.iter_mut().zip(src[..body].chunks_exact(typesize)) {
-            *d = elem.get(j).copied().unwrap_or(0);
+    match typesize {
+        2 => shuffle_n::<2>(&src[..body], &mut dst[..body], n),
+        4 => shuffle_n::<4>(&src[..body], &mut dst[..body], n),
+        8 => shuffle_n::<8>(&src[..body], &mut dst[..body], n),
+        16 => shuffle_n::<16>(&src[..body], &mut dst[..body], n),
+        _ => {
+            for (j, plane) in dst[..body].chunks_exact_mut(n).enumerate() {
+                for (d, elem) in plane.iter_mut().zip(src[..body].chunks_exact(typesize)) {
+                    *d = elem.get(j).copied().unwrap_or(0);
+                }
+            }
         }
     }
     dst[body..].copy_from_slice(&src[body..]);
+}
+
+/// [`shuffle`] of `n` whole elements of `T` bytes: 8 elements at a time, one 8-byte store per
+/// plane.
+fn shuffle_n<const T: usize>(src: &[u8], dst: &mut [u8], n: usize) {
+    let tiles = n / 8;
+    for t in 0..tiles {
+        let mut rows = [[0u8; 8]; T];
+        for (k, elem) in src[t * 8 * T..(t + 1) * 8 * T].chunks_exact(T).enumerate() {
+            for (j, row) in rows.iter_mut().enumerate() {
+                row[k] = elem[j];
+            }
+        }
+        for (j, row) in rows.iter().enumerate() {
+            dst[j * n + t * 8..j * n + t * 8 + 8].copy_from_slice(row);
+        }
+    }
+    for i in tiles * 8..n {
+        for j in 0..T {
+            dst[j * n + i] = src[i * T + j];
+        }
+    }
 }
 
 /// Bit shuffle (c-blosc2 `blosc2_bitshuffle`): the largest multiple of 8 elements becomes

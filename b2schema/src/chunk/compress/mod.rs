@@ -24,6 +24,8 @@ mod blocksize;
 mod blosclz;
 mod codecs;
 mod forward;
+#[cfg(feature = "lz4")]
+mod lz4hc;
 
 use alloc::vec::Vec;
 
