@@ -93,14 +93,18 @@ pub fn read(bytes: &[u8]) -> Result<Npy, String> {
     if shape.len() > 16 {
         return Err(format!("{} dimensions: Blosc2 arrays have at most 16", shape.len()));
     }
-    let itemsize = b2schema::dtype::DType::parse(&descr).map_err(|e| format!("dtype {descr}: {e}"))?.itemsize();
-    let nitems = shape.iter().try_fold(1u64, |a, &d| a.checked_mul(d)).ok_or_else(|| bad("a shape that overflows"))?;
+    let itemsize =
+        b2schema::dtype::DType::parse(&descr).map_err(|e| format!("dtype {descr}: {e}"))?.itemsize();
+    let nitems =
+        shape.iter().try_fold(1u64, |a, &d| a.checked_mul(d)).ok_or_else(|| bad("a shape that overflows"))?;
     let nbytes = usize::try_from(nitems)
         .ok()
         .and_then(|n| n.checked_mul(itemsize))
         .ok_or_else(|| bad("a shape that overflows"))?;
     let body = &bytes[start + hlen..];
-    let data = body.get(..nbytes).ok_or_else(|| format!("the .npy file holds {} data bytes, its shape needs {nbytes}", body.len()))?;
+    let data = body
+        .get(..nbytes)
+        .ok_or_else(|| format!("the .npy file holds {} data bytes, its shape needs {nbytes}", body.len()))?;
     let data = if fortran && shape.len() > 1 { fortran_to_c(data, &shape, itemsize) } else { data.to_vec() };
     Ok(Npy { descr, shape, data })
 }

@@ -33,7 +33,8 @@ fn codec(name: &str) -> Result<u8, Failure> {
 fn filter(name: &str) -> Result<(u8, u8), Failure> {
     let (name, meta) = match name.split_once(':') {
         Some((n, m)) => {
-            let m: i8 = m.parse().map_err(|_| Failure(format!("filter meta {m:?}: an integer from -128 to 127")))?;
+            let m: i8 =
+                m.parse().map_err(|_| Failure(format!("filter meta {m:?}: an integer from -128 to 127")))?;
             (n, m as u8)
         }
         None => (name, 0),
@@ -44,7 +45,9 @@ fn filter(name: &str) -> Result<(u8, u8), Failure> {
         "bitshuffle" => filter_id::BITSHUFFLE,
         "delta" => filter_id::DELTA,
         "trunc_prec" if meta == 0 => {
-            return Err(Failure("trunc_prec needs its precision: trunc_prec:BITS (mantissa bits kept)".into()));
+            return Err(Failure(
+                "trunc_prec needs its precision: trunc_prec:BITS (mantissa bits kept)".into(),
+            ));
         }
         "trunc_prec" => filter_id::TRUNC_PREC,
         "bytedelta" => filter_id::BYTEDELTA,
@@ -145,7 +148,9 @@ fn default_shapes(shape: &[u64], itemsize: u64) -> (Vec<u64>, Vec<u64>) {
 fn parse_shape(s: &str, ndim: usize, what: &str) -> Result<Vec<u64>, Failure> {
     let v: Vec<u64> = s
         .split(',')
-        .map(|d| d.trim().parse::<u64>().map_err(|_| Failure(format!("--{what} {s:?}: comma-separated integers"))))
+        .map(|d| {
+            d.trim().parse::<u64>().map_err(|_| Failure(format!("--{what} {s:?}: comma-separated integers")))
+        })
         .collect::<Result<_, _>>()?;
     if v.len() != ndim {
         return Err(Failure(format!("--{what} has {} dimensions, the array {ndim}", v.len())));
@@ -173,7 +178,8 @@ pub fn pack(input: &Path, output: &Path, o: &PackOptions<'_>) -> Result<ExitCode
     let mut chunks = o.chunks.map(|s| parse_shape(s, ndim, "chunks")).transpose()?.unwrap_or(dc);
     let mut blocks = o.blocks.map(|s| parse_shape(s, ndim, "blocks")).transpose()?.unwrap_or(db);
     if o.chunks.is_some() && o.blocks.is_none() {
-        blocks = compute_partition(((32 * 1024u64).max(L2_CACHE / 4)) / itemsize.max(1) as u64, &chunks, None);
+        blocks =
+            compute_partition(((32 * 1024u64).max(L2_CACHE / 4)) / itemsize.max(1) as u64, &chunks, None);
     }
     if ndim == 0 {
         chunks.clear();
@@ -219,7 +225,8 @@ pub fn pack(input: &Path, output: &Path, o: &PackOptions<'_>) -> Result<ExitCode
 pub fn unpack(input: &Path, output: &Path, max_bytes: usize) -> Result<ExitCode, Failure> {
     let file = b2schema::frame::FrameFile::open(input).map_err(|e| Failure::at(input, e))?;
     let view = file.view().map_err(|e| Failure::at(input, e))?;
-    let meta = view.metalayer("b2nd").ok_or_else(|| Failure::at(input, "no b2nd metalayer: not an NDArray"))?;
+    let meta =
+        view.metalayer("b2nd").ok_or_else(|| Failure::at(input, "no b2nd metalayer: not an NDArray"))?;
     let nd = b2schema::b2nd::read(meta).map_err(|e| Failure::at(input, e))?;
     let dtype = nd.dtype.clone().ok_or_else(|| Failure::at(input, "the b2nd metalayer has no dtype"))?;
     let data = file.ndarray_data(max_bytes).map_err(|e| Failure::at(input, e))?;
