@@ -64,13 +64,13 @@ fn filter(name: &str) -> Result<(u8, u8), Failure> {
 /// `b` when `a` is large or `strict`).
 fn nearest_divisor(a: u64, b: u64, strict: bool) -> u64 {
     if a > 100_000 || strict {
-        return (1..=b).rev().find(|i| a % i == 0).unwrap_or(1);
+        return (1..=b).rev().find(|i| a.is_multiple_of(*i)).unwrap_or(1);
     }
     let mut closest = 1;
     let mut min_diff = a;
     let mut i = 1;
     while i * i <= a {
-        if a % i == 0 {
+        if a.is_multiple_of(i) {
             for d in [i, a / i] {
                 let diff = d.abs_diff(b);
                 if diff < min_diff {
@@ -97,12 +97,12 @@ fn compute_partition(nitems: u64, maxshape: &[u64], minpart: Option<&[u64]>) -> 
         let minsize = minpart.map_or(1, |m| m[i]);
         let mut rsize = size.max(minsize);
         if rsize <= max_items {
-            if size % rsize != 0 {
+            if !size.is_multiple_of(rsize) {
                 rsize = nearest_divisor(size, rsize, false);
             }
         } else {
             rsize = max_items.max(minsize);
-            let new = if size % rsize == 0 { rsize } else { nearest_divisor(size, rsize, true) };
+            let new = if size.is_multiple_of(rsize) { rsize } else { nearest_divisor(size, rsize, true) };
             if rsize / 2 < new && new < rsize * 2 {
                 rsize = new;
             }

@@ -405,7 +405,7 @@ pub fn compress(src: &[u8], p: &Params) -> Result<Vec<u8>, ChunkError> {
             Some(zeros) => {
                 // c-blosc2 reads a special chunk only when nbytes is a multiple of the
                 // typesize; other all-zero chunks stay regular (runs of zeros).
-                if zeros && nbytes % typesize == 0 {
+                if zeros && nbytes.is_multiple_of(typesize) {
                     out.truncate(EXTENDED_HEADER_LEN);
                     header[31] |= Special::Zero.id() << SPECIAL_SHIFT;
                 }
