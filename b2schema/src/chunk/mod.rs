@@ -1,5 +1,6 @@
 //! Pure-Rust decoder for Blosc1 and Blosc2 chunks, byte-compatible with
-//! c-blosc2 3.x.
+//! c-blosc2 3.x, and its compressor ([`compress`]), which writes Blosc2 chunks
+//! as c-blosc2 does.
 //!
 //! A chunk is a header ([`ChunkHeader`], 16 bytes for Blosc1, 32 for Blosc2)
 //! followed by either nothing (special-value chunks), the raw data

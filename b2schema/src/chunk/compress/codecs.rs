@@ -57,7 +57,13 @@ pub(crate) fn encode(codec: u8, clevel: u8, input: &[u8], output: &mut [u8]) -> 
         #[cfg(feature = "lz4")]
         compcode::LZ4 => {
             // lz4_flex wants room for the worst case; c-blosc2's limit is applied after.
-            let mut v = alloc::vec![0u8; lz4_flex::block::get_maximum_output_size(input.len())];
+            // (An allocation failure counts as "does not compress": the stream is stored raw.)
+            let size = lz4_flex::block::get_maximum_output_size(input.len());
+            let mut v = alloc::vec::Vec::new();
+            if v.try_reserve_exact(size).is_err() {
+                return 0;
+            }
+            v.resize(size, 0);
             let n = lz4_flex::block::compress_into(input, &mut v).unwrap_or(usize::MAX);
             v.get(..n).map_or(0, |c| copy_if_fits(c, output))
         }
