@@ -3,7 +3,7 @@
 //! finds the data, metalayers and vlmetalayers written, and keeps working on it (resize, write,
 //! append, new vlmeta). This test never skips: without python-blosc2 it fails.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use b2schema::Config;

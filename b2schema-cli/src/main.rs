@@ -6,6 +6,8 @@
 mod inspect;
 mod layouts;
 mod msgpack_json;
+mod npy;
+mod pack;
 mod slice;
 mod verify;
 
@@ -74,6 +76,43 @@ enum Command {
         #[arg(long, value_name = "N")]
         threads: Option<usize>,
     },
+    /// Compresses a NumPy .npy file into a .b2nd array (python-blosc2's defaults: zstd,
+    /// clevel 5, shuffle, its default chunk and block shapes).
+    Pack {
+        /// The .npy file (any dtype, C or Fortran order, 0 to 16 dimensions).
+        input: PathBuf,
+        /// The .b2nd file to write.
+        output: PathBuf,
+        /// blosclz, lz4, lz4hc, zlib or zstd.
+        #[arg(long, default_value = "zstd")]
+        codec: String,
+        /// 0 (no compression) to 9.
+        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u8).range(0..=9))]
+        clevel: u8,
+        /// shuffle, bitshuffle, delta, trunc_prec:BITS, bytedelta or none; repeat for a
+        /// pipeline, in order (default: shuffle).
+        #[arg(long = "filter", value_name = "NAME")]
+        filters: Vec<String>,
+        /// Chunk shape, comma-separated.
+        #[arg(long)]
+        chunks: Option<String>,
+        /// Block shape, comma-separated.
+        #[arg(long)]
+        blocks: Option<String>,
+        /// Threads compressing the blocks of a chunk (the output is the same for any count).
+        #[arg(long, default_value_t = 1)]
+        nthreads: i16,
+    },
+    /// Writes a .b2nd array as a NumPy .npy file (C order).
+    Unpack {
+        /// The .b2nd file.
+        input: PathBuf,
+        /// The .npy file to write.
+        output: PathBuf,
+        /// Refuse data larger than this many bytes.
+        #[arg(long, default_value_t = 1 << 32)]
+        max_bytes: usize,
+    },
     /// The annotated hex dump of the header and the trailer.
     Dump {
         /// A contiguous frame file or a sparse-frame directory.
@@ -91,6 +130,18 @@ fn main() -> ExitCode {
         Command::Cat { path, output, max_bytes, slice, threads } => {
             cat(&path, output.as_deref(), max_bytes, slice.as_deref(), threads)
         }
+        Command::Pack { input, output, codec, clevel, filters, chunks, blocks, nthreads } => {
+            let o = pack::PackOptions {
+                codec: &codec,
+                clevel,
+                filters: &filters,
+                chunks: chunks.as_deref(),
+                blocks: blocks.as_deref(),
+                nthreads,
+            };
+            pack::pack(&input, &output, &o)
+        }
+        Command::Unpack { input, output, max_bytes } => pack::unpack(&input, &output, max_bytes),
     };
     match result {
         Ok(code) => code,

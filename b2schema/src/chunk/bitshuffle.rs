@@ -14,7 +14,7 @@ use super::shuffle::{transpose_bytes_8x8, unshuffle};
 /// Transposes an 8x8 bit matrix held in a `u64` (byte = row, bit = column):
 /// afterwards bit `m` of byte `k` is what bit `k` of byte `m` was.
 #[inline]
-fn transpose_bits_8x8(mut x: u64) -> u64 {
+pub(crate) fn transpose_bits_8x8(mut x: u64) -> u64 {
     let mut t = (x ^ (x >> 7)) & 0x00AA_00AA_00AA_00AA;
     x = x ^ t ^ (t << 7);
     t = (x ^ (x >> 14)) & 0x0000_CCCC_0000_CCCC;

@@ -62,16 +62,7 @@ impl<'a> StreamDecoder<'a> {
     }
 
     fn codec_id(&self) -> i64 {
-        match self.codec {
-            Codec::User(id) => id.into(),
-            Codec::UnknownFormat(f) => f.into(),
-            Codec::BloscLz => 0,
-            Codec::Lz4 => 1,
-            Codec::Lz4hc => 2,
-            Codec::Snappy => 3,
-            Codec::Zlib => 4,
-            Codec::Zstd => 5,
-        }
+        self.codec.id().into()
     }
 
     /// Decodes one compressed stream (`input`, starting at chunk offset

@@ -37,6 +37,46 @@ pub const MAX_TYPESIZE: i32 = MAX_BLOCKSIZE;
 pub const VERSION_FORMAT: u8 = 6;
 /// Number of filter slots in the pipeline (`BLOSC2_MAX_FILTERS`).
 pub const MAX_FILTERS: usize = 6;
+/// Chunk format version c-blosc2 writes for regular chunks (`BLOSC2_VERSION_FORMAT_STABLE`).
+pub const VERSION_STABLE: u8 = 5;
+/// Codec format version of every built-in codec (`BLOSC_*_VERSION_FORMAT`), byte 1.
+pub const CODEC_VERSION_FORMAT: u8 = 1;
+/// `flags` bits 0 and 2 together: the chunk has the 32-byte extended header.
+pub const FLAG_EXTENDED: u8 = FLAG_SHUFFLE | FLAG_BITSHUFFLE;
+/// Bit position of the compressor format in `flags` (bits 5-7).
+pub const COMPFORMAT_SHIFT: u8 = 5;
+/// Bit position of the special-value kind in `blosc2_flags` (bits 4-6).
+pub const SPECIAL_SHIFT: u8 = 4;
+
+/// Codec ids (compcodes) of the built-in codecs, as stored in `udcompcode` and in a frame
+/// header (`BLOSC_BLOSCLZ` ... `BLOSC_ZSTD`).
+pub mod compcode {
+    /// BloscLZ.
+    pub const BLOSCLZ: u8 = 0;
+    /// LZ4.
+    pub const LZ4: u8 = 1;
+    /// LZ4HC (LZ4 format).
+    pub const LZ4HC: u8 = 2;
+    /// Snappy (Blosc1 only, never written by c-blosc2).
+    pub const SNAPPY: u8 = 3;
+    /// zlib.
+    pub const ZLIB: u8 = 4;
+    /// Zstandard.
+    pub const ZSTD: u8 = 5;
+
+    /// The compressor format (`flags` bits 5-7) c-blosc2 writes for a codec id
+    /// (`compcode_to_compformat`): 6 (user codec) for anything not built in.
+    pub const fn format(code: u8) -> u8 {
+        match code {
+            BLOSCLZ => 0,
+            LZ4 | LZ4HC => 1,
+            SNAPPY => 2,
+            ZLIB => 3,
+            ZSTD => 4,
+            _ => 6,
+        }
+    }
+}
 
 /// `flags` bit 0: byte shuffle (Blosc1); with bit 2 it marks an extended header.
 pub const FLAG_SHUFFLE: u8 = 0x01;
@@ -106,6 +146,20 @@ pub enum Codec {
 }
 
 impl Codec {
+    /// The codec id (compcode): the user id for [`Codec::User`], the format number for
+    /// [`Codec::UnknownFormat`].
+    pub const fn id(self) -> u8 {
+        match self {
+            Codec::BloscLz => compcode::BLOSCLZ,
+            Codec::Lz4 => compcode::LZ4,
+            Codec::Lz4hc => compcode::LZ4HC,
+            Codec::Snappy => compcode::SNAPPY,
+            Codec::Zlib => compcode::ZLIB,
+            Codec::Zstd => compcode::ZSTD,
+            Codec::User(id) | Codec::UnknownFormat(id) => id,
+        }
+    }
+
     /// Short name as used by c-blosc2 / python-blosc2.
     pub fn name(self) -> &'static str {
         match self {
@@ -126,11 +180,11 @@ impl Codec {
 /// no release names.
 pub const fn codec_name(id: u8) -> Option<&'static str> {
     Some(match id {
-        0 => "blosclz",
-        1 => "lz4",
-        2 => "lz4hc",
-        4 => "zlib",
-        5 => "zstd",
+        compcode::BLOSCLZ => "blosclz",
+        compcode::LZ4 => "lz4",
+        compcode::LZ4HC => "lz4hc",
+        compcode::ZLIB => "zlib",
+        compcode::ZSTD => "zstd",
         32 => "ndlz",
         33 => "zfp_acc",
         34 => "zfp_prec",
@@ -217,6 +271,19 @@ pub struct ChunkHeader {
     pub blosc2_flags2: u8,
     /// Blosc2 flag byte (byte 31).
     pub blosc2_flags: u8,
+}
+
+impl Special {
+    /// The kind's value in `blosc2_flags` bits 4-6 (`BLOSC2_SPECIAL_*`), not yet shifted.
+    pub const fn id(self) -> u8 {
+        match self {
+            Special::None => 0,
+            Special::Zero => 1,
+            Special::Nan => 2,
+            Special::Value => 3,
+            Special::Uninit => 4,
+        }
+    }
 }
 
 impl ChunkHeader {
@@ -397,7 +464,7 @@ impl ChunkHeader {
 
     /// `true` when the chunk carries the 32-byte extended header.
     pub fn is_extended(&self) -> bool {
-        self.flags & (FLAG_SHUFFLE | FLAG_BITSHUFFLE) == (FLAG_SHUFFLE | FLAG_BITSHUFFLE)
+        self.flags & FLAG_EXTENDED == FLAG_EXTENDED
     }
 
     /// Header length: 32 for extended headers, 16 otherwise.
@@ -417,7 +484,7 @@ impl ChunkHeader {
 
     /// Compressor format number (`flags` bits 5-7).
     pub fn compformat(&self) -> u8 {
-        self.flags >> 5
+        self.flags >> COMPFORMAT_SHIFT
     }
 
     /// The compressor.
@@ -455,7 +522,7 @@ impl ChunkHeader {
 
     /// Special-value kind (always [`Special::None`] for Blosc1 headers).
     pub fn special(&self) -> Special {
-        match (self.blosc2_flags >> 4) & 0x07 {
+        match (self.blosc2_flags >> SPECIAL_SHIFT) & 0x07 {
             1 => Special::Zero,
             2 => Special::Nan,
             3 => Special::Value,

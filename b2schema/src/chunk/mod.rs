@@ -1,5 +1,6 @@
 //! Pure-Rust decoder for Blosc1 and Blosc2 chunks, byte-compatible with
-//! c-blosc2 3.x.
+//! c-blosc2 3.x, and its compressor ([`compress`]), which writes Blosc2 chunks
+//! as c-blosc2 does.
 //!
 //! A chunk is a header ([`ChunkHeader`], 16 bytes for Blosc1, 32 for Blosc2)
 //! followed by either nothing (special-value chunks), the raw data
@@ -23,6 +24,7 @@ mod blosclz;
 mod bytedelta;
 mod bytes;
 mod codecs;
+pub mod compress;
 mod decompress;
 mod delta;
 mod error;
@@ -38,8 +40,9 @@ pub use decompress::{
 };
 pub use error::{ChunkError, ErrorKind, Expected, Found};
 pub use header::{
-    B2_BIGENDIAN, B2_INSTR_CODEC, B2_LAZY, B2_USEDICT, B2_VL_BLOCKS, Blosc1Shuffle, ChunkHeader, Codec,
-    EXTENDED_HEADER_LEN, FLAG_BITSHUFFLE, FLAG_DELTA, FLAG_DONT_SPLIT, FLAG_MEMCPYED, FLAG_SHUFFLE,
-    MAX_BLOCKSIZE, MAX_FILTERS, MAX_TYPESIZE, MIN_HEADER_LEN, Special, VERSION_FORMAT, codec_name, filter_id,
+    B2_BIGENDIAN, B2_INSTR_CODEC, B2_LAZY, B2_USEDICT, B2_VL_BLOCKS, Blosc1Shuffle, CODEC_VERSION_FORMAT,
+    COMPFORMAT_SHIFT, ChunkHeader, Codec, EXTENDED_HEADER_LEN, FLAG_BITSHUFFLE, FLAG_DELTA, FLAG_DONT_SPLIT,
+    FLAG_EXTENDED, FLAG_MEMCPYED, FLAG_SHUFFLE, MAX_BLOCKSIZE, MAX_FILTERS, MAX_TYPESIZE, MIN_HEADER_LEN,
+    SPECIAL_SHIFT, Special, VERSION_FORMAT, VERSION_STABLE, codec_name, compcode, filter_id,
     plugin_codec_name,
 };

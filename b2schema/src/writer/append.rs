@@ -25,8 +25,8 @@ pub fn append_chunk(path: impl AsRef<Path>, chunk: &Chunk) -> Result<()> {
     append_chunk_to(&mut f, chunk)
 }
 
-/// Sets vlmetalayer `name` to `value` (user bytes, stored in a memcpy chunk) in the contiguous
-/// frame file at `path`: updated in place in the order, or added at the end.
+/// Sets vlmetalayer `name` to `value` (user bytes, compressed by [`chunk::vlmeta`]) in the
+/// contiguous frame file at `path`: updated in place in the order, or added at the end.
 pub fn set_vlmetalayer(path: impl AsRef<Path>, name: &str, value: &[u8]) -> Result<()> {
     let mut f = std::fs::OpenOptions::new().read(true).write(true).open(path)?;
     set_vlmetalayer_to(&mut f, name, value)

@@ -11,17 +11,18 @@ pub const CHUNK_HEADER_LEN: usize = 32;
 /// The largest chunk c-blosc2 writes (`BLOSC2_MAX_BUFFERSIZE`: `INT32_MAX - 32`).
 pub const MAX_CHUNK_NBYTES: usize = i32::MAX as usize - CHUNK_HEADER_LEN;
 
-/// Chunk flags: byte shuffle and bit shuffle set together mean "extended header"; bit 1 is
-/// memcpyed; bit 4 is "don't split".
-const FLAGS_MEMCPY: u8 = 0x07;
-const FLAGS_MEMCPY_NOSPLIT: u8 = 0x17;
-const FLAGS_SPECIAL: u8 = 0x05;
-/// Chunk format version of every regular Blosc2 chunk.
-const VERSION: u8 = 5;
-/// The codec format version of the built-in codecs.
-const VERSIONLZ: u8 = 1;
+use crate::chunk::compress::{self, Params, Split};
+use crate::chunk::{
+    CODEC_VERSION_FORMAT, FLAG_EXTENDED, FLAG_MEMCPYED, SPECIAL_SHIFT, Special, VERSION_STABLE, compcode,
+    filter_id,
+};
+
+/// Chunk flags of a memcpy chunk: the extended-header bits and the memcpyed bit.
+const FLAGS_MEMCPY: u8 = FLAG_EXTENDED | FLAG_MEMCPYED;
+/// Chunk flags of a special-value chunk: the extended-header bits alone.
+const FLAGS_SPECIAL: u8 = FLAG_EXTENDED;
 /// `blosc2_flags` value of a repeat-value chunk (`BLOSC2_SPECIAL_VALUE << 4`).
-const SPECIAL_VALUE: u8 = 0x30;
+const SPECIAL_VALUE: u8 = Special::Value.id() << SPECIAL_SHIFT;
 
 /// The chunk header's typesize byte: the typesize, or 1 above 255 (the frame keeps the real one).
 fn typesize_byte(typesize: usize) -> u8 {
@@ -37,8 +38,8 @@ fn check_len(nbytes: usize) -> Result<i32> {
 
 fn header(flags: u8, typesize: usize, nbytes: i32, blocksize: i32, cbytes: i32) -> [u8; CHUNK_HEADER_LEN] {
     let mut h = [0u8; CHUNK_HEADER_LEN];
-    h[0] = VERSION;
-    h[1] = VERSIONLZ;
+    h[0] = VERSION_STABLE;
+    h[1] = CODEC_VERSION_FORMAT;
     h[2] = flags;
     h[3] = typesize_byte(typesize);
     h[4..8].copy_from_slice(&nbytes.to_le_bytes());
@@ -77,9 +78,48 @@ pub fn repeat_value(value: &[u8], nbytes: usize, blocksize: usize) -> Result<Vec
     Ok(out)
 }
 
-/// The offsets index of `offsets` (little-endian int64 each), as c-blosc2 writes it: a memcpy
-/// chunk (`0x07` under 32 bytes, `0x17` from 32 bytes on, where c-blosc2 would try blosclz
-/// first), or a 40-byte repeat-value chunk when every entry is the same (`frame_fill_special`).
+/// The compressor parameters of `cparams` for items of `typesize` bytes and blocks of
+/// `blocksize` bytes (0: c-blosc2's automatic blocksize).
+pub fn params(cparams: &CParams, typesize: usize, blocksize: usize) -> Params {
+    Params {
+        codec: cparams.codec,
+        codec_meta: cparams.codec_meta,
+        clevel: cparams.clevel,
+        typesize,
+        filters: cparams.filters,
+        filters_meta: cparams.filters_meta,
+        split: Split::from_value(cparams.splitmode.value()).unwrap_or(Split::ForwardCompat),
+        blocksize,
+        nthreads: usize::try_from(cparams.nthreads).unwrap_or(1).max(1),
+    }
+}
+
+/// `data` compressed as c-blosc2 compresses a chunk with `cparams` (see
+/// [`crate::chunk::compress`]): codec, clevel, filters, split mode, memcpy fallback, zero
+/// chunks; `blocksize` 0 lets c-blosc2's rule choose.
+pub fn compressed(data: &[u8], typesize: usize, blocksize: usize, cparams: &CParams) -> Result<Vec<u8>> {
+    check_len(data.len())?;
+    compress::compress(data, &params(cparams, typesize, blocksize)).map_err(|e| Error::chunk(e, 0))
+}
+
+/// The parameters c-blosc2 compresses a frame's offsets index with (`BLOSC2_CPARAMS_DEFAULTS`
+/// with typesize 8): blosclz, clevel 5, shuffle, forward-compat split.
+const OFFSETS_PARAMS: Params = Params {
+    codec: compcode::BLOSCLZ,
+    codec_meta: 0,
+    clevel: 5,
+    typesize: 8,
+    filters: [0, 0, 0, 0, 0, filter_id::SHUFFLE],
+    filters_meta: [0; 6],
+    split: Split::ForwardCompat,
+    blocksize: 0,
+    nthreads: 1,
+};
+
+/// The offsets index of `offsets` (little-endian int64 each), as c-blosc2 writes it: compressed
+/// with blosclz (clevel 5, shuffle; small indexes fall back to a memcpy chunk), or a 40-byte
+/// repeat-value chunk when every entry is the same negative special marker
+/// (`frame_fill_special`).
 pub fn offsets_index(offsets: &[i64]) -> Result<Vec<u8>> {
     let nbytes = offsets.len() * 8;
     if let [first, rest @ ..] = offsets
@@ -88,22 +128,19 @@ pub fn offsets_index(offsets: &[i64]) -> Result<Vec<u8>> {
     {
         return repeat_value(&first.to_le_bytes(), nbytes, 16384);
     }
-    let n = check_len(nbytes)?;
-    let flags = if nbytes < 32 { FLAGS_MEMCPY } else { FLAGS_MEMCPY_NOSPLIT };
-    let mut h = header(flags, 8, n, nbytes.min(16384) as i32, n + CHUNK_HEADER_LEN as i32);
-    h[21] = 1; // the default pipeline: shuffle in the last slot
-    let mut out = Vec::with_capacity(CHUNK_HEADER_LEN + nbytes);
-    out.extend_from_slice(&h);
+    check_len(nbytes)?;
+    let mut raw = Vec::new();
+    raw.try_reserve_exact(nbytes)
+        .map_err(|_| Error::invalid("an allocatable offsets index", "", nbytes, 0))?;
     for v in offsets {
-        out.extend_from_slice(&v.to_le_bytes());
+        raw.extend_from_slice(&v.to_le_bytes());
     }
-    Ok(out)
+    compress::compress(&raw, &OFFSETS_PARAMS).map_err(|e| Error::chunk(e, 0))
 }
 
-/// A vlmetalayer value: the user bytes in a memcpy chunk with python-blosc2's vlmeta cparams
-/// (zstd, typesize 1, shuffle in the last slot). Byte-identical to what python-blosc2 writes for
-/// values under 32 bytes; longer ones python compresses with zstd, which readers treat alike.
+/// A vlmetalayer value: the user bytes compressed with python-blosc2's vlmeta cparams (zstd,
+/// clevel 5, typesize 1, shuffle in the last slot); values under 32 bytes are memcpy chunks,
+/// as python-blosc2 writes them.
 pub fn vlmeta(value: &[u8]) -> Result<Vec<u8>> {
-    let cparams = CParams::default();
-    memcpy(value, 1, 0, &cparams)
+    compressed(value, 1, 0, &CParams::default())
 }

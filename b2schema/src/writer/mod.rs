@@ -5,7 +5,8 @@
 //! directory ([`Frame::write_sparse`]), computing header_len, frame_len, nbytes, cbytes, the
 //! offsets index and every metalayer offset. [`NdArray`] builds the frame of an array (the `b2nd`
 //! metalayer, edge padding and block order as c-blosc2), [`schunk`] one of plain bytes. Chunks
-//! are stored uncompressed (memcpy chunks) or as special values that take no space.
+//! are compressed with the frame's [`CParams`] by [`crate::chunk::compress`] (zero chunks become
+//! special values that take no space).
 //!
 //! ```
 //! use b2schema::writer::{Fill, NdArray};
@@ -93,6 +94,19 @@ impl Chunk {
         }
     }
 
+    /// A compressed chunk as a frame holds it: zero, NaN and uninit chunks become index entries
+    /// with no stored bytes (as c-blosc2's `frame_append_chunk` does), others are stored.
+    pub fn from_compressed(bytes: Vec<u8>) -> Result<Chunk> {
+        let h = crate::chunk::ChunkHeader::parse(&bytes).map_err(|e| Error::chunk(e, 0))?;
+        let kind = match h.special() {
+            crate::chunk::Special::Zero => SpecialValue::Zeros,
+            crate::chunk::Special::Nan => SpecialValue::Nan,
+            crate::chunk::Special::Uninit => SpecialValue::Uninit,
+            crate::chunk::Special::None | crate::chunk::Special::Value => return Ok(Chunk::Stored(bytes)),
+        };
+        Ok(Chunk::Special { kind, nbytes: h.uncompressed_len() as u64 })
+    }
+
     /// The index entry of a chunk with no stored bytes.
     pub(crate) fn special_entry(kind: SpecialValue) -> Result<i64> {
         crate::frame::special_entry(kind).ok_or_else(|| {
@@ -130,7 +144,8 @@ pub struct Frame {
     pub chunksize: i32,
     /// Metalayers (name, content), in order; at most 16, names under 32 bytes.
     pub metalayers: Vec<(String, Vec<u8>)>,
-    /// Vlmetalayers (name, value bytes, e.g. msgpack); each is stored as a memcpy chunk.
+    /// Vlmetalayers (name, value bytes, e.g. msgpack); each is stored as a chunk compressed
+    /// with python-blosc2's vlmeta parameters ([`chunk::vlmeta`]).
     pub vlmetalayers: Vec<(String, Vec<u8>)>,
     /// The chunks, in order.
     pub chunks: Vec<Chunk>,

@@ -183,7 +183,7 @@ impl<'a> NdArray<'a> {
             let c = match self.fill {
                 Fill::Data(data) => {
                     let buf = self.chunk_data(data, &coords, &geometry);
-                    Chunk::Stored(chunk::memcpy(&buf, ts, blocksize, &self.cparams)?)
+                    Chunk::from_compressed(chunk::compressed(&buf, ts, blocksize, &self.cparams)?)?
                 }
                 Fill::Zeros => Chunk::Special { kind: SpecialValue::Zeros, nbytes: chunk_nbytes as u64 },
                 Fill::Nan => Chunk::Special { kind: SpecialValue::Nan, nbytes: chunk_nbytes as u64 },
@@ -210,7 +210,8 @@ impl<'a> NdArray<'a> {
 }
 
 /// A frame of plain bytes cut into chunks of `chunksize` bytes (the last one may be shorter), as
-/// a python-blosc2 `SChunk`: memcpy chunks, header chunksize `chunksize` (-1 when there is no
+/// a python-blosc2 `SChunk`: chunks compressed with `cparams` (zero chunks as special index
+/// entries), header chunksize `chunksize` (-1 when there is no
 /// data, as python leaves it).
 pub fn schunk(data: &[u8], typesize: usize, chunksize: usize, cparams: CParams) -> Result<Frame> {
     if chunksize == 0 || typesize == 0 || !chunksize.is_multiple_of(typesize) {
@@ -228,7 +229,7 @@ pub fn schunk(data: &[u8], typesize: usize, chunksize: usize, cparams: CParams) 
             .map_err(|_| Error::invalid("a chunk of at most 2 GiB", "", chunksize, 0))?;
     }
     for piece in data.chunks(chunksize) {
-        frame.chunks.push(Chunk::Stored(chunk::memcpy(piece, typesize, 0, &cparams)?));
+        frame.chunks.push(Chunk::from_compressed(chunk::compressed(piece, typesize, 0, &cparams)?)?);
     }
     Ok(frame)
 }

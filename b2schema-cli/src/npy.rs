@@ -1,0 +1,188 @@
+//! The NumPy `.npy` format (versions 1.0 to 3.0): a magic string, a header that is a Python
+//! dict literal (`descr`, `fortran_order`, `shape`), then the items. Small enough to read and
+//! write here; only the dict literals NumPy itself writes are accepted.
+
+/// `\x93NUMPY`.
+const MAGIC: &[u8; 6] = b"\x93NUMPY";
+
+/// A `.npy` file's contents: items always in C order.
+pub struct Npy {
+    /// The dtype as NumPy writes it (`'<f8'` unquoted, or a structured dtype's list literal).
+    pub descr: String,
+    /// The shape (empty for a scalar).
+    pub shape: Vec<u64>,
+    /// The items, C order.
+    pub data: Vec<u8>,
+}
+
+fn bad(what: impl std::fmt::Display) -> String {
+    format!("not a .npy file NumPy writes: {what}")
+}
+
+/// The value text after `'key':` in the header dict, up to its end (a quoted string, a
+/// bracketed list, a parenthesised tuple, or a bare word).
+fn value_of<'a>(header: &'a str, key: &str) -> Result<&'a str, String> {
+    let pat = format!("'{key}':");
+    let at = header.find(&pat).ok_or_else(|| bad(format!("no '{key}' in the header {header:?}")))?;
+    let rest = header[at + pat.len()..].trim_start();
+    let end = match rest.chars().next() {
+        Some(q @ ('\'' | '"')) => rest[1..].find(q).map(|i| i + 2),
+        Some(open @ ('[' | '(')) => {
+            let close = if open == '[' { ']' } else { ')' };
+            let mut depth = 0i32;
+            let mut quote: Option<char> = None;
+            let mut end = None;
+            for (i, c) in rest.char_indices() {
+                match (quote, c) {
+                    (Some(q), c) if c == q => quote = None,
+                    (Some(_), _) => {}
+                    (None, '\'' | '"') => quote = Some(c),
+                    (None, c) if c == open => depth += 1,
+                    (None, c) if c == close => {
+                        depth -= 1;
+                        if depth == 0 {
+                            end = Some(i + 1);
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            end
+        }
+        _ => rest.find([',', '}']),
+    };
+    let end = end.ok_or_else(|| bad(format!("unterminated '{key}' value")))?;
+    Ok(rest[..end].trim())
+}
+
+/// Parses a `.npy` file, turning Fortran-order items into C order.
+pub fn read(bytes: &[u8]) -> Result<Npy, String> {
+    if bytes.len() < 10 || &bytes[..6] != MAGIC {
+        return Err(bad("no \\x93NUMPY magic"));
+    }
+    let (hlen, start): (usize, usize) = match bytes[6] {
+        1 => (u16::from_le_bytes([bytes[8], bytes[9]]) as usize, 10),
+        2 | 3 => {
+            let b = bytes.get(8..12).ok_or_else(|| bad("truncated header length"))?;
+            (u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize, 12)
+        }
+        v => return Err(bad(format!("format version {v}"))),
+    };
+    let header = bytes.get(start..start.saturating_add(hlen)).ok_or_else(|| bad("truncated header"))?;
+    let header = std::str::from_utf8(header).map_err(|_| bad("a header that is not text"))?;
+    let descr_lit = value_of(header, "descr")?;
+    let descr = match descr_lit.as_bytes().first() {
+        Some(b'\'' | b'"') => descr_lit[1..descr_lit.len() - 1].to_string(),
+        _ => descr_lit.to_string(),
+    };
+    let fortran = match value_of(header, "fortran_order")? {
+        "True" => true,
+        "False" => false,
+        other => return Err(bad(format!("fortran_order {other}"))),
+    };
+    let shape_lit = value_of(header, "shape")?;
+    let shape: Vec<u64> = shape_lit
+        .trim_start_matches('(')
+        .trim_end_matches(')')
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|s| s.trim_end_matches('L').parse::<u64>().map_err(|_| bad(format!("shape {shape_lit}"))))
+        .collect::<Result<_, _>>()?;
+    if shape.len() > 16 {
+        return Err(format!("{} dimensions: Blosc2 arrays have at most 16", shape.len()));
+    }
+    let itemsize =
+        b2schema::dtype::DType::parse(&descr).map_err(|e| format!("dtype {descr}: {e}"))?.itemsize();
+    let nitems =
+        shape.iter().try_fold(1u64, |a, &d| a.checked_mul(d)).ok_or_else(|| bad("a shape that overflows"))?;
+    let nbytes = usize::try_from(nitems)
+        .ok()
+        .and_then(|n| n.checked_mul(itemsize))
+        .ok_or_else(|| bad("a shape that overflows"))?;
+    let body = &bytes[start + hlen..];
+    let data = body
+        .get(..nbytes)
+        .ok_or_else(|| format!("the .npy file holds {} data bytes, its shape needs {nbytes}", body.len()))?;
+    let data = if fortran && shape.len() > 1 { fortran_to_c(data, &shape, itemsize) } else { data.to_vec() };
+    Ok(Npy { descr, shape, data })
+}
+
+/// Reorders Fortran-order items into C order.
+fn fortran_to_c(data: &[u8], shape: &[u64], itemsize: usize) -> Vec<u8> {
+    let dims: Vec<usize> = shape.iter().map(|&d| d as usize).collect();
+    let mut fstride = vec![1usize; dims.len()];
+    for k in 1..dims.len() {
+        fstride[k] = fstride[k - 1] * dims[k - 1];
+    }
+    let mut out = Vec::with_capacity(data.len());
+    let mut idx = vec![0usize; dims.len()];
+    let n: usize = dims.iter().product();
+    for _ in 0..n {
+        let f: usize = idx.iter().zip(&fstride).map(|(i, s)| i * s).sum();
+        out.extend_from_slice(&data[f * itemsize..(f + 1) * itemsize]);
+        for k in (0..dims.len()).rev() {
+            idx[k] += 1;
+            if idx[k] < dims[k] {
+                break;
+            }
+            idx[k] = 0;
+        }
+    }
+    out
+}
+
+/// A `.npy` file (version 1.0, or 2.0 for headers over 64 KiB) of C-order items.
+pub fn write(descr: &str, shape: &[u64], data: &[u8]) -> Vec<u8> {
+    let descr_lit = if descr.starts_with('[') { descr.to_string() } else { format!("'{descr}'") };
+    let dims: Vec<String> = shape.iter().map(u64::to_string).collect();
+    let shape_lit = match dims.len() {
+        1 => format!("({},)", dims[0]),
+        _ => format!("({})", dims.join(", ")),
+    };
+    let dict = format!("{{'descr': {descr_lit}, 'fortran_order': False, 'shape': {shape_lit}, }}");
+    let (version, prefix) = if dict.len() + 11 < 65_536 { (1u8, 10) } else { (2, 12) };
+    let total = (prefix + dict.len() + 1).div_ceil(64) * 64;
+    let hlen = total - prefix;
+    let mut header = dict.into_bytes();
+    header.resize(hlen - 1, b' ');
+    header.push(b'\n');
+    let mut out = Vec::with_capacity(total + data.len());
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&[version, 0]);
+    if version == 1 {
+        out.extend_from_slice(&(hlen as u16).to_le_bytes());
+    } else {
+        out.extend_from_slice(&(hlen as u32).to_le_bytes());
+    }
+    out.extend_from_slice(&header);
+    out.extend_from_slice(data);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shapes_as_numpy_writes_them() {
+        let h = |shape: &[u64]| {
+            let b = write("<f8", shape, &[]);
+            String::from_utf8(b[10..].to_vec()).unwrap().trim_end().to_string()
+        };
+        assert_eq!(h(&[]), "{'descr': '<f8', 'fortran_order': False, 'shape': (), }");
+        assert_eq!(h(&[3]), "{'descr': '<f8', 'fortran_order': False, 'shape': (3,), }");
+        assert_eq!(h(&[3, 4]), "{'descr': '<f8', 'fortran_order': False, 'shape': (3, 4), }");
+        assert_eq!(write("<f8", &[3, 4], &[]).len() % 64, 0);
+    }
+
+    #[test]
+    fn fortran_order_becomes_c_order() {
+        // 2 x 3, Fortran: columns first.
+        let f = [0u8, 3, 1, 4, 2, 5];
+        assert_eq!(fortran_to_c(&f, &[2, 3], 1), [0, 1, 2, 3, 4, 5]);
+        let back = read(&write("|u1", &[2, 3], &[0, 1, 2, 3, 4, 5])).unwrap();
+        assert_eq!((back.descr.as_str(), back.shape, back.data), ("|u1", vec![2, 3], vec![0, 1, 2, 3, 4, 5]));
+    }
+}

@@ -1,0 +1,252 @@
+//! `pack` (a NumPy `.npy` file to a compressed `.b2nd` array) and `unpack` (back).
+
+use std::io::IsTerminal;
+use std::path::Path;
+use std::process::ExitCode;
+
+use b2schema::chunk::{compcode, filter_id};
+use b2schema::frame::SplitMode;
+use b2schema::writer::{CParams, Fill, NdArray};
+
+use crate::Failure;
+use crate::npy;
+
+/// Cache sizes python-blosc2 reads from the host (`blosc2.cpu_info`) to choose default chunk and
+/// block shapes. b2schema uses fixed values, those python-blosc2 reports on this project's
+/// x86-64 machines, so the defaults are python-blosc2's there and reproducible everywhere.
+const L2_CACHE: u64 = 512 * 1024;
+const L3_CACHE: u64 = 32 * 1024 * 1024;
+
+/// The codec id of a codec name.
+fn codec(name: &str) -> Result<u8, Failure> {
+    Ok(match name {
+        "blosclz" => compcode::BLOSCLZ,
+        "lz4" => compcode::LZ4,
+        "lz4hc" => compcode::LZ4HC,
+        "zlib" => compcode::ZLIB,
+        "zstd" => compcode::ZSTD,
+        _ => return Err(Failure(format!("unknown codec {name:?} (blosclz, lz4, lz4hc, zlib, zstd)"))),
+    })
+}
+
+/// A filter name (`trunc_prec:BITS` with its precision) as (id, meta).
+fn filter(name: &str) -> Result<(u8, u8), Failure> {
+    let (name, meta) = match name.split_once(':') {
+        Some((n, m)) => {
+            let m: i8 =
+                m.parse().map_err(|_| Failure(format!("filter meta {m:?}: an integer from -128 to 127")))?;
+            (n, m as u8)
+        }
+        None => (name, 0),
+    };
+    let id = match name {
+        "none" => filter_id::NOFILTER,
+        "shuffle" => filter_id::SHUFFLE,
+        "bitshuffle" => filter_id::BITSHUFFLE,
+        "delta" => filter_id::DELTA,
+        "trunc_prec" if meta == 0 => {
+            return Err(Failure(
+                "trunc_prec needs its precision: trunc_prec:BITS (mantissa bits kept)".into(),
+            ));
+        }
+        "trunc_prec" => filter_id::TRUNC_PREC,
+        "bytedelta" => filter_id::BYTEDELTA,
+        _ => {
+            return Err(Failure(format!(
+                "unknown filter {name:?} (shuffle, bitshuffle, delta, trunc_prec:BITS, bytedelta, none)"
+            )));
+        }
+    };
+    Ok((id, meta))
+}
+
+/// python-blosc2's `nearest_divisor`: the divisor of `a` closest to `b` (searching down from
+/// `b` when `a` is large or `strict`).
+fn nearest_divisor(a: u64, b: u64, strict: bool) -> u64 {
+    if a > 100_000 || strict {
+        return (1..=b).rev().find(|i| a.is_multiple_of(*i)).unwrap_or(1);
+    }
+    let mut closest = 1;
+    let mut min_diff = a;
+    let mut i = 1;
+    while i * i <= a {
+        if a.is_multiple_of(i) {
+            for d in [i, a / i] {
+                let diff = d.abs_diff(b);
+                if diff < min_diff {
+                    min_diff = diff;
+                    closest = d;
+                }
+            }
+        }
+        i += 1;
+    }
+    closest
+}
+
+/// python-blosc2's `compute_partition`: a shape of about `nitems` items inside `maxshape`,
+/// growing the last dimensions first and snapping to divisors.
+fn compute_partition(nitems: u64, maxshape: &[u64], minpart: Option<&[u64]>) -> Vec<u64> {
+    let mut max_items = nitems;
+    let mut part = vec![1u64; maxshape.len()];
+    for i in (0..maxshape.len()).rev() {
+        if max_items <= 1 {
+            break;
+        }
+        let size = maxshape[i];
+        let minsize = minpart.map_or(1, |m| m[i]);
+        let mut rsize = size.max(minsize);
+        if rsize <= max_items {
+            if !size.is_multiple_of(rsize) {
+                rsize = nearest_divisor(size, rsize, false);
+            }
+        } else {
+            rsize = max_items.max(minsize);
+            let new = if size.is_multiple_of(rsize) { rsize } else { nearest_divisor(size, rsize, true) };
+            if rsize / 2 < new && new < rsize * 2 {
+                rsize = new;
+            }
+        }
+        part[i] = rsize;
+        max_items /= rsize.max(1);
+    }
+    part
+}
+
+/// python-blosc2's default chunk and block shapes (`compute_chunks_blocks` for the regular
+/// codecs on x86-64, with the cache sizes above).
+fn default_shapes(shape: &[u64], itemsize: u64) -> (Vec<u64>, Vec<u64>) {
+    if shape.contains(&0) {
+        return (shape.to_vec(), shape.to_vec());
+    }
+    let blocksize = (32 * 1024u64).max(L2_CACHE / 4).max(itemsize);
+    let blocks = compute_partition(blocksize / itemsize, shape, None);
+    let blocksize = blocks.iter().product::<u64>() * itemsize;
+    // get_chunksize with reduc_factor 4.
+    let mut chunksize = if blocksize * 32 < (1 << 26) { blocksize * 32 } else { blocksize };
+    if L3_CACHE > L2_CACHE {
+        chunksize = L3_CACHE;
+    }
+    chunksize /= 4;
+    if L2_CACHE > chunksize {
+        chunksize = (L2_CACHE / 4).max(chunksize);
+    }
+    chunksize = chunksize.max(4 << 20).min(i32::MAX as u64 - 32).max(blocksize);
+    if chunksize % blocksize != 0 {
+        chunksize = chunksize / blocksize * blocksize;
+    }
+    let chunks = compute_partition(chunksize / itemsize, shape, Some(&blocks));
+    let chunks = chunks
+        .iter()
+        .zip(shape)
+        .zip(&blocks)
+        .map(|((&c, &s), &b)| s.min(if c % b == 0 { c } else { (c / b + 1) * b }))
+        .collect();
+    (chunks, blocks)
+}
+
+fn parse_shape(s: &str, ndim: usize, what: &str) -> Result<Vec<u64>, Failure> {
+    let v: Vec<u64> = s
+        .split(',')
+        .map(|d| {
+            d.trim().parse::<u64>().map_err(|_| Failure(format!("--{what} {s:?}: comma-separated integers")))
+        })
+        .collect::<Result<_, _>>()?;
+    if v.len() != ndim {
+        return Err(Failure(format!("--{what} has {} dimensions, the array {ndim}", v.len())));
+    }
+    Ok(v)
+}
+
+/// The options of `pack`.
+pub struct PackOptions<'a> {
+    pub codec: &'a str,
+    pub clevel: u8,
+    pub filters: &'a [String],
+    pub chunks: Option<&'a str>,
+    pub blocks: Option<&'a str>,
+    pub nthreads: i16,
+}
+
+/// `b2schema pack IN.npy OUT.b2nd`.
+pub fn pack(input: &Path, output: &Path, o: &PackOptions<'_>) -> Result<ExitCode, Failure> {
+    let bytes = std::fs::read(input).map_err(|e| Failure::at(input, e))?;
+    let arr = npy::read(&bytes).map_err(|e| Failure::at(input, e))?;
+    let itemsize = b2schema::dtype::DType::parse(&arr.descr).map_err(|e| Failure::at(input, e))?.itemsize();
+    let ndim = arr.shape.len();
+    let (dc, db) = default_shapes(&arr.shape, itemsize as u64);
+    let mut chunks = o.chunks.map(|s| parse_shape(s, ndim, "chunks")).transpose()?.unwrap_or(dc);
+    let mut blocks = o.blocks.map(|s| parse_shape(s, ndim, "blocks")).transpose()?.unwrap_or(db);
+    if o.chunks.is_some() && o.blocks.is_none() {
+        blocks =
+            compute_partition(((32 * 1024u64).max(L2_CACHE / 4)) / itemsize.max(1) as u64, &chunks, None);
+    }
+    if ndim == 0 {
+        chunks.clear();
+        blocks.clear();
+    }
+    let mut filters = [0u8; 6];
+    let mut metas = [0u8; 6];
+    if o.filters.is_empty() {
+        filters[5] = filter_id::SHUFFLE;
+    } else if o.filters.len() > 6 {
+        return Err(Failure(format!("{} filters: a pipeline has 6 slots", o.filters.len())));
+    }
+    for (i, f) in o.filters.iter().enumerate() {
+        (filters[i], metas[i]) = filter(f)?;
+    }
+    let cparams = CParams {
+        codec: codec(o.codec)?,
+        clevel: o.clevel,
+        filters,
+        filters_meta: metas,
+        splitmode: SplitMode::Auto,
+        nthreads: o.nthreads.max(1),
+        ..CParams::default()
+    };
+    let shape: Vec<i64> = arr.shape.iter().map(|&d| d as i64).collect();
+    let chunks: Vec<i32> = chunks.iter().map(|&d| i32::try_from(d).unwrap_or(i32::MAX)).collect();
+    let blocks: Vec<i32> = blocks.iter().map(|&d| i32::try_from(d).unwrap_or(i32::MAX)).collect();
+    let progress = std::io::stderr().is_terminal() && arr.data.len() > 64 << 20;
+    if progress {
+        eprint!("b2schema: compressing {} MB ...", arr.data.len() >> 20);
+    }
+    let mut a = NdArray::new(&shape, &chunks, &blocks, &arr.descr, itemsize, Fill::Data(&arr.data));
+    a.cparams = cparams;
+    let frame = a.to_frame().map_err(|e| Failure::at(input, e))?;
+    frame.write_file(output).map_err(|e| Failure::at(output, e))?;
+    if progress {
+        eprintln!(" done");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `b2schema unpack IN.b2nd OUT.npy`.
+pub fn unpack(input: &Path, output: &Path, max_bytes: usize) -> Result<ExitCode, Failure> {
+    let file = b2schema::frame::FrameFile::open(input).map_err(|e| Failure::at(input, e))?;
+    let view = file.view().map_err(|e| Failure::at(input, e))?;
+    let meta =
+        view.metalayer("b2nd").ok_or_else(|| Failure::at(input, "no b2nd metalayer: not an NDArray"))?;
+    let nd = b2schema::b2nd::read(meta).map_err(|e| Failure::at(input, e))?;
+    let dtype = nd.dtype.clone().ok_or_else(|| Failure::at(input, "the b2nd metalayer has no dtype"))?;
+    let data = file.ndarray_data(max_bytes).map_err(|e| Failure::at(input, e))?;
+    let shape: Vec<u64> = nd.shape.iter().map(|&d| d.max(0) as u64).collect();
+    std::fs::write(output, npy::write(&dtype, &shape, &data)).map_err(|e| Failure::at(output, e))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn python_blosc2_default_shapes() {
+        // blosc2.asarray(np.zeros(...)).chunks / .blocks with python-blosc2 4.14.1 on a host
+        // with L2 512 KiB and L3 32 MiB.
+        assert_eq!(default_shapes(&[1_000_000], 8), (vec![1_000_000], vec![15625]));
+        assert_eq!(default_shapes(&[1000, 1000], 8), (vec![1000, 1000], vec![10, 1000]));
+        assert_eq!(default_shapes(&[3000, 3000], 4), (vec![600, 3000], vec![10, 3000]));
+        assert_eq!(default_shapes(&[50, 60, 70], 1), (vec![50, 60, 70], vec![25, 60, 70]));
+        assert_eq!(default_shapes(&[7], 4), (vec![7], vec![7]));
+    }
+}

@@ -1,0 +1,426 @@
+//! Pure-Rust chunk compressor: writes Blosc2 chunks as c-blosc2's `blosc2_compress_ctx` does.
+//!
+//! [`compress`] takes one chunk's bytes and [`Params`] (codec, clevel, typesize, the six
+//! filter slots with their metas, split mode, blocksize, threads) and returns a complete
+//! chunk with the 32-byte extended header. The decisions are c-blosc2's:
+//!
+//! * **blocksize**: the caller's, or c-blosc2's automatic one from clevel, typesize, codec and
+//!   filters (`blosc_stune_next_blocksize`), so that blocks are cut alike;
+//! * **split**: one stream per byte of the type, or one per block (always, never, or the auto
+//!   rule: blosclz, lz4 and zstd up to clevel 5 with a shuffle, typesize <= 16, >= 32 items);
+//! * **runs**: a stream whose bytes are all equal is stored as a run (no codec);
+//! * **memcpy fallback**: clevel 0, chunks under 32 bytes, and chunks whose compressed form
+//!   would exceed `nbytes + 32` bytes are stored raw after the header;
+//! * **special zeros**: a chunk whose every stream is a run of zeros becomes a 32-byte
+//!   `BLOSC2_SPECIAL_ZERO` chunk.
+//!
+//! Blocks are independent: with `nthreads > 1` (and the `std` feature) they are filtered and
+//! compressed on scoped threads, then assembled in block order, so the output does not depend
+//! on the thread count (c-blosc2 itself stores blocks in the order its threads finish them).
+//! Dictionaries (`use_dict`) are not implemented.
+
+mod blocksize;
+#[cfg(feature = "blosclz")]
+mod blosclz;
+mod codecs;
+mod forward;
+#[cfg(feature = "lz4")]
+mod lz4hc;
+
+use alloc::vec::Vec;
+
+use super::error::{ChunkError, ErrorKind, Expected, Found, num};
+pub use super::header::compcode;
+use super::header::{
+    CODEC_VERSION_FORMAT, COMPFORMAT_SHIFT, EXTENDED_HEADER_LEN, FLAG_DELTA, FLAG_DONT_SPLIT, FLAG_EXTENDED,
+    FLAG_MEMCPYED, MAX_FILTERS, MAX_TYPESIZE, SPECIAL_SHIFT, Special, VERSION_STABLE, filter_id,
+};
+pub use blocksize::MIN_BUFFERSIZE;
+
+/// Largest chunk c-blosc2 compresses (`BLOSC2_MAX_BUFFERSIZE`: `INT32_MAX - 32`).
+pub const MAX_BUFFERSIZE: usize = i32::MAX as usize - EXTENDED_HEADER_LEN;
+/// Largest typesize that keeps its own streams; larger types are compressed as bytes
+/// (`BLOSC_MAX_TYPESIZE`), and the header's typesize byte says 1.
+pub const MAX_SPLIT_TYPESIZE: usize = 255;
+
+/// How blocks are cut into streams (`BLOSC_*_SPLIT`, values 1 to 4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Split {
+    /// One stream per byte of the type (1).
+    Always,
+    /// One stream per block (2).
+    Never,
+    /// c-blosc2's rule (3).
+    Auto,
+    /// The same rule (4), c-blosc2's default.
+    ForwardCompat,
+}
+
+impl Split {
+    /// From c-blosc2's value (1 to 4); others are `None`.
+    pub const fn from_value(v: u8) -> Option<Split> {
+        Some(match v {
+            1 => Split::Always,
+            2 => Split::Never,
+            3 => Split::Auto,
+            4 => Split::ForwardCompat,
+            _ => return None,
+        })
+    }
+}
+
+/// What to compress a chunk with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Params {
+    /// Codec id ([`compcode`]).
+    pub codec: u8,
+    /// Codec meta, recorded in the header.
+    pub codec_meta: u8,
+    /// Compression level, 0 (memcpy) to 9.
+    pub clevel: u8,
+    /// Bytes per item (1 to [`MAX_TYPESIZE`]).
+    pub typesize: usize,
+    /// The six filter slots, applied in slot order ([`filter_id`]).
+    pub filters: [u8; MAX_FILTERS],
+    /// Filter metas (shuffle/bytedelta: element size, 0 for the typesize; trunc_prec: bits).
+    pub filters_meta: [u8; MAX_FILTERS],
+    /// Split mode.
+    pub split: Split,
+    /// Block size in bytes, 0 for c-blosc2's automatic one.
+    pub blocksize: usize,
+    /// Threads used to compress the blocks (1: this thread only).
+    pub nthreads: usize,
+}
+
+impl Params {
+    /// python-blosc2's defaults for items of `typesize` bytes: zstd, clevel 5, shuffle in the
+    /// last slot, auto split, automatic blocksize, one thread.
+    pub const fn new(typesize: usize) -> Params {
+        Params {
+            codec: compcode::ZSTD,
+            codec_meta: 0,
+            clevel: 5,
+            typesize,
+            filters: [0, 0, 0, 0, 0, filter_id::SHUFFLE],
+            filters_meta: [0; MAX_FILTERS],
+            split: Split::Auto,
+            blocksize: 0,
+            nthreads: 1,
+        }
+    }
+
+    /// `true` when a byte shuffle is in the pipeline (c-blosc2's `BLOSC_DOSHUFFLE` flag).
+    fn has_shuffle(&self) -> bool {
+        self.filters.contains(&filter_id::SHUFFLE)
+    }
+
+    /// The blocksize c-blosc2 uses for a chunk of `nbytes` with these parameters.
+    pub fn blocksize_for(&self, nbytes: usize) -> usize {
+        blocksize::blocksize(
+            nbytes,
+            self.typesize,
+            self.clevel,
+            self.codec,
+            self.split,
+            self.has_shuffle(),
+            self.blocksize,
+        )
+    }
+}
+
+fn param_error(field: &'static str, expected: Expected, found: usize) -> ChunkError {
+    ChunkError::new(ErrorKind::Invalid, 0, field, expected, Found::Value(num(found)))
+}
+
+/// Geometry and settings of one chunk being compressed.
+struct Plan<'a> {
+    src: &'a [u8],
+    codec: u8,
+    clevel: u8,
+    /// Typesize as c-blosc2 uses it for streams (1 above 255).
+    typesize: usize,
+    blocksize: usize,
+    nblocks: usize,
+    dont_split: bool,
+    forward: forward::Forward,
+    /// c-blosc2's output limit: `nbytes + 32`.
+    destsize: usize,
+}
+
+/// One stream of a block, encoded with the full output limit.
+enum Stream {
+    /// All bytes equal to this one.
+    Run(u8),
+    /// Compressed bytes, or `None` when the codec gave up (stored raw unless it is retried).
+    Coded(Option<Vec<u8>>),
+}
+
+/// A block after the filters and the codec, before assembly.
+struct Block {
+    /// The filtered block (kept for raw streams and retries under a smaller limit).
+    filtered: Vec<u8>,
+    streams: Vec<Stream>,
+}
+
+impl Plan<'_> {
+    /// Size and stream count of block `j`.
+    fn block_geometry(&self, j: usize) -> (usize, usize) {
+        let off = j * self.blocksize;
+        let bsize = (self.src.len() - off).min(self.blocksize);
+        let leftover = bsize < self.blocksize;
+        let nstreams = if !self.dont_split && !leftover { self.typesize } else { 1 };
+        (bsize, nstreams)
+    }
+
+    /// Filters and compresses block `j` with each stream's limit its own length.
+    fn encode_block(&self, j: usize) -> Result<Block, ChunkError> {
+        let (bsize, nstreams) = self.block_geometry(j);
+        let off = j * self.blocksize;
+        let filtered = if self.forward.is_empty() {
+            try_copy(&self.src[off..off + bsize])?
+        } else {
+            let mut a = try_zeroed(bsize)?;
+            let mut b = try_zeroed(bsize)?;
+            let mut tmp = try_zeroed(bsize)?;
+            match self.forward.apply(self.src, off, bsize, &mut a, &mut b, &mut tmp) {
+                Some(true) => b,
+                Some(false) => a,
+                None => try_copy(&self.src[off..off + bsize])?,
+            }
+        };
+        let neblock = bsize / nstreams;
+        let mut streams = Vec::new();
+        streams.try_reserve_exact(nstreams).map_err(|_| alloc_error(nstreams))?;
+        let mut scratch = try_zeroed(neblock)?;
+        for s in 0..nstreams {
+            let data = &filtered[s * neblock..(s + 1) * neblock];
+            if let [first, rest @ ..] = data
+                && rest.iter().all(|b| b == first)
+            {
+                streams.push(Stream::Run(*first));
+                continue;
+            }
+            let n = codecs::encode(self.codec, self.clevel, data, &mut scratch);
+            streams.push(Stream::Coded(if n == 0 || n >= neblock {
+                None
+            } else {
+                Some(try_copy(&scratch[..n])?)
+            }));
+        }
+        Ok(Block { filtered, streams })
+    }
+
+    /// Encodes every block, on `nthreads` scoped threads when there are several.
+    fn encode_blocks(&self, nthreads: usize) -> Result<Vec<Block>, ChunkError> {
+        #[cfg(feature = "std")]
+        if nthreads > 1 && self.nblocks > 1 {
+            let workers = nthreads.min(self.nblocks);
+            let results: Vec<Result<Vec<(usize, Block)>, ChunkError>> = std::thread::scope(|scope| {
+                let handles: Vec<_> = (0..workers)
+                    .map(|t| {
+                        scope.spawn(move || {
+                            (t..self.nblocks)
+                                .step_by(workers)
+                                .map(|j| self.encode_block(j).map(|b| (j, b)))
+                                .collect::<Result<Vec<_>, _>>()
+                        })
+                    })
+                    .collect();
+                handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err(alloc_error(0)))).collect()
+            });
+            let mut slots: Vec<Option<Block>> = Vec::new();
+            slots.try_reserve_exact(self.nblocks).map_err(|_| alloc_error(self.nblocks))?;
+            slots.resize_with(self.nblocks, || None);
+            for r in results {
+                for (j, b) in r? {
+                    slots[j] = Some(b);
+                }
+            }
+            return Ok(slots.into_iter().flatten().collect());
+        }
+        let _ = nthreads;
+        let mut blocks = Vec::new();
+        blocks.try_reserve_exact(self.nblocks).map_err(|_| alloc_error(self.nblocks))?;
+        for j in 0..self.nblocks {
+            blocks.push(self.encode_block(j)?);
+        }
+        Ok(blocks)
+    }
+
+    /// Lays the blocks out after the header as c-blosc2's serial loop does, with its output
+    /// limit; `None` when the chunk does not fit (stored as memcpy instead). Returns the body
+    /// (bstarts and streams) and whether every stream was a run of zeros.
+    fn assemble(&self, blocks: &[Block], out: &mut Vec<u8>) -> Option<bool> {
+        let mut ntbytes = EXTENDED_HEADER_LEN + 4 * self.nblocks;
+        out.resize(ntbytes, 0);
+        let mut all_zero_runs = true;
+        for (j, block) in blocks.iter().enumerate() {
+            let at = EXTENDED_HEADER_LEN + 4 * j;
+            out[at..at + 4].copy_from_slice(&(ntbytes as i32).to_le_bytes());
+            let (bsize, nstreams) = self.block_geometry(j);
+            let neblock = bsize / nstreams;
+            for (s, stream) in block.streams.iter().enumerate() {
+                ntbytes += 4;
+                let data = &block.filtered[s * neblock..(s + 1) * neblock];
+                match stream {
+                    Stream::Run(v) => {
+                        if ntbytes > self.destsize {
+                            return None;
+                        }
+                        out.extend_from_slice(&(-i32::from(*v)).to_le_bytes());
+                        if *v > 0 {
+                            all_zero_runs = false;
+                            ntbytes += 1;
+                            if ntbytes > self.destsize {
+                                return None;
+                            }
+                            out.push(1);
+                        }
+                    }
+                    Stream::Coded(coded) => {
+                        all_zero_runs = false;
+                        let retried;
+                        let mut cbytes: Option<&[u8]> = coded.as_deref();
+                        if ntbytes + neblock > self.destsize {
+                            let maxout = self.destsize.checked_sub(ntbytes).filter(|&m| m > 0)?;
+                            let mut buf = try_zeroed(maxout).ok()?;
+                            let n = codecs::encode(self.codec, self.clevel, data, &mut buf);
+                            buf.truncate(n);
+                            retried = buf;
+                            cbytes = if n == 0 || n >= neblock { None } else { Some(&retried) };
+                        }
+                        match cbytes {
+                            Some(c) => {
+                                out.extend_from_slice(&(c.len() as i32).to_le_bytes());
+                                out.extend_from_slice(c);
+                                ntbytes += c.len();
+                            }
+                            None => {
+                                if ntbytes + neblock > self.destsize {
+                                    return None;
+                                }
+                                out.extend_from_slice(&(neblock as i32).to_le_bytes());
+                                out.extend_from_slice(data);
+                                ntbytes += neblock;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Some(all_zero_runs)
+    }
+}
+
+fn alloc_error(n: usize) -> ChunkError {
+    ChunkError::new(
+        ErrorKind::LimitExceeded,
+        4,
+        "nbytes",
+        Expected::Text("an allocatable buffer size"),
+        Found::Value(num(n)),
+    )
+}
+
+fn try_zeroed(n: usize) -> Result<Vec<u8>, ChunkError> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n).map_err(|_| alloc_error(n))?;
+    v.resize(n, 0);
+    Ok(v)
+}
+
+fn try_copy(s: &[u8]) -> Result<Vec<u8>, ChunkError> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(s.len()).map_err(|_| alloc_error(s.len()))?;
+    v.extend_from_slice(s);
+    Ok(v)
+}
+
+/// Compresses one chunk as c-blosc2 3.x does (see the module documentation); the result
+/// decodes with [`decompress`](super::decompress) and with c-blosc2.
+///
+/// Errors (offset 0, the parameter named): clevel above 9, typesize 0 or above
+/// [`MAX_TYPESIZE`], more than [`MAX_BUFFERSIZE`] bytes, a codec or filter this build cannot
+/// apply, a trunc_prec meta c-blosc2 refuses.
+pub fn compress(src: &[u8], p: &Params) -> Result<Vec<u8>, ChunkError> {
+    let nbytes = src.len();
+    if p.clevel > 9 {
+        return Err(param_error("clevel", Expected::InRange(0, 9), p.clevel.into()));
+    }
+    if p.typesize == 0 || p.typesize > MAX_TYPESIZE as usize {
+        return Err(param_error("typesize", Expected::InRange(1, MAX_TYPESIZE.into()), p.typesize));
+    }
+    if nbytes > MAX_BUFFERSIZE {
+        return Err(param_error("nbytes", Expected::AtMost(num(MAX_BUFFERSIZE)), nbytes));
+    }
+    codecs::check(p.codec)?;
+    let blocksize = p.blocksize_for(nbytes).max(1);
+    let typesize = if p.typesize > MAX_SPLIT_TYPESIZE { 1 } else { p.typesize };
+    let forward = forward::Forward::new(&p.filters, &p.filters_meta, typesize)?;
+    let nblocks = nbytes.div_ceil(blocksize);
+    let destsize = nbytes + EXTENDED_HEADER_LEN;
+    let mut memcpyed = p.clevel == 0 || nbytes < MIN_BUFFERSIZE;
+    if !memcpyed && EXTENDED_HEADER_LEN + 4 * nblocks > destsize {
+        memcpyed = true;
+    }
+    let dont_split =
+        !blocksize::split_block(p.split, p.codec, p.clevel, p.has_shuffle(), typesize, blocksize);
+    let mut flags = FLAG_EXTENDED;
+    if !memcpyed {
+        if p.filters.contains(&filter_id::DELTA) {
+            flags |= FLAG_DELTA;
+        }
+        if dont_split {
+            flags |= FLAG_DONT_SPLIT;
+        }
+        flags |= compcode::format(p.codec) << COMPFORMAT_SHIFT;
+    }
+    let mut header = [0u8; EXTENDED_HEADER_LEN];
+    header[0] = VERSION_STABLE;
+    header[1] = CODEC_VERSION_FORMAT;
+    header[3] = typesize as u8;
+    header[4..8].copy_from_slice(&(nbytes as i32).to_le_bytes());
+    header[8..12].copy_from_slice(&(blocksize.min(nbytes.max(1)) as i32).to_le_bytes());
+    header[16..22].copy_from_slice(&p.filters);
+    header[22] = p.codec;
+    header[23] = p.codec_meta;
+    header[24..30].copy_from_slice(&p.filters_meta);
+
+    let mut out = Vec::new();
+    out.try_reserve_exact(destsize).map_err(|_| alloc_error(destsize))?;
+    if !memcpyed {
+        let plan = Plan {
+            src,
+            codec: p.codec,
+            clevel: p.clevel,
+            typesize,
+            blocksize,
+            nblocks,
+            dont_split,
+            forward,
+            destsize,
+        };
+        let blocks = plan.encode_blocks(p.nthreads)?;
+        match plan.assemble(&blocks, &mut out) {
+            Some(zeros) => {
+                // c-blosc2 reads a special chunk only when nbytes is a multiple of the
+                // typesize; other all-zero chunks stay regular (runs of zeros).
+                if zeros && nbytes.is_multiple_of(typesize) {
+                    out.truncate(EXTENDED_HEADER_LEN);
+                    header[31] |= Special::Zero.id() << SPECIAL_SHIFT;
+                }
+                header[2] = flags;
+                let cbytes = out.len() as i32;
+                header[12..16].copy_from_slice(&cbytes.to_le_bytes());
+                out[..EXTENDED_HEADER_LEN].copy_from_slice(&header);
+                return Ok(out);
+            }
+            None => out.clear(),
+        }
+    }
+    header[2] = flags | FLAG_MEMCPYED;
+    header[12..16].copy_from_slice(&(destsize as i32).to_le_bytes());
+    out.extend_from_slice(&header);
+    out.extend_from_slice(src);
+    Ok(out)
+}
