@@ -258,6 +258,20 @@ impl<'f> ArrayReader<'f> {
         Ok(stats)
     }
 
+    /// The items of `sel` as an `ndarray::ArrayD<T>` of the selection's shape (the `ndarray`
+    /// feature), checked against the dtype as [`ArrayReader::read_as`] checks them.
+    #[cfg(feature = "ndarray")]
+    pub fn read_ndarray<T: Element>(
+        &self,
+        sel: &Selection,
+        opts: &ReadOptions,
+    ) -> Result<ndarray::ArrayD<T>> {
+        let values = self.read_as::<T>(sel, opts)?;
+        let shape: Vec<usize> = sel.shape().iter().map(|&n| n as usize).collect();
+        ndarray::ArrayD::from_shape_vec(ndarray::IxDyn(&shape), values)
+            .map_err(|e| invalid("values of the selection's shape", alloc::format!("{shape:?}"), e))
+    }
+
     fn result_len(&self, sel: &Selection, opts: &ReadOptions) -> Result<usize> {
         if sel.ranges().len() != self.shape.len()
             || sel.ranges().iter().zip(&self.shape).any(|(r, &s)| r.end > s)
@@ -668,5 +682,27 @@ impl<'o> Sink<'o> {
                 return;
             }
         }
+    }
+}
+
+#[cfg(all(test, feature = "ndarray"))]
+mod ndarray_tests {
+    use super::*;
+    use crate::writer::{Fill, NdArray};
+
+    #[test]
+    fn a_slice_as_an_ndarray() {
+        let data: Vec<u8> = (0..12 * 7).flat_map(|i| (i as f64).to_le_bytes()).collect();
+        let array = NdArray::new(&[12, 7], &[5, 4], &[2, 3], "<f8", 8, Fill::Data(&data));
+        let path = std::env::temp_dir().join(format!("b2schema-ndarray-{}.b2nd", std::process::id()));
+        array.to_frame().unwrap().write_file(&path).unwrap();
+        let file = FrameFile::open(&path).unwrap();
+        let reader = ArrayReader::new(&file).unwrap();
+        let sel = Selection::parse("3:9, 2:5", reader.shape()).unwrap();
+        let a = reader.read_ndarray::<f64>(&sel, &ReadOptions::default()).unwrap();
+        assert_eq!(a.shape(), &[6, 3]);
+        assert_eq!(a[[0, 0]], (3 * 7 + 2) as f64);
+        assert_eq!(a[[5, 2]], (8 * 7 + 4) as f64);
+        std::fs::remove_file(&path).unwrap();
     }
 }
