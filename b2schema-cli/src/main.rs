@@ -3,14 +3,11 @@
 //! Exit codes: 0 success, 1 `verify` found a difference, 2 unreadable input or bad usage.
 #![forbid(unsafe_code)]
 
-mod inspect;
-mod layouts;
-mod msgpack_json;
-mod verify;
-
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use b2schema_cli::budget::BudgetArgs;
+use b2schema_cli::{cat, inspect, layouts, verify};
 use clap::{Parser, Subcommand};
 
 /// Inspect, verify and dump the metadata of Blosc2 frames (.b2nd, .b2frame, cframes, sparse
@@ -20,6 +17,9 @@ use clap::{Parser, Subcommand};
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// What an input may cost (every subcommand).
+    #[command(flatten)]
+    budget: BudgetArgs,
 }
 
 #[derive(Subcommand)]
@@ -41,6 +41,9 @@ enum Command {
         /// Where the frame starts inside the file (inside every file, with several).
         #[arg(long, default_value_t = 0)]
         offset: u64,
+        /// List every chunk (streamed), not only the first --max-items.
+        #[arg(long)]
+        all_chunks: bool,
     },
     /// Re-encodes the header and the trailer from their decoded values and compares the bytes.
     Verify {
@@ -61,9 +64,6 @@ enum Command {
         /// Write to this file instead of stdout.
         #[arg(short, long)]
         output: Option<PathBuf>,
-        /// Refuse data larger than this many bytes.
-        #[arg(long, default_value_t = 1 << 32)]
-        max_bytes: usize,
     },
     /// The annotated hex dump of the header and the trailer.
     Dump {
@@ -74,12 +74,15 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let limits = cli.budget.limits();
     let result = match cli.command {
-        Command::Inspect { paths, json, offset } => inspect::run(&paths, offset, json),
-        Command::Verify { path } => verify::run(&path),
+        Command::Inspect { paths, json, offset, all_chunks } => {
+            inspect::run(&paths, offset, json, &inspect::Options { limits, all_chunks })
+        }
+        Command::Verify { path } => verify::run(&path, limits),
         Command::Layout { name } => layouts::run(name.as_deref()),
-        Command::Dump { path } => verify::dump(&path),
-        Command::Cat { path, output, max_bytes } => cat(&path, output.as_deref(), max_bytes),
+        Command::Dump { path } => verify::dump(&path, limits),
+        Command::Cat { path, output } => cat::run(&path, output.as_deref(), limits),
     };
     match result {
         Ok(code) => code,
@@ -87,46 +90,5 @@ fn main() -> ExitCode {
             eprintln!("b2schema: {e}");
             ExitCode::from(2)
         }
-    }
-}
-
-fn cat(
-    path: &std::path::Path,
-    output: Option<&std::path::Path>,
-    max_bytes: usize,
-) -> Result<ExitCode, Failure> {
-    use std::io::Write;
-    let file = b2schema::frame::FrameFile::open(path).map_err(|e| Failure::at(path, e))?;
-    let view = file.view().map_err(|e| Failure::at(path, e))?;
-    let data = if view.metalayer("b2nd").is_some() || view.metalayer("caterva").is_some() {
-        file.ndarray_data(max_bytes).map_err(|e| Failure::at(path, e))?
-    } else {
-        let mut all = Vec::new();
-        for info in file.chunks().map_err(|e| Failure::at(path, e))? {
-            let left = max_bytes.saturating_sub(all.len());
-            all.extend(file.chunk_data(&info, left).map_err(|e| Failure::at(path, e))?);
-        }
-        all
-    };
-    let written = match output {
-        Some(out) => std::fs::write(out, &data),
-        None => std::io::stdout().lock().write_all(&data),
-    };
-    written.map_err(|e| Failure(format!("writing the data: {e}")))?;
-    Ok(ExitCode::SUCCESS)
-}
-
-/// An error for the user: what failed, where.
-pub struct Failure(String);
-
-impl std::fmt::Display for Failure {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl Failure {
-    pub fn at(path: &std::path::Path, e: impl std::fmt::Display) -> Self {
-        Failure(format!("{}: {e}", path.display()))
     }
 }

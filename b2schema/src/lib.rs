@@ -60,6 +60,7 @@ pub mod encoding;
 mod error;
 pub mod frame;
 mod int;
+pub mod limits;
 pub mod layout;
 pub mod ser;
 pub mod wrap;
@@ -78,6 +79,7 @@ pub use de::{Deserializer, from_slice, from_slice_with, take_from_slice, take_fr
 pub use de::{from_reader, from_reader_with};
 pub use encoding::{Encoding, Expected};
 pub use error::{Category, Error, ErrorKind, Result, Segment};
+pub use limits::{Limit, Limits};
 pub use ser::{Serializer, encoded_len, to_slice, to_slice_with, to_vec, to_vec_with};
 #[cfg(feature = "std")]
 pub use ser::{to_writer, to_writer_with};
