@@ -332,6 +332,15 @@ fn vlmeta_content(content: &[u8], limits: &Limits, spent: &mut u64) -> b2schema:
         let data = content.get(start..start.saturating_add(shown)).unwrap_or_default();
         return Ok((ch, Shown::Prefix(data.to_vec())));
     }
+    // A special chunk's first bytes, from a copy whose header claims only them.
+    if ch.special() != chunk::Special::None && n > shown as u64 {
+        let ts = u64::from(ch.typesize.max(1));
+        let m = (shown as u64 / ts * ts).max(ts).min(n) as i32;
+        let mut head = content.get(..ch.compressed_len()).unwrap_or(content).to_vec();
+        head[4..8].copy_from_slice(&m.to_le_bytes());
+        let data = chunk::decompress_with_limit(&head, m as usize).map_err(|e| b2schema::Error::chunk(e, 0))?;
+        return Ok((ch, Shown::Prefix(data)));
+    }
     if !limits.within_total(*spent, n) {
         let (limit, max) = if n > limits.max_decompressed() {
             ("--max-decompressed", limits.max_decompressed())

@@ -33,8 +33,9 @@ pub const DEFAULT_MAX_DECOMPRESSED_TOTAL: u64 = 1 << 30;
 pub const DEFAULT_MAX_ITEMS: u64 = 1000;
 /// Default of [`Limits::max_output`]: 4 GiB.
 pub const DEFAULT_MAX_OUTPUT: u64 = 4 << 30;
-/// Default of [`Limits::max_shown`]: 4 KiB.
-pub const DEFAULT_MAX_SHOWN: u64 = 4 << 10;
+/// Default of [`Limits::max_shown`]: 1 KiB (8192 vlmetalayers then print at most 16 MiB of
+/// hex).
+pub const DEFAULT_MAX_SHOWN: u64 = 1 << 10;
 
 impl Default for Limits {
     fn default() -> Self {
@@ -75,7 +76,7 @@ impl Limits {
     }
 
     /// The most bytes of one value shown (a vlmetalayer's content): longer ones are shown as
-    /// their length and this many first bytes. Default 4 KiB.
+    /// their length and this many first bytes. Default 1 KiB.
     pub const fn max_shown(&self) -> u64 {
         self.max_shown
     }

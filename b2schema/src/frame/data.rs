@@ -6,10 +6,11 @@ use std::io::Write;
 use alloc::vec::Vec;
 
 use super::file::FrameFile;
-use super::index::ChunkInfo;
+use super::index::{ChunkInfo, ChunkLocation, SpecialValue};
 use crate::b2nd::{Geometry, NdMeta};
 use crate::error::{Error, Result};
 use crate::limits::{Limit, Limits, try_reserve, try_zeros};
+
 
 impl FrameFile {
     /// The NDArray metalayer (`b2nd`, or the older `caterva`) of this frame, if any.
@@ -51,8 +52,11 @@ impl FrameFile {
     pub fn write_schunk(&self, out: &mut dyn Write) -> Result<u64> {
         let total = self.data_len()?;
         self.limits().require("the frame's data (nbytes)", total, Limit::Output, 30)?;
-        let infos = self.chunks()?;
-        let sum = infos.iter().try_fold(0u64, |a, i| a.checked_add(i.nbytes));
+        let mut sum = Some(0u64);
+        self.for_each_chunk(|info| {
+            sum = sum.and_then(|s| s.checked_add(info.nbytes));
+            Ok(())
+        })?;
         if sum != Some(total) {
             return Err(Error::invalid(
                 "chunks adding up to the header's nbytes,",
@@ -62,10 +66,22 @@ impl FrameFile {
             )
             .in_field("nbytes"));
         }
-        for info in &infos {
-            let data = self.chunk_data(info, usize::MAX)?;
-            out.write_all(&data)?;
-        }
+        let zeros = [0u8; 1 << 16];
+        self.for_each_chunk(|info| {
+            match info.location {
+                // Zeros with no stored bytes: written from a small buffer, never allocated.
+                ChunkLocation::Special(SpecialValue::Zeros | SpecialValue::Uninit) => {
+                    let mut left = info.nbytes;
+                    while left > 0 {
+                        let n = left.min(zeros.len() as u64) as usize;
+                        out.write_all(&zeros[..n])?;
+                        left -= n as u64;
+                    }
+                }
+                _ => out.write_all(&self.chunk_data(&info, usize::MAX)?)?,
+            }
+            Ok(())
+        })?;
         Ok(total)
     }
 
@@ -81,28 +97,13 @@ impl FrameFile {
         let geometry = Geometry::new(&meta.shape, &meta.chunkshape, &meta.blockshape);
         let grid = geometry.grid();
         let nchunks = meta.nchunks();
-        if nchunks > self.limits().max_chunks() {
-            return Err(Error::at(
-                crate::ErrorKind::BudgetExceeded {
-                    what: "the chunk grid (chunks)",
-                    needed: nchunks,
-                    limit: Limit::Chunks,
-                    max: self.limits().max_chunks(),
-                },
-                87,
-            ));
-        }
-        let infos = self.chunks()?;
-        if infos.len() as u64 != nchunks {
-            return Err(Error::invalid("one chunk per cell of the chunk grid:", nchunks, infos.len(), 87)
-                .in_field("chunk_index"));
-        }
-        if total == 0 {
-            return Ok(0);
-        }
-        // Every chunk holds the padded chunk shape: check them all before reading any.
+        Limits::check("the chunk grid (chunks)", nchunks, Limit::Chunks, self.limits().max_chunks(), 87)?;
+        // Every chunk holds the padded chunk shape, one per cell of the grid: all checked from
+        // their headers before any is read.
         let chunk_bytes = geometry.chunk_items().and_then(|n| (n as u64).checked_mul(ts));
-        for info in &infos {
+        let mut count = 0u64;
+        self.for_each_chunk(|info| {
+            count += 1;
             if Some(info.nbytes) != chunk_bytes {
                 return Err(Error::invalid(
                     "a chunk of the padded chunk shape, bytes:",
@@ -113,30 +114,50 @@ impl FrameFile {
                 .in_segment(crate::Segment::Index(info.index))
                 .in_field("chunks"));
             }
+            Ok(())
+        })?;
+        if count != nchunks {
+            return Err(Error::invalid("one chunk per cell of the chunk grid:", nchunks, count, 87)
+                .in_field("chunk_index"));
+        }
+        if total == 0 {
+            return Ok(0);
         }
         // A layer of chunks along the first dimension covers whole rows of the array: one
         // contiguous range of the output, written once all its chunks are in.
-        let per_layer = grid.iter().skip(1).try_fold(1usize, |a, &g| a.checked_mul(g)).unwrap_or(usize::MAX);
+        let per_layer = grid.iter().skip(1).try_fold(1u64, |a, &g| a.checked_mul(g as u64)).unwrap_or(u64::MAX).max(1);
         let row_items = meta.shape.iter().skip(1).try_fold(1u64, |a, &s| a.checked_mul(s as u64)).unwrap_or(u64::MAX);
         let (rows, chunk_rows) = match (meta.shape.first(), meta.chunkshape.first()) {
             (Some(&s), Some(&c)) => (s as u64, c as u64),
             _ => (1, 1), // a scalar: one chunk of one item
         };
         let mut written = 0u64;
-        for (layer, chunks) in infos.chunks(per_layer.max(1)).enumerate() {
-            let first = (layer as u64) * chunk_rows;
-            let layer_rows = chunk_rows.min(rows - first);
-            let bytes = layer_rows.checked_mul(row_items).and_then(|n| n.checked_mul(ts)).unwrap_or(u64::MAX);
-            self.limits()
-                .require("a layer of chunks along the first dimension", bytes, Limit::Decompressed, 87)?;
-            let mut buf = try_zeros(bytes as usize, "a layer of chunks", 87)?;
-            let base = first.saturating_mul(row_items) as usize;
-            for info in chunks {
-                self.layer_chunk(&geometry, &grid, info, ts as usize, base, &mut buf)?;
+        let mut layer: Option<(u64, usize, Vec<u8>)> = None; // (layer number, first item, bytes)
+        let mut flush = |layer: &mut Option<(u64, usize, Vec<u8>)>, out: &mut dyn Write| -> Result<()> {
+            if let Some((_, _, buf)) = layer.take() {
+                out.write_all(&buf)?;
+                written += buf.len() as u64;
             }
-            out.write_all(&buf)?;
-            written += bytes;
-        }
+            Ok(())
+        };
+        self.for_each_chunk(|info| {
+            let n = info.index as u64 / per_layer;
+            if layer.as_ref().is_none_or(|(l, _, _)| *l != n) {
+                flush(&mut layer, out)?;
+                let first = n.saturating_mul(chunk_rows);
+                let layer_rows = chunk_rows.min(rows.saturating_sub(first));
+                let bytes = layer_rows.checked_mul(row_items).and_then(|b| b.checked_mul(ts)).unwrap_or(u64::MAX);
+                self.limits()
+                    .require("a layer of chunks along the first dimension", bytes, Limit::Decompressed, 87)?;
+                let buf = try_zeros(bytes as usize, "a layer of chunks", 87)?;
+                layer = Some((n, first.saturating_mul(row_items) as usize, buf));
+            }
+            match layer.as_mut() {
+                Some((_, base, buf)) => self.layer_chunk(&geometry, &grid, &info, ts as usize, *base, buf),
+                None => Ok(()), // a layer was just started
+            }
+        })?;
+        flush(&mut layer, out)?;
         if written != total {
             return Err(Error::invalid("the array's bytes, written:", total, written, 87));
         }

@@ -320,13 +320,26 @@ impl FrameFile {
     /// What chunk number `index` at `loc` is (see [`FrameFile::chunks`]); a stored chunk's
     /// header is read and its `nbytes` checked against the frame's `chunksize`.
     pub fn chunk_info(&self, index: usize, loc: ChunkLocation) -> Result<ChunkInfo> {
-        let v = self.view()?;
-        let h = &v.header;
+        self.info_with(&self.size_fields()?, index, loc)
+    }
+
+    /// The three header fields a chunk's size is checked against, read at their fixed places
+    /// (no whole-header decode per chunk).
+    fn size_fields(&self) -> Result<SizeFields> {
+        Ok(SizeFields {
+            nbytes: FrameHeader::NBYTES.read(&self.header)?,
+            chunksize: FrameHeader::CHUNKSIZE.read(&self.header)?,
+            flags: FrameHeader::FLAGS.read(&self.header)?,
+        })
+    }
+
+    fn info_with(&self, h: &SizeFields, index: usize, loc: ChunkLocation) -> Result<ChunkInfo> {
         let chunksize = h.chunksize.max(0) as u64;
         match loc {
             ChunkLocation::Special(kind) => {
-                let nchunks = h.nchunks_from_header().unwrap_or(0) as u64;
-                let rem = if chunksize > 0 { h.nbytes as u64 % chunksize } else { 0 };
+                let nbytes = h.nbytes.max(0) as u64;
+                let nchunks = if chunksize > 0 { nbytes.div_ceil(chunksize) } else { 0 };
+                let rem = if chunksize > 0 { nbytes % chunksize } else { 0 };
                 let nbytes = if index as u64 + 1 == nchunks && rem != 0 { rem } else { chunksize };
                 Ok(ChunkInfo { index, location: loc, special: Some(kind), cbytes: 0, nbytes, header: None })
             }
@@ -354,14 +367,25 @@ impl FrameFile {
     /// or by its own header). Reads the 32-byte header of every stored chunk, nothing more; at
     /// most [`Limits::max_chunks`] of them.
     pub fn chunks(&self) -> Result<Vec<ChunkInfo>> {
+        let mut out = Vec::new();
+        self.for_each_chunk(|info| {
+            crate::limits::try_reserve(&mut out, 1, "the chunk list", 0)?;
+            out.push(info);
+            Ok(())
+        })?;
+        Ok(out)
+    }
+
+    /// Calls `f` with what each chunk is, in order, without collecting them (see
+    /// [`FrameFile::chunks`]); at most [`Limits::max_chunks`] chunks.
+    pub fn for_each_chunk(&self, mut f: impl FnMut(ChunkInfo) -> Result<()>) -> Result<()> {
         let v = self.view()?;
         let locs = v.chunk_locations_with_limit(self.limits.max_chunks())?;
-        let mut out = Vec::new();
-        crate::limits::try_reserve(&mut out, locs.len(), "the chunk list", v.index_offset as usize)?;
+        let fields = self.size_fields()?;
         for (i, loc) in locs.into_iter().enumerate() {
-            out.push(self.chunk_info(i, loc)?);
+            f(self.info_with(&fields, i, loc)?)?;
         }
-        Ok(out)
+        Ok(())
     }
 
     /// The decompressed bytes of a chunk (special chunks built from their kind: zeros, NaN of
@@ -388,9 +412,16 @@ impl FrameFile {
                         ));
                     }
                 };
-                let mut v = Vec::new();
-                crate::limits::try_reserve(&mut v, n, "a NaN chunk", 0)?;
-                v.extend(item.iter().copied().cycle().take(n));
+                // One item, then the filled part copied after itself (log2(n) copies).
+                let mut v = try_zeros(n, "a NaN chunk", 0)?;
+                let first = item.len().min(n);
+                v[..first].copy_from_slice(&item[..first]);
+                let mut filled = first;
+                while filled > 0 && filled < n {
+                    let m = filled.min(n - filled);
+                    v.copy_within(..m, filled);
+                    filled += m;
+                }
                 v
             }
             ChunkLocation::Special(_) => try_zeros(n, "a special chunk", 0)?,
@@ -471,6 +502,13 @@ impl FrameFile {
         self.header[at as usize..at as usize + len].copy_from_slice(content);
         Ok(())
     }
+}
+
+/// The header fields a chunk's size is checked against.
+struct SizeFields {
+    nbytes: i64,
+    chunksize: i32,
+    flags: super::header::FrameFlags,
 }
 
 fn read_at<R: Read + Seek>(f: &mut R, at: u64, buf: &mut [u8], counter: &mut u64) -> Result<()> {
