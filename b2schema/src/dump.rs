@@ -90,8 +90,20 @@ pub fn write_line(out: &mut String, offset: usize, bytes: &[u8], indent: usize, 
 
 /// Writes `payload` 8 bytes per line at `indent`, starting at `offset`, with its ASCII form.
 pub fn write_payload(out: &mut String, offset: usize, payload: &[u8], indent: usize, max_lines: usize) {
+    write_payload_within(out, offset, payload, indent, max_lines, usize::MAX);
+}
+
+/// [`write_payload`], stopping (with a `... N more bytes` line) once `out` reaches `max_len`.
+fn write_payload_within(
+    out: &mut String,
+    offset: usize,
+    payload: &[u8],
+    indent: usize,
+    max_lines: usize,
+    max_len: usize,
+) {
     for (i, chunk) in payload.chunks(BYTES_PER_LINE).enumerate() {
-        if i == max_lines {
+        if i == max_lines || out.len() >= max_len {
             let rest = payload.len() - i * BYTES_PER_LINE;
             write_line(
                 out,
@@ -175,10 +187,9 @@ impl<'a> Dumper<'a> {
         if self.filled(at) {
             return;
         }
-        // A line is at least 30 bytes: stop the payload where the text would fill up.
-        let room = (self.options.max_output - self.out.len()) / 30 + 1;
-        let max = self.options.max_payload_lines.min(room);
-        write_payload(&mut self.out, self.options.base_offset + at, payload, depth, max);
+        let (max, limit) = (self.options.max_payload_lines, self.options.max_output);
+        write_payload_within(&mut self.out, self.options.base_offset + at, payload, depth, max, limit);
+        self.filled(at);
     }
 
     pub(crate) fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], String> {
