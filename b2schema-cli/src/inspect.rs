@@ -406,14 +406,19 @@ pub fn write_report(
         };
     }
     let each = |out: &mut dyn Write, problems: &mut Vec<(String, String)>, f: &dyn Fn(&mut dyn Write, usize, &Value) -> io::Result<()>| {
-        for (i, &loc) in report.locations.iter().enumerate() {
-            match file.chunk_info(i, loc) {
-                Ok(info) => f(out, i, &chunk_info_json(&info))?,
-                Err(e) => {
-                    problems.push((format!("chunk {i}"), e.to_string()));
-                    break;
-                }
+        // A write error ends the listing and is returned; a chunk that cannot be read ends it
+        // and joins the problems.
+        let mut written = Ok(());
+        let listed = file.for_each_chunk(|info| {
+            written = f(out, info.index, &chunk_info_json(&info));
+            if written.is_err() {
+                return Err(b2schema::Error::invalid("a writable output", "", "an error", 0));
             }
+            Ok(())
+        });
+        written?;
+        if let Err(e) = listed {
+            problems.push(("chunks".into(), e.to_string()));
         }
         Ok::<(), io::Error>(())
     };

@@ -43,7 +43,7 @@ fuzz_target!(|data: &[u8]| {
         .with_max_output(64 << 20)
         .with_max_items(64)
         .with_max_shown(256)
-        .with_max_chunks(1 << 16);
+        .with_max_chunks(1 << 12);
     if let Ok(file) = FrameFile::open_with_limits(path, limits) {
         for all_chunks in [false, true] {
             let opts = inspect::Options { limits, all_chunks };

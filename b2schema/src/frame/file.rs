@@ -320,7 +320,7 @@ impl FrameFile {
     /// What chunk number `index` at `loc` is (see [`FrameFile::chunks`]); a stored chunk's
     /// header is read and its `nbytes` checked against the frame's `chunksize`.
     pub fn chunk_info(&self, index: usize, loc: ChunkLocation) -> Result<ChunkInfo> {
-        self.info_with(&self.size_fields()?, index, loc)
+        self.info_with(&self.size_fields()?, &mut None, index, loc)
     }
 
     /// The three header fields a chunk's size is checked against, read at their fixed places
@@ -333,7 +333,8 @@ impl FrameFile {
         })
     }
 
-    fn info_with(&self, h: &SizeFields, index: usize, loc: ChunkLocation) -> Result<ChunkInfo> {
+    /// `frame` keeps the frame file open from one stored chunk of a contiguous frame to the next.
+    fn info_with(&self, h: &SizeFields, frame: &mut Option<File>, index: usize, loc: ChunkLocation) -> Result<ChunkInfo> {
         let chunksize = h.chunksize.max(0) as u64;
         match loc {
             ChunkLocation::Special(kind) => {
@@ -344,7 +345,20 @@ impl FrameFile {
                 Ok(ChunkInfo { index, location: loc, special: Some(kind), cbytes: 0, nbytes, header: None })
             }
             _ => {
-                let ch = self.chunk_header(loc).map_err(|e| e.in_segment(crate::Segment::Index(index)))?;
+                let ch = match (loc, frame.as_mut()) {
+                    (ChunkLocation::Offset(o), Some(f)) => {
+                        let at = (self.offset + self.header.len() as u64).saturating_add(o);
+                        Self::header_in(f, at, self.offset + self.index_offset)
+                    }
+                    (ChunkLocation::Offset(_), None) => {
+                        let (mut f, at, end) = self.chunk_file(loc)?;
+                        let ch = Self::header_in(&mut f, at, end);
+                        *frame = Some(f);
+                        ch
+                    }
+                    _ => self.chunk_header(loc),
+                }
+                .map_err(|e| e.in_segment(crate::Segment::Index(index)))?;
                 let nbytes = ch.uncompressed_len() as u64;
                 if !h.flags.variable_chunks() && chunksize > 0 && nbytes > chunksize {
                     return Err(Error::invalid("a chunk's nbytes within the frame's chunksize", chunksize, nbytes, 4)
@@ -382,8 +396,9 @@ impl FrameFile {
         let v = self.view()?;
         let locs = v.chunk_locations_with_limit(self.limits.max_chunks())?;
         let fields = self.size_fields()?;
+        let mut frame = None;
         for (i, loc) in locs.into_iter().enumerate() {
-            f(self.info_with(&fields, i, loc)?)?;
+            f(self.info_with(&fields, &mut frame, i, loc)?)?;
         }
         Ok(())
     }
