@@ -104,7 +104,11 @@ fn annotate_of_4_mb_stays_within_its_output_limit() {
     let bytes = b2schema::to_vec(&serde_bytes::Bytes::new(&value)).unwrap();
     let text = b2schema::dump::annotate(&bytes);
     assert!(text.len() <= b2schema::dump::DEFAULT_MAX_OUTPUT + 200, "{} bytes", text.len());
-    assert!(text.trim_end().lines().last().unwrap().starts_with("!! output limit"), "{}", &text[text.len() - 200..]);
+    assert!(
+        text.trim_end().lines().last().unwrap().starts_with("!! output limit"),
+        "{}",
+        &text[text.len() - 200..]
+    );
     let small = b2schema::dump::Options { max_output: 4096, ..Default::default() };
     assert!(b2schema::dump::annotate_with(&bytes, small).len() < 4096 + 200);
 }

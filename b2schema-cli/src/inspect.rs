@@ -7,7 +7,9 @@ use std::process::ExitCode;
 use b2schema::Limits;
 use b2schema::b2nd::{self, NdMeta};
 use b2schema::chunk::{self, ChunkHeader};
-use b2schema::frame::{ChunkInfo, ChunkLocation, FrameFile, SPARSE_INDEX, SpecialValue, codec_name, filter_name};
+use b2schema::frame::{
+    ChunkInfo, ChunkLocation, FrameFile, SPARSE_INDEX, SpecialValue, codec_name, filter_name,
+};
 use serde_json::{Value, json};
 
 use crate::Failure;
@@ -263,7 +265,9 @@ pub fn report(path: &Path, file: &FrameFile, opts: &Options) -> b2schema::Result
                     }
                 }
             }
-            Err(e) => problems.push((format!("vlmetalayer {name}"), format!("{}", e.shift_offset(at as usize + 5)))),
+            Err(e) => {
+                problems.push((format!("vlmetalayer {name}"), format!("{}", e.shift_offset(at as usize + 5))))
+            }
         }
         vlmetalayers.push(m);
     }
@@ -323,7 +327,11 @@ enum Shown {
 
 /// A vlmetalayer's chunk header and what of its content is shown: a memcpyed chunk's prefix is
 /// read in place, any other chunk decompressed only within the budget (`spent` so far).
-fn vlmeta_content(content: &[u8], limits: &Limits, spent: &mut u64) -> b2schema::Result<(ChunkHeader, Shown)> {
+fn vlmeta_content(
+    content: &[u8],
+    limits: &Limits,
+    spent: &mut u64,
+) -> b2schema::Result<(ChunkHeader, Shown)> {
     let ch = ChunkHeader::parse(content).map_err(|e| b2schema::Error::chunk(e, 0))?;
     let n = ch.uncompressed_len() as u64;
     let shown = usize::try_from(limits.max_shown()).unwrap_or(usize::MAX);
@@ -338,7 +346,8 @@ fn vlmeta_content(content: &[u8], limits: &Limits, spent: &mut u64) -> b2schema:
         let m = (shown as u64 / ts * ts).max(ts).min(n) as i32;
         let mut head = content.get(..ch.compressed_len()).unwrap_or(content).to_vec();
         head[4..8].copy_from_slice(&m.to_le_bytes());
-        let data = chunk::decompress_with_limit(&head, m as usize).map_err(|e| b2schema::Error::chunk(e, 0))?;
+        let data =
+            chunk::decompress_with_limit(&head, m as usize).map_err(|e| b2schema::Error::chunk(e, 0))?;
         return Ok((ch, Shown::Prefix(data)));
     }
     if !limits.within_total(*spent, n) {
@@ -347,7 +356,8 @@ fn vlmeta_content(content: &[u8], limits: &Limits, spent: &mut u64) -> b2schema:
         } else {
             ("--max-decompressed-total", limits.max_decompressed_total())
         };
-        let why = format!("budget exceeded: {n} bytes to decompress, over the limit of {max} (raise with {limit})");
+        let why =
+            format!("budget exceeded: {n} bytes to decompress, over the limit of {max} (raise with {limit})");
         return Ok((ch, Shown::NotDecompressed(why)));
     }
     *spent += n;
@@ -405,7 +415,9 @@ pub fn write_report(
             out.write_all(human(&report.value).as_bytes())
         };
     }
-    let each = |out: &mut dyn Write, problems: &mut Vec<(String, String)>, f: &dyn Fn(&mut dyn Write, usize, &Value) -> io::Result<()>| {
+    let each = |out: &mut dyn Write,
+                problems: &mut Vec<(String, String)>,
+                f: &dyn Fn(&mut dyn Write, usize, &Value) -> io::Result<()>| {
         // A write error ends the listing and is returned; a chunk that cannot be read ends it
         // and joins the problems.
         let mut written = Ok(());
@@ -425,7 +437,7 @@ pub fn write_report(
     if as_json {
         // The object without its closing brace, then the chunks one by one.
         let head = report.value.to_string();
-        out.write_all(head[..head.len() - 1].as_bytes())?;
+        out.write_all(head.as_bytes().strip_suffix(b"}").unwrap_or(head.as_bytes()))?;
         out.write_all(b",\"chunks\":[")?;
         each(out, problems, &|out, i, c| {
             if i > 0 {
@@ -435,7 +447,8 @@ pub fn write_report(
         })?;
         out.write_all(b"]")?;
         if !problems.is_empty() {
-            let errors: Value = problems.iter().map(|(part, e)| json!({ "part": part, "error": e })).collect();
+            let errors: Value =
+                problems.iter().map(|(part, e)| json!({ "part": part, "error": e })).collect();
             write!(out, ",\"errors_listing\":{errors}")?;
         }
         out.write_all(b"}\n")
@@ -594,7 +607,8 @@ fn human(r: &Value) -> String {
     let listed_specials = chunks.iter().filter(|c| !c["special"].is_null()).count() as u64;
     let sum = &r["chunk_summary"];
     let index_specials: u64 = ["zeros", "nan", "uninit"].iter().filter_map(|k| sum[k].as_u64()).sum();
-    let listed_index_specials = chunks.iter().filter(|c| !c["special"].is_null() && c["cbytes"] == 0).count() as u64;
+    let listed_index_specials =
+        chunks.iter().filter(|c| !c["special"].is_null() && c["cbytes"] == 0).count() as u64;
     let specials = listed_specials + index_specials - listed_index_specials.min(index_specials);
     let _ = writeln!(s, "chunks     {} ({specials} special)", r["nchunks"]);
     const SHOWN: usize = 8;
@@ -607,7 +621,8 @@ fn human(r: &Value) -> String {
     }
     if let Some(errors) = r["errors"].as_array() {
         for e in errors {
-            let _ = writeln!(s, "!! {}: {}", e["part"].as_str().unwrap_or(""), e["error"].as_str().unwrap_or(""));
+            let _ =
+                writeln!(s, "!! {}: {}", e["part"].as_str().unwrap_or(""), e["error"].as_str().unwrap_or(""));
         }
     }
     s

@@ -146,7 +146,12 @@ impl Suite {
         for (i, (args, expect)) in cmds.iter().enumerate() {
             let mut a: Vec<String> = args.iter().map(|s| s.to_string()).collect();
             a.push(path.to_str().unwrap().to_string());
-            self.cases.push(Case { name: format!("{name}.{i}"), path: path.clone(), args: a, expect: *expect });
+            self.cases.push(Case {
+                name: format!("{name}.{i}"),
+                path: path.clone(),
+                args: a,
+                expect: *expect,
+            });
         }
     }
 }
@@ -180,7 +185,8 @@ const EXTENDED: u8 = b2schema::chunk::FLAG_SHUFFLE | b2schema::chunk::FLAG_BITSH
 /// bytes of 0x42), 4 uninit.
 fn special(kind: u8, nbytes: i32, typesize: u8) -> Vec<u8> {
     let value = if kind == 3 { typesize as usize } else { 0 };
-    let mut c = chunk_header(EXTENDED, typesize, nbytes, nbytes.clamp(1, 1 << 20), 32 + value as i32, kind << 4);
+    let mut c =
+        chunk_header(EXTENDED, typesize, nbytes, nbytes.clamp(1, 1 << 20), 32 + value as i32, kind << 4);
     c.extend(std::iter::repeat_n(0x42, value));
     c
 }
@@ -284,8 +290,11 @@ fn with_vlmeta_chunks(chunks: &[Vec<u8>]) -> Vec<u8> {
     f.vlmetalayers.push(("placeholder".into(), vec![1]));
     let bytes = bytes_of(&f);
     // Two-character names: 8000 entries still fit the u16 size of the names' index.
-    let names: Vec<String> = (0..chunks.len()).map(|i| format!("{}{}", (b'!' + (i / 90) as u8) as char, (b'!' + (i % 90) as u8) as char)).collect();
-    let layers: Vec<(&str, &[u8])> = names.iter().map(String::as_str).zip(chunks.iter().map(Vec::as_slice)).collect();
+    let names: Vec<String> = (0..chunks.len())
+        .map(|i| format!("{}{}", (b'!' + (i / 90) as u8) as char, (b'!' + (i % 90) as u8) as char))
+        .collect();
+    let layers: Vec<(&str, &[u8])> =
+        names.iter().map(String::as_str).zip(chunks.iter().map(Vec::as_slice)).collect();
     let t = Trailer {
         version: 1,
         vlmetalayers: MetaLayers::build(&layers, 2),
@@ -331,26 +340,32 @@ fn crafted_files_end_cleanly_within_5_s_and_512_mib() {
 
     // -- vlmetalayers that claim or hold far more than they store --
     let gb15 = 1_500_000_000;
-    s.file("vlmeta-special-1.5GB.b2frame", &with_vlmeta_chunks(&[special(1, gb15, 1)]), &[
-        (INSPECT, Expect::Succeeds),
-        (JSON, Expect::Succeeds),
-        (DUMP, Expect::Succeeds),
-        (VERIFY, Expect::Verdict),
-    ]);
-    for (kind, name) in [(2, "nan"), (3, "value"), (4, "uninit")] {
-        let ts = if kind == 2 { 4 } else { 8 };
-        s.file(&format!("vlmeta-special-{name}-2GB.b2frame"), &with_vlmeta_chunks(&[special(kind, (i32::MAX - 32) & !7, ts)]), &[
+    s.file(
+        "vlmeta-special-1.5GB.b2frame",
+        &with_vlmeta_chunks(&[special(1, gb15, 1)]),
+        &[
             (INSPECT, Expect::Succeeds),
             (JSON, Expect::Succeeds),
-        ]);
+            (DUMP, Expect::Succeeds),
+            (VERIFY, Expect::Verdict),
+        ],
+    );
+    for (kind, name) in [(2, "nan"), (3, "value"), (4, "uninit")] {
+        let ts = if kind == 2 { 4 } else { 8 };
+        s.file(
+            &format!("vlmeta-special-{name}-2GB.b2frame"),
+            &with_vlmeta_chunks(&[special(kind, (i32::MAX - 32) & !7, ts)]),
+            &[(INSPECT, Expect::Succeeds), (JSON, Expect::Succeeds)],
+        );
     }
     let big = 500 << 20;
     let zstd500 = codec_chunk(4, big, big, &[zstd_rle(big as u64, big as u64)]);
     assert!(zstd500.len() < 20_000, "a 500 MB zstd stream of {} bytes", zstd500.len());
-    s.file("vlmeta-zstd-500MB.b2frame", &with_vlmeta_chunks(&[zstd500]), &[
-        (INSPECT, Expect::Succeeds),
-        (JSON, Expect::Succeeds),
-    ]);
+    s.file(
+        "vlmeta-zstd-500MB.b2frame",
+        &with_vlmeta_chunks(&[zstd500]),
+        &[(INSPECT, Expect::Succeeds), (JSON, Expect::Succeeds)],
+    );
     // 100 MB: within --max-decompressed, decompressed once, shown as its length and a prefix.
     let mb100 = 100 << 20;
     let zstd100 = codec_chunk(4, mb100, mb100, &[zstd_rle(mb100 as u64, mb100 as u64)]);
@@ -375,21 +390,24 @@ fn crafted_files_end_cleanly_within_5_s_and_512_mib() {
     // zlib: 64 MB of zeros in about 64 KB, declared as such, and declared as 1.9 GB.
     let mb64 = 64 << 20;
     let z = zlib_zeros(mb64 as usize);
-    s.file("vlmeta-zlib-64MB.b2frame", &with_vlmeta_chunks(&[codec_chunk(3, mb64, mb64, &[z.clone()])]), &[
-        (INSPECT, Expect::Succeeds),
-    ]);
+    s.file(
+        "vlmeta-zlib-64MB.b2frame",
+        &with_vlmeta_chunks(&[codec_chunk(3, mb64, mb64, std::slice::from_ref(&z))]),
+        &[(INSPECT, Expect::Succeeds)],
+    );
     s.file(
         "vlmeta-zlib-declares-1.9GB.b2frame",
-        &with_vlmeta_chunks(&[codec_chunk(3, 1_900_000_000, 1 << 28, &[z.clone()])]),
+        &with_vlmeta_chunks(&[codec_chunk(3, 1_900_000_000, 1 << 28, std::slice::from_ref(&z))]),
         &[(JSON, Expect::Clean)],
     );
     // 8000 vlmetalayers of 256 KB each (2 GB together) in a 300 KB file (8000: their names'
     // index has a u16 size).
     let many: Vec<Vec<u8>> = (0..8000).map(|_| special(1, 256 << 10, 1)).collect();
-    s.file("vlmeta-8000-of-256KB.b2frame", &with_vlmeta_chunks(&many), &[
-        (INSPECT, Expect::Succeeds),
-        (JSON, Expect::Succeeds),
-    ]);
+    s.file(
+        "vlmeta-8000-of-256KB.b2frame",
+        &with_vlmeta_chunks(&many),
+        &[(INSPECT, Expect::Succeeds), (JSON, Expect::Succeeds)],
+    );
     // 300 memcpy vlmetalayers of 16 KB: shown as prefixes.
     let memcpys: Vec<Vec<u8>> = (0..300).map(|i| chunk::vlmeta(&vec![i as u8; 16 << 10]).unwrap()).collect();
     s.file("vlmeta-300-memcpy-16KB.b2frame", &with_vlmeta_chunks(&memcpys), &[(JSON, Expect::Succeeds)]);
@@ -399,21 +417,30 @@ fn crafted_files_end_cleanly_within_5_s_and_512_mib() {
     // -- an offsets index standing for millions of chunks --
     let one_special = schunk(vec![Chunk::Special { kind: SpecialValue::Zeros, nbytes: 1 }], 1);
     let base = bytes_of(&one_special);
-    for (n, name) in [(1u64 << 22, "4Mi"), ((1 << 22) + 1, "4Mi-plus-1"), (1 << 26, "64Mi"), (268_435_455, "max")] {
+    for (n, name) in
+        [(1u64 << 22, "4Mi"), ((1 << 22) + 1, "4Mi-plus-1"), (1 << 26, "64Mi"), (268_435_455, "max")]
+    {
         let mut f = base.clone();
         set_i64(&mut f, &FrameHeader::NBYTES, n as i64);
         let at = index_at(&f);
         f[at + 4..at + 8].copy_from_slice(&((n * 8).min(i32::MAX as u64) as i32).to_le_bytes());
         let within = n <= 1 << 22;
-        s.file(&format!("index-repeat-{name}-zeros.b2frame"), &f, &[
-            (INSPECT, if within { Expect::Succeeds } else { Expect::Fails }),
-            (JSON, if within { Expect::Succeeds } else { Expect::Fails }),
-            (VERIFY, Expect::Verdict),
-            (CAT, if within { Expect::Bytes(n) } else { Expect::Fails }),
-        ]);
+        s.file(
+            &format!("index-repeat-{name}-zeros.b2frame"),
+            &f,
+            &[
+                (INSPECT, if within { Expect::Succeeds } else { Expect::Fails }),
+                (JSON, if within { Expect::Succeeds } else { Expect::Fails }),
+                (VERIFY, Expect::Verdict),
+                (CAT, if within { Expect::Bytes(n) } else { Expect::Fails }),
+            ],
+        );
     }
     // An index entry that is neither an offset nor a special value.
-    let mut f = bytes_of(&schunk(vec![Chunk::Stored(chunk::memcpy(&[1; 16], 1, 0, &Default::default()).unwrap())], 16));
+    let mut f = bytes_of(&schunk(
+        vec![Chunk::Stored(chunk::memcpy(&[1; 16], 1, 0, &Default::default()).unwrap())],
+        16,
+    ));
     let at = index_at(&f);
     f[at + 32..at + 40].copy_from_slice(&0x8000_0000_0000_0000u64.to_le_bytes());
     s.file("index-entry-0x8000000000000000.b2frame", &f, &[(INSPECT, Expect::Fails), (CAT, Expect::Fails)]);
@@ -443,23 +470,31 @@ fn crafted_files_end_cleanly_within_5_s_and_512_mib() {
     let stored_claims = |nbytes: i32, chunksize: i32| {
         let mut c = chunk::memcpy(&[7; 4], 1, 0, &Default::default()).unwrap();
         c[4..8].copy_from_slice(&nbytes.to_le_bytes());
-        let mut f = bytes_of(&schunk(vec![Chunk::Stored(chunk::memcpy(&[7; 4], 1, 0, &Default::default()).unwrap())], chunksize));
+        let mut f = bytes_of(&schunk(
+            vec![Chunk::Stored(chunk::memcpy(&[7; 4], 1, 0, &Default::default()).unwrap())],
+            chunksize,
+        ));
         let at = find(&f, &chunk::memcpy(&[7; 4], 1, 0, &Default::default()).unwrap()).unwrap();
         f[at..at + c.len()].copy_from_slice(&c);
         f
     };
-    s.file("chunk-claims-1.9GB-chunksize-4.b2frame", &stored_claims(1_900_000_000, 4), &[
-        (INSPECT, Expect::Fails),
-        (CAT, Expect::Fails),
-    ]);
+    s.file(
+        "chunk-claims-1.9GB-chunksize-4.b2frame",
+        &stored_claims(1_900_000_000, 4),
+        &[(INSPECT, Expect::Fails), (CAT, Expect::Fails)],
+    );
     s.file("chunk-claims-1.9GB-variable.b2frame", &stored_claims(1_900_000_000, 0), &[(CAT, Expect::Fails)]);
     // A stored chunk whose cbytes runs past the chunks section.
-    let mut f = bytes_of(&schunk(vec![Chunk::Stored(chunk::memcpy(&[7; 4], 1, 0, &Default::default()).unwrap())], 4));
+    let mut f =
+        bytes_of(&schunk(vec![Chunk::Stored(chunk::memcpy(&[7; 4], 1, 0, &Default::default()).unwrap())], 4));
     let at = find(&f, &chunk::memcpy(&[7; 4], 1, 0, &Default::default()).unwrap()).unwrap();
     f[at + 12..at + 16].copy_from_slice(&i32::MAX.to_le_bytes());
     s.file("chunk-cbytes-past-section.b2frame", &f, &[(INSPECT, Expect::Clean), (CAT, Expect::Fails)]);
     // cat: chunks adding up to more than the header's nbytes (10 bytes for nbytes 4).
-    let mut f = bytes_of(&schunk(vec![Chunk::Stored(chunk::memcpy(&[3; 10], 1, 0, &Default::default()).unwrap())], 10));
+    let mut f = bytes_of(&schunk(
+        vec![Chunk::Stored(chunk::memcpy(&[3; 10], 1, 0, &Default::default()).unwrap())],
+        10,
+    ));
     set_i64(&mut f, &FrameHeader::NBYTES, 4);
     s.file("cat-10-bytes-for-nbytes-4.b2frame", &f, &[(CAT, Expect::Fails)]);
     // Special stored chunks of every kind at the largest size, in an SChunk.
@@ -468,72 +503,95 @@ fn crafted_files_end_cleanly_within_5_s_and_512_mib() {
         let n = (i32::MAX - 32) & !7;
         let mut fr = schunk(vec![Chunk::Stored(special(kind, n, ts))], n);
         fr.typesize = ts as i32;
-        s.file(&format!("chunk-special-{name}-2GB.b2frame"), &bytes_of(&fr), &[
-            (INSPECT, Expect::Succeeds),
-            (JSON, Expect::Succeeds),
-            (CAT, Expect::Fails),
-        ]);
+        s.file(
+            &format!("chunk-special-{name}-2GB.b2frame"),
+            &bytes_of(&fr),
+            &[(INSPECT, Expect::Succeeds), (JSON, Expect::Succeeds), (CAT, Expect::Fails)],
+        );
         let mut fr = schunk(vec![Chunk::Stored(special(kind, 1 << 20, ts))], 1 << 20);
         fr.typesize = ts as i32;
-        s.file(&format!("chunk-special-{name}-1MB.b2frame"), &bytes_of(&fr), &[(CAT, Expect::Bytes(1 << 20))]);
+        s.file(
+            &format!("chunk-special-{name}-1MB.b2frame"),
+            &bytes_of(&fr),
+            &[(CAT, Expect::Bytes(1 << 20))],
+        );
     }
     // Index-special chunks of every kind: a 2 GB chunk, and 100 MB in 100 chunks.
-    for (kind, name) in [(SpecialValue::Zeros, "zeros"), (SpecialValue::Nan, "nan"), (SpecialValue::Uninit, "uninit")] {
+    for (kind, name) in
+        [(SpecialValue::Zeros, "zeros"), (SpecialValue::Nan, "nan"), (SpecialValue::Uninit, "uninit")]
+    {
         let n = (i32::MAX as u64 - 32) & !7;
         let mut fr = schunk(vec![Chunk::Special { kind, nbytes: n }], n as i32);
         fr.typesize = 4;
         // Zeros with no bytes are streamed without being allocated: refused only by the output
         // limit; NaN is built, so refused by the per-chunk limit.
         let cat: &[&str] = if kind == SpecialValue::Nan { CAT } else { &["cat", "--max-output", "1G"] };
-        s.file(&format!("index-special-{name}-2GB.b2frame"), &bytes_of(&fr), &[
-            (INSPECT, Expect::Succeeds),
-            (cat, Expect::Fails),
-        ]);
+        s.file(
+            &format!("index-special-{name}-2GB.b2frame"),
+            &bytes_of(&fr),
+            &[(INSPECT, Expect::Succeeds), (cat, Expect::Fails)],
+        );
         let mut fr = schunk((0..100).map(|_| Chunk::Special { kind, nbytes: 1 << 20 }).collect(), 1 << 20);
         fr.typesize = 4;
-        s.file(&format!("index-special-{name}-100MB.b2frame"), &bytes_of(&fr), &[
-            (INSPECT, Expect::Succeeds),
-            (CAT, Expect::Bytes(100 << 20)),
-        ]);
+        s.file(
+            &format!("index-special-{name}-100MB.b2frame"),
+            &bytes_of(&fr),
+            &[(INSPECT, Expect::Succeeds), (CAT, Expect::Bytes(100 << 20))],
+        );
     }
     // Stored zstd and zlib chunks: real 64 MB outputs (streamed by cat) and lying ones.
     let z64 = codec_chunk(4, mb64, mb64, &[zstd_rle(mb64 as u64, mb64 as u64)]);
-    s.file("chunk-zstd-64MB.b2frame", &bytes_of(&schunk(vec![Chunk::Stored(z64)], mb64)), &[
-        (INSPECT, Expect::Succeeds),
-        (CAT, Expect::Bytes(mb64 as u64)),
-    ]);
-    let zl = codec_chunk(3, mb64, mb64, &[z.clone()]);
-    s.file("chunk-zlib-64MB.b2frame", &bytes_of(&schunk(vec![Chunk::Stored(zl)], mb64)), &[
-        (CAT, Expect::Bytes(mb64 as u64)),
-    ]);
+    s.file(
+        "chunk-zstd-64MB.b2frame",
+        &bytes_of(&schunk(vec![Chunk::Stored(z64)], mb64)),
+        &[(INSPECT, Expect::Succeeds), (CAT, Expect::Bytes(mb64 as u64))],
+    );
+    let zl = codec_chunk(3, mb64, mb64, std::slice::from_ref(&z));
+    s.file(
+        "chunk-zlib-64MB.b2frame",
+        &bytes_of(&schunk(vec![Chunk::Stored(zl)], mb64)),
+        &[(CAT, Expect::Bytes(mb64 as u64))],
+    );
     let short = codec_chunk(4, mb64, mb64, &[zstd_rle(mb64 as u64, 1 << 20)]);
-    s.file("chunk-zstd-short-of-its-nbytes.b2frame", &bytes_of(&schunk(vec![Chunk::Stored(short)], mb64)), &[
-        (CAT, Expect::Fails),
-    ]);
+    s.file(
+        "chunk-zstd-short-of-its-nbytes.b2frame",
+        &bytes_of(&schunk(vec![Chunk::Stored(short)], mb64)),
+        &[(CAT, Expect::Fails)],
+    );
     let over = codec_chunk(4, 1 << 20, 1 << 20, &[zstd_rle(400 << 20, 400 << 20)]);
-    s.file("chunk-zstd-400MB-in-a-1MB-block.b2frame", &bytes_of(&schunk(vec![Chunk::Stored(over)], 1 << 20)), &[
-        (CAT, Expect::Fails),
-    ]);
-    let zlie = codec_chunk(3, 1 << 20, 1 << 20, &[z.clone()]);
-    s.file("chunk-zlib-64MB-in-a-1MB-block.b2frame", &bytes_of(&schunk(vec![Chunk::Stored(zlie)], 1 << 20)), &[
-        (CAT, Expect::Fails),
-    ]);
+    s.file(
+        "chunk-zstd-400MB-in-a-1MB-block.b2frame",
+        &bytes_of(&schunk(vec![Chunk::Stored(over)], 1 << 20)),
+        &[(CAT, Expect::Fails)],
+    );
+    let zlie = codec_chunk(3, 1 << 20, 1 << 20, std::slice::from_ref(&z));
+    s.file(
+        "chunk-zlib-64MB-in-a-1MB-block.b2frame",
+        &bytes_of(&schunk(vec![Chunk::Stored(zlie)], 1 << 20)),
+        &[(CAT, Expect::Fails)],
+    );
     // Many small chunks: the listing is bounded, the data exact.
-    let small: Vec<Chunk> =
-        (0..20_000).map(|i| Chunk::Stored(chunk::memcpy(&[i as u8; 8], 1, 0, &Default::default()).unwrap())).collect();
-    s.file("schunk-20000-chunks.b2frame", &bytes_of(&schunk(small, 8)), &[
-        (INSPECT, Expect::Succeeds),
-        (JSON, Expect::Succeeds),
-        (&["inspect", "--json", "--all-chunks"], Expect::Succeeds),
-        (CAT, Expect::Bytes(160_000)),
-    ]);
+    let small: Vec<Chunk> = (0..20_000)
+        .map(|i| Chunk::Stored(chunk::memcpy(&[i as u8; 8], 1, 0, &Default::default()).unwrap()))
+        .collect();
+    s.file(
+        "schunk-20000-chunks.b2frame",
+        &bytes_of(&schunk(small, 8)),
+        &[
+            (INSPECT, Expect::Succeeds),
+            (JSON, Expect::Succeeds),
+            (&["inspect", "--json", "--all-chunks"], Expect::Succeeds),
+            (CAT, Expect::Bytes(160_000)),
+        ],
+    );
 
     // -- array geometry --
     let one = nd(&[1], &[1], &[1], 8, Fill::Zeros);
-    s.file("nd-1-item-chunkshape-2^31.b2nd", &with_b2nd(&one, &[1], &[i32::MAX], &[i32::MAX], "<f8"), &[
-        (INSPECT, Expect::Succeeds),
-        (CAT, Expect::Fails),
-    ]);
+    s.file(
+        "nd-1-item-chunkshape-2^31.b2nd",
+        &with_b2nd(&one, &[1], &[i32::MAX], &[i32::MAX], "<f8"),
+        &[(INSPECT, Expect::Succeeds), (CAT, Expect::Fails)],
+    );
     let one2 = nd(&[1, 1], &[1, 1], &[1, 1], 8, Fill::Zeros);
     s.file(
         "nd-1-item-chunkshape-2^31x2^31.b2nd",
@@ -546,40 +604,45 @@ fn crafted_files_end_cleanly_within_5_s_and_512_mib() {
         &[(CAT, Expect::Fails)],
     );
     let ones16 = nd(&[1; 16], &[1; 16], &[1; 16], 8, Fill::Zeros);
-    s.file("nd-16-dims-chunks-2^31.b2nd", &with_b2nd(&ones16, &[1; 16], &[i32::MAX; 16], &[i32::MAX; 16], "<f8"), &[
-        (INSPECT, Expect::Succeeds),
-        (CAT, Expect::Fails),
-    ]);
-    s.file("nd-16-dims-shape-2^62.b2nd", &with_b2nd(&ones16, &[1 << 62; 16], &[1; 16], &[1; 16], "<f8"), &[
-        (INSPECT, Expect::Clean),
-        (CAT, Expect::Fails),
-    ]);
+    s.file(
+        "nd-16-dims-chunks-2^31.b2nd",
+        &with_b2nd(&ones16, &[1; 16], &[i32::MAX; 16], &[i32::MAX; 16], "<f8"),
+        &[(INSPECT, Expect::Succeeds), (CAT, Expect::Fails)],
+    );
+    s.file(
+        "nd-16-dims-shape-2^62.b2nd",
+        &with_b2nd(&ones16, &[1 << 62; 16], &[1; 16], &[1; 16], "<f8"),
+        &[(INSPECT, Expect::Clean), (CAT, Expect::Fails)],
+    );
     s.file("nd-16-dims-of-1.b2nd", &ones16, &[(INSPECT, Expect::Succeeds), (CAT, Expect::Bytes(8))]);
     let mut seventeen = ones16.clone();
     let b2nd_at = FrameView::from_slice(&ones16).unwrap().header.metalayers.iter().next().unwrap().1 as usize;
     seventeen[b2nd_at + 5 + 2] = 17; // ndim, after the fixarray marker and the version
-    s.file("nd-17-dims.b2nd", &seventeen, &[
-        (INSPECT, Expect::Clean),
-        (CAT, Expect::Fails),
-    ]);
+    s.file("nd-17-dims.b2nd", &seventeen, &[(INSPECT, Expect::Clean), (CAT, Expect::Fails)]);
     // Zero chunks standing for 1.8 GB (a 229-byte file's worth of metadata): refused by the
     // output limit, or streamed when it is raised far enough (here to /dev/null size checked).
     let zeros18 = nd(&[225_000_000], &[1 << 20], &[1 << 17], 8, Fill::Zeros);
-    s.file("nd-zeros-1.8GB.b2nd", &zeros18, &[
-        (INSPECT, Expect::Succeeds),
-        (&["cat", "--max-output", "1G"], Expect::Fails),
-    ]);
+    s.file(
+        "nd-zeros-1.8GB.b2nd",
+        &zeros18,
+        &[(INSPECT, Expect::Succeeds), (&["cat", "--max-output", "1G"], Expect::Fails)],
+    );
     let zeros_one_chunk = nd(&[225_000_000], &[225_000_000], &[1 << 17], 8, Fill::Zeros);
-    s.file("nd-zeros-1.8GB-one-chunk.b2nd", &zeros_one_chunk, &[(INSPECT, Expect::Succeeds), (CAT, Expect::Fails)]);
+    s.file(
+        "nd-zeros-1.8GB-one-chunk.b2nd",
+        &zeros_one_chunk,
+        &[(INSPECT, Expect::Succeeds), (CAT, Expect::Fails)],
+    );
     let zeros200 = nd(&[5000, 5000], &[1000, 5000], &[100, 1000], 8, Fill::Zeros);
     s.file("nd-zeros-200MB.b2nd", &zeros200, &[(CAT, Expect::Bytes(200_000_000))]);
     let nan_big = nd(&[100, 100, 100], &[10, 100, 100], &[10, 10, 100], 8, Fill::Nan);
     s.file("nd-nan-8MB.b2nd", &nan_big, &[(CAT, Expect::Bytes(8_000_000))]);
     // The chunk grid does not match the index (a lying shape).
-    s.file("nd-shape-lies.b2nd", &with_b2nd(&zeros200, &[50_000, 5000], &[1000, 5000], &[100, 1000], "<f8"), &[
-        (INSPECT, Expect::Clean),
-        (CAT, Expect::Fails),
-    ]);
+    s.file(
+        "nd-shape-lies.b2nd",
+        &with_b2nd(&zeros200, &[50_000, 5000], &[1000, 5000], &[100, 1000], "<f8"),
+        &[(INSPECT, Expect::Clean), (CAT, Expect::Fails)],
+    );
     // A layer of chunks (the whole first dimension in one chunk) larger than --max-decompressed.
     let wide = nd(&[4, 10_000_000], &[4, 1_000_000], &[4, 100_000], 8, Fill::Zeros);
     s.file("nd-layer-320MB.b2nd", &wide, &[(CAT, Expect::Fails)]);
@@ -600,9 +663,16 @@ fn crafted_files_end_cleanly_within_5_s_and_512_mib() {
         f.write_all(&frame[t..]).unwrap();
         path
     };
-    let small = bytes_of(&schunk(vec![Chunk::Stored(chunk::memcpy(&[5; 64], 1, 0, &Default::default()).unwrap())], 64));
+    let small = bytes_of(&schunk(
+        vec![Chunk::Stored(chunk::memcpy(&[5; 64], 1, 0, &Default::default()).unwrap())],
+        64,
+    ));
     let p = holey("holey-3GiB-gap-before-trailer.b2frame", &small, 3 << 30);
-    s.input("holey-3GiB-gap-before-trailer.b2frame", p, &[(INSPECT, Expect::Fails), (JSON, Expect::Fails), (CAT, Expect::Fails), (VERIFY, Expect::Verdict)]);
+    s.input(
+        "holey-3GiB-gap-before-trailer.b2frame",
+        p,
+        &[(INSPECT, Expect::Fails), (JSON, Expect::Fails), (CAT, Expect::Fails), (VERIFY, Expect::Verdict)],
+    );
     // The header claims a 2 GiB header and a 2 GiB trailer inside a 3 GiB hole.
     let p = holey("holey-3GiB-header_len-2GiB.b2frame", &small, 3 << 30);
     {
@@ -611,7 +681,11 @@ fn crafted_files_end_cleanly_within_5_s_and_512_mib() {
     }
     s.input("holey-3GiB-header_len-2GiB.b2frame", p, &[(INSPECT, Expect::Fails), (DUMP, Expect::Clean)]);
     // A sparse frame whose chunk file is a hole of 3 GiB claiming 2 GB.
-    let sp = sparse(&dir, "sparse-holey-chunk.b2frame", &schunk(vec![Chunk::Stored(chunk::memcpy(&[5; 64], 1, 0, &Default::default()).unwrap())], 64));
+    let sp = sparse(
+        &dir,
+        "sparse-holey-chunk.b2frame",
+        &schunk(vec![Chunk::Stored(chunk::memcpy(&[5; 64], 1, 0, &Default::default()).unwrap())], 64),
+    );
     {
         let c = sp.join("00000000.chunk");
         let mut bytes = std::fs::read(&c).unwrap();
@@ -625,12 +699,20 @@ fn crafted_files_end_cleanly_within_5_s_and_512_mib() {
     // -- not regular files --
     let fifo = dir.join("fifo.b2frame");
     mkfifo(&fifo);
-    s.input("fifo-as-path", fifo.clone(), &[(INSPECT, Expect::Fails), (CAT, Expect::Fails), (DUMP, Expect::Fails), (VERIFY, Expect::Fails)]);
+    s.input(
+        "fifo-as-path",
+        fifo.clone(),
+        &[(INSPECT, Expect::Fails), (CAT, Expect::Fails), (DUMP, Expect::Fails), (VERIFY, Expect::Fails)],
+    );
     let fifo_dir = dir.join("fifo-index.sframe");
     std::fs::create_dir(&fifo_dir).unwrap();
     mkfifo(&fifo_dir.join("chunks.b2frame"));
     s.input("fifo-as-chunks.b2frame", fifo_dir, &[(INSPECT, Expect::Fails), (CAT, Expect::Fails)]);
-    let sp = sparse(&dir, "fifo-chunk.sframe", &schunk(vec![Chunk::Stored(chunk::memcpy(&[5; 64], 1, 0, &Default::default()).unwrap())], 64));
+    let sp = sparse(
+        &dir,
+        "fifo-chunk.sframe",
+        &schunk(vec![Chunk::Stored(chunk::memcpy(&[5; 64], 1, 0, &Default::default()).unwrap())], 64),
+    );
     std::fs::remove_file(sp.join("00000000.chunk")).unwrap();
     mkfifo(&sp.join("00000000.chunk"));
     s.input("fifo-as-chunk-file", sp.clone(), &[(INSPECT, Expect::Fails), (CAT, Expect::Fails)]);
@@ -644,8 +726,9 @@ fn crafted_files_end_cleanly_within_5_s_and_512_mib() {
     s.input("dev-zero", PathBuf::from("/dev/zero"), &[(INSPECT, Expect::Fails), (CAT, Expect::Fails)]);
 
     // -- sparse frames with missing chunk files --
-    let thousands: Vec<Chunk> =
-        (0..5000).map(|i| Chunk::Stored(chunk::memcpy(&[i as u8; 8], 1, 0, &Default::default()).unwrap())).collect();
+    let thousands: Vec<Chunk> = (0..5000)
+        .map(|i| Chunk::Stored(chunk::memcpy(&[i as u8; 8], 1, 0, &Default::default()).unwrap()))
+        .collect();
     let sp = sparse(&dir, "sparse-5000-missing.sframe", &schunk(thousands, 8));
     for entry in std::fs::read_dir(&sp).unwrap() {
         let p = entry.unwrap().path();
@@ -653,9 +736,14 @@ fn crafted_files_end_cleanly_within_5_s_and_512_mib() {
             std::fs::remove_file(p).unwrap();
         }
     }
-    s.input("sparse-5000-missing", sp, &[(INSPECT, Expect::Fails), (JSON, Expect::Fails), (CAT, Expect::Fails)]);
-    let last_missing: Vec<Chunk> =
-        (0..3).map(|i| Chunk::Stored(chunk::memcpy(&[i as u8; 8], 1, 0, &Default::default()).unwrap())).collect();
+    s.input(
+        "sparse-5000-missing",
+        sp,
+        &[(INSPECT, Expect::Fails), (JSON, Expect::Fails), (CAT, Expect::Fails)],
+    );
+    let last_missing: Vec<Chunk> = (0..3)
+        .map(|i| Chunk::Stored(chunk::memcpy(&[i as u8; 8], 1, 0, &Default::default()).unwrap()))
+        .collect();
     let sp = sparse(&dir, "sparse-last-missing.sframe", &schunk(last_missing, 8));
     std::fs::remove_file(sp.join("00000002.chunk")).unwrap();
     s.input("sparse-last-missing", sp, &[(INSPECT, Expect::Fails), (CAT, Expect::Fails)]);
@@ -668,7 +756,7 @@ fn crafted_files_end_cleanly_within_5_s_and_512_mib() {
         f
     });
     let v = FrameView::from_slice(&meta).unwrap();
-    let offs: Vec<i32> = v.header.metalayers.iter().map(|(_, o, _)| o as i32).collect();
+    let offs: Vec<i32> = v.header.metalayers.iter().map(|(_, o, _)| o).collect();
     let int32 = |o: i32| [&[0xd2][..], &o.to_be_bytes()].concat();
     let mut cyc = meta.clone();
     let places: Vec<usize> = offs.iter().map(|&o| find(&meta, &int32(o)).unwrap()).collect();
@@ -683,7 +771,11 @@ fn crafted_files_end_cleanly_within_5_s_and_512_mib() {
     s.file("metalayer-offset-past-header.b2frame", &past, all);
     // A 4 MB metalayer: the dump and the report stay bounded.
     let big_meta = b2schema_tests::with_metalayers(&small, &[("big", &vec![0xc0; 4 << 20])]);
-    s.file("metalayer-4MB.b2frame", &big_meta, &[(INSPECT, Expect::Succeeds), (JSON, Expect::Succeeds), (DUMP, Expect::Succeeds)]);
+    s.file(
+        "metalayer-4MB.b2frame",
+        &big_meta,
+        &[(INSPECT, Expect::Succeeds), (JSON, Expect::Succeeds), (DUMP, Expect::Succeeds)],
+    );
     // A frame_len larger than the file, and header fields at their extremes.
     let mut f = small.clone();
     set_i64(&mut f, &FrameHeader::FRAME_LEN, i64::MAX);
@@ -706,7 +798,11 @@ fn crafted_files_end_cleanly_within_5_s_and_512_mib() {
     let failures: Vec<String> = s
         .cases
         .iter()
-        .filter_map(|c| run(c, &dir).err().map(|e| format!("{} ({} {}): {e}", c.name, c.args[..c.args.len() - 1].join(" "), c.path.display())))
+        .filter_map(|c| {
+            run(c, &dir).err().map(|e| {
+                format!("{} ({} {}): {e}", c.name, c.args[..c.args.len() - 1].join(" "), c.path.display())
+            })
+        })
         .collect();
     eprintln!(
         "{} crafted inputs, {} runs under {} MiB, {CPU} s of CPU and {:?} each, in {:?}",
@@ -718,5 +814,11 @@ fn crafted_files_end_cleanly_within_5_s_and_512_mib() {
     );
     assert!(s.files >= 60, "the suite has {} crafted inputs", s.files);
     let _ = std::fs::remove_dir_all(&dir);
-    assert!(failures.is_empty(), "{} of {} runs failed:\n{}", failures.len(), s.cases.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} runs failed:\n{}",
+        failures.len(),
+        s.cases.len(),
+        failures.join("\n")
+    );
 }

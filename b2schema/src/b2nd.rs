@@ -501,7 +501,8 @@ impl Geometry {
         if nd == 0 {
             return f(Run { chunk_at: 0, array_at: 0, len: 1 });
         }
-        let overflow = || crate::Error::invalid("a chunk position that fits in memory", "usize", "an overflow", 0);
+        let overflow =
+            || crate::Error::invalid("a chunk position that fits in memory", "usize", "an overflow", 0);
         // The chunk's real extent per dimension: items [start, start + len) of the array.
         let mut start = alloc::vec![0usize; nd];
         let mut len = alloc::vec![0usize; nd];
@@ -519,7 +520,8 @@ impl Geometry {
         let mut bstride = alloc::vec![1usize; nd];
         for i in (0..nd - 1).rev() {
             astride[i] = astride[i + 1].checked_mul(self.shape[i + 1]).ok_or_else(overflow)?;
-            gstride[i] = gstride[i + 1].checked_mul(self.ext[i + 1] / self.blocks[i + 1]).ok_or_else(overflow)?;
+            gstride[i] =
+                gstride[i + 1].checked_mul(self.ext[i + 1] / self.blocks[i + 1]).ok_or_else(overflow)?;
             bstride[i] = bstride[i + 1].checked_mul(self.blocks[i + 1]).ok_or_else(overflow)?;
         }
         let block_items = bstride[0].checked_mul(self.blocks[0]).ok_or_else(overflow)?;
@@ -532,9 +534,11 @@ impl Geometry {
             let mut in_block = 0usize;
             for i in 0..last {
                 let a = start[i] + k[i];
-                array_row = a.checked_mul(astride[i]).and_then(|x| x.checked_add(array_row)).ok_or_else(overflow)?;
+                array_row =
+                    a.checked_mul(astride[i]).and_then(|x| x.checked_add(array_row)).ok_or_else(overflow)?;
                 let (b, r) = (k[i] / self.blocks[i], k[i] % self.blocks[i]);
-                block_base = b.checked_mul(gstride[i]).and_then(|x| x.checked_add(block_base)).ok_or_else(overflow)?;
+                block_base =
+                    b.checked_mul(gstride[i]).and_then(|x| x.checked_add(block_base)).ok_or_else(overflow)?;
                 in_block += r * bstride[i];
             }
             // Along the last dimension, one run per block crossed.

@@ -202,7 +202,7 @@ mod zstd {
             // The window is memory `ruzstd` allocates infallibly, besides the output: never more
             // than the block, nor than libzstd's default limit (`ZSTD_WINDOWLOG_LIMIT_DEFAULT`,
             // 128 MiB), so a frame that claims a larger one is refused instead of aborting.
-            let cap = (output.len() as u64).min(MAX_WINDOW).max(MIN_WINDOW_CAP);
+            let cap = (output.len() as u64).clamp(MIN_WINDOW_CAP, MAX_WINDOW);
             self.decoder.set_max_window_size(cap);
             let mut input = input;
             let mut pos = 0usize;

@@ -11,7 +11,6 @@ use crate::b2nd::{Geometry, NdMeta};
 use crate::error::{Error, Result};
 use crate::limits::{Limit, Limits, try_reserve, try_zeros};
 
-
 impl FrameFile {
     /// The NDArray metalayer (`b2nd`, or the older `caterva`) of this frame, if any.
     pub fn ndarray_meta(&self) -> Result<Option<NdMeta>> {
@@ -125,8 +124,10 @@ impl FrameFile {
         }
         // A layer of chunks along the first dimension covers whole rows of the array: one
         // contiguous range of the output, written once all its chunks are in.
-        let per_layer = grid.iter().skip(1).try_fold(1u64, |a, &g| a.checked_mul(g as u64)).unwrap_or(u64::MAX).max(1);
-        let row_items = meta.shape.iter().skip(1).try_fold(1u64, |a, &s| a.checked_mul(s as u64)).unwrap_or(u64::MAX);
+        let per_layer =
+            grid.iter().skip(1).try_fold(1u64, |a, &g| a.checked_mul(g as u64)).unwrap_or(u64::MAX).max(1);
+        let row_items =
+            meta.shape.iter().skip(1).try_fold(1u64, |a, &s| a.checked_mul(s as u64)).unwrap_or(u64::MAX);
         let (rows, chunk_rows) = match (meta.shape.first(), meta.chunkshape.first()) {
             (Some(&s), Some(&c)) => (s as u64, c as u64),
             _ => (1, 1), // a scalar: one chunk of one item
@@ -146,9 +147,14 @@ impl FrameFile {
                 flush(&mut layer, out)?;
                 let first = n.saturating_mul(chunk_rows);
                 let layer_rows = chunk_rows.min(rows.saturating_sub(first));
-                let bytes = layer_rows.checked_mul(row_items).and_then(|b| b.checked_mul(ts)).unwrap_or(u64::MAX);
-                self.limits()
-                    .require("a layer of chunks along the first dimension", bytes, Limit::Decompressed, 87)?;
+                let bytes =
+                    layer_rows.checked_mul(row_items).and_then(|b| b.checked_mul(ts)).unwrap_or(u64::MAX);
+                self.limits().require(
+                    "a layer of chunks along the first dimension",
+                    bytes,
+                    Limit::Decompressed,
+                    87,
+                )?;
                 let buf = try_zeros(bytes as usize, "a layer of chunks", 87)?;
                 layer = Some((n, first.saturating_mul(row_items) as usize, buf));
             }
@@ -183,7 +189,8 @@ impl FrameFile {
                 .in_field("chunks")
         };
         geometry.each_run(&coords, |r| {
-            let src = r.chunk_at.checked_mul(ts).and_then(|a| Some(a..a.checked_add(r.len.checked_mul(ts)?)?));
+            let src =
+                r.chunk_at.checked_mul(ts).and_then(|a| Some(a..a.checked_add(r.len.checked_mul(ts)?)?));
             let dst = r
                 .array_at
                 .checked_sub(base)
@@ -217,6 +224,7 @@ impl Limits {
     /// Whether `bytes` more may be decompressed after `spent` (for the whole-inspection budget,
     /// [`Limits::max_decompressed_total`]).
     pub fn within_total(&self, spent: u64, bytes: u64) -> bool {
-        spent.checked_add(bytes).is_some_and(|t| t <= self.max_decompressed_total()) && bytes <= self.max_decompressed()
+        spent.checked_add(bytes).is_some_and(|t| t <= self.max_decompressed_total())
+            && bytes <= self.max_decompressed()
     }
 }

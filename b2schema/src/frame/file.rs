@@ -82,7 +82,13 @@ impl FrameFile {
         Ok(f)
     }
 
-    fn read(file: PathBuf, offset: u64, frame_type: FrameType, path: PathBuf, limits: Limits) -> Result<Self> {
+    fn read(
+        file: PathBuf,
+        offset: u64,
+        frame_type: FrameType,
+        path: PathBuf,
+        limits: Limits,
+    ) -> Result<Self> {
         let (mut f, file_len) = open_regular(&file)?;
         Self::read_from(&mut f, file_len, offset, frame_type, path, limits)
     }
@@ -100,7 +106,8 @@ impl FrameFile {
     /// Reads (and validates) the metadata of the contiguous frame at `offset` in `reader`, which
     /// holds `len` bytes. The result has no path: its chunks are not read through it.
     pub fn from_reader<R: Read + Seek>(reader: &mut R, len: u64, offset: u64) -> Result<Self> {
-        let f = Self::read_from(reader, len, offset, FrameType::Contiguous, PathBuf::new(), Limits::default())?;
+        let f =
+            Self::read_from(reader, len, offset, FrameType::Contiguous, PathBuf::new(), Limits::default())?;
         f.view()?;
         Ok(f)
     }
@@ -161,8 +168,14 @@ impl FrameFile {
             // trailer happens to be (a sparse file can make it gigabytes of nothing).
             let gap = trailer_offset - index_offset;
             let most = index_bound(limits.max_chunks());
-            Limits::check("the offsets index (the gap before the trailer)", gap, Limit::Chunks, most, index_offset as usize)
-                .map_err(|e| e.in_field("chunk_index"))?;
+            Limits::check(
+                "the offsets index (the gap before the trailer)",
+                gap,
+                Limit::Chunks,
+                most,
+                index_offset as usize,
+            )
+            .map_err(|e| e.in_field("chunk_index"))?;
             index = try_zeros(gap as usize, "the offsets index", index_offset as usize)?;
             read_at(f, offset + index_offset, &mut index, &mut bytes_read)?;
         }
@@ -334,7 +347,13 @@ impl FrameFile {
     }
 
     /// `frame` keeps the frame file open from one stored chunk of a contiguous frame to the next.
-    fn info_with(&self, h: &SizeFields, frame: &mut Option<File>, index: usize, loc: ChunkLocation) -> Result<ChunkInfo> {
+    fn info_with(
+        &self,
+        h: &SizeFields,
+        frame: &mut Option<File>,
+        index: usize,
+        loc: ChunkLocation,
+    ) -> Result<ChunkInfo> {
         let chunksize = h.chunksize.max(0) as u64;
         match loc {
             ChunkLocation::Special(kind) => {
@@ -361,9 +380,14 @@ impl FrameFile {
                 .map_err(|e| e.in_segment(crate::Segment::Index(index)))?;
                 let nbytes = ch.uncompressed_len() as u64;
                 if !h.flags.variable_chunks() && chunksize > 0 && nbytes > chunksize {
-                    return Err(Error::invalid("a chunk's nbytes within the frame's chunksize", chunksize, nbytes, 4)
-                        .in_segment(crate::Segment::Index(index))
-                        .in_field("chunks"));
+                    return Err(Error::invalid(
+                        "a chunk's nbytes within the frame's chunksize",
+                        chunksize,
+                        nbytes,
+                        4,
+                    )
+                    .in_segment(crate::Segment::Index(index))
+                    .in_field("chunks"));
                 }
                 Ok(ChunkInfo {
                     index,
@@ -409,7 +433,11 @@ impl FrameFile {
     pub fn chunk_data(&self, info: &ChunkInfo, max_nbytes: usize) -> Result<Vec<u8>> {
         let n = usize::try_from(info.nbytes).unwrap_or(usize::MAX);
         let max = (max_nbytes as u64).min(self.limits.max_decompressed());
-        let limit = if max_nbytes as u64 > self.limits.max_decompressed() { Limit::Decompressed } else { Limit::Output };
+        let limit = if max_nbytes as u64 > self.limits.max_decompressed() {
+            Limit::Decompressed
+        } else {
+            Limit::Output
+        };
         Limits::check("a chunk's nbytes", info.nbytes, limit, max, 0)
             .map_err(|e| e.in_segment(crate::Segment::Index(info.index)).in_field("chunks"))?;
         let data = match info.location {
@@ -539,13 +567,17 @@ fn read_at<R: Read + Seek>(f: &mut R, at: u64, buf: &mut [u8], counter: &mut u64
 pub(crate) fn open_regular(path: &Path) -> Result<(File, u64)> {
     let meta = std::fs::metadata(path).map_err(|e| Error::from(e).in_field("path"))?;
     if !meta.is_file() {
-        return Err(Error::invalid("a regular file", path.display(), kind_of(&meta.file_type()), 0).in_field("path"));
+        return Err(
+            Error::invalid("a regular file", path.display(), kind_of(&meta.file_type()), 0).in_field("path")
+        );
     }
     let f = File::open(path)?;
     // The path may have changed between the two calls: check what was opened.
     let meta = f.metadata()?;
     if !meta.is_file() {
-        return Err(Error::invalid("a regular file", path.display(), kind_of(&meta.file_type()), 0).in_field("path"));
+        return Err(
+            Error::invalid("a regular file", path.display(), kind_of(&meta.file_type()), 0).in_field("path")
+        );
     }
     Ok((f, meta.len()))
 }

@@ -200,9 +200,10 @@ impl<'a> NdArray<'a> {
     /// block, zeros where the extended chunk passes the chunk or the array.
     fn chunk_data(&self, data: &[u8], coords: &[usize], geometry: &Geometry) -> Result<Vec<u8>> {
         let ts = self.typesize;
-        let n = geometry.chunk_items().and_then(|n| n.checked_mul(ts)).ok_or_else(|| {
-            Error::invalid("a chunk of at most 2 GiB", "", "an overflowing chunk shape", 0)
-        })?;
+        let n = geometry
+            .chunk_items()
+            .and_then(|n| n.checked_mul(ts))
+            .ok_or_else(|| Error::invalid("a chunk of at most 2 GiB", "", "an overflowing chunk shape", 0))?;
         let mut out = crate::limits::try_zeros(n, "a chunk being written", 0)?;
         geometry.each_run(coords, |r| {
             out[r.chunk_at * ts..(r.chunk_at + r.len) * ts]
