@@ -150,6 +150,13 @@ impl Limits {
         }
     }
 
+    /// Whether `bytes` more may be decompressed after `spent` within one inspection: within
+    /// [`Limits::max_decompressed`] alone and [`Limits::max_decompressed_total`] in all.
+    pub fn within_total(&self, spent: u64, bytes: u64) -> bool {
+        bytes <= self.max_decompressed
+            && spent.checked_add(bytes).is_some_and(|t| t <= self.max_decompressed_total)
+    }
+
     /// [`Limits::check`] against this budget's value of `limit`.
     pub fn require(&self, what: &'static str, needed: u64, limit: Limit, offset: usize) -> Result<()> {
         Self::check(what, needed, limit, self.get(limit), offset)

@@ -219,12 +219,3 @@ fn grid_coords(index: usize, grid: &[usize]) -> Result<Vec<usize>> {
     }
     Ok(coords)
 }
-
-impl Limits {
-    /// Whether `bytes` more may be decompressed after `spent` (for the whole-inspection budget,
-    /// [`Limits::max_decompressed_total`]).
-    pub fn within_total(&self, spent: u64, bytes: u64) -> bool {
-        spent.checked_add(bytes).is_some_and(|t| t <= self.max_decompressed_total())
-            && bytes <= self.max_decompressed()
-    }
-}
