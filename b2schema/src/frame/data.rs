@@ -9,7 +9,7 @@ use super::file::FrameFile;
 use super::index::{ChunkInfo, ChunkLocation, SpecialValue};
 use crate::b2nd::{Geometry, NdMeta};
 use crate::error::{Error, Result};
-use crate::limits::{Limit, Limits, try_reserve, try_zeros};
+use crate::limits::{Limit, Limits, try_reserve};
 
 impl FrameFile {
     /// The NDArray metalayer (`b2nd`, or the older `caterva`) of this frame, if any.
@@ -134,17 +134,23 @@ impl FrameFile {
         };
         let mut written = 0u64;
         let mut layer: Option<(u64, usize, Vec<u8>)> = None; // (layer number, first item, bytes)
-        let mut flush = |layer: &mut Option<(u64, usize, Vec<u8>)>, out: &mut dyn Write| -> Result<()> {
+        // The buffer of the last layer written, reused (zeroed again) for the next one.
+        let mut spare: Vec<u8> = Vec::new();
+        let mut flush = |layer: &mut Option<(u64, usize, Vec<u8>)>,
+                         out: &mut dyn Write,
+                         spare: &mut Vec<u8>|
+         -> Result<()> {
             if let Some((_, _, buf)) = layer.take() {
                 out.write_all(&buf)?;
                 written += buf.len() as u64;
+                *spare = buf;
             }
             Ok(())
         };
         self.for_each_chunk(|info| {
             let n = info.index as u64 / per_layer;
             if layer.as_ref().is_none_or(|(l, _, _)| *l != n) {
-                flush(&mut layer, out)?;
+                flush(&mut layer, out, &mut spare)?;
                 let first = n.saturating_mul(chunk_rows);
                 let layer_rows = chunk_rows.min(rows.saturating_sub(first));
                 let bytes =
@@ -155,7 +161,10 @@ impl FrameFile {
                     Limit::Decompressed,
                     87,
                 )?;
-                let buf = try_zeros(bytes as usize, "a layer of chunks", 87)?;
+                let mut buf = core::mem::take(&mut spare);
+                buf.clear();
+                try_reserve(&mut buf, bytes as usize, "a layer of chunks", 87)?;
+                buf.resize(bytes as usize, 0);
                 layer = Some((n, first.saturating_mul(row_items) as usize, buf));
             }
             match layer.as_mut() {
@@ -163,7 +172,7 @@ impl FrameFile {
                 None => Ok(()), // a layer was just started
             }
         })?;
-        flush(&mut layer, out)?;
+        flush(&mut layer, out, &mut spare)?;
         if written != total {
             return Err(Error::invalid("the array's bytes, written:", total, written, 87));
         }
@@ -181,6 +190,10 @@ impl FrameFile {
         base: usize,
         buf: &mut [u8],
     ) -> Result<()> {
+        // Zeros with no stored bytes: the layer is zeros already.
+        if matches!(info.location, ChunkLocation::Special(SpecialValue::Zeros | SpecialValue::Uninit)) {
+            return Ok(());
+        }
         let data = self.chunk_data(info, usize::MAX)?;
         let coords = grid_coords(info.index, grid)?;
         let bad = || {
