@@ -162,6 +162,7 @@ fn a_tiny_frame_cannot_make_the_index_allocate_gigabytes() {
     // Counting needs no allocation; listing them stops at the default limit, with a message.
     assert_eq!(view.nchunks().unwrap(), 130_000_000);
     let e = view.chunk_locations().unwrap_err();
-    assert!(e.to_string().contains("limit on chunk locations"), "{e}");
+    assert!(matches!(e.kind(), b2schema::ErrorKind::BudgetExceeded { .. }), "{e}");
+    assert!(e.to_string().contains("budget exceeded") && e.to_string().contains("--max-chunks"), "{e}");
     assert!(view.chunk_locations_with_limit(1 << 10).is_err());
 }

@@ -4,9 +4,12 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use b2schema::Limits;
 use b2schema::b2nd::{self, NdMeta};
 use b2schema::chunk::{self, ChunkHeader};
-use b2schema::frame::{ChunkInfo, ChunkLocation, FrameFile, SPARSE_INDEX, codec_name, filter_name};
+use b2schema::frame::{
+    ChunkInfo, ChunkLocation, FrameFile, SPARSE_INDEX, SpecialValue, codec_name, filter_name,
+};
 use serde_json::{Value, json};
 
 use crate::Failure;
@@ -14,30 +17,47 @@ use crate::msgpack_json::{self, hex};
 
 /// One frame (one PATH that is a file or a sparse frame): its report, or the error through
 /// `main`. Anything else (several PATHs, a plain directory): a scan, see [`scan`].
-pub fn run(paths: &[PathBuf], offset: u64, as_json: bool) -> Result<ExitCode, Failure> {
+pub fn run(paths: &[PathBuf], offset: u64, as_json: bool, opts: &Options) -> Result<ExitCode, Failure> {
     match paths {
-        [path] if !is_plain_dir(path) => run_one(path, offset, as_json),
-        _ => scan(paths, offset, as_json),
+        [path] if !is_plain_dir(path) => run_one(path, offset, as_json, opts),
+        _ => scan(paths, offset, as_json, opts),
     }
 }
 
-fn run_one(path: &Path, offset: u64, as_json: bool) -> Result<ExitCode, Failure> {
-    let report = open_and_report(path, offset).map_err(|e| Failure::at(path, e))?;
-    let mut out = io::stdout().lock();
-    let written = if as_json { writeln!(out, "{report}") } else { out.write_all(human(&report).as_bytes()) };
+/// What `inspect` may spend and list.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Options {
+    /// The budget of every read.
+    pub limits: Limits,
+    /// List every chunk (streamed), not only the first `max_items`.
+    pub all_chunks: bool,
+}
+
+fn run_one(path: &Path, offset: u64, as_json: bool, opts: &Options) -> Result<ExitCode, Failure> {
+    let (file, report) = open_and_report(path, offset, opts).map_err(|e| Failure::at(path, e))?;
+    let mut out = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
+    let mut problems = report.problems.clone();
+    let written = write_report(&mut out, &file, &report, as_json, opts, &mut problems);
     ended(written.and_then(|()| out.flush()))?;
-    Ok(ExitCode::SUCCESS)
+    if problems.is_empty() {
+        return Ok(ExitCode::SUCCESS);
+    }
+    for (part, e) in &problems {
+        let _ = writeln!(io::stderr(), "b2schema: {}: {part}: {e}", path.display());
+    }
+    Ok(ExitCode::from(2))
 }
 
 /// Inspects every frame of `paths` in order (a plain directory stands for what [`list`]
 /// finds in it) through one buffered stdout. A frame that fails does not stop the scan: with
 /// `--json` its line is `{"path", "error"}`, otherwise the error goes to stderr after the
 /// path. Exit code 2 when anything failed.
-fn scan(paths: &[PathBuf], offset: u64, as_json: bool) -> Result<ExitCode, Failure> {
+fn scan(paths: &[PathBuf], offset: u64, as_json: bool, opts: &Options) -> Result<ExitCode, Failure> {
     let mut scan = Scan {
         out: BufWriter::with_capacity(64 * 1024, io::stdout().lock()),
         as_json,
         offset,
+        opts: *opts,
         inputs: 0,
         failed: 0,
         reports: 0,
@@ -55,6 +75,7 @@ struct Scan<W: Write> {
     out: W,
     as_json: bool,
     offset: u64,
+    opts: Options,
     /// Frames (and unlistable directories) seen, and how many of them failed.
     inputs: usize,
     failed: usize,
@@ -75,19 +96,24 @@ impl<W: Write> Scan<W> {
 
     fn frame(&mut self, path: &Path) -> io::Result<()> {
         self.inputs += 1;
-        let report = match open_and_report(path, self.offset) {
+        let (file, report) = match open_and_report(path, self.offset, &self.opts) {
             Ok(report) => report,
             Err(e) => return self.failure(path, &e),
         };
-        if self.as_json {
-            writeln!(self.out, "{report}")
-        } else {
-            if self.reports > 0 {
-                self.out.write_all(b"\n")?;
-            }
-            self.reports += 1;
-            self.out.write_all(human(&report).as_bytes())
+        if !self.as_json && self.reports > 0 {
+            self.out.write_all(b"\n")?;
         }
+        self.reports += 1;
+        let mut problems = report.problems.clone();
+        write_report(&mut self.out, &file, &report, self.as_json, &self.opts, &mut problems)?;
+        if !problems.is_empty() {
+            self.failed += 1;
+            self.out.flush()?;
+            for (part, e) in &problems {
+                let _ = writeln!(io::stderr(), "b2schema: {}: {part}: {e}", path.display());
+            }
+        }
+        Ok(())
     }
 
     fn failure(&mut self, path: &Path, error: &dyn std::fmt::Display) -> io::Result<()> {
@@ -113,9 +139,14 @@ fn ended(written: io::Result<()>) -> Result<(), Failure> {
     }
 }
 
-fn open_and_report(path: &Path, offset: u64) -> b2schema::Result<Value> {
-    let file = if path.is_dir() { FrameFile::open(path) } else { FrameFile::open_at(path, offset) }?;
-    report(path, &file)
+fn open_and_report(path: &Path, offset: u64, opts: &Options) -> b2schema::Result<(FrameFile, Report)> {
+    let file = if path.is_dir() {
+        FrameFile::open_with_limits(path, opts.limits)
+    } else {
+        FrameFile::open_at_with_limits(path, offset, opts.limits)
+    }?;
+    let r = report(path, &file, opts)?;
+    Ok((file, r))
 }
 
 /// A directory without the index file of a sparse frame (`chunks.b2frame`): it stands for the
@@ -138,6 +169,7 @@ fn list(dir: &Path) -> io::Result<Vec<PathBuf>> {
                 Err(_) => continue, // dangling: not a regular file
             }
         }
+        // Only regular files: a FIFO, a socket or a device is never opened (it could block).
         if kind.is_file() || (kind.is_dir() && path.join(SPARSE_INDEX).exists()) {
             entries.push(path);
         }
@@ -146,8 +178,27 @@ fn list(dir: &Path) -> io::Result<Vec<PathBuf>> {
     Ok(entries)
 }
 
-/// The `inspect --json` object (its contract is in the README).
-pub fn report(path: &Path, file: &FrameFile) -> b2schema::Result<Value> {
+/// A frame's report: the `inspect --json` object, the parts that could not be read, and the
+/// chunk locations (for the listing streamed by `--all-chunks`).
+pub struct Report {
+    /// The `inspect --json` object (its contract is in the README); with `--all-chunks` its
+    /// `chunks` are written by [`write_report`] as they are read.
+    pub value: Value,
+    /// `(part, message)` for each part that could not be read: the exit code is 2 then.
+    pub problems: Vec<(String, String)>,
+    /// Every chunk's location (empty when the index could not be read).
+    pub locations: Vec<ChunkLocation>,
+}
+
+/// The report of `file` (found at `path`), within `opts.limits`: chunks are summarised and the
+/// first `max_items` listed (all of them with `all_chunks`, by [`write_report`]); values are
+/// shown up to `max_shown` bytes and decompressed within `max_decompressed` each and
+/// `max_decompressed_total` in all. A part that cannot be read is a problem, not a failure of
+/// the whole report.
+pub fn report(path: &Path, file: &FrameFile, opts: &Options) -> b2schema::Result<Report> {
+    let limits = &opts.limits;
+    let shown = usize::try_from(limits.max_shown()).unwrap_or(usize::MAX);
+    let mut problems = Vec::new();
     let v = file.view()?;
     let h = &v.header;
     let codec_id = h.codec_id();
@@ -181,7 +232,8 @@ pub fn report(path: &Path, file: &FrameFile) -> b2schema::Result<Value> {
         .metalayers
         .iter()
         .map(|(name, offset, content)| {
-            let mut m = json!({ "name": name, "offset": offset, "len": content.len(), "hex": hex(content) });
+            let mut m = json!({ "name": name, "offset": offset, "len": content.len() });
+            shown_bytes(&mut m, content, shown);
             if matches!(name, "b2nd" | "caterva")
                 && let Some(nd) = b2nd::read(content).or_else(|_| b2nd::read_compat(content)).ok()
             {
@@ -191,36 +243,219 @@ pub fn report(path: &Path, file: &FrameFile) -> b2schema::Result<Value> {
         })
         .collect();
     let t = v.trailer_offset;
-    let vlmetalayers: Vec<Value> = v
-        .trailer
-        .vlmetalayers
-        .iter()
-        .map(|(name, offset, content)| {
-            let mut m = json!({ "name": name, "offset": t + offset as u64 });
-            if let Ok(ch) = ChunkHeader::parse(content) {
+    let mut spent = 0u64;
+    let mut vlmetalayers = Vec::new();
+    for (name, offset, content) in v.trailer.vlmetalayers.iter() {
+        let at = t + offset as u64;
+        let mut m = json!({ "name": name, "offset": at });
+        match vlmeta_content(content, limits, &mut spent) {
+            Ok((ch, content)) => {
                 m["chunk"] = chunk_json(&ch);
-            }
-            if let Ok(data) = chunk::decompress(content) {
-                m["hex"] = json!(hex(&data));
-                if let Some(value) = msgpack_json::decode(&data) {
-                    m["value"] = value;
+                match content {
+                    Shown::Whole(data) => {
+                        m["hex"] = json!(hex(&data));
+                        if let Some(value) = msgpack_json::decode(&data) {
+                            m["value"] = value;
+                        }
+                    }
+                    Shown::Prefix(data) => shown_bytes(&mut m, &data, shown),
+                    Shown::NotDecompressed(why) => {
+                        m["truncated"] = json!(true);
+                        m["not_shown"] = json!(why);
+                    }
                 }
             }
-            m
-        })
-        .collect();
+            Err(e) => {
+                problems.push((format!("vlmetalayer {name}"), format!("{}", e.shift_offset(at as usize + 5))))
+            }
+        }
+        vlmetalayers.push(m);
+    }
     let mut out = json!({
         "path": path.display().to_string(),
         "kind": if v.is_sparse() { "sframe" } else { "cframe" },
         "header": header,
-        "nchunks": v.nchunks()?,
         "metalayers": metalayers,
         "vlmetalayers": vlmetalayers,
     });
-    if let Ok(chunks) = file.chunks() {
-        out["chunks"] = chunks.iter().map(chunk_info_json).collect();
+    match v.nchunks() {
+        Ok(n) => out["nchunks"] = json!(n),
+        Err(e) => problems.push(("nchunks".into(), e.to_string())),
     }
-    Ok(out)
+    let locations = match v.chunk_locations_with_limit(limits.max_chunks()) {
+        Ok(locs) => locs,
+        Err(e) => {
+            problems.push(("chunks".into(), e.to_string()));
+            Vec::new()
+        }
+    };
+    if !locations.is_empty() || problems.iter().all(|(p, _)| p != "chunks") {
+        out["chunk_summary"] = summary(&locations);
+    }
+    if !opts.all_chunks && problems.iter().all(|(p, _)| p != "chunks") {
+        let listed = usize::try_from(limits.max_items()).unwrap_or(usize::MAX).min(locations.len());
+        let mut chunks = Vec::with_capacity(listed);
+        for (i, &loc) in locations.iter().enumerate().take(listed) {
+            match file.chunk_info(i, loc) {
+                Ok(info) => chunks.push(chunk_info_json(&info)),
+                Err(e) => {
+                    problems.push((format!("chunk {i}"), e.to_string()));
+                    break;
+                }
+            }
+        }
+        out["chunks"] = Value::Array(chunks);
+        if locations.len() > listed {
+            out["chunks_not_listed"] = json!(locations.len() - listed);
+        }
+    }
+    if !problems.is_empty() {
+        out["errors"] = problems.iter().map(|(part, e)| json!({ "part": part, "error": e })).collect();
+    }
+    Ok(Report { value: out, problems, locations })
+}
+
+/// A vlmetalayer's content as far as it is shown.
+enum Shown {
+    /// All of it (at most `max_shown` bytes).
+    Whole(Vec<u8>),
+    /// Its first bytes (it is longer than `max_shown`).
+    Prefix(Vec<u8>),
+    /// Not decompressed: why.
+    NotDecompressed(String),
+}
+
+/// A vlmetalayer's chunk header and what of its content is shown: a memcpyed chunk's prefix is
+/// read in place, any other chunk decompressed only within the budget (`spent` so far).
+fn vlmeta_content(
+    content: &[u8],
+    limits: &Limits,
+    spent: &mut u64,
+) -> b2schema::Result<(ChunkHeader, Shown)> {
+    let ch = ChunkHeader::parse(content).map_err(|e| b2schema::Error::chunk(e, 0))?;
+    let n = ch.uncompressed_len() as u64;
+    let shown = usize::try_from(limits.max_shown()).unwrap_or(usize::MAX);
+    if ch.is_memcpyed() && ch.special() == chunk::Special::None && n > shown as u64 {
+        let start = ch.header_len();
+        let data = content.get(start..start.saturating_add(shown)).unwrap_or_default();
+        return Ok((ch, Shown::Prefix(data.to_vec())));
+    }
+    // A special chunk's first bytes, from a copy whose header claims only them.
+    if ch.special() != chunk::Special::None && n > shown as u64 {
+        let ts = u64::from(ch.typesize.max(1));
+        let m = (shown as u64 / ts * ts).max(ts).min(n) as i32;
+        let mut head = content.get(..ch.compressed_len()).unwrap_or(content).to_vec();
+        head[4..8].copy_from_slice(&m.to_le_bytes());
+        let data =
+            chunk::decompress_with_limit(&head, m as usize).map_err(|e| b2schema::Error::chunk(e, 0))?;
+        return Ok((ch, Shown::Prefix(data)));
+    }
+    if !limits.within_total(*spent, n) {
+        let (limit, max) = if n > limits.max_decompressed() {
+            ("--max-decompressed", limits.max_decompressed())
+        } else {
+            ("--max-decompressed-total", limits.max_decompressed_total())
+        };
+        let why =
+            format!("budget exceeded: {n} bytes to decompress, over the limit of {max} (raise with {limit})");
+        return Ok((ch, Shown::NotDecompressed(why)));
+    }
+    *spent += n;
+    let data = chunk::decompress_with_limit(content, n as usize).map_err(|e| b2schema::Error::chunk(e, 0))?;
+    if data.len() <= shown {
+        Ok((ch, Shown::Whole(data)))
+    } else {
+        let mut data = data;
+        data.truncate(shown);
+        Ok((ch, Shown::Prefix(data)))
+    }
+}
+
+/// `hex` (all of `bytes`, or their first `shown` with `truncated`).
+fn shown_bytes(m: &mut Value, bytes: &[u8], shown: usize) {
+    if bytes.len() <= shown {
+        m["hex"] = json!(hex(bytes));
+    } else {
+        m["hex"] = json!(hex(&bytes[..shown]));
+        m["truncated"] = json!(true);
+    }
+}
+
+/// How many chunks of each kind the index holds (stored chunks may still be special by their
+/// own header: that shows in their listing).
+fn summary(locations: &[ChunkLocation]) -> Value {
+    let mut n = [0u64; 4];
+    for loc in locations {
+        let k = match loc {
+            ChunkLocation::Special(SpecialValue::Zeros) => 1,
+            ChunkLocation::Special(SpecialValue::Nan) => 2,
+            ChunkLocation::Special(_) => 3,
+            _ => 0,
+        };
+        n[k] += 1;
+    }
+    json!({ "stored": n[0], "zeros": n[1], "nan": n[2], "uninit": n[3] })
+}
+
+/// Writes the report (JSON or human), listing every chunk as it is read with `--all-chunks`;
+/// a chunk that cannot be read ends the listing and joins `problems`.
+pub fn write_report(
+    out: &mut dyn Write,
+    file: &FrameFile,
+    report: &Report,
+    as_json: bool,
+    opts: &Options,
+    problems: &mut Vec<(String, String)>,
+) -> io::Result<()> {
+    let listing = opts.all_chunks && !report.locations.is_empty();
+    if !listing {
+        return if as_json {
+            writeln!(out, "{}", report.value)
+        } else {
+            out.write_all(human(&report.value).as_bytes())
+        };
+    }
+    let each = |out: &mut dyn Write,
+                problems: &mut Vec<(String, String)>,
+                f: &dyn Fn(&mut dyn Write, usize, &Value) -> io::Result<()>| {
+        // A write error ends the listing and is returned; a chunk that cannot be read ends it
+        // and joins the problems.
+        let mut written = Ok(());
+        let listed = file.for_each_chunk(|info| {
+            written = f(out, info.index, &chunk_info_json(&info));
+            if written.is_err() {
+                return Err(b2schema::Error::invalid("a writable output", "", "an error", 0));
+            }
+            Ok(())
+        });
+        written?;
+        if let Err(e) = listed {
+            problems.push(("chunks".into(), e.to_string()));
+        }
+        Ok::<(), io::Error>(())
+    };
+    if as_json {
+        // The object without its closing brace, then the chunks one by one.
+        let head = report.value.to_string();
+        out.write_all(head.as_bytes().strip_suffix(b"}").unwrap_or(head.as_bytes()))?;
+        out.write_all(b",\"chunks\":[")?;
+        each(out, problems, &|out, i, c| {
+            if i > 0 {
+                out.write_all(b",")?;
+            }
+            write!(out, "{c}")
+        })?;
+        out.write_all(b"]")?;
+        if !problems.is_empty() {
+            let errors: Value =
+                problems.iter().map(|(part, e)| json!({ "part": part, "error": e })).collect();
+            write!(out, ",\"errors_listing\":{errors}")?;
+        }
+        out.write_all(b"}\n")
+    } else {
+        out.write_all(human(&report.value).as_bytes())?;
+        each(out, problems, &|out, _, c| writeln!(out, "{}", chunk_line(c)))
+    }
 }
 
 fn nd_json(nd: &NdMeta) -> Value {
@@ -317,9 +552,10 @@ fn human(r: &Value) -> String {
         "  threads  {} compression, {} decompression (as written)",
         h["nthreads_comp"], h["nthreads_decomp"]
     );
-    let metas = r["metalayers"].as_array().cloned().unwrap_or_default();
+    let none = Vec::new();
+    let metas = r["metalayers"].as_array().unwrap_or(&none);
     let _ = writeln!(s, "metalayers {}", metas.len());
-    for m in &metas {
+    for m in metas {
         let mut line =
             format!("  {:<10} {} bytes at {}", m["name"].as_str().unwrap_or(""), m["len"], m["offset"]);
         if let Some(nd) = m.get("b2nd") {
@@ -339,9 +575,9 @@ fn human(r: &Value) -> String {
         }
         let _ = writeln!(s, "{line}");
     }
-    let vls = r["vlmetalayers"].as_array().cloned().unwrap_or_default();
+    let vls = r["vlmetalayers"].as_array().unwrap_or(&none);
     let _ = writeln!(s, "vlmeta     {}", vls.len());
-    for m in &vls {
+    for m in vls {
         let mut line = format!("  {:<10}", m["name"].as_str().unwrap_or(""));
         if let Some(c) = m.get("chunk") {
             let _ = write!(
@@ -361,26 +597,46 @@ fn human(r: &Value) -> String {
             }
             _ => {}
         }
+        if let Some(why) = m["not_shown"].as_str() {
+            let _ = write!(line, ": not shown, {why}");
+        }
         let _ = writeln!(s, "{line}");
     }
-    let chunks = r["chunks"].as_array().cloned().unwrap_or_default();
-    let specials = chunks.iter().filter(|c| !c["special"].is_null()).count();
+    let empty = Vec::new();
+    let chunks = r["chunks"].as_array().unwrap_or(&empty);
+    let listed_specials = chunks.iter().filter(|c| !c["special"].is_null()).count() as u64;
+    let sum = &r["chunk_summary"];
+    let index_specials: u64 = ["zeros", "nan", "uninit"].iter().filter_map(|k| sum[k].as_u64()).sum();
+    let listed_index_specials =
+        chunks.iter().filter(|c| !c["special"].is_null() && c["cbytes"] == 0).count() as u64;
+    let specials = listed_specials + index_specials - listed_index_specials.min(index_specials);
     let _ = writeln!(s, "chunks     {} ({specials} special)", r["nchunks"]);
     const SHOWN: usize = 8;
     for c in chunks.iter().take(SHOWN) {
-        let place = match (c.get("offset"), c.get("file_id")) {
-            (Some(o), _) => format!("offset {o}"),
-            (_, Some(id)) => format!("file {:08X}.chunk", id.as_u64().unwrap_or(0)),
-            _ => "no bytes".into(),
-        };
-        let special = c["special"].as_str().map(|k| format!(", {k}")).unwrap_or_default();
-        let _ =
-            writeln!(s, "  #{:<5} {place:<20} {} -> {} bytes{special}", c["index"], c["cbytes"], c["nbytes"]);
+        let _ = writeln!(s, "{}", chunk_line(c));
     }
-    if chunks.len() > SHOWN {
-        let _ = writeln!(s, "  ... {} more", chunks.len() - SHOWN);
+    let total = r["nchunks"].as_u64().unwrap_or(chunks.len() as u64);
+    if total > SHOWN as u64 && !chunks.is_empty() {
+        let _ = writeln!(s, "  ... {} more", total - SHOWN as u64);
+    }
+    if let Some(errors) = r["errors"].as_array() {
+        for e in errors {
+            let _ =
+                writeln!(s, "!! {}: {}", e["part"].as_str().unwrap_or(""), e["error"].as_str().unwrap_or(""));
+        }
     }
     s
+}
+
+/// One chunk's line of the human report.
+fn chunk_line(c: &Value) -> String {
+    let place = match (c.get("offset"), c.get("file_id")) {
+        (Some(o), _) => format!("offset {o}"),
+        (_, Some(id)) => format!("file {:08X}.chunk", id.as_u64().unwrap_or(0)),
+        _ => "no bytes".into(),
+    };
+    let special = c["special"].as_str().map(|k| format!(", {k}")).unwrap_or_default();
+    format!("  #{:<5} {place:<20} {} -> {} bytes{special}", c["index"], c["cbytes"], c["nbytes"])
 }
 
 fn short(s: &str) -> String {

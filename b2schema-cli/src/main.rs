@@ -3,17 +3,11 @@
 //! Exit codes: 0 success, 1 `verify` found a difference, 2 unreadable input or bad usage.
 #![forbid(unsafe_code)]
 
-mod inspect;
-mod layouts;
-mod msgpack_json;
-mod npy;
-mod pack;
-mod slice;
-mod verify;
-
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use b2schema_cli::budget::BudgetArgs;
+use b2schema_cli::{cat, inspect, layouts, pack, verify};
 use clap::{Parser, Subcommand};
 
 /// Inspect, verify and dump the metadata of Blosc2 frames (.b2nd, .b2frame, cframes, sparse
@@ -23,6 +17,9 @@ use clap::{Parser, Subcommand};
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// What an input may cost (every subcommand).
+    #[command(flatten)]
+    budget: BudgetArgs,
 }
 
 #[derive(Subcommand)]
@@ -44,6 +41,9 @@ enum Command {
         /// Where the frame starts inside the file (inside every file, with several).
         #[arg(long, default_value_t = 0)]
         offset: u64,
+        /// List every chunk (streamed), not only the first --max-items.
+        #[arg(long)]
+        all_chunks: bool,
     },
     /// Re-encodes the header and the trailer from their decoded values and compares the bytes.
     Verify {
@@ -64,9 +64,6 @@ enum Command {
         /// Write to this file instead of stdout.
         #[arg(short, long)]
         output: Option<PathBuf>,
-        /// Refuse data larger than this many bytes.
-        #[arg(long, default_value_t = 1 << 32)]
-        max_bytes: usize,
         /// Only these items of an NDArray, NumPy style: `start:stop` per dimension separated by
         /// commas (`0:10,5:8`; a single index `3`; `:` or nothing for a whole dimension;
         /// negative values count from the end). Only the chunks and blocks it touches are read.
@@ -109,9 +106,6 @@ enum Command {
         input: PathBuf,
         /// The .npy file to write.
         output: PathBuf,
-        /// Refuse data larger than this many bytes.
-        #[arg(long, default_value_t = 1 << 32)]
-        max_bytes: usize,
     },
     /// The annotated hex dump of the header and the trailer.
     Dump {
@@ -122,13 +116,16 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let limits = cli.budget.limits();
     let result = match cli.command {
-        Command::Inspect { paths, json, offset } => inspect::run(&paths, offset, json),
-        Command::Verify { path } => verify::run(&path),
+        Command::Inspect { paths, json, offset, all_chunks } => {
+            inspect::run(&paths, offset, json, &inspect::Options { limits, all_chunks })
+        }
+        Command::Verify { path } => verify::run(&path, limits),
         Command::Layout { name } => layouts::run(name.as_deref()),
-        Command::Dump { path } => verify::dump(&path),
-        Command::Cat { path, output, max_bytes, slice, threads } => {
-            cat(&path, output.as_deref(), max_bytes, slice.as_deref(), threads)
+        Command::Dump { path } => verify::dump(&path, limits),
+        Command::Cat { path, output, slice, threads } => {
+            cat::run(&path, output.as_deref(), limits, slice.as_deref(), threads)
         }
         Command::Pack { input, output, codec, clevel, filters, chunks, blocks, nthreads } => {
             let o = pack::PackOptions {
@@ -141,7 +138,7 @@ fn main() -> ExitCode {
             };
             pack::pack(&input, &output, &o)
         }
-        Command::Unpack { input, output, max_bytes } => pack::unpack(&input, &output, max_bytes),
+        Command::Unpack { input, output } => pack::unpack(&input, &output, limits.max_output() as usize),
     };
     match result {
         Ok(code) => code,
@@ -149,52 +146,5 @@ fn main() -> ExitCode {
             eprintln!("b2schema: {e}");
             ExitCode::from(2)
         }
-    }
-}
-
-fn cat(
-    path: &std::path::Path,
-    output: Option<&std::path::Path>,
-    max_bytes: usize,
-    slice_text: Option<&str>,
-    threads: Option<usize>,
-) -> Result<ExitCode, Failure> {
-    use std::io::Write;
-    let file = b2schema::frame::FrameFile::open(path).map_err(|e| Failure::at(path, e))?;
-    let view = file.view().map_err(|e| Failure::at(path, e))?;
-    if view.metalayer("b2nd").is_some() || view.metalayer("caterva").is_some() {
-        return slice::cat_array(path, &file, slice_text, threads, output, max_bytes);
-    }
-    if slice_text.is_some() {
-        return Err(Failure::at(path, "--slice needs an NDArray (a b2nd metalayer); this is an SChunk"));
-    }
-    let data = {
-        let mut all = Vec::new();
-        for info in file.chunks().map_err(|e| Failure::at(path, e))? {
-            let left = max_bytes.saturating_sub(all.len());
-            all.extend(file.chunk_data(&info, left).map_err(|e| Failure::at(path, e))?);
-        }
-        all
-    };
-    let written = match output {
-        Some(out) => std::fs::write(out, &data),
-        None => std::io::stdout().lock().write_all(&data),
-    };
-    written.map_err(|e| Failure(format!("writing the data: {e}")))?;
-    Ok(ExitCode::SUCCESS)
-}
-
-/// An error for the user: what failed, where.
-pub struct Failure(String);
-
-impl std::fmt::Display for Failure {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl Failure {
-    pub fn at(path: &std::path::Path, e: impl std::fmt::Display) -> Self {
-        Failure(format!("{}: {e}", path.display()))
     }
 }

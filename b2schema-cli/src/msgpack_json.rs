@@ -14,8 +14,15 @@ pub fn decode(bytes: &[u8]) -> Option<Value> {
     b2schema::from_slice_with::<Json>(bytes, b2schema::Config::minimal()).ok().map(|j| j.0)
 }
 
+/// Lowercase hex, two digits per byte.
 pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for &b in bytes {
+        s.push(DIGITS[usize::from(b >> 4)] as char);
+        s.push(DIGITS[usize::from(b & 15)] as char);
+    }
+    s
 }
 
 impl<'de> Deserialize<'de> for Json {

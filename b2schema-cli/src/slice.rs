@@ -22,7 +22,7 @@ pub fn cat_array(
     slice: Option<&str>,
     nthreads: Option<usize>,
     output: Option<&Path>,
-    max_bytes: usize,
+    max_bytes: u64,
 ) -> Result<ExitCode, Failure> {
     let reader = ArrayReader::new(file).map_err(|e| Failure::at(path, e))?;
     let sel = match slice {
@@ -31,14 +31,14 @@ pub fn cat_array(
         }
         None => Selection::all(reader.shape()),
     };
-    let mut opts = ReadOptions { max_bytes: max_bytes as u64, ..ReadOptions::default() };
+    let mut opts = ReadOptions { max_bytes, ..ReadOptions::default() };
     if let Some(n) = nthreads {
         opts.nthreads = n.max(1);
     }
     let total = sel.len().and_then(|n| n.checked_mul(reader.typesize() as u64)).unwrap_or(u64::MAX);
     if total > opts.max_bytes {
         return Err(Failure(format!(
-            "{}: the selection holds {total} bytes, more than --max-bytes {}",
+            "{}: budget exceeded: the selection holds {total} bytes, more than the limit of {} (raise with --max-output)",
             path.display(),
             opts.max_bytes
         )));
@@ -58,6 +58,10 @@ pub fn cat_array(
         })
     });
     if let Some(message) = write_error {
+        // A reader that closes the pipe early (`| head`) ends the output quietly.
+        if message.contains("Broken pipe") {
+            return Ok(ExitCode::SUCCESS);
+        }
         return Err(Failure(message));
     }
     result.map_err(|e| Failure::at(path, e))?;

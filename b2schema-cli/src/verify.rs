@@ -11,8 +11,8 @@ use crate::Failure;
 
 /// Decodes each section, re-encodes it from the decoded values and compares the bytes. Exit 0
 /// when everything is identical, 1 at the first difference or section that does not decode.
-pub fn run(path: &Path) -> Result<ExitCode, Failure> {
-    let file = FrameFile::locate(path).map_err(|e| Failure::at(path, e))?;
+pub fn run(path: &Path, limits: b2schema::Limits) -> Result<ExitCode, Failure> {
+    let file = FrameFile::locate_with_limits(path, limits).map_err(|e| Failure::at(path, e))?;
     let mut failed = false;
     let t = file.trailer_offset() as usize;
     let header = section::<FrameHeader>("header", file.header_bytes(), 0, FrameHeader::LAYOUT);
@@ -27,7 +27,7 @@ pub fn run(path: &Path) -> Result<ExitCode, Failure> {
         }
     }
     match file.view() {
-        Ok(v) => match v.chunk_locations() {
+        Ok(v) => match v.chunk_locations_with_limit(limits.max_chunks()) {
             Ok(locs) => println!(
                 "frame    valid: {} chunks, offsets index of {} bytes at {}",
                 locs.len(),
@@ -85,9 +85,10 @@ fn field_at(layout: &Layout, at: usize) -> &'static str {
 }
 
 /// The annotated dumps of the header and the trailer.
-pub fn dump(path: &Path) -> Result<ExitCode, Failure> {
-    let file = FrameFile::locate(path).map_err(|e| Failure::at(path, e))?;
-    let opts = Options { max_payload_lines: 8, base_offset: 0 };
+pub fn dump(path: &Path, limits: b2schema::Limits) -> Result<ExitCode, Failure> {
+    let file = FrameFile::locate_with_limits(path, limits).map_err(|e| Failure::at(path, e))?;
+    let max_output = usize::try_from(limits.max_output()).unwrap_or(usize::MAX);
+    let opts = Options { max_payload_lines: 8, max_output, ..Options::default() };
     println!("# header ({} bytes)", file.header_bytes().len());
     print!("{}", layout::annotate_with(FrameHeader::LAYOUT, file.header_bytes(), opts));
     let t = file.trailer_offset() as usize;

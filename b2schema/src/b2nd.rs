@@ -447,17 +447,20 @@ pub struct Run {
 impl Geometry {
     /// The geometry of `meta` (checked by [`NdMeta::check`]).
     pub fn new(shape: &[i64], chunkshape: &[i32], blockshape: &[i32]) -> Self {
-        let shape: Vec<usize> = shape.iter().map(|&s| s.max(0) as usize).collect();
+        let shape: Vec<usize> = shape.iter().map(|&s| usize::try_from(s).unwrap_or(0)).collect();
         let chunks: Vec<usize> = chunkshape.iter().map(|&c| c.max(0) as usize).collect();
         let blocks: Vec<usize> = blockshape.iter().map(|&b| b.max(0) as usize).collect();
-        let ext =
-            chunks.iter().zip(&blocks).map(|(&c, &b)| if b == 0 { 0 } else { c.div_ceil(b) * b }).collect();
+        let ext = chunks
+            .iter()
+            .zip(&blocks)
+            .map(|(&c, &b)| if b == 0 { 0 } else { c.div_ceil(b).saturating_mul(b) })
+            .collect();
         Geometry { shape, chunks, blocks, ext }
     }
 
-    /// Items per (padded) chunk.
-    pub fn chunk_items(&self) -> usize {
-        self.ext.iter().product()
+    /// Items per (padded) chunk; `None` when the product overflows (no real chunk is that big).
+    pub fn chunk_items(&self) -> Option<usize> {
+        self.ext.iter().try_fold(1usize, |a, &e| a.checked_mul(e))
     }
 
     /// The chunk grid: chunks per dimension.
@@ -469,63 +472,105 @@ impl Geometry {
             .collect()
     }
 
-    /// The runs of real (not padding) items of the chunk at grid `coords`.
-    pub fn rows(&self, coords: &[usize]) -> Vec<Run> {
-        let nd = self.shape.len();
-        if nd == 0 {
-            return alloc::vec![Run { chunk_at: 0, array_at: 0, len: 1 }];
-        }
-        let mut strides = alloc::vec![1usize; nd];
-        for i in (0..nd - 1).rev() {
-            strides[i] = strides[i + 1] * self.shape[i + 1];
-        }
-        let bgrid: Vec<usize> =
-            self.ext.iter().zip(&self.blocks).map(|(e, b)| if *b == 0 { 0 } else { e / b }).collect();
-        let last = nd - 1;
-        let row = self.blocks[last];
-        let rows_per_block: usize = self.blocks[..last].iter().product();
+    /// The runs of real (not padding) items of the chunk at grid `coords`, collected (see
+    /// [`Geometry::each_run`], which does not collect them).
+    pub fn rows(&self, coords: &[usize]) -> crate::Result<Vec<Run>> {
         let mut out = Vec::new();
-        let mut pos = 0;
-        let mut bc = alloc::vec![0usize; nd];
-        for _ in 0..bgrid.iter().product::<usize>() {
-            let mut rc = alloc::vec![0usize; last];
-            for _ in 0..rows_per_block {
-                let inside = |i: usize, r: usize| bc[i] * self.blocks[i] + r;
-                let valid = (0..last).all(|i| {
-                    let k = inside(i, rc[i]);
-                    k < self.chunks[i] && coords[i] * self.chunks[i] + k < self.shape[i]
-                });
-                if valid {
-                    let k0 = inside(last, 0);
-                    let start = coords[last] * self.chunks[last] + k0;
-                    let len = self.chunks[last]
-                        .saturating_sub(k0)
-                        .min(self.shape[last].saturating_sub(start))
-                        .min(row);
-                    if len > 0 {
-                        let mut lin = start;
-                        for i in 0..last {
-                            lin += (coords[i] * self.chunks[i] + inside(i, rc[i])) * strides[i];
-                        }
-                        out.push(Run { chunk_at: pos, array_at: lin, len });
-                    }
-                }
-                pos += row;
-                odometer(&mut rc, &self.blocks[..last]);
-            }
-            odometer(&mut bc, &bgrid);
+        self.each_run(coords, |r| {
+            crate::limits::try_reserve(&mut out, 1, "the runs of a chunk", 0)?;
+            out.push(r);
+            Ok(())
+        })?;
+        Ok(out)
+    }
+
+    /// Calls `f` on each run of real items of the chunk at grid `coords`, in the order of the
+    /// array (C order). The walk follows the items of the array inside the chunk, not the
+    /// padded chunk: it makes at most one call per real item, whatever the chunk shape claims.
+    /// `coords` must have one coordinate per dimension, inside the grid; positions that do not
+    /// fit a `usize` are errors.
+    pub fn each_run(
+        &self,
+        coords: &[usize],
+        mut f: impl FnMut(Run) -> crate::Result<()>,
+    ) -> crate::Result<()> {
+        let nd = self.shape.len();
+        if coords.len() != nd {
+            return Err(crate::Error::invalid("chunk coordinates, one per dimension:", nd, coords.len(), 0));
         }
-        out
+        if nd == 0 {
+            return f(Run { chunk_at: 0, array_at: 0, len: 1 });
+        }
+        let overflow =
+            || crate::Error::invalid("a chunk position that fits in memory", "usize", "an overflow", 0);
+        // The chunk's real extent per dimension: items [start, start + len) of the array.
+        let mut start = alloc::vec![0usize; nd];
+        let mut len = alloc::vec![0usize; nd];
+        for i in 0..nd {
+            let s = coords[i].checked_mul(self.chunks[i]).ok_or_else(overflow)?;
+            if s >= self.shape[i] || self.blocks[i] == 0 {
+                return Ok(()); // outside the array: no real items
+            }
+            start[i] = s;
+            len[i] = self.chunks[i].min(self.shape[i] - s);
+        }
+        // Strides of the array (C order), of the chunk's block grid and of a block.
+        let mut astride = alloc::vec![1usize; nd];
+        let mut gstride = alloc::vec![1usize; nd];
+        let mut bstride = alloc::vec![1usize; nd];
+        for i in (0..nd - 1).rev() {
+            astride[i] = astride[i + 1].checked_mul(self.shape[i + 1]).ok_or_else(overflow)?;
+            gstride[i] =
+                gstride[i + 1].checked_mul(self.ext[i + 1] / self.blocks[i + 1]).ok_or_else(overflow)?;
+            bstride[i] = bstride[i + 1].checked_mul(self.blocks[i + 1]).ok_or_else(overflow)?;
+        }
+        let block_items = bstride[0].checked_mul(self.blocks[0]).ok_or_else(overflow)?;
+        let last = nd - 1;
+        // One row per position of the first nd - 1 dimensions inside the real extent.
+        let mut k = alloc::vec![0usize; last];
+        loop {
+            let mut array_row = start[last];
+            let mut block_base = 0usize;
+            let mut in_block = 0usize;
+            for i in 0..last {
+                let a = start[i] + k[i];
+                array_row =
+                    a.checked_mul(astride[i]).and_then(|x| x.checked_add(array_row)).ok_or_else(overflow)?;
+                let (b, r) = (k[i] / self.blocks[i], k[i] % self.blocks[i]);
+                block_base =
+                    b.checked_mul(gstride[i]).and_then(|x| x.checked_add(block_base)).ok_or_else(overflow)?;
+                in_block += r * bstride[i];
+            }
+            // Along the last dimension, one run per block crossed.
+            let bl = self.blocks[last];
+            let mut j = 0;
+            while j < len[last] {
+                let (b, r) = (j / bl, j % bl);
+                let run = (bl - r).min(len[last] - j);
+                let block = block_base.checked_add(b).ok_or_else(overflow)?;
+                let chunk_at = block
+                    .checked_mul(block_items)
+                    .and_then(|x| x.checked_add(in_block + r))
+                    .ok_or_else(overflow)?;
+                f(Run { chunk_at, array_at: array_row + j, len: run })?;
+                j += run;
+            }
+            if !odometer(&mut k, &len[..last]) {
+                return Ok(());
+            }
+        }
     }
 }
 
-/// Advances a C-order multi-index within `bounds`.
-pub(crate) fn odometer(idx: &mut [usize], bounds: &[usize]) {
+/// Advances a C-order multi-index within `bounds`; `false` when it wraps around to all zeros
+/// (the walk is over).
+pub(crate) fn odometer(idx: &mut [usize], bounds: &[usize]) -> bool {
     for i in (0..idx.len()).rev() {
         idx[i] += 1;
         if idx[i] < bounds[i] {
-            return;
+            return true;
         }
         idx[i] = 0;
     }
+    false
 }

@@ -33,11 +33,18 @@ pub struct Options {
     pub max_payload_lines: usize,
     /// Offset added to every printed offset (the position of `bytes` in a larger buffer).
     pub base_offset: usize,
+    /// The most bytes of text produced (about 50 per line): a dump that would be longer stops
+    /// with a last `!!` line saying so. Default [`DEFAULT_MAX_OUTPUT`].
+    pub max_output: usize,
 }
+
+/// Default of [`Options::max_output`]: 16 MiB of text (each input byte can take 50 bytes of
+/// dump, so a few megabytes of msgpack would otherwise make hundreds).
+pub const DEFAULT_MAX_OUTPUT: usize = 16 << 20;
 
 impl Default for Options {
     fn default() -> Self {
-        Options { max_payload_lines: usize::MAX, base_offset: 0 }
+        Options { max_payload_lines: usize::MAX, base_offset: 0, max_output: DEFAULT_MAX_OUTPUT }
     }
 }
 
@@ -49,14 +56,14 @@ pub fn annotate(bytes: &[u8]) -> String {
 /// Dumps every msgpack value in `bytes` with `options`.
 pub fn annotate_with(bytes: &[u8], options: Options) -> String {
     let mut d = Dumper::new(bytes, 0, options);
-    while d.pos < bytes.len() {
+    while d.pos < bytes.len() && !d.full {
         if let Err(msg) = d.value(0) {
             let at = d.pos;
             d.line(at, &[], 0, &alloc::format!("!! {msg}"));
             break;
         }
     }
-    d.out
+    d.finish()
 }
 
 /// Writes one line: offset, bytes (left-aligned in their column), indentation, text.
@@ -83,8 +90,20 @@ pub fn write_line(out: &mut String, offset: usize, bytes: &[u8], indent: usize, 
 
 /// Writes `payload` 8 bytes per line at `indent`, starting at `offset`, with its ASCII form.
 pub fn write_payload(out: &mut String, offset: usize, payload: &[u8], indent: usize, max_lines: usize) {
+    write_payload_within(out, offset, payload, indent, max_lines, usize::MAX);
+}
+
+/// [`write_payload`], stopping (with a `... N more bytes` line) once `out` reaches `max_len`.
+fn write_payload_within(
+    out: &mut String,
+    offset: usize,
+    payload: &[u8],
+    indent: usize,
+    max_lines: usize,
+    max_len: usize,
+) {
     for (i, chunk) in payload.chunks(BYTES_PER_LINE).enumerate() {
-        if i == max_lines {
+        if i == max_lines || out.len() >= max_len {
             let rest = payload.len() - i * BYTES_PER_LINE;
             write_line(
                 out,
@@ -111,11 +130,38 @@ pub(crate) struct Dumper<'a> {
     options: Options,
     /// Text put before the next line's description (`"shape[0]: "`).
     pub(crate) label: Option<String>,
+    /// Set once the text reached `options.max_output`: nothing more is written.
+    pub(crate) full: bool,
+    /// Where the input was when the text filled up.
+    stopped_at: usize,
 }
 
 impl<'a> Dumper<'a> {
     pub(crate) fn new(bytes: &'a [u8], pos: usize, options: Options) -> Self {
-        Dumper { bytes, pos, out: String::new(), options, label: None }
+        Dumper { bytes, pos, out: String::new(), options, label: None, full: false, stopped_at: 0 }
+    }
+
+    /// The text, with a last line saying where it stopped if it filled up.
+    pub(crate) fn finish(mut self) -> String {
+        if self.full {
+            let at = self.options.base_offset + self.stopped_at;
+            let _ = writeln!(
+                self.out,
+                "!! output limit of {} bytes reached at offset {at:04x}: {} bytes not shown",
+                self.options.max_output,
+                self.bytes.len().saturating_sub(self.stopped_at)
+            );
+        }
+        self.out
+    }
+
+    /// Whether the text is full (marking it so at input position `at`).
+    fn filled(&mut self, at: usize) -> bool {
+        if !self.full && self.out.len() >= self.options.max_output {
+            self.full = true;
+            self.stopped_at = at;
+        }
+        self.full
     }
 
     /// Writes one line for the bytes `start..self.pos`.
@@ -125,6 +171,9 @@ impl<'a> Dumper<'a> {
     }
 
     pub(crate) fn line(&mut self, at: usize, bytes: &[u8], depth: usize, text: &str) {
+        if self.filled(at) {
+            return;
+        }
         match self.label.take() {
             Some(mut label) => {
                 label.push_str(text);
@@ -135,8 +184,12 @@ impl<'a> Dumper<'a> {
     }
 
     fn payload(&mut self, at: usize, payload: &[u8], depth: usize) {
-        let max = self.options.max_payload_lines;
-        write_payload(&mut self.out, self.options.base_offset + at, payload, depth, max);
+        if self.filled(at) {
+            return;
+        }
+        let (max, limit) = (self.options.max_payload_lines, self.options.max_output);
+        write_payload_within(&mut self.out, self.options.base_offset + at, payload, depth, max, limit);
+        self.filled(at);
     }
 
     pub(crate) fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], String> {

@@ -128,6 +128,18 @@ pub enum ErrorKind {
     },
     /// A Blosc chunk that does not decode (its offset is where the problem is in the chunk).
     Chunk(crate::chunk::ChunkError),
+    /// The input asks for more memory or work than the [`Limits`](crate::Limits) allow (or,
+    /// when `max` is 0, than the allocator could give).
+    BudgetExceeded {
+        /// What needed it ("a chunk's nbytes", "the array's data").
+        what: &'static str,
+        /// Bytes (or items) asked for.
+        needed: u64,
+        /// The limit that refused it.
+        limit: crate::Limit,
+        /// Its value.
+        max: u64,
+    },
     /// A message from a `Serialize` or `Deserialize` implementation.
     Custom(String),
     /// An I/O error from a reader or writer.
@@ -358,6 +370,14 @@ impl Error {
                     Some(alloc::format!("found {found}")),
                 )
             }
+            K::BudgetExceeded { what, needed, limit, max: 0 } => (
+                alloc::format!("budget exceeded: {what} needs {needed} bytes, which could not be allocated"),
+                Some(alloc::format!("lower it or raise the memory available ({})", limit.option())),
+            ),
+            K::BudgetExceeded { what, needed, limit, max } => (
+                alloc::format!("budget exceeded: {what} needs {needed}"),
+                Some(alloc::format!("more than the limit of {max} (raise with {})", limit.option())),
+            ),
             K::Custom(msg) => (msg.clone(), None),
             #[cfg(feature = "std")]
             K::Io(e) => (alloc::format!("I/O error: {e}"), None),

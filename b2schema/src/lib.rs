@@ -63,6 +63,7 @@ mod error;
 pub mod frame;
 mod int;
 pub mod layout;
+pub mod limits;
 pub mod ser;
 pub mod wrap;
 pub mod writer;
@@ -80,6 +81,7 @@ pub use de::{Deserializer, from_slice, from_slice_with, take_from_slice, take_fr
 pub use de::{from_reader, from_reader_with};
 pub use encoding::{Encoding, Expected};
 pub use error::{Category, Error, ErrorKind, Result, Segment};
+pub use limits::{Limit, Limits};
 pub use ser::{Serializer, encoded_len, to_slice, to_slice_with, to_vec, to_vec_with};
 #[cfg(feature = "std")]
 pub use ser::{to_writer, to_writer_with};

@@ -30,7 +30,7 @@ fn lines_ok(text: &str) {
 
 fuzz_target!(|data: &[u8]| {
     lines_ok(&dump::annotate(data));
-    let short = Options { max_payload_lines: 1, base_offset: 0x1000 };
+    let short = Options { max_payload_lines: 1, base_offset: 0x1000, ..Options::default() };
     let _ = dump::annotate_with(data, short);
     for l in LAYOUTS {
         lines_ok(&layout::annotate(l, data));

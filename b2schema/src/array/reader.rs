@@ -8,9 +8,6 @@
 //! selection and the touched blocks, never the padded chunk grid: one block buffer per thread,
 //! and the chunks' tables (header, block offsets, dictionary) read once, up front.
 
-use std::fs::File;
-use std::path::PathBuf;
-
 use alloc::vec::Vec;
 use core::ops::Range;
 
@@ -20,6 +17,7 @@ use crate::b2nd::{self, NdMeta};
 use crate::chunk::{BlockScratch, ChunkBlocks, ErrorKind as ChunkErrorKind, Prefix};
 use crate::error::{Error, Result};
 use crate::frame::{ChunkLocation, FrameFile, SpecialValue};
+use crate::limits::{Limit, Limits};
 
 /// How to read: threads and the largest result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,8 +88,8 @@ struct Chunk {
 enum Source {
     /// Every item is this item (special chunks).
     Fill(Vec<u8>),
-    /// Blocks decoded one at a time, from the chunk's bytes in `place`.
-    Blocks { place: (PathBuf, u64), table: ChunkBlocks, first: Option<Vec<u8>> },
+    /// Blocks decoded one at a time, from the chunk's bytes at `loc`.
+    Blocks { loc: ChunkLocation, table: ChunkBlocks, first: Option<Vec<u8>> },
     /// A chunk whose blocks are not the array's blocks (a header blocksize that is not the block
     /// shape's): decoded whole, once.
     Whole(Vec<u8>),
@@ -142,6 +140,14 @@ impl<'f> ArrayReader<'f> {
             bytes(&ext).ok_or_else(|| invalid("a chunk of at most i32::MAX bytes:", i32::MAX, "more"))?;
         let block_bytes = bytes(&blockshape)
             .ok_or_else(|| invalid("a block of at most i32::MAX bytes:", i32::MAX, "more"))?;
+        // One block (or, for a chunk cut in other blocks than the array's, one chunk) is held in
+        // memory at a time.
+        file.limits().require(
+            "an array block held in memory, bytes",
+            block_bytes as u64,
+            Limit::Decompressed,
+            87,
+        )?;
         let locations = if shape.contains(&0) { Vec::new() } else { v.chunk_locations()? };
         let want = grid.iter().try_fold(1u64, |a, &g| a.checked_mul(g)).unwrap_or(u64::MAX);
         if locations.len() as u64 != want && !shape.contains(&0) {
@@ -276,17 +282,13 @@ impl<'f> ArrayReader<'f> {
         if sel.ranges().len() != self.shape.len()
             || sel.ranges().iter().zip(&self.shape).any(|(r, &s)| r.end > s)
         {
-            return Err(invalid(
-                "a selection inside the shape",
-                alloc::format!("{:?}", self.shape),
-                alloc::format!("{:?}", sel.ranges()),
-            ));
+            let (shape, ranges) = (alloc::format!("{:?}", self.shape), alloc::format!("{:?}", sel.ranges()));
+            return Err(invalid("a selection inside the shape", shape, ranges));
         }
-        sel.len()
-            .and_then(|n| n.checked_mul(self.typesize as u64))
-            .filter(|&n| n <= opts.max_bytes)
-            .and_then(|n| usize::try_from(n).ok())
-            .ok_or_else(|| invalid("a result within the limit of, bytes:", opts.max_bytes, "more"))
+        let bytes = sel.len().and_then(|n| n.checked_mul(self.typesize as u64)).unwrap_or(u64::MAX);
+        Limits::check("the selection's items, bytes", bytes, Limit::Output, opts.max_bytes, 0)?;
+        usize::try_from(bytes)
+            .map_err(|_| invalid("a selection that fits in memory, bytes:", usize::MAX, bytes))
     }
 
     /// Reads the items of `sel` in C order into `out` (exactly their size).
@@ -394,17 +396,24 @@ impl<'f> ArrayReader<'f> {
         let source = match loc {
             ChunkLocation::Special(kind) => Source::Fill(self.special_item(kind).map_err(at_chunk)?),
             loc => {
-                let place = self.file.chunk_place(loc)?;
-                let mut f = File::open(&place.0).map_err(|e| Error::from(e).with_offset(place.1 as usize))?;
+                let (mut f, at, end) = self.file.chunk_file(loc)?;
                 let mut prefix = Vec::new();
                 let table = loop {
-                    match ChunkBlocks::from_prefix(&prefix).map_err(|e| Error::chunk(e, place.1 as usize))? {
+                    match ChunkBlocks::from_prefix(&prefix).map_err(|e| Error::chunk(e, at as usize))? {
                         Prefix::Ready(t) => break t,
                         Prefix::Need(n)
                             if n > prefix.len() && n <= self.chunk_bytes.saturating_add(1 << 20) =>
                         {
+                            if at.saturating_add(n as u64) > end {
+                                let past = at.saturating_add(n as u64);
+                                return Err(at_chunk(invalid(
+                                    "a chunk inside its section, ending by",
+                                    end,
+                                    past,
+                                )));
+                            }
                             prefix.resize(n, 0);
-                            crate::frame::read_at(&mut f, place.1, &mut prefix, &mut stats.bytes_read)?;
+                            crate::frame::read_at(&mut f, at, &mut prefix, &mut stats.bytes_read)?;
                         }
                         Prefix::Need(n) => {
                             return Err(at_chunk(invalid(
@@ -416,6 +425,10 @@ impl<'f> ArrayReader<'f> {
                     }
                 };
                 let h = table.header();
+                if at.saturating_add(h.compressed_len() as u64) > end {
+                    let past = at.saturating_add(h.compressed_len() as u64);
+                    return Err(at_chunk(invalid("a chunk inside its section, ending by", end, past)));
+                }
                 if h.uncompressed_len() != self.chunk_bytes {
                     return Err(at_chunk(invalid(
                         "a chunk of the extended chunk shape, bytes:",
@@ -428,17 +441,26 @@ impl<'f> ArrayReader<'f> {
                 } else if h.effective_blocksize() == self.block_bytes && !h.is_vl_blocks() {
                     let first = if table.needs_first_block() {
                         let mut b = alloc::vec![0u8; table.block_range(0).len()];
-                        decode_block(&place, &table, 0, &[], &mut b, &mut BlockScratch::default(), stats)?;
+                        decode_block(
+                            self.file,
+                            loc,
+                            &table,
+                            0,
+                            &[],
+                            &mut b,
+                            &mut BlockScratch::default(),
+                            stats,
+                        )?;
                         Some(b)
                     } else {
                         None
                     };
-                    Source::Blocks { place, table, first }
+                    Source::Blocks { loc, table, first }
                 } else {
                     let bytes = self.file.read_chunk(loc)?;
                     stats.bytes_read += bytes.len() as u64;
                     let data = crate::chunk::decompress_with_limit(&bytes, self.chunk_bytes)
-                        .map_err(|e| Error::chunk(e, place.1 as usize))?;
+                        .map_err(|e| Error::chunk(e, at as usize))?;
                     stats.blocks += h.nblocks() as u64;
                     stats.bytes_decoded += data.len() as u64;
                     Source::Whole(data)
@@ -474,9 +496,11 @@ fn next_in_box(coords: &mut [u64], lo: &[u64], hi: &[u64]) -> bool {
     false
 }
 
-/// Reads block `j`'s span of a chunk and decodes it into `dst`.
+/// Reads block `j`'s span of the chunk at `loc` and decodes it into `dst`.
+#[allow(clippy::too_many_arguments)]
 fn decode_block(
-    place: &(PathBuf, u64),
+    file: &FrameFile,
+    loc: ChunkLocation,
     table: &ChunkBlocks,
     j: usize,
     reference: &[u8],
@@ -484,18 +508,20 @@ fn decode_block(
     scratch: &mut BlockScratch,
     stats: &mut ReadStats,
 ) -> Result<()> {
-    let at = place.1 as usize;
+    // Only regular files; the chunk was checked to lie inside its section when its table was
+    // read, and its block spans lie inside the chunk.
+    let (mut f, start, _) = file.chunk_file(loc)?;
+    let at = start as usize;
     let span = table.block_span(j).map_err(|e| Error::chunk(e, at))?;
-    let mut f = File::open(&place.0).map_err(|e| Error::from(e).with_offset(at))?;
     let mut bytes = alloc::vec![0u8; span.len()];
-    crate::frame::read_at(&mut f, place.1 + span.start as u64, &mut bytes, &mut stats.bytes_read)?;
+    crate::frame::read_at(&mut f, start + span.start as u64, &mut bytes, &mut stats.bytes_read)?;
     let r = table.decode_block(j, &bytes, span.start, reference, dst, scratch);
     match r {
         Err(e) if e.kind == ChunkErrorKind::ShortInput => {
             // Blocks stored out of order: the block runs past the next block's start.
             let end = table.header().compressed_len();
             let mut bytes = alloc::vec![0u8; end - span.start];
-            crate::frame::read_at(&mut f, place.1 + span.start as u64, &mut bytes, &mut stats.bytes_read)?;
+            crate::frame::read_at(&mut f, start + span.start as u64, &mut bytes, &mut stats.bytes_read)?;
             table
                 .decode_block(j, &bytes, span.start, reference, dst, scratch)
                 .map_err(|e| Error::chunk(e, at))?;
@@ -598,7 +624,7 @@ impl<'o> Sink<'o> {
                 data.get(start..start + r.block_bytes)
                     .ok_or_else(|| invalid("a block inside its chunk at", start, "past the end"))?
             }
-            Source::Blocks { place, table, first } => {
+            Source::Blocks { loc, table, first } => {
                 let len = table.block_range(j).len();
                 if scratch.block.len() < len {
                     scratch
@@ -612,7 +638,8 @@ impl<'o> Sink<'o> {
                     scratch.block[..len].copy_from_slice(reference);
                 } else {
                     decode_block(
-                        place,
+                        r.file,
+                        *loc,
                         table,
                         j,
                         reference,

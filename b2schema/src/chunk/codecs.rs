@@ -147,6 +147,8 @@ mod zstd {
 
     /// Window sizes above this are refused unless the block itself is larger.
     const MIN_WINDOW_CAP: u64 = 1 << 20;
+    /// The largest zstd window decoded: 2^27 bytes, libzstd's default limit.
+    const MAX_WINDOW: u64 = 1 << 27;
 
     pub(crate) struct ZstdState {
         decoder: FrameDecoder,
@@ -188,7 +190,10 @@ mod zstd {
         /// Decodes every frame of `input` into `output`; `None` on any error
         /// or when the frames hold more than `output.len()` bytes.
         pub(crate) fn decode(&mut self, input: &[u8], output: &mut [u8]) -> Option<usize> {
-            let cap = (output.len() as u64).max(MIN_WINDOW_CAP);
+            // The window is memory `ruzstd` allocates infallibly, besides the output: never more
+            // than the block, nor than libzstd's default limit (`ZSTD_WINDOWLOG_LIMIT_DEFAULT`,
+            // 128 MiB), so a frame that claims a larger one is refused instead of aborting.
+            let cap = (output.len() as u64).clamp(MIN_WINDOW_CAP, MAX_WINDOW);
             self.decoder.set_max_window_size(cap);
             let mut input = input;
             let mut pos = 0usize;

@@ -14,6 +14,7 @@ use super::index::{ChunkInfo, ChunkLocation, SpecialValue};
 use super::view::{self, FrameView, HEADER_FIXED_LEN, Parts};
 use crate::chunk::ChunkHeader;
 use crate::error::{Error, Result};
+use crate::limits::{Limit, Limits, try_zeros};
 
 /// The index file of a sparse frame's directory.
 pub const SPARSE_INDEX: &str = "chunks.b2frame";
@@ -31,13 +32,21 @@ pub struct FrameFile {
     trailer_offset: u64,
     frame_len: u64,
     bytes_read: u64,
+    limits: Limits,
 }
 
 impl FrameFile {
     /// Opens `path`: a contiguous frame file, or a sparse-frame directory (its
     /// `chunks.b2frame`). Lock sidecars (`.b2lock`) are not part of the format and are ignored.
     pub fn open(path: impl AsRef<Path>) -> Result<Self> {
-        let f = Self::locate(path)?;
+        Self::open_with_limits(path, Limits::default())
+    }
+
+    /// [`FrameFile::open`] within `limits`: the header, the trailer and the offsets index are
+    /// read only when they fit [`Limits::max_decompressed`] and [`Limits::max_chunks`], and the
+    /// chunks are later read within them.
+    pub fn open_with_limits(path: impl AsRef<Path>, limits: Limits) -> Result<Self> {
+        let f = Self::locate_with_limits(path, limits)?;
         f.view()?;
         Ok(f)
     }
@@ -46,33 +55,59 @@ impl FrameFile {
     /// them (only what is needed to find them: `header_len`, `frame_len`, `trailer_len`); see
     /// [`FrameFile::view`] for the checks. For tools that report on broken frames.
     pub fn locate(path: impl AsRef<Path>) -> Result<Self> {
+        Self::locate_with_limits(path, Limits::default())
+    }
+
+    /// [`FrameFile::locate`] within `limits`.
+    pub fn locate_with_limits(path: impl AsRef<Path>, limits: Limits) -> Result<Self> {
         let path = path.as_ref();
         if path.is_dir() {
-            Self::read(path.join(SPARSE_INDEX), 0, FrameType::Sparse, path.to_path_buf())
+            Self::read(path.join(SPARSE_INDEX), 0, FrameType::Sparse, path.to_path_buf(), limits)
         } else {
-            Self::read(path.to_path_buf(), 0, FrameType::Contiguous, path.to_path_buf())
+            Self::read(path.to_path_buf(), 0, FrameType::Contiguous, path.to_path_buf(), limits)
         }
     }
 
     /// Opens a contiguous frame that starts at byte `offset` of `path` (bytes after the frame
     /// are allowed, as `blosc2_schunk_open_offset` allows them).
     pub fn open_at(path: impl AsRef<Path>, offset: u64) -> Result<Self> {
+        Self::open_at_with_limits(path, offset, Limits::default())
+    }
+
+    /// [`FrameFile::open_at`] within `limits` (see [`FrameFile::open_with_limits`]).
+    pub fn open_at_with_limits(path: impl AsRef<Path>, offset: u64, limits: Limits) -> Result<Self> {
         let path = path.as_ref();
-        let f = Self::read(path.to_path_buf(), offset, FrameType::Contiguous, path.to_path_buf())?;
+        let f = Self::read(path.to_path_buf(), offset, FrameType::Contiguous, path.to_path_buf(), limits)?;
         f.view()?;
         Ok(f)
     }
 
-    fn read(file: PathBuf, offset: u64, frame_type: FrameType, path: PathBuf) -> Result<Self> {
-        let mut f = File::open(&file)?;
-        let file_len = f.metadata()?.len();
-        Self::read_from(&mut f, file_len, offset, frame_type, path)
+    fn read(
+        file: PathBuf,
+        offset: u64,
+        frame_type: FrameType,
+        path: PathBuf,
+        limits: Limits,
+    ) -> Result<Self> {
+        let (mut f, file_len) = open_regular(&file)?;
+        Self::read_from(&mut f, file_len, offset, frame_type, path, limits)
+    }
+
+    /// The budget this frame is read within.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Changes the budget of the reads to come (chunks, data).
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
     }
 
     /// Reads (and validates) the metadata of the contiguous frame at `offset` in `reader`, which
     /// holds `len` bytes. The result has no path: its chunks are not read through it.
     pub fn from_reader<R: Read + Seek>(reader: &mut R, len: u64, offset: u64) -> Result<Self> {
-        let f = Self::read_from(reader, len, offset, FrameType::Contiguous, PathBuf::new())?;
+        let f =
+            Self::read_from(reader, len, offset, FrameType::Contiguous, PathBuf::new(), Limits::default())?;
         f.view()?;
         Ok(f)
     }
@@ -83,6 +118,7 @@ impl FrameFile {
         offset: u64,
         frame_type: FrameType,
         path: PathBuf,
+        limits: Limits,
     ) -> Result<Self> {
         let available = file_len.saturating_sub(offset);
         let mut bytes_read = 0;
@@ -107,14 +143,17 @@ impl FrameFile {
             return Err(Error::invalid("header_len", alloc::format!("in 87..={frame_len}"), header_len, 11)
                 .in_field("header_len"));
         }
-        let mut header = vec![0u8; header_len as usize];
+        limits.require("the frame header (header_len)", header_len, Limit::Decompressed, 11)?;
+        let mut header = try_zeros(header_len as usize, "the frame header", 11)?;
         header[..HEADER_FIXED_LEN].copy_from_slice(&fixed);
         read_at(f, offset + HEADER_FIXED_LEN as u64, &mut header[HEADER_FIXED_LEN..], &mut bytes_read)?;
 
         let mut tail = [0u8; 23];
         read_at(f, offset + frame_len - 23, &mut tail, &mut bytes_read)?;
         let (trailer_offset, trailer_len) = view::trailer_position(&tail, frame_len)?;
-        let mut trailer = vec![0u8; trailer_len as usize];
+        let at = (frame_len - super::trailer::TRAILER_LEN_FROM_END as u64) as usize;
+        limits.require("the frame trailer (trailer_len)", trailer_len, Limit::Decompressed, at)?;
+        let mut trailer = try_zeros(trailer_len as usize, "the frame trailer", at)?;
         read_at(f, offset + trailer_offset, &mut trailer, &mut bytes_read)?;
 
         let nbytes: i64 = FrameHeader::NBYTES.read(&header)?;
@@ -125,7 +164,19 @@ impl FrameFile {
         };
         let mut index = Vec::new();
         if nbytes > 0 && index_offset < trailer_offset {
-            index = vec![0u8; (trailer_offset - index_offset) as usize];
+            // Read what the index can hold for the chunks allowed, not what the gap before the
+            // trailer happens to be (a sparse file can make it gigabytes of nothing).
+            let gap = trailer_offset - index_offset;
+            let most = index_bound(limits.max_chunks());
+            Limits::check(
+                "the offsets index (the gap before the trailer)",
+                gap,
+                Limit::Chunks,
+                most,
+                index_offset as usize,
+            )
+            .map_err(|e| e.in_field("chunk_index"))?;
+            index = try_zeros(gap as usize, "the offsets index", index_offset as usize)?;
             read_at(f, offset + index_offset, &mut index, &mut bytes_read)?;
         }
         Ok(FrameFile {
@@ -139,6 +190,7 @@ impl FrameFile {
             trailer_offset,
             frame_len,
             bytes_read,
+            limits,
         })
     }
 
@@ -215,91 +267,180 @@ impl FrameFile {
         }
     }
 
-    /// The file and position of a stored chunk.
-    pub(crate) fn chunk_place(&self, loc: ChunkLocation) -> Result<(PathBuf, u64)> {
+    /// The file of a stored chunk, where the chunk starts in it and where its section ends
+    /// (the offsets index for a contiguous frame, the end of the file for a sparse frame's
+    /// chunk file). Only regular files are opened.
+    pub(crate) fn chunk_file(&self, loc: ChunkLocation) -> Result<(File, u64, u64)> {
         match loc {
-            ChunkLocation::Offset(o) => Ok((self.frame_path(), self.offset + self.header.len() as u64 + o)),
-            ChunkLocation::File(id) => Ok((self.path.join(alloc::format!("{id:08X}.chunk")), 0)),
+            ChunkLocation::Offset(o) => {
+                let (f, _) = open_regular(&self.frame_path())?;
+                let at = (self.offset + self.header.len() as u64).saturating_add(o);
+                Ok((f, at, self.offset + self.index_offset))
+            }
+            ChunkLocation::File(id) => {
+                let path = self.path.join(alloc::format!("{id:08X}.chunk"));
+                let (f, len) = open_regular(&path).map_err(|e| {
+                    Error::invalid("a readable chunk file", path.display(), e, 0).in_field("chunk_index")
+                })?;
+                Ok((f, 0, len))
+            }
             ChunkLocation::Special(_) => Err(Error::invalid("a stored chunk", "bytes", "a special value", 0)),
         }
     }
 
     /// The 32-byte header of a stored chunk (reads only those bytes).
     pub fn chunk_header(&self, loc: ChunkLocation) -> Result<ChunkHeader> {
-        let (path, at) = self.chunk_place(loc)?;
-        let mut f = File::open(&path)?;
-        let len = f.metadata()?.len().saturating_sub(at).min(32) as usize;
+        let (mut f, at, end) = self.chunk_file(loc)?;
+        Self::header_in(&mut f, at, end)
+    }
+
+    fn header_in(f: &mut File, at: u64, end: u64) -> Result<ChunkHeader> {
+        let len = end.saturating_sub(at).min(32) as usize;
         let mut buf = [0u8; 32];
         let mut n = 0;
-        read_at(&mut f, at, &mut buf[..len], &mut n)?;
+        read_at(f, at, &mut buf[..len], &mut n)?;
         ChunkHeader::peek(&buf[..len]).map_err(|e| Error::chunk(e, at as usize))
     }
 
-    /// The bytes of a stored chunk, as long as its header says.
+    /// The bytes of a stored chunk, as long as its header says: read only once that length is
+    /// checked against its section, against what its `nbytes` can justify
+    /// ([`max_cbytes`]) and against [`Limits::max_decompressed`].
     pub fn read_chunk(&self, loc: ChunkLocation) -> Result<Vec<u8>> {
-        let (path, at) = self.chunk_place(loc)?;
-        let h = self.chunk_header(loc)?;
-        let mut f = File::open(&path)?;
-        let end = match loc {
-            ChunkLocation::Offset(_) => self.offset + self.index_offset,
-            _ => f.metadata()?.len(),
-        };
+        let (mut f, at, end) = self.chunk_file(loc)?;
+        let h = Self::header_in(&mut f, at, end)?;
         let len = h.compressed_len() as u64;
         if at + len > end {
-            return Err(Error::invalid("a chunk inside its section, ending by", end, at + len, at as usize));
+            return Err(Error::invalid("a chunk inside its section, ending by", end, at + len, at as usize)
+                .in_field("cbytes"));
         }
-        let mut buf = vec![0u8; len as usize];
+        let most = max_cbytes(&h);
+        if len > most {
+            return Err(Error::invalid(
+                "a chunk's cbytes within what its nbytes justifies, at most",
+                most,
+                len,
+                at as usize + 12,
+            )
+            .in_field("cbytes"));
+        }
+        self.limits.require("a stored chunk (cbytes)", len, Limit::Decompressed, at as usize + 12)?;
+        let mut buf = try_zeros(len as usize, "a stored chunk", at as usize)?;
         let mut n = 0;
         read_at(&mut f, at, &mut buf, &mut n)?;
         Ok(buf)
     }
 
-    /// What each chunk is: where it is, its sizes and whether it is special (by its index entry
-    /// or by its own header). Reads the 32-byte header of every stored chunk, nothing more.
-    pub fn chunks(&self) -> Result<Vec<ChunkInfo>> {
-        let v = self.view()?;
-        let locs = v.chunk_locations()?;
-        let h = &v.header;
-        let n = locs.len();
-        locs.into_iter()
-            .enumerate()
-            .map(|(i, loc)| match loc {
-                ChunkLocation::Special(kind) => {
-                    let chunksize = h.chunksize.max(0) as u64;
-                    let rem = if chunksize > 0 { h.nbytes as u64 % chunksize } else { 0 };
-                    let nbytes = if i + 1 == n && rem != 0 { rem } else { chunksize };
-                    Ok(ChunkInfo {
-                        index: i,
-                        location: loc,
-                        special: Some(kind),
-                        cbytes: 0,
+    /// What chunk number `index` at `loc` is (see [`FrameFile::chunks`]); a stored chunk's
+    /// header is read and its `nbytes` checked against the frame's `chunksize`.
+    pub fn chunk_info(&self, index: usize, loc: ChunkLocation) -> Result<ChunkInfo> {
+        self.info_with(&self.size_fields()?, &mut None, index, loc)
+    }
+
+    /// The three header fields a chunk's size is checked against, read at their fixed places
+    /// (no whole-header decode per chunk).
+    fn size_fields(&self) -> Result<SizeFields> {
+        Ok(SizeFields {
+            nbytes: FrameHeader::NBYTES.read(&self.header)?,
+            chunksize: FrameHeader::CHUNKSIZE.read(&self.header)?,
+            flags: FrameHeader::FLAGS.read(&self.header)?,
+        })
+    }
+
+    /// `frame` keeps the frame file open from one stored chunk of a contiguous frame to the next.
+    fn info_with(
+        &self,
+        h: &SizeFields,
+        frame: &mut Option<File>,
+        index: usize,
+        loc: ChunkLocation,
+    ) -> Result<ChunkInfo> {
+        let chunksize = h.chunksize.max(0) as u64;
+        match loc {
+            ChunkLocation::Special(kind) => {
+                let nbytes = h.nbytes.max(0) as u64;
+                let nchunks = if chunksize > 0 { nbytes.div_ceil(chunksize) } else { 0 };
+                let rem = if chunksize > 0 { nbytes % chunksize } else { 0 };
+                let nbytes = if index as u64 + 1 == nchunks && rem != 0 { rem } else { chunksize };
+                Ok(ChunkInfo { index, location: loc, special: Some(kind), cbytes: 0, nbytes, header: None })
+            }
+            _ => {
+                let ch = match (loc, frame.as_mut()) {
+                    (ChunkLocation::Offset(o), Some(f)) => {
+                        let at = (self.offset + self.header.len() as u64).saturating_add(o);
+                        Self::header_in(f, at, self.offset + self.index_offset)
+                    }
+                    (ChunkLocation::Offset(_), None) => {
+                        let (mut f, at, end) = self.chunk_file(loc)?;
+                        let ch = Self::header_in(&mut f, at, end);
+                        *frame = Some(f);
+                        ch
+                    }
+                    _ => self.chunk_header(loc),
+                }
+                .map_err(|e| e.in_segment(crate::Segment::Index(index)))?;
+                let nbytes = ch.uncompressed_len() as u64;
+                if !h.flags.variable_chunks() && chunksize > 0 && nbytes > chunksize {
+                    return Err(Error::invalid(
+                        "a chunk's nbytes within the frame's chunksize",
+                        chunksize,
                         nbytes,
-                        header: None,
-                    })
+                        4,
+                    )
+                    .in_segment(crate::Segment::Index(index))
+                    .in_field("chunks"));
                 }
-                _ => {
-                    let ch = self.chunk_header(loc)?;
-                    Ok(ChunkInfo {
-                        index: i,
-                        location: loc,
-                        special: SpecialValue::of_chunk(&ch),
-                        cbytes: ch.compressed_len() as u64,
-                        nbytes: ch.uncompressed_len() as u64,
-                        header: Some(ch),
-                    })
-                }
-            })
-            .collect()
+                Ok(ChunkInfo {
+                    index,
+                    location: loc,
+                    special: SpecialValue::of_chunk(&ch),
+                    cbytes: ch.compressed_len() as u64,
+                    nbytes,
+                    header: Some(ch),
+                })
+            }
+        }
+    }
+
+    /// What each chunk is: where it is, its sizes and whether it is special (by its index entry
+    /// or by its own header). Reads the 32-byte header of every stored chunk, nothing more; at
+    /// most [`Limits::max_chunks`] of them.
+    pub fn chunks(&self) -> Result<Vec<ChunkInfo>> {
+        let mut out = Vec::new();
+        self.for_each_chunk(|info| {
+            crate::limits::try_reserve(&mut out, 1, "the chunk list", 0)?;
+            out.push(info);
+            Ok(())
+        })?;
+        Ok(out)
+    }
+
+    /// Calls `f` with what each chunk is, in order, without collecting them (see
+    /// [`FrameFile::chunks`]); at most [`Limits::max_chunks`] chunks.
+    pub fn for_each_chunk(&self, mut f: impl FnMut(ChunkInfo) -> Result<()>) -> Result<()> {
+        let v = self.view()?;
+        let locs = v.chunk_locations_with_limit(self.limits.max_chunks())?;
+        let fields = self.size_fields()?;
+        let mut frame = None;
+        for (i, loc) in locs.into_iter().enumerate() {
+            f(self.info_with(&fields, &mut frame, i, loc)?)?;
+        }
+        Ok(())
     }
 
     /// The decompressed bytes of a chunk (special chunks built from their kind: zeros, NaN of
-    /// the typesize, uninit as zeros), refusing more than `max_nbytes`.
+    /// the typesize, uninit as zeros), refusing more than `max_nbytes` or
+    /// [`Limits::max_decompressed`]. The result is exactly `info.nbytes` long.
     pub fn chunk_data(&self, info: &ChunkInfo, max_nbytes: usize) -> Result<Vec<u8>> {
         let n = usize::try_from(info.nbytes).unwrap_or(usize::MAX);
-        if n > max_nbytes {
-            return Err(Error::invalid("a chunk within the size limit of", max_nbytes, n, 0));
-        }
-        match info.location {
+        let max = (max_nbytes as u64).min(self.limits.max_decompressed());
+        let limit = if max_nbytes as u64 > self.limits.max_decompressed() {
+            Limit::Decompressed
+        } else {
+            Limit::Output
+        };
+        Limits::check("a chunk's nbytes", info.nbytes, limit, max, 0)
+            .map_err(|e| e.in_segment(crate::Segment::Index(info.index)).in_field("chunks"))?;
+        let data = match info.location {
             ChunkLocation::Special(SpecialValue::Nan) => {
                 let ts = FrameHeader::TYPESIZE.read(&self.header)?;
                 let item: &[u8] = match ts {
@@ -314,60 +455,47 @@ impl FrameFile {
                         ));
                     }
                 };
-                Ok(item.iter().copied().cycle().take(n).collect())
+                // One item, then the filled part copied after itself (log2(n) copies).
+                let mut v = try_zeros(n, "a NaN chunk", 0)?;
+                let first = item.len().min(n);
+                v[..first].copy_from_slice(&item[..first]);
+                let mut filled = first;
+                while filled > 0 && filled < n {
+                    let m = filled.min(n - filled);
+                    v.copy_within(..m, filled);
+                    filled += m;
+                }
+                v
             }
-            ChunkLocation::Special(_) => Ok(vec![0u8; n]),
+            ChunkLocation::Special(_) => try_zeros(n, "a special chunk", 0)?,
             loc => {
                 let bytes = self.read_chunk(loc)?;
-                crate::chunk::decompress_with_limit(&bytes, max_nbytes).map_err(|e| Error::chunk(e, 0))
+                crate::chunk::decompress_with_limit(&bytes, n).map_err(|e| {
+                    Error::chunk(e, 0).in_segment(crate::Segment::Index(info.index)).in_field("chunks")
+                })?
             }
+        };
+        if data.len() as u64 != info.nbytes {
+            return Err(Error::invalid("a chunk as long as its nbytes", info.nbytes, data.len(), 4)
+                .in_segment(crate::Segment::Index(info.index))
+                .in_field("chunks"));
         }
+        Ok(data)
     }
 
     /// The items of the NDArray in this frame, in C order, with the chunk padding and the block
-    /// order undone; at most `max_bytes` (the array's `prod(shape) * typesize`).
+    /// order undone; at most `max_bytes` (the array's `prod(shape) * typesize`). Collected in
+    /// memory: [`FrameFile::write_data`] streams them instead.
     pub fn ndarray_data(&self, max_bytes: usize) -> Result<Vec<u8>> {
-        let v = self.view()?;
-        let raw = v.metalayer("b2nd").or_else(|| v.metalayer("caterva")).ok_or_else(|| {
-            Error::invalid("an NDArray (a b2nd or caterva metalayer)", "b2nd", "an SChunk", 87)
-        })?;
-        let meta = crate::b2nd::read(raw).or_else(|_| crate::b2nd::read_compat(raw))?;
-        let ts = v.header.typesize as usize;
-        let total =
-            meta.nitems().checked_mul(ts as u64).filter(|&t| t <= max_bytes as u64).ok_or_else(|| {
-                Error::invalid(
-                    "an array within the size limit of",
-                    max_bytes,
-                    meta.nitems().saturating_mul(ts as u64),
-                    87,
-                )
-            })? as usize;
-        let geometry = crate::b2nd::Geometry::new(&meta.shape, &meta.chunkshape, &meta.blockshape);
-        let grid = geometry.grid();
-        let infos = self.chunks()?;
-        if infos.len() as u64 != meta.nchunks() {
-            return Err(Error::invalid(
-                "one chunk per cell of the chunk grid:",
-                meta.nchunks(),
-                infos.len(),
-                87,
-            ));
-        }
-        let chunk_bytes = geometry.chunk_items() * ts;
-        let mut out = vec![0u8; total];
-        let mut coords = vec![0usize; grid.len()];
-        for info in &infos {
-            let data = self.chunk_data(info, chunk_bytes.max(ts))?;
-            for r in geometry.rows(&coords) {
-                let src = data.get(r.chunk_at * ts..(r.chunk_at + r.len) * ts).ok_or_else(|| {
-                    Error::invalid("a chunk of the extended chunk shape, bytes:", chunk_bytes, data.len(), 0)
-                        .in_segment(crate::Segment::Index(info.index))
-                        .in_field("chunks")
-                })?;
-                out[r.array_at * ts..(r.array_at + r.len) * ts].copy_from_slice(src);
-            }
-            crate::b2nd::odometer(&mut coords, &grid);
-        }
+        let mut limits = self.limits.with_max_output(max_bytes as u64);
+        let total = self.data_len()?;
+        limits.require("the array's data", total, Limit::Output, 87)?;
+        limits = limits.with_max_decompressed(limits.max_decompressed().max(total));
+        let mut out = Vec::new();
+        crate::limits::try_reserve(&mut out, total as usize, "the array's data", 87)?;
+        let mut f = self.clone();
+        f.limits = limits;
+        f.write_ndarray(&mut out)?;
         Ok(out)
     }
 
@@ -419,9 +547,73 @@ impl FrameFile {
     }
 }
 
+/// The header fields a chunk's size is checked against.
+struct SizeFields {
+    nbytes: i64,
+    chunksize: i32,
+    flags: super::header::FrameFlags,
+}
+
 pub(crate) fn read_at<R: Read + Seek>(f: &mut R, at: u64, buf: &mut [u8], counter: &mut u64) -> Result<()> {
     f.seek(SeekFrom::Start(at)).map_err(|e| Error::from(e).with_offset(at as usize))?;
     f.read_exact(buf).map_err(|e| Error::from(e).with_offset(at as usize))?;
     *counter += buf.len() as u64;
     Ok(())
+}
+
+/// Opens `path` for reading only if it is a regular file (after following symbolic links): a
+/// FIFO, a socket or a device could block or never end, and is refused before it is opened.
+/// Returns the file and its length.
+pub(crate) fn open_regular(path: &Path) -> Result<(File, u64)> {
+    let meta = std::fs::metadata(path).map_err(|e| Error::from(e).in_field("path"))?;
+    if !meta.is_file() {
+        return Err(
+            Error::invalid("a regular file", path.display(), kind_of(&meta.file_type()), 0).in_field("path")
+        );
+    }
+    let f = File::open(path)?;
+    // The path may have changed between the two calls: check what was opened.
+    let meta = f.metadata()?;
+    if !meta.is_file() {
+        return Err(
+            Error::invalid("a regular file", path.display(), kind_of(&meta.file_type()), 0).in_field("path")
+        );
+    }
+    Ok((f, meta.len()))
+}
+
+fn kind_of(t: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+        if t.is_block_device() || t.is_char_device() {
+            return "a device";
+        }
+    }
+    if t.is_dir() { "a directory" } else { "not a regular file" }
+}
+
+/// The most bytes read for an offsets index of at most `max_chunks` entries: their 8 bytes
+/// each, twice over, plus a dictionary's worth (the index is a chunk; see [`max_cbytes`]).
+fn index_bound(max_chunks: u64) -> u64 {
+    max_chunks.saturating_mul(16).saturating_add(CHUNK_FIXED_OVERHEAD)
+}
+
+/// What a chunk may hold besides its blocks' data: the extended header, a dictionary and its
+/// length.
+const CHUNK_FIXED_OVERHEAD: u64 = 32 + crate::chunk::MAX_DICT_SIZE as u64 + 4;
+
+/// The most bytes a chunk of this header can store: c-blosc2 never writes more than its data
+/// plus [`CHUNK_FIXED_OVERHEAD`] and, per block, a block start and one size per stream (a
+/// stream that does not compress is stored raw).
+pub fn max_cbytes(h: &ChunkHeader) -> u64 {
+    let nbytes = h.uncompressed_len() as u64;
+    let per_block = 4 + 4 * h.typesize.max(1) as u64;
+    nbytes.saturating_add(CHUNK_FIXED_OVERHEAD).saturating_add((h.nblocks() as u64).saturating_mul(per_block))
 }

@@ -130,15 +130,14 @@ pub fn decode(
     max_locations: u64,
 ) -> Result<Vec<ChunkLocation>> {
     let header = ChunkHeader::parse(index).map_err(|e| Error::chunk(e, at).in_field("chunk_index"))?;
-    if (header.uncompressed_len() / 8) as u64 > max_locations {
-        return Err(Error::invalid(
-            "an index within the limit on chunk locations (see chunk_locations_with_limit):",
-            max_locations,
-            header.uncompressed_len() / 8,
-            at + 4,
-        )
-        .in_field("chunk_index"));
-    }
+    crate::Limits::check(
+        "the offsets index (chunks)",
+        (header.uncompressed_len() / 8) as u64,
+        crate::Limit::Chunks,
+        max_locations,
+        at + 4,
+    )
+    .map_err(|e| e.in_field("chunk_index"))?;
     let nbytes = header.uncompressed_len();
     if nbytes % 8 != 0 {
         return Err(Error::invalid("offsets index length (nbytes) a multiple of", 8, nbytes, at + 4)

@@ -299,13 +299,15 @@ impl<'a, const IDX_BASE: u16> MetaLayers<'a, IDX_BASE> {
         );
         let map_start = base + 1 + 3 + 3;
         let mut entry_at = map_start;
-        for (i, ((name, found), (_, want))) in self.index.0.iter().zip(&expected.index.0).enumerate() {
+        // Names seen so far (a set: 8192 vlmetalayers must not cost 8192^2 comparisons).
+        let mut seen = alloc::collections::BTreeSet::new();
+        for ((name, found), (_, want)) in self.index.0.iter().zip(&expected.index.0) {
             if name.len() > 31 {
                 return Err(
                     Error::invalid("a name of at most 31 bytes", 31, name.len(), entry_at).in_field(what)
                 );
             }
-            if self.index.0[..i].iter().any(|(m, _)| m == name) {
+            if !seen.insert(*name) {
                 return Err(Error::invalid("unique names, but this one repeats:", name, name, entry_at)
                     .in_field(what));
             }

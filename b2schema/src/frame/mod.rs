@@ -15,6 +15,8 @@
 
 mod codes;
 #[cfg(feature = "std")]
+mod data;
+#[cfg(feature = "std")]
 mod file;
 mod header;
 mod index;
@@ -26,7 +28,7 @@ pub use codes::{FrameType, SplitMode, codec_name, filter_name};
 #[cfg(feature = "std")]
 pub(crate) use file::read_at;
 #[cfg(feature = "std")]
-pub use file::{FrameFile, SPARSE_INDEX};
+pub use file::{FrameFile, SPARSE_INDEX, max_cbytes};
 pub use header::{FilterPipeline, FrameFlags, FrameHeader};
 pub use index::{ChunkInfo, ChunkLocation, DEFAULT_MAX_LOCATIONS, MAX_NCHUNKS, SpecialValue, special_entry};
 pub use metalayers::{Content, MetaLayers, NameOffsets};

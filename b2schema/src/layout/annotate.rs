@@ -35,7 +35,7 @@ pub fn annotate_with(layout: &Layout, bytes: &[u8], options: Options) -> String 
         let at = d.pos;
         d.line(at, &[], 0, &alloc::format!("!! {} bytes after the value", bytes.len() - at));
     }
-    d.out
+    d.finish()
 }
 
 fn walk_struct(d: &mut Dumper<'_>, layout: &Layout, path: &str, depth: usize) -> Result<(), String> {

@@ -182,7 +182,7 @@ impl<'a> NdArray<'a> {
         for _ in 0..nchunks {
             let c = match self.fill {
                 Fill::Data(data) => {
-                    let buf = self.chunk_data(data, &coords, &geometry);
+                    let buf = self.chunk_data(data, &coords, &geometry)?;
                     Chunk::from_compressed(chunk::compressed(&buf, ts, blocksize, &self.cparams)?)?
                 }
                 Fill::Zeros => Chunk::Special { kind: SpecialValue::Zeros, nbytes: chunk_nbytes as u64 },
@@ -191,21 +191,26 @@ impl<'a> NdArray<'a> {
                 Fill::Value(v) => Chunk::Stored(chunk::repeat_value(v, chunk_nbytes, blocksize)?),
             };
             frame.chunks.push(c);
-            odometer(&mut coords, &grid);
+            let _ = odometer(&mut coords, &grid);
         }
         Ok(frame)
     }
 
     /// The bytes of the chunk at grid `coords`: blocks in C order, items in C order inside each
     /// block, zeros where the extended chunk passes the chunk or the array.
-    fn chunk_data(&self, data: &[u8], coords: &[usize], geometry: &Geometry) -> Vec<u8> {
+    fn chunk_data(&self, data: &[u8], coords: &[usize], geometry: &Geometry) -> Result<Vec<u8>> {
         let ts = self.typesize;
-        let mut out = vec![0u8; geometry.chunk_items() * ts];
-        for r in geometry.rows(coords) {
+        let n = geometry
+            .chunk_items()
+            .and_then(|n| n.checked_mul(ts))
+            .ok_or_else(|| Error::invalid("a chunk of at most 2 GiB", "", "an overflowing chunk shape", 0))?;
+        let mut out = crate::limits::try_zeros(n, "a chunk being written", 0)?;
+        geometry.each_run(coords, |r| {
             out[r.chunk_at * ts..(r.chunk_at + r.len) * ts]
                 .copy_from_slice(&data[r.array_at * ts..(r.array_at + r.len) * ts]);
-        }
-        out
+            Ok(())
+        })?;
+        Ok(out)
     }
 }
 

@@ -1,0 +1,77 @@
+//! The budget options shared by every subcommand (`--max-decompressed`, ...), turned into a
+//! [`b2schema::Limits`].
+
+use b2schema::Limits;
+use b2schema::limits::{
+    DEFAULT_MAX_DECOMPRESSED, DEFAULT_MAX_DECOMPRESSED_TOTAL, DEFAULT_MAX_ITEMS, DEFAULT_MAX_OUTPUT,
+    DEFAULT_MAX_SHOWN,
+};
+
+/// How much memory and work an input may cost. Sizes take a suffix: K, M, G (powers of 1024).
+#[derive(clap::Args, Clone, Debug)]
+pub struct BudgetArgs {
+    /// The most bytes one part may take in memory: a chunk decompressed, a vlmetalayer value,
+    /// the header, the trailer, the offsets index, a layer of an array's chunks (`cat`).
+    #[arg(long, global = true, value_name = "BYTES", value_parser = size, default_value_t = DEFAULT_MAX_DECOMPRESSED)]
+    pub max_decompressed: u64,
+    /// The most bytes decompressed in all to describe one frame (`inspect`).
+    #[arg(long, global = true, value_name = "BYTES", value_parser = size, default_value_t = DEFAULT_MAX_DECOMPRESSED_TOTAL)]
+    pub max_decompressed_total: u64,
+    /// The most chunks listed one by one (`inspect`; the rest is summarised, see --all-chunks).
+    #[arg(long, global = true, value_name = "N", value_parser = size, default_value_t = DEFAULT_MAX_ITEMS)]
+    pub max_items: u64,
+    /// The most bytes of data written (`cat`) or of text (`dump`).
+    #[arg(long, global = true, alias = "max-bytes", value_name = "BYTES", value_parser = size, default_value_t = DEFAULT_MAX_OUTPUT)]
+    pub max_output: u64,
+    /// The most bytes of one value shown (`inspect`: longer vlmetalayers and metalayers show
+    /// their length and this many first bytes).
+    #[arg(long, global = true, value_name = "BYTES", value_parser = size, default_value_t = DEFAULT_MAX_SHOWN)]
+    pub max_shown: u64,
+    /// The most entries of a chunk offsets index decoded (16 bytes of memory each).
+    #[arg(long, global = true, value_name = "N", value_parser = size, default_value_t = b2schema::frame::DEFAULT_MAX_LOCATIONS)]
+    pub max_chunks: u64,
+}
+
+impl Default for BudgetArgs {
+    fn default() -> Self {
+        BudgetArgs::from(&Limits::default())
+    }
+}
+
+impl From<&Limits> for BudgetArgs {
+    fn from(l: &Limits) -> Self {
+        BudgetArgs {
+            max_decompressed: l.max_decompressed(),
+            max_decompressed_total: l.max_decompressed_total(),
+            max_items: l.max_items(),
+            max_output: l.max_output(),
+            max_shown: l.max_shown(),
+            max_chunks: l.max_chunks(),
+        }
+    }
+}
+
+impl BudgetArgs {
+    /// The limits these options give.
+    pub fn limits(&self) -> Limits {
+        Limits::default()
+            .with_max_decompressed(self.max_decompressed)
+            .with_max_decompressed_total(self.max_decompressed_total)
+            .with_max_items(self.max_items)
+            .with_max_output(self.max_output)
+            .with_max_shown(self.max_shown)
+            .with_max_chunks(self.max_chunks)
+    }
+}
+
+/// A size: digits with an optional K, M or G (powers of 1024).
+pub fn size(s: &str) -> Result<u64, String> {
+    let (digits, shift) = match s.as_bytes().last() {
+        Some(b'k' | b'K') => (&s[..s.len() - 1], 10),
+        Some(b'm' | b'M') => (&s[..s.len() - 1], 20),
+        Some(b'g' | b'G') => (&s[..s.len() - 1], 30),
+        _ => (s, 0),
+    };
+    let n: u64 = digits.parse().map_err(|e| format!("{s:?} is not a size (digits, then K, M or G): {e}"))?;
+    n.checked_mul(1 << shift).ok_or_else(|| format!("{s} does not fit 64 bits"))
+}

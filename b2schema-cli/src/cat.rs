@@ -1,0 +1,62 @@
+//! `b2schema cat PATH`: the data, streamed.
+
+use std::io::{self, BufWriter, Write};
+use std::path::Path;
+use std::process::ExitCode;
+
+use b2schema::Limits;
+use b2schema::frame::FrameFile;
+
+use crate::Failure;
+
+/// Writes the data of the frame at `path` to `output` (stdout when `None`): exactly the
+/// header's length of data, written as it is decompressed (memory bounded by one chunk), or an
+/// error before the end. An NDArray goes through the array reader ([`crate::slice`]): `slice`
+/// selects part of it, decoded on `threads` threads, in pieces of bounded size.
+pub fn run(
+    path: &Path,
+    output: Option<&Path>,
+    limits: Limits,
+    slice: Option<&str>,
+    threads: Option<usize>,
+) -> Result<ExitCode, Failure> {
+    let file = FrameFile::open_with_limits(path, limits).map_err(|e| Failure::at(path, e))?;
+    let is_array = file.ndarray_meta().map_err(|e| Failure::at(path, e))?.is_some();
+    if slice.is_some() {
+        if !is_array {
+            return Err(Failure::at(path, "--slice needs an NDArray (a b2nd metalayer); this is an SChunk"));
+        }
+        return crate::slice::cat_array(path, &file, slice, threads, output, limits.max_output());
+    }
+    let mut opts = b2schema::array::ReadOptions::default();
+    if let Some(n) = threads {
+        opts.nthreads = n.max(1);
+    }
+    let written = match output {
+        Some(out) => {
+            let f = std::fs::File::create(out).map_err(|e| Failure(format!("{}: {e}", out.display())))?;
+            let mut w = BufWriter::with_capacity(1 << 20, f);
+            write(&file, &mut w, &opts).and_then(|n| w.flush().map(|()| n).map_err(b2schema::Error::from))
+        }
+        None => {
+            let mut w = BufWriter::with_capacity(1 << 20, io::stdout().lock());
+            write(&file, &mut w, &opts).and_then(|n| w.flush().map(|()| n).map_err(b2schema::Error::from))
+        }
+    };
+    match written {
+        Ok(_) => Ok(ExitCode::SUCCESS),
+        Err(e) if matches!(e.kind(), b2schema::ErrorKind::Io(io) if io.kind() == io::ErrorKind::BrokenPipe) => {
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => Err(Failure::at(path, e)),
+    }
+}
+
+/// The data of `file` into `out` (an NDArray decoded on `opts.nthreads` threads); the byte count.
+pub fn write(
+    file: &FrameFile,
+    out: &mut dyn Write,
+    opts: &b2schema::array::ReadOptions,
+) -> b2schema::Result<u64> {
+    if file.ndarray_meta()?.is_some() { file.write_ndarray_with(out, opts) } else { file.write_schunk(out) }
+}

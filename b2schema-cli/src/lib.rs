@@ -1,0 +1,29 @@
+//! The logic of the `b2schema` command, as functions (the binary in `main.rs` parses the
+//! arguments and calls them; the fuzz target `cli` calls them on generated files).
+#![forbid(unsafe_code)]
+
+pub mod budget;
+pub mod cat;
+pub mod inspect;
+pub mod layouts;
+pub mod msgpack_json;
+pub mod npy;
+pub mod pack;
+pub mod slice;
+pub mod verify;
+
+/// An error for the user: what failed, where.
+pub struct Failure(pub String);
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl Failure {
+    /// The error `e` about `path`.
+    pub fn at(path: &std::path::Path, e: impl std::fmt::Display) -> Self {
+        Failure(format!("{}: {e}", path.display()))
+    }
+}
