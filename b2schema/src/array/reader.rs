@@ -496,6 +496,23 @@ fn next_in_box(coords: &mut [u64], lo: &[u64], hi: &[u64]) -> bool {
     false
 }
 
+/// Fills `dst` with `item` repeated (zeros when `item` is empty or all zeros), at memory speed:
+/// one copy of the item, then doubling copies.
+fn repeat(dst: &mut [u8], item: &[u8]) {
+    if item.iter().all(|&b| b == 0) {
+        dst.fill(0);
+        return;
+    }
+    let first = item.len().min(dst.len());
+    dst[..first].copy_from_slice(&item[..first]);
+    let mut filled = first;
+    while filled < dst.len() {
+        let n = filled.min(dst.len() - filled);
+        dst.copy_within(..n, filled);
+        filled += n;
+    }
+}
+
 /// Reads block `j`'s span of the chunk at `loc` and decodes it into `dst`.
 #[allow(clippy::too_many_arguments)]
 fn decode_block(
@@ -688,11 +705,7 @@ impl<'o> Sink<'o> {
     fn fill_rows(&mut self, part: &[Range<u64>], item: &[u8]) {
         let ts = self.typesize;
         let n = part.len();
-        let fill = |dst: &mut [u8]| {
-            for (k, b) in dst.iter_mut().enumerate() {
-                *b = item.get(k % ts.max(1) % item.len().max(1)).copied().unwrap_or(0);
-            }
-        };
+        let fill = |dst: &mut [u8]| repeat(dst, item);
         if n == 0 {
             fill(&mut self.out[..ts]);
             return;
