@@ -8,6 +8,8 @@ mod layouts;
 mod msgpack_json;
 mod npy;
 mod pack;
+#[cfg(feature = "serve")]
+mod serve;
 mod slice;
 mod verify;
 
@@ -113,6 +115,17 @@ enum Command {
         #[arg(long, default_value_t = 1 << 32)]
         max_bytes: usize,
     },
+    /// A local web viewer of Blosc2 files (127.0.0.1 only, read-only): the file list, each
+    /// file's header, metalayers, layout with its bytes and chunk map, and NDArrays as images.
+    #[cfg(feature = "serve")]
+    Serve {
+        /// Frame files, sparse-frame directories or directories (searched recursively).
+        #[arg(value_name = "PATH", required = true)]
+        paths: Vec<PathBuf>,
+        /// The port on 127.0.0.1 (0: a free one; the URL is printed).
+        #[arg(long, default_value_t = 8000)]
+        port: u16,
+    },
     /// The annotated hex dump of the header and the trailer.
     Dump {
         /// A contiguous frame file or a sparse-frame directory.
@@ -142,6 +155,8 @@ fn main() -> ExitCode {
             pack::pack(&input, &output, &o)
         }
         Command::Unpack { input, output, max_bytes } => pack::unpack(&input, &output, max_bytes),
+        #[cfg(feature = "serve")]
+        Command::Serve { paths, port } => serve::run(&paths, port),
     };
     match result {
         Ok(code) => code,
