@@ -7,7 +7,11 @@ const crumb = document.getElementById("crumb");
 function el(tag, attrs, ...children) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
-    if (k === "class") e.className = v; else if (k === "text") e.textContent = v; else e.setAttribute(k, v);
+    if (k === "class") e.className = v;
+    else if (k === "text") e.textContent = v;
+    // Through the CSSOM: the page's Content-Security-Policy refuses inline style attributes.
+    else if (k === "style") e.style.cssText = v;
+    else e.setAttribute(k, v);
   }
   for (const c of children) e.append(c);
   return e;
@@ -241,12 +245,17 @@ async function dataSection(root, path, f) {
     status.textContent = "colour scale " + r.headers.get("X-Scale-Lo") + " to " + r.headers.get("X-Scale-Hi") +
       " (viridis); one pixel per " + step + " items; " + Math.round(performance.now() - t0) + " ms";
     img.src = URL.createObjectURL(await r.blob());
+    await img.decode();
+    // Small images are shown larger, by a whole factor (pixels stay square and sharp).
+    const factor = Math.max(1, Math.floor(512 / Math.max(img.naturalWidth, img.naturalHeight)));
+    img.style.width = (img.naturalWidth * factor) + "px";
   }
   let pending = null;
   img.addEventListener("mousemove", ev => {
     const rect = img.getBoundingClientRect();
-    const px = Math.floor((ev.clientX - rect.left) * img.naturalWidth / rect.width);
-    const py = Math.floor((ev.clientY - rect.top) * img.naturalHeight / rect.height);
+    const px = Math.floor((ev.clientX - rect.left - img.clientLeft) * img.naturalWidth / img.clientWidth);
+    const py = Math.floor((ev.clientY - rect.top - img.clientTop) * img.naturalHeight / img.clientHeight);
+    if (px < 0 || py < 0 || px >= img.naturalWidth || py >= img.naturalHeight) return;
     const at = idx.map(i => +i.value || 0);
     at[+ay.value] = Math.min(shape[+ay.value] - 1, py * step);
     at[+ax.value] = Math.min(shape[+ax.value] - 1, px * step);
