@@ -14,6 +14,9 @@ mod png;
 mod render;
 mod routes;
 
+#[cfg(test)]
+mod props;
+
 use std::io::Write;
 use std::net::{Ipv4Addr, TcpListener, TcpStream};
 use std::path::PathBuf;
