@@ -372,7 +372,7 @@ fn serve_in_a_browser() {
     let (w2, h2, t) = png_of(&body);
     assert_eq!((w2, h2), (40, 50));
     assert_eq!(t[((49 * 40) + 39) * 3..][..3], [0xfd, 0xe7, 0x25]);
-    assert_eq!(t[(0 * 40 + 39) * 3..][..3], px(0, 39));
+    assert_eq!(t[39 * 3..][..3], px(0, 39), "item (39, 0) at pixel (39, 0)");
     // Downsampled: 2500 x 1200 items every 3rd row and column, rows constant.
     let (_, headers, body) = http(port, "GET", "/api/heatmap.png?root=1&path=big.b2nd", &host, None);
     let (bw, bh, big) = png_of(&body);

@@ -50,12 +50,9 @@ proptest! {
         let (base, root) = tree();
         let roots = Roots::new(std::slice::from_ref(&root)).unwrap();
         let rel = parts.join("/");
-        match roots.resolve(0, &rel) {
-            Ok(p) => {
-                prop_assert!(p.starts_with(root.canonicalize().unwrap()), "{} escaped to {}", rel, p.display());
-                prop_assert!(!parts.contains(&".."));
-            }
-            Err(_) => {}
+        if let Ok(p) = roots.resolve(0, &rel) {
+            prop_assert!(p.starts_with(root.canonicalize().unwrap()), "{} escaped to {}", rel, p.display());
+            prop_assert!(!parts.contains(&".."));
         }
         let _ = base;
     }
