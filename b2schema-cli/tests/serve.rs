@@ -284,7 +284,8 @@ fn serve_in_a_browser() {
     std::fs::create_dir_all(&own).unwrap();
     own_files(&own, &base.0.join("outside.txt"));
     let fixtures_dir = repo_root().join("tests/data/fixtures");
-    let (_server, port) = start_server(&[&fixtures_dir, &own]);
+    // Root 2 is a file: it is listed as itself and served with an empty relative path.
+    let (_server, port) = start_server(&[&fixtures_dir, &own, &own.join("line.b2nd")]);
     let host = format!("127.0.0.1:{port}");
     let url = format!("http://{host}/");
     let browser = Browser::start();
@@ -399,8 +400,13 @@ fn serve_in_a_browser() {
         assert!(Instant::now() < deadline, "no value under the cursor");
         std::thread::sleep(Duration::from_millis(50));
     };
-    // Just past the centre of the 50 x 40 image (shown 10 times larger): item (20, 25) = 1025.
-    assert_eq!(cursor.as_str().unwrap(), "[20, 25] = 1025");
+    // Near the centre of the 50 x 40 image (shown 10 times larger; WebDriver aims at the centre
+    // of the part in view): the item under the cursor and its value, 50 i + j.
+    let text = cursor.as_str().unwrap();
+    let (at, value) = text.split_once(" = ").unwrap();
+    let at: Vec<u64> = at.trim_matches(['[', ']']).split(", ").map(|x| x.parse().unwrap()).collect();
+    assert!(at[0] < 40 && at[1] < 50 && at[1].abs_diff(25) <= 2, "{text}");
+    assert_eq!(value.parse::<u64>().unwrap(), 50 * at[0] + at[1], "{text}");
     browser.screenshot("serve-heatmap.png", "#chunkmap");
     let t1 = Instant::now();
     browser.open(&format!("{url}#/file/1/big.b2nd"));
@@ -435,6 +441,12 @@ fn serve_in_a_browser() {
     assert_eq!(http(port, "POST", "/api/files", &host, Some(&json!({}))).0, 405);
     let (_, _, files) = http(port, "GET", "/api/files", &host, None);
     let files: Value = serde_json::from_slice(&files).unwrap();
+    let file_root: Vec<&Value> =
+        files["files"].as_array().unwrap().iter().filter(|f| f["root"] == 2).collect();
+    assert_eq!(file_root.len(), 1);
+    assert_eq!((&file_root[0]["path"], &file_root[0]["kind"]), (&json!(""), &json!("NDArray")));
+    assert_eq!(http(port, "GET", "/api/file?root=2&path=", &host, None).0, 200);
+    assert_eq!(http(port, "GET", "/api/file?root=2&path=x", &host, None).0, 403);
     assert!(!files.to_string().contains("escape.b2nd"), "a link out of the root is not listed");
     eprintln!("first page {first_page:?}, page with the 2500x1200 heatmap {heatmap_page:?}");
 }

@@ -59,6 +59,10 @@ impl Roots {
         if rel_path.components().any(|c| !matches!(c, Component::Normal(_))) {
             return Err("an absolute path".into());
         }
+        if rel.is_empty() {
+            // The root itself (a file root; `join("")` would add a trailing '/').
+            return Ok(base.clone());
+        }
         let joined = base.join(rel_path);
         let canonical = joined.canonicalize().map_err(|e| format!("{rel}: {e}"))?;
         if !canonical.starts_with(base) {
@@ -131,6 +135,9 @@ mod tests {
             assert!(roots.resolve(0, bad).is_err(), "{bad}");
         }
         assert!(roots.resolve(1, "").is_err());
+        let file_root = Roots::new(&[root.join("sub/a.b2nd")]).unwrap();
+        assert_eq!(file_root.resolve(0, "").unwrap(), root.join("sub/a.b2nd").canonicalize().unwrap());
+        assert!(file_root.resolve(0, "x").is_err());
         let listed: Vec<String> = roots.list().into_iter().map(|e| e.rel).collect();
         assert_eq!(listed, ["sub/a.b2nd"]);
         std::fs::remove_dir_all(&dir).unwrap();
