@@ -57,11 +57,12 @@ proptest! {
         let _ = base;
     }
 
-    /// Every heatmap pixel is viridis of its item's place between the slice's minimum and maximum,
-    /// whatever the shape, the axes' order and the index of the third axis.
+    /// Every heatmap pixel is viridis of its item's place between the minimum and the maximum of the
+    /// items drawn, whatever the shape, the axes' order, the index of the third axis and the
+    /// downsampling step.
     #[test]
     fn heatmap_pixels_are_their_items(ny in 1u64..9, nx in 1u64..9, nz in 1u64..4, k in 0u64..4,
-                                      perm in 0usize..6, seed in any::<u64>()) {
+                                      perm in 0usize..6, seed in any::<u64>(), max_side in 1usize..10) {
         let shape = [ny, nx, nz];
         let n = (ny * nx * nz) as usize;
         let values: Vec<i32> = (0..n).map(|i| ((i as u64).wrapping_mul(seed | 1) >> 7) as i32 % 1000).collect();
@@ -78,24 +79,27 @@ proptest! {
         let other = 3 - y - x;
         let mut index = vec![0u64; 3];
         index[other] = k % shape[other];
-        let img = render::heatmap(&reader, num, &Slice2 { y, x, index: index.clone() }, Scale::MinMax, 2).unwrap();
-        prop_assert_eq!((img.width as u64, img.height as u64), (shape[x], shape[y]));
+        let slice2 = Slice2 { y, x, index: index.clone() };
+        let img = render::heatmap_within(&reader, num, &slice2, Scale::MinMax, 2, max_side).unwrap();
+        let step = shape[y].max(shape[x]).div_ceil(max_side as u64);
+        prop_assert_eq!(img.step as u64, step);
+        prop_assert_eq!((img.width as u64, img.height as u64), (shape[x].div_ceil(step), shape[y].div_ceil(step)));
         let item = |at: [u64; 3]| values[(at[0] * nx * nz + at[1] * nz + at[2]) as usize] as f64;
         let mut slice = Vec::new();
-        for r in 0..shape[y] {
-            for c in 0..shape[x] {
+        for r in (0..shape[y]).step_by(step as usize) {
+            for c in (0..shape[x]).step_by(step as usize) {
                 let mut at = [0u64; 3];
                 at[other] = index[other];
                 at[y] = r;
                 at[x] = c;
-                slice.push(((r, c), item(at)));
+                slice.push(((r / step, c / step), item(at)));
             }
         }
         let lo = slice.iter().map(|s| s.1).fold(f64::INFINITY, f64::min);
         let hi = slice.iter().map(|s| s.1).fold(f64::NEG_INFINITY, f64::max);
         prop_assert_eq!((img.lo, img.hi), (lo, hi));
         for ((r, c), v) in slice {
-            let px = &img.rgb[((r * shape[x] + c) * 3) as usize..][..3];
+            let px = &img.rgb[((r * img.width as u64 + c) * 3) as usize..][..3];
             prop_assert_eq!(px, &render::viridis(render::unit(v, lo, hi))[..], "pixel ({}, {})", r, c);
         }
     }

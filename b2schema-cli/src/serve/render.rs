@@ -171,6 +171,19 @@ pub fn heatmap(
     scale: Scale,
     nthreads: usize,
 ) -> Result<Image, String> {
+    heatmap_within(reader, num, s, scale, nthreads, MAX_SIDE)
+}
+
+/// [`heatmap`] with at most `max_side` pixels a side: one pixel per `step` items along each
+/// axis, the item at (`step` r, `step` c) for pixel (r, c).
+pub fn heatmap_within(
+    reader: &ArrayReader<'_>,
+    num: Numeric,
+    s: &Slice2,
+    scale: Scale,
+    nthreads: usize,
+    max_side: usize,
+) -> Result<Image, String> {
     let sel = selection_2d(reader, s)?;
     let shape = reader.shape();
     let (ny, nx) = (shape[s.y] as usize, shape[s.x] as usize);
@@ -179,7 +192,7 @@ pub fn heatmap(
     if items == 0 {
         return Err("an empty slice".into());
     }
-    let step = ny.max(nx).div_ceil(MAX_SIDE).max(1);
+    let step = ny.max(nx).div_ceil(max_side.max(1)).max(1);
     let (h, w) = (ny.div_ceil(step), nx.div_ceil(step));
     let mut values = vec![f64::NAN; w * h];
     // The C-order stream runs over the lower-numbered of the two axes first.
@@ -187,14 +200,23 @@ pub fn heatmap(
     let mut at = 0usize;
     reader
         .read_to(&sel, &opts, SLAB_BYTES, |piece| {
-            for item in piece.chunks_exact(num.size()) {
+            // Only every `step`-th item of every `step`-th row is read: skipped rows and the
+            // items between two samples are jumped over, not visited.
+            let items = piece.len() / num.size();
+            let mut k = 0;
+            while k < items {
                 let (o, i) = (at / inner, at % inner);
-                at += 1;
-                if o % step != 0 || i % step != 0 {
+                let skip = if o % step != 0 { inner - i } else { (step - i % step) % step };
+                if skip > 0 {
+                    let skip = skip.min(items - k);
+                    k += skip;
+                    at += skip;
                     continue;
                 }
                 let (r, c) = if outer_is_y { (o / step, i / step) } else { (i / step, o / step) };
-                values[r * w + c] = num.value(item);
+                values[r * w + c] = num.value(&piece[k * num.size()..][..num.size()]);
+                k += 1;
+                at += 1;
             }
             Ok(())
         })
