@@ -9,6 +9,8 @@ pub mod layouts;
 pub mod msgpack_json;
 pub mod npy;
 pub mod pack;
+#[cfg(feature = "serve")]
+pub mod serve;
 pub mod slice;
 pub mod verify;
 

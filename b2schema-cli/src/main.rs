@@ -7,6 +7,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use b2schema_cli::budget::BudgetArgs;
+#[cfg(feature = "serve")]
+use b2schema_cli::serve;
 use b2schema_cli::{cat, inspect, layouts, pack, verify};
 use clap::{Parser, Subcommand};
 
@@ -107,6 +109,17 @@ enum Command {
         /// The .npy file to write.
         output: PathBuf,
     },
+    /// A local web viewer of Blosc2 files (127.0.0.1 only, read-only): the file list, each
+    /// file's header, metalayers, layout with its bytes and chunk map, and NDArrays as images.
+    #[cfg(feature = "serve")]
+    Serve {
+        /// Frame files, sparse-frame directories or directories (searched recursively).
+        #[arg(value_name = "PATH", required = true)]
+        paths: Vec<PathBuf>,
+        /// The port on 127.0.0.1 (0: a free one; the URL is printed).
+        #[arg(long, default_value_t = 8000)]
+        port: u16,
+    },
     /// The annotated hex dump of the header and the trailer.
     Dump {
         /// A contiguous frame file or a sparse-frame directory.
@@ -139,6 +152,8 @@ fn main() -> ExitCode {
             pack::pack(&input, &output, &o)
         }
         Command::Unpack { input, output } => pack::unpack(&input, &output, limits.max_output() as usize),
+        #[cfg(feature = "serve")]
+        Command::Serve { paths, port } => serve::run(&paths, port),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,288 @@
+// b2schema serve: the viewer's page. Plain JavaScript, no build step, no outside resource.
+"use strict";
+
+const main = document.getElementById("main");
+const crumb = document.getElementById("crumb");
+
+function el(tag, attrs, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === "class") e.className = v;
+    else if (k === "text") e.textContent = v;
+    // Through the CSSOM: the page's Content-Security-Policy refuses inline style attributes.
+    else if (k === "style") e.style.cssText = v;
+    else e.setAttribute(k, v);
+  }
+  for (const c of children) e.append(c);
+  return e;
+}
+
+function q(root, path) {
+  return "root=" + encodeURIComponent(root) + "&path=" + encodeURIComponent(path);
+}
+
+function fmtSize(n) {
+  if (n < 1024) return n + " B";
+  const u = ["KiB", "MiB", "GiB", "TiB"];
+  let i = -1;
+  do { n /= 1024; i++; } while (n >= 1024 && i < u.length - 1);
+  return n.toFixed(1) + " " + u[i];
+}
+
+async function showList() {
+  crumb.textContent = "";
+  const r = await fetch("/api/files");
+  const data = await r.json();
+  const tbody = el("tbody");
+  for (const f of data.files) {
+    const link = el("a", { href: "#/file/" + f.root + "/" + encodeURIComponent(f.path), text: f.name });
+    const tr = el("tr", { class: "file", "data-path": f.path, "data-root": String(f.root) },
+      el("td", {}, link),
+      el("td", { class: "num", text: fmtSize(f.size) }),
+      el("td", { text: f.error ? "not Blosc2" : f.kind + (f.frame === "sparse" ? " (sparse)" : "") }),
+      el("td", { text: f.shape ? "(" + f.shape.join(", ") + ")" : "" }),
+      el("td", { text: f.dtype || (f.typesize ? "typesize " + f.typesize : "") }),
+      el("td", { class: "num", text: f.nchunks === undefined ? "" : String(f.nchunks) }));
+    if (f.error) tr.title = f.error;
+    tbody.append(tr);
+  }
+  const table = el("table", { id: "files" },
+    el("thead", {}, el("tr", {}, ...["file", "size", "kind", "shape", "dtype", "chunks"].map(h => el("th", { text: h })))),
+    tbody);
+  main.replaceChildren(el("p", { text: data.files.length + " files under " + data.roots.join(", ") }), table);
+}
+
+async function showFile(root, path) {
+  crumb.textContent = "/ " + path;
+  const r = await fetch("/api/file?" + q(root, path));
+  if (!r.ok) {
+    let msg = await r.text();
+    try { msg = JSON.parse(msg).error; } catch (e) { /* plain text */ }
+    main.replaceChildren(el("div", { class: "notframe", id: "notframe" },
+      el("h2", { text: path + " is not a Blosc2 file the viewer can read" }), el("p", { text: msg })));
+    return;
+  }
+  const f = await r.json();
+  main.replaceChildren(
+    headerSection(f), metaSection(f), layoutSection(f), chunkSection(f), await dataSection(root, path, f));
+}
+
+function headerSection(f) {
+  const h = f.header;
+  const rows = [
+    ["kind", f.kind === "sframe" ? "sparse frame" : "contiguous frame"],
+    ["frame_len", h.frame_len], ["header_len", h.header_len], ["format_version", h.format_version],
+    ["codec", (h.codec || "?") + " (id " + h.codec_id + ")"], ["clevel", h.clevel], ["splitmode", h.splitmode],
+    ["use_dict", h.use_dict], ["variable_chunks", h.variable_chunks], ["vl_blocks", h.vl_blocks],
+    ["typesize", h.typesize], ["blocksize", h.blocksize], ["chunksize", h.chunksize],
+    ["nbytes", h.nbytes], ["cbytes", h.cbytes], ["nchunks", f.nchunks],
+    ["cratio", h.cbytes > 0 ? (h.nbytes / h.cbytes).toFixed(3) : "-"],
+    ["filters", JSON.stringify(h.filters)], ["filters_meta", JSON.stringify(h.filters_meta)],
+    ["nthreads_comp", h.nthreads_comp], ["nthreads_decomp", h.nthreads_decomp],
+    ["has_vlmetalayers", h.has_vlmetalayers],
+  ];
+  const table = el("table", { id: "header" }, el("tbody", {}, ...rows.map(([k, v]) =>
+    el("tr", {}, el("th", { text: k }), el("td", { "data-key": k, text: String(v) })))));
+  return el("section", {}, el("h2", { text: "Header (flags decoded)" }), table);
+}
+
+function metaSection(f) {
+  const rows = [];
+  for (const m of f.metalayers) {
+    const shown = m.b2nd ? JSON.stringify(m.b2nd) : m.hex;
+    rows.push(el("tr", {}, el("td", { text: "metalayer" }), el("td", { text: m.name }),
+      el("td", { class: "num", text: m.len + " B at " + m.offset }), el("td", { text: shown })));
+  }
+  for (const m of f.vlmetalayers) {
+    const shown = m.value !== undefined ? JSON.stringify(m.value) : (m.hex || "");
+    rows.push(el("tr", {}, el("td", { text: "vlmetalayer" }), el("td", { text: m.name }),
+      el("td", { class: "num", text: "at " + m.offset }), el("td", { text: shown })));
+  }
+  const table = el("table", { id: "metas" },
+    el("thead", {}, el("tr", {}, ...["", "name", "where", "decoded"].map(t => el("th", { text: t })))),
+    el("tbody", {}, ...rows));
+  return el("section", {}, el("h2", { text: "Metalayers and vlmetalayers" }), rows.length ? table : el("p", { text: "none" }));
+}
+
+// The header's diagram (one box per field, placed on a 16-byte ruler) next to its annotated
+// hex; hovering or clicking either highlights the field's bytes in both.
+function layoutSection(f) {
+  const hex = f.header_hex;
+  const nbytes = hex.length / 2;
+  const diagram = el("div", { id: "diagram" });
+  const owner = new Array(nbytes).fill(-1);
+  f.fields.forEach((fd, i) => {
+    for (let b = fd.start; b < Math.min(fd.start + fd.len, nbytes); b++) owner[b] = i;
+    const shownLen = Math.min(fd.len, Math.max(1, nbytes - fd.start));
+    let col = fd.start % 16, left = shownLen, at = fd.start;
+    // A field may wrap over several ruler rows: one box per row piece.
+    while (left > 0) {
+      const span = Math.min(left, 16 - col);
+      const box = el("div", { class: "field", "data-field": fd.name, "data-start": String(fd.start),
+        "data-len": String(fd.len), title: fd.name + ": bytes " + fd.start + ".." + (fd.start + fd.len) + " " + fd.doc,
+        text: at === fd.start ? fd.name : "…" });
+      box.style.gridColumn = (col + 1) + " / span " + span;
+      box.style.gridRow = String(Math.floor(at / 16) + 1);
+      box.addEventListener("mouseenter", () => highlight(i));
+      box.addEventListener("click", () => highlight(i));
+      diagram.append(box);
+      left -= span; at += span; col = 0;
+      if (Math.floor(at / 16) > 40) break; // the metalayers of a huge header: first rows only
+    }
+  });
+  const hexBox = el("div", { id: "hex" });
+  for (let row = 0; row < nbytes; row += 16) {
+    hexBox.append(row.toString(16).padStart(6, "0") + "  ");
+    for (let b = row; b < Math.min(row + 16, nbytes); b++) {
+      const s = el("span", { class: "byte", "data-offset": String(b), text: hex.substr(2 * b, 2) });
+      if (owner[b] >= 0) {
+        s.addEventListener("mouseenter", () => highlight(owner[b]));
+        s.addEventListener("click", () => highlight(owner[b]));
+      }
+      hexBox.append(s, " ");
+    }
+    hexBox.append("\n");
+  }
+  const info = el("div", { id: "fieldinfo" });
+  function highlight(i) {
+    const fd = f.fields[i];
+    for (const e of document.querySelectorAll(".hl")) e.classList.remove("hl");
+    for (const e of diagram.querySelectorAll('[data-field="' + fd.name + '"]')) e.classList.add("hl");
+    for (let b = fd.start; b < Math.min(fd.start + fd.len, nbytes); b++) {
+      hexBox.querySelector('[data-offset="' + b + '"]').classList.add("hl");
+    }
+    info.textContent = fd.name + ": bytes " + fd.start + " to " + (fd.start + fd.len - 1) + " (" + fd.len + ") " + fd.doc;
+  }
+  const note = nbytes < f.header_bytes ? " (first " + nbytes + " of " + f.header_bytes + " bytes)" : "";
+  return el("section", {}, el("h2", { text: "Header layout and bytes" + note }), info,
+    el("div", { class: "layout" }, diagram, hexBox));
+}
+
+const SPECIAL_COLOURS = { zeros: "#bbbbbb", nan: "#e377c2", uninit: "#ffffff", value: "#17becf" };
+
+// One cell per chunk, coloured by compression ratio (log scale, dark = incompressible), special
+// chunks in their own colours; cells shrink to fit thousands of chunks.
+function chunkSection(f) {
+  const chunks = f.chunks || [];
+  const n = chunks.length;
+  const width = 800;
+  const cell = Math.max(2, Math.min(24, Math.floor(Math.sqrt(width * 240 / Math.max(1, n)))));
+  const cols = Math.max(1, Math.floor(width / cell));
+  const rows = Math.max(1, Math.ceil(n / cols));
+  const canvas = el("canvas", { id: "chunkmap", width: String(cols * cell), height: String(rows * cell) });
+  const ctx = canvas.getContext("2d");
+  const ratios = chunks.map(c => (c.cbytes > 0 ? c.nbytes / c.cbytes : 0));
+  const maxLog = Math.max(1, ...ratios.map(r => Math.log2(Math.max(1, r))));
+  chunks.forEach((c, i) => {
+    const x = (i % cols) * cell, y = Math.floor(i / cols) * cell;
+    if (c.special) ctx.fillStyle = SPECIAL_COLOURS[c.special] || "#000";
+    else {
+      const t = Math.log2(Math.max(1, ratios[i])) / maxLog;
+      ctx.fillStyle = "hsl(" + (260 - 200 * t) + ",60%," + (25 + 45 * t) + "%)";
+    }
+    ctx.fillRect(x, y, cell - (cell > 3 ? 1 : 0), cell - (cell > 3 ? 1 : 0));
+  });
+  const info = el("div", { id: "chunkinfo", text: n + " chunks; hover for one" });
+  canvas.addEventListener("mousemove", ev => {
+    const rect = canvas.getBoundingClientRect();
+    const i = Math.floor((ev.clientY - rect.top) / cell) * cols + Math.floor((ev.clientX - rect.left) / cell);
+    const c = chunks[i];
+    if (!c) return;
+    info.textContent = "chunk " + c.index + ": " + c.nbytes + " -> " + c.cbytes + " bytes" +
+      (c.cbytes > 0 ? ", ratio " + (c.nbytes / c.cbytes).toFixed(2) : "") + (c.special ? ", special: " + c.special : "");
+  });
+  const legend = el("div", { class: "legend" }, "ratio: ", el("span", { style: "background:hsl(260,60%,25%);color:#fff", text: "1" }),
+    el("span", { style: "background:hsl(60,60%,70%)", text: "2^" + maxLog.toFixed(1) }),
+    ...Object.entries(SPECIAL_COLOURS).map(([k, v]) => el("span", { style: "background:" + v, text: k })));
+  return el("section", {}, el("h2", { text: "Chunk map" }), legend, canvas, info);
+}
+
+async function dataSection(root, path, f) {
+  const sec = el("section", { id: "data" }, el("h2", { text: "Data" }));
+  if (f.draw && f.draw.none) { sec.append(el("p", { text: "Not drawn: " + f.draw.none })); return sec; }
+  const shape = f.summary.shape;
+  const img = el("img", { id: "image", alt: "the data" });
+  const status = el("div", { id: "status" });
+  const cursor = el("div", { id: "cursor" });
+  sec.append(status);
+  if (f.draw === "plot") {
+    const r = await fetch("/api/plot.png?" + q(root, path));
+    if (!r.ok) { status.textContent = await r.text(); return sec; }
+    status.textContent = "min " + r.headers.get("X-Scale-Lo") + ", max " + r.headers.get("X-Scale-Hi") +
+      ", one pixel column per " + r.headers.get("X-Step") + " items (min to max)";
+    img.src = URL.createObjectURL(await r.blob());
+    sec.append(img);
+    return sec;
+  }
+  const nd = shape.length;
+  const axisSelect = (id, def) => {
+    const s = el("select", { id });
+    for (let a = 0; a < nd; a++) s.append(el("option", { value: String(a), text: "axis " + a + " (" + shape[a] + ")" }));
+    s.value = String(def);
+    return s;
+  };
+  const ay = axisSelect("ay", nd - 2), ax = axisSelect("ax", nd - 1);
+  const scale = el("select", { id: "scale" }, el("option", { value: "minmax", text: "min/max" }),
+    el("option", { value: "percentile", text: "1st-99th percentile" }));
+  const idx = [];
+  const idxBox = el("span", {});
+  for (let a = 0; a < nd; a++) {
+    const i = el("input", { type: "number", min: "0", max: String(Math.max(0, shape[a] - 1)), value: "0", id: "index" + a });
+    i.style.width = "5em";
+    idx.push(i);
+  }
+  let step = 1;
+  async function draw() {
+    const y = +ay.value, x = +ax.value;
+    idxBox.replaceChildren(...idx.map((i, a) => (a === y || a === x) ? "" : el("label", {}, "axis " + a + " ", i)));
+    if (y === x) { status.textContent = "choose two different axes"; return; }
+    const url = "/api/heatmap.png?" + q(root, path) + "&y=" + y + "&x=" + x + "&scale=" + scale.value +
+      "&index=" + idx.map(i => i.value || 0).join(",");
+    const t0 = performance.now();
+    const r = await fetch(url);
+    if (!r.ok) { status.textContent = await r.text(); return; }
+    step = +r.headers.get("X-Step");
+    status.textContent = "colour scale " + r.headers.get("X-Scale-Lo") + " to " + r.headers.get("X-Scale-Hi") +
+      " (viridis); one pixel per " + step + " items; " + Math.round(performance.now() - t0) + " ms";
+    img.src = URL.createObjectURL(await r.blob());
+    await img.decode();
+    // Small images are shown larger, by a whole factor (pixels stay square and sharp).
+    const factor = Math.max(1, Math.floor(512 / Math.max(img.naturalWidth, img.naturalHeight)));
+    img.style.width = (img.naturalWidth * factor) + "px";
+  }
+  let pending = null;
+  img.addEventListener("mousemove", ev => {
+    const rect = img.getBoundingClientRect();
+    const px = Math.floor((ev.clientX - rect.left - img.clientLeft) * img.naturalWidth / img.clientWidth);
+    const py = Math.floor((ev.clientY - rect.top - img.clientTop) * img.naturalHeight / img.clientHeight);
+    if (px < 0 || py < 0 || px >= img.naturalWidth || py >= img.naturalHeight) return;
+    const at = idx.map(i => +i.value || 0);
+    at[+ay.value] = Math.min(shape[+ay.value] - 1, py * step);
+    at[+ax.value] = Math.min(shape[+ax.value] - 1, px * step);
+    clearTimeout(pending);
+    pending = setTimeout(async () => {
+      const r = await fetch("/api/value?" + q(root, path) + "&at=" + at.join(","));
+      const v = await r.json();
+      cursor.textContent = "[" + at.join(", ") + "] = " + v.value;
+    }, 40);
+  });
+  for (const c of [ay, ax, scale, ...idx]) c.addEventListener("change", draw);
+  sec.append(el("div", { class: "controls" }, el("label", {}, "rows ", ay), el("label", {}, "columns ", ax),
+    el("label", {}, "scale ", scale), idxBox), cursor, img);
+  await draw();
+  return sec;
+}
+
+async function route() {
+  const m = location.hash.match(/^#\/file\/(\d+)\/(.*)$/);
+  try {
+    if (m) await showFile(m[1], decodeURIComponent(m[2])); else await showList();
+    document.body.setAttribute("data-ready", location.hash || "#/");
+  } catch (e) {
+    main.replaceChildren(el("p", { class: "error", text: String(e) }));
+    document.body.setAttribute("data-ready", "error");
+  }
+}
+
+window.addEventListener("hashchange", () => { document.body.removeAttribute("data-ready"); route(); });
+route();

@@ -1,0 +1,145 @@
+//! What the viewer may serve: the roots given on the command line, canonicalized once, and
+//! paths inside them. A request names a root by its number and a relative path; the path is
+//! refused when it has a `..`, `.` or empty component or is absolute, and when its canonical
+//! form (symbolic links resolved) leaves the root.
+
+use std::path::{Component, Path, PathBuf};
+
+use b2schema::frame::SPARSE_INDEX;
+
+/// The most entries listed, and the deepest directory entered, under one root.
+pub const MAX_ENTRIES: usize = 20_000;
+/// See [`MAX_ENTRIES`].
+pub const MAX_DEPTH: usize = 8;
+
+/// The served roots, canonical.
+#[derive(Debug)]
+pub struct Roots(Vec<PathBuf>);
+
+/// A file (or sparse-frame directory) found under a root.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// The root's number.
+    pub root: usize,
+    /// The path relative to the root, `/`-separated (empty when the root is the file).
+    pub rel: String,
+    /// The canonical path.
+    pub path: PathBuf,
+}
+
+impl Roots {
+    /// Canonicalizes every path given (which must exist).
+    pub fn new(paths: &[PathBuf]) -> Result<Self, String> {
+        paths
+            .iter()
+            .map(|p| p.canonicalize().map_err(|e| format!("{}: {e}", p.display())))
+            .collect::<Result<Vec<_>, _>>()
+            .map(Roots)
+    }
+
+    /// The canonical roots.
+    pub fn all(&self) -> &[PathBuf] {
+        &self.0
+    }
+
+    /// The canonical path of `rel` under root `root`, or why it is refused.
+    pub fn resolve(&self, root: usize, rel: &str) -> Result<PathBuf, String> {
+        let base = self.0.get(root).ok_or_else(|| format!("no root number {root}"))?;
+        let rel_path = Path::new(rel);
+        if rel.contains('\\') || rel.contains('\0') {
+            return Err("a path with a backslash or a NUL".into());
+        }
+        if !rel.is_empty() {
+            for c in rel.split('/') {
+                if c.is_empty() || c == "." || c == ".." {
+                    return Err(format!("a path component {c:?} (no '..', '.', '//' or leading '/')"));
+                }
+            }
+        }
+        if rel_path.components().any(|c| !matches!(c, Component::Normal(_))) {
+            return Err("an absolute path".into());
+        }
+        if rel.is_empty() {
+            // The root itself (a file root; `join("")` would add a trailing '/').
+            return Ok(base.clone());
+        }
+        let joined = base.join(rel_path);
+        let canonical = joined.canonicalize().map_err(|e| format!("{rel}: {e}"))?;
+        if !canonical.starts_with(base) {
+            return Err(format!("{rel} leaves the served root (a symbolic link to outside)"));
+        }
+        Ok(canonical)
+    }
+
+    /// Every frame candidate under the roots: a root that is a file or a sparse frame is one
+    /// entry; a directory stands for the regular files and sparse frames inside it, recursively
+    /// (at most [`MAX_DEPTH`] levels and [`MAX_ENTRIES`] entries), sorted by path. Entries whose
+    /// canonical path leaves their root are left out.
+    pub fn list(&self) -> Vec<Entry> {
+        let mut out = Vec::new();
+        for (root, base) in self.0.iter().enumerate() {
+            if !is_plain_dir(base) {
+                out.push(Entry { root, rel: String::new(), path: base.clone() });
+                continue;
+            }
+            let mut found = Vec::new();
+            walk(base, base, 0, &mut found);
+            found.sort();
+            out.extend(found.into_iter().map(|(rel, path)| Entry { root, rel, path }));
+        }
+        out
+    }
+}
+
+fn is_plain_dir(p: &Path) -> bool {
+    p.is_dir() && !p.join(SPARSE_INDEX).exists()
+}
+
+fn walk(base: &Path, dir: &Path, depth: usize, out: &mut Vec<(String, PathBuf)>) {
+    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    for entry in rd.flatten() {
+        if out.len() >= MAX_ENTRIES {
+            return;
+        }
+        let Ok(path) = entry.path().canonicalize() else { continue };
+        if !path.starts_with(base) {
+            continue;
+        }
+        let Ok(rel) = entry.path().strip_prefix(base).map(|r| r.to_string_lossy().replace('\\', "/")) else {
+            continue;
+        };
+        if path.is_file() || (path.is_dir() && !is_plain_dir(&path)) {
+            out.push((rel, path));
+        } else if path.is_dir() && depth + 1 < MAX_DEPTH && entry.file_type().is_ok_and(|t| t.is_dir()) {
+            walk(base, &entry.path(), depth + 1, out);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refuses_escapes() {
+        let dir = std::env::temp_dir().join(format!("b2schema-serve-paths-{}", std::process::id()));
+        let root = dir.join("root");
+        std::fs::create_dir_all(root.join("sub")).unwrap();
+        std::fs::write(dir.join("secret"), b"x").unwrap();
+        std::fs::write(root.join("sub/a.b2nd"), b"x").unwrap();
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(dir.join("secret"), root.join("link")).unwrap();
+        let roots = Roots::new(std::slice::from_ref(&root)).unwrap();
+        assert!(roots.resolve(0, "sub/a.b2nd").is_ok());
+        for bad in ["../secret", "sub/../../secret", "/etc/passwd", "sub//a.b2nd", "./sub/a.b2nd", "link"] {
+            assert!(roots.resolve(0, bad).is_err(), "{bad}");
+        }
+        assert!(roots.resolve(1, "").is_err());
+        let file_root = Roots::new(&[root.join("sub/a.b2nd")]).unwrap();
+        assert_eq!(file_root.resolve(0, "").unwrap(), root.join("sub/a.b2nd").canonicalize().unwrap());
+        assert!(file_root.resolve(0, "x").is_err());
+        let listed: Vec<String> = roots.list().into_iter().map(|e| e.rel).collect();
+        assert_eq!(listed, ["sub/a.b2nd"]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

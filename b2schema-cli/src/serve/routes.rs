@@ -1,0 +1,245 @@
+//! The viewer's pages and its JSON and PNG endpoints. Every endpoint that names a file takes
+//! `root` (the root's number) and `path` (relative to it), resolved by [`Roots::resolve`].
+
+use std::path::Path;
+
+use b2schema::array::{ArrayReader, ReadOptions, Selection};
+use b2schema::b2nd;
+use b2schema::frame::{FrameFile, FrameHeader};
+use b2schema::layout::B2Layout;
+use serde_json::{Value, json};
+
+use super::http::{Request, Response, query_param};
+use super::paths::Roots;
+use super::render::{self, Numeric, Scale, Slice2};
+
+const INDEX_HTML: &str = include_str!("../../assets/index.html");
+const APP_JS: &str = include_str!("../../assets/app.js");
+const STYLE_CSS: &str = include_str!("../../assets/style.css");
+
+/// The most header bytes shown in the annotated hex (the fixed part and the metalayers).
+pub const MAX_HEX_BYTES: usize = 64 * 1024;
+
+/// The most chunks a file page lists for its chunk map.
+pub const MAX_CHUNKS_LISTED: u64 = 100_000;
+
+/// Threads decoding one image.
+const NTHREADS: usize = 2;
+
+/// Answers one request (already checked for its method and `Host`).
+pub fn route(roots: &Roots, req: &Request) -> Response {
+    let q = |k: &str| query_param(&req.query, k);
+    match req.path.as_str() {
+        "/" | "/index.html" => Response::ok("text/html; charset=utf-8", INDEX_HTML),
+        "/app.js" => Response::ok("text/javascript; charset=utf-8", APP_JS),
+        "/style.css" => Response::ok("text/css; charset=utf-8", STYLE_CSS),
+        "/api/files" => json_response(files(roots)),
+        "/api/file" | "/api/heatmap.png" | "/api/plot.png" | "/api/value" => {
+            let root = q("root").and_then(|r| r.parse::<usize>().ok());
+            let (Some(root), Some(rel)) = (root, q("path")) else {
+                return Response::error(400, "root and path expected");
+            };
+            let path = match roots.resolve(root, &rel) {
+                Ok(p) => p,
+                Err(why) => return Response::error(403, why),
+            };
+            let file = match FrameFile::open(&path) {
+                Ok(f) => f,
+                Err(e) => {
+                    let body = json!({ "error": format!("not a Blosc2 frame: {e}"), "path": rel });
+                    return Response { status: 422, ..json_response(body) };
+                }
+            };
+            let answer = match req.path.as_str() {
+                "/api/file" => file_json(&rel, &file).map(json_response),
+                "/api/value" => value(&file, &q("at").unwrap_or_default()).map(json_response),
+                "/api/plot.png" => plot(&file),
+                _ => heatmap(&file, &q),
+            };
+            answer.unwrap_or_else(|why| Response::error(422, why))
+        }
+        _ => Response::error(404, "no such page"),
+    }
+}
+
+fn json_response(v: Value) -> Response {
+    Response::ok("application/json", v.to_string())
+}
+
+/// The list: every entry with its size, kind, shape and dtype (or the reason it is not a frame).
+fn files(roots: &Roots) -> Value {
+    let files: Vec<Value> = roots
+        .list()
+        .into_iter()
+        .map(|e| {
+            let name = if e.rel.is_empty() {
+                e.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+            } else {
+                e.rel.clone()
+            };
+            let mut m = json!({ "root": e.root, "path": e.rel, "name": name, "size": size_of(&e.path) });
+            match FrameFile::open(&e.path).and_then(|f| summary(&f)) {
+                Ok(s) => {
+                    if let Some(o) = m.as_object_mut() {
+                        o.extend(s);
+                    }
+                }
+                Err(err) => m["error"] = json!(err.to_string()),
+            }
+            m
+        })
+        .collect();
+    let roots: Vec<String> = roots.all().iter().map(|r| r.display().to_string()).collect();
+    json!({ "roots": roots, "files": files })
+}
+
+/// Bytes of a file, or of the files directly inside a sparse frame's directory.
+fn size_of(p: &Path) -> u64 {
+    if p.is_dir() {
+        std::fs::read_dir(p)
+            .map(|rd| {
+                rd.flatten().filter_map(|e| e.metadata().ok()).filter(|m| m.is_file()).map(|m| m.len()).sum()
+            })
+            .unwrap_or(0)
+    } else {
+        p.metadata().map(|m| m.len()).unwrap_or(0)
+    }
+}
+
+fn summary(file: &FrameFile) -> b2schema::Result<serde_json::Map<String, Value>> {
+    let v = file.view()?;
+    let mut m = serde_json::Map::new();
+    m.insert("frame".into(), json!(if v.is_sparse() { "sparse" } else { "contiguous" }));
+    m.insert("nchunks".into(), json!(v.nchunks()?));
+    let nd = v.metalayer("b2nd").or_else(|| v.metalayer("caterva"));
+    match nd.and_then(|raw| b2nd::read(raw).or_else(|_| b2nd::read_compat(raw)).ok()) {
+        Some(nd) => {
+            m.insert("kind".into(), json!("NDArray"));
+            m.insert("shape".into(), json!(nd.shape));
+            m.insert("dtype".into(), json!(nd.dtype));
+        }
+        None => {
+            m.insert("kind".into(), json!("SChunk"));
+            m.insert("typesize".into(), json!(v.header.typesize));
+        }
+    }
+    Ok(m)
+}
+
+/// The file page's data: `inspect --json`'s report, the header's fields with their byte ranges
+/// and the header's bytes, and what can be drawn.
+fn file_json(rel: &str, file: &FrameFile) -> Result<Value, String> {
+    // The chunk map shows up to MAX_CHUNKS_LISTED chunks (the report summarises the rest).
+    let opts = crate::inspect::Options {
+        limits: b2schema::Limits::default().with_max_items(MAX_CHUNKS_LISTED),
+        all_chunks: false,
+    };
+    let mut r = crate::inspect::report(Path::new(rel), file, &opts).map_err(|e| e.to_string())?.value;
+    let bytes = file.header_bytes();
+    let shown = &bytes[..bytes.len().min(MAX_HEX_BYTES)];
+    r["header_hex"] = json!(crate::msgpack_json::hex(shown));
+    r["header_bytes"] = json!(bytes.len());
+    r["fields"] = json!(header_fields(bytes.len()));
+    if let Ok(s) = summary(file) {
+        r["summary"] = Value::Object(s);
+    }
+    r["draw"] = match ArrayReader::new(file) {
+        Ok(a) => match a.meta().parsed_dtype() {
+            Some(Ok(d)) => match Numeric::of(&d) {
+                Ok(_) if a.shape().len() == 1 => json!("plot"),
+                Ok(_) if a.shape().len() >= 2 => json!("heatmap"),
+                Ok(_) => json!({ "none": "a 0-dimensional array (one value)" }),
+                Err(why) => json!({ "none": why }),
+            },
+            _ => json!({ "none": "no NumPy dtype" }),
+        },
+        Err(e) => json!({ "none": e.to_string() }),
+    };
+    Ok(r)
+}
+
+/// The frame header's fields, each with the byte range it covers: the fixarray marker, the
+/// fixed fields, and the metalayers up to the header's end.
+fn header_fields(header_len: usize) -> Vec<Value> {
+    let mut out =
+        vec![json!({ "name": "fixarray", "start": 0, "len": 1, "doc": "The header's fixarray(14) marker." })];
+    for f in FrameHeader::LAYOUT.fields {
+        let Some(start) = f.marker_offset else { continue };
+        let len = f.width.unwrap_or(header_len.saturating_sub(start));
+        out.push(json!({ "name": f.name, "start": start, "len": len, "doc": f.doc }));
+    }
+    out
+}
+
+fn reader_and_numeric(file: &FrameFile) -> Result<(ArrayReader<'_>, Numeric), String> {
+    let reader = ArrayReader::new(file).map_err(|e| e.to_string())?;
+    let num = match reader.meta().parsed_dtype() {
+        Some(Ok(d)) => Numeric::of(&d)?,
+        Some(Err(e)) => return Err(format!("dtype: {e}")),
+        None => return Err("an array without a NumPy dtype".into()),
+    };
+    if num.size() != reader.typesize() {
+        return Err(format!("dtype of {} bytes, typesize {}", num.size(), reader.typesize()));
+    }
+    Ok((reader, num))
+}
+
+fn png_response(img: &render::Image) -> Result<Response, String> {
+    let mut resp = Response::ok("image/png", super::png::encode(img)?);
+    resp.headers = vec![
+        ("X-Scale-Lo", format!("{}", img.lo)),
+        ("X-Scale-Hi", format!("{}", img.hi)),
+        ("X-Step", img.step.to_string()),
+    ];
+    Ok(resp)
+}
+
+fn numbers(s: &str) -> Result<Vec<u64>, String> {
+    if s.is_empty() {
+        return Ok(Vec::new());
+    }
+    s.split(',')
+        .map(|x| x.trim().parse::<u64>().map_err(|_| format!("an index expected, found {x:?}")))
+        .collect()
+}
+
+fn heatmap(file: &FrameFile, q: &dyn Fn(&str) -> Option<String>) -> Result<Response, String> {
+    let (reader, num) = reader_and_numeric(file)?;
+    let nd = reader.shape().len();
+    let axis = |k: &str, d: usize| {
+        q(k).map_or(Ok(d), |v| v.parse::<usize>().map_err(|_| format!("{k}: an axis expected")))
+    };
+    let y = axis("y", nd.saturating_sub(2))?;
+    let x = axis("x", nd.saturating_sub(1))?;
+    let index = match q("index") {
+        Some(s) => numbers(&s)?,
+        None => vec![0; nd],
+    };
+    let scale = match q("scale").as_deref() {
+        None | Some("minmax") => Scale::MinMax,
+        Some("percentile") => Scale::Percentile,
+        Some(o) => return Err(format!("scale: minmax or percentile expected, found {o:?}")),
+    };
+    let img = render::heatmap(&reader, num, &Slice2 { y, x, index }, scale, NTHREADS)?;
+    png_response(&img)
+}
+
+fn plot(file: &FrameFile) -> Result<Response, String> {
+    let (reader, num) = reader_and_numeric(file)?;
+    png_response(&render::line_plot(&reader, num, NTHREADS)?)
+}
+
+/// One item's value (decoding only the block that holds it).
+fn value(file: &FrameFile, at: &str) -> Result<Value, String> {
+    let (reader, num) = reader_and_numeric(file)?;
+    let at = numbers(at)?;
+    let shape = reader.shape();
+    if at.len() != shape.len() || at.iter().zip(shape).any(|(&i, &n)| i >= n) {
+        return Err(format!("an index inside the shape {shape:?} expected, found {at:?}"));
+    }
+    let sel = Selection::new(at.iter().map(|&i| i..i + 1).collect(), shape).map_err(|e| e.to_string())?;
+    let (bytes, _) =
+        reader.read(&sel, &ReadOptions { nthreads: 1, max_bytes: 64 }).map_err(|e| e.to_string())?;
+    let v = num.value(&bytes);
+    Ok(json!({ "at": at, "value": if v.is_finite() { json!(v) } else { json!(v.to_string()) } }))
+}

@@ -1,0 +1,452 @@
+//! `b2schema serve` in a real browser: the server on a free port, headless Chromium driven
+//! through chromedriver's WebDriver HTTP API (scripts/browser.sh installs both from Debian's
+//! packages; the test fails, never skips, when it cannot), and raw HTTP requests for what a
+//! browser would not send.
+//!
+//! Checked on the fixtures: the list shows every fixture; a file page shows the header values
+//! python-blosc2 reported (tests/data/fixtures.json); hovering a field of the header diagram
+//! highlights exactly its bytes in the hex and hovering a byte highlights its field; a heatmap
+//! of a known array has the expected size and colours; a 1-D array is a line plot; `..`, a
+//! symbolic link out of the root and a foreign `Host` are refused; a file that is not Blosc2
+//! gets its own page. With `B2SCHEMA_SCREENSHOTS=1`, screenshots are written to `docs/`.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use b2schema::frame::FrameHeader;
+use b2schema::layout::B2Layout;
+use b2schema::writer::{Fill, NdArray};
+use b2schema_tests::repo_root;
+use base64::Engine;
+use serde_json::{Value, json};
+
+/// A child process killed when dropped.
+struct Kill(Child);
+
+impl Drop for Kill {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// One HTTP/1.1 exchange over a fresh connection: status, headers (lower-case names), body.
+fn http(
+    port: u16,
+    method: &str,
+    path: &str,
+    host: &str,
+    body: Option<&Value>,
+) -> (u16, Vec<(String, String)>, Vec<u8>) {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).unwrap();
+    // Read the head, then the body by its length (chromedriver keeps the connection open).
+    let mut r = BufReader::new(s);
+    let mut head = String::new();
+    loop {
+        let mut line = String::new();
+        assert!(r.read_line(&mut line).unwrap() > 0, "the response ended in its head");
+        if line == "\r\n" {
+            break;
+        }
+        head.push_str(&line);
+    }
+    let mut lines = head.lines();
+    let status = lines.next().unwrap().split(' ').nth(1).unwrap().parse().unwrap();
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_owned()))
+        .collect();
+    let len = headers.iter().find(|(k, _)| k == "content-length").map(|(_, v)| v.parse::<usize>().unwrap());
+    let mut rest = Vec::new();
+    match len {
+        Some(n) => {
+            rest.resize(n, 0);
+            r.read_exact(&mut rest).unwrap();
+        }
+        None => {
+            r.read_to_end(&mut rest).unwrap();
+        }
+    }
+    if headers.iter().any(|(k, v)| k == "transfer-encoding" && v.contains("chunked")) {
+        rest = unchunk(&rest);
+    }
+    (status, headers, rest)
+}
+
+fn unchunk(mut b: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    loop {
+        let eol = b.windows(2).position(|w| w == b"\r\n").unwrap();
+        let n = usize::from_str_radix(
+            std::str::from_utf8(&b[..eol]).unwrap().split(';').next().unwrap().trim(),
+            16,
+        )
+        .unwrap();
+        if n == 0 {
+            return out;
+        }
+        out.extend_from_slice(&b[eol + 2..eol + 2 + n]);
+        b = &b[eol + 4 + n..];
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind(("127.0.0.1", 0)).unwrap().local_addr().unwrap().port()
+}
+
+/// The viewer serving `roots`, and its port (read from the URL it prints).
+fn start_server(roots: &[&Path]) -> (Kill, u16) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_b2schema"))
+        .arg("serve")
+        .args(roots)
+        .args(["--port", "0"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let url = line.trim().strip_prefix("b2schema serve: ").unwrap_or_else(|| panic!("no URL in {line:?}"));
+    let port = url.trim_start_matches("http://127.0.0.1:").trim_end_matches('/').parse().unwrap();
+    (Kill(child), port)
+}
+
+/// A WebDriver session of headless Chromium.
+struct Browser {
+    port: u16,
+    session: String,
+    _driver: Kill,
+    _profile: TempDir,
+}
+
+impl Browser {
+    fn start() -> Browser {
+        let script = repo_root().join("scripts/browser.sh");
+        let out = Command::new("bash").arg(&script).stderr(Stdio::inherit()).output().unwrap();
+        assert!(out.status.success(), "scripts/browser.sh could not provide chromium (see above)");
+        let chromium = String::from_utf8(out.stdout).unwrap().trim().to_owned();
+        let port = free_port();
+        let driver =
+            Command::new("chromedriver").arg(format!("--port={port}")).stdout(Stdio::null()).spawn().unwrap();
+        let driver = Kill(driver);
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(Instant::now() < deadline, "chromedriver did not start");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let profile = TempDir::new("chromium-profile");
+        let caps = json!({ "capabilities": { "alwaysMatch": { "goog:chromeOptions": {
+            "binary": chromium,
+            "args": ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                     "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                     "--disable-dev-shm-usage", "--window-size=1280,1000",
+                     format!("--user-data-dir={}", profile.0.display())],
+        }}}});
+        let (status, _, body) = http(port, "POST", "/session", &format!("127.0.0.1:{port}"), Some(&caps));
+        let v: Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(status, 200, "new session: {v}");
+        let session = v["value"]["sessionId"].as_str().unwrap().to_owned();
+        Browser { port, session, _driver: driver, _profile: profile }
+    }
+
+    fn call(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        let p = format!("/session/{}{path}", self.session);
+        let (status, _, b) = http(self.port, method, &p, &format!("127.0.0.1:{}", self.port), body.as_ref());
+        let v: Value = serde_json::from_slice(&b).unwrap();
+        assert_eq!(status, 200, "{method} {path}: {v}");
+        v["value"].clone()
+    }
+
+    fn js(&self, script: &str) -> Value {
+        self.call("POST", "/execute/sync", Some(json!({ "script": script, "args": [] })))
+    }
+
+    /// Opens `url` and waits until the page says it has drawn it.
+    fn open(&self, url: &str) {
+        self.call("POST", "/url", Some(json!({ "url": url })));
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while self.js("return document.body.getAttribute('data-ready')").is_null() {
+            assert!(Instant::now() < deadline, "{url} never became ready");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Moves the mouse onto the centre of the element matched by `css`.
+    fn hover(&self, css: &str) {
+        self.hover_at(css, 0, 0);
+    }
+
+    /// Moves the mouse to (`x`, `y`) from the centre of the element matched by `css`.
+    fn hover_at(&self, css: &str, x: i64, y: i64) {
+        let e = self.call("POST", "/element", Some(json!({ "using": "css selector", "value": css })));
+        let id = e.as_object().unwrap().values().next().unwrap().clone();
+        let origin = json!({ "element-6066-11e4-a52e-4f735466cecf": id });
+        let actions = json!({ "actions": [{ "type": "pointer", "id": "mouse", "parameters": { "pointerType": "mouse" },
+            "actions": [{ "type": "pointerMove", "duration": 0, "origin": origin, "x": x, "y": y }] }] });
+        self.call("POST", "/actions", Some(actions));
+    }
+
+    /// With `B2SCHEMA_SCREENSHOTS` set, writes `docs/NAME`, scrolled to the element `css`.
+    fn screenshot(&self, name: &str, css: &str) {
+        if std::env::var_os("B2SCHEMA_SCREENSHOTS").is_none() {
+            return;
+        }
+        self.js(&format!("document.querySelector('{css}').scrollIntoView()"));
+        let b64 = self.call("GET", "/screenshot", None);
+        let png = base64::engine::general_purpose::STANDARD.decode(b64.as_str().unwrap()).unwrap();
+        std::fs::write(repo_root().join("docs").join(name), png).unwrap();
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = http(
+            self.port,
+            "DELETE",
+            &format!("/session/{}", self.session),
+            &format!("127.0.0.1:{}", self.port),
+            None,
+        );
+    }
+}
+
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("b2schema-serve-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The known arrays: `ramp.b2nd` (40 x 50 float64, item (i, j) = 50 i + j), `big.b2nd`
+/// (2500 x 1200 int32, item (i, j) = i: downsampled), `line.b2nd` (1-D), a text file, and a
+/// symbolic link to a file outside the root.
+fn own_files(dir: &Path, outside: &Path) {
+    let ramp: Vec<u8> = (0..40 * 50).flat_map(|i| f64::from(i).to_le_bytes()).collect();
+    NdArray::new(&[40, 50], &[16, 20], &[8, 10], "<f8", 8, Fill::Data(&ramp))
+        .to_frame()
+        .unwrap()
+        .write_file(dir.join("ramp.b2nd"))
+        .unwrap();
+    let big: Vec<u8> = (0..2500 * 1200).flat_map(|i: i32| (i / 1200).to_le_bytes()).collect();
+    NdArray::new(&[2500, 1200], &[500, 600], &[100, 100], "<i4", 4, Fill::Data(&big))
+        .to_frame()
+        .unwrap()
+        .write_file(dir.join("big.b2nd"))
+        .unwrap();
+    let line: Vec<u8> = (0..3000).flat_map(|i: i32| ((f64::from(i) / 300.0).sin()).to_le_bytes()).collect();
+    NdArray::new(&[3000], &[1000], &[250], "<f8", 8, Fill::Data(&line))
+        .to_frame()
+        .unwrap()
+        .write_file(dir.join("line.b2nd"))
+        .unwrap();
+    std::fs::write(dir.join("notes.txt"), "not a Blosc2 file\n").unwrap();
+    std::fs::write(outside, "secret").unwrap();
+    std::os::unix::fs::symlink(outside, dir.join("escape.b2nd")).unwrap();
+}
+
+fn png_of(body: &[u8]) -> (usize, usize, Vec<u8>) {
+    let mut dec = png::Decoder::new(std::io::Cursor::new(body)).read_info().unwrap();
+    let mut buf = vec![0; dec.output_buffer_size().unwrap()];
+    let info = dec.next_frame(&mut buf).unwrap();
+    assert_eq!(info.color_type, png::ColorType::Rgb);
+    buf.truncate(info.buffer_size());
+    (info.width as usize, info.height as usize, buf)
+}
+
+fn close(a: [u8; 3], b: [u8; 3]) -> bool {
+    a.iter().zip(b).all(|(&x, y)| x.abs_diff(y) <= 2)
+}
+
+#[test]
+fn serve_in_a_browser() {
+    let base = TempDir::new("roots");
+    let own = base.0.join("own");
+    std::fs::create_dir_all(&own).unwrap();
+    own_files(&own, &base.0.join("outside.txt"));
+    let fixtures_dir = repo_root().join("tests/data/fixtures");
+    // Root 2 is a file: it is listed as itself and served with an empty relative path.
+    let (_server, port) = start_server(&[&fixtures_dir, &own, &own.join("line.b2nd")]);
+    let host = format!("127.0.0.1:{port}");
+    let url = format!("http://{host}/");
+    let browser = Browser::start();
+
+    // The list: every fixture of fixtures.json, once, from root 0.
+    let t0 = Instant::now();
+    browser.open(&url);
+    let first_page = t0.elapsed();
+    let listed = browser.js(
+        "return [...document.querySelectorAll('tr.file')].filter(r => r.dataset.root === '0').map(r => r.dataset.path)",
+    );
+    let mut listed: Vec<String> = serde_json::from_value(listed).unwrap();
+    listed.sort();
+    let meta: Value =
+        serde_json::from_str(&std::fs::read_to_string(repo_root().join("tests/data/fixtures.json")).unwrap())
+            .unwrap();
+    let fixtures = meta["fixtures"].as_object().unwrap();
+    let mut expected: Vec<String> = fixtures.keys().cloned().collect();
+    expected.sort();
+    assert_eq!(listed, expected, "the list shows every fixture once");
+    browser.screenshot("serve-list.png", "#files");
+
+    // File pages: the header values python-blosc2 reported.
+    for name in ["chunks-2d-60.b2nd", "sparse-2d-i4.b2nd", "codec-blosclz-9.b2nd", "sparse-schunk.b2frame"] {
+        let f = &fixtures[name];
+        browser.open(&format!("{url}#/file/0/{name}"));
+        let shown = |k: &str| {
+            browser.js(&format!("return document.querySelector('td[data-key=\"{k}\"]').textContent"))
+        };
+        let s = &f["schunk"];
+        for key in ["nbytes", "cbytes", "typesize", "chunksize", "nchunks"] {
+            assert_eq!(shown(key).as_str().unwrap(), s[key].to_string(), "{name}: {key}");
+        }
+        assert_eq!(shown("clevel").as_str().unwrap(), f["cparams"]["clevel"].to_string(), "{name}: clevel");
+        let codec = shown("codec").as_str().unwrap().to_ascii_uppercase();
+        assert!(codec.starts_with(f["cparams"]["codec"].as_str().unwrap()), "{name}: codec {codec}");
+        assert_eq!(shown("filters").as_str().unwrap(), f["cparams"]["filters"].to_string().replace(' ', ""));
+        let n = browser.js("return document.querySelectorAll('#chunkmap').length + ':' + document.getElementById('chunkinfo').textContent");
+        assert_eq!(
+            n.as_str().unwrap(),
+            format!("1:{} chunks; hover for one", s["nchunks"]),
+            "{name}: chunk map"
+        );
+    }
+
+    // Hovering a diagram field highlights exactly its bytes, and a byte its field.
+    browser.open(&format!("{url}#/file/0/chunks-2d-60.b2nd"));
+    let highlighted = || -> Vec<u64> {
+        serde_json::from_value(
+            browser.js("return [...document.querySelectorAll('#hex .hl')].map(e => +e.dataset.offset)"),
+        )
+        .unwrap()
+    };
+    for field in ["header_len", "typesize", "flags", "filter_pipeline", "has_vlmetalayers"] {
+        let f = FrameHeader::LAYOUT.fields.iter().find(|f| f.name == field).unwrap();
+        let (start, width) = (f.marker_offset.unwrap() as u64, f.width.unwrap() as u64);
+        browser.hover(&format!("#diagram [data-field=\"{field}\"]"));
+        assert_eq!(highlighted(), (start..start + width).collect::<Vec<_>>(), "hovering {field}");
+        browser.hover(&format!("#hex [data-offset=\"{}\"]", start + width - 1));
+        let fields =
+            browser.js("return [...document.querySelectorAll('#diagram .hl')].map(e => e.dataset.field)");
+        assert!(
+            fields.as_array().unwrap().iter().all(|f| f == field) && !fields.as_array().unwrap().is_empty(),
+            "{field}: {fields}"
+        );
+    }
+
+    browser.hover("#diagram [data-field=\"typesize\"]");
+    browser.screenshot("serve-file.png", "#fieldinfo");
+
+    // The heatmap of the ramp: 50 x 40 pixels, viridis from #440154 (value 0) to #fde725 (1999).
+    let q = "/api/heatmap.png?root=1&path=ramp.b2nd";
+    let (status, headers, body) = http(port, "GET", q, &host, None);
+    assert_eq!(status, 200);
+    assert!(headers.contains(&("content-type".into(), "image/png".into())));
+    let (w, h, rgb) = png_of(&body);
+    assert_eq!((w, h), (50, 40));
+    let px = |x: usize, y: usize| -> [u8; 3] { rgb[(y * w + x) * 3..][..3].try_into().unwrap() };
+    assert_eq!(px(0, 0), [0x44, 0x01, 0x54]);
+    assert_eq!(px(49, 39), [0xfd, 0xe7, 0x25]);
+    // Item (20, 0) = 1000 is 0.50025 of the way: viridis(0.5) is #21918c.
+    assert!(close(px(0, 20), [0x21, 0x91, 0x8c]), "{:?}", px(0, 20));
+    // Transposed (rows along axis 1): item (j, i) at pixel (i, j).
+    let (_, _, body) = http(port, "GET", &format!("{q}&y=1&x=0"), &host, None);
+    let (w2, h2, t) = png_of(&body);
+    assert_eq!((w2, h2), (40, 50));
+    assert_eq!(t[((49 * 40) + 39) * 3..][..3], [0xfd, 0xe7, 0x25]);
+    assert_eq!(t[39 * 3..][..3], px(0, 39), "item (39, 0) at pixel (39, 0)");
+    // Downsampled: 2500 x 1200 items every 3rd row and column, rows constant.
+    let (_, headers, body) = http(port, "GET", "/api/heatmap.png?root=1&path=big.b2nd", &host, None);
+    let (bw, bh, big) = png_of(&body);
+    assert_eq!((bw, bh), (400, 834));
+    assert!(headers.contains(&("x-step".into(), "3".into())));
+    assert_eq!(big[..3], [0x44, 0x01, 0x54]);
+    assert_eq!(big[(833 * 400 + 399) * 3..][..3], [0xfd, 0xe7, 0x25]);
+    assert!(
+        (0..400).all(|x| big[(500 * 400 + x) * 3..][..3] == big[500 * 400 * 3..][..3]),
+        "rows are constant"
+    );
+
+    // In the browser: the image and the value under the cursor.
+    browser.open(&format!("{url}#/file/1/ramp.b2nd"));
+    let size = browser.js("const i = document.getElementById('image'); return new Promise(r => { const f = () => i.complete && i.naturalWidth ? r(i.naturalWidth + 'x' + i.naturalHeight) : setTimeout(f, 20); f(); })");
+    assert_eq!(size.as_str().unwrap(), "50x40");
+    browser.hover_at("#image", 5, 5);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let cursor = loop {
+        let c = browser.js("return document.getElementById('cursor').textContent");
+        if !c.as_str().unwrap().is_empty() {
+            break c;
+        }
+        assert!(Instant::now() < deadline, "no value under the cursor");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    // Near the centre of the 50 x 40 image (shown 10 times larger; WebDriver aims at the centre
+    // of the part in view): the item under the cursor and its value, 50 i + j.
+    let text = cursor.as_str().unwrap();
+    let (at, value) = text.split_once(" = ").unwrap();
+    let at: Vec<u64> = at.trim_matches(['[', ']']).split(", ").map(|x| x.parse().unwrap()).collect();
+    assert!(at[0] < 40 && at[1] < 50 && at[1].abs_diff(25) <= 2, "{text}");
+    assert_eq!(value.parse::<u64>().unwrap(), 50 * at[0] + at[1], "{text}");
+    browser.screenshot("serve-heatmap.png", "#chunkmap");
+    let t1 = Instant::now();
+    browser.open(&format!("{url}#/file/1/big.b2nd"));
+    let heatmap_page = t1.elapsed();
+
+    // A 1-D array is a line plot; a text file gets its own page.
+    let (status, _, body) = http(port, "GET", "/api/plot.png?root=1&path=line.b2nd", &host, None);
+    assert_eq!(status, 200);
+    let (pw, ph, plot) = png_of(&body);
+    assert_eq!((pw, ph), (1000, 320));
+    assert!(plot.chunks(3).any(|p| p == [0x44, 0x01, 0x54]) && plot.chunks(3).any(|p| p == [255, 255, 255]));
+    browser.open(&format!("{url}#/file/1/notes.txt"));
+    let page = browser.js("return document.getElementById('notframe').textContent");
+    assert!(page.as_str().unwrap().contains("not a Blosc2 file the viewer can read"), "{page}");
+
+    // Refused: a path with .., a symbolic link out of the root, a foreign Host, a write.
+    for bad in [
+        "/api/file?root=0&path=../fixtures.json",
+        "/api/file?root=1&path=escape.b2nd",
+        "/api/file?root=1&path=%2Fetc%2Fpasswd",
+        "/api/value?root=0&path=..%2F..%2FCargo.toml&at=0",
+    ] {
+        let (status, _, body) = http(port, "GET", bad, &host, None);
+        assert_eq!(status, 403, "{bad}: {}", String::from_utf8_lossy(&body));
+    }
+    let listed_escape = browser.js("return 0");
+    assert_eq!(listed_escape, json!(0));
+    for evil in ["evil.example", "evil.example:80", &format!("rebind.example:{port}"), "127.0.0.1:1"] {
+        assert_eq!(http(port, "GET", "/", evil, None).0, 421, "Host {evil}");
+    }
+    assert_eq!(http(port, "GET", "/", &format!("localhost:{port}"), None).0, 200);
+    assert_eq!(http(port, "POST", "/api/files", &host, Some(&json!({}))).0, 405);
+    let (_, _, files) = http(port, "GET", "/api/files", &host, None);
+    let files: Value = serde_json::from_slice(&files).unwrap();
+    let file_root: Vec<&Value> =
+        files["files"].as_array().unwrap().iter().filter(|f| f["root"] == 2).collect();
+    assert_eq!(file_root.len(), 1);
+    assert_eq!((&file_root[0]["path"], &file_root[0]["kind"]), (&json!(""), &json!("NDArray")));
+    assert_eq!(http(port, "GET", "/api/file?root=2&path=", &host, None).0, 200);
+    assert_eq!(http(port, "GET", "/api/file?root=2&path=x", &host, None).0, 403);
+    assert!(!files.to_string().contains("escape.b2nd"), "a link out of the root is not listed");
+    eprintln!("first page {first_page:?}, page with the 2500x1200 heatmap {heatmap_page:?}");
+}
