@@ -31,12 +31,20 @@ fn bit_rows_to_planes(src: &[u8], planes: &mut [u8], n: usize, es: usize) {
     for j in 0..es {
         let rows = 8 * j * rowlen;
         let plane = j * n;
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        let done = super::unshuffle_sse2::bit_rows_to_plane(
+            src.get(rows..rows + 8 * rowlen).unwrap_or(&[]),
+            rowlen,
+            planes.get_mut(plane..plane + n).unwrap_or(&mut []),
+        );
+        #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+        let done = 0;
         // 8 row bytes at a time: 8 u64 loads, a byte transpose, 8 bit transposes, 64 bytes out.
         let mut row_iters: [core::slice::ChunksExact<'_, u8>; 8] = core::array::from_fn(|k| {
             let at = rows + k * rowlen;
-            src.get(at..at + wide).unwrap_or(&[]).chunks_exact(8)
+            src.get(at + done..at + wide).unwrap_or(&[]).chunks_exact(8)
         });
-        let out = planes.get_mut(plane..plane + 8 * wide).unwrap_or(&mut []);
+        let out = planes.get_mut(plane + 8 * done..plane + 8 * wide).unwrap_or(&mut []);
         for out in out.chunks_exact_mut(64) {
             let mut x: [u64; 8] = core::array::from_fn(|k| {
                 row_iters[k].next().and_then(|c| <[u8; 8]>::try_from(c).ok()).map_or(0, u64::from_le_bytes)

@@ -1,4 +1,5 @@
-//! Byte unshuffle of the common item sizes (2, 4, 8 and 16 bytes) with SSE2, which every
+//! Byte unshuffle of the common item sizes (2, 4, 8 and 16 bytes), and the bit-rows-to-byte-plane
+//! step of bitunshuffle, with SSE2, which every
 //! x86-64 CPU has, through `safe_arch`'s safe wrappers of the intrinsics (this crate keeps
 //! `#![forbid(unsafe_code)]`).
 //!
@@ -9,7 +10,8 @@
 //! BENCHMARKS.md).
 
 use safe_arch::{
-    m128i, unpack_high_i8_m128i, unpack_high_i16_m128i, unpack_high_i32_m128i, unpack_high_i64_m128i,
+    bitand_m128i, bitxor_m128i, m128i, set_splat_i64_m128i, shl_imm_u64_m128i, shr_imm_u64_m128i,
+    unpack_high_i8_m128i, unpack_high_i16_m128i, unpack_high_i32_m128i, unpack_high_i64_m128i,
     unpack_low_i8_m128i, unpack_low_i16_m128i, unpack_low_i32_m128i, unpack_low_i64_m128i,
 };
 
@@ -87,6 +89,39 @@ pub(crate) fn unshuffle_tiles<const T: usize>(src: &[u8], dst: &mut [u8], n: usi
                     put(unpack_high_i64_m128i(l, h));
                 }
             }
+        }
+    }
+    tiles * TILE
+}
+
+/// One round of the 8x8 bit transpose of [`super::bitshuffle`] (`transpose_bits_8x8`), on both
+/// 64-bit lanes at once.
+#[inline(always)]
+fn bit_round<const S: i32>(x: m128i, mask: i64) -> m128i {
+    let t = bitand_m128i(bitxor_m128i(x, shr_imm_u64_m128i::<S>(x)), set_splat_i64_m128i(mask));
+    bitxor_m128i(bitxor_m128i(x, t), shl_imm_u64_m128i::<S>(t))
+}
+
+/// Turns the first `rowlen / 16 * 16` bytes of each of the 8 bit-rows of one byte plane (`rows`:
+/// 8 rows of `rowlen` bytes) into the first `8 * that` bytes of the plane; returns how many
+/// row bytes it did. Per tile of 16 row bytes: the 8-plane byte transpose above puts the 8 row
+/// bytes of each output group of 8 in one 64-bit lane, and the bit transpose runs on two lanes
+/// at once.
+pub(crate) fn bit_rows_to_plane(rows: &[u8], rowlen: usize, plane: &mut [u8]) -> usize {
+    let tiles = rowlen / TILE;
+    let Some(plane) = plane.get_mut(..tiles * TILE * 8) else {
+        return 0;
+    };
+    let mut row_iters: [core::slice::ChunksExact<'_, u8>; 8] = core::array::from_fn(|k| {
+        rows.get(k * rowlen..k * rowlen + tiles * TILE).unwrap_or(&[]).chunks_exact(TILE)
+    });
+    for out in plane.chunks_exact_mut(TILE * 8) {
+        let p: [m128i; 8] = core::array::from_fn(|k| row_iters[k].next().map_or(m128i::default(), load));
+        for (v, o) in transpose8(&p).into_iter().zip(out.chunks_exact_mut(16)) {
+            let v = bit_round::<7>(v, 0x00AA_00AA_00AA_00AA);
+            let v = bit_round::<14>(v, 0x0000_CCCC_0000_CCCC);
+            let v = bit_round::<28>(v, 0x0000_0000_F0F0_F0F0);
+            store(v, o);
         }
     }
     tiles * TILE
