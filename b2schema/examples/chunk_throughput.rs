@@ -7,21 +7,30 @@
 //! cargo run --release -p b2schema --example chunk_throughput -- /tmp/b2chunk-bench
 //! ```
 //!
-//! MB/s are uncompressed megabytes (1e6 bytes) per second, best of repeated
-//! single-threaded runs, averaged over the chunks of a configuration.
+//! MB/s are uncompressed megabytes (1e6 bytes) per second, best of repeated runs, averaged
+//! over the chunks of a configuration: one thread (`chunk::decompress_into`) and two threads
+//! (`chunk::decompress_into_threaded(.., 2)`), next to c-blosc2 with `nthreads` 1 and 2.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-fn mbps(chunk: &[u8], out: &mut [u8]) -> f64 {
-    let n = b2schema::chunk::decompress_into(chunk, out).expect("decompress");
+fn mbps(chunk: &[u8], out: &mut [u8], nthreads: usize) -> f64 {
+    let decode = |out: &mut [u8]| {
+        if nthreads == 1 {
+            b2schema::chunk::decompress_into(chunk, out)
+        } else {
+            b2schema::chunk::decompress_into_threaded(chunk, out, nthreads)
+        }
+        .expect("decompress")
+    };
+    let n = decode(out);
     let mut best = Duration::MAX;
     let mut total = Duration::ZERO;
     let mut reps = 0;
     while total < Duration::from_millis(500) || reps < 5 {
         let t = Instant::now();
-        let got = b2schema::chunk::decompress_into(chunk, out).expect("decompress");
+        let got = decode(out);
         let dt = t.elapsed();
         assert_eq!(got, n);
         best = best.min(dt);
@@ -68,20 +77,25 @@ fn main() {
     }
     let py = python_results(&dir);
     println!(
-        "{:18} {:>12} {:>16} {:>10} {:>16}",
-        "config", "b2chunk MB/s", "c-blosc2 1T MB/s", "ratio", "c-blosc2 2T MB/s"
+        "{:18} {:>9} {:>9} {:>7} {:>9} {:>9} {:>7} {:>7}",
+        "config", "ours 1T", "c-b2 1T", "1T/1T", "ours 2T", "c-b2 2T", "2T/1T", "2T/2T"
     );
     let mut out = vec![0u8; 8 << 20];
     for (name, files) in &groups {
-        let mut speeds = Vec::new();
-        for f in files {
-            let chunk = std::fs::read(f).unwrap();
-            speeds.push(mbps(&chunk, &mut out));
-        }
-        let ours = speeds.iter().sum::<f64>() / speeds.len() as f64;
+        let chunks: Vec<Vec<u8>> = files.iter().map(|f| std::fs::read(f).unwrap()).collect();
+        let mean = |nthreads: usize, out: &mut [u8]| {
+            chunks.iter().map(|c| mbps(c, out, nthreads)).sum::<f64>() / chunks.len() as f64
+        };
+        let one = mean(1, &mut out);
+        let two = mean(2, &mut out);
         match py.get(name) {
-            Some(&(one, two)) => println!("{name:18} {ours:12.1} {one:16.1} {:10.2} {two:16.1}", ours / one),
-            None => println!("{name:18} {ours:12.1} {:>16} {:>10} {:>16}", "-", "-", "-"),
+            Some(&(p1, p2)) => println!(
+                "{name:18} {one:9.0} {p1:9.0} {:7.2} {two:9.0} {p2:9.0} {:7.2} {:7.2}",
+                one / p1,
+                two / p1,
+                two / p2
+            ),
+            None => println!("{name:18} {one:9.0} {:>9} {:>7} {two:9.0}", "-", "-"),
         }
     }
 }

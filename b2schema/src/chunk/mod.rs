@@ -31,6 +31,8 @@ mod error;
 mod filters;
 mod header;
 mod shuffle;
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+mod unshuffle_sse2;
 
 pub use blocks::{BlockScratch, ChunkBlocks, Prefix};
 #[cfg(feature = "std")]

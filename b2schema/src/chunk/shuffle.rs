@@ -73,20 +73,50 @@ pub(crate) fn unshuffle(typesize: usize, src: &[u8], dst: &mut [u8]) {
     }
     let n = len / typesize;
     let body = n * typesize;
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        use super::unshuffle_sse2::unshuffle_tiles;
+        let done = match typesize {
+            2 => unshuffle_tiles::<2>(src, dst, n),
+            4 => unshuffle_tiles::<4>(src, dst, n),
+            8 => unshuffle_tiles::<8>(src, dst, n),
+            16 => unshuffle_tiles::<16>(src, dst, n),
+            _ => 0,
+        };
+        if done > 0 || matches!(typesize, 2 | 4 | 8 | 16) {
+            tail(typesize, src, dst, n, done);
+            dst[body..].copy_from_slice(&src[body..]);
+            return;
+        }
+    }
     let tiles = n / 8 * 8;
     match typesize {
         2 => small_planes::<2>(src, dst, n),
+        3 => tiles_n::<3>(src, dst, n),
         4 => small_planes::<4>(src, dst, n),
+        5 => tiles_n::<5>(src, dst, n),
+        6 => tiles_n::<6>(src, dst, n),
+        7 => tiles_n::<7>(src, dst, n),
+        8 => tiles_n::<8>(src, dst, n),
+        9 => tiles_n::<9>(src, dst, n),
+        10 => tiles_n::<10>(src, dst, n),
+        12 => tiles_n::<12>(src, dst, n),
+        16 => tiles_n::<16>(src, dst, n),
         _ => tile_groups(src, dst, n, typesize),
     }
-    for i in tiles..n {
+    tail(typesize, src, dst, n, tiles);
+    dst[body..].copy_from_slice(&src[body..]);
+}
+
+/// Unshuffles elements `from..n` one byte at a time (the elements after the last whole tile).
+fn tail(typesize: usize, src: &[u8], dst: &mut [u8], n: usize, from: usize) {
+    for i in from..n {
         for j in 0..typesize {
             if let (Some(d), Some(&s)) = (dst.get_mut(i * typesize + j), src.get(j * n + i)) {
                 *d = s;
             }
         }
     }
-    dst[body..].copy_from_slice(&src[body..]);
 }
 
 /// Unshuffles the first `n / 8 * 8` elements for 2 or 4 planes: 8 bytes
@@ -111,8 +141,43 @@ fn small_planes<const T: usize>(src: &[u8], dst: &mut [u8], n: usize) {
     }
 }
 
+/// Unshuffles the first `n / 8 * 8` elements of `T` bytes (the common item sizes): per tile of
+/// 8 elements, one 8-byte load from each plane, an 8x8 byte transpose per group of 8 planes
+/// and whole 8-byte stores; the `T % 8` remaining planes are scattered byte by byte. The tile
+/// and plane counts are constants, so the compiler unrolls the tile and drops its bounds checks.
+fn tiles_n<const T: usize>(src: &[u8], dst: &mut [u8], n: usize) {
+    let tiles = n / 8;
+    let Some(dst) = dst.get_mut(..tiles * 8 * T) else {
+        return;
+    };
+    let mut planes: [core::slice::ChunksExact<'_, u8>; T] =
+        core::array::from_fn(|j| src.get(j * n..j * n + tiles * 8).unwrap_or(&[]).chunks_exact(8));
+    let whole = T / 8 * 8;
+    for out in dst.chunks_exact_mut(8 * T) {
+        let rows: [u64; T] = core::array::from_fn(|j| {
+            planes[j].next().and_then(|c| <[u8; 8]>::try_from(c).ok()).map_or(0, u64::from_le_bytes)
+        });
+        for g in (0..whole).step_by(8) {
+            let mut x: [u64; 8] = core::array::from_fn(|r| rows[g + r]);
+            transpose_bytes_8x8(&mut x);
+            for (elem, v) in out.chunks_exact_mut(T).zip(x) {
+                if let Some(d) = elem.get_mut(g..g + 8) {
+                    d.copy_from_slice(&v.to_le_bytes());
+                }
+            }
+        }
+        if whole < T {
+            for (k, elem) in out.chunks_exact_mut(T).enumerate() {
+                for (d, row) in elem[whole..].iter_mut().zip(&rows[whole..]) {
+                    *d = (row >> (8 * k)) as u8;
+                }
+            }
+        }
+    }
+}
+
 /// Unshuffles the first `n / 8 * 8` elements in groups of up to 8 planes
-/// with 8x8 byte-tile transposes.
+/// with 8x8 byte-tile transposes (item sizes without a specialisation).
 fn tile_groups(src: &[u8], dst: &mut [u8], n: usize, typesize: usize) {
     let tiles = n / 8 * 8;
     for group in (0..typesize).step_by(8) {
@@ -167,6 +232,34 @@ mod tests {
                 unshuffle(ts, &s, &mut back);
                 assert_eq!(back, data, "ts {ts} len {len}");
             }
+        }
+    }
+
+    /// The plain loop the fast paths must equal: byte `j` of element `i` is `src[j * n + i]`,
+    /// the bytes after the last whole element are copied.
+    fn plain_unshuffle(typesize: usize, src: &[u8]) -> alloc::vec::Vec<u8> {
+        let n = src.len() / typesize;
+        let mut out = src.to_vec();
+        for i in 0..n {
+            for j in 0..typesize {
+                out[i * typesize + j] = src[j * n + i];
+            }
+        }
+        out
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+        /// Every item size 1..=32 (the specialised ones and the others), any length (not a
+        /// multiple of 8 or of the item size), any bytes.
+        #[test]
+        fn fast_unshuffle_equals_the_plain_loop(
+            typesize in 1usize..=32,
+            data in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..1200),
+        ) {
+            let mut fast = alloc::vec![0xA5u8; data.len()];
+            unshuffle(typesize, &data, &mut fast);
+            proptest::prop_assert_eq!(fast, plain_unshuffle(typesize, &data));
         }
     }
 }

@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
-"""Throughput reference for examples/throughput.rs.
+"""Throughput reference for b2schema/examples/chunk_throughput.rs (both are run in one go by
+scripts/bench_decompress.py).
 
     "$(scripts/pyenv.sh)" tests/data/chunks/ref/bench_python.py /tmp/b2chunk-bench
-    cargo run --release --example throughput -- /tmp/b2chunk-bench
+    cargo run --release -p b2schema --example chunk_throughput -- /tmp/b2chunk-bench
 
 Builds one SChunk per configuration (4 chunks of 4 MiB: smooth float64 data
 plus an int32 ramp), writes every chunk to DIR/<config>-<i>.chunk, then times
-``schunk.decompress_chunk(i, dst)`` with dparams nthreads=1 (the Rust decoder
-is single-threaded) and with nthreads=2.  Results go to DIR/python.json, which
+``schunk.decompress_chunk(i, dst)`` with dparams nthreads=1 and with nthreads=2
+(the Rust example times one and two threads too).  Results go to DIR/python.json, which
 the Rust example reads to print the ratio.
 """
 

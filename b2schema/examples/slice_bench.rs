@@ -1,0 +1,47 @@
+//! Time of reading a selection of an NDArray with [`b2schema::array::ArrayReader`], and what it
+//! decoded: the Rust half of `scripts/bench_decompress.py`'s slice targets (one item of a 1 GB
+//! array, one row of a 2-D array), which times python-blosc2's `arr[...]` on the same file.
+//!
+//! ```text
+//! cargo run --release -p b2schema --example slice_bench -- FILE SELECTION [REPS] [NTHREADS]
+//! ```
+//!
+//! Prints one line of JSON: the median and the best time in ms of `REPS` reads (the reader is
+//! opened once, as python-blosc2's array is), and the read's statistics (chunks, blocks, bytes
+//! decoded, bytes read from the file).
+
+use std::time::Instant;
+
+use b2schema::array::{ArrayReader, ReadOptions, Selection};
+use b2schema::frame::FrameFile;
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let path = args.next().expect("FILE");
+    let text = args.next().expect("SELECTION");
+    let reps: usize = args.next().map_or(21, |r| r.parse().expect("REPS"));
+    let nthreads: usize = args.next().map_or(1, |t| t.parse().expect("NTHREADS"));
+    let file = FrameFile::open(&path).expect("open");
+    let reader = ArrayReader::new(&file).expect("an NDArray");
+    let sel = Selection::parse(&text, reader.shape()).expect("selection");
+    let opts = ReadOptions { nthreads, ..ReadOptions::default() };
+    let (first, stats) = reader.read(&sel, &opts).expect("read");
+    let mut times = Vec::with_capacity(reps);
+    for _ in 0..reps {
+        let t = Instant::now();
+        let (out, _) = reader.read(&sel, &opts).expect("read");
+        times.push(t.elapsed().as_secs_f64() * 1e3);
+        assert_eq!(out, first, "the same bytes every time");
+    }
+    times.sort_by(f64::total_cmp);
+    let median = times.get(times.len() / 2).copied().unwrap_or(f64::NAN);
+    let best = times.first().copied().unwrap_or(f64::NAN);
+    println!(
+        "{{\"median_ms\": {median:.4}, \"best_ms\": {best:.4}, \"result_bytes\": {}, \"chunks\": {}, \"blocks\": {}, \"bytes_decoded\": {}, \"bytes_read\": {}, \"nthreads\": {nthreads}}}",
+        first.len(),
+        stats.chunks,
+        stats.blocks,
+        stats.bytes_decoded,
+        stats.bytes_read
+    );
+}

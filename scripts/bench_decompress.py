@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""Decompression and slice reading, b2schema next to python-blosc2 (c-blosc2), in one run.
+
+    PY=$(scripts/pyenv.sh) && "$PY" scripts/bench_decompress.py [--skip-chunks] [--skip-slices]
+
+1. Chunk throughput: ``tests/data/chunks/ref/bench_python.py`` writes 4 chunks of 4 MiB per
+   configuration to /tmp/b2chunk-bench and times c-blosc2 (``decompress_chunk``, dparams
+   nthreads 1 and 2); then ``examples/chunk_throughput`` times b2schema on the same chunks with
+   one thread (``chunk::decompress_into``) and two (``chunk::decompress_into_threaded``) and
+   prints the ratios.
+2. Slices: builds (once, in /tmp, never in the repository) a 1 GiB float64 array with 16 MiB
+   chunks and 256 KiB blocks, and a 2-D float64 array with python-blosc2's default chunks and
+   blocks; times one item of the first and one row of the second with python-blosc2
+   (``arr[i]``, ``arr[i, :]``) before and after b2schema's ``examples/slice_bench`` (one
+   thread; bytes decoded counted), and prints medians and ratios.
+"""
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+os.environ.setdefault("BLOSC_NTHREADS", "1")  # python-blosc2's slices on one thread, as b2schema's
+
+import numpy as np  # noqa: E402
+import blosc2  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CHUNK_DIR = "/tmp/b2chunk-bench"
+BIG = "/tmp/b2bench-1gib.b2nd"
+ROWS = "/tmp/b2bench-2d.b2nd"
+BIG_N = 1 << 27  # 1 GiB of float64
+BIG_CHUNK = 2 << 20  # 16 MiB
+BIG_BLOCK = 32 << 10  # 256 KiB
+ROWS_SHAPE = (8000, 4000)  # 256 MB of float64
+
+
+def cargo_example(name, *args):
+    exe = os.path.join(ROOT, "target", "release", "examples", name)
+    out = subprocess.run([exe, *args], check=True, capture_output=True, text=True)
+    return out.stdout
+
+
+def build():
+    subprocess.run(["cargo", "build", "--release", "-p", "b2schema", "--example", "chunk_throughput",
+                    "--example", "slice_bench"], cwd=ROOT, check=True)
+
+
+def chunks():
+    subprocess.run([sys.executable, os.path.join(ROOT, "tests/data/chunks/ref/bench_python.py"), CHUNK_DIR],
+                   check=True)
+    print(cargo_example("chunk_throughput", CHUNK_DIR))
+
+
+def make_arrays():
+    if not os.path.exists(BIG):
+        t = time.perf_counter()
+        blosc2.arange(0, BIG_N, dtype=np.float64, chunks=(BIG_CHUNK,), blocks=(BIG_BLOCK,),
+                      urlpath=BIG, mode="w")
+        print(f"built {BIG} in {time.perf_counter() - t:.1f} s")
+    if not os.path.exists(ROWS):
+        t = time.perf_counter()
+        rng = np.random.default_rng(0)
+        data = np.round(rng.normal(size=ROWS_SHAPE), 3)
+        blosc2.asarray(data, urlpath=ROWS, mode="w")
+        print(f"built {ROWS} in {time.perf_counter() - t:.1f} s")
+
+
+def py_time(fn, reps):
+    fn()
+    times = []
+    for _ in range(reps):
+        t = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t) * 1e3)
+    return statistics.median(times)
+
+
+def slices(reps):
+    make_arrays()
+    big = blosc2.open(BIG, mode="r")
+    rows = blosc2.open(ROWS, mode="r")
+    item = BIG_N // 2 + 12345
+    row = ROWS_SHAPE[0] // 2 + 7
+    print(f"1 GiB array: shape {big.shape}, chunks {big.chunks}, blocks {big.blocks}, {big.cparams.codec.name}")
+    print(f"2-D array: shape {rows.shape}, chunks {rows.chunks}, blocks {rows.blocks}, {rows.cparams.codec.name}")
+    assert big[item] == item
+    cases = [
+        ("one item of the 1 GiB array", BIG, str(item), lambda: big[item]),
+        ("one row of the 2-D array", ROWS, f"{row},:", lambda: rows[row, :]),
+    ]
+    for name, path, sel, fn in cases:
+        before = py_time(fn, reps)
+        ours = json.loads(cargo_example("slice_bench", path, sel, str(reps), "1"))
+        after = py_time(fn, reps)
+        py = statistics.median([before, after])
+        print(f"{name}: b2schema {ours['median_ms']:.3f} ms (1 thread; {ours['blocks']} block(s), "
+              f"{ours['bytes_decoded']} bytes decoded, {ours['bytes_read']} bytes read), "
+              f"python-blosc2 {py:.3f} ms ({before:.3f} before, {after:.3f} after), "
+              f"ratio {ours['median_ms'] / py:.2f}")
+
+
+def main():
+    print(f"python-blosc2 {blosc2.__version__} / c-blosc2 {blosc2.blosclib_version}")
+    build()
+    if "--skip-chunks" not in sys.argv:
+        chunks()
+    if "--skip-slices" not in sys.argv:
+        slices(reps=51)
+
+
+if __name__ == "__main__":
+    main()
