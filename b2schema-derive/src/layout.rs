@@ -83,7 +83,7 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
                 encoding: #enc,
                 shape: #shape,
                 marker_offset: #p::layout::sum(#header, &[#(#before),*]),
-                value_offset: #p::layout::value_offset(#enc, #p::layout::sum(#header, &[#(#before),*])),
+                value_offset: #p::layout::field_value_offset(#enc, &#shape, #p::layout::sum(#header, &[#(#before),*])),
                 width: #w,
                 role: #role,
                 doc: #doc,

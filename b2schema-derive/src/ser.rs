@@ -61,12 +61,9 @@ pub fn value(c: &Container<'_>, f: &Field<'_>) -> TokenStream {
     let p = quote!(#k::__private);
     let id = f.ident;
     let name = f.name();
-    let mut value = if let Some(m) = &f.attrs.magic {
-        let tokens = &m.value;
-        match byte_string(tokens) {
-            Some(lit) => quote!(&#p::ByteStr(*#lit)),
-            None => quote!(&(#tokens)),
-        }
+    let mut value = if let Some(m) = magic_value(c, f) {
+        let ty = f.ty;
+        quote!(&{ let __m: #ty = #m; __m })
     } else if f.attrs.computed.is_some() {
         let method = computed_method(f);
         quote!(&#p::Fallible(self.#method()))
@@ -78,6 +75,20 @@ pub fn value(c: &Container<'_>, f: &Field<'_>) -> TokenStream {
         value = quote_spanned!(len.span=> &#p::LenChecked(#name, #value, #n));
     }
     value
+}
+
+/// A `magic` field's constant as an expression of the field's type, so that it is written under
+/// the field's encoding (its attribute or its type's default), whatever the literal's own type:
+/// `magic = 1` on a `u8` is a fixint, not an `int32`. A byte-string literal becomes the field's
+/// byte type (`[u8; N]`, `&[u8]`, `Vec<u8>`); any other expression must have the field's type.
+pub fn magic_value(c: &Container<'_>, f: &Field<'_>) -> Option<TokenStream> {
+    let k = &c.krate;
+    let m = f.attrs.magic.as_ref()?;
+    let tokens = &m.value;
+    Some(match byte_string(tokens) {
+        Some(lit) => quote_spanned!(lit.span()=> #k::__private::magic_bytes(#lit)),
+        None => quote!(#tokens),
+    })
 }
 
 /// The hidden method computing a `computed` field.

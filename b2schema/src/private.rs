@@ -94,55 +94,42 @@ impl<'de, T: de::Deserialize<'de>> DeserializeSeed<'de> for AsSeed<T> {
     }
 }
 
-/// A byte-string constant: serialized as its bytes, shown as `b"..."`.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub struct ByteStr<const N: usize>(pub [u8; N]);
-
-impl<const N: usize> Debug for ByteStr<N> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("b\"")?;
-        for &b in &self.0 {
-            for c in core::ascii::escape_default(b) {
-                f.write_str(core::str::from_utf8(&[c]).unwrap_or("?"))?;
-            }
-        }
-        f.write_str("\"")
-    }
+/// A byte-string constant (`magic = b"..."`) as a value of the field's type, so that it is
+/// written under the field's encoding as the field's own value would be.
+#[diagnostic::on_unimplemented(
+    message = "`magic = b\"...\"` ({N} bytes) does not fit a field of type `{Self}`",
+    label = "this constant",
+    note = "a byte-string constant needs a field of type `[u8; {N}]`, `&[u8]` or `Vec<u8>`"
+)]
+pub trait MagicBytes<const N: usize>: Sized {
+    /// The constant as a value of the field's type.
+    fn magic(bytes: &'static [u8; N]) -> Self;
 }
 
-impl<const N: usize> Serialize for ByteStr<N> {
-    /// The bytes in one piece, under the field's byte encoding.
+/// `bytes` as a value of type `T` (the derive's `let __m: T = magic_bytes(b"...")`).
+#[inline]
+pub fn magic_bytes<T: MagicBytes<N>, const N: usize>(bytes: &'static [u8; N]) -> T {
+    T::magic(bytes)
+}
+
+impl<const N: usize> MagicBytes<N> for [u8; N] {
     #[inline]
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_bytes(&self.0)
+    fn magic(bytes: &'static [u8; N]) -> Self {
+        *bytes
     }
 }
 
-impl<const N: usize> crate::codec::Encode for ByteStr<N> {}
+impl<const N: usize> MagicBytes<N> for &[u8] {
+    #[inline]
+    fn magic(bytes: &'static [u8; N]) -> Self {
+        bytes
+    }
+}
 
-impl<'de, const N: usize> de::Deserialize<'de> for ByteStr<N> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V<const N: usize>;
-        impl<'de, const N: usize> Visitor<'de> for V<N> {
-            type Value = ByteStr<N>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                write!(f, "{N} bytes")
-            }
-            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<ByteStr<N>, A::Error> {
-                let mut out = [0u8; N];
-                for (i, slot) in out.iter_mut().enumerate() {
-                    *slot = seq.next_element()?.ok_or_else(|| de::Error::invalid_length(i, &self))?;
-                }
-                Ok(ByteStr(out))
-            }
-            fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<ByteStr<N>, E> {
-                v.try_into().map(ByteStr).map_err(|_| E::invalid_length(v.len(), &self))
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<ByteStr<N>, E> {
-                self.visit_bytes(v.as_bytes())
-            }
-        }
-        d.deserialize_tuple(N, V::<N>)
+impl<const N: usize> MagicBytes<N> for alloc::vec::Vec<u8> {
+    #[inline]
+    fn magic(bytes: &'static [u8; N]) -> Self {
+        bytes.to_vec()
     }
 }
 
