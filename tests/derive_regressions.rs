@@ -27,7 +27,12 @@ fn option_ends_the_fixed_part() {
     // (each int32 still takes 5 bytes).
     assert_eq!(
         places,
-        [("zero", Some(1), None, None), ("a", None, None, Some(5)), ("b", None, None, Some(5)), ("c", None, None, Some(5))]
+        [
+            ("zero", Some(1), None, None),
+            ("a", None, None, Some(5)),
+            ("b", None, None, Some(5)),
+            ("c", None, None, Some(5))
+        ]
     );
     assert!(R::B.read(&bytes).is_err());
     let before = bytes.clone();

@@ -86,8 +86,73 @@ pub fn magic_value(c: &Container<'_>, f: &Field<'_>) -> Option<TokenStream> {
     let m = f.attrs.magic.as_ref()?;
     let tokens = &m.value;
     Some(match byte_string(tokens) {
-        Some(lit) => quote_spanned!(lit.span()=> #k::__private::magic_bytes(#lit)),
+        Some(lit) => {
+            // Every token at the literal, so that a field type that cannot hold it is an error there.
+            let k = respan(k, lit.span());
+            quote_spanned!(lit.span()=> #k::__private::magic_bytes(#lit))
+        }
         None => quote!(#tokens),
+    })
+}
+
+/// `tokens` with every token at `span` (a path written at the attribute's place).
+pub fn respan(tokens: &TokenStream, span: proc_macro2::Span) -> TokenStream {
+    tokens
+        .clone()
+        .into_iter()
+        .map(|mut tt| {
+            if let proc_macro2::TokenTree::Group(g) = &tt {
+                let mut g2 = proc_macro2::Group::new(g.delimiter(), respan(&g.stream(), span));
+                g2.set_span(span);
+                tt = proc_macro2::TokenTree::Group(g2);
+            } else {
+                tt.set_span(span);
+            }
+            tt
+        })
+        .collect()
+}
+
+/// For an integer field (`u8` ... `i64`) with an integer `magic`, a compile-time check, at the
+/// constant's tokens, that it fits the field's encoding (`magic = 200` on a fixint is an error
+/// there, not at encoding time).
+pub fn magic_fits(c: &Container<'_>, f: &Field<'_>) -> Option<TokenStream> {
+    let k = &c.krate;
+    let p = quote!(#k::__private);
+    let m = f.attrs.magic.as_ref()?;
+    let syn::Type::Path(tp) = f.ty else { return None };
+    let int = tp.path.get_ident().map(|i| i.to_string())?;
+    if !matches!(int.as_str(), "u8" | "u16" | "u32" | "u64" | "i8" | "i16" | "i32" | "i64")
+        || byte_string(&m.value).is_some()
+    {
+        return None;
+    }
+    let ty = f.ty;
+    let tokens = &m.value;
+    let enc = f.encoding(k);
+    let enc_name = match &f.attrs.encoding {
+        Some(e) => crate::attr::attr_name(e.value).to_string(),
+        None => format!("the default of {int}"),
+    };
+    let hint = match f.attrs.encoding.as_ref().map(|e| e.value) {
+        None | Some("FixInt") => "; a fixint holds 0..=127: write #[b2(uint8)] for a larger one",
+        _ => "; write a constant in its range or choose a wider encoding",
+    };
+    let msg = format!(
+        "#[b2(magic = {})]: the constant does not fit field `{}`'s encoding ({enc_name}){hint}",
+        crate::layout::expr_text(tokens),
+        f.name()
+    );
+    let span = tokens.clone().into_iter().next().map(|t| t.span()).unwrap_or(m.span);
+    let check = quote_spanned! {span=>
+        const _: () = __magic_fits(__ENC, { let __m: #ty = #tokens; __m } as i128, #msg);
+    };
+    Some(quote! {
+        const _: () = {
+            use #p::magic_fits as __magic_fits;
+            const __ENC: #p::Encoding = #enc;
+            #check
+        };
     })
 }
 

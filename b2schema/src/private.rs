@@ -106,6 +106,48 @@ pub trait MagicBytes<const N: usize>: Sized {
     fn magic(bytes: &'static [u8; N]) -> Self;
 }
 
+/// The byte where a field's value starts, as a type: `#[b2(offset = N)]` compiles to a constant of
+/// type `ValueStartsAtByte<N>` given the value `ValueStartsAtByte::<{the layout's offset}>`, so a
+/// wrong `N` is a type error that names both offsets ("expected `ValueStartsAtByte<1>`, found
+/// `ValueStartsAtByte<5>`") at the attribute's tokens.
+pub struct ValueStartsAtByte<const N: usize>;
+
+/// The value offset of `field`, for the `offset = N` check; a compile-time panic with `msg` when
+/// the field has none (a field before it has no fixed width).
+pub const fn value_offset_or(field: &FieldLayout, msg: &'static str) -> usize {
+    match field.value_offset {
+        Some(o) => o,
+        None => panic!("{}", msg),
+    }
+}
+
+/// The integers `enc` holds, `None` for an encoding that is not an integer's.
+pub const fn int_range(enc: Encoding) -> Option<(i128, i128)> {
+    Some(match enc {
+        Encoding::FixInt => (0, 0x7f),
+        Encoding::NegFixInt => (-32, -1),
+        Encoding::Uint8 => (0, u8::MAX as i128),
+        Encoding::Uint16 => (0, u16::MAX as i128),
+        Encoding::Uint32 => (0, u32::MAX as i128),
+        Encoding::Uint64 => (0, u64::MAX as i128),
+        Encoding::Int8 => (i8::MIN as i128, i8::MAX as i128),
+        Encoding::Int16 => (i16::MIN as i128, i16::MAX as i128),
+        Encoding::Int32 => (i32::MIN as i128, i32::MAX as i128),
+        Encoding::Int64 => (i64::MIN as i128, i64::MAX as i128),
+        _ => return None,
+    })
+}
+
+/// The compile-time check of an integer `magic` constant: a panic with `msg` (at the constant's
+/// tokens) when `value` does not fit the field's encoding `enc`.
+pub const fn magic_fits(enc: Encoding, value: i128, msg: &'static str) {
+    if let Some((min, max)) = int_range(enc)
+        && (value < min || value > max)
+    {
+        panic!("{}", msg);
+    }
+}
+
 /// `bytes` as a value of type `T` (the derive's `let __m: T = magic_bytes(b"...")`).
 #[inline]
 pub fn magic_bytes<T: MagicBytes<N>, const N: usize>(bytes: &'static [u8; N]) -> T {
