@@ -151,6 +151,26 @@ fn check(c: &Container<'_>, errors: &mut Errors) {
                 ),
             );
         }
+        // A byte-string constant written as an array of fixints (the default of `[u8; N]`, or
+        // fixarray, array16, counted) must hold bytes 0..=127.
+        if let Some(m) = &f.attrs.magic
+            && let Some(lit) = crate::ser::byte_string(&m.value)
+            && matches!(
+                f.attrs.encoding.as_ref().map(|e| e.value),
+                None | Some("FixArray" | "Array16" | "Counted")
+            )
+            && c.repr() != Repr::Packed
+            && let Some(b) = lit.value().iter().find(|b| **b > 0x7f)
+        {
+            errors.error(
+                lit.span(),
+                format!(
+                    "byte {b:#04x} of this constant does not fit: field `{}` is written as an array of positive \
+                     fixints (0..=127); write #[b2(fixstr)], #[b2(bin32)] or #[b2(raw)] to write it as bytes",
+                    f.name()
+                ),
+            );
+        }
         if let Some(o) = &f.attrs.offset
             && c.generics.type_params().next().is_some()
         {

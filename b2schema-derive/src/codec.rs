@@ -377,8 +377,14 @@ fn encode_packed(c: &Container<'_>) -> TokenStream {
     } else {
         quote!(#p::core::option::Option::None)
     };
+    let len = quote! {
+        match <Self as #p::B2Layout>::LAYOUT.fixed_len {
+            #p::core::option::Option::Some(__n) => __n,
+            #p::core::option::Option::None => #n,
+        }
+    };
     let encode =
-        encode_method(c, quote!(#p::encode_bytes_framed(self, #p::packed_encoding(__enc), __enc, #n, __s)));
+        encode_method(c, quote!(#p::encode_bytes_framed(self, #p::packed_encoding(__enc), __enc, #len, __s)));
     quote! {
         #encode
 

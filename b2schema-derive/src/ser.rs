@@ -16,6 +16,16 @@ pub fn expand(c: &Container<'_>, names: &TokenStream) -> TokenStream {
     let g = bound::with_bound(c.generics, &quote!(#p::serde_core::Serialize));
     let (impl_g, ty_g, where_c) = g.split_for_impl();
     let n = c.fields.len();
+    // A packed struct's length is its bytes (its fields may be byte arrays), not its field count.
+    let len = match c.repr() {
+        crate::ast::Repr::Packed => quote! {
+            match <Self as #p::B2Layout>::LAYOUT.fixed_len {
+                #p::core::option::Option::Some(__n) => __n,
+                #p::core::option::Option::None => #n,
+            }
+        },
+        _ => quote!(#n),
+    };
     let fields = c.fields.iter().map(|f| field(c, f));
     quote! {
         impl #impl_g #p::serde_core::Serialize for #ident #ty_g #where_c {
@@ -32,7 +42,7 @@ pub fn expand(c: &Container<'_>, names: &TokenStream) -> TokenStream {
             where
                 __S: #p::serde_core::Serializer,
             {
-                let mut __st = #p::serde_core::Serializer::serialize_struct(__serializer, #name, #n)?;
+                let mut __st = #p::serde_core::Serializer::serialize_struct(__serializer, #name, #len)?;
                 #(#fields)*
                 #p::serde_core::ser::SerializeStruct::end(__st)
             }

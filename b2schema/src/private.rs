@@ -304,6 +304,11 @@ impl<'de, T: VisitBody<'de>> Visitor<'de> for BodySeed<T> {
 }
 
 /// The byte length of text and byte values (for `fixstr(len = N)`).
+#[diagnostic::on_unimplemented(
+    message = "`fixstr(len = N)` needs text or bytes, not `{Self}`",
+    label = "a field with a length",
+    note = "a length applies to `&str`, `String`, `[u8; N]`, `&[u8]` or `Vec<u8>`; a packed struct or an array already has its length: write `fixstr`"
+)]
 pub trait ByteLen {
     /// Bytes held.
     fn byte_len(&self) -> usize;

@@ -2,7 +2,7 @@
 
 use core::marker::PhantomData;
 
-use serde_core::de::DeserializeOwned;
+use serde_core::de::Deserialize;
 use serde_core::ser::Serialize;
 
 use super::{FieldLayout, Role};
@@ -153,9 +153,13 @@ impl<T: ?Sized + Serialize> FieldRef<T> {
     }
 }
 
-impl<T: DeserializeOwned> FieldRef<T> {
-    /// Reads the field from `encoded` (the encoding of the whole struct), checking its marker.
-    pub fn read(&self, encoded: &[u8]) -> Result<T> {
+impl<T> FieldRef<T> {
+    /// Reads the field from `encoded` (the encoding of the whole struct), checking its marker. A
+    /// borrowed field (`&str`, `&[u8]`) borrows from `encoded`.
+    pub fn read<'de>(&self, encoded: &'de [u8]) -> Result<T>
+    where
+        T: Deserialize<'de>,
+    {
         let (offset, width) = self.place()?;
         let bytes = encoded.get(offset..offset + width).ok_or_else(|| {
             let available = encoded.len().saturating_sub(offset);
