@@ -195,7 +195,5 @@ macro_rules! check_field {
 
 include!(concat!(env!("OUT_DIR"), "/derive_matrix.rs"));
 
-#[test]
-fn the_matrix_has_at_least_300_shapes() {
-    assert!(SHAPES >= 300, "{SHAPES} shapes");
-}
+// The generator must keep the matrix at 300 shapes or more (a compile-time check).
+const _: () = assert!(SHAPES >= 300, "the matrix has fewer than 300 shapes");
