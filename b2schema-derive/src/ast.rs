@@ -151,6 +151,39 @@ fn check(c: &Container<'_>, errors: &mut Errors) {
                 ),
             );
         }
+        // A length applies to text and bytes; another type (a packed struct) has its own.
+        if let Some(len) = &f.attrs.len
+            && !is_text_or_bytes(f.ty)
+        {
+            errors.error(
+                len.span,
+                format!(
+                    "`fixstr(len = N)` needs text or bytes (`&str`, `String`, `[u8; N]`, `&[u8]`, `Vec<u8>`), \
+                     not `{}`, whose length its type fixes: write `fixstr`",
+                    f.type_string()
+                ),
+            );
+        }
+        // A byte-string constant written as an array of fixints (the default of `[u8; N]`, or
+        // fixarray, array16, counted) must hold bytes 0..=127.
+        if let Some(m) = &f.attrs.magic
+            && let Some(lit) = crate::ser::byte_string(&m.value)
+            && matches!(
+                f.attrs.encoding.as_ref().map(|e| e.value),
+                None | Some("FixArray" | "Array16" | "Counted")
+            )
+            && c.repr() != Repr::Packed
+            && let Some(b) = lit.value().iter().find(|b| **b > 0x7f)
+        {
+            errors.error(
+                lit.span(),
+                format!(
+                    "byte {b:#04x} of this constant does not fit: field `{}` is written as an array of positive \
+                     fixints (0..=127); write #[b2(fixstr)], #[b2(bin32)] or #[b2(raw)] to write it as bytes",
+                    f.name()
+                ),
+            );
+        }
         if let Some(o) = &f.attrs.offset
             && c.generics.type_params().next().is_some()
         {
@@ -160,4 +193,35 @@ fn check(c: &Container<'_>, errors: &mut Errors) {
             );
         }
     }
+}
+
+/// Whether `ty` is written as text or bytes: `&str`, `String`, `Cow<str>`, `[u8; N]`, `&[u8]`,
+/// `Vec<u8>` (by name: the derive sees tokens, not types).
+fn is_text_or_bytes(ty: &Type) -> bool {
+    match ty {
+        Type::Reference(r) => is_text_or_bytes(&r.elem),
+        Type::Array(a) => is_u8(&a.elem),
+        Type::Slice(sl) => is_u8(&sl.elem),
+        Type::Path(p) => match p.path.segments.last() {
+            Some(seg) => match seg.ident.to_string().as_str() {
+                "str" | "String" | "Cow" => true,
+                "Vec" | "Box" => match &seg.arguments {
+                    syn::PathArguments::AngleBracketed(args) => args.args.iter().any(|a| match a {
+                        syn::GenericArgument::Type(t) => is_u8(t) || is_text_or_bytes(t),
+                        _ => false,
+                    }),
+                    _ => false,
+                },
+                _ => false,
+            },
+            None => false,
+        },
+        Type::Group(g) => is_text_or_bytes(&g.elem),
+        Type::Paren(p) => is_text_or_bytes(&p.elem),
+        _ => false,
+    }
+}
+
+fn is_u8(ty: &Type) -> bool {
+    matches!(ty, Type::Path(p) if p.path.is_ident("u8"))
 }

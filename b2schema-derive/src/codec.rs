@@ -202,30 +202,33 @@ pub(crate) fn encoding(c: &Container<'_>, f: &Field<'_>) -> TokenStream {
 /// What a field gives its encoder, by kind of field: both the field-by-field write and the fixed
 /// part's exact write take it from here.
 pub(crate) enum Source {
-    /// A byte-string constant (`magic = b"..."`): `ByteStr` of its bytes.
-    Bytes(TokenStream),
     /// A computed field: the value of its hidden method.
     Computed(syn::Ident),
-    /// The field's own value, with the check of its fixed length (`len = N`) when it has one.
-    Field(Option<TokenStream>),
-    /// Another constant (or a length on one): the serde value as it is.
+    /// A value of the field's type: the field itself (`self.field`) or a constant bound to `__m`
+    /// by `binding`, with the check of its fixed length (`len = N`) when it has one.
+    Value { binding: Option<TokenStream>, value: TokenStream, check: Option<TokenStream> },
+    /// A computed field with a fixed length: the serde value as it is.
     Serde(TokenStream),
 }
 
 pub(crate) fn source(c: &Container<'_>, f: &Field<'_>) -> Source {
     let k = &c.krate;
     let p = quote!(#k::__private);
-    match (&f.attrs.magic, &f.attrs.computed, &f.attrs.len) {
-        (Some(m), _, None) if ser::byte_string(&m.value).is_some() => {
-            let lit = ser::byte_string(&m.value);
-            Source::Bytes(quote!(&#p::ByteStr(*#lit)))
+    let (id, ty) = (f.ident, f.ty);
+    let (binding, value) = match ser::magic_value(c, f) {
+        Some(m) => (Some(quote!(let __m: #ty = #m;)), quote!(__m)),
+        None => (None, quote!(self.#id)),
+    };
+    match (&f.attrs.computed, &f.attrs.len) {
+        (Some(_), None) => Source::Computed(ser::computed_method(f)),
+        (Some(_), Some(_)) => Source::Serde(ser::value(c, f)),
+        (None, len) => {
+            let check = len.as_ref().map(|len| {
+                let (name, n) = (f.name(), len.value);
+                quote!(#p::check_len(#name, #p::ByteLen::byte_len(&#value), #n))
+            });
+            Source::Value { binding, value, check }
         }
-        (None, Some(_), None) => Source::Computed(ser::computed_method(f)),
-        (None, None, len) => Source::Field(len.as_ref().map(|len| {
-            let (id, name, n) = (f.ident, f.name(), len.value);
-            quote!(#p::check_len(#name, #p::ByteLen::byte_len(&self.#id), #n))
-        })),
-        _ => Source::Serde(ser::value(c, f)),
     }
 }
 
@@ -237,17 +240,15 @@ fn encode_field(c: &Container<'_>, f: &Field<'_>) -> TokenStream {
     let enc = encoding(c, f);
     let probe = quote!((&&#p::Probe::<#ty>::new()));
     let write = match source(c, f) {
-        Source::Bytes(value) => quote!(#p::Encode::encode(#value, #enc, __s)),
         Source::Computed(method) => quote! {
             match self.#method() {
                 #p::core::result::Result::Ok(__v) => #probe.encode_value(&__v, #enc, __s),
                 #p::core::result::Result::Err(__m) => #p::core::result::Result::Err(#p::ser_custom(__m)),
             }
         },
-        Source::Field(check) => {
-            let id = f.ident;
+        Source::Value { binding, value, check } => {
             let check = check.map(|check| quote!(#check.map_err(#p::ser_custom::<#p::Error>)?;));
-            quote!({ #check #probe.encode_value(&self.#id, #enc, __s) })
+            quote!({ #binding #check #probe.encode_value(&#value, #enc, __s) })
         }
         Source::Serde(value) => quote!(#p::encode_serde(#value, #enc, __s)),
     };
@@ -376,8 +377,14 @@ fn encode_packed(c: &Container<'_>) -> TokenStream {
     } else {
         quote!(#p::core::option::Option::None)
     };
+    let len = quote! {
+        match <Self as #p::B2Layout>::LAYOUT.fixed_len {
+            #p::core::option::Option::Some(__n) => __n,
+            #p::core::option::Option::None => #n,
+        }
+    };
     let encode =
-        encode_method(c, quote!(#p::encode_bytes_framed(self, #p::packed_encoding(__enc), __enc, #n, __s)));
+        encode_method(c, quote!(#p::encode_bytes_framed(self, #p::packed_encoding(__enc), __enc, #len, __s)));
     quote! {
         #encode
 

@@ -158,7 +158,11 @@ pub fn field_checks(c: &Container<'_>, f: &crate::ast::Field<'_>) -> Option<Toke
             Some(lit) => quote! {
                 #p::check_bytes_magic(#name, #p::core::convert::AsRef::<[u8]>::as_ref(__v), #lit)?;
             },
-            None => quote! { #p::check_magic(#name, __v, &(#tokens))?; },
+            None => {
+                let ty = f.ty;
+                let value = ser::magic_value(c, f);
+                quote! { #p::check_magic(#name, __v, &{ let __m: #ty = #value; __m })?; }
+            }
         });
     }
     if let Some(len) = &f.attrs.len {

@@ -65,17 +65,15 @@ fn exact_write(c: &Container<'_>, f: &Field<'_>, i: usize) -> TokenStream {
     let enc = encoding(c, f);
     let probe = quote!((&&#p::Probe::<#ty>::new()));
     let exact = match source(c, f) {
-        Source::Bytes(value) => quote!(#p::Encode::encode_exact(#value, #enc, __out, __config)),
         Source::Computed(method) => quote! {
             match self.#method() {
                 #p::core::result::Result::Ok(__v) => #probe.encode_exact_value(&__v, #enc, __out, __config),
                 #p::core::result::Result::Err(_) => false,
             }
         },
-        Source::Field(check) => {
-            let id = f.ident;
+        Source::Value { binding, value, check } => {
             let check = check.map(|check| quote!(#check.is_ok() &&));
-            quote!(#check #probe.encode_exact_value(&self.#id, #enc, __out, __config))
+            quote!({ #binding #check #probe.encode_exact_value(&#value, #enc, __out, __config) })
         }
         Source::Serde(value) => {
             quote!(#p::encode_exact_with(__out, __config, |__s| #p::encode_serde(#value, #enc, __s)))

@@ -83,7 +83,7 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
                 encoding: #enc,
                 shape: #shape,
                 marker_offset: #p::layout::sum(#header, &[#(#before),*]),
-                value_offset: #p::layout::value_offset(#enc, #p::layout::sum(#header, &[#(#before),*])),
+                value_offset: #p::layout::field_value_offset(#enc, &#shape, #p::layout::sum(#header, &[#(#before),*])),
                 width: #w,
                 role: #role,
                 doc: #doc,
@@ -94,6 +94,7 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
 
     let handles = c.fields.iter().enumerate().map(|(i, f)| handle(c, f, i));
     let asserts = c.fields.iter().enumerate().filter_map(|(i, f)| offset_assert(c, f, i));
+    let fits = c.fields.iter().filter_map(|f| crate::ser::magic_fits(c, f));
 
     quote! {
         impl #impl_g #p::B2Layout for #ident #ty_g #where_c {
@@ -116,6 +117,7 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
         }
 
         #(#asserts)*
+        #(#fits)*
     }
 }
 
@@ -163,14 +165,24 @@ fn offset_assert(c: &Container<'_>, f: &Field<'_>, i: usize) -> Option<TokenStre
     let ty = bound::static_type(c.ident, c.generics)?;
     let n = o.value;
     let msg = format!(
-        "#[b2(offset = {n})]: the value of field `{}` does not start at byte {n} (see {}::LAYOUT, or a field before it has no fixed width)",
+        "#[b2(offset = {n})]: field `{}` has no fixed offset: a field before it has a width that depends on its value (see {}::LAYOUT)",
         f.name(),
         c.name()
     );
-    Some(quote_spanned! {o.span=>
-        const _: () = match <#ty as #p::B2Layout>::LAYOUT.fields[#i].value_offset {
-            #p::core::option::Option::Some(#n) => {}
-            _ => #p::core::panic!(#msg),
+    let span = o.span;
+    let mut n = proc_macro2::Literal::usize_unsuffixed(n);
+    n.set_span(span);
+    // The type and the value start with tokens of the attribute's span (not the crate path, of
+    // the derive's), so that a mismatch points at `offset = N`.
+    let check = quote_spanned! {span=>
+        const __AT: usize = __value_offset_or(__FIELD, #msg);
+        let _: __ValueStartsAtByte<#n> = __ValueStartsAtByte::<__AT>;
+    };
+    Some(quote! {
+        const _: () = {
+            use #p::{ValueStartsAtByte as __ValueStartsAtByte, value_offset_or as __value_offset_or};
+            const __FIELD: &#p::FieldLayout = &<#ty as #p::B2Layout>::LAYOUT.fields[#i];
+            #check
         };
     })
 }

@@ -7,6 +7,61 @@
 //! Do not also derive serde's traits. The serde impls work with any format: under serde_json a
 //! derived struct is its natural JSON object.
 //!
+//! # The contract
+//!
+//! For every struct the derive accepts and every value of it:
+//!
+//! - the serde path (`to_vec`, `from_slice`) and the direct codec (`encode_to_vec`,
+//!   `decode_from_slice`) write the same bytes, and both read them back to the same value;
+//! - when `LAYOUT.fixed_len` is `Some(n)`, every value encodes to exactly `n` bytes;
+//! - every field's `marker_offset`, `value_offset` and `width`, when `Some`, are where that
+//!   field's bytes are for every value. The first field whose width can depend on its value (an
+//!   `Option`, a map, a string or bytes without a fixed length, a `Vec` without a fixed count, a
+//!   nested struct that is itself variable) ends the fixed part: its marker offset is still known,
+//!   but no offset after it is;
+//! - a handle with a fixed place reads exactly the field's value (borrowing `&str` and `&[u8]`
+//!   from the input), and `patch` changes that field and no other byte; handles on `magic` and
+//!   `computed` fields refuse to patch, with an error that says why;
+//! - `offset = N` compiles only where the field's value starts at byte N for every value: a wrong
+//!   `N` is an error at `N` that names the real offset (`expected `1`, found `3``);
+//! - a constant (`magic`) and a computed value are written under the field's encoding (its
+//!   attribute, or the field type's default), whatever the literal's own type: `magic = 1` on a
+//!   `u8` is the fixint `01`. A constant must have the field's type (a byte string: `[u8; N]`,
+//!   `&[u8]` or `Vec<u8>`) and fit its encoding, or the struct does not compile.
+//!
+//! Where the derive cannot honour a combination it is a compile error at the offending tokens
+//! (`tests/ui/`). `tests/derive_matrix.rs` checks every clause on a generated matrix of struct
+//! shapes (every field type and encoding attribute × role × position × container).
+//!
+//! # Options, nested structs, generics, enums
+//!
+//! An `Option<T>` is `c0` for `None` and `T`'s encoding for `Some`, so it ends the fixed part. A
+//! derived struct nests as a field (fixed when it is); a generic struct works (without
+//! `offset = N`). Enums are not supported: `#[derive(B2Layout)]` on an enum is a compile error,
+//! and an enum field has no `B2Type`.
+//!
+//! ```
+//! use b2schema::B2Layout;
+//! use b2schema::layout::B2Layout as _;
+//!
+//! #[derive(B2Layout, Debug, Clone, PartialEq)]
+//! struct Point { x: i32, y: i32 }
+//!
+//! #[derive(B2Layout, Debug, PartialEq)]
+//! struct Tagged<T> {
+//!     at: Point,        // 92 d2 .. d2 .. (fixed: 11 bytes)
+//!     note: Option<u8>, // c0, or a fixint: the fixed part ends here
+//!     value: T,
+//! }
+//! let v = Tagged { at: Point { x: 1, y: 2 }, note: None, value: 7i64 };
+//! let bytes = b2schema::to_vec(&v).unwrap();
+//! assert_eq!(bytes.len(), 1 + 11 + 1 + 9);
+//! assert_eq!(Tagged::<i64>::LAYOUT.variable_from(), Some(12));
+//! assert_eq!(Tagged::<i64>::AT.read(&bytes).unwrap(), Point { x: 1, y: 2 });
+//! assert!(Tagged::<i64>::VALUE.read(&bytes).is_err()); // no fixed place after the Option
+//! assert_eq!(b2schema::decode_from_slice::<Tagged<i64>>(&bytes).unwrap(), v);
+//! ```
+//!
 //! Precedence: a field attribute overrides the field type's default encoding (the table in the
 //! crate documentation); a struct carries its own widths, whatever the caller's
 //! [`Config`](crate::Config).

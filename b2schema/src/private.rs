@@ -94,55 +94,84 @@ impl<'de, T: de::Deserialize<'de>> DeserializeSeed<'de> for AsSeed<T> {
     }
 }
 
-/// A byte-string constant: serialized as its bytes, shown as `b"..."`.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub struct ByteStr<const N: usize>(pub [u8; N]);
+/// A byte-string constant (`magic = b"..."`) as a value of the field's type, so that it is
+/// written under the field's encoding as the field's own value would be.
+#[diagnostic::on_unimplemented(
+    message = "`magic = b\"...\"` ({N} bytes) does not fit a field of type `{Self}`",
+    label = "this constant",
+    note = "a byte-string constant needs a field of type `[u8; {N}]`, `&[u8]` or `Vec<u8>`"
+)]
+pub trait MagicBytes<const N: usize>: Sized {
+    /// The constant as a value of the field's type.
+    fn magic(bytes: &'static [u8; N]) -> Self;
+}
 
-impl<const N: usize> Debug for ByteStr<N> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("b\"")?;
-        for &b in &self.0 {
-            for c in core::ascii::escape_default(b) {
-                f.write_str(core::str::from_utf8(&[c]).unwrap_or("?"))?;
-            }
-        }
-        f.write_str("\"")
+/// The byte where a field's value starts, as a type: `#[b2(offset = N)]` compiles to a constant of
+/// type `ValueStartsAtByte<N>` given the value `ValueStartsAtByte::<{the layout's offset}>`, so a
+/// wrong `N` is a type error that names both offsets ("expected `ValueStartsAtByte<1>`, found
+/// `ValueStartsAtByte<5>`") at the attribute's tokens.
+pub struct ValueStartsAtByte<const N: usize>;
+
+/// The value offset of `field`, for the `offset = N` check; a compile-time panic with `msg` when
+/// the field has none (a field before it has no fixed width).
+pub const fn value_offset_or(field: &FieldLayout, msg: &'static str) -> usize {
+    match field.value_offset {
+        Some(o) => o,
+        None => panic!("{}", msg),
     }
 }
 
-impl<const N: usize> Serialize for ByteStr<N> {
-    /// The bytes in one piece, under the field's byte encoding.
+/// The integers `enc` holds, `None` for an encoding that is not an integer's.
+pub const fn int_range(enc: Encoding) -> Option<(i128, i128)> {
+    Some(match enc {
+        Encoding::FixInt => (0, 0x7f),
+        Encoding::NegFixInt => (-32, -1),
+        Encoding::Uint8 => (0, u8::MAX as i128),
+        Encoding::Uint16 => (0, u16::MAX as i128),
+        Encoding::Uint32 => (0, u32::MAX as i128),
+        Encoding::Uint64 => (0, u64::MAX as i128),
+        Encoding::Int8 => (i8::MIN as i128, i8::MAX as i128),
+        Encoding::Int16 => (i16::MIN as i128, i16::MAX as i128),
+        Encoding::Int32 => (i32::MIN as i128, i32::MAX as i128),
+        Encoding::Int64 => (i64::MIN as i128, i64::MAX as i128),
+        _ => return None,
+    })
+}
+
+/// The compile-time check of an integer `magic` constant: a panic with `msg` (at the constant's
+/// tokens) when `value` does not fit the field's encoding `enc`.
+pub const fn magic_fits(enc: Encoding, value: i128, msg: &'static str) {
+    if let Some((min, max)) = int_range(enc)
+        && (value < min || value > max)
+    {
+        panic!("{}", msg);
+    }
+}
+
+/// `bytes` as a value of type `T` (the derive's `let __m: T = magic_bytes(b"...")`).
+#[inline]
+pub fn magic_bytes<T: MagicBytes<N>, const N: usize>(bytes: &'static [u8; N]) -> T {
+    T::magic(bytes)
+}
+
+impl<const N: usize> MagicBytes<N> for [u8; N] {
     #[inline]
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_bytes(&self.0)
+    fn magic(bytes: &'static [u8; N]) -> Self {
+        *bytes
     }
 }
 
-impl<const N: usize> crate::codec::Encode for ByteStr<N> {}
+impl<const N: usize> MagicBytes<N> for &[u8] {
+    #[inline]
+    fn magic(bytes: &'static [u8; N]) -> Self {
+        bytes
+    }
+}
 
-impl<'de, const N: usize> de::Deserialize<'de> for ByteStr<N> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V<const N: usize>;
-        impl<'de, const N: usize> Visitor<'de> for V<N> {
-            type Value = ByteStr<N>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                write!(f, "{N} bytes")
-            }
-            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<ByteStr<N>, A::Error> {
-                let mut out = [0u8; N];
-                for (i, slot) in out.iter_mut().enumerate() {
-                    *slot = seq.next_element()?.ok_or_else(|| de::Error::invalid_length(i, &self))?;
-                }
-                Ok(ByteStr(out))
-            }
-            fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<ByteStr<N>, E> {
-                v.try_into().map(ByteStr).map_err(|_| E::invalid_length(v.len(), &self))
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<ByteStr<N>, E> {
-                self.visit_bytes(v.as_bytes())
-            }
-        }
-        d.deserialize_tuple(N, V::<N>)
+impl<const N: usize> MagicBytes<N> for alloc::vec::Vec<u8> {
+    #[inline]
+    fn magic(bytes: &'static [u8; N]) -> Self {
+        bytes.to_vec()
     }
 }
 
@@ -275,6 +304,11 @@ impl<'de, T: VisitBody<'de>> Visitor<'de> for BodySeed<T> {
 }
 
 /// The byte length of text and byte values (for `fixstr(len = N)`).
+#[diagnostic::on_unimplemented(
+    message = "`fixstr(len = N)` needs text or bytes, not `{Self}`",
+    label = "a field with a length",
+    note = "a length applies to `&str`, `String`, `[u8; N]`, `&[u8]` or `Vec<u8>`; a packed struct or an array already has its length: write `fixstr`"
+)]
 pub trait ByteLen {
     /// Bytes held.
     fn byte_len(&self) -> usize;

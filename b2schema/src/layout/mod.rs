@@ -176,6 +176,11 @@ pub const fn raw_len(shape: &Shape) -> Option<usize> {
 
 /// Bytes a value of `shape` takes under `enc` (marker included), when fixed.
 pub const fn width(enc: Encoding, shape: &Shape) -> Option<usize> {
+    // A shape whose width depends on the value (an `Option`, a map, a tuple) has none, whatever
+    // the encoding its inner type would be written under (`None` is `c0`, not an `int32`).
+    if let Shape::Variable = shape {
+        return None;
+    }
     if let Some(w) = enc.value_width() {
         return Some(enc.marker_len() + w);
     }
@@ -255,6 +260,16 @@ pub const fn sum(start: Option<usize>, widths: &[Option<usize>]) -> Option<usize
         i += 1;
     }
     Some(total)
+}
+
+/// The offset of the value of a field of `shape` whose marker is at `marker`: [`value_offset`],
+/// or `None` when the shape's encoding depends on the value (an `Option`'s `None` is a lone
+/// `c0`: no value follows its marker).
+pub const fn field_value_offset(enc: Encoding, shape: &Shape, marker: Option<usize>) -> Option<usize> {
+    match shape {
+        Shape::Variable => None,
+        _ => value_offset(enc, marker),
+    }
 }
 
 /// The offset of the value of a field whose marker is at `marker` (marker and length prefix

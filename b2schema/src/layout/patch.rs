@@ -2,10 +2,10 @@
 
 use core::marker::PhantomData;
 
-use serde_core::de::DeserializeOwned;
+use serde_core::de::Deserialize;
 use serde_core::ser::Serialize;
 
-use super::FieldLayout;
+use super::{FieldLayout, Role};
 use crate::__private::{As, AsSeed};
 use crate::encoding::{Encoding, Expected};
 use crate::error::{Error, ErrorKind, Result};
@@ -59,6 +59,22 @@ impl<T: ?Sized> FieldRef<T> {
         }
     }
 
+    /// Where the field is, when it may be patched: a constant (`magic`) is fixed by the layout and
+    /// a `computed` field by the fields it is computed from, so patching either would leave bytes
+    /// the decoder rejects.
+    fn patch_place(&self) -> Result<(usize, usize)> {
+        let why = match self.field.role {
+            Role::Data => return self.place(),
+            Role::Magic(_) => {
+                "patching a constant (`magic`) field: the layout fixes its value and the decoder checks it"
+            }
+            Role::Computed(_) => {
+                "patching a `computed` field: it follows the fields it is computed from; change those and encode the struct again"
+            }
+        };
+        Err(Error::new(ErrorKind::Unsupported(why)).in_field(self.field.name))
+    }
+
     /// Checks that `found`, the byte now at the field's marker offset, is a marker of the field's
     /// encoding, and the one `encoded` starts with when the marker carries a length.
     fn check_marker(&self, found: u8, encoded: u8, offset: usize) -> Result<()> {
@@ -95,8 +111,10 @@ impl<T: ?Sized + Serialize> FieldRef<T> {
 
     /// Writes `value` into `encoded` (the encoding of the whole struct, from its first byte),
     /// after checking the marker in place.
+    ///
+    /// Refused for a `magic` or `computed` field, and for a field with no fixed place.
     pub fn patch(&self, encoded: &mut [u8], value: &T) -> Result<()> {
-        let (offset, width) = self.place()?;
+        let (offset, width) = self.patch_place()?;
         let mut buf = [0u8; MAX_FIELD];
         let bytes = self.encode(value, &mut buf)?;
         let available = encoded.len().saturating_sub(offset);
@@ -117,24 +135,31 @@ impl<T: ?Sized + Serialize> FieldRef<T> {
         F: std::io::Read + std::io::Write + std::io::Seek,
     {
         use std::io::SeekFrom;
-        let (offset, _) = self.place()?;
+        let (offset, _) = self.patch_place()?;
         let mut buf = [0u8; MAX_FIELD];
         let bytes = self.encode(value, &mut buf)?;
         let at = base + offset as u64;
-        file.seek(SeekFrom::Start(at))?;
+        let at_usize = usize::try_from(at).unwrap_or(usize::MAX);
+        let name = self.field.name;
+        let io = |e: std::io::Error| Error::at(ErrorKind::Io(e), at_usize).in_field(name);
+        file.seek(SeekFrom::Start(at)).map_err(io)?;
         let mut found = [0u8; 1];
-        file.read_exact(&mut found)?;
-        self.check_marker(found[0], bytes[0], usize::try_from(at).unwrap_or(usize::MAX))?;
-        file.seek(SeekFrom::Start(at))?;
-        file.write_all(bytes)?;
-        file.flush()?;
+        file.read_exact(&mut found).map_err(io)?;
+        self.check_marker(found[0], bytes[0], at_usize)?;
+        file.seek(SeekFrom::Start(at)).map_err(io)?;
+        file.write_all(bytes).map_err(io)?;
+        file.flush().map_err(io)?;
         Ok(())
     }
 }
 
-impl<T: DeserializeOwned> FieldRef<T> {
-    /// Reads the field from `encoded` (the encoding of the whole struct), checking its marker.
-    pub fn read(&self, encoded: &[u8]) -> Result<T> {
+impl<T> FieldRef<T> {
+    /// Reads the field from `encoded` (the encoding of the whole struct), checking its marker. A
+    /// borrowed field (`&str`, `&[u8]`) borrows from `encoded`.
+    pub fn read<'de>(&self, encoded: &'de [u8]) -> Result<T>
+    where
+        T: Deserialize<'de>,
+    {
         let (offset, width) = self.place()?;
         let bytes = encoded.get(offset..offset + width).ok_or_else(|| {
             let available = encoded.len().saturating_sub(offset);

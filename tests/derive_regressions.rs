@@ -1,0 +1,131 @@
+//! Regressions of issue 16: structs the derive accepted and then encoded, described or patched
+//! wrongly. Each test fails on the code before the fix.
+
+use b2schema::{B2Layout, decode_from_slice, encode_to_vec, from_slice, to_vec};
+
+#[derive(B2Layout, Debug, Clone, PartialEq)]
+struct R {
+    zero: Option<i32>,
+    a: i32,
+    b: i32,
+    c: i32,
+}
+
+/// An `Option` has no fixed width: `None` is `c0`, `Some` an int32. Every field from it on has no
+/// fixed place, so no handle reads or patches at a guessed offset.
+#[test]
+fn option_ends_the_fixed_part() {
+    let v = R { zero: None, a: 1, b: 0xd2, c: 3 };
+    let mut bytes = to_vec(&v).unwrap();
+    assert_eq!(bytes, [0x94, 0xc0, 0xd2, 0, 0, 0, 1, 0xd2, 0, 0, 0, 0xd2, 0xd2, 0, 0, 0, 3]);
+    assert_eq!(encode_to_vec(&v).unwrap(), bytes);
+    assert_eq!(R::LAYOUT.fixed_len, None);
+    assert_eq!(R::LAYOUT.variable_from(), Some(1));
+    let places: Vec<_> =
+        R::LAYOUT.fields.iter().map(|f| (f.name, f.marker_offset, f.value_offset, f.width)).collect();
+    // The marker of `zero` is at byte 1 whatever its value; nothing after it has a fixed place
+    // (each int32 still takes 5 bytes).
+    assert_eq!(
+        places,
+        [
+            ("zero", Some(1), None, None),
+            ("a", None, None, Some(5)),
+            ("b", None, None, Some(5)),
+            ("c", None, None, Some(5))
+        ]
+    );
+    assert!(R::B.read(&bytes).is_err());
+    let before = bytes.clone();
+    let e = R::B.patch(&mut bytes, &99).unwrap_err();
+    assert!(e.to_string().contains("depends on the values before it"), "{e}");
+    assert_eq!(bytes, before);
+    assert_eq!(from_slice::<R>(&bytes).unwrap(), v);
+    let some = R { zero: Some(-1), ..v };
+    let bytes = to_vec(&some).unwrap();
+    assert_eq!(decode_from_slice::<R>(&bytes).unwrap(), some);
+}
+
+#[derive(B2Layout, Debug, PartialEq)]
+struct M {
+    #[b2(magic = 1)]
+    version: u8,
+}
+
+#[derive(B2Layout, Debug, PartialEq)]
+struct Magics<'a> {
+    #[b2(magic = 1)]
+    a: i64,
+    #[b2(magic = 2)]
+    b: u16,
+    #[b2(magic = 1.5)]
+    c: f32,
+    #[b2(magic = "m/s")]
+    d: &'a str,
+    #[b2(magic = b"ab")]
+    e: [u8; 2],
+    #[b2(bin32, magic = b"cd")]
+    f: &'a [u8],
+}
+
+/// A constant is written under the field's encoding (the type's default here), not the
+/// literal's type: `magic = 1` on a `u8` is the fixint `01`, not `d2 00000001`.
+#[test]
+fn magic_takes_the_field_encoding() {
+    let bytes = to_vec(&M { version: 1 }).unwrap();
+    assert_eq!(bytes, [0x91, 0x01]);
+    assert_eq!(encode_to_vec(&M { version: 7 }).unwrap(), bytes);
+    assert_eq!(from_slice::<M>(&bytes).unwrap(), M { version: 1 });
+    assert_eq!(decode_from_slice::<M>(&bytes).unwrap(), M { version: 1 });
+    assert_eq!(M::LAYOUT.fixed_len, Some(bytes.len()));
+
+    let v = Magics { a: 0, b: 0, c: 0.0, d: "", e: [0; 2], f: &[] };
+    let want = Magics { a: 1, b: 2, c: 1.5, d: "m/s", e: *b"ab", f: b"cd" };
+    let bytes = to_vec(&v).unwrap();
+    #[rustfmt::skip]
+    assert_eq!(bytes, [
+        0x96,
+        0xd3, 0, 0, 0, 0, 0, 0, 0, 1,
+        0xcd, 0, 2,
+        0xca, 0x3f, 0xc0, 0, 0,
+        0xdb, 0, 0, 0, 3, b'm', b'/', b's',
+        0x92, b'a', b'b',
+        0xc6, 0, 0, 0, 2, b'c', b'd',
+    ]);
+    assert_eq!(encode_to_vec(&v).unwrap(), bytes);
+    assert_eq!(from_slice::<Magics>(&bytes).unwrap(), want);
+    assert_eq!(decode_from_slice::<Magics>(&bytes).unwrap(), want);
+}
+
+#[derive(B2Layout, Debug, PartialEq)]
+struct Counted {
+    #[b2(fixint, magic = 1)]
+    version: u8,
+    #[b2(fixint, computed = self.items.len())]
+    count: u8,
+    #[b2(counted)]
+    items: Vec<i32>,
+}
+
+/// Handles on a constant or a computed field refuse to patch, saying why, and change nothing.
+#[test]
+fn handles_refuse_to_patch_magic_and_computed_fields() {
+    let v = Counted { version: 1, count: 2, items: vec![4, 5] };
+    let mut bytes = to_vec(&v).unwrap();
+    let before = bytes.clone();
+    let e = Counted::VERSION.patch(&mut bytes, &2).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "unsupported: patching a constant (`magic`) field: the layout fixes its value and the decoder checks it (version)"
+    );
+    let e = Counted::COUNT.patch(&mut bytes, &3).unwrap_err();
+    assert!(e.to_string().contains("patching a `computed` field"), "{e}");
+    assert!(e.to_string().contains("count"), "{e}");
+    assert_eq!(bytes, before);
+    let mut file = std::io::Cursor::new(bytes.clone());
+    assert!(Counted::VERSION.patch_file(&mut file, 0, &2).is_err());
+    assert!(Counted::COUNT.patch_file(&mut file, 0, &3).is_err());
+    assert_eq!(file.into_inner(), before);
+    // Reading them is fine.
+    assert_eq!(Counted::VERSION.read(&bytes).unwrap(), 1);
+    assert_eq!(Counted::COUNT.read(&bytes).unwrap(), 2);
+}
