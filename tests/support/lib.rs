@@ -4,6 +4,11 @@
 
 use std::path::PathBuf;
 
+/// The README's examples, compiled and run as doc tests of this crate (`cargo test --workspace`).
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeExamples;
+
 /// The repository's root (the directory of the top-level `Cargo.toml`).
 pub fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
