@@ -496,20 +496,12 @@ fn next_in_box(coords: &mut [u64], lo: &[u64], hi: &[u64]) -> bool {
     false
 }
 
-/// Fills `dst` with `item` repeated (zeros when `item` is empty or all zeros), at memory speed:
-/// one copy of the item, then doubling copies.
+/// Fills `dst` with `item` repeated, at memory speed (zeros with one `fill`).
 fn repeat(dst: &mut [u8], item: &[u8]) {
     if item.iter().all(|&b| b == 0) {
         dst.fill(0);
-        return;
-    }
-    let first = item.len().min(dst.len());
-    dst[..first].copy_from_slice(&item[..first]);
-    let mut filled = first;
-    while filled < dst.len() {
-        let n = filled.min(dst.len() - filled);
-        dst.copy_within(..n, filled);
-        filled += n;
+    } else {
+        crate::chunk::fill_pattern(dst, item, 0);
     }
 }
 

@@ -67,19 +67,9 @@ pub fn decompress_with_limit(chunk: &[u8], max_nbytes: usize) -> Result<Vec<u8>,
 /// special chunks write zeros, where c-blosc2 leaves `dest` untouched).
 pub fn decompress_into(chunk: &[u8], dest: &mut [u8]) -> Result<usize, ChunkError> {
     let plan = Plan::new(chunk)?;
-    let n = plan.header.uncompressed_len();
-    let avail = dest.len();
-    let Some(out) = dest.get_mut(..n) else {
-        return Err(ChunkError::new(
-            ErrorKind::OutputTooSmall,
-            4,
-            "nbytes",
-            Expected::AtMost(num(avail)),
-            found_usize(n),
-        ));
-    };
+    let out = plan.output(dest)?;
     plan.run(out)?;
-    Ok(n)
+    Ok(out.len())
 }
 
 /// Like [`decompress_into`], with the blocks decoded by up to `nthreads` scoped threads (c-blosc2's
@@ -88,17 +78,8 @@ pub fn decompress_into(chunk: &[u8], dest: &mut [u8]) -> Result<usize, ChunkErro
 #[cfg(feature = "std")]
 pub fn decompress_into_threaded(chunk: &[u8], dest: &mut [u8], nthreads: usize) -> Result<usize, ChunkError> {
     let plan = Plan::new(chunk)?;
-    let n = plan.header.uncompressed_len();
-    let avail = dest.len();
-    let Some(out) = dest.get_mut(..n) else {
-        return Err(ChunkError::new(
-            ErrorKind::OutputTooSmall,
-            4,
-            "nbytes",
-            Expected::AtMost(num(avail)),
-            found_usize(n),
-        ));
-    };
+    let out = plan.output(dest)?;
+    let n = out.len();
     match &plan.layout {
         Layout::Blocks(b) if nthreads > 1 => b.decode_parallel(&plan.header, plan.src, out, nthreads)?,
         _ => plan.run(out)?,
@@ -169,6 +150,21 @@ impl<'a> Plan<'a> {
             }
         };
         Ok(Plan { header, src, layout })
+    }
+
+    /// The first `nbytes` bytes of `dest`, or the error for a destination too small.
+    fn output<'d>(&self, dest: &'d mut [u8]) -> Result<&'d mut [u8], ChunkError> {
+        let n = self.header.uncompressed_len();
+        let avail = dest.len();
+        dest.get_mut(..n).ok_or_else(|| {
+            ChunkError::new(
+                ErrorKind::OutputTooSmall,
+                4,
+                "nbytes",
+                Expected::AtMost(num(avail)),
+                found_usize(n),
+            )
+        })
     }
 
     /// Second pass: writes exactly `nbytes` bytes into `out`.
@@ -259,7 +255,7 @@ pub(crate) fn fill_special_at(h: &ChunkHeader, kind: Special, src: &[u8], out: &
 
 /// Repeats `pattern` over `out`, which starts at byte `at` of the repetition (a trailing
 /// partial copy is written too).
-fn fill_pattern(out: &mut [u8], pattern: &[u8], at: usize) {
+pub(crate) fn fill_pattern(out: &mut [u8], pattern: &[u8], at: usize) {
     if pattern.is_empty() {
         out.fill(0);
         return;

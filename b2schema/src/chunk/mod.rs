@@ -37,6 +37,7 @@ mod unshuffle_sse2;
 pub use blocks::{BlockScratch, ChunkBlocks, Prefix};
 #[cfg(feature = "std")]
 pub use decompress::decompress_into_threaded;
+pub(crate) use decompress::fill_pattern;
 pub use decompress::{
     DEFAULT_MAX_NBYTES, MAX_DICT_SIZE, decompress, decompress_into, decompress_with_limit, vl_block_lens,
 };
