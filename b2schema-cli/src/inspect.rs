@@ -8,7 +8,7 @@ use b2schema::Limits;
 use b2schema::b2nd::{self, NdMeta};
 use b2schema::chunk::{self, ChunkHeader};
 use b2schema::frame::{
-    ChunkInfo, ChunkLocation, FrameFile, SPARSE_INDEX, SpecialValue, codec_name, filter_name,
+    ChunkInfo, ChunkLocation, FrameFile, FrameType, SPARSE_INDEX, SpecialValue, codec_name, filter_name,
 };
 use serde_json::{Value, json};
 
@@ -307,12 +307,56 @@ pub fn report(path: &Path, file: &FrameFile, opts: &Options) -> b2schema::Result
         out["chunks"] = Value::Array(chunks);
         if locations.len() > listed {
             out["chunks_not_listed"] = json!(locations.len() - listed);
+            // The chunks not listed are not read, but a sparse frame's chunk files must exist.
+            if file.frame_type() == FrameType::Sparse
+                && let Some(missing) = missing_chunk_files(file.path(), &locations, listed, limits)
+            {
+                problems.push(("chunk files".into(), missing));
+            }
         }
     }
     if !problems.is_empty() {
         out["errors"] = problems.iter().map(|(part, e)| json!({ "part": part, "error": e })).collect();
     }
     Ok(Report { value: out, problems, locations })
+}
+
+/// Which of the chunk files named by `locations[from..]` are missing from the sparse frame's
+/// directory `dir`, said in one sentence; `None` when all are there. One pass over the directory
+/// (at most twice `max_chunks` entries), then one look-up per location: bounded whatever the
+/// index claims.
+fn missing_chunk_files(
+    dir: &Path,
+    locations: &[ChunkLocation],
+    from: usize,
+    limits: &Limits,
+) -> Option<String> {
+    let cap = usize::try_from(limits.max_chunks().saturating_mul(2)).unwrap_or(usize::MAX);
+    let mut present = std::collections::HashSet::new();
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) => return Some(format!("{}: {e}", dir.display())),
+    };
+    for entry in entries.take(cap).flatten() {
+        let name = entry.file_name();
+        let Some(stem) = name.to_str().and_then(|n| n.strip_suffix(".chunk")) else { continue };
+        if stem.len() == 8
+            && let Ok(id) = u32::from_str_radix(stem, 16)
+            && entry.file_type().is_ok_and(|t| t.is_file())
+        {
+            present.insert(id);
+        }
+    }
+    let mut missing = locations.iter().enumerate().skip(from).filter_map(|(i, loc)| match loc {
+        ChunkLocation::File(id) if !present.contains(id) => Some((i, *id)),
+        _ => None,
+    });
+    let (first, id) = missing.next()?;
+    let more = missing.count();
+    Some(format!(
+        "{} chunk file(s) named by the index are missing or not regular files, the first {id:08X}.chunk (chunk {first})",
+        more + 1
+    ))
 }
 
 /// A vlmetalayer's content as far as it is shown.

@@ -767,6 +767,17 @@ fn crafted_files_end_cleanly_within_5_s_and_512_mib() {
     let sp = sparse(&dir, "sparse-last-missing.sframe", &schunk(last_missing, 8));
     std::fs::remove_file(sp.join("00000002.chunk")).unwrap();
     s.input("sparse-last-missing", sp, &[(INSPECT, Expect::Fails), (CAT, Expect::Fails)]);
+    // Only a chunk past the listed ones (the first --max-items) is missing: noticed all the same.
+    let many: Vec<Chunk> = (0..1500)
+        .map(|i| Chunk::Stored(chunk::memcpy(&[i as u8; 8], 1, 0, &Default::default()).unwrap()))
+        .collect();
+    let sp = sparse(&dir, "sparse-unlisted-missing.sframe", &schunk(many, 8));
+    std::fs::remove_file(sp.join(format!("{:08X}.chunk", 1400))).unwrap();
+    s.input(
+        "sparse-unlisted-missing",
+        sp,
+        &[(INSPECT, Expect::Fails), (JSON, Expect::Fails), (CAT, Expect::Fails)],
+    );
 
     // -- metalayers --
     // Metalayer offsets pointing at each other (a cycle) and past the header.
