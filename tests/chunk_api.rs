@@ -10,19 +10,7 @@ fn data_chunk(name: &str) -> Vec<u8> {
     b2schema_tests::read_file(&b2schema_tests::chunk_corpus("chunks").join(name))
 }
 
-/// A 32-byte Blosc2 header.
-fn header(flags: u8, typesize: u8, nbytes: i32, blocksize: i32, cbytes: i32, b2flags: u8) -> Vec<u8> {
-    let mut h = vec![0u8; 32];
-    h[0] = 5;
-    h[1] = 1;
-    h[2] = flags;
-    h[3] = typesize;
-    h[4..8].copy_from_slice(&nbytes.to_le_bytes());
-    h[8..12].copy_from_slice(&blocksize.to_le_bytes());
-    h[12..16].copy_from_slice(&cbytes.to_le_bytes());
-    h[31] = b2flags;
-    h
-}
+use b2schema_tests::chunk_header as header;
 
 #[test]
 fn cbytes_beyond_the_buffer_is_reported_with_offset_and_field() {

@@ -6,6 +6,7 @@
 //! issue 17 (a value claiming gigabytes, an index standing for millions of chunks, chunk shapes
 //! of 2^31, sparse gaps, FIFOs, lying lengths) and more of the same kind.
 
+use b2schema_tests::chunk_header;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -162,20 +163,6 @@ const JSON: &[&str] = &["inspect", "--json"];
 const CAT: &[&str] = &["cat"];
 const DUMP: &[&str] = &["dump"];
 const VERIFY: &[&str] = &["verify"];
-
-/// A 32-byte chunk header (Blosc2, extended).
-fn chunk_header(flags: u8, typesize: u8, nbytes: i32, blocksize: i32, cbytes: i32, b2flags: u8) -> Vec<u8> {
-    let mut h = vec![0u8; 32];
-    h[0] = b2schema::chunk::VERSION_FORMAT - 1;
-    h[1] = 1;
-    h[2] = flags;
-    h[3] = typesize;
-    h[4..8].copy_from_slice(&nbytes.to_le_bytes());
-    h[8..12].copy_from_slice(&blocksize.to_le_bytes());
-    h[12..16].copy_from_slice(&cbytes.to_le_bytes());
-    h[31] = b2flags;
-    h
-}
 
 /// The extended-header flag bits (byte shuffle and bit shuffle together).
 const EXTENDED: u8 = b2schema::chunk::FLAG_SHUFFLE | b2schema::chunk::FLAG_BITSHUFFLE;

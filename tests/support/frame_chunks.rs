@@ -34,17 +34,8 @@ impl FrameChunk {
 /// blocksize when it fits in `nbytes` (else `nbytes`), `cbytes` 32, and the kind in bits 4-6 of
 /// the last byte.
 pub fn special_chunk(kind: u8, nbytes: i32, typesize: i32, blocksize: i32) -> Vec<u8> {
-    let mut c = vec![0u8; 32];
-    c[0] = 5;
-    c[1] = 1;
-    c[2] = 0x05;
-    c[3] = typesize as u8;
-    c[4..8].copy_from_slice(&nbytes.to_le_bytes());
     let bs = if blocksize > 0 && blocksize <= nbytes { blocksize } else { nbytes };
-    c[8..12].copy_from_slice(&bs.to_le_bytes());
-    c[12..16].copy_from_slice(&32i32.to_le_bytes());
-    c[31] = kind << 4;
-    c
+    crate::chunk_header(0x05, typesize as u8, nbytes, bs, 32, kind << 4)
 }
 
 /// Every chunk of the contiguous frame `frame`, in order.

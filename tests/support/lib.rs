@@ -88,6 +88,28 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 
 pub mod frame_chunks;
 
+/// A 32-byte Blosc2 chunk header (version 5, codec version 1) with these fields, the rest zero:
+/// the tests' one way to hand-make a chunk.
+pub fn chunk_header(
+    flags: u8,
+    typesize: u8,
+    nbytes: i32,
+    blocksize: i32,
+    cbytes: i32,
+    b2flags: u8,
+) -> Vec<u8> {
+    let mut h = vec![0u8; 32];
+    h[0] = 5;
+    h[1] = 1;
+    h[2] = flags;
+    h[3] = typesize;
+    h[4..8].copy_from_slice(&nbytes.to_le_bytes());
+    h[8..12].copy_from_slice(&blocksize.to_le_bytes());
+    h[12..16].copy_from_slice(&cbytes.to_le_bytes());
+    h[31] = b2flags;
+    h
+}
+
 /// Asserts a text snapshot stored under the top-level `snapshots/` directory as
 /// `snapshots/<name>.snap`.
 #[macro_export]

@@ -441,16 +441,7 @@ impl<'f> ArrayReader<'f> {
                 } else if h.effective_blocksize() == self.block_bytes && !h.is_vl_blocks() {
                     let first = if table.needs_first_block() {
                         let mut b = alloc::vec![0u8; table.block_range(0).len()];
-                        decode_block(
-                            self.file,
-                            loc,
-                            &table,
-                            0,
-                            &[],
-                            &mut b,
-                            &mut BlockScratch::default(),
-                            stats,
-                        )?;
+                        decode_block(self.file, loc, &table, 0, &[], &mut b, &mut BlockIo::default(), stats)?;
                         Some(b)
                     } else {
                         None
@@ -514,7 +505,7 @@ fn decode_block(
     j: usize,
     reference: &[u8],
     dst: &mut [u8],
-    scratch: &mut BlockScratch,
+    io: &mut BlockIo,
     stats: &mut ReadStats,
 ) -> Result<()> {
     // Only regular files; the chunk was checked to lie inside its section when its table was
@@ -522,20 +513,24 @@ fn decode_block(
     let (mut f, start, _) = file.chunk_file(loc)?;
     let at = start as usize;
     let span = table.block_span(j).map_err(|e| Error::chunk(e, at))?;
-    let mut bytes = alloc::vec![0u8; span.len()];
-    crate::frame::read_at(&mut f, start + span.start as u64, &mut bytes, &mut stats.bytes_read)?;
-    let r = table.decode_block(j, &bytes, span.start, reference, dst, scratch);
-    match r {
-        Err(e) if e.kind == ChunkErrorKind::ShortInput => {
-            // Blocks stored out of order: the block runs past the next block's start.
-            let end = table.header().compressed_len();
-            let mut bytes = alloc::vec![0u8; end - span.start];
-            crate::frame::read_at(&mut f, start + span.start as u64, &mut bytes, &mut stats.bytes_read)?;
-            table
-                .decode_block(j, &bytes, span.start, reference, dst, scratch)
-                .map_err(|e| Error::chunk(e, at))?;
+    // The block's span, then (for blocks stored out of order, whose streams run past the next
+    // block's start) the chunk from the span to its end.
+    for end in [span.end, table.header().compressed_len()] {
+        let len = end - span.start;
+        if io.read.len() < len {
+            let more = len - io.read.len();
+            crate::limits::try_reserve(&mut io.read, more, "a block's bytes", at)?;
+            io.read.resize(len, 0);
         }
-        r => r.map_err(|e| Error::chunk(e, at))?,
+        let bytes = &mut io.read[..len];
+        crate::frame::read_at(&mut f, start + span.start as u64, bytes, &mut stats.bytes_read)?;
+        match table.decode_block(j, bytes, span.start, reference, dst, &mut io.chunk) {
+            Err(e) if e.kind == ChunkErrorKind::ShortInput && end != table.header().compressed_len() => {}
+            r => {
+                r.map_err(|e| Error::chunk(e, at))?;
+                break;
+            }
+        }
     }
     stats.blocks += 1;
     stats.bytes_decoded += dst.len() as u64;
@@ -546,7 +541,15 @@ fn decode_block(
 #[derive(Default)]
 struct Scratch {
     block: Vec<u8>,
+    io: BlockIo,
+}
+
+/// What decoding one block reuses: the codec's scratch and the buffer the block's bytes are
+/// read into.
+#[derive(Default)]
+struct BlockIo {
     chunk: BlockScratch,
+    read: Vec<u8>,
 }
 
 /// Where items go: `out` holds the items of `ranges` in C order.
@@ -642,22 +645,16 @@ impl<'o> Sink<'o> {
                         .map_err(|_| invalid("a block that can be allocated, bytes:", "fewer", len))?;
                     scratch.block.resize(len, 0);
                 }
-                let reference = first.as_deref().unwrap_or(&[]);
-                if j == 0 && first.is_some() {
-                    scratch.block[..len].copy_from_slice(reference);
-                } else {
-                    decode_block(
-                        r.file,
-                        *loc,
-                        table,
-                        j,
-                        reference,
-                        &mut scratch.block[..len],
-                        &mut scratch.chunk,
-                        stats,
-                    )?;
+                match first {
+                    // The first block was decoded with the table (the delta reference).
+                    Some(first) if j == 0 => &first[..],
+                    _ => {
+                        let reference = first.as_deref().unwrap_or(&[]);
+                        let dst = &mut scratch.block[..len];
+                        decode_block(r.file, *loc, table, j, reference, dst, &mut scratch.io, stats)?;
+                        &scratch.block[..len]
+                    }
                 }
-                &scratch.block[..len]
             }
         };
         // Rows of the part: all dimensions but the last, each a contiguous run of items in both
