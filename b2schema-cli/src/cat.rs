@@ -15,12 +15,13 @@ use crate::Failure;
 /// selects part of it, decoded on `threads` threads, in pieces of bounded size.
 pub fn run(
     path: &Path,
+    offset: u64,
     output: Option<&Path>,
     limits: Limits,
     slice: Option<&str>,
     threads: Option<usize>,
 ) -> Result<ExitCode, Failure> {
-    let file = FrameFile::open_with_limits(path, limits).map_err(|e| Failure::at(path, e))?;
+    let file = crate::open::open(path, offset, limits, crate::open::Mode::Validated)?;
     let is_array = file.ndarray_meta().map_err(|e| Failure::at(path, e))?.is_some();
     if slice.is_some() {
         if !is_array {

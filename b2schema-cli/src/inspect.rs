@@ -34,7 +34,8 @@ pub struct Options {
 }
 
 fn run_one(path: &Path, offset: u64, as_json: bool, opts: &Options) -> Result<ExitCode, Failure> {
-    let (file, report) = open_and_report(path, offset, opts).map_err(|e| Failure::at(path, e))?;
+    let (file, report) =
+        open_and_report(path, offset, opts).map_err(|e| crate::open::failure(path, offset, e))?;
     let mut out = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
     let mut problems = report.problems.clone();
     let written = write_report(&mut out, &file, &report, as_json, opts, &mut problems);
@@ -98,7 +99,7 @@ impl<W: Write> Scan<W> {
         self.inputs += 1;
         let (file, report) = match open_and_report(path, self.offset, &self.opts) {
             Ok(report) => report,
-            Err(e) => return self.failure(path, &e),
+            Err(e) => return self.failure(path, &crate::open::explain(path, self.offset, e)),
         };
         if !self.as_json && self.reports > 0 {
             self.out.write_all(b"\n")?;
@@ -178,6 +179,10 @@ fn list(dir: &Path) -> io::Result<Vec<PathBuf>> {
     Ok(entries)
 }
 
+/// The version of the `inspect --json` contract (`"schema"`, the first key of every object;
+/// the JSON Schema is `b2schema-cli/schema/inspect.schema.json`).
+pub const SCHEMA_VERSION: u32 = 1;
+
 /// A frame's report: the `inspect --json` object, the parts that could not be read, and the
 /// chunk locations (for the listing streamed by `--all-chunks`).
 pub struct Report {
@@ -225,8 +230,12 @@ pub fn report(path: &Path, file: &FrameFile, opts: &Options) -> b2schema::Result
         "filters": h.filter_pipeline.filters,
         "filters_meta": h.filter_pipeline.filters_meta,
     });
-    if let Some(name) = codec_name(codec_id) {
-        header["codec"] = json!(name);
+    if let Some(name) = codec_name(codec_id)
+        && let Some(h) = header.as_object_mut()
+    {
+        // Right after the id it names.
+        let at = h.keys().position(|k| k == "codec_id").map_or(h.len(), |i| i + 1);
+        h.shift_insert(at, "codec".into(), json!(name));
     }
     let metalayers: Vec<Value> = h
         .metalayers
@@ -238,6 +247,10 @@ pub fn report(path: &Path, file: &FrameFile, opts: &Options) -> b2schema::Result
                 && let Some(nd) = b2nd::read(content).or_else(|_| b2nd::read_compat(content)).ok()
             {
                 m["b2nd"] = nd_json(&nd);
+            } else if content.len() <= shown
+                && let Some(value) = msgpack_json::decode(content)
+            {
+                m["value"] = value;
             }
             m
         })
@@ -272,8 +285,10 @@ pub fn report(path: &Path, file: &FrameFile, opts: &Options) -> b2schema::Result
         vlmetalayers.push(m);
     }
     let mut out = json!({
+        "schema": SCHEMA_VERSION,
         "path": path.display().to_string(),
         "kind": if v.is_sparse() { "sframe" } else { "cframe" },
+        "offset": file.offset(),
         "header": header,
         "metalayers": metalayers,
         "vlmetalayers": vlmetalayers,
@@ -614,7 +629,7 @@ fn human(r: &Value) -> String {
             if let Some(d) = nd.get("dtype") {
                 let _ = write!(line, ", dtype {}", d.as_str().unwrap_or(""));
             }
-        } else if let Some(v) = msgpack_json::decode(&unhex(m["hex"].as_str().unwrap_or(""))) {
+        } else if let Some(v) = m.get("value") {
             let _ = write!(line, ": {}", short(&v.to_string()));
         }
         let _ = writeln!(s, "{line}");
@@ -690,8 +705,4 @@ fn short(s: &str) -> String {
     } else {
         format!("{}...", s.chars().take(MAX).collect::<String>())
     }
-}
-
-fn unhex(s: &str) -> Vec<u8> {
-    (0..s.len() / 2).filter_map(|i| u8::from_str_radix(s.get(2 * i..2 * i + 2)?, 16).ok()).collect()
 }

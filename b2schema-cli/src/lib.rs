@@ -8,7 +8,9 @@ pub mod inspect;
 pub mod layouts;
 pub mod msgpack_json;
 pub mod npy;
+pub mod open;
 pub mod pack;
+pub mod progress;
 #[cfg(feature = "serve")]
 pub mod serve;
 pub mod slice;

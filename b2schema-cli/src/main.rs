@@ -10,18 +10,53 @@ use b2schema_cli::budget::BudgetArgs;
 #[cfg(feature = "serve")]
 use b2schema_cli::serve;
 use b2schema_cli::{cat, inspect, layouts, pack, verify};
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
+
+/// The exit codes, in `--help` (the README says the same).
+const EXIT_CODES: &str = "\
+Exit codes:
+  0  success
+  1  verify found a difference
+  2  unreadable or invalid input, or bad usage";
 
 /// Inspect, verify and dump the metadata of Blosc2 frames (.b2nd, .b2frame, cframes, sparse
 /// directories), byte for byte as c-blosc2 writes it.
 #[derive(Parser)]
-#[command(name = "b2schema", version, about)]
+#[command(name = "b2schema", version, about, after_help = EXIT_CODES)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
     /// What an input may cost (every subcommand).
     #[command(flatten)]
     budget: BudgetArgs,
+    /// Colour: only on a terminal (auto, the default; NO_COLOR turns it off), always or never.
+    #[arg(long, global = true, value_enum, default_value_t = Color::Auto)]
+    color: Color,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Color {
+    Auto,
+    Always,
+    Never,
+}
+
+/// The frame a subcommand reads: the same options everywhere.
+#[derive(clap::Args)]
+struct Input {
+    /// A contiguous frame file (any name) or a sparse-frame directory.
+    path: PathBuf,
+    /// Where the frame starts inside the file; offsets in messages stay absolute in the file.
+    #[arg(long, default_value_t = 0)]
+    offset: u64,
+}
+
+/// What is cut in the output.
+#[derive(clap::Args)]
+struct Cut {
+    /// Print everything, nothing cut (also see --max-bytes).
+    #[arg(long)]
+    all: bool,
 }
 
 #[derive(Subcommand)]
@@ -49,8 +84,8 @@ enum Command {
     },
     /// Re-encodes the header and the trailer from their decoded values and compares the bytes.
     Verify {
-        /// A contiguous frame file or a sparse-frame directory.
-        path: PathBuf,
+        #[command(flatten)]
+        input: Input,
     },
     /// Draws a built-in layout; with no name, lists them.
     Layout {
@@ -61,8 +96,8 @@ enum Command {
     /// Writes the data, decompressed: an NDArray's items in C order (padding and block order
     /// undone), or an SChunk's chunks one after the other.
     Cat {
-        /// A contiguous frame file or a sparse-frame directory.
-        path: PathBuf,
+        #[command(flatten)]
+        input: Input,
         /// Write to this file instead of stdout.
         #[arg(short, long)]
         output: Option<PathBuf>,
@@ -120,25 +155,51 @@ enum Command {
         #[arg(long, default_value_t = 8000)]
         port: u16,
     },
-    /// The annotated hex dump of the header and the trailer.
+    /// The annotated hex dump of the header, each metalayer (with its own layout when known,
+    /// or as msgpack), the trailer and each vlmetalayer's content.
     Dump {
-        /// A contiguous frame file or a sparse-frame directory.
-        path: PathBuf,
+        #[command(flatten)]
+        input: Input,
+        #[command(flatten)]
+        cut: Cut,
     },
+    /// A shell completion script on stdout (e.g. `b2schema completions bash > b2schema.bash`).
+    Completions {
+        /// bash, zsh, fish, elvish or powershell.
+        shell: clap_complete::Shell,
+    },
+    /// The man page (roff) on stdout (e.g. `b2schema man | man -l -`).
+    Man,
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    match cli.color {
+        Color::Auto => {}
+        Color::Always => anstream::ColorChoice::Always.write_global(),
+        Color::Never => anstream::ColorChoice::Never.write_global(),
+    }
     let limits = cli.budget.limits();
     let result = match cli.command {
         Command::Inspect { paths, json, offset, all_chunks } => {
             inspect::run(&paths, offset, json, &inspect::Options { limits, all_chunks })
         }
-        Command::Verify { path } => verify::run(&path, limits),
+        Command::Verify { input } => verify::run(&input.path, input.offset, limits),
         Command::Layout { name } => layouts::run(name.as_deref()),
-        Command::Dump { path } => verify::dump(&path, limits),
-        Command::Cat { path, output, slice, threads } => {
-            cat::run(&path, output.as_deref(), limits, slice.as_deref(), threads)
+        Command::Dump { input, cut } => verify::dump(&input.path, input.offset, limits, cut.all),
+        Command::Cat { input, output, slice, threads } => {
+            cat::run(&input.path, input.offset, output.as_deref(), limits, slice.as_deref(), threads)
+        }
+        Command::Completions { shell } => {
+            clap_complete::generate(shell, &mut Cli::command(), "b2schema", &mut std::io::stdout());
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Man => {
+            let page = clap_mangen::Man::new(Cli::command());
+            match page.render(&mut std::io::stdout()) {
+                Ok(()) => Ok(ExitCode::SUCCESS),
+                Err(e) => Err(b2schema_cli::Failure(format!("writing the man page: {e}"))),
+            }
         }
         Command::Pack { input, output, codec, clevel, filters, chunks, blocks, nthreads } => {
             let o = pack::PackOptions {
@@ -151,14 +212,15 @@ fn main() -> ExitCode {
             };
             pack::pack(&input, &output, &o)
         }
-        Command::Unpack { input, output } => pack::unpack(&input, &output, limits.max_output() as usize),
+        Command::Unpack { input, output } => pack::unpack(&input, &output, limits),
         #[cfg(feature = "serve")]
         Command::Serve { paths, port } => serve::run(&paths, port),
     };
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("b2schema: {e}");
+            let red = anstyle::AnsiColor::Red.on_default().bold();
+            anstream::eprintln!("{red}b2schema:{red:#} {e}");
             ExitCode::from(2)
         }
     }

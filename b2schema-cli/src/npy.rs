@@ -135,6 +135,14 @@ fn fortran_to_c(data: &[u8], shape: &[u64], itemsize: usize) -> Vec<u8> {
 
 /// A `.npy` file (version 1.0, or 2.0 for headers over 64 KiB) of C-order items.
 pub fn write(descr: &str, shape: &[u64], data: &[u8]) -> Vec<u8> {
+    let mut out = header(descr, shape, data.len());
+    out.extend_from_slice(data);
+    out
+}
+
+/// The `.npy` header (magic, version, header length, dict) of [`write`], in a vector with room
+/// for `data_len` more bytes.
+pub fn header(descr: &str, shape: &[u64], data_len: usize) -> Vec<u8> {
     let descr_lit = if descr.starts_with('[') { descr.to_string() } else { format!("'{descr}'") };
     let dims: Vec<String> = shape.iter().map(u64::to_string).collect();
     let shape_lit = match dims.len() {
@@ -148,7 +156,7 @@ pub fn write(descr: &str, shape: &[u64], data: &[u8]) -> Vec<u8> {
     let mut header = dict.into_bytes();
     header.resize(hlen - 1, b' ');
     header.push(b'\n');
-    let mut out = Vec::with_capacity(total + data.len());
+    let mut out = Vec::with_capacity(total + data_len.min(1 << 20));
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&[version, 0]);
     if version == 1 {
@@ -157,7 +165,6 @@ pub fn write(descr: &str, shape: &[u64], data: &[u8]) -> Vec<u8> {
         out.extend_from_slice(&(hlen as u32).to_le_bytes());
     }
     out.extend_from_slice(&header);
-    out.extend_from_slice(data);
     out
 }
 

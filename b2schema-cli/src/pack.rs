@@ -207,7 +207,7 @@ pub fn pack(input: &Path, output: &Path, o: &PackOptions<'_>) -> Result<ExitCode
     let shape: Vec<i64> = arr.shape.iter().map(|&d| d as i64).collect();
     let chunks: Vec<i32> = chunks.iter().map(|&d| i32::try_from(d).unwrap_or(i32::MAX)).collect();
     let blocks: Vec<i32> = blocks.iter().map(|&d| i32::try_from(d).unwrap_or(i32::MAX)).collect();
-    let progress = std::io::stderr().is_terminal() && arr.data.len() > 64 << 20;
+    let progress = std::io::stderr().is_terminal() && arr.data.len() as u64 >= PROGRESS_FROM;
     if progress {
         eprint!("b2schema: compressing {} MB ...", arr.data.len() >> 20);
     }
@@ -222,18 +222,34 @@ pub fn pack(input: &Path, output: &Path, o: &PackOptions<'_>) -> Result<ExitCode
 }
 
 /// `b2schema unpack IN.b2nd OUT.npy`.
-pub fn unpack(input: &Path, output: &Path, max_bytes: usize) -> Result<ExitCode, Failure> {
-    let file = b2schema::frame::FrameFile::open(input).map_err(|e| Failure::at(input, e))?;
+pub fn unpack(input: &Path, output: &Path, limits: b2schema::Limits) -> Result<ExitCode, Failure> {
+    use std::io::Write;
+    let file = crate::open::open(input, 0, limits, crate::open::Mode::Validated)?;
     let view = file.view().map_err(|e| Failure::at(input, e))?;
     let meta =
         view.metalayer("b2nd").ok_or_else(|| Failure::at(input, "no b2nd metalayer: not an NDArray"))?;
     let nd = b2schema::b2nd::read(meta).map_err(|e| Failure::at(input, e))?;
     let dtype = nd.dtype.clone().ok_or_else(|| Failure::at(input, "the b2nd metalayer has no dtype"))?;
-    let data = file.ndarray_data(max_bytes).map_err(|e| Failure::at(input, e))?;
+    let total = file.data_len().map_err(|e| Failure::at(input, e))?;
     let shape: Vec<u64> = nd.shape.iter().map(|&d| d.max(0) as u64).collect();
-    std::fs::write(output, npy::write(&dtype, &shape, &data)).map_err(|e| Failure::at(output, e))?;
+    let header = npy::header(&dtype, &shape, 0);
+    let out = std::fs::File::create(output).map_err(|e| Failure::at(output, e))?;
+    let mut out = std::io::BufWriter::with_capacity(1 << 20, out);
+    out.write_all(&header).map_err(|e| Failure::at(output, e))?;
+    // The data streamed (one layer of chunks in memory), with a bar on a terminal.
+    let mut bar = crate::progress::Bar::stderr("unpack", total, PROGRESS_FROM);
+    let written = file.write_ndarray_with(
+        &mut crate::progress::Counting { inner: &mut out, bar: &mut bar },
+        &b2schema::array::ReadOptions::default(),
+    );
+    bar.finish();
+    written.map_err(|e| Failure::at(input, e))?;
+    out.flush().map_err(|e| Failure::at(output, e))?;
     Ok(ExitCode::SUCCESS)
 }
+
+/// The smallest run that shows progress (on a terminal): 64 MiB.
+const PROGRESS_FROM: u64 = 64 << 20;
 
 #[cfg(test)]
 mod tests {

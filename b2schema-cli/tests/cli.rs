@@ -272,10 +272,12 @@ fn inspect_json_lines_over_the_fixture_directory() {
 
     for (path, line) in not_frames.iter().zip(&lines[names.len()..]) {
         let fields: Vec<&String> = line.as_object().unwrap().keys().collect();
-        assert_eq!(fields, ["error", "path"], "{path}: {line}");
+        assert_eq!(fields, ["path", "error"], "{path}: {line}");
         let message = line["error"].as_str().unwrap();
         assert!(
-            message.starts_with("expected int32 marker d2 at offset 10 (header_len), found "),
+            message.starts_with(
+                "not a Blosc2 frame (no b2frame magic at offset 2); expected int32 marker d2 at offset 10 (header_len), found "
+            ),
             "{message}"
         );
     }
@@ -328,7 +330,10 @@ fn inspect_expands_a_plain_directory_without_recursing() {
     let err = String::from_utf8_lossy(&o.stderr);
     let first = err.lines().next().unwrap();
     assert!(
-        first.starts_with(&format!("b2schema: {}: expected int32 marker d2 at offset 10", text(&a))),
+        first.starts_with(&format!(
+            "b2schema: {}: not a Blosc2 frame (no b2frame magic at offset 2); expected int32 marker d2 at offset 10",
+            text(&a)
+        )),
         "{err}"
     );
     assert_eq!(err.lines().nth(1), Some("b2schema: 1 of 3 inputs could not be read"));

@@ -1,0 +1,133 @@
+//! Opening the frame a subcommand reads, with first words that tell the story: "not a Blosc2
+//! frame", "a sparse frame: give the directory", "truncated: ..." come before the field-level
+//! detail, and offsets in errors are absolute in the file (with the frame's start stated).
+
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom};
+use std::path::Path;
+
+use b2schema::Limits;
+use b2schema::frame::{FrameFile, FrameHeader, SPARSE_INDEX};
+use b2schema::layout::B2Layout;
+
+use crate::Failure;
+
+/// The magic every frame header holds (the header layout's `magic` field).
+const MAGIC: &[u8] = b"b2frame\0";
+/// `FRAME_DIRECTORY_TYPE`: the flags byte `frame_type` of a sparse frame's index.
+const SPARSE_TYPE: u8 = 1;
+
+/// Where a value of the frame header lies (frame-relative): the header layout's offsets.
+fn value_offset(name: &str) -> usize {
+    FrameHeader::LAYOUT.field(name).and_then(|f| f.value_offset).unwrap_or(0)
+}
+
+/// What is wrong with the file at `path` (frame at `offset`) before any field is decoded, in a
+/// few words; `None` when the frame looks like one (the field-level decode says the rest).
+pub fn first_words(path: &Path, offset: u64) -> Option<String> {
+    if path.is_dir() {
+        return (!path.join(SPARSE_INDEX).exists())
+            .then(|| format!("not a sparse frame: the directory has no {SPARSE_INDEX}"));
+    }
+    // Only a regular file is opened (a FIFO could block; the library says what it is).
+    let meta = std::fs::metadata(path).ok().filter(|m| m.is_file())?;
+    let file_len = meta.len();
+    let mut f = File::open(path).ok()?;
+    let at = |o: usize| offset.saturating_add(o as u64);
+    let magic_at = value_offset("magic");
+    let frame_len_at = value_offset("frame_len");
+    let flags_at = value_offset("flags");
+    if offset >= file_len {
+        return Some(format!("nothing at offset {offset}: the file has {file_len} bytes"));
+    }
+    let mut head = [0u8; 32];
+    let want = (flags_at + 2).min(head.len());
+    f.seek(SeekFrom::Start(offset)).ok()?;
+    let got = read_up_to(&mut f, &mut head[..want]);
+    if got < magic_at + MAGIC.len() || &head[magic_at..magic_at + MAGIC.len()] != MAGIC {
+        return Some(format!("not a Blosc2 frame (no b2frame magic at offset {})", at(magic_at)));
+    }
+    if got == want && head[flags_at + 1] == SPARSE_TYPE {
+        let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        return Some(format!("a sparse frame: give the directory ({})", dir.display()));
+    }
+    if got >= frame_len_at + 8 {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(&head[frame_len_at..frame_len_at + 8]);
+        let frame_len = u64::from_be_bytes(b);
+        let have = file_len.saturating_sub(offset);
+        if frame_len > have {
+            return Some(format!("truncated: the header says {frame_len} bytes, the file has {have}"));
+        }
+    }
+    None
+}
+
+fn read_up_to(f: &mut File, buf: &mut [u8]) -> usize {
+    let mut n = 0;
+    while n < buf.len() {
+        match f.read(&mut buf[n..]) {
+            Ok(0) | Err(_) => break,
+            Ok(k) => n += k,
+        }
+    }
+    n
+}
+
+/// How a subcommand opens its frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Header, index and trailer located and validated.
+    Validated,
+    /// Only located (for the tools that report on broken frames: `verify`, `dump`).
+    Located,
+}
+
+/// Opens the frame at `path` (a sparse frame's directory, or a file with the frame at
+/// `offset`), or says why not: the first words, then the field-level detail with absolute
+/// offsets.
+pub fn open(path: &Path, offset: u64, limits: Limits, mode: Mode) -> Result<FrameFile, Failure> {
+    let opened = if path.is_dir() {
+        match mode {
+            Mode::Validated => FrameFile::open_with_limits(path, limits),
+            Mode::Located => FrameFile::locate_with_limits(path, limits),
+        }
+    } else if offset == 0 && mode == Mode::Located {
+        FrameFile::locate_with_limits(path, limits)
+    } else {
+        FrameFile::open_at_with_limits(path, offset, limits)
+    };
+    match (opened, first_words(path, offset)) {
+        (Err(e), _) => Err(failure(path, offset, e)),
+        // Located without complaint, but not what the command reads (a sparse frame's index).
+        (Ok(_), Some(words)) => Err(Failure::at(path, words)),
+        (Ok(f), None) => Ok(f),
+    }
+}
+
+/// The error `e` of the frame at `offset` in `path`: first words, then the detail, its offset
+/// made absolute.
+pub fn failure(path: &Path, offset: u64, e: b2schema::Error) -> Failure {
+    Failure::at(path, explain(path, offset, e))
+}
+
+/// [`failure`] without the path.
+pub fn explain(path: &Path, offset: u64, e: b2schema::Error) -> String {
+    let detail = absolute(offset, e);
+    match first_words(path, offset) {
+        // A directory without an index: the detail (no such file) adds nothing.
+        Some(words) if path.is_dir() => words,
+        Some(words) => format!("{words}; {detail}"),
+        None => detail,
+    }
+}
+
+/// `e` with its offset made absolute in the file, saying where the frame starts when not 0.
+pub fn absolute(offset: u64, e: b2schema::Error) -> String {
+    // An offset past any file's end was refused before an offset could be read there.
+    let Some(base) = usize::try_from(offset).ok().filter(|&o| o != 0 && o <= 1 << 48) else {
+        return e.to_string();
+    };
+    let e = e.shift_offset(base);
+    format!("{e} (offsets in the file; the frame starts at {offset})")
+}
