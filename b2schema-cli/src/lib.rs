@@ -31,3 +31,15 @@ impl Failure {
         Failure(format!("{}: {e}", path.display()))
     }
 }
+
+/// Writes `text` to stdout; a reader that closes the pipe early (`| head`) is a normal end.
+pub fn print(text: &[u8]) -> Result<std::process::ExitCode, Failure> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(Failure(format!("writing the output: {e}")))
+        }
+        _ => Ok(std::process::ExitCode::SUCCESS),
+    }
+}

@@ -191,13 +191,14 @@ fn main() -> ExitCode {
             cat::run(&input.path, input.offset, output.as_deref(), limits, slice.as_deref(), threads)
         }
         Command::Completions { shell } => {
-            clap_complete::generate(shell, &mut Cli::command(), "b2schema", &mut std::io::stdout());
-            Ok(ExitCode::SUCCESS)
+            let mut text = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "b2schema", &mut text);
+            b2schema_cli::print(&text)
         }
         Command::Man => {
-            let page = clap_mangen::Man::new(Cli::command());
-            match page.render(&mut std::io::stdout()) {
-                Ok(()) => Ok(ExitCode::SUCCESS),
+            let mut text = Vec::new();
+            match clap_mangen::Man::new(Cli::command()).render(&mut text) {
+                Ok(()) => b2schema_cli::print(&text),
                 Err(e) => Err(b2schema_cli::Failure(format!("writing the man page: {e}"))),
             }
         }

@@ -175,8 +175,7 @@ pub fn dump(path: &Path, offset: u64, limits: b2schema::Limits, all: bool) -> Re
             open::absolute(offset, e)
         )),
     }
-    print!("{}", realign(&out));
-    Ok(ExitCode::SUCCESS)
+    crate::print(realign(&out).as_bytes())
 }
 
 /// A bin32 marker and its 4-byte length: what precedes a metalayer's content.
