@@ -78,8 +78,8 @@ enum Command {
         /// Where the frame starts inside the file (inside every file, with several).
         #[arg(long, default_value_t = 0)]
         offset: u64,
-        /// List every chunk (streamed), not only the first --max-items.
-        #[arg(long)]
+        /// List every chunk (streamed), not only the first --max-items (--all, as for dump).
+        #[arg(long, visible_alias = "all")]
         all_chunks: bool,
     },
     /// Re-encodes the header and the trailer from their decoded values and compares the bytes.

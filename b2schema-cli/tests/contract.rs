@@ -224,6 +224,12 @@ fn offset_is_one_option_of_every_reading_subcommand() {
         serde_json::from_str(&text(&b2schema(&["inspect", "--json", "--offset", "8", &shifted]).stdout))
             .unwrap();
     assert_eq!(v["offset"], 8);
+    // --all lists what is cut, as for dump.
+    let listed = |extra: &[&str]| {
+        let o = b2schema(&[&["inspect", "--json", "--max-items", "1", src], extra].concat());
+        serde_json::from_str::<Value>(&text(&o.stdout)).unwrap()["chunks"].as_array().unwrap().len()
+    };
+    assert_eq!((listed(&[]), listed(&["--all"])), (1, 6));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
