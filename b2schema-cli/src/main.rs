@@ -86,6 +86,9 @@ enum Command {
     Verify {
         #[command(flatten)]
         input: Input,
+        /// One JSON object: {"schema": 1, "path", "offset", "header", "trailer", "frame"}.
+        #[arg(long)]
+        json: bool,
     },
     /// Draws a built-in layout; with no name, lists them.
     Layout {
@@ -184,7 +187,7 @@ fn main() -> ExitCode {
         Command::Inspect { paths, json, offset, all_chunks } => {
             inspect::run(&paths, offset, json, &inspect::Options { limits, all_chunks })
         }
-        Command::Verify { input } => verify::run(&input.path, input.offset, limits),
+        Command::Verify { input, json } => verify::run(&input.path, input.offset, limits, json),
         Command::Layout { name } => layouts::run(name.as_deref()),
         Command::Dump { input, cut } => verify::dump(&input.path, input.offset, limits, cut.all),
         Command::Cat { input, output, slice, threads } => {

@@ -14,43 +14,70 @@ use crate::{Failure, msgpack_json};
 
 /// Decodes each section, re-encodes it from the decoded values and compares the bytes. Exit 0
 /// when everything is identical, 1 at the first difference or section that does not decode.
-pub fn run(path: &Path, offset: u64, limits: b2schema::Limits) -> Result<ExitCode, Failure> {
+/// With `as_json`, one object: `{"schema": 1, "path", "offset", "header", "trailer", "frame"}`,
+/// each section `{"len", "identical": true}` or `{"identical": false, "error"}`.
+pub fn run(path: &Path, offset: u64, limits: b2schema::Limits, as_json: bool) -> Result<ExitCode, Failure> {
+    use serde_json::json;
     let file = open::open(path, offset, limits, Mode::Located)?;
-    let mut failed = false;
     let base = file.offset() as usize;
-    if base != 0 {
-        println!("frame    starts at offset {base} (offsets below are in the file)");
-    }
     let t = base + file.trailer_offset() as usize;
     let header = section::<FrameHeader>("header", file.header_bytes(), base, FrameHeader::LAYOUT);
     let trailer = section::<Trailer>("trailer", file.trailer_bytes(), t, Trailer::LAYOUT);
+    // (name, Ok(summary) or Err(message)), as the human lines say them.
+    let mut results: Vec<(&str, Result<String, String>, serde_json::Value)> = Vec::new();
     for (name, r) in [("header", header), ("trailer", trailer)] {
-        match r {
-            Ok(n) => println!("{name:<8} {n} bytes, re-encoded identically"),
-            Err(msg) => {
-                println!("{name:<8} {msg}");
-                failed = true;
-            }
-        }
+        let j = match &r {
+            Ok(n) => json!({ "len": n, "identical": true }),
+            Err(msg) => json!({ "identical": false, "error": msg }),
+        };
+        results.push((name, r.map(|n| format!("{n} bytes, re-encoded identically")), j));
     }
-    match file.view() {
+    let frame = match file.view() {
         Ok(v) => match v.chunk_locations_with_limit(limits.max_chunks()) {
-            Ok(locs) => println!(
-                "frame    valid: {} chunks, offsets index of {} bytes at {}",
-                locs.len(),
-                v.index_bytes.len(),
-                base as u64 + v.index_offset
-            ),
+            Ok(locs) => {
+                let at = base as u64 + v.index_offset;
+                let j = json!({ "valid": true, "nchunks": locs.len(), "index_len": v.index_bytes.len(), "index_offset": at });
+                let line = format!(
+                    "valid: {} chunks, offsets index of {} bytes at {at}",
+                    locs.len(),
+                    v.index_bytes.len()
+                );
+                ("frame", Ok(line), j)
+            }
             Err(e) => {
-                println!("index    {}", open::absolute(offset, e));
-                failed = true;
+                let msg = open::absolute(offset, e);
+                ("index", Err(msg.clone()), json!({ "valid": false, "error": msg }))
             }
         },
         Err(e) => {
-            println!("frame    {}", open::explain(path, offset, e));
-            failed = true;
+            let msg = open::explain(path, offset, e);
+            ("frame", Err(msg.clone()), json!({ "valid": false, "error": msg }))
         }
-    }
+    };
+    results.push(frame);
+    let failed = results.iter().any(|(_, r, _)| r.is_err());
+    let text = if as_json {
+        let mut m = serde_json::Map::new();
+        m.insert("schema".into(), json!(crate::inspect::SCHEMA_VERSION));
+        m.insert("path".into(), json!(path.display().to_string()));
+        m.insert("offset".into(), json!(base));
+        for (name, _, j) in results {
+            let key = if name == "index" { "frame" } else { name };
+            m.insert(key.into(), j);
+        }
+        format!("{}\n", serde_json::Value::Object(m))
+    } else {
+        let mut s = String::new();
+        if base != 0 {
+            s.push_str(&format!("frame    starts at offset {base} (offsets below are in the file)\n"));
+        }
+        for (name, r, _) in results {
+            let (Ok(line) | Err(line)) = r;
+            s.push_str(&format!("{name:<8} {line}\n"));
+        }
+        s
+    };
+    crate::print(text.as_bytes())?;
     Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 

@@ -298,3 +298,27 @@ fn unpack_streams_and_draws_no_progress_on_a_non_terminal() {
     assert_eq!((written.len() - data.len()) % 64, 0, "the header pads to 64 bytes");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn verify_json_says_each_section() {
+    let f = "tests/data/fixtures/nd-meta-vlmeta.b2nd";
+    let o = b2schema(&["verify", "--json", f]);
+    assert_eq!(o.status.code(), Some(0));
+    let v: Value = serde_json::from_str(&text(&o.stdout)).unwrap();
+    let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(keys, ["schema", "path", "offset", "header", "trailer", "frame"]);
+    assert_eq!(v["header"], serde_json::json!({"len": 266, "identical": true}));
+    assert_eq!(v["frame"]["nchunks"], 6);
+    // A flipped byte of the header: exit 1, the section says where.
+    let dir = temp_dir("verify-json");
+    let mut bytes = std::fs::read(repo_root().join(f)).unwrap();
+    bytes[47] = 0xd3; // typesize's int32 marker
+    let bad = write(&dir, "bad.b2nd", &bytes);
+    let o = b2schema(&["verify", "--json", &bad]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    let v: Value = serde_json::from_str(&text(&o.stdout)).unwrap();
+    assert_eq!(v["header"]["identical"], false, "{v}");
+    assert!(v["header"]["error"].as_str().unwrap().contains("at offset 47 (typesize)"), "{v}");
+    assert_eq!(v["trailer"]["identical"], true, "{v}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
