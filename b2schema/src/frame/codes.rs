@@ -1,23 +1,6 @@
 //! Names of the numeric codes in a frame header: codecs, filters, split modes, frame types.
 
-pub use crate::chunk::codec_name;
-
-/// The name of a filter id (`None` for ids no release defines).
-pub const fn filter_name(id: u8) -> Option<&'static str> {
-    Some(match id {
-        0 => "nofilter",
-        1 => "shuffle",
-        2 => "bitshuffle",
-        3 => "delta",
-        4 => "trunc_prec",
-        32 => "ndcell",
-        33 => "ndmean",
-        34 => "bytedelta_buggy",
-        35 => "bytedelta",
-        36 => "int_trunc",
-        _ => return None,
-    })
-}
+pub use crate::chunk::{codec_name, filter_name};
 
 /// How blocks are split into streams (`other_flags` holds `splitmode - 1`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
