@@ -43,7 +43,7 @@ pub fn params(cparams: &CParams, typesize: usize, blocksize: usize) -> Params {
         typesize,
         filters: cparams.filters,
         filters_meta: cparams.filters_meta,
-        split: Split::from_value(cparams.splitmode.value()).unwrap_or(Split::ForwardCompat),
+        split: cparams.splitmode,
         blocksize,
         nthreads: usize::try_from(cparams.nthreads).unwrap_or(1).max(1),
     }
