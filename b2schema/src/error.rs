@@ -127,7 +127,7 @@ pub enum ErrorKind {
         max: u16,
     },
     /// A Blosc chunk that does not decode (its offset is where the problem is in the chunk).
-    Chunk(crate::chunk::ChunkError),
+    Chunk(crate::chunk::Error),
     /// The input asks for more memory or work than the [`Limits`](crate::Limits) allow (or,
     /// when `max` is 0, than the allocator could give).
     BudgetExceeded {
@@ -175,7 +175,7 @@ impl Error {
 
     /// A chunk decoding error, for a chunk that starts at byte `chunk_start`.
     #[cold]
-    pub fn chunk(e: crate::chunk::ChunkError, chunk_start: usize) -> Self {
+    pub fn chunk(e: crate::chunk::Error, chunk_start: usize) -> Self {
         Self::at(ErrorKind::Chunk(e), chunk_start.saturating_add(e.offset)).in_field(e.field)
     }
 
@@ -349,27 +349,11 @@ impl Error {
                 Some(alloc::format!("{available} remain")),
             ),
             K::DepthLimitExceeded { max } => (alloc::format!("values nested deeper than {max} levels"), None),
-            K::Chunk(e) => {
-                use crate::chunk::{Expected as E, Found as F};
-                let field = e.field;
-                let expected = match e.expected {
-                    E::AtMost(v) => alloc::format!("{field} <= {v}"),
-                    E::AtLeast(v) => alloc::format!("{field} >= {v}"),
-                    E::Exactly(v) => alloc::format!("{field} == {v}"),
-                    E::InRange(lo, hi) => alloc::format!("{field} in {lo}..={hi}"),
-                    E::MultipleOf(v) => alloc::format!("{field} to be a multiple of {v}"),
-                    E::Text(t) => t.into(),
-                };
-                let found = match e.found {
-                    F::Value(v) => alloc::format!("{v}"),
-                    F::Named(v, name) => alloc::format!("{v} ({name})"),
-                    F::Text(t) => t.into(),
-                };
-                (
-                    alloc::format!("expected {expected} in a Blosc chunk"),
-                    Some(alloc::format!("found {found}")),
-                )
-            }
+            // The chunk codec renders its own halves; this error adds the position in the file.
+            K::Chunk(e) => (
+                alloc::format!("expected {} in a Blosc chunk", e.expectation()),
+                Some(alloc::format!("found {}", e.finding())),
+            ),
             K::BudgetExceeded { what, needed, limit, max: 0 } => (
                 alloc::format!("budget exceeded: {what} needs {needed} bytes, which could not be allocated"),
                 Some(alloc::format!("lower it or raise the memory available ({})", limit.option())),
@@ -414,6 +398,7 @@ impl core::error::Error for Error {
         match &self.inner.kind {
             #[cfg(feature = "std")]
             ErrorKind::Io(e) => Some(e),
+            ErrorKind::Chunk(e) => Some(e),
             _ => None,
         }
     }

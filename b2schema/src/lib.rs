@@ -52,7 +52,8 @@ pub mod __private;
 pub mod array;
 pub mod attributes;
 pub mod b2nd;
-pub mod chunk;
+#[doc(inline)]
+pub use b2schema_chunk as chunk;
 pub mod codec;
 mod config;
 pub mod de;

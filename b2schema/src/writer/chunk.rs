@@ -1,81 +1,36 @@
-//! Blosc2 chunks written without a compressor: memcpy chunks and repeat-value chunks, with the
-//! header bytes c-blosc2 writes for them.
+//! A frame's chunks as the writer makes them: its [`CParams`] handed to the chunk codec
+//! (`b2schema-chunk`, which writes every header byte), the offsets index and vlmeta values.
 
 use alloc::vec::Vec;
 
 use super::CParams;
 use crate::error::{Error, Result};
 
-/// Bytes of a Blosc2 chunk header (with the extended part).
-pub const CHUNK_HEADER_LEN: usize = 32;
-/// The largest chunk c-blosc2 writes (`BLOSC2_MAX_BUFFERSIZE`: `INT32_MAX - 32`).
-pub const MAX_CHUNK_NBYTES: usize = i32::MAX as usize - CHUNK_HEADER_LEN;
+use crate::chunk::compress::{self, MAX_BUFFERSIZE, Params, Split};
+use crate::chunk::{compcode, filter_id};
 
-use crate::chunk::compress::{self, Params, Split};
-use crate::chunk::{
-    CODEC_VERSION_FORMAT, FLAG_EXTENDED, FLAG_MEMCPYED, SPECIAL_SHIFT, Special, VERSION_STABLE, compcode,
-    filter_id,
-};
-
-/// Chunk flags of a memcpy chunk: the extended-header bits and the memcpyed bit.
-const FLAGS_MEMCPY: u8 = FLAG_EXTENDED | FLAG_MEMCPYED;
-/// Chunk flags of a special-value chunk: the extended-header bits alone.
-const FLAGS_SPECIAL: u8 = FLAG_EXTENDED;
-/// `blosc2_flags` value of a repeat-value chunk (`BLOSC2_SPECIAL_VALUE << 4`).
-const SPECIAL_VALUE: u8 = Special::Value.id() << SPECIAL_SHIFT;
-
-/// The chunk header's typesize byte: the typesize, or 1 above 255 (the frame keeps the real one).
-fn typesize_byte(typesize: usize) -> u8 {
-    if typesize > 255 { 1 } else { typesize as u8 }
-}
-
-fn check_len(nbytes: usize) -> Result<i32> {
-    if nbytes > MAX_CHUNK_NBYTES {
-        return Err(Error::invalid("a chunk of at most this many bytes:", MAX_CHUNK_NBYTES, nbytes, 4));
+fn check_len(nbytes: usize) -> Result<()> {
+    if nbytes > MAX_BUFFERSIZE {
+        return Err(Error::invalid("a chunk of at most this many bytes:", MAX_BUFFERSIZE, nbytes, 4));
     }
-    Ok(nbytes as i32)
-}
-
-fn header(flags: u8, typesize: usize, nbytes: i32, blocksize: i32, cbytes: i32) -> [u8; CHUNK_HEADER_LEN] {
-    let mut h = [0u8; CHUNK_HEADER_LEN];
-    h[0] = VERSION_STABLE;
-    h[1] = CODEC_VERSION_FORMAT;
-    h[2] = flags;
-    h[3] = typesize_byte(typesize);
-    h[4..8].copy_from_slice(&nbytes.to_le_bytes());
-    h[8..12].copy_from_slice(&blocksize.to_le_bytes());
-    h[12..16].copy_from_slice(&cbytes.to_le_bytes());
-    h
+    Ok(())
 }
 
 /// A memcpy chunk: the 32-byte header then `data` as is, as c-blosc2 writes a chunk it does not
 /// compress (clevel 0, or fewer than 32 bytes): flags `0x07`, the pipeline and codec of
 /// `cparams` recorded in the extended header. `blocksize` 0 means one block of the whole chunk.
+/// The chunk codec writes it ([`compress::memcpy`]).
 pub fn memcpy(data: &[u8], typesize: usize, blocksize: usize, cparams: &CParams) -> Result<Vec<u8>> {
-    let nbytes = check_len(data.len())?;
-    let blocksize = if blocksize == 0 || blocksize > data.len() { data.len() } else { blocksize };
-    let mut h = header(FLAGS_MEMCPY, typesize, nbytes, blocksize as i32, nbytes + CHUNK_HEADER_LEN as i32);
-    h[16..22].copy_from_slice(&cparams.filters);
-    h[22] = cparams.codec;
-    h[23] = cparams.codec_meta;
-    h[24..30].copy_from_slice(&cparams.filters_meta);
-    let mut out = Vec::with_capacity(CHUNK_HEADER_LEN + data.len());
-    out.extend_from_slice(&h);
-    out.extend_from_slice(data);
-    Ok(out)
+    check_len(data.len())?;
+    compress::memcpy(data, &params(cparams, typesize, blocksize)).map_err(|e| Error::chunk(e, 0))
 }
 
 /// A chunk of `nbytes` holding `value` (one item) repeated: the 32-byte header, flags `0x05`,
-/// `blosc2_flags` `0x30`, then the value, as `blosc2.full` writes its chunks.
+/// `blosc2_flags` `0x30`, then the value, as `blosc2.full` writes its chunks
+/// ([`compress::repeat_value`]).
 pub fn repeat_value(value: &[u8], nbytes: usize, blocksize: usize) -> Result<Vec<u8>> {
-    let n = check_len(nbytes)?;
-    let ts = value.len();
-    let mut h = header(FLAGS_SPECIAL, ts, n, blocksize.min(nbytes) as i32, (CHUNK_HEADER_LEN + ts) as i32);
-    h[31] = SPECIAL_VALUE;
-    let mut out = Vec::with_capacity(CHUNK_HEADER_LEN + ts);
-    out.extend_from_slice(&h);
-    out.extend_from_slice(value);
-    Ok(out)
+    check_len(nbytes)?;
+    compress::repeat_value(value, nbytes, blocksize).map_err(|e| Error::chunk(e, 0))
 }
 
 /// The compressor parameters of `cparams` for items of `typesize` bytes and blocks of
@@ -88,7 +43,7 @@ pub fn params(cparams: &CParams, typesize: usize, blocksize: usize) -> Params {
         typesize,
         filters: cparams.filters,
         filters_meta: cparams.filters_meta,
-        split: Split::from_value(cparams.splitmode.value()).unwrap_or(Split::ForwardCompat),
+        split: cparams.splitmode,
         blocksize,
         nthreads: usize::try_from(cparams.nthreads).unwrap_or(1).max(1),
     }

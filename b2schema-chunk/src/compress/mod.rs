@@ -26,16 +26,18 @@ mod codecs;
 mod forward;
 #[cfg(feature = "lz4")]
 mod lz4hc;
+mod stored;
 
 use alloc::vec::Vec;
 
-use super::error::{ChunkError, ErrorKind, Expected, Found, num};
+use super::error::{Error, ErrorKind, Expected, Found, num};
 pub use super::header::compcode;
 use super::header::{
-    CODEC_VERSION_FORMAT, COMPFORMAT_SHIFT, EXTENDED_HEADER_LEN, FLAG_DELTA, FLAG_DONT_SPLIT, FLAG_EXTENDED,
-    FLAG_MEMCPYED, MAX_FILTERS, MAX_TYPESIZE, SPECIAL_SHIFT, Special, VERSION_STABLE, filter_id,
+    COMPFORMAT_SHIFT, EXTENDED_HEADER_LEN, FLAG_DELTA, FLAG_DONT_SPLIT, FLAG_EXTENDED, FLAG_MEMCPYED,
+    MAX_FILTERS, MAX_TYPESIZE, SPECIAL_SHIFT, Special, filter_id,
 };
 pub use blocksize::MIN_BUFFERSIZE;
+pub use stored::{memcpy, repeat_value};
 
 /// Largest chunk c-blosc2 compresses (`BLOSC2_MAX_BUFFERSIZE`: `INT32_MAX - 32`).
 pub const MAX_BUFFERSIZE: usize = i32::MAX as usize - EXTENDED_HEADER_LEN;
@@ -43,16 +45,18 @@ pub const MAX_BUFFERSIZE: usize = i32::MAX as usize - EXTENDED_HEADER_LEN;
 /// (`BLOSC_MAX_TYPESIZE`), and the header's typesize byte says 1.
 pub const MAX_SPLIT_TYPESIZE: usize = 255;
 
-/// How blocks are cut into streams (`BLOSC_*_SPLIT`, values 1 to 4).
+/// How blocks are cut into streams (`BLOSC_*_SPLIT`, values 1 to 4); a frame header keeps it
+/// in its `other_flags` byte as `splitmode - 1`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Split {
-    /// One stream per byte of the type (1).
+    /// `BLOSC_ALWAYS_SPLIT` (1): one stream per byte of the type; also what frames older than
+    /// c-blosc2 2.5 read back as.
     Always,
-    /// One stream per block (2).
+    /// `BLOSC_NEVER_SPLIT` (2): one stream per block.
     Never,
-    /// c-blosc2's rule (3).
+    /// `BLOSC_AUTO_SPLIT` (3): c-blosc2's rule.
     Auto,
-    /// The same rule (4), c-blosc2's default.
+    /// `BLOSC_FORWARD_COMPAT_SPLIT` (4): the same rule, c-blosc2's default.
     ForwardCompat,
 }
 
@@ -66,6 +70,34 @@ impl Split {
             4 => Split::ForwardCompat,
             _ => return None,
         })
+    }
+
+    /// From a frame header's `other_flags` byte (bits 0-1 hold `splitmode - 1`).
+    pub const fn from_other_flags(other: u8) -> Split {
+        match Split::from_value((other & 0x03) + 1) {
+            Some(split) => split,
+            None => Split::ForwardCompat,
+        }
+    }
+
+    /// The c-blosc2 value (1 to 4).
+    pub const fn value(self) -> u8 {
+        match self {
+            Split::Always => 1,
+            Split::Never => 2,
+            Split::Auto => 3,
+            Split::ForwardCompat => 4,
+        }
+    }
+
+    /// `"always"`, `"never"`, `"auto"` or `"forward_compat"`, as python-blosc2 names them.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Split::Always => "always",
+            Split::Never => "never",
+            Split::Auto => "auto",
+            Split::ForwardCompat => "forward_compat",
+        }
     }
 }
 
@@ -128,8 +160,8 @@ impl Params {
     }
 }
 
-fn param_error(field: &'static str, expected: Expected, found: usize) -> ChunkError {
-    ChunkError::new(ErrorKind::Invalid, 0, field, expected, Found::Value(num(found)))
+fn param_error(field: &'static str, expected: Expected, found: usize) -> Error {
+    Error::new(ErrorKind::Invalid, 0, field, expected, Found::Value(num(found)))
 }
 
 /// Geometry and settings of one chunk being compressed.
@@ -173,7 +205,7 @@ impl Plan<'_> {
     }
 
     /// Filters and compresses block `j` with each stream's limit its own length.
-    fn encode_block(&self, j: usize) -> Result<Block, ChunkError> {
+    fn encode_block(&self, j: usize) -> Result<Block, Error> {
         let (bsize, nstreams) = self.block_geometry(j);
         let off = j * self.blocksize;
         let filtered = if self.forward.is_empty() {
@@ -211,11 +243,11 @@ impl Plan<'_> {
     }
 
     /// Encodes every block, on `nthreads` scoped threads when there are several.
-    fn encode_blocks(&self, nthreads: usize) -> Result<Vec<Block>, ChunkError> {
+    fn encode_blocks(&self, nthreads: usize) -> Result<Vec<Block>, Error> {
         #[cfg(feature = "std")]
         if nthreads > 1 && self.nblocks > 1 {
             let workers = nthreads.min(self.nblocks);
-            let results: Vec<Result<Vec<(usize, Block)>, ChunkError>> = std::thread::scope(|scope| {
+            let results: Vec<Result<Vec<(usize, Block)>, Error>> = std::thread::scope(|scope| {
                 let handles: Vec<_> = (0..workers)
                     .map(|t| {
                         scope.spawn(move || {
@@ -312,8 +344,8 @@ impl Plan<'_> {
     }
 }
 
-fn alloc_error(n: usize) -> ChunkError {
-    ChunkError::new(
+fn alloc_error(n: usize) -> Error {
+    Error::new(
         ErrorKind::LimitExceeded,
         4,
         "nbytes",
@@ -322,14 +354,14 @@ fn alloc_error(n: usize) -> ChunkError {
     )
 }
 
-fn try_zeroed(n: usize) -> Result<Vec<u8>, ChunkError> {
+fn try_zeroed(n: usize) -> Result<Vec<u8>, Error> {
     let mut v = Vec::new();
     v.try_reserve_exact(n).map_err(|_| alloc_error(n))?;
     v.resize(n, 0);
     Ok(v)
 }
 
-fn try_copy(s: &[u8]) -> Result<Vec<u8>, ChunkError> {
+fn try_copy(s: &[u8]) -> Result<Vec<u8>, Error> {
     let mut v = Vec::new();
     v.try_reserve_exact(s.len()).map_err(|_| alloc_error(s.len()))?;
     v.extend_from_slice(s);
@@ -342,7 +374,7 @@ fn try_copy(s: &[u8]) -> Result<Vec<u8>, ChunkError> {
 /// Errors (offset 0, the parameter named): clevel above 9, typesize 0 or above
 /// [`MAX_TYPESIZE`], more than [`MAX_BUFFERSIZE`] bytes, a codec or filter this build cannot
 /// apply, a trunc_prec meta c-blosc2 refuses.
-pub fn compress(src: &[u8], p: &Params) -> Result<Vec<u8>, ChunkError> {
+pub fn compress(src: &[u8], p: &Params) -> Result<Vec<u8>, Error> {
     let nbytes = src.len();
     if p.clevel > 9 {
         return Err(param_error("clevel", Expected::InRange(0, 9), p.clevel.into()));
@@ -375,16 +407,7 @@ pub fn compress(src: &[u8], p: &Params) -> Result<Vec<u8>, ChunkError> {
         }
         flags |= compcode::format(p.codec) << COMPFORMAT_SHIFT;
     }
-    let mut header = [0u8; EXTENDED_HEADER_LEN];
-    header[0] = VERSION_STABLE;
-    header[1] = CODEC_VERSION_FORMAT;
-    header[3] = typesize as u8;
-    header[4..8].copy_from_slice(&(nbytes as i32).to_le_bytes());
-    header[8..12].copy_from_slice(&(blocksize.min(nbytes.max(1)) as i32).to_le_bytes());
-    header[16..22].copy_from_slice(&p.filters);
-    header[22] = p.codec;
-    header[23] = p.codec_meta;
-    header[24..30].copy_from_slice(&p.filters_meta);
+    let mut header = stored::header(0, typesize, nbytes, blocksize.min(nbytes.max(1)), 0, Some(p));
 
     let mut out = Vec::new();
     out.try_reserve_exact(destsize).map_err(|_| alloc_error(destsize))?;

@@ -6,7 +6,7 @@
 //! unchanged, which is what the decoder expects to find there.
 
 use super::super::bitshuffle::transpose_bits_8x8;
-use super::super::error::{ChunkError, Expected, Found};
+use super::super::error::{Error, Expected, Found};
 use super::super::header::{MAX_FILTERS, filter_id, filter_offset};
 
 /// Byte shuffle: byte `j` of element `i` goes to `dst[j * n + i]` (`n` whole elements).
@@ -126,13 +126,13 @@ const MANTISSA_BITS_64: i32 = 52;
 
 /// The number of low mantissa bits `trunc_prec` zeroes for `meta` (an `i8`: positive keeps
 /// that many bits, negative removes that many), or the error c-blosc2 reports.
-pub(crate) fn trunc_prec_zeroed_bits(meta: u8, typesize: usize, slot: usize) -> Result<u32, ChunkError> {
+pub(crate) fn trunc_prec_zeroed_bits(meta: u8, typesize: usize, slot: usize) -> Result<u32, Error> {
     let prec = i32::from(meta as i8);
     let mantissa = match typesize {
         4 => MANTISSA_BITS_32,
         8 => MANTISSA_BITS_64,
         _ => {
-            return Err(ChunkError::unsupported(
+            return Err(Error::unsupported(
                 3,
                 "typesize",
                 "typesize 4 or 8 for the trunc_prec filter",
@@ -142,7 +142,7 @@ pub(crate) fn trunc_prec_zeroed_bits(meta: u8, typesize: usize, slot: usize) -> 
     };
     let zeroed = if prec >= 0 { mantissa - prec } else { -prec };
     if prec.abs() > mantissa || zeroed >= mantissa || zeroed < 0 {
-        return Err(ChunkError::invalid(
+        return Err(Error::invalid(
             24 + slot,
             "filters_meta",
             Expected::InRange(i64::from(1 - mantissa), i64::from(mantissa)),
@@ -214,7 +214,7 @@ impl Forward {
         filters: &[u8; MAX_FILTERS],
         metas: &[u8; MAX_FILTERS],
         typesize: usize,
-    ) -> Result<Self, ChunkError> {
+    ) -> Result<Self, Error> {
         let mut steps = [None; MAX_FILTERS];
         // c-blosc2 undoes a delta of the first block in place only when it is the last filter
         // undone: any other filter (trunc_prec needs no undo) before it, or a second delta,
@@ -222,7 +222,7 @@ impl Forward {
         let mut undone_before = false;
         for (i, &id) in filters.iter().enumerate() {
             if id == filter_id::DELTA && undone_before {
-                return Err(ChunkError::unsupported(
+                return Err(Error::unsupported(
                     filter_offset(i),
                     "filters",
                     "delta once, before any filter but trunc_prec (c-blosc2 cannot decode it elsewhere)",
@@ -241,7 +241,7 @@ impl Forward {
                 filter_id::TRUNC_PREC => Some(Step::TruncPrec(trunc_prec_zeroed_bits(meta, typesize, i)?)),
                 filter_id::BYTEDELTA => Some(Step::ByteDelta(meta_or_ts)),
                 other => {
-                    return Err(ChunkError::unsupported(
+                    return Err(Error::unsupported(
                         filter_offset(i),
                         "filters",
                         "a filter this compressor applies (shuffle, bitshuffle, delta, trunc_prec, bytedelta)",

@@ -23,7 +23,7 @@
 //! derived from the flag bits exactly like c-blosc2's `flags_to_filters`.
 
 use super::bytes::{array_or_zero, byte_or_zero, i32_le};
-use super::error::{ChunkError, Expected, Found, num};
+use super::error::{Error, Expected, Found, num};
 
 /// Length of a Blosc1 header (`BLOSC_MIN_HEADER_LENGTH`).
 pub const MIN_HEADER_LEN: usize = 16;
@@ -163,16 +163,34 @@ impl Codec {
     /// Short name as used by c-blosc2 / python-blosc2.
     pub fn name(self) -> &'static str {
         match self {
-            Codec::BloscLz => "blosclz",
-            Codec::Lz4 => "lz4",
-            Codec::Lz4hc => "lz4hc",
             Codec::Snappy => "snappy",
-            Codec::Zlib => "zlib",
-            Codec::Zstd => "zstd",
+            Codec::BloscLz | Codec::Lz4 | Codec::Lz4hc | Codec::Zlib | Codec::Zstd => {
+                match codec_name(self.id()) {
+                    Some(name) => name,
+                    None => "unknown codec",
+                }
+            }
             Codec::User(id) => plugin_codec_name(id),
             Codec::UnknownFormat(_) => "unknown compressor format",
         }
     }
+}
+
+/// The name c-blosc2 and python-blosc2 give a filter id (`None` for ids no release defines).
+pub const fn filter_name(id: u8) -> Option<&'static str> {
+    Some(match id {
+        filter_id::NOFILTER => "nofilter",
+        filter_id::SHUFFLE => "shuffle",
+        filter_id::BITSHUFFLE => "bitshuffle",
+        filter_id::DELTA => "delta",
+        filter_id::TRUNC_PREC => "trunc_prec",
+        filter_id::NDCELL => "ndcell",
+        filter_id::NDMEAN => "ndmean",
+        filter_id::BYTEDELTA_BUGGY => "bytedelta_buggy",
+        filter_id::BYTEDELTA => "bytedelta",
+        filter_id::INT_TRUNC => "int_trunc",
+        _ => return None,
+    })
 }
 
 /// The name c-blosc2 and python-blosc2 give a codec id (a compcode, as in a frame header's
@@ -291,10 +309,10 @@ impl ChunkHeader {
     ///
     /// Besides the field checks of [`ChunkHeader::peek`], `cbytes` must not
     /// exceed `chunk.len()` (lazy chunks excepted, as in c-blosc2).
-    pub fn parse(chunk: &[u8]) -> Result<Self, ChunkError> {
+    pub fn parse(chunk: &[u8]) -> Result<Self, Error> {
         let h = Self::peek(chunk)?;
         if !h.is_lazy() && h.compressed_len() > chunk.len() {
-            return Err(ChunkError::truncated(12, "cbytes", h.compressed_len(), chunk.len()));
+            return Err(Error::truncated(12, "cbytes", h.compressed_len(), chunk.len()));
         }
         Ok(h)
     }
@@ -305,9 +323,9 @@ impl ChunkHeader {
     /// The checks are those of c-blosc2's `read_chunk_header` plus the header
     /// checks of `initialize_context_decompression` (special-value id,
     /// memcpyed size, VL-block combinations).
-    pub fn peek(prefix: &[u8]) -> Result<Self, ChunkError> {
+    pub fn peek(prefix: &[u8]) -> Result<Self, Error> {
         if prefix.len() < MIN_HEADER_LEN {
-            return Err(ChunkError::truncated(0, "header", MIN_HEADER_LEN, prefix.len()));
+            return Err(Error::truncated(0, "header", MIN_HEADER_LEN, prefix.len()));
         }
         let mut h = ChunkHeader {
             version: byte_or_zero(prefix, 0),
@@ -326,7 +344,7 @@ impl ChunkHeader {
         };
         let min_cbytes = if h.is_extended() { EXTENDED_HEADER_LEN } else { MIN_HEADER_LEN };
         if h.cbytes < MIN_HEADER_LEN as i32 {
-            return Err(ChunkError::invalid(
+            return Err(Error::invalid(
                 12,
                 "cbytes",
                 Expected::AtLeast(MIN_HEADER_LEN as i64),
@@ -334,15 +352,10 @@ impl ChunkHeader {
             ));
         }
         if h.nbytes < 0 {
-            return Err(ChunkError::invalid(
-                4,
-                "nbytes",
-                Expected::AtLeast(0),
-                Found::Value(h.nbytes.into()),
-            ));
+            return Err(Error::invalid(4, "nbytes", Expected::AtLeast(0), Found::Value(h.nbytes.into())));
         }
         if h.blocksize <= 0 || h.blocksize > MAX_BLOCKSIZE {
-            return Err(ChunkError::invalid(
+            return Err(Error::invalid(
                 8,
                 "blocksize",
                 Expected::InRange(1, MAX_BLOCKSIZE.into()),
@@ -350,11 +363,11 @@ impl ChunkHeader {
             ));
         }
         if h.typesize == 0 {
-            return Err(ChunkError::invalid(3, "typesize", Expected::AtLeast(1), Found::Value(0)));
+            return Err(Error::invalid(3, "typesize", Expected::AtLeast(1), Found::Value(0)));
         }
         if h.is_extended() {
             if h.cbytes < EXTENDED_HEADER_LEN as i32 {
-                return Err(ChunkError::invalid(
+                return Err(Error::invalid(
                     12,
                     "cbytes",
                     Expected::AtLeast(min_cbytes as i64),
@@ -362,7 +375,7 @@ impl ChunkHeader {
                 ));
             }
             if prefix.len() < EXTENDED_HEADER_LEN {
-                return Err(ChunkError::truncated(
+                return Err(Error::truncated(
                     MIN_HEADER_LEN,
                     "extended header",
                     EXTENDED_HEADER_LEN,
@@ -385,7 +398,7 @@ impl ChunkHeader {
             h.filters = filters_from_flags(h.flags);
         }
         if h.version > VERSION_FORMAT && h.blosc2_flags2 & !B2_VL_BLOCKS != 0 {
-            return Err(ChunkError::unsupported(
+            return Err(Error::unsupported(
                 30,
                 "blosc2_flags2",
                 "no unknown chunk feature bits in a chunk from a newer format version",
@@ -393,7 +406,7 @@ impl ChunkHeader {
             ));
         }
         if h.is_vl_blocks() && h.is_memcpyed() {
-            return Err(ChunkError::invalid(
+            return Err(Error::invalid(
                 2,
                 "flags",
                 Expected::Text("no memcpyed bit in a VL-block chunk"),
@@ -403,7 +416,7 @@ impl ChunkHeader {
         if h.is_memcpyed() {
             let want = i64::from(h.nbytes) + h.header_len() as i64;
             if i64::from(h.cbytes) != want {
-                return Err(ChunkError::invalid(
+                return Err(Error::invalid(
                     12,
                     "cbytes",
                     Expected::Exactly(want),
@@ -416,13 +429,13 @@ impl ChunkHeader {
 
     /// Validates the special-value bits (`read_chunk_header` and
     /// `initialize_context_decompression`).
-    fn check_special(&self) -> Result<(), ChunkError> {
+    fn check_special(&self) -> Result<(), Error> {
         let raw = (self.blosc2_flags >> 4) & 0x07;
         if raw == 0 {
             return Ok(());
         }
         if self.is_vl_blocks() {
-            return Err(ChunkError::invalid(
+            return Err(Error::invalid(
                 31,
                 "blosc2_flags",
                 Expected::Text("no special value in a VL-block chunk"),
@@ -430,7 +443,7 @@ impl ChunkHeader {
             ));
         }
         if raw > 4 {
-            return Err(ChunkError::invalid(
+            return Err(Error::invalid(
                 31,
                 "blosc2_flags",
                 Expected::Text("special id 0..=4 in bits 4-6"),
@@ -440,7 +453,7 @@ impl ChunkHeader {
         let item = if raw == 3 {
             let size = i64::from(self.cbytes) - EXTENDED_HEADER_LEN as i64;
             if size <= 0 || size > i64::from(MAX_TYPESIZE) || size > i64::from(self.nbytes) {
-                return Err(ChunkError::invalid(
+                return Err(Error::invalid(
                     12,
                     "cbytes",
                     Expected::Text("32 + value size, with 1 <= value size <= nbytes"),
@@ -452,7 +465,7 @@ impl ChunkHeader {
             i64::from(self.typesize)
         };
         if i64::from(self.nbytes) % item != 0 {
-            return Err(ChunkError::invalid(
+            return Err(Error::invalid(
                 4,
                 "nbytes",
                 Expected::MultipleOf(item),

@@ -12,18 +12,18 @@
 //! | zlib | `miniz_oxide` deflate, zlib wrapper | clevel, as c-blosc2 passes it to `compress2` | `zlib` |
 //! | zstd | `ruzstd` encoder | `ruzstd` implements only its fastest level (c-blosc2: `2 * clevel - 1`, 20 at 8, 22 at 9) | `zstd` |
 
-use super::super::error::{ChunkError, Found};
+use super::super::error::{Error, Found};
 use super::compcode;
 
 /// Checks that this build can compress with `codec`.
-pub(crate) fn check(codec: u8) -> Result<(), ChunkError> {
+pub(crate) fn check(codec: u8) -> Result<(), Error> {
     let enabled = match codec {
         compcode::BLOSCLZ => cfg!(feature = "blosclz"),
         compcode::LZ4 | compcode::LZ4HC => cfg!(feature = "lz4"),
         compcode::ZLIB => cfg!(feature = "zlib"),
         compcode::ZSTD => cfg!(feature = "zstd"),
         _ => {
-            return Err(ChunkError::unsupported(
+            return Err(Error::unsupported(
                 22,
                 "udcompcode",
                 "a codec this compressor implements (blosclz 0, lz4 1, lz4hc 2, zlib 4, zstd 5)",
@@ -34,7 +34,7 @@ pub(crate) fn check(codec: u8) -> Result<(), ChunkError> {
     if enabled {
         Ok(())
     } else {
-        Err(ChunkError::unsupported(
+        Err(Error::unsupported(
             22,
             "udcompcode",
             "a codec enabled in this build (cargo feature disabled)",

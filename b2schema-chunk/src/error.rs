@@ -1,4 +1,4 @@
-//! The single error type of the chunk decoder.
+//! The single error type of the chunk codec, [`Error`].
 //!
 //! Every error names the byte offset inside the chunk where the problem was
 //! found, the field that holds the offending value, what c-blosc2 (or this
@@ -7,7 +7,7 @@
 
 use core::fmt;
 
-/// Coarse classification of a [`ChunkError`].
+/// Coarse classification of an [`Error`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ErrorKind {
@@ -60,12 +60,14 @@ pub enum Found {
     Text(&'static str),
 }
 
-/// Error returned by every fallible function of the chunk decoder.
+/// Error returned by every fallible function of the chunk codec.
 ///
 /// `Display` renders it as
-/// `expected cbytes <= 1200 at offset 12 (cbytes), found 5000`.
+/// `expected cbytes <= 1200 at offset 12 (cbytes), found 5000`; a caller that places the
+/// chunk in a larger file and names the position its own way renders the two halves with
+/// [`Error::expectation`] and [`Error::finding`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct ChunkError {
+pub struct Error {
     /// Coarse classification.
     pub kind: ErrorKind,
     /// Byte offset, from the first byte of the chunk, where the problem was found.
@@ -83,7 +85,7 @@ pub(crate) fn num(v: usize) -> i64 {
     i64::try_from(v).unwrap_or(i64::MAX)
 }
 
-impl ChunkError {
+impl Error {
     /// Builds an error of any kind.
     pub const fn new(
         kind: ErrorKind,
@@ -139,20 +141,43 @@ impl ChunkError {
     }
 }
 
-impl fmt::Display for ChunkError {
+/// The expected half of an [`Error`]'s message (`cbytes <= 1200`), from [`Error::expectation`].
+#[derive(Debug, Clone, Copy)]
+pub struct Expectation<'a>(&'a Error);
+
+/// The found half of an [`Error`]'s message (`5000`, `33 (zfp_acc)`), from [`Error::finding`].
+#[derive(Debug, Clone, Copy)]
+pub struct Finding<'a>(&'a Error);
+
+impl Error {
+    /// What was expected, rendered with the field's name: `cbytes <= 1200`.
+    pub fn expectation(&self) -> Expectation<'_> {
+        Expectation(self)
+    }
+
+    /// What was found: `5000`, or `33 (zfp_acc)` for a value with a name.
+    pub fn finding(&self) -> Finding<'_> {
+        Finding(self)
+    }
+}
+
+impl fmt::Display for Expectation<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let field = self.field;
-        f.write_str("expected ")?;
-        match self.expected {
-            Expected::AtMost(v) => write!(f, "{field} <= {v}")?,
-            Expected::AtLeast(v) => write!(f, "{field} >= {v}")?,
-            Expected::Exactly(v) => write!(f, "{field} == {v}")?,
-            Expected::InRange(lo, hi) => write!(f, "{field} in {lo}..={hi}")?,
-            Expected::MultipleOf(v) => write!(f, "{field} to be a multiple of {v}")?,
-            Expected::Text(t) => f.write_str(t)?,
+        let field = self.0.field;
+        match self.0.expected {
+            Expected::AtMost(v) => write!(f, "{field} <= {v}"),
+            Expected::AtLeast(v) => write!(f, "{field} >= {v}"),
+            Expected::Exactly(v) => write!(f, "{field} == {v}"),
+            Expected::InRange(lo, hi) => write!(f, "{field} in {lo}..={hi}"),
+            Expected::MultipleOf(v) => write!(f, "{field} to be a multiple of {v}"),
+            Expected::Text(t) => f.write_str(t),
         }
-        write!(f, " at offset {} ({field}), found ", self.offset)?;
-        match self.found {
+    }
+}
+
+impl fmt::Display for Finding<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0.found {
             Found::Value(v) => write!(f, "{v}"),
             Found::Named(v, name) => write!(f, "{v} ({name})"),
             Found::Text(t) => f.write_str(t),
@@ -160,7 +185,20 @@ impl fmt::Display for ChunkError {
     }
 }
 
-impl core::error::Error for ChunkError {}
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "expected {} at offset {} ({}), found {}",
+            self.expectation(),
+            self.offset,
+            self.field,
+            self.finding()
+        )
+    }
+}
+
+impl core::error::Error for Error {}
 
 #[cfg(test)]
 mod tests {
@@ -169,9 +207,9 @@ mod tests {
 
     #[test]
     fn display_matches_the_documented_shape() {
-        let e = ChunkError::truncated(12, "cbytes", 5000, 1200);
+        let e = Error::truncated(12, "cbytes", 5000, 1200);
         assert_eq!(e.to_string(), "expected cbytes <= 1200 at offset 12 (cbytes), found 5000");
-        let e = ChunkError::unsupported(
+        let e = Error::unsupported(
             22,
             "udcompcode",
             "a codec this decoder implements",

@@ -14,7 +14,7 @@ use alloc::vec::Vec;
 use core::ops::Range;
 
 use super::decompress::{Blocks, Layout, Scratch, Window, fill_special_at, simple_layout};
-use super::error::{ChunkError, ErrorKind, Expected, num};
+use super::error::{Error, ErrorKind, Expected, num};
 use super::filters::Pipeline;
 use super::header::{ChunkHeader, MIN_HEADER_LEN, Special, found_usize};
 
@@ -45,7 +45,7 @@ impl ChunkBlocks {
     /// Reads the chunk's header, block table and dictionary from `prefix`, the chunk's first
     /// bytes (the whole chunk will do). Says how many bytes are needed when `prefix` is too
     /// short: call again with at least that many.
-    pub fn from_prefix(prefix: &[u8]) -> Result<Prefix, ChunkError> {
+    pub fn from_prefix(prefix: &[u8]) -> Result<Prefix, Error> {
         if prefix.len() < MIN_HEADER_LEN {
             return Ok(Prefix::Need(MIN_HEADER_LEN));
         }
@@ -73,7 +73,7 @@ impl ChunkBlocks {
                     .and_then(|t| t.checked_add(hl))
                     .filter(|&e| e <= cbytes)
                     .ok_or_else(|| {
-                        ChunkError::truncated(hl, "bstarts", header.nblocks().saturating_mul(4), cbytes - hl)
+                        Error::truncated(hl, "bstarts", header.nblocks().saturating_mul(4), cbytes - hl)
                     })?;
                 let need = if header.uses_dict() {
                     match super::bytes::i32_le(prefix, table_end) {
@@ -95,7 +95,7 @@ impl ChunkBlocks {
         }
         let mut table = Vec::new();
         table.try_reserve_exact(need).map_err(|_| {
-            ChunkError::new(
+            Error::new(
                 ErrorKind::LimitExceeded,
                 12,
                 "cbytes",
@@ -113,7 +113,7 @@ impl ChunkBlocks {
                 } else {
                     let mut starts = Vec::new();
                     starts.try_reserve_exact(blocks.nblocks).map_err(|_| {
-                        ChunkError::truncated(hl, "bstarts", blocks.nblocks.saturating_mul(4), cbytes)
+                        Error::truncated(hl, "bstarts", blocks.nblocks.saturating_mul(4), cbytes)
                     })?;
                     for j in 0..blocks.nblocks {
                         starts.push(blocks.bstart(&table, j, cbytes)?);
@@ -129,11 +129,11 @@ impl ChunkBlocks {
     }
 
     /// The block table of a whole chunk in memory.
-    pub fn from_chunk(chunk: &[u8]) -> Result<Self, ChunkError> {
+    pub fn from_chunk(chunk: &[u8]) -> Result<Self, Error> {
         ChunkHeader::parse(chunk)?;
         match Self::from_prefix(chunk)? {
             Prefix::Ready(b) => Ok(b),
-            Prefix::Need(n) => Err(ChunkError::truncated(0, "chunk", n, chunk.len())),
+            Prefix::Need(n) => Err(Error::truncated(0, "chunk", n, chunk.len())),
         }
     }
 
@@ -187,7 +187,7 @@ impl ChunkBlocks {
 
     /// The chunk bytes that hold block `j`: give at least these to
     /// [`ChunkBlocks::decode_block`]. Empty for special chunks, whose value is in the table.
-    pub fn block_span(&self, j: usize) -> Result<Range<usize>, ChunkError> {
+    pub fn block_span(&self, j: usize) -> Result<Range<usize>, Error> {
         let cbytes = self.header.compressed_len();
         let hl = self.header.header_len();
         match &self.layout {
@@ -217,10 +217,10 @@ impl ChunkBlocks {
         reference: &[u8],
         dst: &mut [u8],
         scratch: &mut BlockScratch,
-    ) -> Result<(), ChunkError> {
+    ) -> Result<(), Error> {
         let range = self.block_range(j);
         if j >= self.nblocks().max(1) || dst.len() != range.len() {
-            return Err(ChunkError::invalid(
+            return Err(Error::invalid(
                 8,
                 "blocksize",
                 Expected::Exactly(num(range.len())),
@@ -240,7 +240,7 @@ impl ChunkBlocks {
                     .start
                     .checked_sub(base)
                     .and_then(|s| bytes.get(s..s + span.len()))
-                    .ok_or_else(|| ChunkError::truncated(span.start, "data", span.len(), bytes.len()))?;
+                    .ok_or_else(|| Error::truncated(span.start, "data", span.len(), bytes.len()))?;
                 dst.copy_from_slice(data);
                 Ok(())
             }

@@ -10,7 +10,7 @@ use alloc::vec::Vec;
 
 use super::bytes::i32_le;
 use super::codecs::StreamDecoder;
-use super::error::{ChunkError, ErrorKind, Expected, Found, num};
+use super::error::{Error, ErrorKind, Expected, Found, num};
 use super::filters::Pipeline;
 use super::header::{ChunkHeader, Special, found_usize};
 
@@ -27,7 +27,7 @@ pub const MAX_DICT_SIZE: i32 = 128 * 1024;
 /// `nbytes` exceeds [`DEFAULT_MAX_NBYTES`].
 ///
 /// `chunk` must start with the chunk header; bytes after `cbytes` are ignored.
-pub fn decompress(chunk: &[u8]) -> Result<Vec<u8>, ChunkError> {
+pub fn decompress(chunk: &[u8]) -> Result<Vec<u8>, Error> {
     decompress_with_limit(chunk, DEFAULT_MAX_NBYTES)
 }
 
@@ -35,11 +35,11 @@ pub fn decompress(chunk: &[u8]) -> Result<Vec<u8>, ChunkError> {
 /// [`ErrorKind::LimitExceeded`]) chunks whose `nbytes` exceeds `max_nbytes`.
 ///
 /// Nothing is allocated before the chunk's structure has been validated.
-pub fn decompress_with_limit(chunk: &[u8], max_nbytes: usize) -> Result<Vec<u8>, ChunkError> {
+pub fn decompress_with_limit(chunk: &[u8], max_nbytes: usize) -> Result<Vec<u8>, Error> {
     let plan = Plan::new(chunk)?;
     let n = plan.header.uncompressed_len();
     if n > max_nbytes {
-        return Err(ChunkError::new(
+        return Err(Error::new(
             ErrorKind::LimitExceeded,
             4,
             "nbytes",
@@ -49,7 +49,7 @@ pub fn decompress_with_limit(chunk: &[u8], max_nbytes: usize) -> Result<Vec<u8>,
     }
     let mut out = Vec::new();
     out.try_reserve_exact(n).map_err(|_| {
-        ChunkError::new(
+        Error::new(
             ErrorKind::LimitExceeded,
             4,
             "nbytes",
@@ -65,7 +65,7 @@ pub fn decompress_with_limit(chunk: &[u8], max_nbytes: usize) -> Result<Vec<u8>,
 /// Decompresses a whole chunk into `dest`, which must hold at least `nbytes`
 /// bytes; returns `nbytes`.  Only `dest[..nbytes]` is written (UNINIT
 /// special chunks write zeros, where c-blosc2 leaves `dest` untouched).
-pub fn decompress_into(chunk: &[u8], dest: &mut [u8]) -> Result<usize, ChunkError> {
+pub fn decompress_into(chunk: &[u8], dest: &mut [u8]) -> Result<usize, Error> {
     let plan = Plan::new(chunk)?;
     let out = plan.output(dest)?;
     plan.run(out)?;
@@ -76,7 +76,7 @@ pub fn decompress_into(chunk: &[u8], dest: &mut [u8]) -> Result<usize, ChunkErro
 /// `nthreads` of its decompression parameters). The output, and the error for a bad chunk, are
 /// the same whatever the count.
 #[cfg(feature = "std")]
-pub fn decompress_into_threaded(chunk: &[u8], dest: &mut [u8], nthreads: usize) -> Result<usize, ChunkError> {
+pub fn decompress_into_threaded(chunk: &[u8], dest: &mut [u8], nthreads: usize) -> Result<usize, Error> {
     let plan = Plan::new(chunk)?;
     let out = plan.output(dest)?;
     let n = out.len();
@@ -89,13 +89,13 @@ pub fn decompress_into_threaded(chunk: &[u8], dest: &mut [u8], nthreads: usize) 
 
 /// Uncompressed sizes of the blocks of a VL-block chunk (format version 6),
 /// in order; `decompress` returns their concatenation.
-pub fn vl_block_lens(chunk: &[u8]) -> Result<Vec<usize>, ChunkError> {
+pub fn vl_block_lens(chunk: &[u8]) -> Result<Vec<usize>, Error> {
     let plan = Plan::new(chunk)?;
     match &plan.layout {
         Layout::Blocks(blocks) if blocks.vl => {
             (0..blocks.nblocks).map(|j| blocks.vl_block(plan.src, j).map(|(_, len, _)| len)).collect()
         }
-        _ => Err(ChunkError::invalid(
+        _ => Err(Error::invalid(
             30,
             "blosc2_flags2",
             Expected::Text("a VL-block chunk (bit 0 set)"),
@@ -138,7 +138,7 @@ struct Plan<'a> {
 }
 
 impl<'a> Plan<'a> {
-    fn new(chunk: &'a [u8]) -> Result<Self, ChunkError> {
+    fn new(chunk: &'a [u8]) -> Result<Self, Error> {
         let header = ChunkHeader::parse(chunk)?;
         let src = chunk.get(..header.compressed_len()).unwrap_or(chunk);
         let layout = match simple_layout(&header)? {
@@ -153,22 +153,16 @@ impl<'a> Plan<'a> {
     }
 
     /// The first `nbytes` bytes of `dest`, or the error for a destination too small.
-    fn output<'d>(&self, dest: &'d mut [u8]) -> Result<&'d mut [u8], ChunkError> {
+    fn output<'d>(&self, dest: &'d mut [u8]) -> Result<&'d mut [u8], Error> {
         let n = self.header.uncompressed_len();
         let avail = dest.len();
         dest.get_mut(..n).ok_or_else(|| {
-            ChunkError::new(
-                ErrorKind::OutputTooSmall,
-                4,
-                "nbytes",
-                Expected::AtMost(num(avail)),
-                found_usize(n),
-            )
+            Error::new(ErrorKind::OutputTooSmall, 4, "nbytes", Expected::AtMost(num(avail)), found_usize(n))
         })
     }
 
     /// Second pass: writes exactly `nbytes` bytes into `out`.
-    fn run(&self, out: &mut [u8]) -> Result<(), ChunkError> {
+    fn run(&self, out: &mut [u8]) -> Result<(), Error> {
         match &self.layout {
             Layout::Empty => Ok(()),
             Layout::Special(kind) => {
@@ -178,7 +172,7 @@ impl<'a> Plan<'a> {
             Layout::Memcpy => {
                 let hl = self.header.header_len();
                 let data = self.src.get(hl..hl + out.len()).ok_or_else(|| {
-                    ChunkError::truncated(hl, "data", out.len(), self.src.len().saturating_sub(hl))
+                    Error::truncated(hl, "data", out.len(), self.src.len().saturating_sub(hl))
                 })?;
                 out.copy_from_slice(data);
                 Ok(())
@@ -191,10 +185,10 @@ impl<'a> Plan<'a> {
 /// The body of a chunk as far as its header tells: `None` when it has compressed blocks.
 /// Refuses what this decoder cannot give data for (lazy and instrumented chunks, NaN of an
 /// item size that is not a float's).
-pub(crate) fn simple_layout(header: &ChunkHeader) -> Result<Option<Layout>, ChunkError> {
+pub(crate) fn simple_layout(header: &ChunkHeader) -> Result<Option<Layout>, Error> {
     let special = header.special();
     if header.is_lazy() && special == Special::None {
-        return Err(ChunkError::unsupported(
+        return Err(Error::unsupported(
             31,
             "blosc2_flags",
             "a chunk with its data (lazy chunks only exist inside c-blosc2)",
@@ -202,7 +196,7 @@ pub(crate) fn simple_layout(header: &ChunkHeader) -> Result<Option<Layout>, Chun
         ));
     }
     if header.is_instrumented() {
-        return Err(ChunkError::unsupported(
+        return Err(Error::unsupported(
             31,
             "blosc2_flags",
             "data, not instrumented-codec statistics",
@@ -211,7 +205,7 @@ pub(crate) fn simple_layout(header: &ChunkHeader) -> Result<Option<Layout>, Chun
     }
     Ok(if special != Special::None {
         if special == Special::Nan && !matches!(header.typesize, 4 | 8) {
-            return Err(ChunkError::unsupported(
+            return Err(Error::unsupported(
                 3,
                 "typesize",
                 "typesize 4 or 8 for a NaN chunk",
@@ -255,7 +249,7 @@ pub(crate) fn fill_special_at(h: &ChunkHeader, kind: Special, src: &[u8], out: &
 
 /// Repeats `pattern` over `out`, which starts at byte `at` of the repetition (a trailing
 /// partial copy is written too).
-pub(crate) fn fill_pattern(out: &mut [u8], pattern: &[u8], at: usize) {
+pub fn fill_pattern(out: &mut [u8], pattern: &[u8], at: usize) {
     if pattern.is_empty() {
         out.fill(0);
         return;
@@ -279,14 +273,14 @@ pub(crate) fn fill_pattern(out: &mut [u8], pattern: &[u8], at: usize) {
 
 impl Blocks {
     /// Validates the header-level geometry: bstarts table and dictionary.
-    pub(crate) fn new(h: &ChunkHeader, src: &[u8]) -> Result<Self, ChunkError> {
+    pub(crate) fn new(h: &ChunkHeader, src: &[u8]) -> Result<Self, Error> {
         let header_len = h.header_len();
         let nblocks = h.nblocks();
         let table = nblocks.checked_mul(4).and_then(|t| t.checked_add(header_len));
         let bstarts_end = match table {
             Some(end) if end <= src.len() => end,
             _ => {
-                return Err(ChunkError::truncated(
+                return Err(Error::truncated(
                     header_len,
                     "bstarts",
                     nblocks.saturating_mul(4),
@@ -296,9 +290,9 @@ impl Blocks {
         };
         let dict = if h.uses_dict() {
             let size = i32_le(src, bstarts_end)
-                .ok_or_else(|| ChunkError::truncated(bstarts_end, "dict_size", 4, src.len() - bstarts_end))?;
+                .ok_or_else(|| Error::truncated(bstarts_end, "dict_size", 4, src.len() - bstarts_end))?;
             if size <= 0 || size > MAX_DICT_SIZE {
-                return Err(ChunkError::invalid(
+                return Err(Error::invalid(
                     bstarts_end,
                     "dict_size",
                     Expected::InRange(1, MAX_DICT_SIZE.into()),
@@ -308,7 +302,7 @@ impl Blocks {
             let start = bstarts_end + 4;
             let len = size as usize;
             if start + len > src.len() {
-                return Err(ChunkError::truncated(start, "dictionary", len, src.len() - start));
+                return Err(Error::truncated(start, "dictionary", len, src.len() - start));
             }
             Some((start, len))
         } else {
@@ -334,12 +328,12 @@ impl Blocks {
     /// Reads and range-checks `bstarts[j]` of a regular chunk
     /// (c-blosc2: `0 < bstart < srcsize`).  `table` holds the chunk from its
     /// start at least to the end of the table; `cbytes` is the chunk's length.
-    pub(crate) fn bstart(&self, table: &[u8], j: usize, cbytes: usize) -> Result<usize, ChunkError> {
+    pub(crate) fn bstart(&self, table: &[u8], j: usize, cbytes: usize) -> Result<usize, Error> {
         let pos = self.bstart_pos(j);
-        let v = i32_le(table, pos).ok_or_else(|| ChunkError::truncated(pos, "bstarts", 4, 0))?;
+        let v = i32_le(table, pos).ok_or_else(|| Error::truncated(pos, "bstarts", 4, 0))?;
         match usize::try_from(v) {
             Ok(off) if off > 0 && off < cbytes => Ok(off),
-            _ => Err(ChunkError::invalid(
+            _ => Err(Error::invalid(
                 pos,
                 "bstarts",
                 Expected::InRange(1, num(cbytes) - 1),
@@ -351,10 +345,10 @@ impl Blocks {
     /// Start, uncompressed length and compressed span (size field included)
     /// of VL block `j`, validated like c-blosc2's
     /// `initialize_context_decompression`.
-    fn vl_block(&self, src: &[u8], j: usize) -> Result<(usize, usize, usize), ChunkError> {
+    fn vl_block(&self, src: &[u8], j: usize) -> Result<(usize, usize, usize), Error> {
         let pos = self.bstart_pos(j);
         let table_end = self.bstart_pos(self.nblocks);
-        let read = |p: usize| i32_le(src, p).ok_or_else(|| ChunkError::truncated(p, "bstarts", 4, 0));
+        let read = |p: usize| i32_le(src, p).ok_or_else(|| Error::truncated(p, "bstarts", 4, 0));
         let start = read(pos)?;
         let next =
             if j + 1 < self.nblocks { read(pos + 4)? } else { i32::try_from(src.len()).unwrap_or(i32::MAX) };
@@ -364,7 +358,7 @@ impl Blocks {
             .filter(|&s| s >= table_end && start > prev && next > start && s + 4 <= src.len());
         let next_ok = usize::try_from(next).ok().filter(|&n| n <= src.len());
         let (Some(s), Some(n)) = (start_ok, next_ok) else {
-            return Err(ChunkError::invalid(
+            return Err(Error::invalid(
                 pos,
                 "bstarts",
                 Expected::Text("strictly increasing VL-block offsets after the table, inside cbytes"),
@@ -373,16 +367,11 @@ impl Blocks {
         };
         let len = i32_le(src, s).unwrap_or(0);
         if len <= 0 {
-            return Err(ChunkError::invalid(
-                s,
-                "block nbytes",
-                Expected::AtLeast(1),
-                Found::Value(len.into()),
-            ));
+            return Err(Error::invalid(s, "block nbytes", Expected::AtLeast(1), Found::Value(len.into())));
         }
         let span = n - s;
         if span <= 4 {
-            return Err(ChunkError::invalid(
+            return Err(Error::invalid(
                 pos,
                 "bstarts",
                 Expected::Text("a VL block longer than its 4-byte size field"),
@@ -403,7 +392,7 @@ impl Blocks {
     }
 
     /// First pass: walks every block and stream size field.
-    fn validate(&self, src: &[u8], h: &ChunkHeader) -> Result<(), ChunkError> {
+    fn validate(&self, src: &[u8], h: &ChunkHeader) -> Result<(), Error> {
         if self.vl {
             let mut total: u64 = 0;
             for j in 0..self.nblocks {
@@ -411,7 +400,7 @@ impl Blocks {
                 total += len as u64;
             }
             if total != h.uncompressed_len() as u64 {
-                return Err(ChunkError::invalid(
+                return Err(Error::invalid(
                     4,
                     "nbytes",
                     Expected::Text("the sum of the VL-block sizes"),
@@ -424,7 +413,7 @@ impl Blocks {
             let (bsize, nstreams) = self.regular_block(h, j);
             let neblock = bsize / nstreams;
             if neblock == 0 {
-                return Err(ChunkError::invalid(
+                return Err(Error::invalid(
                     8,
                     "blocksize",
                     Expected::AtLeast(num(nstreams)),
@@ -442,7 +431,7 @@ impl Blocks {
     }
 
     /// Second pass: decodes all blocks into `out` (`out.len() == nbytes`).
-    fn decode(&self, h: &ChunkHeader, src: &[u8], out: &mut [u8]) -> Result<(), ChunkError> {
+    fn decode(&self, h: &ChunkHeader, src: &[u8], out: &mut [u8]) -> Result<(), Error> {
         let mut codec = self.codec(h, src)?;
         let pipeline = Pipeline::new(h)?;
         with_scratch(|scratch| self.decode_with(h, src, out, &pipeline, &mut codec, scratch))
@@ -457,13 +446,13 @@ impl Blocks {
         pipeline: &Pipeline,
         codec: &mut StreamDecoder<'_>,
         scratch: &mut Scratch,
-    ) -> Result<(), ChunkError> {
+    ) -> Result<(), Error> {
         let whole = Window::whole(src);
         let mut off = 0usize;
         for j in 0..self.nblocks {
             let bsize = if self.vl { self.vl_block(src, j)?.1 } else { self.regular_block(h, j).0 };
             let end = off.checked_add(bsize).filter(|&e| e <= out.len()).ok_or_else(|| {
-                ChunkError::invalid(4, "nbytes", Expected::AtLeast(num(off + bsize)), found_usize(out.len()))
+                Error::invalid(4, "nbytes", Expected::AtLeast(num(off + bsize)), found_usize(out.len()))
             })?;
             let (before, rest) = out.split_at_mut(off);
             let dst = &mut rest[..bsize];
@@ -484,7 +473,7 @@ impl Blocks {
         src: &[u8],
         out: &mut [u8],
         nthreads: usize,
-    ) -> Result<(), ChunkError> {
+    ) -> Result<(), Error> {
         if self.vl || self.nblocks < 2 {
             return self.decode(h, src, out);
         }
@@ -498,7 +487,7 @@ impl Blocks {
             rest.chunks_mut(self.blocksize).enumerate().map(|(i, d)| (i + 1, d)).collect();
         let per = pieces.len().div_ceil(nthreads.min(pieces.len()).max(1));
         let pipeline = &pipeline;
-        let run = move |group: &mut [(usize, &mut [u8])], scratch: &mut Scratch| -> Result<(), ChunkError> {
+        let run = move |group: &mut [(usize, &mut [u8])], scratch: &mut Scratch| -> Result<(), Error> {
             let mut codec = self.codec(h, src)?;
             for (j, dst) in group.iter_mut() {
                 self.decode_block(h, src, whole, *j, pipeline, &mut codec, scratch, reference, dst)?;
@@ -517,17 +506,13 @@ impl Blocks {
             let rest = workers
                 .into_iter()
                 .map(|w| w.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
-            core::iter::once(first).chain(rest).collect::<Result<(), ChunkError>>()
+            core::iter::once(first).chain(rest).collect::<Result<(), Error>>()
         })
     }
 
     /// The stream decoder of this chunk, with its dictionary (read from `table`, which holds
     /// the chunk at least to the end of the dictionary).
-    pub(crate) fn codec<'t>(
-        &self,
-        h: &ChunkHeader,
-        table: &'t [u8],
-    ) -> Result<StreamDecoder<'t>, ChunkError> {
+    pub(crate) fn codec<'t>(&self, h: &ChunkHeader, table: &'t [u8]) -> Result<StreamDecoder<'t>, Error> {
         let dict = self.dict.and_then(|(s, l)| table.get(s..s + l));
         StreamDecoder::new(h, dict, self.dict.map_or(0, |d| d.0))
     }
@@ -548,7 +533,7 @@ impl Blocks {
         scratch: &mut Scratch,
         reference: &[u8],
         dst: &mut [u8],
-    ) -> Result<(), ChunkError> {
+    ) -> Result<(), Error> {
         let (nstreams, start) = if self.vl {
             (1, self.vl_block(win.bytes, j)?.0)
         } else {
@@ -558,7 +543,7 @@ impl Blocks {
             return self.decode_streams(win, j, start, nstreams, dst, codec);
         }
         if j > 0 && pipeline.has_delta() && reference.len() < dst.len() {
-            return Err(ChunkError::invalid(
+            return Err(Error::invalid(
                 self.bstart_pos(j),
                 "bstarts",
                 Expected::Text("the first block decoded before this one (the delta reference)"),
@@ -581,7 +566,7 @@ impl Blocks {
         nstreams: usize,
         dst: &mut [u8],
         codec: &mut StreamDecoder<'_>,
-    ) -> Result<(), ChunkError> {
+    ) -> Result<(), Error> {
         if self.vl {
             let (_, _, span) = self.vl_block(win.bytes, j)?;
             let data = win.bytes.get(start + 4..start + span).unwrap_or(&[]);
@@ -658,12 +643,12 @@ pub(crate) struct Scratch {
 impl Scratch {
     /// Two buffers of `len` bytes, and a third when `tmp` is asked for (empty otherwise); each
     /// grown fallibly.
-    pub(crate) fn blocks(&mut self, len: usize, tmp: bool) -> Result<ScratchBlocks<'_>, ChunkError> {
+    pub(crate) fn blocks(&mut self, len: usize, tmp: bool) -> Result<ScratchBlocks<'_>, Error> {
         let tmp_len = if tmp { len } else { 0 };
         for (buf, want) in [(&mut self.a, len), (&mut self.b, len), (&mut self.tmp, tmp_len)] {
             if buf.len() < want {
                 buf.try_reserve_exact(want - buf.len()).map_err(|_| {
-                    ChunkError::new(
+                    Error::new(
                         ErrorKind::LimitExceeded,
                         8,
                         "blocksize",
@@ -709,13 +694,13 @@ impl<'a> Window<'a> {
 
     /// The error for `len` bytes of `field` at `at` that the window does not hold: the chunk
     /// is truncated when they run past `cbytes`, the window is short otherwise.
-    fn short(&self, at: usize, field: &'static str, len: usize) -> ChunkError {
+    fn short(&self, at: usize, field: &'static str, len: usize) -> Error {
         let in_chunk = self.cbytes.saturating_sub(at);
         if len > in_chunk {
-            return ChunkError::truncated(at, field, len, in_chunk);
+            return Error::truncated(at, field, len, in_chunk);
         }
         let held = (self.base + self.bytes.len()).saturating_sub(at).min(in_chunk);
-        ChunkError::new(ErrorKind::ShortInput, at, field, Expected::AtMost(num(held)), found_usize(len))
+        Error::new(ErrorKind::ShortInput, at, field, Expected::AtMost(num(held)), found_usize(len))
     }
 }
 
@@ -731,7 +716,7 @@ enum Stream {
 
 /// Parses the stream whose `int32 csize` is at `pos`; returns the offset
 /// after it and its kind, with every byte it covers proven in the window.
-fn stream_at(win: Window<'_>, pos: usize, neblock: usize) -> Result<(usize, Stream), ChunkError> {
+fn stream_at(win: Window<'_>, pos: usize, neblock: usize) -> Result<(usize, Stream), Error> {
     let csize = match win.i32_at(pos) {
         Some(c) => c,
         None => return Err(win.short(pos, "csize", 4)),
@@ -742,7 +727,7 @@ fn stream_at(win: Window<'_>, pos: usize, neblock: usize) -> Result<(usize, Stre
         c if c < 0 => {
             let token = win.byte_at(data).ok_or_else(|| win.short(data, "run token", 1))?;
             if token & 1 == 0 {
-                return Err(ChunkError::invalid(
+                return Err(Error::invalid(
                     data,
                     "run token",
                     Expected::Text("a token with bit 0 set (byte run)"),
@@ -750,7 +735,7 @@ fn stream_at(win: Window<'_>, pos: usize, neblock: usize) -> Result<(usize, Stre
                 ));
             }
             if c < -255 {
-                return Err(ChunkError::invalid(
+                return Err(Error::invalid(
                     pos,
                     "csize",
                     Expected::InRange(-255, -1),
@@ -762,7 +747,7 @@ fn stream_at(win: Window<'_>, pos: usize, neblock: usize) -> Result<(usize, Stre
         c => {
             let len = c as usize;
             if len > win.cbytes.saturating_sub(data) {
-                return Err(ChunkError::truncated(pos, "csize", len, win.cbytes.saturating_sub(data)));
+                return Err(Error::truncated(pos, "csize", len, win.cbytes.saturating_sub(data)));
             }
             if win.slice(data, len).is_none() {
                 return Err(win.short(data, "stream", len));

@@ -6,7 +6,7 @@
 use super::bitshuffle::bitunshuffle;
 use super::bytedelta;
 use super::delta::{self, FirstBlockRef};
-use super::error::{ChunkError, Found};
+use super::error::{Error, Found};
 use super::header::{ChunkHeader, MAX_FILTERS, filter_id, filter_offset};
 use super::shuffle::unshuffle;
 
@@ -34,7 +34,7 @@ impl Pipeline {
     /// Builds the pipeline from the header; unknown or plugin filters that
     /// need more than the chunk (ndcell, ndmean, user filters) are reported
     /// as unsupported.
-    pub(crate) fn new(h: &ChunkHeader) -> Result<Self, ChunkError> {
+    pub(crate) fn new(h: &ChunkHeader) -> Result<Self, Error> {
         let typesize = usize::from(h.typesize);
         let mut steps = [None; MAX_FILTERS];
         let mut n = 0;
@@ -56,7 +56,7 @@ impl Pipeline {
                         5..=31 => "undefined built-in filter",
                         _ => "user-defined filter",
                     };
-                    return Err(ChunkError::unsupported(
+                    return Err(Error::unsupported(
                         filter_offset(i),
                         "filters",
                         "a filter this decoder can undo (shuffle, bitshuffle, delta, trunc_prec, bytedelta, int_trunc)",

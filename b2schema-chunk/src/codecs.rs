@@ -15,7 +15,7 @@
 //! [`ErrorKind::Unsupported`](super::ErrorKind::Unsupported) when a stream
 //! actually needs them.
 
-use super::error::{ChunkError, Found};
+use super::error::{Error, Found};
 use super::header::{ChunkHeader, Codec};
 
 /// Per-chunk decoding state (dictionary, reusable zstd decoder).
@@ -37,7 +37,7 @@ impl<'a> StreamDecoder<'a> {
         header: &ChunkHeader,
         dict: Option<&'a [u8]>,
         dict_offset: usize,
-    ) -> Result<Self, ChunkError> {
+    ) -> Result<Self, Error> {
         let codec = header.codec();
         let codec_field = if header.compformat() == 6 { (22, "udcompcode") } else { (2, "flags") };
         Ok(StreamDecoder {
@@ -52,8 +52,8 @@ impl<'a> StreamDecoder<'a> {
         })
     }
 
-    fn unsupported(&self, what: &'static str) -> ChunkError {
-        ChunkError::unsupported(
+    fn unsupported(&self, what: &'static str) -> Error {
+        Error::unsupported(
             self.codec_field.0,
             self.codec_field.1,
             what,
@@ -71,12 +71,7 @@ impl<'a> StreamDecoder<'a> {
         not(any(feature = "blosclz", feature = "lz4", feature = "zlib", feature = "zstd")),
         allow(unreachable_code, unused_variables)
     )]
-    pub(crate) fn decode(
-        &mut self,
-        input: &[u8],
-        output: &mut [u8],
-        offset: usize,
-    ) -> Result<(), ChunkError> {
+    pub(crate) fn decode(&mut self, input: &[u8], output: &mut [u8], offset: usize) -> Result<(), Error> {
         let written: Option<usize> = match self.codec {
             #[cfg(feature = "blosclz")]
             Codec::BloscLz => super::blosclz::decompress(input, output),
@@ -122,12 +117,10 @@ impl<'a> StreamDecoder<'a> {
         };
         match written {
             Some(n) if n == output.len() => Ok(()),
-            Some(_) => Err(ChunkError::corrupt(
-                offset,
-                "stream",
-                "a stream that decodes to fewer bytes than its block",
-            )),
-            None => Err(ChunkError::corrupt(
+            Some(_) => {
+                Err(Error::corrupt(offset, "stream", "a stream that decodes to fewer bytes than its block"))
+            }
+            None => Err(Error::corrupt(
                 offset,
                 "stream",
                 "a stream the codec rejects (malformed or too large for its block)",
@@ -140,7 +133,7 @@ impl<'a> StreamDecoder<'a> {
 mod zstd {
     //! Zstandard through `ruzstd`.
 
-    use super::super::error::{ChunkError, Found};
+    use super::super::error::{Error, Found};
     use ruzstd::decoding::errors::{FrameDecoderError, ReadFrameHeaderError};
     use ruzstd::decoding::{BlockDecodingStrategy, Dictionary, FrameDecoder};
     use ruzstd::io::Read;
@@ -165,9 +158,9 @@ mod zstd {
         /// the zstd dictionary magic; raw-content dictionaries (no magic) are
         /// accepted by libzstd but not by `ruzstd` and are reported as
         /// unsupported.
-        pub(crate) fn with_dict(dict: &[u8], offset: usize) -> Result<Self, ChunkError> {
+        pub(crate) fn with_dict(dict: &[u8], offset: usize) -> Result<Self, Error> {
             let parsed = Dictionary::decode_dict(dict).map_err(|_| {
-                ChunkError::unsupported(
+                Error::unsupported(
                     offset,
                     "dictionary",
                     "a zstd dictionary with the 0xEC30A437 magic (raw-content dictionaries are not supported by ruzstd)",
@@ -177,12 +170,7 @@ mod zstd {
             let id = parsed.id;
             let mut decoder = FrameDecoder::new();
             decoder.add_dict(parsed).map_err(|_| {
-                ChunkError::unsupported(
-                    offset,
-                    "dictionary",
-                    "a usable zstd dictionary",
-                    Found::Value(id.into()),
-                )
+                Error::unsupported(offset, "dictionary", "a usable zstd dictionary", Found::Value(id.into()))
             })?;
             Ok(ZstdState { decoder, dict_id: Some(id) })
         }
