@@ -9,7 +9,7 @@
 //! | blosclz | [`super::blosclz`] (this crate) | clevel (probe length, hash bits, thresholds) | `blosclz` |
 //! | lz4 | `lz4_flex` block compressor (safe) | none: `lz4_flex` has one speed (c-blosc2 passes acceleration `10 - clevel`) | `lz4` |
 //! | lz4hc | [`super::lz4hc`] (this crate): hash chains, one-step lazy matching | clevel: `2^(clevel-1)` chain links per position | `lz4` |
-//! | zlib | `miniz_oxide` deflate, zlib wrapper | clevel, as c-blosc2 passes it to `compress2` | `zlib` |
+//! | zlib | `zlib-rs` (pure-Rust zlib) `compress2`, zlib wrapper | clevel, as c-blosc2 passes it to `compress2` | `zlib` |
 //! | zstd | `ruzstd` encoder | `ruzstd` implements only its fastest level (c-blosc2: `2 * clevel - 1`, 20 at 8, 22 at 9) | `zstd` |
 
 use super::super::error::{ChunkError, Found};
@@ -69,8 +69,10 @@ pub(crate) fn encode(codec: u8, clevel: u8, input: &[u8], output: &mut [u8]) -> 
         }
         #[cfg(feature = "zlib")]
         compcode::ZLIB => {
-            let v = miniz_oxide::deflate::compress_to_vec_zlib(input, clevel.min(9));
-            copy_if_fits(&v, output)
+            // zlib's `compress2` at level clevel, straight into the limit: too small is "does not fit".
+            let config = zlib_rs::DeflateConfig::new(i32::from(clevel.min(9)));
+            let (out, code) = zlib_rs::compress_slice(output, input, config);
+            if code == zlib_rs::ReturnCode::Ok { out.len() } else { 0 }
         }
         #[cfg(feature = "zstd")]
         compcode::ZSTD => {
@@ -81,7 +83,7 @@ pub(crate) fn encode(codec: u8, clevel: u8, input: &[u8], output: &mut [u8]) -> 
     }
 }
 
-#[cfg(any(feature = "lz4", feature = "zlib", feature = "zstd"))]
+#[cfg(any(feature = "lz4", feature = "zstd"))]
 fn copy_if_fits(v: &[u8], output: &mut [u8]) -> usize {
     match output.get_mut(..v.len()) {
         Some(dst) => {
