@@ -93,3 +93,47 @@ fn copy_if_fits(v: &[u8], output: &mut [u8]) -> usize {
         None => 0,
     }
 }
+
+// `ruzstd`'s encoder has two `unimplemented!` panics: one for the levels it lacks (never passed:
+// only `Fastest` is used above) and "too many literals" when a zstd block holds 2^18 = 262 144
+// literals or more (`encoding/blocks/compressed.rs`). Its frame compressor cuts the input into
+// zstd blocks of at most 128 KiB (`MatchGeneratorDriver::new(1024 * 128, 1)`), so a block's
+// literals are at most 131 072, whatever the stream's length: no stream b2schema hands it can
+// reach the bound. The test below runs streams of literals only at both limits.
+#[cfg(all(test, feature = "zstd"))]
+mod zstd_bound_tests {
+    use super::{compcode, encode};
+    use alloc::vec;
+    use alloc::vec::Vec;
+    use ruzstd::decoding::StreamingDecoder;
+    use ruzstd::io::Read;
+
+    /// Bytes drawn from 16 values with no repeats of 3 or more in a row (a xorshift): Huffman
+    /// shrinks them, matches are rare, so nearly every byte is a literal of a compressed block.
+    fn literal_heavy(n: usize) -> Vec<u8> {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        (0..n)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                b'a' + (x & 15) as u8
+            })
+            .collect()
+    }
+
+    #[test]
+    fn zstd_streams_at_the_block_and_literal_limits_encode_and_decode() {
+        for n in [131_071, 131_072, 131_073, 262_143, 262_144, 262_145, 1 << 20] {
+            let input = literal_heavy(n);
+            for clevel in [1, 5, 9] {
+                let mut out = vec![0u8; n + 1024];
+                let len = encode(compcode::ZSTD, clevel, &input, &mut out);
+                assert!(len > 0 && len < n, "n {n}: {len} bytes, expected a compressed stream");
+                let mut back = Vec::new();
+                StreamingDecoder::new(&out[..len]).unwrap().read_to_end(&mut back).unwrap();
+                assert!(back == input, "n {n} clevel {clevel}: the stream does not decode to its input");
+            }
+        }
+    }
+}
