@@ -33,6 +33,22 @@ struct Shape {
 }
 
 #[derive(B2Layout, Debug, PartialEq)]
+struct FixedShape {
+    #[b2(counted)]
+    shape: [i64; 2],
+    after: u8,
+}
+
+/// A counted array that ends the struct: a smaller count leaves bytes after the struct, which
+/// the decoders can only report as trailing bytes (annotate shows the count it read).
+#[derive(B2Layout, Debug, PartialEq)]
+struct LastShape {
+    a: u8,
+    #[b2(counted)]
+    shape: Vec<i64>,
+}
+
+#[derive(B2Layout, Debug, PartialEq)]
 struct Units<'a> {
     #[b2(magic = 1)]
     version: u8,
@@ -85,6 +101,20 @@ fn changed_markers_and_counts_are_named() {
     text += &case::<Tag>("[u8; 4] under fixstr, marker a4 -> a3", Tag::LAYOUT, &with(tag, 6, 0xa3));
     text += &case::<Shape>("counted array, count 92 -> 93", Shape::LAYOUT, &with(shape.clone(), 1, 0x93));
     text += &case::<Shape>("counted array, count 92 -> 91", Shape::LAYOUT, &with(shape, 1, 0x91));
+    let fixed = to_vec(&FixedShape { shape: [1, 2], after: 3 }).unwrap();
+    text += &case::<FixedShape>(
+        "counted [i64; 2], count 92 -> 93",
+        FixedShape::LAYOUT,
+        &with(fixed.clone(), 1, 0x93),
+    );
+    text +=
+        &case::<FixedShape>("counted [i64; 2], count 92 -> 91", FixedShape::LAYOUT, &with(fixed, 1, 0x91));
+    let last = to_vec(&LastShape { a: 1, shape: vec![1, 2] }).unwrap();
+    text += &case::<LastShape>(
+        "counted Vec last, count 92 -> 91 (not yet named)",
+        LastShape::LAYOUT,
+        &with(last, 2, 0x91),
+    );
     snapshot!("derive_errors_markers", text);
 }
 
