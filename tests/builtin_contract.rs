@@ -9,7 +9,8 @@
 //!    reads exactly the field's value there, and patching changes that field alone (in memory
 //!    and in a file);
 //! 4. handles on `magic` and `computed` fields refuse to patch and change nothing;
-//! 5. offsets are `None` from the first field whose width depends on the value.
+//! 5. offsets are `None` from the first field whose width depends on the value;
+//! 6. `layout::annotate` follows a valid encoding to its end (no `!!` line).
 //!
 //! `B2_MATRIX_CASES` sets the proptest cases per layout (64 by default).
 

@@ -74,6 +74,10 @@ macro_rules! check_whole {
         if let Some(n) = <$ty as B2Layout>::LAYOUT.fixed_len {
             prop_assert_eq!(ser.len(), n, "fixed_len");
         }
+        // The annotated dump of a valid encoding follows the layout to its end: no `!!` line.
+        let text = b2schema::layout::annotate(<$ty as B2Layout>::LAYOUT, &ser);
+        let stopped = text.lines().any(|l| l.get(4..).is_some_and(|r| r.trim_start().starts_with("!!")));
+        prop_assert!(!stopped, "annotate stopped on a valid encoding:\n{text}");
         ser
     }};
 }

@@ -29,7 +29,7 @@ pub fn annotate(layout: &Layout, bytes: &[u8]) -> String {
 /// [`annotate`] with dump options (a base offset, a limit on payload lines).
 pub fn annotate_with(layout: &Layout, bytes: &[u8], options: Options) -> String {
     let mut d = Dumper::new(bytes, 0, options);
-    if let Err(msg) = walk_struct(&mut d, layout, layout.name, 0) {
+    if let Err(msg) = walk_struct(&mut d, layout, layout.encoding, layout.name, 0) {
         let at = d.pos;
         d.label = None;
         d.line(at, &[], 0, &alloc::format!("!! {msg}"));
@@ -41,7 +41,15 @@ pub fn annotate_with(layout: &Layout, bytes: &[u8], options: Options) -> String 
     d.finish()
 }
 
-fn walk_struct(d: &mut Dumper<'_>, layout: &Layout, path: &str, depth: usize) -> Result<(), String> {
+/// Walks a struct of `layout` whose container is written under `container` (the layout's own
+/// encoding, or the field's when a field re-frames a nested struct: `#[b2(array16)] inner: Inner`).
+fn walk_struct(
+    d: &mut Dumper<'_>,
+    layout: &Layout,
+    container: Encoding,
+    path: &str,
+    depth: usize,
+) -> Result<(), String> {
     if depth > MAX_DEPTH {
         return Err(alloc::format!("layouts nested deeper than {MAX_DEPTH}"));
     }
@@ -59,8 +67,8 @@ fn walk_struct(d: &mut Dumper<'_>, layout: &Layout, path: &str, depth: usize) ->
         return Ok(());
     }
     let start = d.pos;
-    let n = header(d, layout.encoding, Some(layout.fields.len()))?;
-    let text = alloc::format!("{path}: {}({n})", layout.encoding);
+    let n = header(d, container, Some(layout.fields.len()))?;
+    let text = alloc::format!("{path}: {container}({n})");
     let hdr = &d.bytes[start..d.pos];
     d.line(start, hdr, depth, &text);
     let is_map = layout.encoding.family() == Family::Map;
@@ -93,6 +101,8 @@ fn walk_field(
                 Encoding::FixExt16 => {
                     d.take(1, "fixext16 marker")?;
                 }
+                // Bare bytes: no marker.
+                Encoding::Raw => {}
                 _ => {
                     header(d, enc, inner.fixed_len).map_err(|e| alloc::format!("{path}: {e}"))?;
                 }
@@ -101,9 +111,13 @@ fn walk_field(
                 let hdr = &d.bytes[start..d.pos];
                 d.line(start, hdr, depth, &alloc::format!("{path}: {enc}"));
             }
-            walk_struct(d, inner, path, depth + 1)
+            walk_struct(d, inner, inner.encoding, path, depth + 1)
         }
-        (Shape::Struct(inner), _) if !inner.is_packed() => walk_struct(d, inner, path, depth),
+        (Shape::Struct(inner), family) if !inner.is_packed() => {
+            // A field encoding of the array family re-frames the struct (`array16`).
+            let container = if family == Family::Array { enc } else { inner.encoding };
+            walk_struct(d, inner, container, path, depth)
+        }
         (Shape::Seq { len, .. }, Family::Array) => {
             let start = d.pos;
             let n = header(d, enc, len).map_err(|e| alloc::format!("{path}: {e}"))?;
@@ -134,10 +148,11 @@ fn walk_field(
 }
 
 /// Checks that the next byte is a marker the field's encoding writes (with the layout's length,
-/// when the encoding counts it in the marker and the shape fixes it), or `c0` for an `Option`.
+/// when the encoding counts it in the marker and the shape fixes it). A shape whose encoding
+/// depends on the value (an `Option`'s `c0`, a `Minimal` wrapper's smallest form) is not checked.
 fn check_marker(d: &Dumper<'_>, enc: Encoding, shape: &Shape) -> Result<(), String> {
     let Some(&m) = d.bytes.get(d.pos) else { return Ok(()) };
-    if matches!(shape, Shape::Variable) && m == crate::encoding::marker::NIL {
+    if matches!(shape, Shape::Variable) {
         return Ok(());
     }
     let fixed = match enc.family() {
