@@ -144,7 +144,7 @@ fn lengths_are_checked_before_allocating() {
 #[test]
 fn trailing_bytes_and_take_from_slice() {
     let e = from_slice::<u16>(&[0xcd, 0, 1, 0xc0]).unwrap_err();
-    assert_eq!(e.to_string(), "1 trailing bytes after the value at offset 3");
+    assert_eq!(e.to_string(), "1 trailing byte after the value at offset 3");
     let (v, rest) = take_from_slice::<u16>(&[0xcd, 0, 1, 0xc0]).unwrap();
     assert_eq!((v, rest), (1, &[0xc0][..]));
 }

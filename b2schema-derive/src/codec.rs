@@ -282,8 +282,19 @@ fn decode_field(c: &Container<'_>, f: &Field<'_>, fixed: Option<usize>) -> Token
     let ty = f.ty;
     let enc = encoding(c, f);
     let local = local(f);
+    // A declared length (`fixstr(len = N)`) is checked on the marker before the bytes are read.
+    let len_check = f.attrs.len.as_ref().map(|len| {
+        let n = len.value;
+        let fenc = f.encoding(k);
+        quote! {
+            if let #p::core::result::Result::Err(__e) = #p::check_len_marker(__d, #fenc, #n) {
+                return #p::core::result::Result::Err(#p::field_error(__e, __at, #name, __d, __open));
+            }
+        }
+    });
     let read = quote! {
         let __at = #p::B2Deserializer::position(__d);
+        #len_check
         match (&&#p::Probe::<#ty>::new()).decode_value(#enc, __d) {
             #p::core::result::Result::Ok(__v) => (__v, __at),
             #p::core::result::Result::Err(__e) => {

@@ -36,13 +36,21 @@ pub fn expand(c: &Container<'_>, names: &TokenStream) -> TokenStream {
                 }
                 None => quote!(#p::core::marker::PhantomData::<#ty>),
             };
-            match field_checks(c, f) {
+            let seed = match field_checks(c, f) {
                 Some(checks) => quote! {
                     #p::Checked(#seed, |__v: &#ty| -> #p::core::result::Result<(), #p::String> {
                         #checks
                         #p::core::result::Result::Ok(())
                     })
                 },
+                None => seed,
+            };
+            // A declared length reaches the decoder, which checks the marker before the bytes.
+            match &f.attrs.len {
+                Some(len) => {
+                    let name = format!("$b2schema::len={}", len.value);
+                    quote!(#p::LenSeed(#name, #seed))
+                }
                 None => seed,
             }
         })

@@ -37,8 +37,10 @@
 //!
 //! An `Option<T>` is `c0` for `None` and `T`'s encoding for `Some`, so it ends the fixed part. A
 //! derived struct nests as a field (fixed when it is); a generic struct works (without
-//! `offset = N`). Enums are not supported: `#[derive(B2Layout)]` on an enum is a compile error,
-//! and an enum field has no `B2Type`.
+//! `offset = N`). Enums are not supported: `#[derive(B2Layout)]` on an enum is a compile error
+//! ("B2Layout describes structs; an enum has no fixed layout", `tests/ui/enum_input.rs`), and so
+//! is an enum field ("`Codec` has no b2schema layout", `tests/ui/enum_field.rs`): store the
+//! discriminant as an integer field and convert it.
 //!
 //! ```
 //! use b2schema::B2Layout;
@@ -190,3 +192,34 @@
 //!
 //! Misplaced or conflicting attributes are compile errors at the offending tokens that say what
 //! to write instead (`tests/ui/` lists them).
+//!
+//! # Errors, handles in files, snapshot tests
+//!
+//! A decoding error names the field's path, the byte offset, and what was expected and found. A
+//! declared length is checked on the marker before the bytes are read, so a changed
+//! `fixstr(len = 4)` marker reads "expected fixstr(4) marker a4 at offset 6 (code), found a5
+//! (fixstr)", from both decoders and from [`layout::annotate`](crate::layout::annotate), which
+//! stops at a wrong marker instead of showing the field under another type.
+//!
+//! A metalayer of a frame file is patched field by field by name, without computing offsets:
+//! [`FrameFile::patch_metalayer_field`](crate::frame::FrameFile::patch_metalayer_field)`("units",
+//! Units::SCALE, &2.5)`.
+//!
+//! To snapshot-test a layout of your own, snapshot [`layout::report`](crate::layout::report) of
+//! a value: the diagram, the annotated dump and the bytes as one text
+//! (`insta::assert_snapshot!(b2schema::layout::report(&value))`; the function's documentation
+//! has the recipe).
+//!
+//! ```
+//! use b2schema::B2Layout;
+//!
+//! #[derive(B2Layout, Debug)]
+//! struct Code<'a> { a: i32, #[b2(fixstr(len = 4))] code: &'a str }
+//!
+//! let mut bytes = b2schema::to_vec(&Code { a: 1, code: "abcd" }).unwrap();
+//! bytes[6] = 0xa5;
+//! let e = b2schema::from_slice::<Code>(&bytes).unwrap_err();
+//! assert_eq!(e.to_string(), "expected fixstr(4) marker a4 at offset 6 (code), found a5 (fixstr)");
+//! let text = b2schema::layout::report(&Code { a: 1, code: "abcd" });
+//! assert!(text.contains("code: fixstr(4) \"abcd\""));
+//! ```

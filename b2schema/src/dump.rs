@@ -110,7 +110,7 @@ fn write_payload_within(
                 offset + i * BYTES_PER_LINE,
                 &[],
                 indent,
-                &alloc::format!("... {rest} more bytes"),
+                &alloc::format!("... {} more", crate::error::bytes(rest as u64)),
             );
             return;
         }
@@ -147,9 +147,9 @@ impl<'a> Dumper<'a> {
             let at = self.options.base_offset + self.stopped_at;
             let _ = writeln!(
                 self.out,
-                "!! output limit of {} bytes reached at offset {at:04x}: {} bytes not shown",
-                self.options.max_output,
-                self.bytes.len().saturating_sub(self.stopped_at)
+                "!! output limit of {} reached at offset {at:04x}: {} not shown",
+                crate::error::bytes(self.options.max_output as u64),
+                crate::error::bytes(self.bytes.len().saturating_sub(self.stopped_at) as u64)
             );
         }
         self.out
@@ -200,7 +200,8 @@ impl<'a> Dumper<'a> {
                 Ok(s)
             }
             None => Err(alloc::format!(
-                "{what} needs {n} bytes, {} remain",
+                "{what} needs {}, {} remain",
+                crate::error::bytes(n as u64),
                 self.bytes.len().saturating_sub(self.pos)
             )),
         }
@@ -275,8 +276,8 @@ impl<'a> Dumper<'a> {
                 let len = u32::from_be_bytes(be) as usize;
                 if len > self.bytes.len() - self.pos {
                     return Err(alloc::format!(
-                        "{enc} length {len} exceeds the {} bytes that remain",
-                        self.bytes.len() - self.pos
+                        "{enc} length {len} exceeds the {} that remain",
+                        crate::error::bytes((self.bytes.len() - self.pos) as u64)
                     ));
                 }
                 len

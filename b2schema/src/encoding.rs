@@ -618,6 +618,34 @@ impl Expected {
     pub const fn with_len(encoding: Encoding, len: u32) -> Self {
         Self { encoding, len: Some(len) }
     }
+
+    /// When `encoding` counts its length in the marker (`fixstr`, `fixarray`) and `found` is not
+    /// its marker for `len`: the marker that was expected. `None` when `found` is right, or when
+    /// the encoding's marker cannot say `len` (the bytes after it are checked instead).
+    pub const fn counted_mismatch(encoding: Encoding, len: usize, found: u8) -> Option<Self> {
+        match encoding.marker() {
+            MarkerSpec::Counted { base, max } if len <= max as usize => {
+                if found.wrapping_sub(base) as usize == len {
+                    None
+                } else {
+                    Some(Self::with_len(encoding, len as u32))
+                }
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The newtype name by which a field declares its byte length to the decoder
+/// (`fixstr(len = N)`): `"$b2schema::len=N"`, written by the derive as a literal. The decoder then
+/// checks a counted marker against `N` before it reads the bytes; other formats see a plain
+/// newtype.
+pub const LEN_MAGIC: &str = "$b2schema::len=";
+
+/// The length a [`LEN_MAGIC`] newtype name declares.
+#[inline]
+pub fn declared_len(name: &str) -> Option<usize> {
+    name.strip_prefix(LEN_MAGIC)?.parse().ok()
 }
 
 impl core::fmt::Display for Expected {

@@ -160,6 +160,12 @@ pub enum Category {
     Data,
 }
 
+/// A count of bytes in words: "1 byte", "2 bytes" (every message says it this way).
+pub fn bytes(n: impl Into<u64>) -> String {
+    let n = n.into();
+    if n == 1 { String::from("1 byte") } else { alloc::format!("{n} bytes") }
+}
+
 impl Error {
     /// An error of `kind`, with no position yet.
     #[cold]
@@ -307,7 +313,7 @@ impl Error {
         use ErrorKind as K;
         match &self.inner.kind {
             K::UnexpectedEof { needed, available } => (
-                alloc::format!("unexpected end of input: needed {needed} bytes"),
+                alloc::format!("unexpected end of input: needed {}", bytes(*needed as u64)),
                 Some(alloc::format!("{available} remain")),
             ),
             K::UnexpectedMarker { expected, found } => (
@@ -316,7 +322,7 @@ impl Error {
             ),
             K::LengthExceedsInput { encoding, len, available } => (
                 alloc::format!("{encoding} length {len} exceeds the input"),
-                Some(alloc::format!("{available} bytes remain")),
+                Some(alloc::format!("{} remain", bytes(*available as u64))),
             ),
             K::OutOfRange { value, target, hint } => {
                 let mut msg = alloc::format!("value {value} does not fit {target}");
@@ -341,11 +347,14 @@ impl Error {
                 None,
             ),
             K::InvalidUtf8 => ("invalid UTF-8 in a string".into(), None),
-            K::TrailingBytes { count } => (alloc::format!("{count} trailing bytes after the value"), None),
+            K::TrailingBytes { count } => {
+                let n = bytes(*count as u64);
+                (alloc::format!("{} after the value", n.replacen(' ', " trailing ", 1)), None)
+            }
             K::Unsupported(what) => (alloc::format!("unsupported: {what}"), None),
             K::InvalidMarker(b) => (alloc::format!("invalid marker {b:02x}"), None),
             K::BufferFull { needed, available } => (
-                alloc::format!("output buffer full: needed {needed} bytes"),
+                alloc::format!("output buffer full: needed {}", bytes(*needed as u64)),
                 Some(alloc::format!("{available} remain")),
             ),
             K::DepthLimitExceeded { max } => (alloc::format!("values nested deeper than {max} levels"), None),
@@ -355,7 +364,10 @@ impl Error {
                 Some(alloc::format!("found {}", e.finding())),
             ),
             K::BudgetExceeded { what, needed, limit, max: 0 } => (
-                alloc::format!("budget exceeded: {what} needs {needed} bytes, which could not be allocated"),
+                alloc::format!(
+                    "budget exceeded: {what} needs {}, which could not be allocated",
+                    bytes(*needed)
+                ),
                 Some(alloc::format!("lower it or raise the memory available ({})", limit.option())),
             ),
             K::BudgetExceeded { what, needed, limit, max } => (

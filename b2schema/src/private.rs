@@ -14,6 +14,7 @@ pub use crate::codec::support::{
 pub use crate::codec::{Decode, Encode, decode_serde, encode_serde};
 pub use crate::config::{ModeSwitch, Widths};
 pub use crate::de::Deserializer as B2Deserializer;
+use crate::encoding::Expected;
 pub use crate::encoding::{Encoding, Family};
 pub use crate::error::{Error, Result as B2Result};
 pub use crate::layout::{self, B2Layout, B2Type, FieldLayout, FieldRef, Layout, Role, Shape};
@@ -317,6 +318,56 @@ pub trait ByteLen {
 impl<T: ?Sized + AsRef<[u8]>> ByteLen for T {
     fn byte_len(&self) -> usize {
         self.as_ref().len()
+    }
+}
+
+/// The seed of a field that declares its byte length (`fixstr(len = N)`): `name` is
+/// [`LEN_MAGIC`](crate::encoding::LEN_MAGIC) and `N`, a newtype name that makes b2schema's decoder
+/// check the counted marker against `N` before it reads the bytes. Other formats see a plain
+/// newtype around the field.
+pub struct LenSeed<S>(pub &'static str, pub S);
+
+impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for LenSeed<S> {
+    type Value = S::Value;
+
+    #[inline]
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<S::Value, D::Error> {
+        d.deserialize_newtype_struct(self.0, SeedVisitor(self.1))
+    }
+}
+
+/// Visits a newtype by handing its content to a seed.
+struct SeedVisitor<S>(S);
+
+impl<'de, S: DeserializeSeed<'de>> Visitor<'de> for SeedVisitor<S> {
+    type Value = S::Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a field of a declared length")
+    }
+
+    #[inline]
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<S::Value, D::Error> {
+        self.0.deserialize(d)
+    }
+}
+
+/// The direct decoder's check of a field that declares its byte length (`fixstr(len = N)`): the
+/// marker at the reading position must be `enc`'s for `n` bytes, so that a changed marker is
+/// named as such rather than read as text of another length.
+#[inline]
+pub fn check_len_marker(
+    d: &crate::de::Deserializer<'_>,
+    enc: Encoding,
+    n: usize,
+) -> crate::error::Result<()> {
+    // At the end of the input the read reports the end.
+    let Some(&found) = d.remaining_input().first() else { return Ok(()) };
+    match Expected::counted_mismatch(enc, n, found) {
+        Some(expected) => {
+            Err(Error::at(crate::error::ErrorKind::UnexpectedMarker { expected, found }, d.position()))
+        }
+        None => Ok(()),
     }
 }
 

@@ -28,6 +28,9 @@ pub struct Deserializer<'de> {
     depth: u16,
     /// Whether the next derived struct is the whole input and checks its end itself.
     whole: bool,
+    /// The length a field declares (`fixstr(len = N)`), checked against the next counted marker
+    /// before its bytes are read: set by [`LEN_MAGIC`](crate::encoding::LEN_MAGIC).
+    expect_len: Option<usize>,
 }
 
 impl ModeState for Deserializer<'_> {
@@ -47,7 +50,15 @@ impl<'de> Deserializer<'de> {
     /// A deserializer over `input` with `config`.
     #[inline]
     pub fn from_slice_with(input: &'de [u8], config: Config) -> Self {
-        Deserializer { input, pos: 0, config, pending: None, depth: config.max_depth, whole: false }
+        Deserializer {
+            input,
+            pos: 0,
+            config,
+            pending: None,
+            depth: config.max_depth,
+            whole: false,
+            expect_len: None,
+        }
     }
 
     /// The offset of the next byte to read.
@@ -311,6 +322,7 @@ impl<'de> Deserializer<'de> {
 
     /// The bytes of a str, bin or fixext16 value.
     fn read_bytes(&mut self, default: Encoding, family: Family) -> Result<&'de [u8]> {
+        self.check_declared_len()?;
         let start = self.pos;
         match self.pending {
             Some(Encoding::Raw) => {
@@ -331,6 +343,23 @@ impl<'de> Deserializer<'de> {
         self.take(len)
     }
 
+    /// Checks the next marker against the length the field declares (`fixstr(len = N)`), if
+    /// any, under the pending encoding: a changed marker is named as such ("expected fixstr(4)
+    /// marker a4, found a5") before the bytes it announces are read as text. A lenient reader
+    /// lets another form of the family stand in.
+    #[inline]
+    fn check_declared_len(&mut self) -> Result<()> {
+        let Some(n) = self.expect_len.take() else { return Ok(()) };
+        let (Some(enc), Some(&found)) = (self.pending, self.input.get(self.pos)) else { return Ok(()) };
+        if !self.config.strict && !enc.accepts(found) {
+            return Ok(());
+        }
+        match Expected::counted_mismatch(enc, n, found) {
+            Some(expected) => Err(Error::at(ErrorKind::UnexpectedMarker { expected, found }, self.pos)),
+            None => Ok(()),
+        }
+    }
+
     /// Reads a value under a byte encoding into a sequence, tuple or struct of bytes.
     fn read_raw<V: Visitor<'de>>(&mut self, enc: Encoding, shape: RawShape, visitor: V) -> Result<V::Value> {
         let start = self.pos;
@@ -344,12 +373,28 @@ impl<'de> Deserializer<'de> {
                 true
             }
             _ => {
+                self.check_declared_len()?;
                 let e = self.read_marker(enc, enc.family())?;
-                let len = self.read_len(e, start, 1, true)?;
+                // A byte array (`[u8; N]`) under a counted marker (`fixstr`) carries its length:
+                // when the bytes do not read, a marker that is not `N`'s is named as the fault,
+                // not the short input or the trailing bytes it leads to.
+                let found = self.input[start];
+                let want = match shape {
+                    RawShape::Tuple(n) => Expected::counted_mismatch(e, n, found),
+                    _ => None,
+                };
+                let named = |err: Error| match want {
+                    Some(expected) => Error::at(ErrorKind::UnexpectedMarker { expected, found }, start),
+                    None => err,
+                };
+                let len = match self.read_len(e, start, 1, true) {
+                    Ok(len) => len,
+                    Err(err) => return Err(named(err)),
+                };
                 let window = &self.input[..self.pos + len];
                 let mut raw = RawDeserializer::new(window, self.pos, true);
-                let v = raw.visit(shape, visitor).map_err(|e: Error| e.with_offset(start))?;
-                raw.finish(enc, start)?;
+                let v = raw.visit(shape, visitor).map_err(|err: Error| named(err.with_offset(start)))?;
+                raw.finish(enc, start).map_err(named)?;
                 self.pos += len;
                 return Ok(v);
             }
@@ -690,6 +735,12 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
 
     #[inline]
     fn deserialize_newtype_struct<V: Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value> {
+        if let Some(n) = crate::encoding::declared_len(name) {
+            self.expect_len = Some(n);
+            let r = visitor.visit_newtype_struct(&mut *self);
+            self.expect_len = None;
+            return r;
+        }
         match Magic::of(name) {
             Some(Magic::Encoding(enc)) => Magic::set_pending(&mut self.pending, enc),
             Some(Magic::Mode(mode)) => {

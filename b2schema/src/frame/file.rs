@@ -124,13 +124,8 @@ impl FrameFile {
         let mut bytes_read = 0;
         let mut fixed = [0u8; HEADER_FIXED_LEN];
         if available < HEADER_FIXED_LEN as u64 {
-            return Err(Error::invalid(
-                "a frame of at least",
-                "87 bytes",
-                alloc::format!("{available} bytes"),
-                0,
-            )
-            .in_field("header"));
+            return Err(Error::invalid("a frame of at least", "87 bytes", crate::error::bytes(available), 0)
+                .in_field("header"));
         }
         read_at(f, offset, &mut fixed, &mut bytes_read)?;
         let header_len = view::header_len(&fixed)? as u64;
@@ -503,16 +498,7 @@ impl FrameFile {
     /// (how the `b2nd` shape changes on resize). Everything is checked before the single write;
     /// no other byte changes.
     pub fn update_metalayer(&mut self, name: &str, content: &[u8]) -> Result<()> {
-        let (at, len) = {
-            let v = self.view()?;
-            let (_, offset, old) = v
-                .header
-                .metalayers
-                .iter()
-                .find(|(n, _, _)| *n == name)
-                .ok_or_else(|| Error::invalid("an existing metalayer named", name, "none", 87))?;
-            (offset as u64 + 5, old.len())
-        };
+        let (at, len) = self.metalayer_place(name)?;
         if content.len() != len {
             return Err(Error::invalid(
                 "new content of the same length as the old,",
@@ -523,9 +509,74 @@ impl FrameFile {
             .in_segment(crate::Segment::Key(name.into()))
             .in_field("metalayers"));
         }
-        let mut f = std::fs::OpenOptions::new().read(true).write(true).open(self.frame_path())?;
-        // The file must still hold the layer as it was read (its c6 marker, length and bytes):
-        // if the frame changed since it was opened, the write could land on anything else.
+        let mut f = self.open_unchanged_metalayer(name, at, len)?;
+        f.seek(SeekFrom::Start(self.offset + at))?;
+        f.write_all(content)?;
+        f.flush()?;
+        self.header[at as usize..at as usize + len].copy_from_slice(content);
+        Ok(())
+    }
+
+    /// Writes `value` into field `field` of metalayer `name`, a struct of a derived layout
+    /// (`Units::SCALE`), without computing offsets by hand: the field must have a fixed place
+    /// inside the metalayer's content, its marker is checked (in memory, then in the file), and
+    /// its bytes are written in one write; no other byte of the file changes. Errors name the
+    /// field (`metalayers["units"].scale`) and the absolute offset in the file.
+    ///
+    /// ```no_run
+    /// use b2schema::B2Layout;
+    /// use b2schema::frame::FrameFile;
+    ///
+    /// #[derive(B2Layout)]
+    /// #[b2(minimal)]
+    /// struct Units<'a> { version: u8, #[b2(float64)] scale: f64, #[b2(fixstr(len = 3))] name: &'a str }
+    ///
+    /// let mut frame = FrameFile::open("array.b2nd")?;
+    /// frame.patch_metalayer_field("units", Units::SCALE, &2.5)?;
+    /// # Ok::<(), b2schema::Error>(())
+    /// ```
+    pub fn patch_metalayer_field<T>(
+        &mut self,
+        name: &str,
+        field: crate::layout::FieldRef<T>,
+        value: &T,
+    ) -> Result<()>
+    where
+        T: ?Sized + serde_core::Serialize,
+    {
+        let (at, len) = self.metalayer_place(name)?;
+        let in_layer = |e: Error| e.in_segment(crate::Segment::Key(name.into())).in_field("metalayers");
+        let base = self.offset + at;
+        // Everything is checked on a copy of the content first (role, place, width, marker).
+        let mut content = self.header[at as usize..at as usize + len].to_vec();
+        field.patch(&mut content, value).map_err(|e| in_layer(e.shift_offset(base as usize)))?;
+        let mut f = self.open_unchanged_metalayer(name, at, len)?;
+        field.patch_file(&mut f, base, value).map_err(in_layer)?;
+        self.header[at as usize..at as usize + len].copy_from_slice(&content);
+        Ok(())
+    }
+
+    /// Where metalayer `name`'s content starts in the frame, and its length.
+    fn metalayer_place(&self, name: &str) -> Result<(u64, usize)> {
+        let v = self.view()?;
+        let (_, offset, old) = v
+            .header
+            .metalayers
+            .iter()
+            .find(|(n, _, _)| *n == name)
+            .ok_or_else(|| Error::invalid("an existing metalayer named", name, "none", 87))?;
+        Ok((offset as u64 + 5, old.len()))
+    }
+
+    /// Opens the frame's file for writing, after checking that it still holds metalayer `name`
+    /// (content at `at`, `len` bytes) as it was read: its c6 marker, length and bytes. If the
+    /// frame changed since it was opened, a write could land on anything else.
+    fn open_unchanged_metalayer(&self, name: &str, at: u64, len: usize) -> Result<File> {
+        let mut f = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(self.frame_path())
+            .map_err(|e| Error::from(e).with_offset((self.offset + at) as usize))?;
         let cached = &self.header[at as usize - 5..at as usize + len];
         let mut on_disk = vec![0u8; cached.len()];
         read_at(&mut f, self.offset + at - 5, &mut on_disk, &mut 0)?;
@@ -534,16 +585,12 @@ impl FrameFile {
                 "the metalayer's bytes as read when the frame was opened (the file changed since):",
                 name,
                 "other bytes",
-                at as usize - 5,
+                (self.offset + at) as usize - 5,
             )
             .in_segment(crate::Segment::Key(name.into()))
             .in_field("metalayers"));
         }
-        f.seek(SeekFrom::Start(self.offset + at))?;
-        f.write_all(content)?;
-        f.flush()?;
-        self.header[at as usize..at as usize + len].copy_from_slice(content);
-        Ok(())
+        Ok(f)
     }
 }
 

@@ -116,7 +116,7 @@ impl<'a> FrameView<'a> {
                 return Err(Error::invalid(
                     "an offsets index between the chunks and the trailer, at",
                     chunks_end,
-                    alloc::format!("{} bytes at {}", p.index.len(), p.index_offset),
+                    alloc::format!("{} at {}", crate::error::bytes(p.index.len() as u64), p.index_offset),
                     39,
                 )
                 .in_field("cbytes"));
@@ -330,7 +330,7 @@ fn bytes_at<'a>(frame: &'a [u8], at: u64, len: u64, what: &'static str) -> Resul
             Error::invalid(
                 "bytes inside the frame for the",
                 what,
-                alloc::format!("{len} bytes at {at}"),
+                alloc::format!("{} at {at}", crate::error::bytes(len)),
                 at as usize,
             )
             .in_field(what)

@@ -45,9 +45,11 @@ pub fn diagram(layout: &Layout) -> String {
         container_name(layout),
         layout.fields.len(),
         match layout.fixed_len {
-            Some(n) => alloc::format!(", {n} bytes"),
+            // Offsets in the ruler's base (hex); a count of bytes stays a count.
+            Some(0) => String::from(", 0 bytes"),
+            Some(n) => alloc::format!(", {n} bytes (0x0 to 0x{:X})", n - 1),
             None => match layout.variable_from() {
-                Some(v) => alloc::format!(", fixed up to byte {v}, variable from there"),
+                Some(v) => alloc::format!(", fixed up to byte 0x{v:X}, variable from there"),
                 None => String::new(),
             },
         }

@@ -7,16 +7,19 @@
 //!
 //! - [`diagram`]: a byte-ruler drawing in the style of the Blosc2 format documents;
 //! - [`annotate`]: an annotated hex dump of encoded bytes, one field per line;
-//! - [`FieldRef`]: in-place patching of a fixed-width field in an encoded buffer or file.
+//! - [`FieldRef`]: in-place patching of a fixed-width field in an encoded buffer or file;
+//! - [`report`]: all three as one text, for snapshot-testing one's own layouts (an insta recipe).
 
 mod annotate;
 mod diagram;
 mod patch;
+mod report;
 mod types;
 
 pub use annotate::{annotate, annotate_with};
 pub use diagram::diagram;
 pub use patch::FieldRef;
+pub use report::report;
 pub use types::B2Type;
 
 use crate::config::Widths;

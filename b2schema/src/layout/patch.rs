@@ -101,8 +101,8 @@ impl<T: ?Sized + Serialize> FieldRef<T> {
         if n != width {
             return Err(Error::new(ErrorKind::Mismatch {
                 what: "field width",
-                expected: alloc::format!("{width} bytes"),
-                found: alloc::format!("{n}"),
+                expected: crate::error::bytes(width as u64),
+                found: crate::error::bytes(n as u64),
             })
             .in_field(self.field.name));
         }

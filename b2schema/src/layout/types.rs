@@ -14,7 +14,14 @@ use crate::wrap;
 /// attribute overrides it, and its [`Shape`].
 ///
 /// Implemented for the primitive types, strings, byte slices, arrays, vectors, options, maps,
-/// the [`wrap`] newtypes, and every `#[derive(B2Layout)]` struct.
+/// the [`wrap`] newtypes, and every `#[derive(B2Layout)]` struct. Not for enums: a field of an
+/// enum type does not compile (`tests/ui/enum_field.rs`).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no b2schema layout: it cannot be a field of a `#[derive(B2Layout)]` struct",
+    label = "this field's type",
+    note = "a field is an integer, bool, f32/f64, a string, bytes, an array, a Vec, an Option, a map or a `#[derive(B2Layout)]` struct",
+    note = "enums are not supported: store the discriminant as an integer field (`#[b2(fixint)] codec: u8`) and convert it"
+)]
 pub trait B2Type {
     /// The encoding of a value of this type in the fixed mode.
     const ENCODING: Encoding;

@@ -1,0 +1,15 @@
+use b2schema::B2Layout;
+
+#[derive(serde::Serialize, serde::Deserialize)]
+enum Codec {
+    Blosclz,
+    Lz4,
+}
+
+#[derive(B2Layout)]
+struct Header {
+    version: u8,
+    codec: Codec,
+}
+
+fn main() {}
