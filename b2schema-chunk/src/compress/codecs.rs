@@ -75,7 +75,9 @@ pub(crate) fn encode(codec: u8, clevel: u8, input: &[u8], output: &mut [u8]) -> 
             if code == zlib_rs::ReturnCode::Ok { out.len() } else { 0 }
         }
         #[cfg(all(feature = "zlib", not(feature = "std")))]
-        compcode::ZLIB => copy_if_fits(&miniz_oxide::deflate::compress_to_vec_zlib(input, clevel.min(9)), output),
+        compcode::ZLIB => {
+            copy_if_fits(&miniz_oxide::deflate::compress_to_vec_zlib(input, clevel.min(9)), output)
+        }
         #[cfg(feature = "zstd")]
         compcode::ZSTD => {
             let v = ruzstd::encoding::compress_to_vec(input, ruzstd::encoding::CompressionLevel::Fastest);
