@@ -641,9 +641,9 @@ fn human(r: &Value) -> String {
         if let Some(c) = m.get("chunk") {
             let _ = write!(
                 line,
-                " {} -> {} bytes ({})",
+                " {} -> {} ({})",
                 c["cbytes"],
-                c["nbytes"],
+                bytes(&c["nbytes"]),
                 if c["memcpyed"] == true { "memcpy" } else { c["codec"].as_str().unwrap_or("") }
             );
         }
@@ -695,7 +695,12 @@ fn chunk_line(c: &Value) -> String {
         _ => "no bytes".into(),
     };
     let special = c["special"].as_str().map(|k| format!(", {k}")).unwrap_or_default();
-    format!("  #{:<5} {place:<20} {} -> {} bytes{special}", c["index"], c["cbytes"], c["nbytes"])
+    format!("  #{:<5} {place:<20} {} -> {}{special}", c["index"], c["cbytes"], bytes(&c["nbytes"]))
+}
+
+/// "1 byte", "N bytes" for a count in the JSON report.
+fn bytes(n: &Value) -> String {
+    format!("{n} byte{}", if n.as_u64() == Some(1) { "" } else { "s" })
 }
 
 fn short(s: &str) -> String {

@@ -110,7 +110,7 @@ fn write_payload_within(
                 offset + i * BYTES_PER_LINE,
                 &[],
                 indent,
-                &alloc::format!("... {} more", crate::error::bytes(rest as u64)),
+                &alloc::format!("... {rest} more byte{}", if rest == 1 { "" } else { "s" }),
             );
             return;
         }
