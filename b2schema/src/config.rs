@@ -113,7 +113,7 @@ impl Default for Config {
 }
 
 /// A configuration change for one value and everything inside it, carried by a newtype name the
-/// way [`Encoding`](crate::Encoding) overrides are (see [`wrap::Minimal`](crate::wrap::Minimal)).
+/// way [`Encoding`](crate::encoding::Encoding) overrides are (see [`wrap::Minimal`](crate::wrap::Minimal)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ModeSwitch {
     /// [`Widths::Fixed`] inside.
@@ -185,7 +185,7 @@ impl ModeSwitch {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Magic {
     /// An encoding override for the value inside.
-    Encoding(crate::Encoding),
+    Encoding(crate::encoding::Encoding),
     /// A configuration change for the value inside.
     Mode(ModeSwitch),
 }
@@ -194,7 +194,7 @@ impl Magic {
     /// The meaning of a newtype name, if it has one for b2schema.
     #[inline]
     pub(crate) fn of(name: &str) -> Option<Magic> {
-        match crate::Encoding::from_magic(name) {
+        match crate::encoding::Encoding::from_magic(name) {
             Some(e) => Some(Magic::Encoding(e)),
             None => ModeSwitch::from_magic(name).map(Magic::Mode),
         }
@@ -203,8 +203,13 @@ impl Magic {
     /// Records an encoding override as pending. `Raw` only says "these are bytes": a byte
     /// framing already asked for (`FixStr` around a packed struct) wins over it.
     #[inline]
-    pub(crate) fn set_pending(pending: &mut Option<crate::Encoding>, enc: crate::Encoding) {
-        if !(enc == crate::Encoding::Raw && pending.is_some_and(crate::Encoding::is_bytes)) {
+    pub(crate) fn set_pending(
+        pending: &mut Option<crate::encoding::Encoding>,
+        enc: crate::encoding::Encoding,
+    ) {
+        if !(enc == crate::encoding::Encoding::Raw
+            && pending.is_some_and(crate::encoding::Encoding::is_bytes))
+        {
             *pending = Some(enc);
         }
     }
@@ -215,12 +220,12 @@ impl Magic {
 /// of wrappers, field attributes and the direct codec go through these provided methods.
 pub(crate) trait ModeState {
     /// The configuration in force and the pending override.
-    fn mode_state(&mut self) -> (&mut Config, &mut Option<crate::Encoding>);
+    fn mode_state(&mut self) -> (&mut Config, &mut Option<crate::encoding::Encoding>);
 
     /// Makes `enc` the encoding of the next value, as a wrapper newtype or a field attribute
     /// does (`None` leaves the type's own encoding).
     #[inline]
-    fn set_pending(&mut self, enc: Option<crate::Encoding>) {
+    fn set_pending(&mut self, enc: Option<crate::encoding::Encoding>) {
         if let Some(e) = enc {
             Magic::set_pending(self.mode_state().1, e);
         }

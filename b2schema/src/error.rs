@@ -127,8 +127,8 @@ pub enum ErrorKind {
         max: u16,
     },
     /// A Blosc chunk that does not decode (its offset is where the problem is in the chunk).
-    Chunk(crate::chunk::Error),
-    /// The input asks for more memory or work than the [`Limits`](crate::Limits) allow (or,
+    Chunk(b2schema_chunk::Error),
+    /// The input asks for more memory or work than the `Limits` allow (or,
     /// when `max` is 0, than the allocator could give).
     BudgetExceeded {
         /// What needed it ("a chunk's nbytes", "the array's data").
@@ -136,7 +136,7 @@ pub enum ErrorKind {
         /// Bytes (or items) asked for.
         needed: u64,
         /// The limit that refused it.
-        limit: crate::Limit,
+        limit: Limit,
         /// Its value.
         max: u64,
     },
@@ -181,7 +181,7 @@ impl Error {
 
     /// A chunk decoding error, for a chunk that starts at byte `chunk_start`.
     #[cold]
-    pub fn chunk(e: crate::chunk::Error, chunk_start: usize) -> Self {
+    pub fn chunk(e: b2schema_chunk::Error, chunk_start: usize) -> Self {
         Self::at(ErrorKind::Chunk(e), chunk_start.saturating_add(e.offset)).in_field(e.field)
     }
 
@@ -293,7 +293,7 @@ impl Error {
             #[cfg(feature = "std")]
             ErrorKind::Io(_) => Category::Io,
             ErrorKind::BufferFull { .. } => Category::Io,
-            ErrorKind::Chunk(e) if e.kind == crate::chunk::ErrorKind::Truncated => Category::Eof,
+            ErrorKind::Chunk(e) if e.kind == b2schema_chunk::ErrorKind::Truncated => Category::Eof,
             ErrorKind::UnexpectedMarker { .. }
             | ErrorKind::LengthExceedsInput { .. }
             | ErrorKind::InvalidMarker(_)
@@ -435,6 +435,37 @@ impl From<std::io::Error> for Error {
     #[cold]
     fn from(e: std::io::Error) -> Self {
         Error::new(ErrorKind::Io(e))
+    }
+}
+
+/// One of the limits of a `Limits` budget (`b2schema::Limits`), named in a budget error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// `Limits::max_decompressed`.
+    Decompressed,
+    /// `Limits::max_decompressed_total`.
+    DecompressedTotal,
+    /// `Limits::max_items`.
+    Items,
+    /// `Limits::max_output`.
+    Output,
+    /// `Limits::max_shown`.
+    Shown,
+    /// `Limits::max_chunks`.
+    Chunks,
+}
+
+impl Limit {
+    /// The command-line option that raises it (`--max-decompressed`).
+    pub const fn option(self) -> &'static str {
+        match self {
+            Limit::Decompressed => "--max-decompressed",
+            Limit::DecompressedTotal => "--max-decompressed-total",
+            Limit::Items => "--max-items",
+            Limit::Output => "--max-output",
+            Limit::Shown => "--max-shown",
+            Limit::Chunks => "--max-chunks",
+        }
     }
 }
 

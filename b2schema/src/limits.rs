@@ -11,6 +11,7 @@
 //! assert_eq!(limits.max_items(), 10_000);
 //! ```
 
+pub use crate::error::Limit;
 use crate::error::{Error, ErrorKind, Result};
 
 /// How much memory and work a read may spend, whatever the input claims. `Copy`, so each
@@ -33,6 +34,11 @@ pub const DEFAULT_MAX_DECOMPRESSED_TOTAL: u64 = 1 << 30;
 pub const DEFAULT_MAX_ITEMS: u64 = 1000;
 /// Default of [`Limits::max_output`]: 4 GiB.
 pub const DEFAULT_MAX_OUTPUT: u64 = 4 << 30;
+/// Default of [`Limits::max_chunks`]: the most index entries a frame's chunk index is decoded
+/// into (4 Mi chunks: 64 MiB of locations). A tiny frame can claim far more (a repeat-value index
+/// of 40 bytes stands for any number of special chunks), so a larger index needs an explicit,
+/// larger limit. Also `frame::DEFAULT_MAX_LOCATIONS`.
+pub const DEFAULT_MAX_LOCATIONS: u64 = 1 << 22;
 /// Default of [`Limits::max_shown`]: 1 KiB (8192 vlmetalayers then print at most 16 MiB of
 /// hex).
 pub const DEFAULT_MAX_SHOWN: u64 = 1 << 10;
@@ -45,7 +51,7 @@ impl Default for Limits {
             max_items: DEFAULT_MAX_ITEMS,
             max_output: DEFAULT_MAX_OUTPUT,
             max_shown: DEFAULT_MAX_SHOWN,
-            max_chunks: crate::frame::DEFAULT_MAX_LOCATIONS,
+            max_chunks: DEFAULT_MAX_LOCATIONS,
         }
     }
 }
@@ -82,7 +88,7 @@ impl Limits {
     }
 
     /// The most entries of a chunk offsets index decoded (16 bytes of memory each). Default
-    /// [`DEFAULT_MAX_LOCATIONS`](crate::frame::DEFAULT_MAX_LOCATIONS), 4 Mi chunks.
+    /// [`DEFAULT_MAX_LOCATIONS`], 4 Mi chunks.
     pub const fn max_chunks(&self) -> u64 {
         self.max_chunks
     }
@@ -160,37 +166,6 @@ impl Limits {
     /// [`Limits::check`] against this budget's value of `limit`.
     pub fn require(&self, what: &'static str, needed: u64, limit: Limit, offset: usize) -> Result<()> {
         Self::check(what, needed, limit, self.get(limit), offset)
-    }
-}
-
-/// One of the limits of [`Limits`], named in a budget error.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Limit {
-    /// [`Limits::max_decompressed`].
-    Decompressed,
-    /// [`Limits::max_decompressed_total`].
-    DecompressedTotal,
-    /// [`Limits::max_items`].
-    Items,
-    /// [`Limits::max_output`].
-    Output,
-    /// [`Limits::max_shown`].
-    Shown,
-    /// [`Limits::max_chunks`].
-    Chunks,
-}
-
-impl Limit {
-    /// The command-line option that raises it (`--max-decompressed`).
-    pub const fn option(self) -> &'static str {
-        match self {
-            Limit::Decompressed => "--max-decompressed",
-            Limit::DecompressedTotal => "--max-decompressed-total",
-            Limit::Items => "--max-items",
-            Limit::Output => "--max-output",
-            Limit::Shown => "--max-shown",
-            Limit::Chunks => "--max-chunks",
-        }
     }
 }
 

@@ -20,6 +20,7 @@ pub use crate::error::{Error, Result as B2Result};
 pub use crate::layout::{self, B2Layout, B2Type, FieldLayout, FieldRef, Layout, Role, Shape};
 pub use crate::ser::{Output, Serializer as B2Serializer};
 pub use crate::wrap;
+pub use crate::wrap::{As, AsSeed};
 pub use alloc::format;
 pub use core;
 pub use serde_core;
@@ -70,28 +71,6 @@ impl<'de, S: DeserializeSeed<'de>> Visitor<'de> for Names<S> {
 
     fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<S::Value, D::Error> {
         deserialize_with_names(d, self.rest, self.seed)
-    }
-}
-
-/// Serializes `value` under `encoding` (a field attribute).
-pub struct As<'a, T: ?Sized>(pub Encoding, pub &'a T);
-
-impl<T: ?Sized + Serialize> Serialize for As<'_, T> {
-    #[inline]
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_newtype_struct(self.0.magic(), self.1)
-    }
-}
-
-/// Deserializes a `T` under `encoding` (a field attribute).
-pub struct AsSeed<T>(pub Encoding, pub PhantomData<T>);
-
-impl<'de, T: de::Deserialize<'de>> DeserializeSeed<'de> for AsSeed<T> {
-    type Value = T;
-
-    #[inline]
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
-        d.deserialize_newtype_struct(self.0.magic(), crate::wrap::Unwrap(PhantomData))
     }
 }
 

@@ -160,3 +160,29 @@ impl<'de, T: Deserialize<'de>> Visitor<'de> for Unwrap<T> {
         T::deserialize(d)
     }
 }
+
+// The derive's field encodings (`#[b2(encoding)]`), used by the generated code through
+// `__private` and by the typed handles of `layout::patch`.
+/// Serializes `value` under `encoding` (a field attribute).
+#[doc(hidden)]
+pub struct As<'a, T: ?Sized>(pub Encoding, pub &'a T);
+
+impl<T: ?Sized + Serialize> Serialize for As<'_, T> {
+    #[inline]
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_newtype_struct(self.0.magic(), self.1)
+    }
+}
+
+/// Deserializes a `T` under `encoding` (a field attribute).
+#[doc(hidden)]
+pub struct AsSeed<T>(pub Encoding, pub PhantomData<T>);
+
+impl<'de, T: Deserialize<'de>> serde_core::de::DeserializeSeed<'de> for AsSeed<T> {
+    type Value = T;
+
+    #[inline]
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
+        d.deserialize_newtype_struct(self.0.magic(), Unwrap(PhantomData))
+    }
+}

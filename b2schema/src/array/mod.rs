@@ -15,7 +15,9 @@
 mod element;
 mod reader;
 mod selection;
+mod stream;
 
 pub use element::Element;
 pub use reader::{ArrayReader, ReadOptions, ReadStats};
 pub use selection::{Selection, SelectionError};
+pub use stream::PIECE_BYTES;

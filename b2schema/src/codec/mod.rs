@@ -5,7 +5,7 @@
 //! layouts): the container header is written as a constant, each field goes straight to its
 //! type's own code under the encoding its attribute names, and counted arrays are read in a
 //! plain loop. The leading fields of fixed width (a frame header's thirteen) sit at the constant
-//! offsets of the struct's [`B2Layout`](crate::B2Layout): they are written into a stack buffer
+//! offsets of the struct's [`B2Layout`](crate::layout::B2Layout): they are written into a stack buffer
 //! at those offsets and appended at once, and read from them after one check that the input
 //! holds them all, as a decoder written by hand for the layout reads them. A struct's computed
 //! fields are checked on the values just read, and the struct is built once, where it is

@@ -77,8 +77,10 @@ impl<'a, 'de> MapAccess<'a, 'de> {
     /// The segment naming the current entry: its key if the key is a string, else its position.
     #[cold]
     fn key_segment(&self) -> Segment {
-        let mut de =
-            Deserializer::from_slice_with(&self.de.input[self.key_offset..], crate::Config::minimal());
+        let mut de = Deserializer::from_slice_with(
+            &self.de.input[self.key_offset..],
+            crate::config::Config::minimal(),
+        );
         match <&str as de::Deserialize>::deserialize(&mut de) {
             Ok(key) => Segment::Key(key.into()),
             Err(_) => Segment::Index(self.index - 1),

@@ -111,7 +111,8 @@ pub fn entry(value: i64, sparse: bool) -> Option<ChunkLocation> {
 /// The most index entries a frame's chunk index is decoded into by default (4 Mi chunks: 64 MiB
 /// of locations). A tiny frame can claim far more (a repeat-value index of 40 bytes stands for any
 /// number of special chunks), so a larger index needs an explicit, larger limit.
-pub const DEFAULT_MAX_LOCATIONS: u64 = 1 << 22;
+/// (Written once, in the budget: [`Limits::max_chunks`](crate::limits::Limits::max_chunks).)
+pub use crate::limits::DEFAULT_MAX_LOCATIONS;
 
 /// The number of entries of the offsets chunk `index` (at byte `at`), from its header alone.
 pub fn count(index: &[u8], at: usize) -> Result<u64> {

@@ -14,8 +14,7 @@
 //! ```
 
 mod codes;
-#[cfg(feature = "std")]
-mod data;
+mod consistency;
 #[cfg(feature = "std")]
 mod file;
 mod header;

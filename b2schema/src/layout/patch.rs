@@ -6,10 +6,10 @@ use serde_core::de::Deserialize;
 use serde_core::ser::Serialize;
 
 use super::{FieldLayout, Role};
-use crate::__private::{As, AsSeed};
 use crate::encoding::{Encoding, Expected};
 use crate::error::{Error, ErrorKind, Result};
 use crate::ser::{Serializer, SliceOutput};
+use crate::wrap::{As, AsSeed};
 
 /// The largest fixed field a handle patches (a fixext16 is 18 bytes; a fixstr 32).
 const MAX_FIELD: usize = 64;
@@ -165,7 +165,7 @@ impl<T> FieldRef<T> {
             let available = encoded.len().saturating_sub(offset);
             Error::at(ErrorKind::UnexpectedEof { needed: width, available }, offset).in_field(self.field.name)
         })?;
-        let mut de = crate::Deserializer::from_slice(bytes);
+        let mut de = crate::de::Deserializer::from_slice(bytes);
         let v = serde_core::de::DeserializeSeed::deserialize(
             AsSeed::<T>(self.field.encoding, PhantomData),
             &mut de,

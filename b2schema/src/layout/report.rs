@@ -48,7 +48,7 @@ const HEX_LINE: usize = 16;
 /// ```
 pub fn report<T: B2Layout + Serialize + ?Sized>(value: &T) -> String {
     let mut out = diagram(T::LAYOUT);
-    let bytes = match crate::to_vec(value) {
+    let bytes = match crate::ser::to_vec(value) {
         Ok(bytes) => bytes,
         Err(e) => {
             let _ = writeln!(out, "!! encoding failed: {e}");

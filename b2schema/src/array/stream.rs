@@ -1,12 +1,13 @@
 //! A frame's data, streamed: an NDArray's items in C order or an SChunk's chunks in turn,
 //! written as they are decompressed so that memory stays bounded whatever the data's size.
+//! (Methods of [`FrameFile`], kept here, above the frame readers, because an NDArray is read
+//! through the [`ArrayReader`](super::ArrayReader).)
 
 use std::io::Write;
 
-use super::file::FrameFile;
-use super::index::{ChunkLocation, SpecialValue};
 use crate::b2nd::{Geometry, NdMeta};
 use crate::error::{Error, Result};
+use crate::frame::{ChunkLocation, FrameFile, SpecialValue};
 use crate::limits::{Limit, Limits};
 
 impl FrameFile {
@@ -38,7 +39,7 @@ impl FrameFile {
     ///
     /// Memory is bounded: one chunk at a time for an SChunk; for an NDArray one piece of the
     /// output ([`PIECE_BYTES`]) and one block per thread (within [`Limits::max_decompressed`]),
-    /// as [`crate::array::ArrayReader::read_to`] reads it; the total is
+    /// as [`super::ArrayReader::read_to`] reads it; the total is
     /// checked against [`Limits::max_output`] before the first byte, every chunk's `nbytes`
     /// against the frame's geometry before it is read.
     pub fn write_data(&self, out: &mut dyn Write) -> Result<u64> {
@@ -85,12 +86,12 @@ impl FrameFile {
 
     /// [`FrameFile::write_data`] for an NDArray, decoded on the available cores.
     pub fn write_ndarray(&self, out: &mut dyn Write) -> Result<u64> {
-        self.write_ndarray_with(out, &crate::array::ReadOptions::default())
+        self.write_ndarray_with(out, &super::ReadOptions::default())
     }
 
     /// [`FrameFile::write_ndarray`] decoded on `opts.nthreads` threads (the output is the same
     /// whatever the count).
-    pub fn write_ndarray_with(&self, out: &mut dyn Write, opts: &crate::array::ReadOptions) -> Result<u64> {
+    pub fn write_ndarray_with(&self, out: &mut dyn Write, opts: &super::ReadOptions) -> Result<u64> {
         let v = self.view()?;
         let meta = self.ndarray_meta()?.ok_or_else(|| {
             Error::invalid("an NDArray (a b2nd or caterva metalayer)", "b2nd", "an SChunk", 87)
@@ -128,10 +129,10 @@ impl FrameFile {
         }
         // Every chunk checked: the items stream out in pieces, each decoded on `opts.nthreads`
         // threads from only the blocks it needs.
-        let reader = crate::array::ArrayReader::new(self)?;
-        let opts = crate::array::ReadOptions { max_bytes: total, ..*opts };
+        let reader = super::ArrayReader::new(self)?;
+        let opts = super::ReadOptions { max_bytes: total, ..*opts };
         let mut written = 0u64;
-        reader.read_to(&crate::array::Selection::all(reader.shape()), &opts, PIECE_BYTES, |piece| {
+        reader.read_to(&super::Selection::all(reader.shape()), &opts, PIECE_BYTES, |piece| {
             out.write_all(piece)?;
             written += piece.len() as u64;
             Ok(())
