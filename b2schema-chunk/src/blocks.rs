@@ -53,8 +53,8 @@ impl ChunkBlocks {
         let header = match extended {
             Ok(h) => h,
             Err(e) if e.kind == ErrorKind::Truncated && e.field == "extended header" => {
-                if prefix.len() < super::EXTENDED_HEADER_LEN {
-                    return Ok(Prefix::Need(super::EXTENDED_HEADER_LEN));
+                if prefix.len() < super::header::EXTENDED_HEADER_LEN {
+                    return Ok(Prefix::Need(super::header::EXTENDED_HEADER_LEN));
                 }
                 ChunkHeader::peek(prefix)?
             }
@@ -79,7 +79,7 @@ impl ChunkBlocks {
                     match super::bytes::i32_le(prefix, table_end) {
                         None => return Ok(Prefix::Need(table_end + 4)),
                         // Blocks::new refuses a size out of range: read no more for it.
-                        Some(size) if size > 0 && size <= super::MAX_DICT_SIZE => {
+                        Some(size) if size > 0 && size <= super::decompress::MAX_DICT_SIZE => {
                             table_end + 4 + size as usize
                         }
                         Some(_) => table_end + 4,

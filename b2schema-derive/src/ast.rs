@@ -167,7 +167,7 @@ fn check(c: &Container<'_>, errors: &mut Errors) {
         // A byte-string constant written as an array of fixints (the default of `[u8; N]`, or
         // fixarray, array16, counted) must hold bytes 0..=127.
         if let Some(m) = &f.attrs.magic
-            && let Some(lit) = crate::ser::byte_string(&m.value)
+            && let Some(lit) = crate::tokens::byte_string(&m.value)
             && matches!(
                 f.attrs.encoding.as_ref().map(|e| e.value),
                 None | Some("FixArray" | "Array16" | "Counted")

@@ -7,7 +7,8 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use crate::ast::{Container, Field, Repr};
-use crate::{bound, de, fixed, locals, ser};
+use crate::source::{Source, encoding, source};
+use crate::{bound, de, fixed, locals};
 
 /// `Encode` and `Decode` for the struct. Maps and packed structs take the serde path whole.
 pub fn expand(c: &Container<'_>) -> TokenStream {
@@ -184,52 +185,6 @@ fn frame(c: &Container<'_>) -> Option<TokenStream> {
 
 pub(crate) fn local(f: &Field<'_>) -> syn::Ident {
     format_ident!("__field_{}", f.ident)
-}
-
-/// `Some(Encoding::X)` for a field with an encoding attribute, else `None` (its type's own).
-pub(crate) fn encoding(c: &Container<'_>, f: &Field<'_>) -> TokenStream {
-    let k = &c.krate;
-    let p = quote!(#k::__private);
-    match &f.attrs.encoding {
-        Some(_) => {
-            let enc = f.encoding(k);
-            quote!(#p::core::option::Option::Some(#enc))
-        }
-        None => quote!(#p::core::option::Option::None),
-    }
-}
-
-/// What a field gives its encoder, by kind of field: both the field-by-field write and the fixed
-/// part's exact write take it from here.
-pub(crate) enum Source {
-    /// A computed field: the value of its hidden method.
-    Computed(syn::Ident),
-    /// A value of the field's type: the field itself (`self.field`) or a constant bound to `__m`
-    /// by `binding`, with the check of its fixed length (`len = N`) when it has one.
-    Value { binding: Option<TokenStream>, value: TokenStream, check: Option<TokenStream> },
-    /// A computed field with a fixed length: the serde value as it is.
-    Serde(TokenStream),
-}
-
-pub(crate) fn source(c: &Container<'_>, f: &Field<'_>) -> Source {
-    let k = &c.krate;
-    let p = quote!(#k::__private);
-    let (id, ty) = (f.ident, f.ty);
-    let (binding, value) = match ser::magic_value(c, f) {
-        Some(m) => (Some(quote!(let __m: #ty = #m;)), quote!(__m)),
-        None => (None, quote!(self.#id)),
-    };
-    match (&f.attrs.computed, &f.attrs.len) {
-        (Some(_), None) => Source::Computed(ser::computed_method(f)),
-        (Some(_), Some(_)) => Source::Serde(ser::value(c, f)),
-        (None, len) => {
-            let check = len.as_ref().map(|len| {
-                let (name, n) = (f.name(), len.value);
-                quote!(#p::check_len(#name, #p::ByteLen::byte_len(&#value), #n))
-            });
-            Source::Value { binding, value, check }
-        }
-    }
 }
 
 fn encode_field(c: &Container<'_>, f: &Field<'_>) -> TokenStream {

@@ -162,7 +162,7 @@ pub fn field_checks(c: &Container<'_>, f: &crate::ast::Field<'_>) -> Option<Toke
     let mut out = TokenStream::new();
     if let Some(m) = &f.attrs.magic {
         let tokens = &m.value;
-        out.extend(match ser::byte_string(tokens) {
+        out.extend(match crate::tokens::byte_string(tokens) {
             Some(lit) => quote! {
                 #p::check_bytes_magic(#name, #p::core::convert::AsRef::<[u8]>::as_ref(__v), #lit)?;
             },
@@ -191,7 +191,7 @@ fn checks(c: &Container<'_>) -> TokenStream {
         let name = f.name();
         let cexpr = f.attrs.computed.as_ref()?;
         let method = ser::computed_method(f);
-        let text = crate::layout::expr_text(&cexpr.value);
+        let text = crate::tokens::expr_text(&cexpr.value);
         Some(quote! {
             let __expected = self.#method()?;
             if __expected != self.#id {

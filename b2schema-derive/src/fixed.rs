@@ -13,7 +13,7 @@ use quote::quote;
 
 use crate::ast::{Container, Field};
 use crate::bound;
-use crate::codec::{Source, encoding, source};
+use crate::source::{Source, encoding, source};
 
 /// `__LAYOUT` and `__PREFIX`, the struct's layout and the bytes of its fixed part from the first
 /// field, `None` when the struct is generic (its layout is then not a constant here).

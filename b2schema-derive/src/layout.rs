@@ -66,11 +66,11 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
             .collect();
         let role = match (&f.attrs.magic, &f.attrs.computed) {
             (Some(m), _) => {
-                let text = expr_text(&m.value);
+                let text = crate::tokens::expr_text(&m.value);
                 quote!(#p::Role::Magic(#text))
             }
             (_, Some(e)) => {
-                let text = expr_text(&e.value);
+                let text = crate::tokens::expr_text(&e.value);
                 quote!(#p::Role::Computed(#text))
             }
             _ => quote!(#p::Role::Data),
@@ -185,14 +185,4 @@ fn offset_assert(c: &Container<'_>, f: &Field<'_>, i: usize) -> Option<TokenStre
             #check
         };
     })
-}
-
-/// An expression's tokens as text without the spaces token streams put around `::`, `.` and
-/// parentheses (`self.shape.len()`, not `self . shape . len ()`).
-pub fn expr_text(tokens: &TokenStream) -> String {
-    let mut s = tokens.to_string();
-    for (from, to) in [(" :: ", "::"), (" . ", "."), (" (", "("), ("( ", "("), (" )", ")")] {
-        s = s.replace(from, to);
-    }
-    s
 }

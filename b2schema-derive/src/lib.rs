@@ -15,6 +15,8 @@ mod fixed;
 mod layout;
 mod locals;
 mod ser;
+mod source;
+mod tokens;
 
 use proc_macro::TokenStream;
 use quote::quote;

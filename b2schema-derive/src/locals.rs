@@ -17,7 +17,7 @@ pub fn checks(c: &Container<'_>, local: &impl Fn(&Field<'_>) -> syn::Ident) -> O
     for f in &c.fields {
         let Some(computed) = &f.attrs.computed else { continue };
         let expr = over_locals(&computed.value, &c.fields, local)?;
-        let text = crate::layout::expr_text(&computed.value);
+        let text = crate::tokens::expr_text(&computed.value);
         let (ty, name, local) = (f.ty, f.name(), local(f));
         out.extend(quote! {
             let __expected: #ty = match #p::computed(#expr, #name) {

@@ -95,7 +95,7 @@ pub fn magic_value(c: &Container<'_>, f: &Field<'_>) -> Option<TokenStream> {
     let k = &c.krate;
     let m = f.attrs.magic.as_ref()?;
     let tokens = &m.value;
-    Some(match byte_string(tokens) {
+    Some(match crate::tokens::byte_string(tokens) {
         Some(lit) => {
             // Every token at the literal, so that a field type that cannot hold it is an error there.
             let k = respan(k, lit.span());
@@ -133,7 +133,7 @@ pub fn magic_fits(c: &Container<'_>, f: &Field<'_>) -> Option<TokenStream> {
     let syn::Type::Path(tp) = f.ty else { return None };
     let int = tp.path.get_ident().map(|i| i.to_string())?;
     if !matches!(int.as_str(), "u8" | "u16" | "u32" | "u64" | "i8" | "i16" | "i32" | "i64")
-        || byte_string(&m.value).is_some()
+        || crate::tokens::byte_string(&m.value).is_some()
     {
         return None;
     }
@@ -150,7 +150,7 @@ pub fn magic_fits(c: &Container<'_>, f: &Field<'_>) -> Option<TokenStream> {
     };
     let msg = format!(
         "#[b2(magic = {})]: the constant does not fit field `{}`'s encoding ({enc_name}){hint}",
-        crate::layout::expr_text(tokens),
+        crate::tokens::expr_text(tokens),
         f.name()
     );
     let span = tokens.clone().into_iter().next().map(|t| t.span()).unwrap_or(m.span);
@@ -169,9 +169,4 @@ pub fn magic_fits(c: &Container<'_>, f: &Field<'_>) -> Option<TokenStream> {
 /// The hidden method computing a `computed` field.
 pub fn computed_method(f: &Field<'_>) -> syn::Ident {
     format_ident!("__b2schema_computed_{}", f.ident)
-}
-
-/// The literal if `tokens` is a single byte-string literal (`b"b2frame\0"`).
-pub fn byte_string(tokens: &TokenStream) -> Option<syn::LitByteStr> {
-    syn::parse2::<syn::LitByteStr>(tokens.clone()).ok()
 }

@@ -1,6 +1,7 @@
 //! Reading values: [`from_slice`], [`take_from_slice`], [`from_reader`].
 
 mod access;
+mod data_format;
 mod deserializer;
 mod raw;
 

@@ -3,7 +3,6 @@
 
 use serde_core::de::{self, DeserializeSeed, Visitor};
 
-use super::deserializer::RawShape;
 use crate::encoding::Encoding;
 use crate::error::{Error, ErrorKind, Result, Segment};
 
@@ -253,4 +252,12 @@ impl<'de> de::Deserializer<'de> for &mut RawDeserializer<'de> {
     fn is_human_readable(&self) -> bool {
         false
     }
+}
+
+/// What a raw (bare bytes) value is read into.
+#[derive(Clone, Copy)]
+pub(super) enum RawShape {
+    Seq,
+    Tuple(usize),
+    Struct(&'static [&'static str]),
 }

@@ -1,6 +1,7 @@
 //! Writing values: [`to_vec`], [`to_slice`], `to_writer` (std), [`encoded_len`].
 
 mod compound;
+mod data_format;
 mod output;
 mod raw;
 mod serializer;
