@@ -14,6 +14,7 @@ use serde_json::{Value, json};
 
 use crate::Failure;
 use crate::msgpack_json::{self, hex};
+use crate::open::{absolute, in_file};
 
 /// One frame (one PATH that is a file or a sparse frame): its report, or the error through
 /// `main`. Anything else (several PATHs, a plain directory): a scan, see [`scan`].
@@ -278,9 +279,10 @@ pub fn report(path: &Path, file: &FrameFile, opts: &Options) -> b2schema::Result
                     }
                 }
             }
-            Err(e) => {
-                problems.push((format!("vlmetalayer {name}"), format!("{}", e.shift_offset(at as usize + 5))))
-            }
+            Err(e) => problems.push((
+                format!("vlmetalayer {name}"),
+                absolute(file.offset(), e.shift_offset(at as usize + 5)),
+            )),
         }
         vlmetalayers.push(m);
     }
@@ -295,12 +297,12 @@ pub fn report(path: &Path, file: &FrameFile, opts: &Options) -> b2schema::Result
     });
     match v.nchunks() {
         Ok(n) => out["nchunks"] = json!(n),
-        Err(e) => problems.push(("nchunks".into(), e.to_string())),
+        Err(e) => problems.push(("nchunks".into(), absolute(file.offset(), e))),
     }
     let locations = match v.chunk_locations_with_limit(limits.max_chunks()) {
         Ok(locs) => locs,
         Err(e) => {
-            problems.push(("chunks".into(), e.to_string()));
+            problems.push(("chunks".into(), absolute(file.offset(), e)));
             Vec::new()
         }
     };
@@ -314,7 +316,7 @@ pub fn report(path: &Path, file: &FrameFile, opts: &Options) -> b2schema::Result
             match file.chunk_info(i, loc) {
                 Ok(info) => chunks.push(chunk_info_json(&info)),
                 Err(e) => {
-                    problems.push((format!("chunk {i}"), e.to_string()));
+                    problems.push((format!("chunk {i}"), in_file(file.offset(), e)));
                     break;
                 }
             }
@@ -489,7 +491,7 @@ pub fn write_report(
         });
         written?;
         if let Err(e) = listed {
-            problems.push(("chunks".into(), e.to_string()));
+            problems.push(("chunks".into(), in_file(file.offset(), e)));
         }
         Ok::<(), io::Error>(())
     };

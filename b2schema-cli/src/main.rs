@@ -146,6 +146,9 @@ enum Command {
         input: PathBuf,
         /// The .npy file to write.
         output: PathBuf,
+        /// Where the frame starts inside the input file; offsets in messages stay absolute.
+        #[arg(long, default_value_t = 0)]
+        offset: u64,
     },
     /// A local web viewer of Blosc2 files (127.0.0.1 only, read-only): the file list, each
     /// file's header, metalayers, layout with its bytes and chunk map, and NDArrays as images.
@@ -216,7 +219,7 @@ fn main() -> ExitCode {
             };
             pack::pack(&input, &output, &o)
         }
-        Command::Unpack { input, output } => pack::unpack(&input, &output, limits),
+        Command::Unpack { input, output, offset } => pack::unpack(&input, offset, &output, limits),
         #[cfg(feature = "serve")]
         Command::Serve { paths, port } => serve::run(&paths, port),
     };

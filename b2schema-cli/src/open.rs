@@ -128,6 +128,14 @@ pub fn absolute(offset: u64, e: b2schema::Error) -> String {
     let Some(base) = usize::try_from(offset).ok().filter(|&o| o != 0 && o <= 1 << 48) else {
         return e.to_string();
     };
-    let e = e.shift_offset(base);
-    format!("{e} (offsets in the file; the frame starts at {offset})")
+    in_file(offset, e.shift_offset(base))
+}
+
+/// An error whose offsets are already in the file (a [`FrameFile`] reads chunks at their place
+/// in the file), saying where the frame starts when not 0.
+pub fn in_file(offset: u64, e: impl std::fmt::Display) -> String {
+    match offset {
+        0 => e.to_string(),
+        _ => format!("{e} (offsets in the file; the frame starts at {offset})"),
+    }
 }

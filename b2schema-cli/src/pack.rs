@@ -222,15 +222,20 @@ pub fn pack(input: &Path, output: &Path, o: &PackOptions<'_>) -> Result<ExitCode
 }
 
 /// `b2schema unpack IN.b2nd OUT.npy`.
-pub fn unpack(input: &Path, output: &Path, limits: b2schema::Limits) -> Result<ExitCode, Failure> {
+pub fn unpack(
+    input: &Path,
+    offset: u64,
+    output: &Path,
+    limits: b2schema::Limits,
+) -> Result<ExitCode, Failure> {
     use std::io::Write;
-    let file = crate::open::open(input, 0, limits, crate::open::Mode::Validated)?;
-    let view = file.view().map_err(|e| Failure::at(input, e))?;
+    let file = crate::open::open(input, offset, limits, crate::open::Mode::Validated)?;
+    let view = file.view().map_err(|e| Failure::at(input, crate::open::absolute(offset, e)))?;
     let meta =
         view.metalayer("b2nd").ok_or_else(|| Failure::at(input, "no b2nd metalayer: not an NDArray"))?;
     let nd = b2schema::b2nd::read(meta).map_err(|e| Failure::at(input, e))?;
     let dtype = nd.dtype.clone().ok_or_else(|| Failure::at(input, "the b2nd metalayer has no dtype"))?;
-    let total = file.data_len().map_err(|e| Failure::at(input, e))?;
+    let total = file.data_len().map_err(|e| Failure::at(input, crate::open::absolute(offset, e)))?;
     let shape: Vec<u64> = nd.shape.iter().map(|&d| d.max(0) as u64).collect();
     let header = npy::header(&dtype, &shape, 0);
     let out = std::fs::File::create(output).map_err(|e| Failure::at(output, e))?;
@@ -243,7 +248,7 @@ pub fn unpack(input: &Path, output: &Path, limits: b2schema::Limits) -> Result<E
         &b2schema::array::ReadOptions::default(),
     );
     bar.finish();
-    written.map_err(|e| Failure::at(input, e))?;
+    written.map_err(|e| Failure::at(input, crate::open::in_file(offset, e)))?;
     out.flush().map_err(|e| Failure::at(output, e))?;
     Ok(ExitCode::SUCCESS)
 }

@@ -322,3 +322,39 @@ fn verify_json_says_each_section() {
     assert_eq!(v["trailer"]["identical"], true, "{v}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn unpack_and_inspect_problems_take_the_frame_offset() {
+    let dir = temp_dir("offset-problems");
+    let src = "tests/data/fixtures/nd-meta-vlmeta.b2nd";
+    let frame = std::fs::read(repo_root().join(src)).unwrap();
+    let mut bytes = b"12345678".to_vec();
+    bytes.extend_from_slice(&frame);
+    let shifted = write(&dir, "shifted.b2nd", &bytes);
+    // unpack --offset 8 writes the same .npy as the frame alone.
+    let (a, b) = (dir.join("a.npy"), dir.join("b.npy"));
+    assert!(b2schema(&["unpack", src, a.to_str().unwrap()]).status.success());
+    let o = b2schema(&["unpack", "--offset", "8", &shifted, b.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+    // A chunk whose header lies (cbytes): inspect's problem names the offset in the file.
+    let view = b2schema::frame::FrameView::from_slice(&frame).unwrap();
+    let at = view
+        .chunk_locations()
+        .unwrap()
+        .iter()
+        .find_map(|l| match l {
+            // Offsets in the index count from the end of the header.
+            b2schema::frame::ChunkLocation::Offset(o) => Some(view.header.header_len as usize + *o as usize),
+            _ => None,
+        })
+        .unwrap();
+    let mut bad = bytes.clone();
+    bad[8 + at + 12..8 + at + 16].copy_from_slice(&[0xff; 4]);
+    let bad = write(&dir, "bad-chunk.b2nd", &bad);
+    let o = b2schema(&["inspect", "--offset", "8", &bad]);
+    let out = format!("{}{}", text(&o.stdout), text(&o.stderr));
+    assert_eq!(o.status.code(), Some(2), "{out}");
+    assert!(out.contains("the frame starts at 8"), "{out}");
+    assert!(out.contains(&format!("at offset {} ([0].cbytes)", 8 + at + 12)), "{at} {out}");
+}
