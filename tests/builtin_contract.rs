@@ -25,6 +25,10 @@ use proptest::test_runner::{Config, TestCaseError, TestRunner};
 
 include!("matrix/checks.rs");
 
+#[path = "strategies/frame.rs"]
+mod frame_strategies;
+use frame_strategies::{borrowed, flags, pipeline};
+
 /// A dimension count: the boundaries (0, 1, 15, 16) and anything up to 16.
 fn ndim() -> impl Strategy<Value = usize> {
     prop_oneof![Just(0usize), Just(1), Just(15), Just(16), 0usize..=16]
@@ -133,33 +137,6 @@ fn layers(max: usize) -> impl Strategy<Value = Vec<(String, Vec<u8>)>> {
     let name = prop_oneof![Just(String::new()), Just("n".repeat(31)), "[a-z0-9_]{0,31}", "\\PC{1,7}"];
     prop::collection::btree_map(name, prop::collection::vec(any::<u8>(), 0..48), 0..=max)
         .prop_map(|m| m.into_iter().filter(|(n, _)| n.len() <= 31).collect::<Vec<_>>())
-}
-
-fn borrowed(layers: &[(String, Vec<u8>)]) -> Vec<(&str, &[u8])> {
-    layers.iter().map(|(n, c)| (n.as_str(), c.as_slice())).collect()
-}
-
-fn flags() -> impl Strategy<Value = FrameFlags> {
-    any::<[u8; 4]>().prop_map(|[general, frame_type, codec, other]| FrameFlags {
-        general,
-        frame_type,
-        codec,
-        other,
-    })
-}
-
-fn pipeline() -> impl Strategy<Value = FilterPipeline> {
-    (any::<u8>(), any::<[u8; 6]>(), any::<[u8; 3]>(), any::<[u8; 6]>(), any::<u8>()).prop_map(
-        |(nfilters, filters, [udcodec, codec_meta, other_flags2], filters_meta, reserved)| FilterPipeline {
-            nfilters,
-            filters,
-            udcodec,
-            codec_meta,
-            filters_meta,
-            other_flags2,
-            reserved,
-        },
-    )
 }
 
 /// (frame_len, flags, nbytes, cbytes, [typesize, blocksize, chunksize], threads, has_vl, pipeline, layers)

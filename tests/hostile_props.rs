@@ -22,6 +22,10 @@ use b2schema_tests::{compat_file, repo_root};
 use proptest::prelude::*;
 use proptest::sample::Index;
 
+#[path = "strategies/frame.rs"]
+mod frame_strategies;
+use frame_strategies::{borrowed, flags, pipeline};
+
 // ---------------------------------------------------------------------------------------------
 // Round trips of the built-in layouts.
 
@@ -59,33 +63,6 @@ fn layers(max: usize) -> impl Strategy<Value = Vec<(String, Vec<u8>)>> {
         (Just(names), prop::collection::vec(prop::collection::vec(any::<u8>(), 0..48), n))
             .prop_map(|(names, contents)| names.into_iter().zip(contents).collect())
     })
-}
-
-fn borrowed(layers: &[(String, Vec<u8>)]) -> Vec<(&str, &[u8])> {
-    layers.iter().map(|(n, c)| (n.as_str(), c.as_slice())).collect()
-}
-
-fn flags() -> impl Strategy<Value = FrameFlags> {
-    any::<[u8; 4]>().prop_map(|[general, frame_type, codec, other]| FrameFlags {
-        general,
-        frame_type,
-        codec,
-        other,
-    })
-}
-
-fn pipeline() -> impl Strategy<Value = FilterPipeline> {
-    (any::<u8>(), any::<[u8; 6]>(), any::<[u8; 3]>(), any::<[u8; 6]>(), any::<u8>()).prop_map(
-        |(nfilters, filters, [udcodec, codec_meta, other_flags2], filters_meta, reserved)| FilterPipeline {
-            nfilters,
-            filters,
-            udcodec,
-            codec_meta,
-            filters_meta,
-            other_flags2,
-            reserved,
-        },
-    )
 }
 
 /// The fixed-width values of a header (everything but the metalayers and the computed length).
