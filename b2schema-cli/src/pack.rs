@@ -1,6 +1,5 @@
 //! `pack` (a NumPy `.npy` file to a compressed `.b2nd` array) and `unpack` (back).
 
-use std::io::IsTerminal;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -207,18 +206,29 @@ pub fn pack(input: &Path, output: &Path, o: &PackOptions<'_>) -> Result<ExitCode
     let shape: Vec<i64> = arr.shape.iter().map(|&d| d as i64).collect();
     let chunks: Vec<i32> = chunks.iter().map(|&d| i32::try_from(d).unwrap_or(i32::MAX)).collect();
     let blocks: Vec<i32> = blocks.iter().map(|&d| i32::try_from(d).unwrap_or(i32::MAX)).collect();
-    let progress = std::io::stderr().is_terminal() && arr.data.len() as u64 >= PROGRESS_FROM;
-    if progress {
-        eprint!("b2schema: compressing {} MB ...", arr.data.len() >> 20);
-    }
     let mut a = NdArray::new(&shape, &chunks, &blocks, &arr.descr, itemsize, Fill::Data(&arr.data));
     a.cparams = cparams;
-    let frame = a.to_frame().map_err(|e| Failure::at(input, e))?;
+    // A bar over the chunks' bytes as they are compressed (on a terminal, for long runs).
+    let mut bar = crate::progress::Bar::stderr("pack", arr.data.len() as u64, PROGRESS_FROM);
+    let frame = pack_frame(&a, &mut bar);
+    bar.finish();
+    let frame = frame.map_err(|e| Failure::at(input, e))?;
     frame.write_file(output).map_err(|e| Failure::at(output, e))?;
-    if progress {
-        eprintln!(" done");
-    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The frame of `a`, advancing `bar` after each chunk by the share of the array's bytes done
+/// (the writer counts padded chunk bytes; the bar counts the array's).
+fn pack_frame<W: std::io::Write>(
+    a: &NdArray<'_>,
+    bar: &mut crate::progress::Bar<W>,
+) -> b2schema::Result<b2schema::writer::Frame> {
+    let mut shown = 0u64;
+    a.to_frame_with_progress(|done, total| {
+        let now = crate::progress::share(done, total, bar.total());
+        bar.add(now.saturating_sub(shown));
+        shown = now;
+    })
 }
 
 /// `b2schema unpack IN.b2nd OUT.npy`.
@@ -259,6 +269,21 @@ const PROGRESS_FROM: u64 = 64 << 20;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn packing_advances_the_bar_chunk_by_chunk_to_the_end() {
+        // 10 chunks of 100 items of 8 bytes (the last chunk padded: 950 items), so the writer's
+        // padded total (8000 bytes) differs from the array's (7600): the bar ends at 100 % anyway.
+        let data: Vec<u8> = (0..950u64).flat_map(|i| (i * i).to_le_bytes()).collect();
+        let a = NdArray::new(&[950], &[100], &[25], "<u8", 8, Fill::Data(&data));
+        let mut bar = crate::progress::Bar::new(Some(Vec::new()), "pack", data.len() as u64);
+        pack_frame(&a, &mut bar).unwrap();
+        let drawn = String::from_utf8(bar.into_output().unwrap()).unwrap();
+        let pcts: Vec<&str> = drawn.split('\r').filter(|l| !l.is_empty()).collect();
+        assert_eq!(pcts.len(), 10, "one redraw per chunk: {drawn:?}");
+        assert!(pcts[0].contains(" 10%"), "{drawn:?}");
+        assert!(pcts[9].contains("100%"), "{drawn:?}");
+    }
 
     #[test]
     fn python_blosc2_default_shapes() {

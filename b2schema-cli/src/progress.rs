@@ -1,4 +1,4 @@
-//! A progress bar on stderr for long runs (`unpack`), drawn only when stderr is a terminal:
+//! A progress bar on stderr for long runs (`pack`, `unpack`), drawn only when stderr is a terminal:
 //! `unpack  [#########...........]  45%  120/264 MiB`. Redrawn only when the shown percentage
 //! changes, so a run writes at most 101 updates.
 
@@ -45,6 +45,16 @@ impl<W: Write> Bar<W> {
         }
     }
 
+    /// What the bar drew (`None` when disabled).
+    pub fn into_output(self) -> Option<W> {
+        self.out
+    }
+
+    /// The units of the whole run.
+    pub fn total(&self) -> u64 {
+        self.total
+    }
+
     /// Ends the bar's line (when one was drawn).
     pub fn finish(&mut self) {
         if self.shown.is_some()
@@ -59,6 +69,11 @@ impl<W: Write> Bar<W> {
 /// `done` of `total` in whole percent (100 for an empty total).
 pub fn percent(done: u64, total: u64) -> u64 {
     if total == 0 { 100 } else { (u128::from(done.min(total)) * 100 / u128::from(total)) as u64 }
+}
+
+/// `done` of `total` scaled to `of` units (`of` when `total` is 0).
+pub fn share(done: u64, total: u64, of: u64) -> u64 {
+    if total == 0 { of } else { (u128::from(done.min(total)) * u128::from(of) / u128::from(total)) as u64 }
 }
 
 /// One line of the bar.

@@ -137,6 +137,22 @@ impl<'a> NdArray<'a> {
     /// The frame: `b2nd` first, then the user metalayers; chunks padded to the extended chunk
     /// shape, blocks in C order inside each chunk, as c-blosc2 lays them out.
     pub fn to_frame(&self) -> Result<Frame> {
+        self.to_frame_with_progress(|_, _| {})
+    }
+
+    /// [`to_frame`](Self::to_frame), calling `progress(done, total)` after each chunk with the
+    /// uncompressed bytes of the chunks made so far and of all of them (the padded chunk size
+    /// times the number of chunks): what a progress bar needs for a long run.
+    ///
+    /// ```
+    /// # use b2schema::writer::{Fill, NdArray};
+    /// let data = vec![7u8; 100];
+    /// let a = NdArray::new(&[100], &[30], &[10], "|u1", 1, Fill::Data(&data));
+    /// let mut seen = Vec::new();
+    /// a.to_frame_with_progress(|done, total| seen.push((done, total))).unwrap();
+    /// assert_eq!(seen, [(30, 120), (60, 120), (90, 120), (120, 120)]);
+    /// ```
+    pub fn to_frame_with_progress(&self, mut progress: impl FnMut(u64, u64)) -> Result<Frame> {
         self.check()?;
         let ts = self.typesize;
         let meta = B2nd {
@@ -179,7 +195,8 @@ impl<'a> NdArray<'a> {
 
         let geometry = Geometry::new(&self.shape, &self.chunkshape, &self.blockshape);
         let mut coords = vec![0usize; grid.len()];
-        for _ in 0..nchunks {
+        let total = (chunk_nbytes as u64).saturating_mul(nchunks as u64);
+        for i in 0..nchunks {
             let c = match self.fill {
                 Fill::Data(data) => {
                     let buf = self.chunk_data(data, &coords, &geometry)?;
@@ -191,6 +208,7 @@ impl<'a> NdArray<'a> {
                 Fill::Value(v) => Chunk::Stored(chunk::repeat_value(v, chunk_nbytes, blocksize)?),
             };
             frame.chunks.push(c);
+            progress((chunk_nbytes as u64).saturating_mul(i as u64 + 1), total);
             let _ = odometer(&mut coords, &grid);
         }
         Ok(frame)
