@@ -184,3 +184,57 @@ fn a_failed_write_leaves_the_old_frame_readable() {
         std::fs::remove_file(&path).unwrap();
     }
 }
+
+mod threads {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// An array of 1 to 3 dimensions with chunk and block shapes that divide it unevenly.
+    fn array() -> impl Strategy<Value = (Vec<i64>, Vec<i32>, Vec<i32>, usize, Vec<u8>)> {
+        (1usize..=3, prop::sample::select(vec![1usize, 2, 4, 8]))
+            .prop_flat_map(|(ndim, ts)| {
+                (prop::collection::vec((1i64..=20, 1i32..=9, 1i32..=4), ndim), Just(ts), any::<u64>())
+            })
+            .prop_map(|(dims, ts, seed)| {
+                let shape: Vec<i64> = dims.iter().map(|d| d.0).collect();
+                let chunks: Vec<i32> = dims.iter().map(|d| d.1).collect();
+                let blocks: Vec<i32> = dims.iter().map(|d| d.2.min(d.1)).collect();
+                let n = shape.iter().product::<i64>() as usize * ts;
+                // Compressible and not: a ramp with noise from a small LCG.
+                let mut x = seed | 1;
+                let data = (0..n)
+                    .map(|i| {
+                        x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                        (i / 3) as u8 ^ ((x >> 60) as u8)
+                    })
+                    .collect();
+                (shape, chunks, blocks, ts, data)
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+        /// The chunks of an array do not depend on how many threads compress them: chunks side
+        /// by side (nthreads > 1) give the bytes one thread gives, in grid order.
+        #[test]
+        fn chunks_are_the_same_whatever_the_thread_count(
+            (shape, chunks, blocks, ts, data) in array(),
+            codec in prop::sample::select(vec![0u8, 1, 2, 4, 5]),
+            nthreads in 2i16..=9,
+        ) {
+            let dtype = format!("|V{ts}");
+            let make = |nthreads: i16| {
+                let mut a = NdArray::new(&shape, &chunks, &blocks, &dtype, ts, Fill::Data(&data));
+                a.cparams = CParams { codec, clevel: 5, nthreads, ..CParams::default() };
+                a.to_frame().unwrap()
+            };
+            let one = make(1);
+            let many = make(nthreads);
+            prop_assert_eq!(&one.chunks, &many.chunks);
+            // And the frame reads back to the same items.
+            let bytes = many.to_vec().unwrap();
+            let view = FrameView::from_slice(&bytes).unwrap();
+            prop_assert_eq!(view.nchunks().unwrap() as usize, one.chunks.len());
+        }
+    }
+}

@@ -196,22 +196,88 @@ impl<'a> NdArray<'a> {
         let geometry = Geometry::new(&self.shape, &self.chunkshape, &self.blockshape);
         let mut coords = vec![0usize; grid.len()];
         let total = (chunk_nbytes as u64).saturating_mul(nchunks as u64);
-        for i in 0..nchunks {
-            let c = match self.fill {
-                Fill::Data(data) => {
-                    let buf = self.chunk_data(data, &coords, &geometry)?;
-                    Chunk::from_compressed(chunk::compressed(&buf, ts, blocksize, &self.cparams)?)?
-                }
-                Fill::Zeros => Chunk::Special { kind: SpecialValue::Zeros, nbytes: chunk_nbytes as u64 },
-                Fill::Nan => Chunk::Special { kind: SpecialValue::Nan, nbytes: chunk_nbytes as u64 },
-                Fill::Uninit => Chunk::Special { kind: SpecialValue::Uninit, nbytes: chunk_nbytes as u64 },
-                Fill::Value(v) => Chunk::Stored(chunk::repeat_value(v, chunk_nbytes, blocksize)?),
-            };
-            frame.chunks.push(c);
-            progress((chunk_nbytes as u64).saturating_mul(i as u64 + 1), total);
-            let _ = odometer(&mut coords, &grid);
+        // With data and several threads, chunks are compressed side by side in groups of
+        // `nthreads` (each chunk's blocks then on one thread): the chunks do not depend on the
+        // thread count, and they are kept in grid order.
+        let group = match self.fill {
+            Fill::Data(_) if cfg!(feature = "std") => {
+                usize::try_from(self.cparams.nthreads).unwrap_or(1).max(1)
+            }
+            _ => 1,
+        };
+        let mut done = 0usize;
+        while done < nchunks {
+            let n = group.min(nchunks - done);
+            let mut places = Vec::new();
+            places
+                .try_reserve_exact(n)
+                .map_err(|_| Error::invalid("an allocatable chunk group", "", n, 0))?;
+            for _ in 0..n {
+                places.push(coords.clone());
+                let _ = odometer(&mut coords, &grid);
+            }
+            for c in self.make_chunks(&places, &geometry, chunk_nbytes, blocksize)? {
+                frame.chunks.push(c);
+                done += 1;
+                progress((chunk_nbytes as u64).saturating_mul(done as u64), total);
+            }
         }
         Ok(frame)
+    }
+
+    /// The chunks at grid places `places`, in that order: several at once on scoped threads
+    /// when there are several (one thread each, compressing its blocks alone).
+    fn make_chunks(
+        &self,
+        places: &[Vec<usize>],
+        geometry: &Geometry,
+        chunk_nbytes: usize,
+        blocksize: usize,
+    ) -> Result<Vec<Chunk>> {
+        #[cfg(feature = "std")]
+        if places.len() > 1 {
+            let one = CParams { nthreads: 1, ..self.cparams };
+            return std::thread::scope(|s| {
+                let handles: Vec<_> = places
+                    .iter()
+                    .map(|at| s.spawn(move || self.make_chunk(at, geometry, chunk_nbytes, blocksize, &one)))
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| {
+                        h.join().unwrap_or_else(|_| {
+                            Err(Error::invalid("a chunk compressed on its thread", "", "a panic", 0))
+                        })
+                    })
+                    .collect()
+            });
+        }
+        places
+            .iter()
+            .map(|at| self.make_chunk(at, geometry, chunk_nbytes, blocksize, &self.cparams))
+            .collect()
+    }
+
+    /// The chunk at grid place `at`.
+    fn make_chunk(
+        &self,
+        at: &[usize],
+        geometry: &Geometry,
+        chunk_nbytes: usize,
+        blocksize: usize,
+        cparams: &CParams,
+    ) -> Result<Chunk> {
+        let ts = self.typesize;
+        Ok(match self.fill {
+            Fill::Data(data) => {
+                let buf = self.chunk_data(data, at, geometry)?;
+                Chunk::from_compressed(chunk::compressed(&buf, ts, blocksize, cparams)?)?
+            }
+            Fill::Zeros => Chunk::Special { kind: SpecialValue::Zeros, nbytes: chunk_nbytes as u64 },
+            Fill::Nan => Chunk::Special { kind: SpecialValue::Nan, nbytes: chunk_nbytes as u64 },
+            Fill::Uninit => Chunk::Special { kind: SpecialValue::Uninit, nbytes: chunk_nbytes as u64 },
+            Fill::Value(v) => Chunk::Stored(chunk::repeat_value(v, chunk_nbytes, blocksize)?),
+        })
     }
 
     /// The bytes of the chunk at grid `coords`: blocks in C order, items in C order inside each
