@@ -9,25 +9,42 @@ use b2schema::frame::FrameFile;
 
 use crate::Failure;
 
+/// What `cat` writes.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CatOptions<'a> {
+    /// Only these items of an NDArray (NumPy-style text).
+    pub slice: Option<&'a str>,
+    /// Decoding threads (default: the available cores).
+    pub threads: Option<usize>,
+    /// A `.npy` file rather than raw items (NDArrays only).
+    pub npy: bool,
+}
+
 /// Writes the data of the frame at `path` to `output` (stdout when `None`): exactly the
 /// header's length of data, written as it is decompressed (memory bounded by one chunk), or an
 /// error before the end. An NDArray goes through the array reader ([`crate::slice`]): `slice`
-/// selects part of it, decoded on `threads` threads, in pieces of bounded size.
+/// selects part of it, decoded on `threads` threads, in pieces of bounded size, and `npy` puts
+/// a `.npy` header before the items.
 pub fn run(
     path: &Path,
     offset: u64,
     output: Option<&Path>,
     limits: Limits,
-    slice: Option<&str>,
-    threads: Option<usize>,
+    o: &CatOptions<'_>,
 ) -> Result<ExitCode, Failure> {
+    let (slice, threads) = (o.slice, o.threads);
     let file = crate::open::open(path, offset, limits, crate::open::Mode::Validated)?;
     let is_array = file.ndarray_meta().map_err(|e| Failure::at(path, e))?.is_some();
-    if slice.is_some() {
+    if slice.is_some() || o.npy {
         if !is_array {
-            return Err(Failure::at(path, "--slice needs an NDArray (a b2nd metalayer); this is an SChunk"));
+            let flag = if o.npy { "--npy" } else { "--slice" };
+            return Err(Failure::at(
+                path,
+                format!("{flag} needs an NDArray (a b2nd metalayer); this is an SChunk"),
+            ));
         }
-        return crate::slice::cat_array(path, &file, slice, threads, output, limits.max_output());
+        let how = crate::slice::Output { path: output, npy: o.npy };
+        return crate::slice::cat_array(path, &file, slice, threads, how, limits.max_output());
     }
     let mut opts = b2schema::array::ReadOptions::default();
     if let Some(n) = threads {

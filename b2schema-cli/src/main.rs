@@ -112,6 +112,10 @@ enum Command {
         /// Threads decoding an NDArray (default: the available cores).
         #[arg(long, value_name = "N")]
         threads: Option<usize>,
+        /// Write a NumPy .npy file (the array's dtype, the selection's shape as NumPy gives
+        /// `arr[SLICE]`) instead of raw items; NDArrays only.
+        #[arg(long)]
+        npy: bool,
     },
     /// Compresses a NumPy .npy file into a .b2nd array (python-blosc2's defaults: zstd,
     /// clevel 5, shuffle, its default chunk and block shapes).
@@ -193,8 +197,9 @@ fn main() -> ExitCode {
         Command::Verify { input, json } => verify::run(&input.path, input.offset, limits, json),
         Command::Layout { name } => layouts::run(name.as_deref()),
         Command::Dump { input, cut } => verify::dump(&input.path, input.offset, limits, cut.all),
-        Command::Cat { input, output, slice, threads } => {
-            cat::run(&input.path, input.offset, output.as_deref(), limits, slice.as_deref(), threads)
+        Command::Cat { input, output, slice, threads, npy } => {
+            let o = cat::CatOptions { slice: slice.as_deref(), threads, npy };
+            cat::run(&input.path, input.offset, output.as_deref(), limits, &o)
         }
         Command::Completions { shell } => {
             let mut text = Vec::new();

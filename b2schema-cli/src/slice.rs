@@ -14,14 +14,23 @@ use crate::Failure;
 /// than one band of block rows).
 const PIECE_BYTES: usize = 16 << 20;
 
+/// Where and how `cat` writes an array's items.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Output<'a> {
+    /// A file, or stdout when `None`.
+    pub path: Option<&'a Path>,
+    /// A `.npy` header first: the array's dtype and the selection's NumPy shape.
+    pub npy: bool,
+}
+
 /// Writes the items of `slice` (NumPy-style text, the whole array when `None`) of the NDArray
-/// in `file` to `output` or stdout.
+/// in `file` to `output`'s file or stdout, as raw items or as a `.npy` file.
 pub fn cat_array(
     path: &Path,
     file: &FrameFile,
     slice: Option<&str>,
     nthreads: Option<usize>,
-    output: Option<&Path>,
+    output: Output<'_>,
     max_bytes: u64,
 ) -> Result<ExitCode, Failure> {
     let reader = ArrayReader::new(file).map_err(|e| Failure::at(path, e))?;
@@ -43,20 +52,35 @@ pub fn cat_array(
             opts.max_bytes
         )));
     }
-    let mut out: Box<dyn Write> = match output {
+    let mut out: Box<dyn Write> = match output.path {
         Some(p) => Box::new(std::io::BufWriter::new(
             std::fs::File::create(p).map_err(|e| Failure(format!("{}: {e}", p.display())))?,
         )),
         None => Box::new(std::io::stdout().lock()),
     };
     let mut write_error = None;
-    let result = reader.read_to(&sel, &opts, PIECE_BYTES, |piece| {
-        out.write_all(piece).map_err(|e| {
-            let message = format!("writing the data: {e}");
-            write_error = Some(message.clone());
-            <b2schema::Error as serde_core::ser::Error>::custom(message)
+    if output.npy {
+        let dtype = reader
+            .meta()
+            .dtype
+            .clone()
+            .ok_or_else(|| Failure::at(path, "the b2nd metalayer has no dtype"))?;
+        let header = crate::npy::header(&dtype, &sel.numpy_shape(), 0);
+        if let Err(e) = out.write_all(&header) {
+            write_error = Some(format!("writing the data: {e}"));
+        }
+    }
+    let result = if write_error.is_some() {
+        Ok(b2schema::array::ReadStats::default())
+    } else {
+        reader.read_to(&sel, &opts, PIECE_BYTES, |piece| {
+            out.write_all(piece).map_err(|e| {
+                let message = format!("writing the data: {e}");
+                write_error = Some(message.clone());
+                <b2schema::Error as serde_core::ser::Error>::custom(message)
+            })
         })
-    });
+    };
     if let Some(message) = write_error {
         // A reader that closes the pipe early (`| head`) ends the output quietly.
         if message.contains("Broken pipe") {

@@ -1,7 +1,8 @@
 //! `b2schema pack` and `unpack` against NumPy and python-blosc2 4.14.1 (one python process
 //! writes the inputs, one checks the outputs): every array packed opens in python-blosc2 with
 //! equal data and python-blosc2's default chunk and block shapes (or the ones asked), and
-//! unpacks to a `.npy` file NumPy loads equal. This test never skips.
+//! unpacks to a `.npy` file NumPy loads equal, and `cat --npy --slice S` writes what NumPy's
+//! `arr[S]` gives. This test never skips.
 
 use std::process::Command;
 
@@ -53,6 +54,31 @@ fn numpy_arrays_pack_and_unpack() {
         b2schema(&["unpack", b2nd, back]);
     }
     std::fs::write(dir.join("options.json"), serde_json::to_vec(&options).unwrap()).unwrap();
+    // `cat --npy [--slice S]`: NumPy loads what `arr[S]` gives (dtype, shape with the dimensions
+    // of single indices dropped, items).
+    let slices: &[(&str, &[&str])] = &[
+        ("i4-2d", &["5,:", "-1", "17:290,3", "2:9,100:650", "299,699", "0:0,:"]),
+        ("u1-3d", &["1:39,7,5:55", "3", ":,:,-2", "-3:,-4:,1:2"]),
+        ("f8-1d", &["-300:", "99999"]),
+        ("16d", &["1,0,1,0,1,0,1,0,1,0,1,0,1,0,1,:"]),
+        ("struct", &["3:9"]),
+        ("U5", &["7"]),
+        ("scalar", &[""]),
+    ];
+    let mut cuts = serde_json::Map::new();
+    for (name, texts) in slices {
+        let b2nd = dir.join(format!("{name}.b2nd"));
+        for (i, text) in texts.iter().enumerate() {
+            let out = dir.join(format!("{name}.slice{i}.npy"));
+            let mut args = vec!["cat", "--npy", "-o", out.to_str().unwrap(), b2nd.to_str().unwrap()];
+            if !text.is_empty() {
+                args.extend_from_slice(&["--slice", text]);
+            }
+            b2schema(&args);
+        }
+        cuts.insert(name.to_string(), serde_json::json!(texts));
+    }
+    std::fs::write(dir.join("slices.json"), serde_json::to_vec(&cuts).unwrap()).unwrap();
     let checked = run("check");
     assert!(
         checked.status.success(),

@@ -5,8 +5,10 @@
 
 `make` writes arrays of many dtypes and shapes (C and Fortran order, a scalar, 0 to 16 dims);
 `check` opens every DIR/NAME.b2nd that `b2schema pack` wrote with python-blosc2 (equal data,
-arr[()], and the chunk/block shapes asked or python-blosc2's defaults) and loads every
-DIR/NAME.back.npy that `b2schema unpack` wrote with numpy (equal array, same dtype and shape).
+arr[()], and the chunk/block shapes asked or python-blosc2's defaults), loads every
+DIR/NAME.back.npy that `b2schema unpack` wrote with numpy (equal array, same dtype and shape),
+and every DIR/NAME.sliceI.npy that `b2schema cat --npy --slice S` wrote (what arr[S] gives, with
+S from DIR/slices.json).
 """
 import json
 import os
@@ -62,7 +64,25 @@ def main():
         except Exception as ex:  # report every case, then fail
             failed += 1
             print(f"FAILED {name}: {type(ex).__name__}: {ex}")
-    print(f"{len(CASES) - failed} passed, {failed} failed")
+    # `b2schema cat --npy [--slice S]` of some arrays: what python-blosc2's arr[S] gives.
+    slices = json.load(open(os.path.join(d, "slices.json")))
+    ncut = 0
+    for name, texts in slices.items():
+        b = blosc2.open(os.path.join(d, name + ".b2nd"), mode="r")
+        for i, text in enumerate(texts):
+            ncut += 1
+            try:
+                want = CASES[name][eval(f"np.s_[{text}]")] if text else CASES[name][()]
+                got = np.load(os.path.join(d, f"{name}.slice{i}.npy"))
+                assert got.dtype == want.dtype and got.shape == np.shape(want), (text, got.dtype, got.shape, np.shape(want))
+                assert np.array_equal(got, want), f"{text}: data differs"
+                # python-blosc2's whole array, sliced by NumPy (its own b[S] decodes a delta
+                # block without its reference block in c-blosc2 3.3.5: f8-1d is packed with delta).
+                assert np.array_equal(got, b[()][eval(f"np.s_[{text}]")] if text else b[()]), f"{text}: differs from python-blosc2"
+            except Exception as ex:
+                failed += 1
+                print(f"FAILED {name}[{text}]: {type(ex).__name__}: {ex}")
+    print(f"{len(CASES) + ncut - failed} passed, {failed} failed")
     sys.exit(1 if failed else 0)
 
 

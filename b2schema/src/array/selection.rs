@@ -9,6 +9,8 @@ use core::ops::Range;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Selection {
     ranges: Vec<Range<u64>>,
+    /// Per dimension: selected by a single index (`3`), which NumPy's result drops.
+    indexed: Vec<bool>,
 }
 
 /// Why a selection does not fit an array.
@@ -39,7 +41,7 @@ fn err(dim: Option<usize>, message: impl ToString) -> SelectionError {
 impl Selection {
     /// The whole array of this shape.
     pub fn all(shape: &[u64]) -> Self {
-        Selection { ranges: shape.iter().map(|&s| 0..s).collect() }
+        Selection { ranges: shape.iter().map(|&s| 0..s).collect(), indexed: alloc::vec![false; shape.len()] }
     }
 
     /// `ranges`, one per dimension of `shape`, each with `start <= stop <= shape`.
@@ -52,7 +54,8 @@ impl Selection {
                 return Err(err(Some(d), alloc::format!("{}..{} is not inside 0..{s}", r.start, r.end)));
             }
         }
-        Ok(Selection { ranges })
+        let indexed = alloc::vec![false; ranges.len()];
+        Ok(Selection { ranges, indexed })
     }
 
     /// Parses NumPy-style text, one item per dimension separated by commas: `start:stop` (either
@@ -66,11 +69,13 @@ impl Selection {
             return Err(err(None, alloc::format!("{} items for {} dimensions", items.len(), shape.len())));
         }
         let mut ranges = Vec::with_capacity(shape.len());
+        let mut indexed = Vec::with_capacity(shape.len());
         for (d, &s) in shape.iter().enumerate() {
             let item = items.get(d).map_or("", |i| i.trim());
             ranges.push(parse_item(item, s).map_err(|m| err(Some(d), m))?);
+            indexed.push(!item.is_empty() && !item.contains(':'));
         }
-        Ok(Selection { ranges })
+        Ok(Selection { ranges, indexed })
     }
 
     /// The ranges, one per dimension.
@@ -81,6 +86,13 @@ impl Selection {
     /// The shape of what is selected.
     pub fn shape(&self) -> Vec<u64> {
         self.ranges.iter().map(|r| r.end - r.start).collect()
+    }
+
+    /// The shape NumPy gives `arr[text]` for the text this selection was parsed from: as
+    /// [`shape`](Self::shape), without the dimensions selected by a single index (`3,1:4` of a
+    /// 3-D array has 2 dimensions; all single indices give a 0-d result).
+    pub fn numpy_shape(&self) -> Vec<u64> {
+        self.ranges.iter().zip(&self.indexed).filter(|(_, i)| !**i).map(|(r, _)| r.end - r.start).collect()
     }
 
     /// The number of items selected (`None` on overflow).
@@ -142,6 +154,11 @@ mod tests {
         assert_eq!(s.ranges(), &[7..7, 5..5]);
         assert!(s.is_empty());
         assert_eq!(Selection::parse("", &[]).unwrap().len(), Some(1));
+        // NumPy's result shape drops the dimensions given by one index.
+        assert_eq!(Selection::parse("3,1:4", &[5, 6, 7]).unwrap().numpy_shape(), [3, 7]);
+        assert_eq!(Selection::parse("3, -1", &[5, 6]).unwrap().numpy_shape(), [0u64; 0]);
+        assert_eq!(Selection::parse(" 2 ", &[5]).unwrap().shape(), [1]);
+        assert_eq!(Selection::all(&[5, 6]).numpy_shape(), [5, 6]);
         assert!(Selection::parse("4", &[4]).unwrap_err().to_string().contains("out of bounds"));
         assert!(Selection::parse("0:4:2", &[4]).unwrap_err().to_string().contains("steps"));
         assert!(Selection::parse("1,2", &[4]).is_err());
