@@ -76,6 +76,9 @@ pub struct ArrayReader<'f> {
     /// Bytes of one (padded) chunk and of one block.
     chunk_bytes: usize,
     block_bytes: usize,
+    /// Block buffers kept between reads (one per thread that has read), so that a small read
+    /// repeated (an item, a row) neither allocates nor faults in a block's pages each time.
+    spare: std::sync::Mutex<Vec<Scratch>>,
 }
 
 /// A touched chunk, with what is needed to give any of its blocks.
@@ -167,7 +170,22 @@ impl<'f> ArrayReader<'f> {
             locations,
             chunk_bytes,
             block_bytes,
+            spare: std::sync::Mutex::default(),
         })
+    }
+
+    /// A block buffer kept by an earlier read, or a new one.
+    fn take_scratch(&self) -> Scratch {
+        self.spare.lock().ok().and_then(|mut v| v.pop()).unwrap_or_default()
+    }
+
+    /// Keeps `scratch` for the next read (at most one per available core).
+    fn keep_scratch(&self, scratch: Scratch) {
+        if let Ok(mut v) = self.spare.lock()
+            && v.len() < std::thread::available_parallelism().map_or(1, |n| n.get())
+        {
+            v.push(scratch);
+        }
     }
 
     /// The array's shape.
@@ -327,7 +345,7 @@ impl<'f> ArrayReader<'f> {
         let nthreads = opts.nthreads.clamp(1, bands.len().max(1));
         let work = |bands: &[Range<u64>], out: &mut [u8]| -> Result<ReadStats> {
             let mut stats = ReadStats::default();
-            let mut scratch = Scratch::default();
+            let mut scratch = self.take_scratch();
             let mut at = 0;
             for band in bands {
                 let n = (band.end - band.start) as usize * row_bytes;
@@ -344,6 +362,7 @@ impl<'f> ArrayReader<'f> {
                 }
                 at += n;
             }
+            self.keep_scratch(scratch);
             Ok(stats)
         };
         if nthreads == 1 {
@@ -542,6 +561,12 @@ fn decode_block(
 struct Scratch {
     block: Vec<u8>,
     io: BlockIo,
+}
+
+impl core::fmt::Debug for Scratch {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Scratch").field("block", &self.block.len()).finish_non_exhaustive()
+    }
 }
 
 /// What decoding one block reuses: the codec's scratch and the buffer the block's bytes are
