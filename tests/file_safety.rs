@@ -333,3 +333,29 @@ fn writer_updates_leave_the_old_or_the_new_frame() {
         writer::set_vlmetalayer_to(f, "int", b"\x2a")
     });
 }
+
+/// The chunks of an opened frame come from the file its metadata was read from: a file renamed
+/// over its path afterwards (another frame, same layout, other data) is not read half-way.
+#[cfg(unix)]
+#[test]
+fn chunks_come_from_the_file_that_was_opened() {
+    let path = temp("kept.b2nd");
+    let other = temp("kept-other.b2nd");
+    // Two arrays of the same shape and parameters, different data.
+    let make = |seed: u8| {
+        let data: Vec<u8> = (0..4000u32).map(|i| (i as u8).wrapping_mul(seed)).collect();
+        let a = writer::NdArray::new(&[1000], &[250], &[50], "<i4", 4, writer::Fill::Data(&data));
+        (a.to_frame().unwrap().to_vec().unwrap(), data)
+    };
+    let (first, first_data) = make(3);
+    let (second, second_data) = make(7);
+    assert_ne!(first_data, second_data);
+    std::fs::write(&path, &first).unwrap();
+    std::fs::write(&other, &second).unwrap();
+    let file = FrameFile::open(&path).unwrap();
+    std::fs::rename(&other, &path).unwrap();
+    assert_eq!(file.ndarray_data(1 << 20).unwrap(), first_data);
+    // A new open reads the new file.
+    assert_eq!(FrameFile::open(&path).unwrap().ndarray_data(1 << 20).unwrap(), second_data);
+    let _ = std::fs::remove_file(&path);
+}

@@ -76,7 +76,7 @@ pub struct ArrayReader<'f> {
     /// Bytes of one (padded) chunk and of one block.
     chunk_bytes: usize,
     block_bytes: usize,
-    /// Block buffers kept between reads (one per thread that has read), so that a small read
+    /// Block buffers kept between reads (one per thread of the widest read), so that a small read
     /// repeated (an item, a row) neither allocates nor faults in a block's pages each time.
     spare: std::sync::Mutex<Vec<Scratch>>,
 }
@@ -179,10 +179,11 @@ impl<'f> ArrayReader<'f> {
         self.spare.lock().ok().and_then(|mut v| v.pop()).unwrap_or_default()
     }
 
-    /// Keeps `scratch` for the next read (at most one per available core).
+    /// Keeps `scratch` for the next read. The pool holds at most as many as the most threads
+    /// one read ran at once, and never more than 64.
     fn keep_scratch(&self, scratch: Scratch) {
         if let Ok(mut v) = self.spare.lock()
-            && v.len() < std::thread::available_parallelism().map_or(1, |n| n.get())
+            && v.len() < 64
         {
             v.push(scratch);
         }
@@ -415,7 +416,7 @@ impl<'f> ArrayReader<'f> {
         let source = match loc {
             ChunkLocation::Special(kind) => Source::Fill(self.special_item(kind).map_err(at_chunk)?),
             loc => {
-                let (mut f, at, end) = self.file.chunk_file(loc)?;
+                let (f, at, end) = self.file.chunk_file(loc)?;
                 let mut prefix = Vec::new();
                 let table = loop {
                     match ChunkBlocks::from_prefix(&prefix).map_err(|e| Error::chunk(e, at as usize))? {
@@ -432,7 +433,7 @@ impl<'f> ArrayReader<'f> {
                                 )));
                             }
                             prefix.resize(n, 0);
-                            crate::frame::read_at(&mut f, at, &mut prefix, &mut stats.bytes_read)?;
+                            crate::frame::pread(&f, at, &mut prefix, &mut stats.bytes_read)?;
                         }
                         Prefix::Need(n) => {
                             return Err(at_chunk(invalid(
@@ -529,7 +530,7 @@ fn decode_block(
 ) -> Result<()> {
     // Only regular files; the chunk was checked to lie inside its section when its table was
     // read, and its block spans lie inside the chunk.
-    let (mut f, start, _) = file.chunk_file(loc)?;
+    let (f, start, _) = file.chunk_file(loc)?;
     let at = start as usize;
     let span = table.block_span(j).map_err(|e| Error::chunk(e, at))?;
     // The block's span, then (for blocks stored out of order, whose streams run past the next
@@ -542,7 +543,7 @@ fn decode_block(
             io.read.resize(len, 0);
         }
         let bytes = &mut io.read[..len];
-        crate::frame::read_at(&mut f, start + span.start as u64, bytes, &mut stats.bytes_read)?;
+        crate::frame::pread(&f, start + span.start as u64, bytes, &mut stats.bytes_read)?;
         match table.decode_block(j, bytes, span.start, reference, dst, &mut io.chunk) {
             Err(e) if e.kind == ChunkErrorKind::ShortInput && end != table.header().compressed_len() => {}
             r => {

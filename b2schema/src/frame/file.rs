@@ -5,6 +5,7 @@
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use alloc::vec::Vec;
 
@@ -33,6 +34,10 @@ pub struct FrameFile {
     frame_len: u64,
     bytes_read: u64,
     limits: Limits,
+    /// The frame's file (a sparse frame's index file), kept open from the reading of the
+    /// metadata so that chunks come from the file that metadata was read from, without opening
+    /// it again per chunk; read by position (`pread`), so threads share it. Unix only.
+    kept: Option<Arc<File>>,
 }
 
 impl FrameFile {
@@ -90,7 +95,11 @@ impl FrameFile {
         limits: Limits,
     ) -> Result<Self> {
         let (mut f, file_len) = open_regular(&file)?;
-        Self::read_from(&mut f, file_len, offset, frame_type, path, limits)
+        let mut frame = Self::read_from(&mut f, file_len, offset, frame_type, path, limits)?;
+        if cfg!(unix) {
+            frame.kept = Some(Arc::new(f));
+        }
+        Ok(frame)
     }
 
     /// The budget this frame is read within.
@@ -186,6 +195,7 @@ impl FrameFile {
             frame_len,
             bytes_read,
             limits,
+            kept: None,
         })
     }
 
@@ -265,10 +275,13 @@ impl FrameFile {
     /// The file of a stored chunk, where the chunk starts in it and where its section ends
     /// (the offsets index for a contiguous frame, the end of the file for a sparse frame's
     /// chunk file). Only regular files are opened.
-    pub(crate) fn chunk_file(&self, loc: ChunkLocation) -> Result<(File, u64, u64)> {
+    pub(crate) fn chunk_file(&self, loc: ChunkLocation) -> Result<(Arc<File>, u64, u64)> {
         match loc {
             ChunkLocation::Offset(o) => {
-                let (f, _) = open_regular(&self.frame_path())?;
+                let f = match &self.kept {
+                    Some(f) => Arc::clone(f),
+                    None => Arc::new(open_regular(&self.frame_path())?.0),
+                };
                 let at = (self.offset + self.header.len() as u64).saturating_add(o);
                 Ok((f, at, self.offset + self.index_offset))
             }
@@ -277,7 +290,7 @@ impl FrameFile {
                 let (f, len) = open_regular(&path).map_err(|e| {
                     Error::invalid("a readable chunk file", path.display(), e, 0).in_field("chunk_index")
                 })?;
-                Ok((f, 0, len))
+                Ok((Arc::new(f), 0, len))
             }
             ChunkLocation::Special(_) => Err(Error::invalid("a stored chunk", "bytes", "a special value", 0)),
         }
@@ -285,15 +298,15 @@ impl FrameFile {
 
     /// The 32-byte header of a stored chunk (reads only those bytes).
     pub fn chunk_header(&self, loc: ChunkLocation) -> Result<ChunkHeader> {
-        let (mut f, at, end) = self.chunk_file(loc)?;
-        Self::header_in(&mut f, at, end)
+        let (f, at, end) = self.chunk_file(loc)?;
+        Self::header_in(&f, at, end)
     }
 
-    fn header_in(f: &mut File, at: u64, end: u64) -> Result<ChunkHeader> {
+    fn header_in(f: &File, at: u64, end: u64) -> Result<ChunkHeader> {
         let len = end.saturating_sub(at).min(32) as usize;
         let mut buf = [0u8; 32];
         let mut n = 0;
-        read_at(f, at, &mut buf[..len], &mut n)?;
+        pread(f, at, &mut buf[..len], &mut n)?;
         ChunkHeader::peek(&buf[..len]).map_err(|e| Error::chunk(e, at as usize))
     }
 
@@ -301,8 +314,8 @@ impl FrameFile {
     /// checked against its section, against what its `nbytes` can justify
     /// ([`max_cbytes`]) and against [`Limits::max_decompressed`].
     pub fn read_chunk(&self, loc: ChunkLocation) -> Result<Vec<u8>> {
-        let (mut f, at, end) = self.chunk_file(loc)?;
-        let h = Self::header_in(&mut f, at, end)?;
+        let (f, at, end) = self.chunk_file(loc)?;
+        let h = Self::header_in(&f, at, end)?;
         let len = h.compressed_len() as u64;
         if at + len > end {
             return Err(Error::invalid("a chunk inside its section, ending by", end, at + len, at as usize)
@@ -321,7 +334,7 @@ impl FrameFile {
         self.limits.require("a stored chunk (cbytes)", len, Limit::Decompressed, at as usize + 12)?;
         let mut buf = try_zeros(len as usize, "a stored chunk", at as usize)?;
         let mut n = 0;
-        read_at(&mut f, at, &mut buf, &mut n)?;
+        pread(&f, at, &mut buf, &mut n)?;
         Ok(buf)
     }
 
@@ -345,7 +358,7 @@ impl FrameFile {
     fn info_with(
         &self,
         h: &SizeFields,
-        frame: &mut Option<File>,
+        frame: &mut Option<Arc<File>>,
         index: usize,
         loc: ChunkLocation,
     ) -> Result<ChunkInfo> {
@@ -365,8 +378,8 @@ impl FrameFile {
                         Self::header_in(f, at, self.offset + self.index_offset)
                     }
                     (ChunkLocation::Offset(_), None) => {
-                        let (mut f, at, end) = self.chunk_file(loc)?;
-                        let ch = Self::header_in(&mut f, at, end);
+                        let (f, at, end) = self.chunk_file(loc)?;
+                        let ch = Self::header_in(&f, at, end);
                         *frame = Some(f);
                         ch
                     }
@@ -599,6 +612,18 @@ struct SizeFields {
     nbytes: i64,
     chunksize: i32,
     flags: super::header::FrameFlags,
+}
+
+/// Reads `buf.len()` bytes at `at` of `f` by position (`pread` on Unix, so that threads can
+/// share one handle; elsewhere a seek on a handle of the caller's own), adding them to `counter`.
+pub(crate) fn pread(f: &File, at: u64, buf: &mut [u8], counter: &mut u64) -> Result<()> {
+    #[cfg(unix)]
+    std::os::unix::fs::FileExt::read_exact_at(f, buf, at)
+        .map_err(|e| Error::from(e).with_offset(at as usize))?;
+    #[cfg(not(unix))]
+    read_at(&mut &*f, at, buf, &mut 0)?;
+    *counter += buf.len() as u64;
+    Ok(())
 }
 
 pub(crate) fn read_at<R: Read + Seek>(f: &mut R, at: u64, buf: &mut [u8], counter: &mut u64) -> Result<()> {

@@ -25,7 +25,7 @@ mod view;
 
 pub use codes::{FrameType, SplitMode, codec_name, filter_name};
 #[cfg(feature = "std")]
-pub(crate) use file::read_at;
+pub(crate) use file::pread;
 #[cfg(feature = "std")]
 pub use file::{FrameFile, SPARSE_INDEX, max_cbytes};
 pub use header::{FilterPipeline, FrameFlags, FrameHeader};
