@@ -45,29 +45,21 @@ extern crate alloc;
 // The derive names the crate `::b2schema`, also inside it.
 extern crate self as b2schema;
 
-#[doc(hidden)]
-#[path = "private.rs"]
-pub mod __private;
-#[cfg(feature = "std")]
-pub mod array;
-pub mod attributes;
-pub mod b2nd;
+// The three layers, each importing only from those below it: the format, the derive's runtime
+// (`schema`), the Blosc2 containers. Their modules are public through the re-exports below.
+mod container;
+mod format;
+mod schema;
+
 #[doc(inline)]
 pub use b2schema_chunk as chunk;
-pub mod codec;
-mod config;
-pub mod de;
-pub mod dtype;
-pub mod dump;
-pub mod encoding;
-mod error;
-pub mod frame;
-mod int;
-pub mod layout;
-pub mod limits;
-pub mod ser;
-pub mod wrap;
-pub mod writer;
+#[cfg(feature = "std")]
+pub use container::array;
+pub use container::{b2nd, dtype, frame, limits, writer};
+pub use format::{de, dump, encoding, ser, wrap};
+#[doc(hidden)]
+pub use schema::private as __private;
+pub use schema::{attributes, codec, layout};
 
 pub use b2schema_derive::B2Layout;
 pub use layout::{B2Layout, B2Type, FieldRef};
@@ -76,12 +68,12 @@ pub use codec::{
     Decode, Encode, decode_from_slice, decode_from_slice_with, decode_take, encode_into, encode_into_with,
     encode_to_slice, encode_to_vec, encode_to_vec_with,
 };
-pub use config::{Config, DEFAULT_MAX_DEPTH, ModeSwitch, StructRepr, Widths};
 pub use de::{Deserializer, from_slice, from_slice_with, take_from_slice, take_from_slice_with};
 #[cfg(feature = "std")]
 pub use de::{from_reader, from_reader_with};
 pub use encoding::{Encoding, Expected};
-pub use error::{Category, Error, ErrorKind, Result, Segment};
+pub use format::config::{Config, DEFAULT_MAX_DEPTH, ModeSwitch, StructRepr, Widths};
+pub use format::error::{Category, Error, ErrorKind, Result, Segment};
 pub use limits::{Limit, Limits};
 pub use ser::{Serializer, encoded_len, to_slice, to_slice_with, to_vec, to_vec_with};
 #[cfg(feature = "std")]

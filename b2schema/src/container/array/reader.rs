@@ -1,0 +1,764 @@
+//! Reading a hyper-rectangle of an NDArray from a frame file, decoding only the chunks and the
+//! blocks it touches.
+//!
+//! The selection is cut along its first dimension into *bands* at the array's block
+//! boundaries. A band's output is a contiguous run of the C-order result, so bands are handed to
+//! scoped threads with disjoint output slices; inside a band, each touched chunk gives the
+//! blocks of that band's block row that the selection touches. Work and memory follow the
+//! selection and the touched blocks, never the padded chunk grid: one block buffer per thread,
+//! and the chunks' tables (header, block offsets, dictionary) read once, up front.
+
+use alloc::vec::Vec;
+use core::ops::Range;
+
+use super::element::{Element, byte_order_for};
+use super::selection::Selection;
+use crate::container::b2nd::{self, NdMeta};
+use crate::container::frame::{ChunkLocation, FrameFile, SpecialValue};
+use crate::container::limits::{Limit, Limits};
+use crate::format::error::{Error, Result};
+use b2schema_chunk::{BlockScratch, ChunkBlocks, ErrorKind as ChunkErrorKind, Prefix};
+
+/// How to read: threads and the largest result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReadOptions {
+    /// Threads decoding at once (scoped; 1 decodes on the caller's thread). The result is the
+    /// same whatever the count.
+    pub nthreads: usize,
+    /// The largest result, in bytes, that [`ArrayReader::read`] allocates.
+    pub max_bytes: u64,
+}
+
+impl Default for ReadOptions {
+    /// The available cores, and results of up to 4 GiB.
+    fn default() -> Self {
+        let nthreads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        ReadOptions { nthreads, max_bytes: 4 << 30 }
+    }
+}
+
+/// What a read cost.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReadStats {
+    /// Chunks the selection touched.
+    pub chunks: u64,
+    /// Blocks decoded (blocks of special chunks are filled, not decoded, and not counted).
+    pub blocks: u64,
+    /// Bytes those blocks decoded to.
+    pub bytes_decoded: u64,
+    /// Bytes read from files.
+    pub bytes_read: u64,
+}
+
+impl ReadStats {
+    fn add(&mut self, o: &ReadStats) {
+        self.chunks += o.chunks;
+        self.blocks += o.blocks;
+        self.bytes_decoded += o.bytes_decoded;
+        self.bytes_read += o.bytes_read;
+    }
+}
+
+/// An NDArray in a frame file, ready to read any part of.
+#[derive(Debug)]
+pub struct ArrayReader<'f> {
+    file: &'f FrameFile,
+    meta: NdMeta,
+    typesize: usize,
+    shape: Vec<u64>,
+    chunkshape: Vec<u64>,
+    blockshape: Vec<u64>,
+    /// Blocks per chunk, per dimension (the extended chunk shape over the block shape).
+    bgrid: Vec<u64>,
+    /// Chunks per dimension.
+    grid: Vec<u64>,
+    locations: Vec<ChunkLocation>,
+    /// Bytes of one (padded) chunk and of one block.
+    chunk_bytes: usize,
+    block_bytes: usize,
+    /// Block buffers kept between reads (one per thread of the widest read), so that a small read
+    /// repeated (an item, a row) neither allocates nor faults in a block's pages each time.
+    spare: std::sync::Mutex<Vec<Scratch>>,
+}
+
+/// A touched chunk, with what is needed to give any of its blocks.
+struct Chunk {
+    /// The chunk's first item in array coordinates.
+    origin: Vec<u64>,
+    source: Source,
+}
+
+enum Source {
+    /// Every item is this item (special chunks).
+    Fill(Vec<u8>),
+    /// Blocks decoded one at a time, from the chunk's bytes at `loc`.
+    Blocks { loc: ChunkLocation, table: ChunkBlocks, first: Option<Vec<u8>> },
+    /// A chunk whose blocks are not the array's blocks (a header blocksize that is not the block
+    /// shape's): decoded whole, once.
+    Whole(Vec<u8>),
+}
+
+fn invalid(what: &'static str, expected: impl core::fmt::Display, found: impl core::fmt::Display) -> Error {
+    Error::invalid(what, expected, found, 0)
+}
+
+impl<'f> ArrayReader<'f> {
+    /// The NDArray in `file` (its `b2nd` metalayer, or a legacy `caterva` one), checked against
+    /// the frame: one chunk per cell of the chunk grid, chunks and blocks of sizes c-blosc2 can
+    /// write.
+    pub fn new(file: &'f FrameFile) -> Result<Self> {
+        let v = file.view()?;
+        let raw = v.metalayer("b2nd").or_else(|| v.metalayer("caterva")).ok_or_else(|| {
+            Error::invalid("an NDArray (a b2nd or caterva metalayer)", "b2nd", "an SChunk", 87)
+        })?;
+        let meta = b2nd::read(raw).or_else(|_| b2nd::read_compat(raw))?;
+        meta.check()?;
+        let typesize = usize::try_from(v.header.typesize).ok().filter(|&t| t > 0).ok_or_else(|| {
+            Error::invalid("a typesize of at least", 1, v.header.typesize, 48).in_field("typesize")
+        })?;
+        let to_u64 = |v: &[i64]| v.iter().map(|&x| x.max(0) as u64).collect::<Vec<u64>>();
+        let shape = to_u64(&meta.shape);
+        let chunkshape: Vec<u64> = meta.chunkshape.iter().map(|&c| c.max(0) as u64).collect();
+        let blockshape: Vec<u64> = meta.blockshape.iter().map(|&b| b.max(0) as u64).collect();
+        let ext: Vec<u64> = chunkshape
+            .iter()
+            .zip(&blockshape)
+            .map(|(&c, &b)| if b == 0 { 0 } else { c.div_ceil(b) * b })
+            .collect();
+        let bgrid = ext.iter().zip(&blockshape).map(|(&e, &b)| e.checked_div(b).unwrap_or(0)).collect();
+        let grid: Vec<u64> = shape
+            .iter()
+            .zip(&chunkshape)
+            .map(|(&s, &c)| if s == 0 || c == 0 { 0 } else { s.div_ceil(c) })
+            .collect();
+        // c-blosc2's largest chunk is `i32::MAX` bytes: sizes past it are a lie, refused here
+        // before any of them sizes anything.
+        let bytes = |dims: &[u64]| -> Option<usize> {
+            dims.iter()
+                .try_fold(typesize as u64, |a, &d| a.checked_mul(d))
+                .filter(|&n| n <= i32::MAX as u64)
+                .map(|n| n as usize)
+        };
+        let chunk_bytes =
+            bytes(&ext).ok_or_else(|| invalid("a chunk of at most i32::MAX bytes:", i32::MAX, "more"))?;
+        let block_bytes = bytes(&blockshape)
+            .ok_or_else(|| invalid("a block of at most i32::MAX bytes:", i32::MAX, "more"))?;
+        // One block (or, for a chunk cut in other blocks than the array's, one chunk) is held in
+        // memory at a time.
+        file.limits().require(
+            "an array block held in memory, bytes",
+            block_bytes as u64,
+            Limit::Decompressed,
+            87,
+        )?;
+        let locations = if shape.contains(&0) { Vec::new() } else { v.chunk_locations()? };
+        let want = grid.iter().try_fold(1u64, |a, &g| a.checked_mul(g)).unwrap_or(u64::MAX);
+        if locations.len() as u64 != want && !shape.contains(&0) {
+            return Err(
+                invalid("one chunk per cell of the chunk grid:", want, locations.len()).in_field("chunks")
+            );
+        }
+        Ok(ArrayReader {
+            file,
+            meta,
+            typesize,
+            shape,
+            chunkshape,
+            blockshape,
+            bgrid,
+            grid,
+            locations,
+            chunk_bytes,
+            block_bytes,
+            spare: std::sync::Mutex::default(),
+        })
+    }
+
+    /// A block buffer kept by an earlier read, or a new one.
+    fn take_scratch(&self) -> Scratch {
+        self.spare.lock().ok().and_then(|mut v| v.pop()).unwrap_or_default()
+    }
+
+    /// Keeps `scratch` for the next read. The pool holds at most as many as the most threads
+    /// one read ran at once, and never more than 64.
+    fn keep_scratch(&self, scratch: Scratch) {
+        if let Ok(mut v) = self.spare.lock()
+            && v.len() < 64
+        {
+            v.push(scratch);
+        }
+    }
+
+    /// The array's shape.
+    pub fn shape(&self) -> &[u64] {
+        &self.shape
+    }
+
+    /// Bytes per item (the frame header's typesize).
+    pub fn typesize(&self) -> usize {
+        self.typesize
+    }
+
+    /// The `b2nd` metalayer.
+    pub fn meta(&self) -> &NdMeta {
+        &self.meta
+    }
+
+    /// The items of `sel` in C order, as bytes.
+    pub fn read(&self, sel: &Selection, opts: &ReadOptions) -> Result<(Vec<u8>, ReadStats)> {
+        let len = self.result_len(sel, opts)?;
+        let mut out = Vec::new();
+        out.try_reserve_exact(len)
+            .map_err(|_| invalid("a result that can be allocated, bytes:", "fewer", len))?;
+        out.resize(len, 0);
+        let stats = self.read_into(sel, &mut out, opts)?;
+        Ok((out, stats))
+    }
+
+    /// The items of `sel` as `T`, checked against the array's dtype (kind and size), byte order
+    /// handled.
+    pub fn read_as<T: Element>(&self, sel: &Selection, opts: &ReadOptions) -> Result<Vec<T>> {
+        let dtype = match self.meta.parsed_dtype() {
+            Some(Ok(d)) => d,
+            Some(Err(e)) => return Err(invalid("a NumPy dtype", "a dtype string", e)),
+            None => return Err(invalid("an array with a dtype", "a dtype", "none (a legacy layout)")),
+        };
+        let big = byte_order_for::<T>(&dtype)
+            .map_err(|e| invalid("a dtype that reads as the type asked for", "", e))?;
+        if T::SIZE != self.typesize {
+            return Err(invalid("items of the type's size:", T::SIZE, self.typesize).in_field("typesize"));
+        }
+        let (bytes, _) = self.read(sel, opts)?;
+        let mut out = Vec::new();
+        out.try_reserve_exact(bytes.len() / T::SIZE)
+            .map_err(|_| invalid("a result that can be allocated, items:", "fewer", bytes.len() / T::SIZE))?;
+        out.extend(bytes.chunks_exact(T::SIZE).map(|b| T::from_bytes(b, big)));
+        Ok(out)
+    }
+
+    /// Streams the items of `sel` in C order to `sink`, in pieces of about `slab_bytes` (at
+    /// least one band of the first dimension's block rows), in order: memory stays bounded
+    /// whatever the selection's size. Each piece is read with [`ArrayReader::read_into`]'s threads.
+    pub fn read_to(
+        &self,
+        sel: &Selection,
+        opts: &ReadOptions,
+        slab_bytes: usize,
+        mut sink: impl FnMut(&[u8]) -> Result<()>,
+    ) -> Result<ReadStats> {
+        let total = self.result_len(sel, &ReadOptions { max_bytes: u64::MAX, ..*opts })?;
+        let ranges = sel.ranges();
+        if ranges.is_empty() || total == 0 {
+            let (bytes, stats) = self.read(sel, opts)?;
+            sink(&bytes)?;
+            return Ok(stats);
+        }
+        let row_bytes = ranges[1..].iter().fold(self.typesize as u64, |a, r| a * (r.end - r.start)) as usize;
+        let mut stats = ReadStats::default();
+        let mut buf = Vec::new();
+        let bands = self.bands(&ranges[0]);
+        let mut i = 0;
+        while i < bands.len() {
+            let start = bands[i].start;
+            let mut end = bands[i].end;
+            i += 1;
+            while i < bands.len() && ((bands[i].end - start) as usize).saturating_mul(row_bytes) <= slab_bytes
+            {
+                end = bands[i].end;
+                i += 1;
+            }
+            let mut part = ranges.to_vec();
+            part[0] = start..end;
+            let part = Selection::new(part, &self.shape)
+                .map_err(|e| invalid("a selection", "inside the shape", e))?;
+            let n = (end - start) as usize * row_bytes;
+            if buf.len() < n {
+                buf.try_reserve_exact(n - buf.len())
+                    .map_err(|_| invalid("a piece that can be allocated, bytes:", "fewer", n))?;
+                buf.resize(n, 0);
+            }
+            stats.add(&self.read_into(&part, &mut buf[..n], opts)?);
+            sink(&buf[..n])?;
+        }
+        Ok(stats)
+    }
+
+    /// The items of `sel` as an `ndarray::ArrayD<T>` of the selection's shape (the `ndarray`
+    /// feature), checked against the dtype as [`ArrayReader::read_as`] checks them.
+    #[cfg(feature = "ndarray")]
+    pub fn read_ndarray<T: Element>(
+        &self,
+        sel: &Selection,
+        opts: &ReadOptions,
+    ) -> Result<ndarray::ArrayD<T>> {
+        let values = self.read_as::<T>(sel, opts)?;
+        let shape: Vec<usize> = sel.shape().iter().map(|&n| n as usize).collect();
+        ndarray::ArrayD::from_shape_vec(ndarray::IxDyn(&shape), values)
+            .map_err(|e| invalid("values of the selection's shape", alloc::format!("{shape:?}"), e))
+    }
+
+    fn result_len(&self, sel: &Selection, opts: &ReadOptions) -> Result<usize> {
+        if sel.ranges().len() != self.shape.len()
+            || sel.ranges().iter().zip(&self.shape).any(|(r, &s)| r.end > s)
+        {
+            let (shape, ranges) = (alloc::format!("{:?}", self.shape), alloc::format!("{:?}", sel.ranges()));
+            return Err(invalid("a selection inside the shape", shape, ranges));
+        }
+        let bytes = sel.len().and_then(|n| n.checked_mul(self.typesize as u64)).unwrap_or(u64::MAX);
+        Limits::check("the selection's items, bytes", bytes, Limit::Output, opts.max_bytes, 0)?;
+        usize::try_from(bytes)
+            .map_err(|_| invalid("a selection that fits in memory, bytes:", usize::MAX, bytes))
+    }
+
+    /// Reads the items of `sel` in C order into `out` (exactly their size).
+    pub fn read_into(&self, sel: &Selection, out: &mut [u8], opts: &ReadOptions) -> Result<ReadStats> {
+        let len = self.result_len(sel, &ReadOptions { max_bytes: u64::MAX, ..*opts })?;
+        if out.len() != len {
+            return Err(invalid("an output of the selection's size:", len, out.len()));
+        }
+        let mut stats = ReadStats::default();
+        if len == 0 {
+            return Ok(stats);
+        }
+        let ranges = sel.ranges();
+        if ranges.is_empty() {
+            // A scalar: one chunk, one block, one item.
+            let chunk = self.chunk(0, Vec::new(), &mut stats)?;
+            let mut sink = Sink::new(self, ranges, out);
+            sink.copy_block(self, &chunk, &[], ranges, &mut stats, &mut Scratch::default())?;
+            return Ok(stats);
+        }
+        // The touched chunks, read once: their tables (and first blocks, for delta).
+        let lo: Vec<u64> = ranges.iter().zip(&self.chunkshape).map(|(r, &c)| r.start / c).collect();
+        let hi: Vec<u64> = ranges.iter().zip(&self.chunkshape).map(|(r, &c)| (r.end - 1) / c).collect();
+        let mut chunks = Vec::new();
+        let mut coords = lo.clone();
+        loop {
+            let index = coords.iter().zip(&self.grid).fold(0u64, |a, (&c, &g)| a * g + c);
+            let origin: Vec<u64> = coords.iter().zip(&self.chunkshape).map(|(&c, &s)| c * s).collect();
+            chunks.push((coords.clone(), self.chunk(index as usize, origin, &mut stats)?));
+            if !next_in_box(&mut coords, &lo, &hi) {
+                break;
+            }
+        }
+        let bands = self.bands(&ranges[0]);
+        let row_bytes = ranges[1..].iter().fold(self.typesize as u64, |a, r| a * (r.end - r.start)) as usize;
+        let nthreads = opts.nthreads.clamp(1, bands.len().max(1));
+        let work = |bands: &[Range<u64>], out: &mut [u8]| -> Result<ReadStats> {
+            let mut stats = ReadStats::default();
+            let mut scratch = self.take_scratch();
+            let mut at = 0;
+            for band in bands {
+                let n = (band.end - band.start) as usize * row_bytes;
+                let (part, _) = out[at..].split_at_mut(n);
+                let mut band_ranges = ranges.to_vec();
+                band_ranges[0] = band.clone();
+                let mut sink = Sink::new(self, &band_ranges, part);
+                for (coords, chunk) in &chunks {
+                    let c0 = self.chunkshape[0];
+                    if band.start / c0 != coords[0] {
+                        continue;
+                    }
+                    sink.copy_chunk(self, chunk, &band_ranges, &mut stats, &mut scratch)?;
+                }
+                at += n;
+            }
+            self.keep_scratch(scratch);
+            Ok(stats)
+        };
+        if nthreads == 1 {
+            stats.add(&work(&bands, out)?);
+            return Ok(stats);
+        }
+        // Contiguous groups of bands, each with its part of the output.
+        let per = bands.len().div_ceil(nthreads);
+        let mut parts = Vec::new();
+        let mut rest = out;
+        for group in bands.chunks(per) {
+            let n = group.iter().map(|b| (b.end - b.start) as usize * row_bytes).sum::<usize>();
+            let (part, tail) = rest.split_at_mut(n);
+            parts.push((group, part));
+            rest = tail;
+        }
+        let results: Vec<Result<ReadStats>> = std::thread::scope(|scope| {
+            let workers: Vec<_> =
+                parts.into_iter().map(|(g, part)| scope.spawn(move || work(g, part))).collect();
+            workers.into_iter().map(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect()
+        });
+        for r in results {
+            stats.add(&r?);
+        }
+        Ok(stats)
+    }
+
+    /// The selection's first-dimension range cut at the array's block boundaries.
+    fn bands(&self, r: &Range<u64>) -> Vec<Range<u64>> {
+        let (c, b) = (self.chunkshape[0], self.blockshape[0]);
+        let mut out = Vec::new();
+        let mut at = r.start;
+        while at < r.end {
+            let in_chunk = at % c;
+            let next_block = at - in_chunk + (in_chunk / b + 1) * b;
+            let next_chunk = at - in_chunk + c;
+            let end = next_block.min(next_chunk).min(r.end);
+            out.push(at..end);
+            at = end;
+        }
+        out
+    }
+
+    /// Reads what is needed to give the blocks of chunk `index`.
+    fn chunk(&self, index: usize, origin: Vec<u64>, stats: &mut ReadStats) -> Result<Chunk> {
+        let at_chunk =
+            |e: Error| e.in_segment(crate::format::error::Segment::Index(index)).in_field("chunks");
+        let loc =
+            *self.locations.get(index).ok_or_else(|| invalid("a chunk in the index at", index, "none"))?;
+        stats.chunks += 1;
+        let source = match loc {
+            ChunkLocation::Special(kind) => Source::Fill(self.special_item(kind).map_err(at_chunk)?),
+            loc => {
+                let (f, at, end) = self.file.chunk_file(loc)?;
+                let mut prefix = Vec::new();
+                let table = loop {
+                    match ChunkBlocks::from_prefix(&prefix).map_err(|e| Error::chunk(e, at as usize))? {
+                        Prefix::Ready(t) => break t,
+                        Prefix::Need(n)
+                            if n > prefix.len() && n <= self.chunk_bytes.saturating_add(1 << 20) =>
+                        {
+                            if at.saturating_add(n as u64) > end {
+                                let past = at.saturating_add(n as u64);
+                                return Err(at_chunk(invalid(
+                                    "a chunk inside its section, ending by",
+                                    end,
+                                    past,
+                                )));
+                            }
+                            prefix.resize(n, 0);
+                            crate::container::frame::pread(&f, at, &mut prefix, &mut stats.bytes_read)?;
+                        }
+                        Prefix::Need(n) => {
+                            return Err(at_chunk(invalid(
+                                "a chunk table of a plausible size, bytes:",
+                                self.chunk_bytes,
+                                n,
+                            )));
+                        }
+                    }
+                };
+                let h = table.header();
+                if at.saturating_add(h.compressed_len() as u64) > end {
+                    let past = at.saturating_add(h.compressed_len() as u64);
+                    return Err(at_chunk(invalid("a chunk inside its section, ending by", end, past)));
+                }
+                if h.uncompressed_len() != self.chunk_bytes {
+                    return Err(at_chunk(invalid(
+                        "a chunk of the extended chunk shape, bytes:",
+                        self.chunk_bytes,
+                        h.uncompressed_len(),
+                    )));
+                }
+                if let Some(item) = table.repeated() {
+                    Source::Fill(item)
+                } else if h.effective_blocksize() == self.block_bytes && !h.is_vl_blocks() {
+                    let first = if table.needs_first_block() {
+                        let mut b = alloc::vec![0u8; table.block_range(0).len()];
+                        decode_block(self.file, loc, &table, 0, &[], &mut b, &mut BlockIo::default(), stats)?;
+                        Some(b)
+                    } else {
+                        None
+                    };
+                    Source::Blocks { loc, table, first }
+                } else {
+                    let bytes = self.file.read_chunk(loc)?;
+                    stats.bytes_read += bytes.len() as u64;
+                    let data = b2schema_chunk::decompress_with_limit(&bytes, self.chunk_bytes)
+                        .map_err(|e| Error::chunk(e, at as usize))?;
+                    stats.blocks += h.nblocks() as u64;
+                    stats.bytes_decoded += data.len() as u64;
+                    Source::Whole(data)
+                }
+            }
+        };
+        Ok(Chunk { origin, source })
+    }
+
+    /// The item of a special chunk of the index.
+    fn special_item(&self, kind: SpecialValue) -> Result<Vec<u8>> {
+        let ts = self.typesize;
+        Ok(match (kind, ts) {
+            (SpecialValue::Nan, 4) => f32::NAN.to_le_bytes().to_vec(),
+            (SpecialValue::Nan, 8) => f64::NAN.to_le_bytes().to_vec(),
+            (SpecialValue::Nan, _) => {
+                return Err(invalid("NaN chunks of 4- or 8-byte items, not", "4 or 8", ts));
+            }
+            _ => alloc::vec![0u8; ts],
+        })
+    }
+}
+
+/// Advances `coords` in C order within `lo..=hi`; `false` after the last.
+fn next_in_box(coords: &mut [u64], lo: &[u64], hi: &[u64]) -> bool {
+    for d in (0..coords.len()).rev() {
+        if coords[d] < hi[d] {
+            coords[d] += 1;
+            return true;
+        }
+        coords[d] = lo[d];
+    }
+    false
+}
+
+/// Fills `dst` with `item` repeated, at memory speed (zeros with one `fill`).
+fn repeat(dst: &mut [u8], item: &[u8]) {
+    if item.iter().all(|&b| b == 0) {
+        dst.fill(0);
+    } else {
+        b2schema_chunk::fill_pattern(dst, item, 0);
+    }
+}
+
+/// Reads block `j`'s span of the chunk at `loc` and decodes it into `dst`.
+#[allow(clippy::too_many_arguments)]
+fn decode_block(
+    file: &FrameFile,
+    loc: ChunkLocation,
+    table: &ChunkBlocks,
+    j: usize,
+    reference: &[u8],
+    dst: &mut [u8],
+    io: &mut BlockIo,
+    stats: &mut ReadStats,
+) -> Result<()> {
+    // Only regular files; the chunk was checked to lie inside its section when its table was
+    // read, and its block spans lie inside the chunk.
+    let (f, start, _) = file.chunk_file(loc)?;
+    let at = start as usize;
+    let span = table.block_span(j).map_err(|e| Error::chunk(e, at))?;
+    // The block's span, then (for blocks stored out of order, whose streams run past the next
+    // block's start) the chunk from the span to its end.
+    for end in [span.end, table.header().compressed_len()] {
+        let len = end - span.start;
+        if io.read.len() < len {
+            let more = len - io.read.len();
+            crate::container::limits::try_reserve(&mut io.read, more, "a block's bytes", at)?;
+            io.read.resize(len, 0);
+        }
+        let bytes = &mut io.read[..len];
+        crate::container::frame::pread(&f, start + span.start as u64, bytes, &mut stats.bytes_read)?;
+        match table.decode_block(j, bytes, span.start, reference, dst, &mut io.chunk) {
+            Err(e) if e.kind == ChunkErrorKind::ShortInput && end != table.header().compressed_len() => {}
+            r => {
+                r.map_err(|e| Error::chunk(e, at))?;
+                break;
+            }
+        }
+    }
+    stats.blocks += 1;
+    stats.bytes_decoded += dst.len() as u64;
+    Ok(())
+}
+
+/// A thread's reusable buffers.
+#[derive(Default)]
+struct Scratch {
+    block: Vec<u8>,
+    io: BlockIo,
+}
+
+impl core::fmt::Debug for Scratch {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Scratch").field("block", &self.block.len()).finish_non_exhaustive()
+    }
+}
+
+/// What decoding one block reuses: the codec's scratch and the buffer the block's bytes are
+/// read into.
+#[derive(Default)]
+struct BlockIo {
+    chunk: BlockScratch,
+    read: Vec<u8>,
+}
+
+/// Where items go: `out` holds the items of `ranges` in C order.
+struct Sink<'o> {
+    out: &'o mut [u8],
+    /// Item strides of `out`.
+    strides: Vec<usize>,
+    starts: Vec<u64>,
+    typesize: usize,
+}
+
+impl<'o> Sink<'o> {
+    fn new(r: &ArrayReader<'_>, ranges: &[Range<u64>], out: &'o mut [u8]) -> Self {
+        let n = ranges.len();
+        let mut strides = alloc::vec![1usize; n];
+        for d in (0..n.saturating_sub(1)).rev() {
+            strides[d] = strides[d + 1] * (ranges[d + 1].end - ranges[d + 1].start) as usize;
+        }
+        Sink { out, strides, starts: ranges.iter().map(|r| r.start).collect(), typesize: r.typesize }
+    }
+
+    /// Copies the items of `ranges` (array coordinates) that lie in `chunk`, block by block.
+    fn copy_chunk(
+        &mut self,
+        r: &ArrayReader<'_>,
+        chunk: &Chunk,
+        ranges: &[Range<u64>],
+        stats: &mut ReadStats,
+        scratch: &mut Scratch,
+    ) -> Result<()> {
+        // The part of the selection inside the chunk's real items, in chunk coordinates.
+        let n = ranges.len();
+        let mut lo = Vec::with_capacity(n);
+        let mut hi = Vec::with_capacity(n);
+        for (d, range) in ranges.iter().enumerate() {
+            let o = chunk.origin[d];
+            let end = (o + r.chunkshape[d]).min(r.shape[d]);
+            let (a, b) = (range.start.max(o), range.end.min(end));
+            if a >= b {
+                return Ok(());
+            }
+            lo.push(a - o);
+            hi.push(b - o);
+        }
+        let blo: Vec<u64> = lo.iter().zip(&r.blockshape).map(|(&l, &b)| l / b).collect();
+        let bhi: Vec<u64> = hi.iter().zip(&r.blockshape).map(|(&h, &b)| (h - 1) / b).collect();
+        let mut bc = blo.clone();
+        loop {
+            // The block's items in array coordinates, cut to the selection.
+            let block: Vec<Range<u64>> = (0..n)
+                .map(|d| {
+                    let start = chunk.origin[d] + bc[d] * r.blockshape[d];
+                    let a = start.max(chunk.origin[d] + lo[d]);
+                    let b = (start + r.blockshape[d]).min(chunk.origin[d] + hi[d]);
+                    a..b
+                })
+                .collect();
+            self.copy_block(r, chunk, &bc, &block, stats, scratch)?;
+            if !next_in_box(&mut bc, &blo, &bhi) {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Copies `part` (array coordinates, inside block `bc` of `chunk`) into the output.
+    fn copy_block(
+        &mut self,
+        r: &ArrayReader<'_>,
+        chunk: &Chunk,
+        bc: &[u64],
+        part: &[Range<u64>],
+        stats: &mut ReadStats,
+        scratch: &mut Scratch,
+    ) -> Result<()> {
+        let ts = self.typesize;
+        let j = bc.iter().zip(&r.bgrid).fold(0u64, |a, (&c, &g)| a * g + c) as usize;
+        let block: &[u8] = match &chunk.source {
+            Source::Fill(item) => {
+                self.fill_rows(part, item);
+                return Ok(());
+            }
+            Source::Whole(data) => {
+                let start = j * r.block_bytes;
+                data.get(start..start + r.block_bytes)
+                    .ok_or_else(|| invalid("a block inside its chunk at", start, "past the end"))?
+            }
+            Source::Blocks { loc, table, first } => {
+                let len = table.block_range(j).len();
+                if scratch.block.len() < len {
+                    scratch
+                        .block
+                        .try_reserve_exact(len - scratch.block.len())
+                        .map_err(|_| invalid("a block that can be allocated, bytes:", "fewer", len))?;
+                    scratch.block.resize(len, 0);
+                }
+                match first {
+                    // The first block was decoded with the table (the delta reference).
+                    Some(first) if j == 0 => &first[..],
+                    _ => {
+                        let reference = first.as_deref().unwrap_or(&[]);
+                        let dst = &mut scratch.block[..len];
+                        decode_block(r.file, *loc, table, j, reference, dst, &mut scratch.io, stats)?;
+                        &scratch.block[..len]
+                    }
+                }
+            }
+        };
+        // Rows of the part: all dimensions but the last, each a contiguous run of items in both
+        // the block (C order over the block shape) and the output.
+        let n = part.len();
+        if n == 0 {
+            self.out[..ts].copy_from_slice(
+                block.get(..ts).ok_or_else(|| invalid("an item in the block", ts, block.len()))?,
+            );
+            return Ok(());
+        }
+        let mut bstrides = alloc::vec![1usize; n];
+        for d in (0..n - 1).rev() {
+            bstrides[d] = bstrides[d + 1] * r.blockshape[d + 1] as usize;
+        }
+        let bstart: Vec<u64> = (0..n).map(|d| chunk.origin[d] + bc[d] * r.blockshape[d]).collect();
+        let run = (part[n - 1].end - part[n - 1].start) as usize * ts;
+        let mut idx: Vec<u64> = part.iter().map(|p| p.start).collect();
+        let lo = idx.clone();
+        let hi: Vec<u64> = part.iter().map(|p| p.end - 1).collect();
+        loop {
+            let src: usize = (0..n).map(|d| (idx[d] - bstart[d]) as usize * bstrides[d]).sum::<usize>() * ts;
+            let dst: usize =
+                (0..n).map(|d| (idx[d] - self.starts[d]) as usize * self.strides[d]).sum::<usize>() * ts;
+            let from = block
+                .get(src..src + run)
+                .ok_or_else(|| invalid("a row inside the block at", src, "past the end"))?;
+            self.out[dst..dst + run].copy_from_slice(from);
+            // Next row: the last dimension stays at its start.
+            if !next_in_box(&mut idx[..n - 1], &lo[..n - 1], &hi[..n - 1]) {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Fills the items of `part` with `item`.
+    fn fill_rows(&mut self, part: &[Range<u64>], item: &[u8]) {
+        let ts = self.typesize;
+        let n = part.len();
+        let fill = |dst: &mut [u8]| repeat(dst, item);
+        if n == 0 {
+            fill(&mut self.out[..ts]);
+            return;
+        }
+        let run = (part[n - 1].end - part[n - 1].start) as usize * ts;
+        let mut idx: Vec<u64> = part.iter().map(|p| p.start).collect();
+        let lo = idx.clone();
+        let hi: Vec<u64> = part.iter().map(|p| p.end - 1).collect();
+        loop {
+            let dst: usize =
+                (0..n).map(|d| (idx[d] - self.starts[d]) as usize * self.strides[d]).sum::<usize>() * ts;
+            fill(&mut self.out[dst..dst + run]);
+            if !next_in_box(&mut idx[..n - 1], &lo[..n - 1], &hi[..n - 1]) {
+                return;
+            }
+        }
+    }
+}
+
+#[cfg(all(test, feature = "ndarray"))]
+mod ndarray_tests {
+    use super::*;
+    use crate::container::writer::{Fill, NdArray};
+
+    #[test]
+    fn a_slice_as_an_ndarray() {
+        let data: Vec<u8> = (0..12 * 7).flat_map(|i| (i as f64).to_le_bytes()).collect();
+        let array = NdArray::new(&[12, 7], &[5, 4], &[2, 3], "<f8", 8, Fill::Data(&data));
+        let path = std::env::temp_dir().join(format!("b2schema-ndarray-{}.b2nd", std::process::id()));
+        array.to_frame().unwrap().write_file(&path).unwrap();
+        let file = FrameFile::open(&path).unwrap();
+        let reader = ArrayReader::new(&file).unwrap();
+        let sel = Selection::parse("3:9, 2:5", reader.shape()).unwrap();
+        let a = reader.read_ndarray::<f64>(&sel, &ReadOptions::default()).unwrap();
+        assert_eq!(a.shape(), &[6, 3]);
+        assert_eq!(a[[0, 0]], (3 * 7 + 2) as f64);
+        assert_eq!(a[[5, 2]], (8 * 7 + 4) as f64);
+        std::fs::remove_file(&path).unwrap();
+    }
+}

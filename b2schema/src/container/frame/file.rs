@@ -1,0 +1,699 @@
+//! Frames in files: a contiguous frame (possibly at an offset inside a larger file) or a
+//! sparse-frame directory. Opening reads the header, the offsets index and the trailer, never
+//! the chunks.
+
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use alloc::vec::Vec;
+
+use super::codes::FrameType;
+use super::header::FrameHeader;
+use super::index::{ChunkInfo, ChunkLocation, SpecialValue};
+use super::view::{self, FrameView, HEADER_FIXED_LEN, Parts};
+use crate::container::limits::{Limit, Limits, try_zeros};
+use crate::format::error::{Error, Result};
+use b2schema_chunk::ChunkHeader;
+
+/// The index file of a sparse frame's directory.
+pub const SPARSE_INDEX: &str = "chunks.b2frame";
+
+/// A frame's metadata bytes, read from a file or a sparse directory.
+#[derive(Debug, Clone)]
+pub struct FrameFile {
+    path: PathBuf,
+    offset: u64,
+    frame_type: FrameType,
+    header: Vec<u8>,
+    index: Vec<u8>,
+    trailer: Vec<u8>,
+    index_offset: u64,
+    trailer_offset: u64,
+    frame_len: u64,
+    bytes_read: u64,
+    limits: Limits,
+    /// The frame's file (a sparse frame's index file), kept open from the reading of the
+    /// metadata so that chunks come from the file that metadata was read from, without opening
+    /// it again per chunk; read by position (`pread`), so threads share it. Unix only.
+    kept: Option<Arc<File>>,
+}
+
+impl FrameFile {
+    /// Opens `path`: a contiguous frame file, or a sparse-frame directory (its
+    /// `chunks.b2frame`). Lock sidecars (`.b2lock`) are not part of the format and are ignored.
+    pub fn open(path: impl AsRef<Path>) -> Result<Self> {
+        Self::open_with_limits(path, Limits::default())
+    }
+
+    /// [`FrameFile::open`] within `limits`: the header, the trailer and the offsets index are
+    /// read only when they fit [`Limits::max_decompressed`] and [`Limits::max_chunks`], and the
+    /// chunks are later read within them.
+    pub fn open_with_limits(path: impl AsRef<Path>, limits: Limits) -> Result<Self> {
+        let f = Self::locate_with_limits(path, limits)?;
+        f.view()?;
+        Ok(f)
+    }
+
+    /// Reads the header, index and trailer bytes of the frame at `path` without validating
+    /// them (only what is needed to find them: `header_len`, `frame_len`, `trailer_len`); see
+    /// [`FrameFile::view`] for the checks. For tools that report on broken frames.
+    pub fn locate(path: impl AsRef<Path>) -> Result<Self> {
+        Self::locate_with_limits(path, Limits::default())
+    }
+
+    /// [`FrameFile::locate`] within `limits`.
+    pub fn locate_with_limits(path: impl AsRef<Path>, limits: Limits) -> Result<Self> {
+        let path = path.as_ref();
+        if path.is_dir() {
+            Self::read(path.join(SPARSE_INDEX), 0, FrameType::Sparse, path.to_path_buf(), limits)
+        } else {
+            Self::read(path.to_path_buf(), 0, FrameType::Contiguous, path.to_path_buf(), limits)
+        }
+    }
+
+    /// Opens a contiguous frame that starts at byte `offset` of `path` (bytes after the frame
+    /// are allowed, as `blosc2_schunk_open_offset` allows them).
+    pub fn open_at(path: impl AsRef<Path>, offset: u64) -> Result<Self> {
+        Self::open_at_with_limits(path, offset, Limits::default())
+    }
+
+    /// [`FrameFile::open_at`] within `limits` (see [`FrameFile::open_with_limits`]).
+    pub fn open_at_with_limits(path: impl AsRef<Path>, offset: u64, limits: Limits) -> Result<Self> {
+        let path = path.as_ref();
+        let f = Self::read(path.to_path_buf(), offset, FrameType::Contiguous, path.to_path_buf(), limits)?;
+        f.view()?;
+        Ok(f)
+    }
+
+    fn read(
+        file: PathBuf,
+        offset: u64,
+        frame_type: FrameType,
+        path: PathBuf,
+        limits: Limits,
+    ) -> Result<Self> {
+        let (mut f, file_len) = open_regular(&file)?;
+        let mut frame = Self::read_from(&mut f, file_len, offset, frame_type, path, limits)?;
+        if cfg!(unix) {
+            frame.kept = Some(Arc::new(f));
+        }
+        Ok(frame)
+    }
+
+    /// The budget this frame is read within.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Changes the budget of the reads to come (chunks, data).
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+    }
+
+    /// Reads (and validates) the metadata of the contiguous frame at `offset` in `reader`, which
+    /// holds `len` bytes. The result has no path: its chunks are not read through it.
+    pub fn from_reader<R: Read + Seek>(reader: &mut R, len: u64, offset: u64) -> Result<Self> {
+        let f =
+            Self::read_from(reader, len, offset, FrameType::Contiguous, PathBuf::new(), Limits::default())?;
+        f.view()?;
+        Ok(f)
+    }
+
+    fn read_from<R: Read + Seek>(
+        f: &mut R,
+        file_len: u64,
+        offset: u64,
+        frame_type: FrameType,
+        path: PathBuf,
+        limits: Limits,
+    ) -> Result<Self> {
+        let available = file_len.saturating_sub(offset);
+        let mut bytes_read = 0;
+        let mut fixed = [0u8; HEADER_FIXED_LEN];
+        if available < HEADER_FIXED_LEN as u64 {
+            return Err(Error::invalid(
+                "a frame of at least",
+                "87 bytes",
+                crate::format::error::bytes(available),
+                0,
+            )
+            .in_field("header"));
+        }
+        read_at(f, offset, &mut fixed, &mut bytes_read)?;
+        let header_len = view::header_len(&fixed)? as u64;
+        let frame_len = view::frame_len(&fixed)?;
+        if frame_len > available {
+            return Err(Error::invalid("frame_len within the file, at most", available, frame_len, 16)
+                .in_field("frame_len"));
+        }
+        if !(HEADER_FIXED_LEN as u64..=frame_len).contains(&header_len) {
+            return Err(Error::invalid("header_len", alloc::format!("in 87..={frame_len}"), header_len, 11)
+                .in_field("header_len"));
+        }
+        limits.require("the frame header (header_len)", header_len, Limit::Decompressed, 11)?;
+        let mut header = try_zeros(header_len as usize, "the frame header", 11)?;
+        header[..HEADER_FIXED_LEN].copy_from_slice(&fixed);
+        read_at(f, offset + HEADER_FIXED_LEN as u64, &mut header[HEADER_FIXED_LEN..], &mut bytes_read)?;
+
+        let mut tail = [0u8; 23];
+        read_at(f, offset + frame_len - 23, &mut tail, &mut bytes_read)?;
+        let (trailer_offset, trailer_len) = view::trailer_position(&tail, frame_len)?;
+        let at = (frame_len - super::trailer::TRAILER_LEN_FROM_END as u64) as usize;
+        limits.require("the frame trailer (trailer_len)", trailer_len, Limit::Decompressed, at)?;
+        let mut trailer = try_zeros(trailer_len as usize, "the frame trailer", at)?;
+        read_at(f, offset + trailer_offset, &mut trailer, &mut bytes_read)?;
+
+        let nbytes: i64 = FrameHeader::NBYTES.read(&header)?;
+        let cbytes: i64 = FrameHeader::CBYTES.read(&header)?;
+        let index_offset = match frame_type {
+            FrameType::Contiguous => header_len.saturating_add(cbytes.max(0) as u64),
+            FrameType::Sparse => header_len,
+        };
+        let mut index = Vec::new();
+        if nbytes > 0 && index_offset < trailer_offset {
+            // Read what the index can hold for the chunks allowed, not what the gap before the
+            // trailer happens to be (a sparse file can make it gigabytes of nothing).
+            let gap = trailer_offset - index_offset;
+            let most = index_bound(limits.max_chunks());
+            Limits::check(
+                "the offsets index (the gap before the trailer)",
+                gap,
+                Limit::Chunks,
+                most,
+                index_offset as usize,
+            )
+            .map_err(|e| e.in_field("chunk_index"))?;
+            index = try_zeros(gap as usize, "the offsets index", index_offset as usize)?;
+            read_at(f, offset + index_offset, &mut index, &mut bytes_read)?;
+        }
+        Ok(FrameFile {
+            path,
+            offset,
+            frame_type,
+            header,
+            index,
+            trailer,
+            index_offset,
+            trailer_offset,
+            frame_len,
+            bytes_read,
+            limits,
+            kept: None,
+        })
+    }
+
+    /// The decoded, validated metadata.
+    pub fn view(&self) -> Result<FrameView<'_>> {
+        FrameView::from_parts(
+            Parts {
+                header: &self.header,
+                index: &self.index,
+                trailer: &self.trailer,
+                index_offset: self.index_offset,
+                trailer_offset: self.trailer_offset,
+                frame_len: self.frame_len,
+            },
+            self.frame_type,
+        )
+    }
+
+    /// The path opened (the directory, for a sparse frame).
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The frame's length (`frame_len`).
+    pub fn frame_len(&self) -> u64 {
+        self.frame_len
+    }
+
+    /// Where the frame starts in its file.
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// Contiguous or sparse.
+    pub fn frame_type(&self) -> FrameType {
+        self.frame_type
+    }
+
+    /// Bytes read from disk to open the frame: the header, the offsets index and the trailer.
+    pub fn bytes_read(&self) -> u64 {
+        self.bytes_read
+    }
+
+    /// The raw header bytes.
+    pub fn header_bytes(&self) -> &[u8] {
+        &self.header
+    }
+
+    /// The raw trailer bytes.
+    pub fn trailer_bytes(&self) -> &[u8] {
+        &self.trailer
+    }
+
+    /// The raw offsets-index bytes (empty for a frame without data).
+    pub fn index_bytes(&self) -> &[u8] {
+        &self.index
+    }
+
+    /// Where the offsets index starts in the frame.
+    pub fn index_offset(&self) -> u64 {
+        self.index_offset
+    }
+
+    /// Where the trailer starts in the frame.
+    pub fn trailer_offset(&self) -> u64 {
+        self.trailer_offset
+    }
+
+    /// The file holding the frame's header (the frame file, or the directory's index).
+    fn frame_path(&self) -> PathBuf {
+        match self.frame_type {
+            FrameType::Contiguous => self.path.clone(),
+            FrameType::Sparse => self.path.join(SPARSE_INDEX),
+        }
+    }
+
+    /// The file of a stored chunk, where the chunk starts in it and where its section ends
+    /// (the offsets index for a contiguous frame, the end of the file for a sparse frame's
+    /// chunk file). Only regular files are opened.
+    pub(crate) fn chunk_file(&self, loc: ChunkLocation) -> Result<(Arc<File>, u64, u64)> {
+        match loc {
+            ChunkLocation::Offset(o) => {
+                let f = match &self.kept {
+                    Some(f) => Arc::clone(f),
+                    None => Arc::new(open_regular(&self.frame_path())?.0),
+                };
+                let at = (self.offset + self.header.len() as u64).saturating_add(o);
+                Ok((f, at, self.offset + self.index_offset))
+            }
+            ChunkLocation::File(id) => {
+                let path = self.path.join(alloc::format!("{id:08X}.chunk"));
+                let (f, len) = open_regular(&path).map_err(|e| {
+                    Error::invalid("a readable chunk file", path.display(), e, 0).in_field("chunk_index")
+                })?;
+                Ok((Arc::new(f), 0, len))
+            }
+            ChunkLocation::Special(_) => Err(Error::invalid("a stored chunk", "bytes", "a special value", 0)),
+        }
+    }
+
+    /// The 32-byte header of a stored chunk (reads only those bytes).
+    pub fn chunk_header(&self, loc: ChunkLocation) -> Result<ChunkHeader> {
+        let (f, at, end) = self.chunk_file(loc)?;
+        Self::header_in(&f, at, end)
+    }
+
+    fn header_in(f: &File, at: u64, end: u64) -> Result<ChunkHeader> {
+        let len = end.saturating_sub(at).min(32) as usize;
+        let mut buf = [0u8; 32];
+        let mut n = 0;
+        pread(f, at, &mut buf[..len], &mut n)?;
+        ChunkHeader::peek(&buf[..len]).map_err(|e| Error::chunk(e, at as usize))
+    }
+
+    /// The bytes of a stored chunk, as long as its header says: read only once that length is
+    /// checked against its section, against what its `nbytes` can justify
+    /// ([`max_cbytes`]) and against [`Limits::max_decompressed`].
+    pub fn read_chunk(&self, loc: ChunkLocation) -> Result<Vec<u8>> {
+        let (f, at, end) = self.chunk_file(loc)?;
+        let h = Self::header_in(&f, at, end)?;
+        let len = h.compressed_len() as u64;
+        if at + len > end {
+            return Err(Error::invalid("a chunk inside its section, ending by", end, at + len, at as usize)
+                .in_field("cbytes"));
+        }
+        let most = max_cbytes(&h);
+        if len > most {
+            return Err(Error::invalid(
+                "a chunk's cbytes within what its nbytes justifies, at most",
+                most,
+                len,
+                at as usize + 12,
+            )
+            .in_field("cbytes"));
+        }
+        self.limits.require("a stored chunk (cbytes)", len, Limit::Decompressed, at as usize + 12)?;
+        let mut buf = try_zeros(len as usize, "a stored chunk", at as usize)?;
+        let mut n = 0;
+        pread(&f, at, &mut buf, &mut n)?;
+        Ok(buf)
+    }
+
+    /// What chunk number `index` at `loc` is (see [`FrameFile::chunks`]); a stored chunk's
+    /// header is read and its `nbytes` checked against the frame's `chunksize`.
+    pub fn chunk_info(&self, index: usize, loc: ChunkLocation) -> Result<ChunkInfo> {
+        self.info_with(&self.size_fields()?, &mut None, index, loc)
+    }
+
+    /// The three header fields a chunk's size is checked against, read at their fixed places
+    /// (no whole-header decode per chunk).
+    fn size_fields(&self) -> Result<SizeFields> {
+        Ok(SizeFields {
+            nbytes: FrameHeader::NBYTES.read(&self.header)?,
+            chunksize: FrameHeader::CHUNKSIZE.read(&self.header)?,
+            flags: FrameHeader::FLAGS.read(&self.header)?,
+        })
+    }
+
+    /// `frame` keeps the frame file open from one stored chunk of a contiguous frame to the next.
+    fn info_with(
+        &self,
+        h: &SizeFields,
+        frame: &mut Option<Arc<File>>,
+        index: usize,
+        loc: ChunkLocation,
+    ) -> Result<ChunkInfo> {
+        let chunksize = h.chunksize.max(0) as u64;
+        match loc {
+            ChunkLocation::Special(kind) => {
+                let nbytes = h.nbytes.max(0) as u64;
+                let nchunks = if chunksize > 0 { nbytes.div_ceil(chunksize) } else { 0 };
+                let rem = if chunksize > 0 { nbytes % chunksize } else { 0 };
+                let nbytes = if index as u64 + 1 == nchunks && rem != 0 { rem } else { chunksize };
+                Ok(ChunkInfo { index, location: loc, special: Some(kind), cbytes: 0, nbytes, header: None })
+            }
+            _ => {
+                let ch = match (loc, frame.as_mut()) {
+                    (ChunkLocation::Offset(o), Some(f)) => {
+                        let at = (self.offset + self.header.len() as u64).saturating_add(o);
+                        Self::header_in(f, at, self.offset + self.index_offset)
+                    }
+                    (ChunkLocation::Offset(_), None) => {
+                        let (f, at, end) = self.chunk_file(loc)?;
+                        let ch = Self::header_in(&f, at, end);
+                        *frame = Some(f);
+                        ch
+                    }
+                    _ => self.chunk_header(loc),
+                }
+                .map_err(|e| e.in_segment(crate::format::error::Segment::Index(index)))?;
+                let nbytes = ch.uncompressed_len() as u64;
+                if !h.flags.variable_chunks() && chunksize > 0 && nbytes > chunksize {
+                    return Err(Error::invalid(
+                        "a chunk's nbytes within the frame's chunksize",
+                        chunksize,
+                        nbytes,
+                        4,
+                    )
+                    .in_segment(crate::format::error::Segment::Index(index))
+                    .in_field("chunks"));
+                }
+                Ok(ChunkInfo {
+                    index,
+                    location: loc,
+                    special: SpecialValue::of_chunk(&ch),
+                    cbytes: ch.compressed_len() as u64,
+                    nbytes,
+                    header: Some(ch),
+                })
+            }
+        }
+    }
+
+    /// What each chunk is: where it is, its sizes and whether it is special (by its index entry
+    /// or by its own header). Reads the 32-byte header of every stored chunk, nothing more; at
+    /// most [`Limits::max_chunks`] of them.
+    pub fn chunks(&self) -> Result<Vec<ChunkInfo>> {
+        let mut out = Vec::new();
+        self.for_each_chunk(|info| {
+            crate::container::limits::try_reserve(&mut out, 1, "the chunk list", 0)?;
+            out.push(info);
+            Ok(())
+        })?;
+        Ok(out)
+    }
+
+    /// Calls `f` with what each chunk is, in order, without collecting them (see
+    /// [`FrameFile::chunks`]); at most [`Limits::max_chunks`] chunks.
+    pub fn for_each_chunk(&self, mut f: impl FnMut(ChunkInfo) -> Result<()>) -> Result<()> {
+        let v = self.view()?;
+        let locs = v.chunk_locations_with_limit(self.limits.max_chunks())?;
+        let fields = self.size_fields()?;
+        let mut frame = None;
+        for (i, loc) in locs.into_iter().enumerate() {
+            f(self.info_with(&fields, &mut frame, i, loc)?)?;
+        }
+        Ok(())
+    }
+
+    /// The decompressed bytes of a chunk (special chunks built from their kind: zeros, NaN of
+    /// the typesize, uninit as zeros), refusing more than `max_nbytes` or
+    /// [`Limits::max_decompressed`]. The result is exactly `info.nbytes` long.
+    pub fn chunk_data(&self, info: &ChunkInfo, max_nbytes: usize) -> Result<Vec<u8>> {
+        let n = usize::try_from(info.nbytes).unwrap_or(usize::MAX);
+        let max = (max_nbytes as u64).min(self.limits.max_decompressed());
+        let limit = if max_nbytes as u64 > self.limits.max_decompressed() {
+            Limit::Decompressed
+        } else {
+            Limit::Output
+        };
+        Limits::check("a chunk's nbytes", info.nbytes, limit, max, 0)
+            .map_err(|e| e.in_segment(crate::format::error::Segment::Index(info.index)).in_field("chunks"))?;
+        let data = match info.location {
+            ChunkLocation::Special(SpecialValue::Nan) => {
+                let ts = FrameHeader::TYPESIZE.read(&self.header)?;
+                let item: &[u8] = match ts {
+                    4 => &f32::NAN.to_le_bytes(),
+                    8 => &f64::NAN.to_le_bytes(),
+                    _ => {
+                        return Err(Error::invalid(
+                            "NaN chunks of 4- or 8-byte items, not",
+                            "4 or 8",
+                            ts,
+                            48,
+                        ));
+                    }
+                };
+                // One item, then the filled part copied after itself (log2(n) copies).
+                let mut v = try_zeros(n, "a NaN chunk", 0)?;
+                let first = item.len().min(n);
+                v[..first].copy_from_slice(&item[..first]);
+                let mut filled = first;
+                while filled > 0 && filled < n {
+                    let m = filled.min(n - filled);
+                    v.copy_within(..m, filled);
+                    filled += m;
+                }
+                v
+            }
+            ChunkLocation::Special(_) => try_zeros(n, "a special chunk", 0)?,
+            loc => {
+                let bytes = self.read_chunk(loc)?;
+                b2schema_chunk::decompress_with_limit(&bytes, n).map_err(|e| {
+                    Error::chunk(e, 0)
+                        .in_segment(crate::format::error::Segment::Index(info.index))
+                        .in_field("chunks")
+                })?
+            }
+        };
+        if data.len() as u64 != info.nbytes {
+            return Err(Error::invalid("a chunk as long as its nbytes", info.nbytes, data.len(), 4)
+                .in_segment(crate::format::error::Segment::Index(info.index))
+                .in_field("chunks"));
+        }
+        Ok(data)
+    }
+
+    /// The items of the NDArray in this frame, in C order, with the chunk padding and the block
+    /// order undone; at most `max_bytes` (the array's `prod(shape) * typesize`). Collected in
+    /// memory: [`FrameFile::write_data`] streams them instead.
+    pub fn ndarray_data(&self, max_bytes: usize) -> Result<Vec<u8>> {
+        let mut limits = self.limits.with_max_output(max_bytes as u64);
+        let total = self.data_len()?;
+        limits.require("the array's data", total, Limit::Output, 87)?;
+        limits = limits.with_max_decompressed(limits.max_decompressed().max(total));
+        let mut out = Vec::new();
+        crate::container::limits::try_reserve(&mut out, total as usize, "the array's data", 87)?;
+        let mut f = self.clone();
+        f.limits = limits;
+        f.write_ndarray(&mut out)?;
+        Ok(out)
+    }
+
+    /// Writes `content` over the content of metalayer `name`, which must have the same length
+    /// (how the `b2nd` shape changes on resize). Everything is checked before the single write;
+    /// no other byte changes.
+    pub fn update_metalayer(&mut self, name: &str, content: &[u8]) -> Result<()> {
+        let (at, len) = self.metalayer_place(name)?;
+        if content.len() != len {
+            return Err(Error::invalid(
+                "new content of the same length as the old,",
+                len,
+                content.len(),
+                at as usize,
+            )
+            .in_segment(crate::format::error::Segment::Key(name.into()))
+            .in_field("metalayers"));
+        }
+        let mut f = self.open_unchanged_metalayer(name, at, len)?;
+        f.seek(SeekFrom::Start(self.offset + at))?;
+        f.write_all(content)?;
+        f.flush()?;
+        self.header[at as usize..at as usize + len].copy_from_slice(content);
+        Ok(())
+    }
+
+    /// Writes `value` into field `field` of metalayer `name`, a struct of a derived layout
+    /// (`Units::SCALE`), without computing offsets by hand: the field must have a fixed place
+    /// inside the metalayer's content, its marker is checked (in memory, then in the file), and
+    /// its bytes are written in one write; no other byte of the file changes. Errors name the
+    /// field (`metalayers["units"].scale`) and the absolute offset in the file.
+    ///
+    /// ```no_run
+    /// use b2schema::B2Layout;
+    /// use b2schema::frame::FrameFile;
+    ///
+    /// #[derive(B2Layout)]
+    /// #[b2(minimal)]
+    /// struct Units<'a> { version: u8, #[b2(float64)] scale: f64, #[b2(fixstr(len = 3))] name: &'a str }
+    ///
+    /// let mut frame = FrameFile::open("array.b2nd")?;
+    /// frame.patch_metalayer_field("units", Units::SCALE, &2.5)?;
+    /// # Ok::<(), b2schema::Error>(())
+    /// ```
+    pub fn patch_metalayer_field<T>(
+        &mut self,
+        name: &str,
+        field: crate::schema::layout::FieldRef<T>,
+        value: &T,
+    ) -> Result<()>
+    where
+        T: ?Sized + serde_core::Serialize,
+    {
+        let (at, len) = self.metalayer_place(name)?;
+        let in_layer =
+            |e: Error| e.in_segment(crate::format::error::Segment::Key(name.into())).in_field("metalayers");
+        let base = self.offset + at;
+        // Everything is checked on a copy of the content first (role, place, width, marker).
+        let mut content = self.header[at as usize..at as usize + len].to_vec();
+        field.patch(&mut content, value).map_err(|e| in_layer(e.shift_offset(base as usize)))?;
+        let mut f = self.open_unchanged_metalayer(name, at, len)?;
+        field.patch_file(&mut f, base, value).map_err(in_layer)?;
+        self.header[at as usize..at as usize + len].copy_from_slice(&content);
+        Ok(())
+    }
+
+    /// Where metalayer `name`'s content starts in the frame, and its length.
+    fn metalayer_place(&self, name: &str) -> Result<(u64, usize)> {
+        let v = self.view()?;
+        let (_, offset, old) = v
+            .header
+            .metalayers
+            .iter()
+            .find(|(n, _, _)| *n == name)
+            .ok_or_else(|| Error::invalid("an existing metalayer named", name, "none", 87))?;
+        Ok((offset as u64 + 5, old.len()))
+    }
+
+    /// Opens the frame's file for writing, after checking that it still holds metalayer `name`
+    /// (content at `at`, `len` bytes) as it was read: its c6 marker, length and bytes. If the
+    /// frame changed since it was opened, a write could land on anything else.
+    fn open_unchanged_metalayer(&self, name: &str, at: u64, len: usize) -> Result<File> {
+        let mut f = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(self.frame_path())
+            .map_err(|e| Error::from(e).with_offset((self.offset + at) as usize))?;
+        let cached = &self.header[at as usize - 5..at as usize + len];
+        let mut on_disk = vec![0u8; cached.len()];
+        read_at(&mut f, self.offset + at - 5, &mut on_disk, &mut 0)?;
+        if on_disk != cached {
+            return Err(Error::invalid(
+                "the metalayer's bytes as read when the frame was opened (the file changed since):",
+                name,
+                "other bytes",
+                (self.offset + at) as usize - 5,
+            )
+            .in_segment(crate::format::error::Segment::Key(name.into()))
+            .in_field("metalayers"));
+        }
+        Ok(f)
+    }
+}
+
+/// The header fields a chunk's size is checked against.
+struct SizeFields {
+    nbytes: i64,
+    chunksize: i32,
+    flags: super::header::FrameFlags,
+}
+
+/// Reads `buf.len()` bytes at `at` of `f` by position (`pread` on Unix, so that threads can
+/// share one handle; elsewhere a seek on a handle of the caller's own), adding them to `counter`.
+pub(crate) fn pread(f: &File, at: u64, buf: &mut [u8], counter: &mut u64) -> Result<()> {
+    #[cfg(unix)]
+    std::os::unix::fs::FileExt::read_exact_at(f, buf, at)
+        .map_err(|e| Error::from(e).with_offset(at as usize))?;
+    #[cfg(not(unix))]
+    read_at(&mut &*f, at, buf, &mut 0)?;
+    *counter += buf.len() as u64;
+    Ok(())
+}
+
+pub(crate) fn read_at<R: Read + Seek>(f: &mut R, at: u64, buf: &mut [u8], counter: &mut u64) -> Result<()> {
+    f.seek(SeekFrom::Start(at)).map_err(|e| Error::from(e).with_offset(at as usize))?;
+    f.read_exact(buf).map_err(|e| Error::from(e).with_offset(at as usize))?;
+    *counter += buf.len() as u64;
+    Ok(())
+}
+
+/// Opens `path` for reading only if it is a regular file (after following symbolic links): a
+/// FIFO, a socket or a device could block or never end, and is refused before it is opened.
+/// Returns the file and its length.
+pub(crate) fn open_regular(path: &Path) -> Result<(File, u64)> {
+    let meta = std::fs::metadata(path).map_err(|e| Error::from(e).in_field("path"))?;
+    if !meta.is_file() {
+        return Err(
+            Error::invalid("a regular file", path.display(), kind_of(&meta.file_type()), 0).in_field("path")
+        );
+    }
+    let f = File::open(path)?;
+    // The path may have changed between the two calls: check what was opened.
+    let meta = f.metadata()?;
+    if !meta.is_file() {
+        return Err(
+            Error::invalid("a regular file", path.display(), kind_of(&meta.file_type()), 0).in_field("path")
+        );
+    }
+    Ok((f, meta.len()))
+}
+
+fn kind_of(t: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+        if t.is_block_device() || t.is_char_device() {
+            return "a device";
+        }
+    }
+    if t.is_dir() { "a directory" } else { "not a regular file" }
+}
+
+/// The most bytes read for an offsets index of at most `max_chunks` entries: their 8 bytes
+/// each, twice over, plus a dictionary's worth (the index is a chunk; see [`max_cbytes`]).
+fn index_bound(max_chunks: u64) -> u64 {
+    max_chunks.saturating_mul(16).saturating_add(CHUNK_FIXED_OVERHEAD)
+}
+
+/// What a chunk may hold besides its blocks' data: the extended header, a dictionary and its
+/// length.
+const CHUNK_FIXED_OVERHEAD: u64 = 32 + b2schema_chunk::MAX_DICT_SIZE as u64 + 4;
+
+/// The most bytes a chunk of this header can store: c-blosc2 never writes more than its data
+/// plus [`CHUNK_FIXED_OVERHEAD`] and, per block, a block start and one size per stream (a
+/// stream that does not compress is stored raw).
+pub fn max_cbytes(h: &ChunkHeader) -> u64 {
+    let nbytes = h.uncompressed_len() as u64;
+    let per_block = 4 + 4 * h.typesize.max(1) as u64;
+    nbytes.saturating_add(CHUNK_FIXED_OVERHEAD).saturating_add((h.nblocks() as u64).saturating_mul(per_block))
+}
