@@ -112,6 +112,11 @@ fn array_decode(c: &Container<'_>, frame: &TokenStream, fixed: Option<&TokenStre
     let locals: Vec<_> = c.fields.iter().map(local).collect();
     let idents = c.fields.iter().map(|f| f.ident);
     let value = quote!(#ident { #(#idents: #locals),* });
+    // The last field read is named if bytes are left after the struct (its count may be wrong).
+    let note_last = c.fields.last().map(|f| {
+        let name = f.name();
+        quote!(#p::note_last(__d, #name, __at);)
+    });
     let tail = match locals::checks(c, &local) {
         Some(checks) => quote! {
             #checks
@@ -129,6 +134,7 @@ fn array_decode(c: &Container<'_>, frame: &TokenStream, fixed: Option<&TokenStre
                 #start
                 #(#reads)*
                 #end
+                #note_last
                 #tail
             })
         },

@@ -13,6 +13,8 @@ pub(super) struct SeqAccess<'a, 'de> {
     len: usize,
     index: usize,
     fields: Option<&'static [&'static str]>,
+    /// Where the last element read started.
+    last_at: usize,
 }
 
 impl<'a, 'de> SeqAccess<'a, 'de> {
@@ -21,12 +23,18 @@ impl<'a, 'de> SeqAccess<'a, 'de> {
         len: usize,
         fields: Option<&'static [&'static str]>,
     ) -> Self {
-        SeqAccess { de, len, index: 0, fields }
+        SeqAccess { de, len, index: 0, fields, last_at: 0 }
     }
 
     /// Elements the visitor did not read.
     pub(super) fn left(&self) -> usize {
         self.len - self.index
+    }
+
+    /// The struct field read last, and where it started.
+    pub(super) fn last_field(&self) -> Option<(&'static str, usize)> {
+        let name = self.fields?.get(self.index.checked_sub(1)?)?;
+        Some((name, self.last_at))
     }
 }
 
@@ -41,6 +49,7 @@ impl<'de> de::SeqAccess<'de> for SeqAccess<'_, 'de> {
         let i = self.index;
         self.index += 1;
         let at = self.de.position();
+        self.last_at = at;
         match seed.deserialize(&mut *self.de) {
             Ok(v) => Ok(Some(v)),
             Err(e) => Err(e.with_offset(at).in_segment(match self.fields.and_then(|f| f.get(i)) {

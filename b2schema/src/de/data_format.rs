@@ -35,6 +35,9 @@ impl<'de> Deserializer<'de> {
         let mut access = SeqAccess::new(self, len, fields);
         let value = visitor.visit_seq(&mut access).map_err(|e: Error| e.with_offset(start))?;
         let left = access.left();
+        if let Some((name, at)) = access.last_field() {
+            self.note_last_field(name, at);
+        }
         self.leave();
         if left > 0 {
             return Err(Error::at(

@@ -30,6 +30,9 @@ pub struct Deserializer<'de> {
     /// The length a field declares (`fixstr(len = N)`), checked against the next counted marker
     /// before its bytes are read: set by [`LEN_MAGIC`](crate::encoding::LEN_MAGIC).
     pub(super) expect_len: Option<usize>,
+    /// The last field of the struct read at the top level, and where it was read: named if
+    /// bytes are left after it.
+    pub(super) last_field: Option<(&'static str, usize)>,
 }
 
 impl ModeState for Deserializer<'_> {
@@ -57,6 +60,7 @@ impl<'de> Deserializer<'de> {
             depth: config.max_depth,
             whole: false,
             expect_len: None,
+            last_field: None,
         }
     }
 
@@ -77,7 +81,36 @@ impl<'de> Deserializer<'de> {
     pub fn end(&self) -> Result<()> {
         match self.input.len() - self.pos {
             0 => Ok(()),
-            count => Err(Error::at(ErrorKind::TrailingBytes { count }, self.pos)),
+            count => Err(self.trailing(count)),
+        }
+    }
+
+    /// Bytes left after the value: after a struct, its last field is named, with the count or
+    /// length its header states (a changed count ends the struct early).
+    #[cold]
+    #[inline(never)]
+    fn trailing(&self, count: usize) -> Error {
+        let e = Error::at(ErrorKind::TrailingBytes { count }, self.pos);
+        let Some((name, at)) = self.last_field else { return e };
+        let rest = self.input.get(at..).unwrap_or_default();
+        let stated = rest.first().and_then(|&m| Encoding::of_marker(m)).and_then(|enc| {
+            let what = match enc.family() {
+                Family::Array | Family::Map => "count",
+                Family::Str | Family::Bin => "length",
+                _ => return None,
+            };
+            exact::header_at(enc, rest).map(|(n, _)| (what, n))
+        });
+        e.after_last_field(name, at, stated)
+    }
+
+    /// Notes `name`, read from `at`, as the last field of the struct being read, when that
+    /// struct is the value at the top level (called inside it, before it is left): [`Self::end`]
+    /// names it if bytes are left after the struct.
+    #[inline]
+    pub(crate) fn note_last_field(&mut self, name: &'static str, at: usize) {
+        if self.depth.checked_add(1) == Some(self.config.max_depth) {
+            self.last_field = Some((name, at));
         }
     }
 
