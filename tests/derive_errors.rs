@@ -48,6 +48,15 @@ struct LastShape {
     shape: Vec<i64>,
 }
 
+/// The same, written as a map: the field is named by its key.
+#[derive(B2Layout, Debug, PartialEq)]
+#[b2(map)]
+struct LastShapeMap {
+    a: u8,
+    #[b2(counted)]
+    shape: Vec<i64>,
+}
+
 /// A string that ends the struct: a smaller length leaves bytes after it.
 #[derive(B2Layout, Debug, PartialEq)]
 struct LastName<'a> {
@@ -132,6 +141,13 @@ fn changed_markers_and_counts_are_named() {
         "counted Vec last, a byte appended (the count is right; the field is still named)",
         LastShape::LAYOUT,
         &[&last[..], &[0xc0]].concat(),
+    );
+    let map = to_vec(&LastShapeMap { a: 1, shape: vec![1, 2] }).unwrap();
+    assert_eq!(map[20], 0x92);
+    text += &case::<LastShapeMap>(
+        "a map's counted Vec last, count 92 -> 91",
+        LastShapeMap::LAYOUT,
+        &with(map, 20, 0x91),
     );
     let name = to_vec(&LastName { a: 1, name: "abcde" }).unwrap();
     assert_eq!(name[2..7], [0xdb, 0, 0, 0, 5]);

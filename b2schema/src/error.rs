@@ -243,11 +243,11 @@ impl Error {
     #[cold]
     pub(crate) fn after_last_field(
         mut self,
-        name: &'static str,
+        name: Segment,
         at: usize,
         stated: Option<(&'static str, usize)>,
     ) -> Self {
-        self.inner.path.push(Segment::Field(name));
+        self.inner.path.push(name);
         self.inner.last = Some(LastField { at, stated });
         self
     }
