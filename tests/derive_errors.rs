@@ -40,12 +40,29 @@ struct FixedShape {
 }
 
 /// A counted array that ends the struct: a smaller count leaves bytes after the struct, which
-/// the decoders can only report as trailing bytes (annotate shows the count it read).
+/// both decoders report naming the field, where it starts and the count it read.
 #[derive(B2Layout, Debug, PartialEq)]
 struct LastShape {
     a: u8,
     #[b2(counted)]
     shape: Vec<i64>,
+}
+
+/// The same, written as a map: the field is named by its key.
+#[derive(B2Layout, Debug, PartialEq)]
+#[b2(map)]
+struct LastShapeMap {
+    a: u8,
+    #[b2(counted)]
+    shape: Vec<i64>,
+}
+
+/// A string that ends the struct: a smaller length leaves bytes after it.
+#[derive(B2Layout, Debug, PartialEq)]
+struct LastName<'a> {
+    a: u8,
+    #[b2(str32)]
+    name: &'a str,
 }
 
 #[derive(B2Layout, Debug, PartialEq)]
@@ -111,9 +128,38 @@ fn changed_markers_and_counts_are_named() {
         &case::<FixedShape>("counted [i64; 2], count 92 -> 91", FixedShape::LAYOUT, &with(fixed, 1, 0x91));
     let last = to_vec(&LastShape { a: 1, shape: vec![1, 2] }).unwrap();
     text += &case::<LastShape>(
-        "counted Vec last, count 92 -> 91 (not yet named)",
+        "counted Vec last, count 92 -> 91",
         LastShape::LAYOUT,
-        &with(last, 2, 0x91),
+        &with(last.clone(), 2, 0x91),
+    );
+    text += &case::<LastShape>(
+        "counted Vec last, count 92 -> 90",
+        LastShape::LAYOUT,
+        &with(last.clone(), 2, 0x90),
+    );
+    text += &case::<LastShape>(
+        "counted Vec last, a byte appended (the count is right; the field is still named)",
+        LastShape::LAYOUT,
+        &[&last[..], &[0xc0]].concat(),
+    );
+    let map = to_vec(&LastShapeMap { a: 1, shape: vec![1, 2] }).unwrap();
+    assert_eq!(map[20], 0x92);
+    text += &case::<LastShapeMap>(
+        "a map's counted Vec last, count 92 -> 91",
+        LastShapeMap::LAYOUT,
+        &with(map, 20, 0x91),
+    );
+    let name = to_vec(&LastName { a: 1, name: "abcde" }).unwrap();
+    assert_eq!(name[2..7], [0xdb, 0, 0, 0, 5]);
+    text += &case::<LastName>("str32 last, length 5 -> 3", LastName::LAYOUT, &with(name, 6, 3));
+    text += &case::<Code>("an integer last, a byte appended", Code::LAYOUT, &[&code[..], &[0x07]].concat());
+    // Not a struct at the top: its elements' fields are not named.
+    let list = to_vec(&vec![LastShape { a: 1, shape: vec![1] }]).unwrap();
+    let list = [&list[..], &[0x07]].concat();
+    text += &format!(
+        "# a Vec of structs, a byte appended\nserde:  {}\ndirect: {}\n",
+        from_slice::<Vec<LastShape>>(&list).unwrap_err(),
+        decode_from_slice::<Vec<LastShape>>(&list).unwrap_err()
     );
     snapshot!("derive_errors_markers", text);
 }

@@ -6,34 +6,103 @@ use syn::parse::ParseStream;
 use syn::spanned::Spanned;
 use syn::{Attribute, LitInt, LitStr, Token};
 
-/// The field encodings, as written in attributes, and the `Encoding` variant each one names.
-pub const ENCODINGS: &[(&str, &str)] = &[
-    ("fixint", "FixInt"),
-    ("uint8", "Uint8"),
-    ("uint16", "Uint16"),
-    ("uint32", "Uint32"),
-    ("uint64", "Uint64"),
-    ("int8", "Int8"),
-    ("int16", "Int16"),
-    ("int32", "Int32"),
-    ("int64", "Int64"),
-    ("float32", "Float32"),
-    ("float64", "Float64"),
-    ("fixstr", "FixStr"),
-    ("str32", "Str32"),
-    ("bin32", "Bin32"),
-    ("fixarray", "FixArray"),
-    ("array16", "Array16"),
-    ("counted", "Counted"),
-    ("map16", "Map16"),
-    ("fixext16", "FixExt16"),
-    ("raw", "Raw"),
+/// One field encoding, as written in an attribute.
+pub struct EncodingAttr {
+    /// The key (`fixstr`).
+    pub key: &'static str,
+    /// The `Encoding` variant it names (`FixStr`).
+    pub variant: &'static str,
+    /// The argument it may take, as written inside its parentheses (`len = N`).
+    pub arg: Option<&'static str>,
+}
+
+const fn enc(key: &'static str, variant: &'static str) -> EncodingAttr {
+    EncodingAttr { key, variant, arg: None }
+}
+
+/// The field encodings: the one table the parser reads and every message that lists them is
+/// made from (adding an encoding here adds it to both).
+pub const ENCODINGS: &[EncodingAttr] = &[
+    enc("fixint", "FixInt"),
+    enc("uint8", "Uint8"),
+    enc("uint16", "Uint16"),
+    enc("uint32", "Uint32"),
+    enc("uint64", "Uint64"),
+    enc("int8", "Int8"),
+    enc("int16", "Int16"),
+    enc("int32", "Int32"),
+    enc("int64", "Int64"),
+    enc("float32", "Float32"),
+    enc("float64", "Float64"),
+    EncodingAttr { key: "fixstr", variant: "FixStr", arg: Some("len = N") },
+    enc("str32", "Str32"),
+    enc("bin32", "Bin32"),
+    enc("fixarray", "FixArray"),
+    enc("array16", "Array16"),
+    enc("counted", "Counted"),
+    enc("map16", "Map16"),
+    enc("fixext16", "FixExt16"),
+    enc("raw", "Raw"),
 ];
 
-const CONTAINER_KEYS: &[&str] = &["crate", "minimal", "map", "packed"];
-const FIELD_KEYS: &str = "an encoding (fixint, uint8..uint64, int8..int64, float32, float64, fixstr, \
-     fixstr(len = N), str32, bin32, fixarray, array16, counted, map16, fixext16, raw), \
-     `magic = ...`, `computed = ...` or `offset = N`";
+/// The field keys other than encodings, and how each is written.
+const FIELD_KEYS: &[(&str, &str)] =
+    &[("magic", "magic = ..."), ("computed", "computed = ..."), ("offset", "offset = N")];
+
+/// The container keys, and how each is written (`array16` is also a field encoding).
+const CONTAINER_KEYS: &[(&str, &str)] = &[
+    ("crate", "crate = \"...\""),
+    ("minimal", "minimal"),
+    ("map", "map"),
+    ("array16", "array16"),
+    ("packed", "packed"),
+];
+
+/// The encoding an attribute key names.
+fn encoding(key: &str) -> Option<&'static EncodingAttr> {
+    ENCODINGS.iter().find(|e| e.key == key)
+}
+
+/// Whether `key` is a container key and no field key (an `array16` on a field is its encoding).
+fn is_container_key(key: &str) -> bool {
+    CONTAINER_KEYS.iter().any(|(k, _)| *k == key) && encoding(key).is_none()
+}
+
+/// `a`, `a or b`, `a, b or c`.
+fn one_of(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    }
+}
+
+/// What a field attribute can be, as an error lists it: every encoding of [`ENCODINGS`] (with
+/// its argument, for those that take one), then the other keys.
+fn field_keys() -> String {
+    let mut encodings = Vec::new();
+    for e in ENCODINGS {
+        encodings.push(e.key.to_string());
+        if let Some(arg) = e.arg {
+            encodings.push(format!("{}({arg})", e.key));
+        }
+    }
+    let others: Vec<String> = FIELD_KEYS.iter().map(|(_, written)| format!("`{written}`")).collect();
+    format!("an encoding ({}), {}", encodings.join(", "), one_of(&others))
+}
+
+/// What a container attribute can be, as an error lists it.
+fn container_keys() -> String {
+    let keys: Vec<String> = CONTAINER_KEYS.iter().map(|(_, written)| format!("`{written}`")).collect();
+    keys.join(", ")
+}
+
+/// The encodings that take an argument, as an error lists them (`fixstr(len = N)`).
+fn with_args() -> String {
+    let forms: Vec<String> =
+        ENCODINGS.iter().filter_map(|e| e.arg.map(|arg| format!("`{}({arg})`", e.key))).collect();
+    one_of(&forms)
+}
 
 /// A value with the span it was written at.
 #[derive(Clone)]
@@ -125,21 +194,21 @@ pub fn container(attrs: &[Attribute], errors: &mut Errors) -> Container {
                 "array16" => set_once(&mut c.array16, span, span, "array16", errors),
                 "packed" => set_once(&mut c.packed, span, span, "packed", errors),
                 _ if is_field_key(&key) => {
-                    let written = if meta.input.peek(Token![=]) { format!("{key} = ...") } else { key.clone() };
+                    let written =
+                        if meta.input.peek(Token![=]) { format!("{key} = ...") } else { key.clone() };
                     skip_value(&meta)?;
                     errors.error(
                         span,
-                        format!("`{key}` applies to a field, not to the struct: put #[b2({written})] on the field"),
+                        format!(
+                            "`{key}` applies to a field, not to the struct: put #[b2({written})] on the field"
+                        ),
                     );
                 }
                 _ => {
                     skip_value(&meta)?;
                     errors.error(
                         span,
-                        format!(
-                            "unknown container attribute `{key}`; expected one of `crate = \"...\"`, `minimal`, \
-                             `map`, `array16`, `packed`"
-                        ),
+                        format!("unknown container attribute `{key}`; expected one of {}", container_keys()),
                     );
                 }
             }
@@ -170,8 +239,9 @@ fn conflict(errors: &mut Errors, a: Option<Span>, b: Option<Span>, an: &str, bn:
 }
 
 fn is_field_key(key: &str) -> bool {
-    ENCODINGS.iter().any(|(k, _)| *k == key && *k != "array16")
-        || matches!(key, "magic" | "computed" | "offset" | "len")
+    (encoding(key).is_some() && !CONTAINER_KEYS.iter().any(|(k, _)| *k == key))
+        || FIELD_KEYS.iter().any(|(k, _)| *k == key)
+        || ENCODINGS.iter().filter_map(|e| e.arg).any(|arg| arg.split(' ').next() == Some(key))
 }
 
 /// Skips `= value` or `(...)` after a key we reject, so one mistake gives one error.
@@ -205,7 +275,8 @@ pub fn field(attrs: &[Attribute], errors: &mut Errors) -> Field {
         let r = attr.parse_nested_meta(|meta| {
             let key = key_name(&meta);
             let span = meta.path.span();
-            if let Some(&(_, variant)) = ENCODINGS.iter().find(|(k, _)| *k == key) {
+            if let Some(e) = encoding(&key) {
+                let variant = e.variant;
                 if let Some(prev) = &f.encoding {
                     errors.error(
                         span,
@@ -219,7 +290,7 @@ pub fn field(attrs: &[Attribute], errors: &mut Errors) -> Field {
                 }
                 if meta.input.peek(syn::token::Paren) {
                     meta.parse_nested_meta(|inner| {
-                        if inner.path.is_ident("len") && variant == "FixStr" {
+                        if inner.path.is_ident("len") && e.arg.is_some() {
                             let lit: LitInt = inner.value()?.parse()?;
                             let n: usize = lit.base10_parse()?;
                             if n > 31 {
@@ -237,8 +308,9 @@ pub fn field(attrs: &[Attribute], errors: &mut Errors) -> Field {
                             errors.error(
                                 inner.path.span(),
                                 format!(
-                                    "`{key}` takes no `{}`; only `fixstr(len = N)` takes a length",
-                                    key_name(&inner)
+                                    "`{key}` takes no `{}`; only {} takes a length",
+                                    key_name(&inner),
+                                    with_args()
                                 ),
                             );
                         }
@@ -263,9 +335,9 @@ pub fn field(attrs: &[Attribute], errors: &mut Errors) -> Field {
                 }
                 "len" => {
                     skip_value(&meta)?;
-                    errors.error(span, "write the length inside the encoding: `fixstr(len = N)`");
+                    errors.error(span, format!("write the length inside the encoding: {}", with_args()));
                 }
-                _ if CONTAINER_KEYS.contains(&key.as_str()) => {
+                _ if is_container_key(&key) => {
                     skip_value(&meta)?;
                     errors.error(
                         span,
@@ -276,7 +348,7 @@ pub fn field(attrs: &[Attribute], errors: &mut Errors) -> Field {
                 }
                 _ => {
                     skip_value(&meta)?;
-                    errors.error(span, format!("unknown field attribute `{key}`; expected {FIELD_KEYS}"));
+                    errors.error(span, format!("unknown field attribute `{key}`; expected {}", field_keys()));
                 }
             }
             Ok(())
@@ -297,7 +369,7 @@ pub fn field(attrs: &[Attribute], errors: &mut Errors) -> Field {
 
 /// The attribute spelling of an `Encoding` variant.
 pub fn attr_name(variant: &str) -> &'static str {
-    ENCODINGS.iter().find(|(_, v)| *v == variant).map(|(k, _)| *k).unwrap_or("?")
+    ENCODINGS.iter().find(|e| e.variant == variant).map(|e| e.key).unwrap_or("?")
 }
 
 /// The first line of the doc comment.

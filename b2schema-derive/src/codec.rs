@@ -12,8 +12,7 @@ use crate::{bound, de, fixed, locals};
 
 /// `Encode` and `Decode` for the struct. Maps and packed structs take the serde path whole.
 pub fn expand(c: &Container<'_>) -> TokenStream {
-    let k = &c.krate;
-    let p = quote!(#k::__private);
+    let p = &c.private;
     let ident = c.ident;
     let ser_g = bound::with_bound(c.generics, &quote!(#p::serde_core::Serialize));
     let (ser_impl, ty_g, ser_where) = ser_g.split_for_impl();
@@ -48,8 +47,7 @@ fn array_items(c: &Container<'_>, frame: &TokenStream) -> (TokenStream, TokenStr
 /// `encode` of a struct written as an array: its fixed part at once when `fixed` (its layout
 /// constants) is given, then each field not written yet.
 fn array_encode(c: &Container<'_>, frame: &TokenStream, fixed: Option<&TokenStream>) -> TokenStream {
-    let k = &c.krate;
-    let p = quote!(#k::__private);
+    let p = &c.private;
     let fixed_part = fixed.map(|layout| fixed::encode_part(c, layout));
     let writes = c.fields.iter().enumerate().map(|(i, f)| {
         let write = encode_field(c, f);
@@ -74,8 +72,7 @@ fn array_encode(c: &Container<'_>, frame: &TokenStream, fixed: Option<&TokenStre
 
 /// `Encode::encode` with `body` (`self`, `__enc` and the serializer `__s` in scope).
 fn encode_method(c: &Container<'_>, body: TokenStream) -> TokenStream {
-    let k = &c.krate;
-    let p = quote!(#k::__private);
+    let p = &c.private;
     quote! {
         #[inline]
         fn encode<__O: #p::Output>(
@@ -90,8 +87,7 @@ fn encode_method(c: &Container<'_>, body: TokenStream) -> TokenStream {
 
 /// `Decode::decode` with `body` (`__enc` and the deserializer `__d` in scope).
 fn decode_method(c: &Container<'_>, body: TokenStream) -> TokenStream {
-    let k = &c.krate;
-    let p = quote!(#k::__private);
+    let p = &c.private;
     let de_lt = bound::de_lifetime();
     quote! {
         #[inline]
@@ -108,8 +104,7 @@ fn decode_method(c: &Container<'_>, body: TokenStream) -> TokenStream {
 /// given, each field after it, the checks, and the struct built last, where it is returned
 /// (unless a computed field's expression needs the built struct).
 fn array_decode(c: &Container<'_>, frame: &TokenStream, fixed: Option<&TokenStream>) -> TokenStream {
-    let k = &c.krate;
-    let p = quote!(#k::__private);
+    let p = &c.private;
     let ident = c.ident;
     let start = fixed.map(|layout| fixed::decode_start(c, layout));
     let end = fixed.map(|_| fixed::decode_end(c));
@@ -117,6 +112,11 @@ fn array_decode(c: &Container<'_>, frame: &TokenStream, fixed: Option<&TokenStre
     let locals: Vec<_> = c.fields.iter().map(local).collect();
     let idents = c.fields.iter().map(|f| f.ident);
     let value = quote!(#ident { #(#idents: #locals),* });
+    // The last field read is named if bytes are left after the struct (its count may be wrong).
+    let note_last = c.fields.last().map(|f| {
+        let name = f.name();
+        quote!(#p::note_last(__d, #name, __at);)
+    });
     let tail = match locals::checks(c, &local) {
         Some(checks) => quote! {
             #checks
@@ -134,6 +134,7 @@ fn array_decode(c: &Container<'_>, frame: &TokenStream, fixed: Option<&TokenStre
                 #start
                 #(#reads)*
                 #end
+                #note_last
                 #tail
             })
         },
@@ -147,8 +148,7 @@ fn array_decode(c: &Container<'_>, frame: &TokenStream, fixed: Option<&TokenStre
 
 /// `encode` and `decode` of a packed struct: its bytes in one piece under the field's framing.
 fn packed_items(c: &Container<'_>) -> (TokenStream, TokenStream) {
-    let k = &c.krate;
-    let p = quote!(#k::__private);
+    let p = &c.private;
     let de_lt = bound::de_lifetime();
     let packed = decode_packed(c);
     let decode = decode_method(c, quote!(#p::decode_bytes_framed(#p::packed_encoding(__enc), __d)));
@@ -170,8 +170,7 @@ fn packed_items(c: &Container<'_>) -> (TokenStream, TokenStream) {
 
 /// The `Frame` of a struct written as an array, `None` for maps and packed structs.
 fn frame(c: &Container<'_>) -> Option<TokenStream> {
-    let k = &c.krate;
-    let p = quote!(#k::__private);
+    let p = &c.private;
     let n = c.fields.len();
     let (encoding, mode) = match (c.repr(), c.minimal()) {
         (Repr::Array, false) => (quote!(FixArray), quote!(FixedArray)),
@@ -188,8 +187,7 @@ pub(crate) fn local(f: &Field<'_>) -> syn::Ident {
 }
 
 fn encode_field(c: &Container<'_>, f: &Field<'_>) -> TokenStream {
-    let k = &c.krate;
-    let p = quote!(#k::__private);
+    let p = &c.private;
     let name = f.name();
     let ty = f.ty;
     let enc = encoding(c, f);
@@ -215,8 +213,7 @@ fn encode_field(c: &Container<'_>, f: &Field<'_>) -> TokenStream {
 /// `let __check = |__v: &T| ...;`: the serde impl's checks of one field's own value (constants,
 /// fixed lengths), when it has any.
 fn check_closure(c: &Container<'_>, f: &Field<'_>) -> Option<TokenStream> {
-    let k = &c.krate;
-    let p = quote!(#k::__private);
+    let p = &c.private;
     let ty = f.ty;
     let checks = de::field_checks(c, f)?;
     Some(quote! {
@@ -231,8 +228,7 @@ fn check_closure(c: &Container<'_>, f: &Field<'_>) -> Option<TokenStream> {
 /// the fields before it were all read there, else straight from its type's code (no `Result` in
 /// between, so the value is not copied through one), naming the field in an error.
 fn decode_field(c: &Container<'_>, f: &Field<'_>, fixed: Option<usize>) -> TokenStream {
-    let k = &c.krate;
-    let p = quote!(#k::__private);
+    let p = &c.private;
     let name = f.name();
     let ty = f.ty;
     let enc = encoding(c, f);
@@ -240,7 +236,7 @@ fn decode_field(c: &Container<'_>, f: &Field<'_>, fixed: Option<usize>) -> Token
     // A declared length (`fixstr(len = N)`) is checked on the marker before the bytes are read.
     let len_check = f.attrs.len.as_ref().map(|len| {
         let n = len.value;
-        let fenc = f.encoding(k);
+        let fenc = f.encoding(p);
         quote! {
             if let #p::core::result::Result::Err(__e) = #p::check_len_marker(__d, #fenc, #n) {
                 return #p::core::result::Result::Err(#p::field_error(__e, __at, #name, __d, __open));
@@ -278,8 +274,7 @@ fn decode_field(c: &Container<'_>, f: &Field<'_>, fixed: Option<usize>) -> Token
 /// `decode_packed` of a packed struct: its fields one after the other from the bytes, then the
 /// checks; any failure gives `None` and the serde path reports it.
 fn decode_packed(c: &Container<'_>) -> TokenStream {
-    let k = &c.krate;
-    let p = quote!(#k::__private);
+    let p = &c.private;
     let ident = c.ident;
     let de_lt = bound::de_lifetime();
     let reads = c.fields.iter().map(|f| {
@@ -316,8 +311,7 @@ fn decode_packed(c: &Container<'_>) -> TokenStream {
 /// `encode`, `packed_len` and `encode_packed` of a packed struct: its fields as bare bytes, under
 /// the field's byte framing, in one piece.
 fn encode_packed(c: &Container<'_>) -> TokenStream {
-    let k = &c.krate;
-    let p = quote!(#k::__private);
+    let p = &c.private;
     let n = c.fields.len();
     let lens = c.fields.iter().map(|f| {
         let ty = f.ty;

@@ -9,8 +9,7 @@ use crate::{bound, ser};
 
 /// `Deserialize`, `VisitBody` and the hidden check method for the struct.
 pub fn expand(c: &Container<'_>, names: &TokenStream) -> TokenStream {
-    let k = &c.krate;
-    let p = quote!(#k::__private);
+    let p = &c.private;
     let ident = c.ident;
     let name = c.name();
     let de = bound::de_lifetime();
@@ -31,7 +30,7 @@ pub fn expand(c: &Container<'_>, names: &TokenStream) -> TokenStream {
             let ty = f.ty;
             let seed = match &f.attrs.encoding {
                 Some(_) => {
-                    let enc = f.encoding(k);
+                    let enc = f.encoding(p);
                     quote!(#p::AsSeed::<#ty>(#enc, #p::core::marker::PhantomData))
                 }
                 None => quote!(#p::core::marker::PhantomData::<#ty>),
@@ -156,8 +155,7 @@ pub fn expand(c: &Container<'_>, names: &TokenStream) -> TokenStream {
 
 /// Checks of one field's own value (constants and fixed lengths), run as soon as it is read.
 pub fn field_checks(c: &Container<'_>, f: &crate::ast::Field<'_>) -> Option<TokenStream> {
-    let k = &c.krate;
-    let p = quote!(#k::__private);
+    let p = &c.private;
     let name = f.name();
     let mut out = TokenStream::new();
     if let Some(m) = &f.attrs.magic {
@@ -182,8 +180,7 @@ pub fn field_checks(c: &Container<'_>, f: &crate::ast::Field<'_>) -> Option<Toke
 
 /// The hidden `__b2schema_check` method: computed fields, checked once every field is read.
 fn checks(c: &Container<'_>) -> TokenStream {
-    let k = &c.krate;
-    let p = quote!(#k::__private);
+    let p = &c.private;
     let ident = c.ident;
     let (impl_g, ty_g, where_c) = c.generics.split_for_impl();
     let each = c.fields.iter().filter_map(|f| {
@@ -215,8 +212,7 @@ fn checks(c: &Container<'_>) -> TokenStream {
 
 /// One hidden method per `computed` field, evaluating its expression with `self` in scope.
 fn computed_methods(c: &Container<'_>) -> TokenStream {
-    let k = &c.krate;
-    let p = quote!(#k::__private);
+    let p = &c.private;
     let ident = c.ident;
     let (impl_g, ty_g, where_c) = c.generics.split_for_impl();
     let methods = c.fields.iter().filter_map(|f| {

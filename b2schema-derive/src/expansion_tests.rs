@@ -75,3 +75,64 @@ fn errors_are_collected_not_stopped_at_the_first() {
     let messages: Vec<String> = err.into_iter().map(|e| e.to_string()).collect();
     assert_eq!(messages.len(), 4, "{messages:#?}");
 }
+
+#[test]
+fn the_private_path_is_named_once_per_expansion() {
+    for input in [
+        parse_quote! {
+            struct Meta<'a> {
+                #[b2(fixint, magic = 0)]
+                version: u8,
+                #[b2(fixint, computed = self.shape.len())]
+                ndim: u8,
+                #[b2(counted)]
+                shape: Vec<i64>,
+                #[b2(fixstr(len = 3), magic = b"abc")]
+                code: &'a str,
+            }
+        },
+        parse_quote! {
+            #[b2(crate = "::b2", packed)]
+            struct Flags { a: u8, b: [u8; 2] }
+        },
+    ] {
+        let text = expand(input);
+        assert_eq!(text.matches("__private").count(), 1, "{text}");
+        assert!(text.contains("__private as _b2schema;"), "{text}");
+    }
+}
+
+#[test]
+fn messages_list_every_encoding_of_the_table() {
+    let field: syn::DeriveInput = parse_quote! {
+        struct Bad {
+            #[b2(bogus, fixint(width = 2))]
+            a: u8,
+        }
+    };
+    let messages: Vec<String> =
+        crate::expand(&field).unwrap_err().into_iter().map(|e| e.to_string()).collect();
+    let [unknown, arg] = &messages[..] else { panic!("{messages:#?}") };
+    // The list in the message is the table's, in its order, each with its argument form.
+    let listed =
+        unknown.split_once("an encoding (").and_then(|(_, rest)| rest.split_once("), `")).expect(unknown).0;
+    let mut expected = Vec::new();
+    for e in crate::attr::ENCODINGS {
+        expected.push(e.key.to_string());
+        if let Some(a) = e.arg {
+            let form = format!("{}({a})", e.key);
+            assert!(arg.contains(&form), "{form} in {arg}");
+            expected.push(form);
+        }
+    }
+    assert_eq!(listed.split(", ").collect::<Vec<_>>(), expected, "{unknown}");
+    let container: syn::DeriveInput = parse_quote! {
+        #[b2(bogus)]
+        struct Bad { a: u8 }
+    };
+    let message = crate::expand(&container).unwrap_err().to_string();
+    assert!(
+        message.ends_with("expected one of `crate = \"...\"`, `minimal`, `map`, `array16`, `packed`"),
+        "{message}"
+    );
+}

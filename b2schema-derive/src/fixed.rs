@@ -18,8 +18,7 @@ use crate::source::{Source, encoding, source};
 /// `__LAYOUT` and `__PREFIX`, the struct's layout and the bytes of its fixed part from the first
 /// field, `None` when the struct is generic (its layout is then not a constant here).
 pub fn layout(c: &Container<'_>) -> Option<TokenStream> {
-    let k = &c.krate;
-    let p = quote!(#k::__private);
+    let p = &c.private;
     let ty = bound::static_type(c.ident, c.generics)?;
     Some(quote! {
         const __LAYOUT: &#p::Layout = <#ty as #p::B2Layout>::LAYOUT;
@@ -30,8 +29,7 @@ pub fn layout(c: &Container<'_>) -> Option<TokenStream> {
 /// The start of an encoder body: `__fast` when the fixed part fits the output and every field of
 /// it was written exactly into `__fixed`, which is then appended.
 pub fn encode_part(c: &Container<'_>, layout: &TokenStream) -> TokenStream {
-    let k = &c.krate;
-    let p = quote!(#k::__private);
+    let p = &c.private;
     let exact = c.fields.iter().enumerate().map(|(i, f)| exact_write(c, f, i));
     quote! {
         #layout
@@ -46,8 +44,7 @@ pub fn encode_part(c: &Container<'_>, layout: &TokenStream) -> TokenStream {
 
 /// `write`, the field-by-field write of field `i`, unless the fixed part holding it was written.
 pub fn unless_written(c: &Container<'_>, i: usize, write: TokenStream) -> TokenStream {
-    let k = &c.krate;
-    let p = quote!(#k::__private);
+    let p = &c.private;
     quote! {
         if !(__fast && const { #p::layout::fixed_field(__LAYOUT, #i).is_some() }) {
             #write
@@ -59,8 +56,7 @@ pub fn unless_written(c: &Container<'_>, i: usize, write: TokenStream) -> TokenS
 /// writes (`true` for a field outside the fixed part). Each kind of field gives its encoder the
 /// value the field-by-field path gives it.
 fn exact_write(c: &Container<'_>, f: &Field<'_>, i: usize) -> TokenStream {
-    let k = &c.krate;
-    let p = quote!(#k::__private);
+    let p = &c.private;
     let ty = f.ty;
     let enc = encoding(c, f);
     let probe = quote!((&&#p::Probe::<#ty>::new()));
@@ -95,8 +91,7 @@ fn exact_write(c: &Container<'_>, f: &Field<'_>, i: usize) -> TokenStream {
 /// has them all (else `__fixed` is zeros, never read) and stays true while every field read so
 /// far was exactly its layout's bytes.
 pub fn decode_start(c: &Container<'_>, layout: &TokenStream) -> TokenStream {
-    let k = &c.krate;
-    let p = quote!(#k::__private);
+    let p = &c.private;
     quote! {
         #layout
         let __base = #p::B2Deserializer::position(__d);
@@ -110,8 +105,7 @@ pub fn decode_start(c: &Container<'_>, layout: &TokenStream) -> TokenStream {
 /// The end of a decoder's reads: when every field was in the fixed part and read there, the
 /// deserializer moves past it.
 pub fn decode_end(c: &Container<'_>) -> TokenStream {
-    let k = &c.krate;
-    let p = quote!(#k::__private);
+    let p = &c.private;
     quote! {
         if __fast {
             #p::resume(__d, __base + __PREFIX);
@@ -124,8 +118,7 @@ pub fn decode_end(c: &Container<'_>) -> TokenStream {
 /// the first one past the fixed part, moves the deserializer to where it starts and clears
 /// `__fast`, so that it and every field after it are read from the input.
 pub fn read(c: &Container<'_>, f: &Field<'_>, i: usize, read: TokenStream) -> TokenStream {
-    let k = &c.krate;
-    let p = quote!(#k::__private);
+    let p = &c.private;
     let ty = f.ty;
     let enc = encoding(c, f);
     quote! {

@@ -9,8 +9,7 @@ use crate::bound;
 
 /// The layout impls of the struct.
 pub fn expand(c: &Container<'_>) -> TokenStream {
-    let k = &c.krate;
-    let p = quote!(#k::__private);
+    let p = &c.private;
     let ident = c.ident;
     let name = c.name();
     let g = bound::with_bound(c.generics, &quote!(#p::B2Type));
@@ -122,16 +121,15 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
 }
 
 fn encoding(c: &Container<'_>, f: &Field<'_>) -> TokenStream {
-    let k = &c.krate;
+    let p = &c.private;
     match c.repr() {
-        Repr::Packed => quote!(#k::__private::Encoding::Raw),
-        _ => f.encoding(k),
+        Repr::Packed => quote!(#p::Encoding::Raw),
+        _ => f.encoding(p),
     }
 }
 
 fn shape(c: &Container<'_>, f: &Field<'_>) -> TokenStream {
-    let k = &c.krate;
-    let p = quote!(#k::__private);
+    let p = &c.private;
     let ty = f.ty;
     match &f.attrs.len {
         Some(len) => {
@@ -144,8 +142,7 @@ fn shape(c: &Container<'_>, f: &Field<'_>) -> TokenStream {
 
 /// `pub const FIELD_NAME: FieldRef<T>`, with the field's visibility.
 fn handle(c: &Container<'_>, f: &Field<'_>, i: usize) -> TokenStream {
-    let k = &c.krate;
-    let p = quote!(#k::__private);
+    let p = &c.private;
     let vis = f.vis;
     let ty = f.ty;
     let konst = format_ident!("{}", f.name().to_uppercase(), span = f.ident.span());
@@ -160,8 +157,7 @@ fn handle(c: &Container<'_>, f: &Field<'_>, i: usize) -> TokenStream {
 /// `const _: () = ...` checking `#[b2(offset = N)]` against the computed layout.
 fn offset_assert(c: &Container<'_>, f: &Field<'_>, i: usize) -> Option<TokenStream> {
     let o = f.attrs.offset.as_ref()?;
-    let k = &c.krate;
-    let p = quote!(#k::__private);
+    let p = &c.private;
     let ty = bound::static_type(c.ident, c.generics)?;
     let n = o.value;
     let msg = format!(

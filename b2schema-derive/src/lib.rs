@@ -1,16 +1,19 @@
 //! `#[derive(B2Layout)]` for b2schema: exact fixed-width msgpack encodings and a static layout
 //! description for annotated structs. The attributes are documented in `b2schema::attributes`.
 //!
-//! The crate is laid out as serde_derive's: `ast` (the input model), `attr` (attribute parsing),
-//! `ser` and `de` (the serde impls), `codec` (the direct encoder and decoder), `fixed` (their fixed
-//! part, at constant offsets), `locals` (computed checks on the decoder's locals), `layout` (the
-//! layout impls), `bound` (generics).
+//! The crate is laid out as serde_derive's: `ast` (the input model), `attr` (attribute parsing,
+//! and the one table of encodings), `check` (checks across attributes), `dummy` (the frame of the
+//! expansion, which binds `b2schema::__private` once), `ser` and `de` (the serde impls), `codec`
+//! (the direct encoder and decoder), `fixed` (their fixed part, at constant offsets), `locals`
+//! (computed checks on the decoder's locals), `layout` (the layout impls), `bound` (generics).
 
 mod ast;
 mod attr;
 mod bound;
+mod check;
 mod codec;
 mod de;
+mod dummy;
 mod fixed;
 mod layout;
 mod locals;
@@ -37,24 +40,22 @@ fn expand(input: &syn::DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
     let de = de::expand(&c, &names);
     let layout = layout::expand(&c);
     let codec = codec::expand(&c);
-    Ok(quote! {
-        #[doc(hidden)]
-        #[allow(non_upper_case_globals, unused_qualifications, clippy::all)]
-        const _: () = {
+    Ok(dummy::wrap_in_const(
+        &c.krate,
+        quote! {
             #ser
             #de
             #layout
             #codec
-        };
-    })
+        },
+    ))
 }
 
 /// The newtype names the container is written inside: one mode switch (its widths and struct
 /// representation, so the caller's configuration does not leak into the layout), then its own
 /// encoding when it has one.
 fn container_names(c: &ast::Container<'_>) -> proc_macro2::TokenStream {
-    let k = &c.krate;
-    let p = quote!(#k::__private);
+    let p = &c.private;
     let names = match (c.repr(), c.minimal()) {
         (ast::Repr::Packed, _) => vec![quote!(#p::Encoding::Raw.magic())],
         (ast::Repr::Map, false) => vec![quote!(#p::ModeSwitch::FixedMap.magic())],

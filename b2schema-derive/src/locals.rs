@@ -11,8 +11,7 @@ use crate::ast::{Container, Field};
 /// impl's `__b2schema_check` checks on the struct, with each `self.field` read from its local);
 /// `None` when an expression needs the struct itself.
 pub fn checks(c: &Container<'_>, local: &impl Fn(&Field<'_>) -> syn::Ident) -> Option<TokenStream> {
-    let k = &c.krate;
-    let p = quote!(#k::__private);
+    let p = &c.private;
     let mut out = TokenStream::new();
     for f in &c.fields {
         let Some(computed) = &f.attrs.computed else { continue };

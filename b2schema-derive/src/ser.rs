@@ -9,8 +9,7 @@ use crate::bound;
 
 /// `Serialize` and `SerializeBody` for the struct.
 pub fn expand(c: &Container<'_>, names: &TokenStream) -> TokenStream {
-    let k = &c.krate;
-    let p = quote!(#k::__private);
+    let p = &c.private;
     let ident = c.ident;
     let name = c.name();
     let g = bound::with_bound(c.generics, &quote!(#p::serde_core::Serialize));
@@ -51,12 +50,11 @@ pub fn expand(c: &Container<'_>, names: &TokenStream) -> TokenStream {
 }
 
 fn field(c: &Container<'_>, f: &Field<'_>) -> TokenStream {
-    let k = &c.krate;
-    let p = quote!(#k::__private);
+    let p = &c.private;
     let name = f.name();
     let mut value = value(c, f);
     if f.attrs.encoding.is_some() {
-        let enc = f.encoding(k);
+        let enc = f.encoding(p);
         value = quote!(&#p::As(#enc, #value));
     }
     quote! {
@@ -67,8 +65,7 @@ fn field(c: &Container<'_>, f: &Field<'_>) -> TokenStream {
 /// A reference to what the field writes (its value, constant or computed value, with its
 /// length checked), before its encoding is applied.
 pub fn value(c: &Container<'_>, f: &Field<'_>) -> TokenStream {
-    let k = &c.krate;
-    let p = quote!(#k::__private);
+    let p = &c.private;
     let id = f.ident;
     let name = f.name();
     let mut value = if let Some(m) = magic_value(c, f) {
@@ -92,14 +89,13 @@ pub fn value(c: &Container<'_>, f: &Field<'_>) -> TokenStream {
 /// `magic = 1` on a `u8` is a fixint, not an `int32`. A byte-string literal becomes the field's
 /// byte type (`[u8; N]`, `&[u8]`, `Vec<u8>`); any other expression must have the field's type.
 pub fn magic_value(c: &Container<'_>, f: &Field<'_>) -> Option<TokenStream> {
-    let k = &c.krate;
     let m = f.attrs.magic.as_ref()?;
     let tokens = &m.value;
     Some(match crate::tokens::byte_string(tokens) {
         Some(lit) => {
             // Every token at the literal, so that a field type that cannot hold it is an error there.
-            let k = respan(k, lit.span());
-            quote_spanned!(lit.span()=> #k::__private::magic_bytes(#lit))
+            let p = respan(&c.private, lit.span());
+            quote_spanned!(lit.span()=> #p::magic_bytes(#lit))
         }
         None => quote!(#tokens),
     })
@@ -127,8 +123,7 @@ pub fn respan(tokens: &TokenStream, span: proc_macro2::Span) -> TokenStream {
 /// constant's tokens, that it fits the field's encoding (`magic = 200` on a fixint is an error
 /// there, not at encoding time).
 pub fn magic_fits(c: &Container<'_>, f: &Field<'_>) -> Option<TokenStream> {
-    let k = &c.krate;
-    let p = quote!(#k::__private);
+    let p = &c.private;
     let m = f.attrs.magic.as_ref()?;
     let syn::Type::Path(tp) = f.ty else { return None };
     let int = tp.path.get_ident().map(|i| i.to_string())?;
@@ -139,7 +134,7 @@ pub fn magic_fits(c: &Container<'_>, f: &Field<'_>) -> Option<TokenStream> {
     }
     let ty = f.ty;
     let tokens = &m.value;
-    let enc = f.encoding(k);
+    let enc = f.encoding(p);
     let enc_name = match &f.attrs.encoding {
         Some(e) => crate::attr::attr_name(e.value).to_string(),
         None => format!("the default of {int}"),

@@ -10,11 +10,10 @@ use crate::ser;
 
 /// `Some(Encoding::X)` for a field with an encoding attribute, else `None` (its type's own).
 pub(crate) fn encoding(c: &Container<'_>, f: &Field<'_>) -> TokenStream {
-    let k = &c.krate;
-    let p = quote!(#k::__private);
+    let p = &c.private;
     match &f.attrs.encoding {
         Some(_) => {
-            let enc = f.encoding(k);
+            let enc = f.encoding(p);
             quote!(#p::core::option::Option::Some(#enc))
         }
         None => quote!(#p::core::option::Option::None),
@@ -34,8 +33,7 @@ pub(crate) enum Source {
 }
 
 pub(crate) fn source(c: &Container<'_>, f: &Field<'_>) -> Source {
-    let k = &c.krate;
-    let p = quote!(#k::__private);
+    let p = &c.private;
     let (id, ty) = (f.ident, f.ty);
     let (binding, value) = match ser::magic_value(c, f) {
         Some(m) => (Some(quote!(let __m: #ty = #m;)), quote!(__m)),

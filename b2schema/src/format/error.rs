@@ -31,6 +31,16 @@ struct ErrorImpl {
     offset: Option<usize>,
     /// Innermost segment first: pushed while the error unwinds out of nested values.
     path: Vec<Segment>,
+    /// For bytes left after a struct: where its last field was read, and the count or length
+    /// that field's header stated (a wrong one leaves bytes over).
+    last: Option<LastField>,
+}
+
+/// The last field read before bytes were left over (the field itself is the error's path).
+struct LastField {
+    at: usize,
+    /// `("count", n)` for an array or map, `("length", n)` for a string or binary.
+    stated: Option<(&'static str, usize)>,
 }
 
 /// One step of a field path.
@@ -170,7 +180,7 @@ impl Error {
     /// An error of `kind`, with no position yet.
     #[cold]
     pub fn new(kind: ErrorKind) -> Self {
-        Error { inner: Box::new(ErrorImpl { kind, offset: None, path: Vec::new() }) }
+        Error { inner: Box::new(ErrorImpl { kind, offset: None, path: Vec::new(), last: None }) }
     }
 
     /// An error of `kind` at byte `offset`.
@@ -221,6 +231,24 @@ impl Error {
         if let Some(o) = &mut self.inner.offset {
             *o += base;
         }
+        if let Some(last) = &mut self.inner.last {
+            last.at += base;
+        }
+        self
+    }
+
+    /// Names the field read last (`name`, from offset `at`, with the count or length its header
+    /// `stated`) in an error of bytes left after the struct: a count made too small ends a
+    /// struct early, and the bytes it leaves are that field's.
+    #[cold]
+    pub(crate) fn after_last_field(
+        mut self,
+        name: Segment,
+        at: usize,
+        stated: Option<(&'static str, usize)>,
+    ) -> Self {
+        self.inner.path.push(name);
+        self.inner.last = Some(LastField { at, stated });
         self
     }
 
@@ -349,7 +377,14 @@ impl Error {
             K::InvalidUtf8 => ("invalid UTF-8 in a string".into(), None),
             K::TrailingBytes { count } => {
                 let n = bytes(*count as u64);
-                (alloc::format!("{} after the value", n.replacen(' ', " trailing ", 1)), None)
+                let after = self.inner.last.as_ref().map(|last| match last.stated {
+                    Some((what, n)) => alloc::format!(
+                        "whose {what} at offset {} reads {n}: a {what} too small leaves bytes over",
+                        last.at
+                    ),
+                    None => alloc::format!("the last field, read from offset {}", last.at),
+                });
+                (alloc::format!("{} after the value", n.replacen(' ', " trailing ", 1)), after)
             }
             K::Unsupported(what) => (alloc::format!("unsupported: {what}"), None),
             K::InvalidMarker(b) => (alloc::format!("invalid marker {b:02x}"), None),

@@ -17,7 +17,7 @@ pub use crate::format::wrap::{As, AsSeed};
 pub use crate::schema::codec::support::{
     DecodeDirect, DecodeSerde, EncodeDirect, EncodeSerde, Frame, Opened, Probe, check_failed, close,
     decode_bytes_framed, decode_exact_framed, decode_struct, encode_bytes_framed, encode_exact_with,
-    encode_field, encode_struct, field_error, finish, fits, packed_encoding, resume, write_fixed,
+    encode_field, encode_struct, field_error, finish, fits, note_last, packed_encoding, resume, write_fixed,
 };
 pub use crate::schema::codec::{Decode, Encode, decode_serde, encode_serde};
 pub use crate::schema::layout::{self, B2Layout, B2Type, FieldLayout, FieldRef, Layout, Role, Shape};

@@ -44,6 +44,43 @@ mod layouts {
     }
 }
 
+/// Names a careless expansion would pick up in the user's module: the generated code reaches the
+/// runtime through the one binding of `__private` it makes, so none of them is seen.
+mod shadowing {
+    #![allow(non_camel_case_types)]
+    pub mod core {}
+    pub mod serde_core {}
+    pub mod b2schema {}
+    pub mod b2 {}
+    pub mod __private {}
+    pub struct Result;
+    pub struct Option;
+    pub struct Encoding;
+    pub struct String;
+    pub struct PhantomData;
+
+    #[derive(::b2::B2Layout, ::std::fmt::Debug, ::std::cmp::PartialEq)]
+    #[b2(crate = "::b2")]
+    pub struct Shadowed {
+        #[b2(fixstr, magic = b"ok")]
+        pub tag: [u8; 2],
+        #[b2(fixint, computed = self.items.len())]
+        pub count: u8,
+        #[b2(counted)]
+        pub items: ::std::vec::Vec<u8>,
+    }
+}
+
+#[cfg(test)]
+#[test]
+fn derived_code_ignores_shadowing_names() {
+    let v = shadowing::Shadowed { tag: *b"ok", count: 2, items: ::std::vec![1, 2] };
+    let bytes = ::b2::to_vec(&v).unwrap();
+    ::std::assert_eq!(bytes, b"\x93\xa2ok\x02\x92\x01\x02");
+    let back: shadowing::Shadowed = ::b2::decode_from_slice(&bytes).unwrap();
+    ::std::assert_eq!(back, v);
+}
+
 #[cfg(test)]
 #[test]
 fn derived_code_needs_no_prelude() {

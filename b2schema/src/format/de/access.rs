@@ -13,6 +13,8 @@ pub(super) struct SeqAccess<'a, 'de> {
     len: usize,
     index: usize,
     fields: Option<&'static [&'static str]>,
+    /// Where the last element read started.
+    last_at: usize,
 }
 
 impl<'a, 'de> SeqAccess<'a, 'de> {
@@ -21,12 +23,18 @@ impl<'a, 'de> SeqAccess<'a, 'de> {
         len: usize,
         fields: Option<&'static [&'static str]>,
     ) -> Self {
-        SeqAccess { de, len, index: 0, fields }
+        SeqAccess { de, len, index: 0, fields, last_at: 0 }
     }
 
     /// Elements the visitor did not read.
     pub(super) fn left(&self) -> usize {
         self.len - self.index
+    }
+
+    /// The struct field read last, and where it started.
+    pub(super) fn last_field(&self) -> Option<(&'static str, usize)> {
+        let name = self.fields?.get(self.index.checked_sub(1)?)?;
+        Some((name, self.last_at))
     }
 }
 
@@ -41,6 +49,7 @@ impl<'de> de::SeqAccess<'de> for SeqAccess<'_, 'de> {
         let i = self.index;
         self.index += 1;
         let at = self.de.position();
+        self.last_at = at;
         match seed.deserialize(&mut *self.de) {
             Ok(v) => Ok(Some(v)),
             Err(e) => Err(e.with_offset(at).in_segment(match self.fields.and_then(|f| f.get(i)) {
@@ -62,16 +71,23 @@ pub(super) struct MapAccess<'a, 'de> {
     index: usize,
     /// Where the current key starts, to name it if its value fails.
     key_offset: usize,
+    /// Where the current value starts.
+    value_at: usize,
 }
 
 impl<'a, 'de> MapAccess<'a, 'de> {
     pub(super) fn new(de: &'a mut Deserializer<'de>, len: usize) -> Self {
-        MapAccess { de, len, index: 0, key_offset: 0 }
+        MapAccess { de, len, index: 0, key_offset: 0, value_at: 0 }
     }
 
     /// Entries the visitor did not read.
     pub(super) fn left(&self) -> usize {
         self.len - self.index
+    }
+
+    /// Where the entry read last starts (its key) and where its value starts.
+    pub(super) fn last_entry(&self) -> Option<(usize, usize)> {
+        (self.index > 0).then_some((self.key_offset, self.value_at))
     }
 
     /// The segment naming the current entry: its key if the key is a string, else its position.
@@ -104,6 +120,7 @@ impl<'de> de::MapAccess<'de> for MapAccess<'_, 'de> {
     #[inline]
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
         let at = self.de.position();
+        self.value_at = at;
         seed.deserialize(&mut *self.de).map_err(|e| {
             let seg = self.key_segment();
             e.with_offset(at).in_segment(seg)

@@ -4,7 +4,7 @@
 use serde_core::de::{self, Visitor};
 
 use super::access::{EnumAccess, ExtAccess, MapAccess, SeqAccess};
-use super::deserializer::{Deserializer, is_ext};
+use super::deserializer::{Deserializer, LastName, is_ext};
 use super::raw::RawShape;
 use crate::format::config::{Magic, ModeState, StructRepr};
 use crate::format::encoding::{Encoding, Expected, Family, marker};
@@ -35,6 +35,9 @@ impl<'de> Deserializer<'de> {
         let mut access = SeqAccess::new(self, len, fields);
         let value = visitor.visit_seq(&mut access).map_err(|e: Error| e.with_offset(start))?;
         let left = access.left();
+        if let Some((name, at)) = access.last_field() {
+            self.note_last_field(LastName::Field(name), at);
+        }
         self.leave();
         if left > 0 {
             return Err(Error::at(
@@ -49,12 +52,16 @@ impl<'de> Deserializer<'de> {
         Ok(value)
     }
 
-    fn read_map<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+    /// A map, or the fields of a struct (`is_struct`) written as a map.
+    fn read_map<V: Visitor<'de>>(&mut self, is_struct: bool, visitor: V) -> Result<V::Value> {
         let (start, len) = self.map_header()?;
         self.enter()?;
         let mut access = MapAccess::new(self, len);
         let value = visitor.visit_map(&mut access).map_err(|e: Error| e.with_offset(start))?;
         let left = access.left();
+        if is_struct && let Some((key, at)) = access.last_entry() {
+            self.note_last_field(LastName::KeyAt(key), at);
+        }
         self.leave();
         if left > 0 {
             return Err(Error::at(
@@ -335,7 +342,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     }
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.read_map(visitor)
+        self.read_map(false, visitor)
     }
 
     fn deserialize_struct<V: Visitor<'de>>(
@@ -354,7 +361,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
             None => Encoding::of_marker(self.peek()?).is_some_and(|e| e.family() == Family::Map),
         };
         if as_map {
-            self.read_map(visitor)
+            self.read_map(true, visitor)
         } else {
             self.read_array(Some(fields.len()), Some(fields), visitor)
         }

@@ -6,7 +6,7 @@ use serde_core::de::Visitor;
 use super::raw::{RawDeserializer, RawShape};
 use crate::format::config::{Config, ModeState, Widths};
 use crate::format::encoding::{Encoding, Expected, Family, marker};
-use crate::format::error::{Error, ErrorKind, Result};
+use crate::format::error::{Error, ErrorKind, Result, Segment};
 use crate::format::int::{self, FromInt, Int};
 
 pub(super) mod exact;
@@ -30,6 +30,17 @@ pub struct Deserializer<'de> {
     /// The length a field declares (`fixstr(len = N)`), checked against the next counted marker
     /// before its bytes are read: set by [`LEN_MAGIC`](crate::encoding::LEN_MAGIC).
     pub(super) expect_len: Option<usize>,
+    /// The last field of the struct read at the top level, and where it was read: named if
+    /// bytes are left after it.
+    pub(super) last_field: Option<(LastName, usize)>,
+}
+
+/// How the last field of a struct is named: by its name in a struct written as an array, by its
+/// key (where it starts, read again only for the error) in one written as a map.
+#[derive(Clone, Copy)]
+pub(crate) enum LastName {
+    Field(&'static str),
+    KeyAt(usize),
 }
 
 impl ModeState for Deserializer<'_> {
@@ -57,6 +68,7 @@ impl<'de> Deserializer<'de> {
             depth: config.max_depth,
             whole: false,
             expect_len: None,
+            last_field: None,
         }
     }
 
@@ -77,7 +89,46 @@ impl<'de> Deserializer<'de> {
     pub fn end(&self) -> Result<()> {
         match self.input.len() - self.pos {
             0 => Ok(()),
-            count => Err(Error::at(ErrorKind::TrailingBytes { count }, self.pos)),
+            count => Err(self.trailing(count)),
+        }
+    }
+
+    /// Bytes left after the value: after a struct, its last field is named, with the count or
+    /// length its header states (a changed count ends the struct early).
+    #[cold]
+    #[inline(never)]
+    fn trailing(&self, count: usize) -> Error {
+        let e = Error::at(ErrorKind::TrailingBytes { count }, self.pos);
+        let Some((name, at)) = self.last_field else { return e };
+        let segment = match name {
+            LastName::Field(name) => Segment::Field(name),
+            LastName::KeyAt(k) => {
+                let mut de = Deserializer::from_slice_with(&self.input[k..], Config::minimal());
+                match <&str as serde_core::Deserialize>::deserialize(&mut de) {
+                    Ok(key) => Segment::Key(key.into()),
+                    Err(_) => return e,
+                }
+            }
+        };
+        let rest = self.input.get(at..).unwrap_or_default();
+        let stated = rest.first().and_then(|&m| Encoding::of_marker(m)).and_then(|enc| {
+            let what = match enc.family() {
+                Family::Array | Family::Map => "count",
+                Family::Str | Family::Bin => "length",
+                _ => return None,
+            };
+            exact::header_at(enc, rest).map(|(n, _)| (what, n))
+        });
+        e.after_last_field(segment, at, stated)
+    }
+
+    /// Notes `name`, read from `at`, as the last field of the struct being read, when that
+    /// struct is the value at the top level (called inside it, before it is left): [`Self::end`]
+    /// names it if bytes are left after the struct.
+    #[inline]
+    pub(crate) fn note_last_field(&mut self, name: LastName, at: usize) {
+        if self.depth.checked_add(1) == Some(self.config.max_depth) {
+            self.last_field = Some((name, at));
         }
     }
 

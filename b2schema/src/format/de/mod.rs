@@ -6,6 +6,7 @@ mod deserializer;
 mod raw;
 
 pub use deserializer::Deserializer;
+pub(crate) use deserializer::LastName;
 pub(crate) use deserializer::exact::{header_at, int_at};
 
 use serde_core::Deserialize;

@@ -181,6 +181,13 @@ pub fn close(d: &mut Deserializer<'_>, opened: Opened) -> Result<()> {
     if opened.whole { d.end() } else { Ok(()) }
 }
 
+/// Notes the struct's last field (`name`, read from `at`), to be named if bytes are left after
+/// the struct at the top level (as the serde path does).
+#[inline(always)]
+pub fn note_last(d: &mut Deserializer<'_>, name: &'static str, at: usize) {
+    d.note_last_field(crate::de::LastName::Field(name), at);
+}
+
 /// The error of a struct's check (`message`), at the struct's start, as it leaves the struct.
 #[cold]
 #[inline(never)]
