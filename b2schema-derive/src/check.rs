@@ -33,7 +33,9 @@ fn check_field_count(c: &Container<'_>, errors: &mut Errors) {
         );
     }
     if c.repr() == Repr::Map && n > 15 && c.minimal() {
-        errors.error(c.ident.span(), format!("a fixmap holds at most 15 fields and this struct has {n}"));
+        errors.error(c.ident.span(), format!(
+                "a fixmap holds at most 15 fields and this struct has {n}: remove `minimal` to write it as a map16"
+            ));
     }
 }
 
