@@ -35,6 +35,8 @@ def visit(i):
     seen.add(i)
     (kind, inner), = it["inner"].items()
     if kind == "use":
+        if inner["name"] == "__private":
+            return  # the derive's generated code's path, hidden
         target = item(inner["id"]) if inner["id"] is not None else None
         if inner["source"].split("::")[0] == "b2schema_chunk" and target is None:
             external.append(inner["source"])  # the chunk crate, as `b2schema::chunk`

@@ -499,11 +499,44 @@ fn encoding_errors_agree() {
 }
 
 #[test]
-fn decode_take_returns_the_rest() {
+fn decode_take_from_slice_returns_the_rest() {
     let mut bytes = b2schema::to_vec(&wide()).unwrap();
     bytes.extend_from_slice(&[1, 2, 3]);
-    let (w, rest) = b2schema::decode_take::<Wide>(&bytes).unwrap();
+    let (w, rest) = b2schema::decode_take_from_slice::<Wide>(&bytes).unwrap();
     assert_eq!((w, rest), (wide(), &[1u8, 2, 3][..]));
     let e = b2schema::decode_from_slice::<Wide>(&bytes).unwrap_err();
     assert_eq!(e.to_string(), b2schema::from_slice::<Wide>(&bytes).unwrap_err().to_string());
+}
+
+/// Each entry point of the direct path has its `_with(config)` form, and it honours the config:
+/// the bytes and values of the serde path's `_with` form under the same config, which differ
+/// from the fixed ones.
+#[test]
+fn every_direct_entry_point_has_a_with_form_that_takes_its_config() {
+    let value: Vec<u32> = vec![1, 300, 70_000];
+    let minimal = Config::minimal();
+    let fixed = b2schema::to_vec(&value).unwrap();
+    let bytes = b2schema::to_vec_with(&value, minimal).unwrap();
+    assert_ne!(bytes, fixed, "the test needs a config whose bytes differ");
+
+    assert_eq!(b2schema::encode_to_vec_with(&value, minimal).unwrap(), bytes);
+    let mut appended = vec![0xaa];
+    b2schema::encode_into_with(&value, &mut appended, minimal).unwrap();
+    assert_eq!(appended[1..], bytes[..]);
+    let mut buf = [0u8; 64];
+    let n = b2schema::encode_to_slice_with(&value, &mut buf, minimal).unwrap();
+    assert_eq!(buf[..n], bytes[..]);
+    assert_eq!(b2schema::encode_to_slice(&value, &mut buf).unwrap(), fixed.len());
+    assert_eq!(b2schema::encoded_len_with(&value, minimal).unwrap(), bytes.len());
+    assert_eq!(b2schema::encoded_len(&value).unwrap(), fixed.len());
+
+    let mut input = bytes.clone();
+    input.extend_from_slice(&[7, 8]);
+    let direct = b2schema::decode_take_from_slice_with::<Vec<u32>>(&input, minimal).unwrap();
+    assert_eq!(direct, b2schema::take_from_slice_with::<Vec<u32>>(&input, minimal).unwrap());
+    assert_eq!(direct, (value.clone(), &[7u8, 8][..]));
+    // Strict fixed widths refuse the minimal bytes, on both paths alike.
+    let strict = outcome(b2schema::decode_take_from_slice::<Vec<u32>>(&input));
+    assert!(strict.starts_with("err"), "{strict}");
+    assert_eq!(strict, outcome(b2schema::take_from_slice::<Vec<u32>>(&input)));
 }

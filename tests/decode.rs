@@ -165,7 +165,7 @@ fn to_slice_reports_the_length_and_a_full_buffer() {
     let mut small = [0u8; 4];
     let e = b2schema::to_slice(&Uint64(2633i64), &mut small).unwrap_err();
     assert!(matches!(e.kind(), ErrorKind::BufferFull { needed: 9, available: 4 }), "{e}");
-    assert_eq!(b2schema::encoded_len(&Uint64(1i64), Config::fixed()).unwrap(), 9);
+    assert_eq!(b2schema::encoded_len(&Uint64(1i64)).unwrap(), 9);
 }
 
 #[test]

@@ -127,7 +127,7 @@ where
     let back: T = b2schema::from_slice(bytes).map_err(|e| TestCaseError::fail(e.to_string()))?;
     prop_assert_eq!(&back, value);
     prop_assert_eq!(b2schema::to_vec(&back).unwrap(), bytes);
-    prop_assert_eq!(b2schema::encoded_len(&back, b2schema::Config::fixed()).unwrap(), bytes.len());
+    prop_assert_eq!(b2schema::encoded_len(&back).unwrap(), bytes.len());
     Ok(())
 }
 

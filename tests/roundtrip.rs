@@ -160,7 +160,7 @@ proptest! {
             let bytes = to_vec_with(&value, cfg).unwrap();
             let back: All = from_slice_with(&bytes, cfg).unwrap();
             prop_assert_eq!(&back, &value);
-            prop_assert_eq!(b2schema::encoded_len(&value, cfg).unwrap(), bytes.len());
+            prop_assert_eq!(b2schema::encoded_len_with(&value, cfg).unwrap(), bytes.len());
         }
     }
 

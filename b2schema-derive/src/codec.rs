@@ -10,7 +10,8 @@ use crate::ast::{Container, Field, Repr};
 use crate::source::{Source, encoding, source};
 use crate::{bound, de, fixed, locals};
 
-/// `Encode` and `Decode` for the struct. Maps and packed structs take the serde path whole.
+/// `Encode` and `Decode` for the struct, each with its private supertrait of fast paths
+/// (`EncodeHooks`, `DecodeHooks`). Maps take the serde path whole.
 pub fn expand(c: &Container<'_>) -> TokenStream {
     let p = &c.private;
     let ident = c.ident;
@@ -21,27 +22,51 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
         bound::with_bound(&bound::with_de_lifetime(c.generics), &quote!(#p::serde_core::Deserialize<#de_lt>));
     let (de_impl, _, de_where) = de_g.split_for_impl();
 
-    let (encode, decode) = match frame(c) {
+    let Items { encode, encode_hooks, decode, decode_hooks } = match frame(c) {
         Some(frame) => array_items(c, &frame),
         None if c.repr() == Repr::Packed => packed_items(c),
         // Maps take the serde path whole: the traits' provided methods.
-        None => (TokenStream::new(), TokenStream::new()),
+        None => Items::default(),
     };
     quote! {
         impl #ser_impl #p::Encode for #ident #ty_g #ser_where {
             #encode
         }
 
+        impl #ser_impl #p::EncodeHooks for #ident #ty_g #ser_where {
+            #encode_hooks
+        }
+
         impl #de_impl #p::Decode<#de_lt> for #ident #ty_g #de_where {
             #decode
+        }
+
+        impl #de_impl #p::DecodeHooks<#de_lt> for #ident #ty_g #de_where {
+            #decode_hooks
         }
     }
 }
 
+/// The items of the four impls: `Encode`, `EncodeHooks`, `Decode`, `DecodeHooks`.
+#[derive(Default)]
+struct Items {
+    encode: TokenStream,
+    encode_hooks: TokenStream,
+    decode: TokenStream,
+    decode_hooks: TokenStream,
+}
+
 /// `encode` and `decode` of a struct written as an array (header, then each field).
-fn array_items(c: &Container<'_>, frame: &TokenStream) -> (TokenStream, TokenStream) {
+fn array_items(c: &Container<'_>, frame: &TokenStream) -> Items {
     let fixed = fixed::layout(c);
-    (array_encode(c, frame, fixed.as_ref()), array_decode(c, frame, fixed.as_ref()))
+    Items {
+        encode: array_encode(c, frame, fixed.as_ref()),
+        encode_hooks: TokenStream::new(),
+        decode: array_decode(c, frame, fixed.as_ref()),
+        decode_hooks: quote!(
+            const CHECKS_END: bool = true;
+        ),
+    }
 }
 
 /// `encode` of a struct written as an array: its fixed part at once when `fixed` (its layout
@@ -125,7 +150,7 @@ fn array_decode(c: &Container<'_>, frame: &TokenStream, fixed: Option<&TokenStre
         },
         None => quote!(#p::finish(__d, __open, #value, Self::__b2schema_check)),
     };
-    let decode = decode_method(
+    decode_method(
         c,
         quote! {
             #[allow(unused_imports)]
@@ -138,23 +163,16 @@ fn array_decode(c: &Container<'_>, frame: &TokenStream, fixed: Option<&TokenStre
                 #tail
             })
         },
-    );
-    quote! {
-        const CHECKS_END: bool = true;
-
-        #decode
-    }
+    )
 }
 
 /// `encode` and `decode` of a packed struct: its bytes in one piece under the field's framing.
-fn packed_items(c: &Container<'_>) -> (TokenStream, TokenStream) {
+fn packed_items(c: &Container<'_>) -> Items {
     let p = &c.private;
     let de_lt = bound::de_lifetime();
     let packed = decode_packed(c);
     let decode = decode_method(c, quote!(#p::decode_bytes_framed(#p::packed_encoding(__enc), __d)));
-    let decode = quote! {
-        #decode
-
+    let decode_hooks = quote! {
         #[inline]
         fn decode_exact(
             __enc: #p::core::option::Option<#p::Encoding>,
@@ -165,7 +183,8 @@ fn packed_items(c: &Container<'_>) -> (TokenStream, TokenStream) {
 
         #packed
     };
-    (encode_packed(c), decode)
+    let (encode, encode_hooks) = encode_packed(c);
+    Items { encode, encode_hooks, decode, decode_hooks }
 }
 
 /// The `Frame` of a struct written as an array, `None` for maps and packed structs.
@@ -308,9 +327,9 @@ fn decode_packed(c: &Container<'_>) -> TokenStream {
     }
 }
 
-/// `encode`, `packed_len` and `encode_packed` of a packed struct: its fields as bare bytes, under
-/// the field's byte framing, in one piece.
-fn encode_packed(c: &Container<'_>) -> TokenStream {
+/// `encode`, then `packed_len` and `encode_packed` (the hooks) of a packed struct: its fields as
+/// bare bytes, under the field's byte framing, in one piece.
+fn encode_packed(c: &Container<'_>) -> (TokenStream, TokenStream) {
     let p = &c.private;
     let n = c.fields.len();
     let lens = c.fields.iter().map(|f| {
@@ -345,9 +364,7 @@ fn encode_packed(c: &Container<'_>) -> TokenStream {
     };
     let encode =
         encode_method(c, quote!(#p::encode_bytes_framed(self, #p::packed_encoding(__enc), __enc, #len, __s)));
-    quote! {
-        #encode
-
+    let hooks = quote! {
         #[inline]
         fn packed_len() -> #p::core::option::Option<usize> {
             #[allow(unused_imports)]
@@ -362,5 +379,6 @@ fn encode_packed(c: &Container<'_>) -> TokenStream {
             #(#writes)*
             #p::core::result::Result::Ok(())
         }
-    }
+    };
+    (encode, hooks)
 }

@@ -3,7 +3,59 @@
 //! Blosc2 frames carry their metadata as msgpack with *fixed-width* encodings that ordinary
 //! msgpack writers never produce: an `int32` is always `d2`, a map always `map16`, a string
 //! always `str32`. c-blosc2 relies on this to patch fields in place. This crate is a serde data
-//! format that writes and checks exactly those encodings.
+//! format that writes and checks exactly those encodings, a derive that declares a layout once
+//! (its bytes, its diagram, its in-place patches), and the Blosc2 containers built on both:
+//! frames, b2nd arrays, their writer and reader.
+//!
+//! # Modules
+//!
+//! Three layers, each built only on the layers below it (the source folders `format/`,
+//! `schema/` and `container/`), over the chunk codec:
+//!
+//! | layer | module | purpose |
+//! |---|---|---|
+//! | containers | [`frame`] | Blosc2 frames: header, metalayers, chunk index, trailer; read from a buffer ([`FrameView`](frame::FrameView)) or a file ([`FrameFile`](frame::FrameFile)) and checked |
+//! | containers | [`b2nd`] | the `b2nd` metalayer of NDArrays (and Caterva's), and the geometry of chunks and blocks |
+//! | containers | [`writer`] | writing frames c-blosc2 opens: chunks, metalayers, whole NDArrays |
+//! | containers | [`array`](mod@array) | reading any slice of an NDArray in a frame file |
+//! | containers | [`dtype`] | NumPy dtype strings (`<f8`, structured dtypes): parsing and printing |
+//! | containers | [`limits`] | the budget of a read: how much memory and work an input may cost |
+//! | derive runtime | [`layout`] | a declared struct's static layout: diagrams, annotated dumps, in-place patches |
+//! | derive runtime | [`codec`] | the direct codec ([`Encode`], [`Decode`]): a layout's bytes without serde's dispatch |
+//! | derive runtime | [`attributes`] | every `#[b2(...)]` attribute of `#[derive(B2Layout)]`, with an example |
+//! | format | [`ser`] | writing: the [`Serializer`], [`to_vec`], [`to_slice`], `to_writer`, [`encoded_len`] |
+//! | format | [`de`] | reading: the [`Deserializer`], [`from_slice`], [`take_from_slice`], `from_reader` |
+//! | format | [`encoding`] | the vocabulary: msgpack [`Encoding`]s, their markers, what a reader [`Expected`] |
+//! | format | [`wrap`] | newtypes that override the encoding of one value (`Str32`, `Counted`, ...) |
+//! | format | [`dump`] | an annotated hex dump of any msgpack bytes |
+//! | beneath | [`chunk`] | the Blosc1/Blosc2 chunk codec (the `b2schema-chunk` crate) |
+//!
+//! At the root: [`Config`] (widths, strictness, depth), [`Error`] (offset, field path, expected
+//! and found), [`Limits`], `#[derive(B2Layout)]`, and the entry points. Those of the two paths
+//! are named alike: the direct path's are the serde path's names with `encode_` or `decode_` in
+//! front, and each has its `_with(config)` form.
+//!
+//! | | serde path (any `Serialize`/`Deserialize`) | direct path ([`Encode`]/[`Decode`]) |
+//! |---|---|---|
+//! | into a new `Vec` | [`to_vec`] | [`encode_to_vec`] |
+//! | into a slice | [`to_slice`] | [`encode_to_slice`] |
+//! | appended to a `Vec` / into an `io::Write` | `to_writer` (std) | [`encode_into`] |
+//! | from a whole slice | [`from_slice`] | [`decode_from_slice`] |
+//! | from the start of a slice, with the rest | [`take_from_slice`] | [`decode_take_from_slice`] |
+//!
+//! # Features
+//!
+//! | feature | default | what it adds |
+//! |---|---|---|
+//! | `std` | yes | `std::io` adapters, files (`FrameFile`, the writer's files), [`array`](mod@array), `std::error::Error` |
+//! | `derive` | yes | `#[derive(B2Layout)]` (the `b2schema-derive` crate), and the containers declared with it: [`frame`], [`b2nd`], [`writer`], [`array`](mod@array) |
+//! | `blosclz`, `lz4`, `zlib`, `zstd` | yes | the chunk codec's codecs (all pure Rust) |
+//! | `ndarray` | no | `array::ArrayReader::read_ndarray`: slices as `ndarray::ArrayD` |
+//!
+//! Without default features the crate is `no_std` (with `alloc`): the format, the derive's
+//! runtime, [`dtype`] and [`limits`].
+//!
+//! # The format
 //!
 //! | Rust / serde type | fixed encoding |
 //! |---|---|
@@ -38,6 +90,7 @@
 //! assert_eq!(b2schema::from_slice::<Shape>(&bytes).unwrap(), value);
 //! ```
 #![cfg_attr(not(feature = "std"), no_std)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -51,33 +104,62 @@ mod container;
 mod format;
 mod schema;
 
-#[doc(inline)]
-pub use b2schema_chunk as chunk;
-#[cfg(feature = "std")]
-pub use container::array;
-pub use container::{b2nd, dtype, frame, limits, writer};
-pub use format::{de, dump, encoding, ser, wrap};
 #[doc(hidden)]
 pub use schema::private as __private;
+
+#[doc(inline)]
+pub use b2schema_chunk as chunk;
+#[cfg(all(feature = "std", feature = "derive"))]
+#[cfg_attr(docsrs, doc(cfg(all(feature = "std", feature = "derive"))))]
+#[doc(inline)]
+pub use container::array;
+#[cfg(feature = "derive")]
+#[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
+#[doc(inline)]
+pub use container::{b2nd, frame, writer};
+#[doc(inline)]
+pub use container::{dtype, limits};
+#[doc(inline)]
+pub use format::{de, dump, encoding, ser, wrap};
+#[doc(inline)]
 pub use schema::{attributes, codec, layout};
 
+#[cfg(feature = "derive")]
+#[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
+#[doc(inline)]
 pub use b2schema_derive::B2Layout;
-pub use layout::{B2Layout, B2Type, FieldRef};
-
-pub use codec::{
-    Decode, Encode, decode_from_slice, decode_from_slice_with, decode_take, encode_into, encode_into_with,
-    encode_to_slice, encode_to_vec, encode_to_vec_with,
-};
-pub use de::{Deserializer, from_slice, from_slice_with, take_from_slice, take_from_slice_with};
-#[cfg(feature = "std")]
-pub use de::{from_reader, from_reader_with};
-pub use encoding::{Encoding, Expected};
+#[doc(inline)]
+pub use container::limits::Limits;
+#[doc(inline)]
 pub use format::config::{Config, DEFAULT_MAX_DEPTH, ModeSwitch, StructRepr, Widths};
-pub use format::error::{Category, Error, ErrorKind, Result, Segment};
-pub use limits::{Limit, Limits};
-pub use ser::{Serializer, encoded_len, to_slice, to_slice_with, to_vec, to_vec_with};
+#[doc(inline)]
+pub use format::de::{Deserializer, from_slice, from_slice_with, take_from_slice, take_from_slice_with};
 #[cfg(feature = "std")]
-pub use ser::{to_writer, to_writer_with};
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
+#[doc(inline)]
+pub use format::de::{from_reader, from_reader_with};
+#[doc(inline)]
+pub use format::encoding::{Encoding, Expected};
+#[doc(inline)]
+pub use format::error::Limit;
+#[doc(inline)]
+pub use format::error::{Category, Error, ErrorKind, Result, Segment};
+#[doc(inline)]
+pub use format::ser::{
+    Serializer, encoded_len, encoded_len_with, to_slice, to_slice_with, to_vec, to_vec_with,
+};
+#[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
+#[doc(inline)]
+pub use format::ser::{to_writer, to_writer_with};
+#[doc(inline)]
+pub use schema::codec::{
+    Decode, Encode, decode_from_slice, decode_from_slice_with, decode_take_from_slice,
+    decode_take_from_slice_with, encode_into, encode_into_with, encode_to_slice, encode_to_slice_with,
+    encode_to_vec, encode_to_vec_with,
+};
+#[doc(inline)]
+pub use schema::layout::{B2Layout, B2Type, FieldRef};
 
 /// The crate's README (its page on crates.io), whose examples are compiled as doc tests.
 #[cfg(doctest)]

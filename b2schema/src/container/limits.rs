@@ -171,7 +171,14 @@ impl Limits {
 
 /// Reserves room for `n` more elements in `v` without aborting: an allocation that fails is a
 /// budget error for `what` at `offset`.
-pub fn try_reserve<T>(v: &mut alloc::vec::Vec<T>, n: usize, what: &'static str, offset: usize) -> Result<()> {
+// Used by the containers, which come with the `derive` feature.
+#[cfg_attr(not(feature = "derive"), allow(dead_code))]
+pub(crate) fn try_reserve<T>(
+    v: &mut alloc::vec::Vec<T>,
+    n: usize,
+    what: &'static str,
+    offset: usize,
+) -> Result<()> {
     v.try_reserve_exact(n).map_err(|_| {
         Error::at(
             ErrorKind::BudgetExceeded {
@@ -186,7 +193,9 @@ pub fn try_reserve<T>(v: &mut alloc::vec::Vec<T>, n: usize, what: &'static str, 
 }
 
 /// A vector of `n` zeros, allocated fallibly (see [`try_reserve`]).
-pub fn try_zeros(n: usize, what: &'static str, offset: usize) -> Result<alloc::vec::Vec<u8>> {
+// Used by the containers, which come with the `derive` feature.
+#[cfg_attr(not(feature = "derive"), allow(dead_code))]
+pub(crate) fn try_zeros(n: usize, what: &'static str, offset: usize) -> Result<alloc::vec::Vec<u8>> {
     let mut v = alloc::vec::Vec::new();
     try_reserve(&mut v, n, what, offset)?;
     v.resize(n, 0);

@@ -1,12 +1,21 @@
-//! The top layer: the Blosc2 containers, declared with the layers below.
+//! The top layer: the Blosc2 containers, over the format and the derive's runtime.
 //!
 //! Frames and their metalayers, the b2nd metadata and its NumPy dtypes, the writer, the array
-//! reader, and the read budget that bounds what an input may make them spend.
+//! reader, and the read budget that bounds what an input may make them spend. The layouts of
+//! frames and of b2nd are declared with `#[derive(B2Layout)]`: those modules come with the
+//! `derive` feature.
 
-#[cfg(feature = "std")]
+#[cfg(all(feature = "std", feature = "derive"))]
+#[cfg_attr(docsrs, doc(cfg(all(feature = "std", feature = "derive"))))]
 pub mod array;
+#[cfg(feature = "derive")]
+#[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
 pub mod b2nd;
 pub mod dtype;
+#[cfg(feature = "derive")]
+#[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
 pub mod frame;
 pub mod limits;
+#[cfg(feature = "derive")]
+#[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
 pub mod writer;

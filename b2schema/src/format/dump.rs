@@ -67,7 +67,7 @@ pub fn annotate_with(bytes: &[u8], options: Options) -> String {
 }
 
 /// Writes one line: offset, bytes (left-aligned in their column), indentation, text.
-pub fn write_line(out: &mut String, offset: usize, bytes: &[u8], indent: usize, text: &str) {
+pub(crate) fn write_line(out: &mut String, offset: usize, bytes: &[u8], indent: usize, text: &str) {
     let _ = write!(out, "{offset:04x}  ");
     let mut hex = String::new();
     for (i, b) in bytes.iter().enumerate() {
@@ -88,12 +88,8 @@ pub fn write_line(out: &mut String, offset: usize, bytes: &[u8], indent: usize, 
     out.push('\n');
 }
 
-/// Writes `payload` 8 bytes per line at `indent`, starting at `offset`, with its ASCII form.
-pub fn write_payload(out: &mut String, offset: usize, payload: &[u8], indent: usize, max_lines: usize) {
-    write_payload_within(out, offset, payload, indent, max_lines, usize::MAX);
-}
-
-/// [`write_payload`], stopping (with a `... N more bytes` line) once `out` reaches `max_len`.
+/// Writes `payload` 8 bytes per line at `indent`, starting at `offset`, with its ASCII form, at
+/// most `max_lines` lines, stopping (with a `... N more bytes` line) once `out` reaches `max_len`.
 fn write_payload_within(
     out: &mut String,
     offset: usize,

@@ -640,11 +640,11 @@ impl Expected {
 /// (`fixstr(len = N)`): `"$b2schema::len=N"`, written by the derive as a literal. The decoder then
 /// checks a counted marker against `N` before it reads the bytes; other formats see a plain
 /// newtype.
-pub const LEN_MAGIC: &str = "$b2schema::len=";
+pub(crate) const LEN_MAGIC: &str = "$b2schema::len=";
 
 /// The length a [`LEN_MAGIC`] newtype name declares.
 #[inline]
-pub fn declared_len(name: &str) -> Option<usize> {
+pub(crate) fn declared_len(name: &str) -> Option<usize> {
     name.strip_prefix(LEN_MAGIC)?.parse().ok()
 }
 

@@ -154,6 +154,7 @@ pub enum ErrorKind {
     Custom(String),
     /// An I/O error from a reader or writer.
     #[cfg(feature = "std")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
     Io(std::io::Error),
 }
 
@@ -269,6 +270,8 @@ impl Error {
     /// Names the whole value (`header`, `b2nd`) when the error names no field yet: a marker of the
     /// outermost container, or a check across fields.
     #[must_use]
+    // Used by the containers, which come with the `derive` feature.
+    #[cfg_attr(not(feature = "derive"), allow(dead_code))]
     pub(crate) fn or_field(self, name: &'static str) -> Self {
         if self.inner.path.is_empty() { self.in_field(name) } else { self }
     }
@@ -466,6 +469,7 @@ impl serde_core::de::Error for Error {
 }
 
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 impl From<std::io::Error> for Error {
     #[cold]
     fn from(e: std::io::Error) -> Self {

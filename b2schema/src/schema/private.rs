@@ -14,14 +14,23 @@ pub use crate::format::error::{Error, Result as B2Result};
 pub use crate::format::ser::{Output, Serializer as B2Serializer};
 pub use crate::format::wrap;
 pub use crate::format::wrap::{As, AsSeed};
+pub use crate::schema::codec::serde_path::{decode_serde, encode_exact_with, encode_serde};
 pub use crate::schema::codec::support::{
     DecodeDirect, DecodeSerde, EncodeDirect, EncodeSerde, Frame, Opened, Probe, check_failed, close,
-    decode_bytes_framed, decode_exact_framed, decode_struct, encode_bytes_framed, encode_exact_with,
-    encode_field, encode_struct, field_error, finish, fits, note_last, packed_encoding, resume, write_fixed,
+    decode_bytes_framed, decode_exact_framed, decode_struct, encode_bytes_framed, encode_field,
+    encode_struct, field_error, finish, fits, note_last, packed_encoding, resume, write_fixed,
 };
-pub use crate::schema::codec::{Decode, Encode, decode_serde, encode_serde};
-pub use crate::schema::layout::{self, B2Layout, B2Type, FieldLayout, FieldRef, Layout, Role, Shape};
+pub use crate::schema::codec::traits::{Decode, DecodeHooks, Encode, EncodeHooks};
+pub use crate::schema::layout::{B2Layout, B2Type, FieldLayout, FieldRef, Layout, Role, Shape};
 pub use alloc::format;
+
+/// The byte arithmetic of layouts, for the constants the derive computes.
+pub mod layout {
+    pub use crate::schema::layout::sizes::{
+        field_value_offset, fixed_field, fixed_prefix_len, header_len, name_key_len, raw_len, sum,
+        value_offset, width,
+    };
+}
 pub use core;
 pub use serde_core;
 
@@ -301,7 +310,7 @@ impl<T: ?Sized + AsRef<[u8]>> ByteLen for T {
 }
 
 /// The seed of a field that declares its byte length (`fixstr(len = N)`): `name` is
-/// [`LEN_MAGIC`](crate::encoding::LEN_MAGIC) and `N`, a newtype name that makes b2schema's decoder
+/// `LEN_MAGIC` (in `encoding`) and `N`, a newtype name that makes b2schema's decoder
 /// check the counted marker against `N` before it reads the bytes. Other formats see a plain
 /// newtype around the field.
 pub struct LenSeed<S>(pub &'static str, pub S);

@@ -286,6 +286,7 @@ impl<'f> ArrayReader<'f> {
     /// The items of `sel` as an `ndarray::ArrayD<T>` of the selection's shape (the `ndarray`
     /// feature), checked against the dtype as [`ArrayReader::read_as`] checks them.
     #[cfg(feature = "ndarray")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "ndarray")))]
     pub fn read_ndarray<T: Element>(
         &self,
         sel: &Selection,

@@ -32,6 +32,7 @@ impl fmt::Display for SelectionError {
 }
 
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 impl std::error::Error for SelectionError {}
 
 fn err(dim: Option<usize>, message: impl ToString) -> SelectionError {

@@ -690,8 +690,9 @@ fn index_bound(max_chunks: u64) -> u64 {
 const CHUNK_FIXED_OVERHEAD: u64 = 32 + b2schema_chunk::MAX_DICT_SIZE as u64 + 4;
 
 /// The most bytes a chunk of this header can store: c-blosc2 never writes more than its data
-/// plus [`CHUNK_FIXED_OVERHEAD`] and, per block, a block start and one size per stream (a
-/// stream that does not compress is stored raw).
+/// plus its fixed overhead (the extended header, a dictionary and its length: 32 +
+/// [`MAX_DICT_SIZE`](b2schema_chunk::MAX_DICT_SIZE) + 4 bytes) and, per block, a block start and
+/// one size per stream (a stream that does not compress is stored raw).
 pub fn max_cbytes(h: &ChunkHeader) -> u64 {
     let nbytes = h.uncompressed_len() as u64;
     let per_block = 4 + 4 * h.typesize.max(1) as u64;

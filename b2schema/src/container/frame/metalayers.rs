@@ -11,6 +11,8 @@ use crate::format::encoding::{Encoding, Family, marker};
 use crate::format::error::{Error, Result, Segment};
 use crate::format::ser::Output;
 use crate::format::wrap::{Bin32, FixStr};
+use crate::schema::codec::serde_path::{decode_serde, encode_serde, inside};
+use crate::schema::codec::traits::{Decode, DecodeHooks, Encode, EncodeHooks};
 use crate::schema::layout::{B2Type, Shape};
 use b2schema_derive::B2Layout;
 
@@ -56,14 +58,14 @@ impl<'de: 'a, 'a> Deserialize<'de> for Content<'a> {
     }
 }
 
-impl crate::schema::codec::Encode for Content<'_> {
+impl Encode for Content<'_> {
     #[inline]
     fn encode<O: Output>(
         &self,
         enc: Option<Encoding>,
         s: &mut crate::format::ser::Serializer<O>,
     ) -> Result<()> {
-        let enc = crate::schema::codec::inside(enc, Encoding::Bin32);
+        let enc = inside(enc, Encoding::Bin32);
         match s.exact_bytes(enc, Encoding::Bin32, self.0) {
             Some(r) => r,
             None => {
@@ -74,16 +76,16 @@ impl crate::schema::codec::Encode for Content<'_> {
     }
 }
 
-impl<'de: 'a, 'a> crate::schema::codec::Decode<'de> for Content<'a> {
+impl EncodeHooks for Content<'_> {}
+
+impl<'de: 'a, 'a> Decode<'de> for Content<'a> {
     #[inline]
     fn decode(enc: Option<Encoding>, d: &mut crate::format::de::Deserializer<'de>) -> Result<Self> {
-        <&'de [u8] as crate::schema::codec::Decode<'de>>::decode(
-            crate::schema::codec::inside(enc, Encoding::Bin32),
-            d,
-        )
-        .map(Content)
+        <&'de [u8] as Decode<'de>>::decode(inside(enc, Encoding::Bin32), d).map(Content)
     }
+}
 
+impl<'de: 'a, 'a> DecodeHooks<'de> for Content<'a> {
     /// The contents section in one pass: `len` bin32 values.
     #[inline]
     fn decode_run(d: &mut crate::format::de::Deserializer<'de>, len: usize, out: &mut Vec<Self>) -> bool {
@@ -154,7 +156,7 @@ impl<'de: 'a, 'a> Deserialize<'de> for NameOffsets<'a> {
     }
 }
 
-impl crate::schema::codec::Encode for NameOffsets<'_> {
+impl Encode for NameOffsets<'_> {
     /// The entries written in a loop, as the map serializer writes them.
     fn encode<O: Output>(
         &self,
@@ -167,17 +169,17 @@ impl crate::schema::codec::Encode for NameOffsets<'_> {
             Widths::Minimal => Encoding::minimal_len(Family::Map, len),
         });
         if e.family() != Family::Map {
-            return crate::schema::codec::encode_serde(self, enc, s);
+            return encode_serde(self, enc, s);
         }
         s.header(e, len)?;
         // The offsets' own (fixed) encoding when nothing overrides it, as in every Blosc2 header.
         let own = s.config().widths() == Widths::Fixed && !s.has_pending();
         for (i, &(name, offset)) in self.0.iter().enumerate() {
-            crate::schema::codec::Encode::encode(name, Some(Encoding::FixStr), s)
+            Encode::encode(name, Some(Encoding::FixStr), s)
                 .map_err(|err| err.in_segment(Segment::Key(alloc::format!("key #{i}"))))?;
             let at = s.position();
             let r = if own {
-                crate::schema::codec::Encode::encode_own(&offset, s)
+                EncodeHooks::encode_own(&offset, s)
             } else {
                 Serializer::serialize_i32(&mut *s, offset)
             };
@@ -187,12 +189,16 @@ impl crate::schema::codec::Encode for NameOffsets<'_> {
     }
 }
 
-impl<'de: 'a, 'a> crate::schema::codec::Decode<'de> for NameOffsets<'a> {
+impl EncodeHooks for NameOffsets<'_> {}
+
+impl<'de: 'a, 'a> DecodeHooks<'de> for NameOffsets<'a> {}
+
+impl<'de: 'a, 'a> Decode<'de> for NameOffsets<'a> {
     /// The entries read in a loop, as the map deserializer reads them.
     #[inline]
     fn decode(enc: Option<Encoding>, d: &mut crate::format::de::Deserializer<'de>) -> Result<Self> {
         if !(enc.is_none_or(|e| e.family() == Family::Map) && d.config().is_strict()) {
-            return crate::schema::codec::decode_serde(enc, d);
+            return decode_serde(enc, d);
         }
         let (start, len) = match d.exact_container_header(enc.unwrap_or(Encoding::Map16), enc.is_some(), None)
         {
@@ -213,10 +219,10 @@ impl<'de: 'a, 'a> crate::schema::codec::Decode<'de> for NameOffsets<'a> {
         }
         out.clear();
         for i in 0..len {
-            let name = <&'de str as crate::schema::codec::Decode<'de>>::decode(Some(Encoding::FixStr), d)
+            let name = <&'de str as Decode<'de>>::decode(Some(Encoding::FixStr), d)
                 .map_err(|e| e.in_segment(Segment::Index(i)).with_offset(start))?;
             let at = d.position();
-            let offset = <i32 as crate::schema::codec::Decode<'de>>::decode(None, d)
+            let offset = <i32 as Decode<'de>>::decode(None, d)
                 .map_err(|e| e.with_offset(at).in_segment(Segment::Key(name.into())).with_offset(start))?;
             out.push((name, offset));
         }

@@ -63,7 +63,7 @@ impl<'a> FrameView<'a> {
         let header = bytes_at(frame, 0, header_len as u64, "header")?;
         let (trailer_offset, trailer) = trailer_range(frame, frame_len)?;
         let probe: FrameHeader =
-            crate::schema::codec::decode_take(header).map_err(|e| e.or_field("header"))?.0;
+            crate::schema::codec::decode_take_from_slice(header).map_err(|e| e.or_field("header"))?.0;
         let index_offset = (header_len as u64).saturating_add(probe.cbytes.max(0) as u64);
         let index = if probe.nbytes > 0 && index_offset <= trailer_offset {
             bytes_at(frame, index_offset, trailer_offset - index_offset, "offsets index")?
@@ -78,8 +78,8 @@ impl<'a> FrameView<'a> {
 
     /// Decodes and validates the parts of a frame of type `expect`.
     pub(crate) fn from_parts(p: Parts<'a>, expect: FrameType) -> Result<Self> {
-        let (header, rest) =
-            crate::schema::codec::decode_take::<FrameHeader>(p.header).map_err(|e| e.or_field("header"))?;
+        let (header, rest) = crate::schema::codec::decode_take_from_slice::<FrameHeader>(p.header)
+            .map_err(|e| e.or_field("header"))?;
         if !rest.is_empty() {
             return Err(Error::invalid(
                 "header_len equal to the header's encoded length",

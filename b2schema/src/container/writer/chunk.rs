@@ -3,7 +3,7 @@
 
 use alloc::vec::Vec;
 
-use super::CParams;
+use super::cparams::CParams;
 use crate::format::error::{Error, Result};
 
 use b2schema_chunk::compress::{self, MAX_BUFFERSIZE, Params, Split};

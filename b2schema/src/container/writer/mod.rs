@@ -19,57 +19,22 @@
 
 mod append;
 pub mod chunk;
+mod cparams;
 mod ndarray;
 
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub use append::{append_chunk, append_chunk_to, set_vlmetalayer, set_vlmetalayer_to};
+pub use cparams::CParams;
 pub use ndarray::{Fill, NdArray, schunk};
 
 use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::container::frame::{
-    FilterPipeline, Fingerprint, FrameFlags, FrameHeader, MAX_METALAYERS, MetaLayers, SpecialValue,
-    SplitMode, Trailer,
+    FilterPipeline, Fingerprint, FrameFlags, FrameHeader, MAX_METALAYERS, MetaLayers, SpecialValue, Trailer,
 };
 use crate::format::error::{Error, Result};
-
-/// Compression parameters recorded in the header and the chunks. The default is python-blosc2's
-/// for arrays: zstd, clevel 5, shuffle, auto split, one thread.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct CParams {
-    /// The codec id (compcode): 0 blosclz, 1 lz4, 2 lz4hc, 4 zlib, 5 zstd, 32+ plugins.
-    pub codec: u8,
-    /// Codec meta.
-    pub codec_meta: u8,
-    /// Compression level (0 to 9).
-    pub clevel: u8,
-    /// Filter ids.
-    pub filters: [u8; 6],
-    /// Filter metas.
-    pub filters_meta: [u8; 6],
-    /// Split mode.
-    pub splitmode: SplitMode,
-    /// Dictionary flag.
-    pub use_dict: bool,
-    /// Thread counts written in the header (never read back by c-blosc2).
-    pub nthreads: i16,
-}
-
-impl Default for CParams {
-    fn default() -> Self {
-        CParams {
-            codec: 5,
-            codec_meta: 0,
-            clevel: 5,
-            filters: [0, 0, 0, 0, 0, 1],
-            filters_meta: [0; 6],
-            splitmode: SplitMode::Auto,
-            use_dict: false,
-            nthreads: 1,
-        }
-    }
-}
 
 /// One chunk of a frame.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -195,6 +160,7 @@ impl Frame {
 
     /// Writes the contiguous frame to `path` (a new file, or replacing one).
     #[cfg(feature = "std")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
     pub fn write_file(&self, path: impl AsRef<std::path::Path>) -> Result<()> {
         std::fs::write(path, self.to_vec()?)?;
         Ok(())
@@ -203,6 +169,7 @@ impl Frame {
     /// Writes a sparse-frame directory: `chunks.b2frame` (header, offsets index of chunk ids,
     /// trailer) and one `%08X.chunk` file per stored chunk. The directory must not exist yet.
     #[cfg(feature = "std")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
     pub fn write_sparse(&self, dir: impl AsRef<std::path::Path>) -> Result<()> {
         let dir = dir.as_ref();
         let e = self.encode(Kind::Sparse)?;

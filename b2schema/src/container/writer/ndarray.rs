@@ -4,7 +4,8 @@ use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 
-use super::{CParams, Chunk, Frame, chunk};
+use super::cparams::CParams;
+use super::{Chunk, Frame, chunk};
 use crate::container::b2nd::{B2nd, Geometry, MAX_DIM, odometer};
 use crate::container::frame::SpecialValue;
 use crate::format::error::{Error, Result};

@@ -28,7 +28,7 @@ pub struct Deserializer<'de> {
     /// Whether the next derived struct is the whole input and checks its end itself.
     pub(super) whole: bool,
     /// The length a field declares (`fixstr(len = N)`), checked against the next counted marker
-    /// before its bytes are read: set by [`LEN_MAGIC`](crate::encoding::LEN_MAGIC).
+    /// before its bytes are read: set by [`LEN_MAGIC`](crate::format::encoding::LEN_MAGIC).
     pub(super) expect_len: Option<usize>,
     /// The last field of the struct read at the top level, and where it was read: named if
     /// bytes are left after it.

@@ -46,12 +46,14 @@ pub fn take_from_slice_with<'de, T: Deserialize<'de>>(
 /// Reads `reader` to its end and decodes one `T` from all of it, with the fixed, strict
 /// configuration. What is allocated is what the reader yields.
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub fn from_reader<R: std::io::Read, T: serde_core::de::DeserializeOwned>(reader: R) -> Result<T> {
     from_reader_with(reader, Config::fixed())
 }
 
 /// Reads `reader` to its end and decodes one `T` from all of it, with `config`.
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub fn from_reader_with<R: std::io::Read, T: serde_core::de::DeserializeOwned>(
     mut reader: R,
     config: Config,

@@ -1,4 +1,5 @@
-//! Writing values: [`to_vec`], [`to_slice`], `to_writer` (std), [`encoded_len`].
+//! Writing values: [`to_vec`], [`to_slice`], `to_writer` (std), [`encoded_len`], each with its
+//! `_with(config)` form.
 
 mod compound;
 mod data_format;
@@ -8,6 +9,7 @@ mod serializer;
 
 pub use compound::Compound;
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub use output::IoOutput;
 pub use output::{Counter, Output, SliceOutput};
 pub use serializer::Serializer;
@@ -44,8 +46,13 @@ pub fn to_slice_with<T: ?Sized + Serialize>(value: &T, buf: &mut [u8], config: C
     Ok(ser.position())
 }
 
+/// The number of bytes `value` encodes to with the fixed widths, without storing them.
+pub fn encoded_len<T: ?Sized + Serialize>(value: &T) -> Result<usize> {
+    encoded_len_with(value, Config::fixed())
+}
+
 /// The number of bytes `value` encodes to with `config`, without storing them.
-pub fn encoded_len<T: ?Sized + Serialize>(value: &T, config: Config) -> Result<usize> {
+pub fn encoded_len_with<T: ?Sized + Serialize>(value: &T, config: Config) -> Result<usize> {
     let mut ser = Serializer::with_config(Counter::new(), config);
     value.serialize(&mut ser)?;
     Ok(ser.position())
@@ -53,12 +60,14 @@ pub fn encoded_len<T: ?Sized + Serialize>(value: &T, config: Config) -> Result<u
 
 /// Encodes `value` into `writer` with the fixed widths.
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub fn to_writer<W: std::io::Write, T: ?Sized + Serialize>(writer: W, value: &T) -> Result<()> {
     to_writer_with(writer, value, Config::fixed())
 }
 
 /// Encodes `value` into `writer` with `config`.
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub fn to_writer_with<W: std::io::Write, T: ?Sized + Serialize>(
     writer: W,
     value: &T,

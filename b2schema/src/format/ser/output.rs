@@ -169,6 +169,7 @@ impl Output for Counter {
 
 /// Writes to an [`std::io::Write`].
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 #[derive(Debug)]
 pub struct IoOutput<W> {
     inner: W,
@@ -176,6 +177,7 @@ pub struct IoOutput<W> {
 }
 
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 impl<W: std::io::Write> IoOutput<W> {
     /// Wraps `writer`.
     pub fn new(inner: W) -> Self {
@@ -189,6 +191,7 @@ impl<W: std::io::Write> IoOutput<W> {
 }
 
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 impl<W: std::io::Write> Output for IoOutput<W> {
     #[inline]
     fn write_all(&mut self, bytes: &[u8]) -> Result<()> {

@@ -9,8 +9,9 @@ use alloc::vec::Vec;
 
 use serde_core::{Deserialize, Serialize};
 
-use super::{Decode, Encode, decode_serde, encode_serde};
-use crate::format::config::{Config, Magic, ModeState, ModeSwitch, Widths};
+use super::serde_path::{decode_serde, encode_serde, inside};
+use super::traits::{Decode, DecodeHooks, Encode, EncodeHooks};
+use crate::format::config::{Config, ModeState, ModeSwitch, Widths};
 use crate::format::de::{Deserializer, int_at};
 use crate::format::encoding::{Encoding, Family, marker};
 use crate::format::error::{Result, Segment};
@@ -21,7 +22,9 @@ use crate::format::wrap;
 macro_rules! serde_path {
     ($($t:ty),*) => {$(
         impl Encode for $t {}
+        impl EncodeHooks for $t {}
         impl<'de> Decode<'de> for $t {}
+        impl<'de> DecodeHooks<'de> for $t {}
     )*};
 }
 
@@ -36,7 +39,9 @@ impl Encode for bool {
             encode_serde(self, enc, s)
         }
     }
+}
 
+impl EncodeHooks for bool {
     #[inline]
     fn encode_exact(&self, enc: Option<Encoding>, out: &mut [u8], _config: Config) -> bool {
         match out {
@@ -67,7 +72,9 @@ impl<'de> Decode<'de> for bool {
             None => decode_serde(enc, d),
         }
     }
+}
 
+impl<'de> DecodeHooks<'de> for bool {
     #[inline]
     fn decode_exact(enc: Option<Encoding>, bytes: &'de [u8]) -> Option<Self> {
         if enc.is_some_and(|e| e != Encoding::Bool) {
@@ -93,7 +100,9 @@ impl<'de> Decode<'de> for bool {
 
 macro_rules! ints {
     ($($t:ty => $default:ident),*) => {$(
-        impl Encode for $t {
+        impl Encode for $t {}
+
+        impl EncodeHooks for $t {
             #[inline(always)]
             fn encode_own<O: Output>(&self, s: &mut Serializer<O>) -> Result<()> {
                 match Encoding::$default.marker() {
@@ -135,7 +144,9 @@ macro_rules! ints {
                     None => decode_serde(enc, d),
                 }
             }
+        }
 
+        impl<'de> DecodeHooks<'de> for $t {
             #[inline(always)]
             fn decode_exact(enc: Option<Encoding>, bytes: &'de [u8]) -> Option<Self> {
                 match int_at(enc.unwrap_or(Encoding::$default), bytes)? {
@@ -193,12 +204,16 @@ impl Encode for str {
     }
 }
 
+impl EncodeHooks for str {}
+
 impl Encode for String {
     #[inline]
     fn encode<O: Output>(&self, enc: Option<Encoding>, s: &mut Serializer<O>) -> Result<()> {
         self.as_str().encode(enc, s)
     }
 }
+
+impl EncodeHooks for String {}
 
 impl<'de: 'a, 'a> Decode<'de> for &'a str {
     #[inline(always)]
@@ -215,12 +230,16 @@ impl<'de: 'a, 'a> Decode<'de> for &'a str {
     }
 }
 
+impl<'de: 'a, 'a> DecodeHooks<'de> for &'a str {}
+
 impl<'de> Decode<'de> for String {
     #[inline]
     fn decode(enc: Option<Encoding>, d: &mut Deserializer<'de>) -> Result<Self> {
         <&'de str>::decode(enc, d).map(String::from)
     }
 }
+
+impl DecodeHooks<'_> for String {}
 
 impl<'de: 'a, 'a> Decode<'de> for &'a [u8] {
     #[inline]
@@ -231,10 +250,18 @@ impl<'de: 'a, 'a> Decode<'de> for &'a [u8] {
         }
     }
 }
+impl<'de: 'a, 'a> DecodeHooks<'de> for &'a [u8] {}
+
 impl<'de: 'a, 'a> Decode<'de> for Cow<'a, str> {}
+impl<'de: 'a, 'a> DecodeHooks<'de> for Cow<'a, str> {}
 impl Encode for Cow<'_, str> {}
+impl EncodeHooks for Cow<'_, str> {}
 impl<T: Serialize> Encode for Option<T> {}
+impl<T> EncodeHooks for Option<T> {}
 impl<'de, T: Deserialize<'de>> Decode<'de> for Option<T> {}
+impl<T> DecodeHooks<'_> for Option<T> {}
+
+impl<T: ?Sized> EncodeHooks for &T {}
 
 impl<T: ?Sized + Encode> Encode for &T {
     #[inline]
@@ -242,6 +269,8 @@ impl<T: ?Sized + Encode> Encode for &T {
         (**self).encode(enc, s)
     }
 }
+
+impl<T: ?Sized> EncodeHooks for Box<T> {}
 
 impl<T: ?Sized + Encode> Encode for Box<T> {
     #[inline]
@@ -256,6 +285,8 @@ impl<'de, T: Decode<'de>> Decode<'de> for Box<T> {
         T::decode(enc, d).map(Box::new)
     }
 }
+
+impl<T> DecodeHooks<'_> for Box<T> {}
 
 /// The array encoding a sequence of `len` elements is written under, or `None` when `enc` frames
 /// it otherwise (bytes: the serde path packs the elements).
@@ -296,12 +327,16 @@ impl<T: Encode> Encode for [T] {
     }
 }
 
+impl<T> EncodeHooks for [T] {}
+
 impl<T: Encode> Encode for Vec<T> {
     #[inline]
     fn encode<O: Output>(&self, enc: Option<Encoding>, s: &mut Serializer<O>) -> Result<()> {
         self.as_slice().encode(enc, s)
     }
 }
+
+impl<T> EncodeHooks for Vec<T> {}
 
 impl<T: Encode, const N: usize> Encode for [T; N]
 where
@@ -316,7 +351,12 @@ where
         }
         if encode_seq(self, enc, s)? { Ok(()) } else { encode_serde(self, enc, s) }
     }
+}
 
+impl<T: Encode, const N: usize> EncodeHooks for [T; N]
+where
+    [T; N]: Serialize,
+{
     #[inline]
     fn packed_len() -> Option<usize> {
         T::packed_len().map(|n| n * N)
@@ -386,6 +426,8 @@ impl<'de, T: Decode<'de>> Decode<'de> for Vec<T> {
     }
 }
 
+impl<T> DecodeHooks<'_> for Vec<T> {}
+
 impl<'de, T: Decode<'de> + Default, const N: usize> Decode<'de> for [T; N]
 where
     [T; N]: Deserialize<'de>,
@@ -415,7 +457,12 @@ where
         })?;
         Ok(out)
     }
+}
 
+impl<'de, T: Decode<'de> + Default, const N: usize> DecodeHooks<'de> for [T; N]
+where
+    [T; N]: Deserialize<'de>,
+{
     #[inline]
     fn decode_exact(enc: Option<Encoding>, bytes: &'de [u8]) -> Option<Self> {
         match enc {
@@ -430,15 +477,6 @@ where
     }
 }
 
-/// `outer` (a field attribute) with a wrapper's own encoding applied inside it, as the serde
-/// path applies nested newtype names.
-#[inline]
-pub(crate) fn inside(outer: Option<Encoding>, wrapper: Encoding) -> Option<Encoding> {
-    let mut pending = outer;
-    Magic::set_pending(&mut pending, wrapper);
-    pending
-}
-
 macro_rules! encoding_wrappers {
     ($($name:ident),*) => {$(
         impl<T: Encode> Encode for wrap::$name<T> {
@@ -448,12 +486,16 @@ macro_rules! encoding_wrappers {
             }
         }
 
+        impl<T> EncodeHooks for wrap::$name<T> {}
+
         impl<'de, T: Decode<'de>> Decode<'de> for wrap::$name<T> {
             #[inline]
             fn decode(enc: Option<Encoding>, d: &mut Deserializer<'de>) -> Result<Self> {
                 T::decode(inside(enc, Self::ENCODING), d).map(wrap::$name)
             }
+        }
 
+        impl<'de, T: Decode<'de>> DecodeHooks<'de> for wrap::$name<T> {
             #[inline]
             fn decode_exact(enc: Option<Encoding>, bytes: &'de [u8]) -> Option<Self> {
                 T::decode_exact(inside(enc, Self::ENCODING), bytes).map(wrap::$name)
@@ -479,6 +521,8 @@ macro_rules! mode_wrappers {
             }
         }
 
+        impl<T> EncodeHooks for wrap::$name<T> {}
+
         impl<'de, T: Decode<'de>> Decode<'de> for wrap::$name<T> {
             #[inline]
             fn decode(enc: Option<Encoding>, d: &mut Deserializer<'de>) -> Result<Self> {
@@ -488,6 +532,8 @@ macro_rules! mode_wrappers {
                 r.map(wrap::$name)
             }
         }
+
+        impl<T> DecodeHooks<'_> for wrap::$name<T> {}
     )*};
 }
 

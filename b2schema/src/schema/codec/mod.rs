@@ -30,157 +30,27 @@
 //! ```
 //!
 //! A field type with no `Encode`/`Decode` implementation still works inside a derived struct:
-//! it is written and read through serde. Implementing the traits for a type of your own takes
-//! one line each (`impl b2schema::Encode for MyType {}`), which gives it the serde path; the
-//! direct path is for types that can do better.
+//! it is written and read through serde. The traits are implemented for the standard types, the
+//! wrappers and derived structs, each with a private supertrait of fast paths; a value of a type
+//! of your own is written on its own with [`to_vec`](crate::to_vec), the same bytes.
+//!
+//! The entry points are the serde path's names with `encode_` or `decode_` in front, each with
+//! its `_with(config)` form: [`encode_to_vec`], [`encode_to_slice`], [`encode_into`] (appends),
+//! [`decode_from_slice`], [`decode_take_from_slice`].
 
 mod impls;
-pub(crate) use impls::inside;
+pub(crate) mod serde_path;
 pub(crate) mod support;
+pub(crate) mod traits;
 
-use alloc::vec::Vec;
-use serde_core::{Deserialize, Serialize};
+#[doc(inline)]
+pub use traits::{Decode, Encode};
 
-use crate::format::config::{Config, ModeState};
+use crate::format::config::Config;
 use crate::format::de::Deserializer;
-use crate::format::encoding::Encoding;
 use crate::format::error::Result;
-use crate::format::ser::{Output, Serializer, SliceOutput};
-
-/// A value with a direct encoder, producing the same bytes and errors as its `Serialize`.
-pub trait Encode: Serialize {
-    /// Writes `self` under `enc`, an override of the type's own encoding (a field attribute or a
-    /// wrapper), or under its own encoding when `None`.
-    #[inline]
-    fn encode<O: Output>(&self, enc: Option<Encoding>, s: &mut Serializer<O>) -> Result<()> {
-        encode_serde(self, enc, s)
-    }
-
-    /// Writes `self` under its own encoding, in the fixed mode, with no override pending (a
-    /// sequence element): what `encode(None, s)` writes there.
-    #[doc(hidden)]
-    #[inline]
-    fn encode_own<O: Output>(&self, s: &mut Serializer<O>) -> Result<()> {
-        self.encode(None, s)
-    }
-
-    /// Writes `self` under `enc` (as for [`Self::encode`]) as exactly the bytes of `out`, the
-    /// width its layout states, with `config` and no override pending: `true` only when these
-    /// are the bytes `encode` writes; `false` otherwise, with `out` in any state (the struct then
-    /// writes its fields one by one, which reports what is wrong). A derived struct writes its
-    /// leading fixed-width fields this way, each at the constant offset its layout states.
-    #[doc(hidden)]
-    #[inline]
-    fn encode_exact(&self, enc: Option<Encoding>, out: &mut [u8], config: Config) -> bool {
-        support::encode_exact_with(out, config, |s| self.encode(enc, s))
-    }
-
-    /// The length of the value as bare bytes in a packed struct, when it has that form.
-    #[doc(hidden)]
-    #[inline]
-    fn packed_len() -> Option<usize>
-    where
-        Self: Sized,
-    {
-        None
-    }
-
-    /// Writes the value as the `packed_len()` bare bytes of a packed struct (called only when
-    /// `packed_len()` is `Some` and the bytes fit the output).
-    #[doc(hidden)]
-    #[inline]
-    fn encode_packed<O: Output>(&self, s: &mut Serializer<O>) -> Result<()> {
-        encode_serde(self, Some(Encoding::Raw), s)
-    }
-}
-
-/// A value with a direct decoder, accepting the same bytes and giving the same errors as its
-/// `Deserialize`.
-pub trait Decode<'de>: Deserialize<'de> {
-    /// Whether [`Self::decode`] checks the end of the input itself when it is asked to (a derived
-    /// struct: it then builds its value once, where it is returned).
-    #[doc(hidden)]
-    const CHECKS_END: bool = false;
-
-    /// Reads a value under `enc` (an override) or under the type's own encoding when `None`.
-    #[inline]
-    fn decode(enc: Option<Encoding>, d: &mut Deserializer<'de>) -> Result<Self> {
-        decode_serde(enc, d)
-    }
-
-    /// Reads `[Self; N]` as bare bytes of a packed struct, as [`Self::decode_packed`] reads one
-    /// (bytes are copied in one piece).
-    #[doc(hidden)]
-    #[inline]
-    fn decode_packed_array<const N: usize>(bytes: &'de [u8], at: &mut usize) -> Option<[Self; N]>
-    where
-        Self: Sized + Default,
-    {
-        let mut out: [Self; N] = core::array::from_fn(|_| Self::default());
-        for slot in &mut out {
-            *slot = Self::decode_packed(bytes, at)?;
-        }
-        Some(out)
-    }
-
-    /// Reads `len` sequence elements at once into `out` when they are written under the type's
-    /// own encoding with one constant marker and width (the fixed-width integers); `false`, with
-    /// nothing consumed, otherwise (the sequence then reads them one by one and names the one
-    /// that fails).
-    #[doc(hidden)]
-    #[inline]
-    fn decode_run(d: &mut Deserializer<'de>, len: usize, out: &mut Vec<Self>) -> bool
-    where
-        Self: Sized,
-    {
-        let _ = (d, len, out);
-        false
-    }
-
-    /// Reads the value from `bytes`, all the bytes it takes under `enc` (an override, or the
-    /// type's own encoding with the fixed widths when `None`): `Some` only when [`Self::decode`]
-    /// at these bytes, reading strictly, would read exactly all of them and give this value;
-    /// `None` otherwise, or when the type has no fixed width (the field is then read by
-    /// `decode`, which reports what is wrong). A derived struct reads its leading fixed-width
-    /// fields this way, each at the constant offset its layout states.
-    #[doc(hidden)]
-    #[inline]
-    fn decode_exact(enc: Option<Encoding>, bytes: &'de [u8]) -> Option<Self>
-    where
-        Self: Sized,
-    {
-        let _ = (enc, bytes);
-        None
-    }
-
-    /// Reads the value as bare bytes of a packed struct from `bytes` at `*at`, advancing `at`;
-    /// `None` when the type has no such form or the bytes do not hold a valid one (the serde
-    /// path then reads them again and reports why).
-    #[doc(hidden)]
-    #[inline]
-    fn decode_packed(bytes: &'de [u8], at: &mut usize) -> Option<Self> {
-        let _ = (bytes, at);
-        None
-    }
-}
-
-/// Writes `value` through serde under `enc`: the path of a type with no direct encoder.
-#[inline]
-pub fn encode_serde<T: ?Sized + Serialize, O: Output>(
-    value: &T,
-    enc: Option<Encoding>,
-    s: &mut Serializer<O>,
-) -> Result<()> {
-    s.set_pending(enc);
-    value.serialize(s)
-}
-
-/// Reads a `T` through serde under `enc`: the path of a type with no direct decoder.
-#[inline]
-pub fn decode_serde<'de, T: Deserialize<'de>>(enc: Option<Encoding>, d: &mut Deserializer<'de>) -> Result<T> {
-    d.set_pending(enc);
-    T::deserialize(d)
-}
+use crate::format::ser::{Serializer, SliceOutput};
+use alloc::vec::Vec;
 
 /// Encodes `value` into a new `Vec` with the fixed (Blosc2) widths; the bytes of
 /// [`to_vec`](crate::to_vec).
@@ -210,7 +80,12 @@ pub fn encode_into_with<T: ?Sized + Encode>(value: &T, out: &mut Vec<u8>, config
 /// Encodes `value` into the start of `buf` with the fixed widths and returns the number of bytes
 /// written; allocates nothing (the bytes of [`to_slice`](crate::to_slice)).
 pub fn encode_to_slice<T: ?Sized + Encode>(value: &T, buf: &mut [u8]) -> Result<usize> {
-    let mut ser = Serializer::new(SliceOutput::new(buf));
+    encode_to_slice_with(value, buf, Config::fixed())
+}
+
+/// Encodes `value` into the start of `buf` with `config`; returns the number of bytes written.
+pub fn encode_to_slice_with<T: ?Sized + Encode>(value: &T, buf: &mut [u8], config: Config) -> Result<usize> {
+    let mut ser = Serializer::with_config(SliceOutput::new(buf), config);
     value.encode(None, &mut ser)?;
     Ok(ser.position())
 }
@@ -245,9 +120,18 @@ pub fn decode_from_slice_with<'de, T: Decode<'de>>(input: &'de [u8], config: Con
     value
 }
 
-/// Decodes a `T` from the start of `input` and returns it with the bytes after it.
-pub fn decode_take<'de, T: Decode<'de>>(input: &'de [u8]) -> Result<(T, &'de [u8])> {
-    let mut de = Deserializer::from_slice(input);
+/// Decodes a `T` from the start of `input` and returns it with the bytes after it; the value
+/// and errors of [`take_from_slice`](crate::take_from_slice).
+pub fn decode_take_from_slice<'de, T: Decode<'de>>(input: &'de [u8]) -> Result<(T, &'de [u8])> {
+    decode_take_from_slice_with(input, Config::fixed())
+}
+
+/// Decodes a `T` from the start of `input` with `config` and returns it with the bytes after it.
+pub fn decode_take_from_slice_with<'de, T: Decode<'de>>(
+    input: &'de [u8],
+    config: Config,
+) -> Result<(T, &'de [u8])> {
+    let mut de = Deserializer::from_slice_with(input, config);
     let value = T::decode(None, &mut de)?;
     Ok((value, de.remaining_input()))
 }

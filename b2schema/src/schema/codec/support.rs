@@ -6,12 +6,13 @@ use core::marker::PhantomData;
 
 use serde_core::{Deserialize, Serialize};
 
-use super::{Decode, Encode, decode_serde, encode_serde};
+use super::serde_path::{decode_serde, encode_exact_with, encode_serde};
+use super::traits::{Decode, Encode};
 use crate::format::config::{Config, ModeState, ModeSwitch};
 use crate::format::de::{Deserializer, header_at};
 use crate::format::encoding::{Encoding, Family};
 use crate::format::error::{Error, Result, Segment};
-use crate::format::ser::{Output, Serializer, SliceOutput};
+use crate::format::ser::{Output, Serializer};
 
 /// How a derived struct written as an array is framed: its header encoding, the mode its
 /// fields are written in, and its field count.
@@ -55,19 +56,6 @@ pub fn encode_struct<T: ?Sized + Serialize, O: Output>(
     r
 }
 
-/// Writes with `write`, into a serializer of `config` over `out`: whether it wrote exactly all
-/// of `out` (a field's [`Encode::encode_exact`] through its own encoder).
-#[inline]
-pub fn encode_exact_with(
-    out: &mut [u8],
-    config: Config,
-    write: impl FnOnce(&mut Serializer<SliceOutput<'_>>) -> Result<()>,
-) -> bool {
-    let n = out.len();
-    let mut s = Serializer::with_config(SliceOutput::new(out), config);
-    write(&mut s).is_ok() && s.position() == n
-}
-
 /// Whether `n` more bytes fit the output of `s` (the fixed fields are written in one piece only
 /// when they do, so that a full output fails at the same field either way).
 #[inline(always)]
@@ -108,7 +96,7 @@ pub struct Opened {
 /// when a check needs the built struct; [`field_error`] or [`check_failed`] on an error), so that
 /// the value it builds is returned as it is, with nothing left to do here once it exists: a
 /// struct's value is then not copied once per level of the frame. The struct that is the whole
-/// input ([`Decode::CHECKS_END`]) checks the end there too, so that nothing is left to do with
+/// input ([`DecodeHooks::CHECKS_END`](super::traits::DecodeHooks::CHECKS_END)) checks the end there too, so that nothing is left to do with
 /// the value in `decode_from_slice` either.
 #[inline(always)]
 pub fn decode_struct<'de, T: Deserialize<'de>>(
@@ -185,7 +173,7 @@ pub fn close(d: &mut Deserializer<'_>, opened: Opened) -> Result<()> {
 /// the struct at the top level (as the serde path does).
 #[inline(always)]
 pub fn note_last(d: &mut Deserializer<'_>, name: &'static str, at: usize) {
-    d.note_last_field(crate::de::LastName::Field(name), at);
+    d.note_last_field(crate::format::de::LastName::Field(name), at);
 }
 
 /// The error of a struct's check (`message`), at the struct's start, as it leaves the struct.
@@ -207,7 +195,7 @@ pub fn resume(d: &mut Deserializer<'_>, pos: usize) {
 #[cold]
 #[inline(never)]
 fn check_error(message: alloc::string::String, start: usize) -> Error {
-    let mut e: Error = crate::schema::private::custom(message);
+    let mut e: Error = <Error as serde_core::de::Error>::custom(message);
     e.locate(start);
     e
 }
@@ -253,7 +241,7 @@ pub fn decode_bytes_framed<'de, T: Decode<'de>>(enc: Encoding, d: &mut Deseriali
 }
 
 /// Reads a value packed as bare bytes from `bytes`, all of its framing under the byte encoding
-/// `enc` (or no framing: `raw`) and exactly one valid value: [`Decode::decode_exact`] of a packed
+/// `enc` (or no framing: `raw`) and exactly one valid value: [`DecodeHooks::decode_exact`](super::traits::DecodeHooks::decode_exact) of a packed
 /// struct or a `[T; N]`.
 #[inline]
 pub fn decode_exact_framed<'de, T: Decode<'de>>(enc: Encoding, bytes: &'de [u8]) -> Option<T> {
@@ -316,7 +304,7 @@ pub fn encode_bytes_framed<T: Encode, O: Output>(
 /// The byte framing a packed struct is read under: the field's byte encoding, or bare bytes.
 #[inline(always)]
 pub fn packed_encoding(enc: Option<Encoding>) -> Encoding {
-    super::inside(enc, Encoding::Raw).unwrap_or(Encoding::Raw)
+    super::serde_path::inside(enc, Encoding::Raw).unwrap_or(Encoding::Raw)
 }
 
 /// Selects a field type's code: `(&&Probe::<T>::new()).encode_value(...)` finds the direct

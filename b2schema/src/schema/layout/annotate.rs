@@ -132,8 +132,8 @@ fn walk_field(
             Ok(())
         }
         _ if enc == Encoding::Raw => {
-            let w =
-                super::raw_len(shape).ok_or_else(|| alloc::format!("{path}: raw bytes of unknown length"))?;
+            let w = super::sizes::raw_len(shape)
+                .ok_or_else(|| alloc::format!("{path}: raw bytes of unknown length"))?;
             let start = d.pos;
             let bytes = d.take(w, path)?;
             d.line(
@@ -163,7 +163,7 @@ fn check_marker(d: &Dumper<'_>, enc: Encoding, shape: &Shape) -> Result<(), Stri
         return Ok(());
     }
     let fixed = match enc.family() {
-        Family::Str | Family::Bin => super::raw_len(shape),
+        Family::Str | Family::Bin => super::sizes::raw_len(shape),
         _ => None,
     };
     let expected = match fixed.and_then(|n| Expected::counted_mismatch(enc, n, m)) {

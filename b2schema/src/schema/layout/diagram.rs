@@ -103,7 +103,7 @@ fn describe(f: &FieldLayout) -> String {
 
 fn cells(layout: &Layout) -> Vec<Cell> {
     let mut cells = Vec::new();
-    let mut pos = super::header_len(layout.encoding, layout.fields.len());
+    let mut pos = super::sizes::header_len(layout.encoding, layout.fields.len());
     if layout.encoding != Encoding::Raw {
         cells.push(Cell {
             start: Some(0),
@@ -115,7 +115,7 @@ fn cells(layout: &Layout) -> Vec<Cell> {
     }
     for f in layout.fields {
         if layout.encoding.family() == Family::Map {
-            let k = super::name_key_len(layout.widths, f.name);
+            let k = super::sizes::name_key_len(layout.widths, f.name);
             cells.push(Cell {
                 start: pos,
                 bytes: k,
@@ -137,7 +137,7 @@ fn cells(layout: &Layout) -> Vec<Cell> {
                 Shape::Seq { len, .. } => len,
                 Shape::Bytes(n) => n,
                 Shape::Struct(inner) if f.encoding.family() == Family::Array => Some(inner.fields.len()),
-                _ => super::raw_len(&f.shape),
+                _ => super::sizes::raw_len(&f.shape),
             };
             if marker_len == 1 {
                 cells.push(Cell {

@@ -130,6 +130,7 @@ impl<T: ?Sized + Serialize> FieldRef<T> {
     /// Writes `value` into the struct encoded at byte `base` of `file`, after reading and checking
     /// the marker there. Only the field's bytes are written, in one write.
     #[cfg(feature = "std")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
     pub fn patch_file<F>(&self, file: &mut F, base: u64, value: &T) -> Result<()>
     where
         F: std::io::Read + std::io::Write + std::io::Seek,

@@ -80,7 +80,11 @@ impl<T: B2Type + ?Sized> B2Type for Box<T> {
 
 /// Element shape of a sequence of `T`.
 const fn seq<T: B2Type>(len: Option<usize>) -> Shape {
-    Shape::Seq { len, elem: super::width(T::ENCODING, &T::SHAPE), elem_raw: super::raw_len(&T::SHAPE) }
+    Shape::Seq {
+        len,
+        elem: super::sizes::width(T::ENCODING, &T::SHAPE),
+        elem_raw: super::sizes::raw_len(&T::SHAPE),
+    }
 }
 
 impl<T: B2Type> B2Type for [T] {

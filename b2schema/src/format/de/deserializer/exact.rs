@@ -39,6 +39,8 @@ impl<'de> Deserializer<'de> {
 
     /// Moves past `n` bytes the direct decoder has read from [`Self::remaining_input`].
     #[inline(always)]
+    // Used by the containers, which come with the `derive` feature.
+    #[cfg_attr(not(feature = "derive"), allow(dead_code))]
     pub(crate) fn advance(&mut self, n: usize) {
         self.pos += n;
     }
