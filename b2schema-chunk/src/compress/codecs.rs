@@ -10,7 +10,7 @@
 //! | lz4 | `lz4_flex` block compressor (safe) | none: `lz4_flex` has one speed (c-blosc2 passes acceleration `10 - clevel`) | `lz4` |
 //! | lz4hc | [`super::lz4hc`] (this crate): hash chains, one-step lazy matching | clevel: `2^(clevel-1)` chain links per position | `lz4` |
 //! | zlib | `zlib-rs` (pure-Rust zlib) `compress2`, zlib wrapper | clevel, as c-blosc2 passes it to `compress2` | `zlib` |
-//! | zstd | `ruzstd` encoder | `ruzstd` implements only its fastest level (c-blosc2: `2 * clevel - 1`, 20 at 8, 22 at 9) | `zstd` |
+//! | zstd | `rusty_zstd` (pure-Rust libzstd levels and strategies) `compress_with`, content size, no checksum; with a dictionary `compress_using_dict_with` at level 1 | c-blosc2's `2 * clevel - 1` (1, 3, ... 15), 22 at clevel 9 | `zstd` |
 
 use super::super::error::{Error, Found};
 use super::compcode;
