@@ -44,6 +44,14 @@ fn has_dict(chunk: &[u8]) -> bool {
     ChunkHeader::parse(chunk).unwrap().uses_dict()
 }
 
+/// One case: its manifest entry, the input, our chunk (zstd only), whether a dictionary is due.
+struct Case {
+    manifest: Value,
+    input: Vec<u8>,
+    ours: Option<Vec<u8>>,
+    dict_expected: bool,
+}
+
 #[test]
 fn python_blosc2_and_b2schema_read_each_others_dictionary_chunks() {
     let dir = std::env::temp_dir().join(format!("b2schema-dict-{}", std::process::id()));
@@ -52,7 +60,7 @@ fn python_blosc2_and_b2schema_read_each_others_dictionary_chunks() {
     // (nbytes, whether c-blosc2 makes a dictionary: at least 20 * 256 bytes).
     let sizes = [(MIN_USEFUL_DICT * 20 - 100, false), (200_000, true), (1 << 20, true)];
     let shuffle = [0, 0, 0, 0, 0, filter_id::SHUFFLE];
-    let mut cases: Vec<(Value, Vec<u8>, Option<Vec<u8>>, bool)> = Vec::new();
+    let mut cases: Vec<Case> = Vec::new();
     for (codec, cname) in [(compcode::ZSTD, "zstd"), (compcode::LZ4, "lz4"), (compcode::LZ4HC, "lz4hc")] {
         for (ts, filters) in [(1usize, [0; 6]), (4, shuffle), (8, shuffle)] {
             for (nbytes, dict_expected) in sizes {
@@ -75,13 +83,13 @@ fn python_blosc2_and_b2schema_read_each_others_dictionary_chunks() {
                         "filters": filters, "theirs": dir.join(format!("{name}.theirs")),
                         "ours": ours.as_ref().map(|_| dir.join(format!("{name}.ours"))),
                     });
-                    cases.push((manifest, input, ours, dict_expected));
+                    cases.push(Case { manifest, input, ours, dict_expected });
                 }
             }
         }
     }
     let manifest = dir.join("manifest.json");
-    let entries: Vec<&Value> = cases.iter().map(|c| &c.0).collect();
+    let entries: Vec<&Value> = cases.iter().map(|c| &c.manifest).collect();
     std::fs::write(&manifest, serde_json::to_vec(&entries).unwrap()).unwrap();
     let out = Command::new(python())
         .arg(repo_root().join("tests/python/dict_chunks.py"))
@@ -97,13 +105,13 @@ fn python_blosc2_and_b2schema_read_each_others_dictionary_chunks() {
     assert!(stdout.contains(&format!("{} passed, 0 failed", cases.len())), "python's summary:\n{stdout}");
 
     let mut sizes_line = Vec::new();
-    for (m, input, ours, dict_expected) in &cases {
-        let name = m["name"].as_str().unwrap();
-        let theirs = std::fs::read(m["theirs"].as_str().unwrap()).unwrap();
-        assert_eq!(has_dict(&theirs), *dict_expected, "{name}: dictionary flag of python's chunk");
+    for c in &cases {
+        let name = c.manifest["name"].as_str().unwrap();
+        let theirs = std::fs::read(c.manifest["theirs"].as_str().unwrap()).unwrap();
+        assert_eq!(has_dict(&theirs), c.dict_expected, "{name}: dictionary flag of python's chunk");
         let got = chunk::decompress(&theirs).unwrap_or_else(|e| panic!("{name}: python's chunk: {e}"));
-        assert!(got == *input, "{name}: python's chunk decodes to other data");
-        if let Some(o) = ours {
+        assert!(got == c.input, "{name}: python's chunk decodes to other data");
+        if let Some(o) = &c.ours {
             sizes_line.push(format!("{name} ours {} theirs {}", o.len(), theirs.len()));
         }
     }
