@@ -151,11 +151,16 @@ mod zstd {
         /// The decoded frames of one stream, kept from stream to stream of the chunk: decoded
         /// here, then copied once into the block.
         buf: Vec<u8>,
+        /// With a dictionary: the streaming decoder, kept from stream to stream of the chunk
+        /// after a stream that decoded cleanly (every frame starts from the dictionary alone).
+        streaming: Option<Decompressor>,
+        /// The window limit `streaming` was made with (the block's size decides it).
+        window_max: u64,
     }
 
     impl ZstdState {
         pub(crate) fn new() -> Self {
-            ZstdState { dict: None, buf: Vec::new() }
+            ZstdState { dict: None, buf: Vec::new(), streaming: None, window_max: 0 }
         }
 
         /// A decoder that uses the chunk's embedded dictionary: a trained one (zstd dictionary
@@ -170,7 +175,7 @@ mod zstd {
                     Found::Text(e.kind()),
                 )
             })?;
-            Ok(ZstdState { dict: Some(parsed), buf: Vec::new() })
+            Ok(ZstdState { dict: Some(parsed), buf: Vec::new(), streaming: None, window_max: 0 })
         }
 
         /// Decodes every frame of `input` into `output`: the number of bytes decoded, or the
@@ -200,20 +205,28 @@ mod zstd {
                     // streaming one decodes no further than the output it is given (plus a
                     // window and a block), so a stream larger than its block is found by asking
                     // for one byte more.
-                    let mut dec = Decompressor::with_options(opts);
-                    dec.set_dictionary(dict.clone());
+                    // A decoder left by a failed stream is dropped (taken here, put back on success).
+                    let mut dec = match self.streaming.take() {
+                        Some(dec) if self.window_max == opts.window_max => dec,
+                        _ => {
+                            let mut dec = Decompressor::with_options(opts);
+                            dec.set_dictionary(dict.clone());
+                            self.window_max = opts.window_max;
+                            dec
+                        }
+                    };
                     let first = dec.stream(input, output, true).map_err(rusty_zstd::Error::kind)?;
-                    if first.done {
-                        return Ok(first.output_produced);
+                    if !first.done {
+                        let mut probe = [0u8; 1];
+                        let more = dec.stream(&[], &mut probe, true).map_err(rusty_zstd::Error::kind)?;
+                        if more.output_produced != 0 {
+                            return Err("output larger than the block");
+                        }
+                        if !more.done {
+                            return Err("unexpected_eof");
+                        }
                     }
-                    let mut probe = [0u8; 1];
-                    let more = dec.stream(&[], &mut probe, true).map_err(rusty_zstd::Error::kind)?;
-                    if more.output_produced != 0 {
-                        return Err("output larger than the block");
-                    }
-                    if !more.done {
-                        return Err("unexpected_eof");
-                    }
+                    self.streaming = Some(dec);
                     Ok(first.output_produced)
                 }
             }
