@@ -150,3 +150,14 @@ fn frames_larger_than_their_block_are_refused_with_and_without_a_dictionary() {
         assert_eq!(decompress(&c).unwrap(), vec![b'x'; 128 << 10]);
     }
 }
+
+#[test]
+fn a_chunk_of_zeros_with_use_dict_stays_a_zeros_chunk() {
+    // Raw samples of zeros would be a 32 KiB dictionary: b2schema makes none, and the chunk is
+    // its 32-byte header with the zeros special value (c-blosc2 trains a small dictionary from
+    // the zeros and writes a 243-byte dictionary chunk).
+    let p = Params { codec: compcode::ZSTD, use_dict: true, ..Params::new(8) };
+    let c = compress::compress(&vec![0u8; 1 << 20], &p).unwrap();
+    let h = ChunkHeader::parse(&c).unwrap();
+    assert_eq!((c.len(), h.special(), h.uses_dict()), (32, Special::Zero, false));
+}

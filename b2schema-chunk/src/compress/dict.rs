@@ -77,8 +77,13 @@ pub(crate) fn sampling(nbytes: usize, nstreams: usize) -> Option<(usize, usize, 
 pub(crate) fn make(filtered: &[u8], nstreams: usize) -> Option<Dict> {
     let (n, size, max) = sampling(filtered.len(), nstreams)?;
     let raw = filtered.get(..n.checked_mul(size)?.min(max))?;
-    // Never bytes that a decoder would read as a trained dictionary (its magic first).
-    if raw.get(..4) == Some(&rusty_zstd::MAGIC_DICTIONARY.to_le_bytes()[..]) {
+    // Never bytes that a decoder would read as a trained dictionary (its magic first). Samples
+    // of one repeated byte (zeros, say) would make a dictionary of up to 32 KiB of that byte:
+    // then no dictionary, so that a chunk of zeros stays a 32-byte zeros chunk (c-blosc2's
+    // trainer makes a small dictionary of them instead: 243 bytes for 1 MiB of zeros).
+    if raw.get(..4) == Some(&rusty_zstd::MAGIC_DICTIONARY.to_le_bytes()[..])
+        || raw.windows(2).all(|w| w[0] == w[1])
+    {
         return None;
     }
     let mut bytes = Vec::new();
