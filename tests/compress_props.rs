@@ -54,6 +54,7 @@ fn params() -> impl Strategy<Value = Params> {
                 split,
                 blocksize: blocks * typesize * 16,
                 nthreads,
+                use_dict: false,
             }
         })
 }

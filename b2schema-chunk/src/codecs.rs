@@ -8,7 +8,7 @@
 //! | BloscLZ | [`super::blosclz`] (this crate) | `blosclz` |
 //! | LZ4 / LZ4HC | `lz4_flex` block format, safe + checked decoder; dictionary via `decompress_into_with_dict` | `lz4` |
 //! | zlib | `zune-inflate` zlib-wrapped inflate (no `unsafe`; ~1.25x `miniz_oxide`'s speed here), Adler-32 verified, output bounded by the block | `zlib` |
-//! | Zstandard | `ruzstd` frame decoder (all frames of the stream, skippable frames skipped); dictionary via `Dictionary::decode_dict` | `zstd` |
+//! | Zstandard | `rusty_zstd` (all frames of the stream, skippable frames skipped), output bounded by the block, window by the block (at least 1 MiB, at most 128 MiB); dictionary (trained or raw content) via `Dictionary::from_bytes` and its streaming decoder | `zstd` |
 //!
 //! Snappy (Blosc1 format 2), plugin codecs (format 6: ndlz, zfp, j2k, grok,
 //! openhtj2k, openzl ...) and unknown formats are reported as
@@ -91,7 +91,10 @@ impl<'a> StreamDecoder<'a> {
                     Some(s) => s,
                     None => self.zstd.insert(zstd::ZstdState::new()),
                 };
-                state.decode(input, output)
+                match state.decode(input, output) {
+                    Ok(n) => Some(n),
+                    Err(what) => return Err(Error::corrupt(offset, "stream", what)),
+                }
             }
             Codec::Snappy => {
                 return Err(self.unsupported("a codec this decoder implements (snappy is not implemented)"));
@@ -210,96 +213,102 @@ mod inflate_tests {
 
 #[cfg(feature = "zstd")]
 mod zstd {
-    //! Zstandard through `ruzstd`.
+    //! Zstandard through `rusty_zstd`.
 
     use super::super::error::{Error, Found};
-    use ruzstd::decoding::errors::{FrameDecoderError, ReadFrameHeaderError};
-    use ruzstd::decoding::{BlockDecodingStrategy, Dictionary, FrameDecoder};
-    use ruzstd::io::Read;
+    use alloc::vec::Vec;
+    use rusty_zstd::{DecompressOptions, Decompressor, Dictionary};
 
     /// Window sizes above this are refused unless the block itself is larger.
     const MIN_WINDOW_CAP: u64 = 1 << 20;
-    /// The largest zstd window decoded: 2^27 bytes, libzstd's default limit.
+    /// The largest zstd window decoded: 2^27 bytes, libzstd's default limit
+    /// (`ZSTD_WINDOWLOG_LIMIT_DEFAULT`).
     const MAX_WINDOW: u64 = 1 << 27;
 
     pub(crate) struct ZstdState {
-        decoder: FrameDecoder,
-        dict_id: Option<u32>,
+        dict: Option<Dictionary>,
+        /// The decoded frames of one stream, kept from stream to stream of the chunk: decoded
+        /// here, then copied once into the block.
+        buf: Vec<u8>,
+        /// With a dictionary: the streaming decoder, kept from stream to stream of the chunk
+        /// after a stream that decoded cleanly (every frame starts from the dictionary alone).
+        streaming: Option<Decompressor>,
+        /// The window limit `streaming` was made with (the block's size decides it).
+        window_max: u64,
     }
 
     impl ZstdState {
         pub(crate) fn new() -> Self {
-            ZstdState { decoder: FrameDecoder::new(), dict_id: None }
+            ZstdState { dict: None, buf: Vec::new(), streaming: None, window_max: 0 }
         }
 
-        /// A decoder that uses the chunk's embedded dictionary.  c-blosc2
-        /// stores dictionaries trained by `ZDICT_trainFromBuffer`, which carry
-        /// the zstd dictionary magic; raw-content dictionaries (no magic) are
-        /// accepted by libzstd but not by `ruzstd` and are reported as
-        /// unsupported.
+        /// A decoder that uses the chunk's embedded dictionary: a trained one (zstd dictionary
+        /// magic, as `ZDICT_trainFromBuffer` writes) or raw content (no magic), as libzstd's
+        /// `ZSTD_createDDict` reads either.
         pub(crate) fn with_dict(dict: &[u8], offset: usize) -> Result<Self, Error> {
-            let parsed = Dictionary::decode_dict(dict).map_err(|_| {
+            let parsed = Dictionary::from_bytes(dict).map_err(|e| {
                 Error::unsupported(
                     offset,
                     "dictionary",
-                    "a zstd dictionary with the 0xEC30A437 magic (raw-content dictionaries are not supported by ruzstd)",
-                    Found::Value(super::super::error::num(dict.len())),
+                    "a zstd dictionary (trained, with the 0xEC30A437 magic, or raw content)",
+                    Found::Text(e.kind()),
                 )
             })?;
-            let id = parsed.id;
-            let mut decoder = FrameDecoder::new();
-            decoder.add_dict(parsed).map_err(|_| {
-                Error::unsupported(offset, "dictionary", "a usable zstd dictionary", Found::Value(id.into()))
-            })?;
-            Ok(ZstdState { decoder, dict_id: Some(id) })
+            Ok(ZstdState { dict: Some(parsed), buf: Vec::new(), streaming: None, window_max: 0 })
         }
 
-        /// Decodes every frame of `input` into `output`; `None` on any error
-        /// or when the frames hold more than `output.len()` bytes.
-        pub(crate) fn decode(&mut self, input: &[u8], output: &mut [u8]) -> Option<usize> {
-            // The window is memory `ruzstd` allocates infallibly, besides the output: never more
-            // than the block, nor than libzstd's default limit (`ZSTD_WINDOWLOG_LIMIT_DEFAULT`,
-            // 128 MiB), so a frame that claims a larger one is refused instead of aborting.
-            let cap = (output.len() as u64).clamp(MIN_WINDOW_CAP, MAX_WINDOW);
-            self.decoder.set_max_window_size(cap);
-            let mut input = input;
-            let mut pos = 0usize;
-            if input.is_empty() {
-                return None;
+        /// Decodes every frame of `input` into `output`: the number of bytes decoded, or the
+        /// decoder's error (`rusty_zstd`'s name for it) when a frame is malformed or the
+        /// frames hold more than `output.len()` bytes.
+        pub(crate) fn decode(&mut self, input: &[u8], output: &mut [u8]) -> Result<usize, &'static str> {
+            // Besides the output, the window is memory the decoder allocates: never more than
+            // the block, nor than libzstd's default limit, so a frame that claims a larger one is
+            // refused instead of allocated.
+            let opts = DecompressOptions {
+                window_max: (output.len() as u64).clamp(MIN_WINDOW_CAP, MAX_WINDOW),
+                force_ignore_checksum: false,
+            };
+            match &self.dict {
+                None => {
+                    // Bounded by the block: a frame declaring more, or decoding to more, stops
+                    // with `ContentSizeTooLarge` before its bytes are allocated.
+                    self.buf.clear();
+                    let n = rusty_zstd::decompress_into_with_limit(&mut self.buf, input, opts, output.len())
+                        .map_err(rusty_zstd::Error::kind)?;
+                    let dst = output.get_mut(..n).ok_or("output larger than the block")?;
+                    dst.copy_from_slice(self.buf.get(..n).ok_or("output larger than the block")?);
+                    Ok(n)
+                }
+                Some(dict) => {
+                    // `rusty_zstd`'s one-shot dictionary decoder takes no output limit; its
+                    // streaming one decodes no further than the output it is given (plus a
+                    // window and a block), so a stream larger than its block is found by asking
+                    // for one byte more.
+                    // A decoder left by a failed stream is dropped (taken here, put back on success).
+                    let mut dec = match self.streaming.take() {
+                        Some(dec) if self.window_max == opts.window_max => dec,
+                        _ => {
+                            let mut dec = Decompressor::with_options(opts);
+                            dec.set_dictionary(dict.clone());
+                            self.window_max = opts.window_max;
+                            dec
+                        }
+                    };
+                    let first = dec.stream(input, output, true).map_err(rusty_zstd::Error::kind)?;
+                    if !first.done {
+                        let mut probe = [0u8; 1];
+                        let more = dec.stream(&[], &mut probe, true).map_err(rusty_zstd::Error::kind)?;
+                        if more.output_produced != 0 {
+                            return Err("output larger than the block");
+                        }
+                        if !more.done {
+                            return Err("unexpected_eof");
+                        }
+                    }
+                    self.streaming = Some(dec);
+                    Ok(first.output_produced)
+                }
             }
-            while !input.is_empty() {
-                match self.decoder.reset(&mut input) {
-                    Ok(()) => {}
-                    Err(FrameDecoderError::ReadFrameHeaderError(ReadFrameHeaderError::SkipFrame {
-                        length,
-                        ..
-                    })) => {
-                        input = input.get(usize::try_from(length).ok()?..)?;
-                        continue;
-                    }
-                    Err(_) => return None,
-                }
-                if let Some(id) = self.dict_id {
-                    self.decoder.force_dict(id).ok()?;
-                }
-                loop {
-                    let before = input.len();
-                    self.decoder.decode_blocks(&mut input, BlockDecodingStrategy::UptoBytes(1 << 20)).ok()?;
-                    let n = self.decoder.read(output.get_mut(pos..)?).ok()?;
-                    pos = pos.checked_add(n)?;
-                    if self.decoder.can_collect() != 0 {
-                        return None;
-                    }
-                    if self.decoder.is_finished() {
-                        break;
-                    }
-                    if n == 0 && input.len() == before {
-                        // No progress: never loop forever on a stalled frame.
-                        return None;
-                    }
-                }
-            }
-            Some(pos)
         }
     }
 }

@@ -10,10 +10,11 @@
 //! | lz4 | `lz4_flex` block compressor (safe) | none: `lz4_flex` has one speed (c-blosc2 passes acceleration `10 - clevel`) | `lz4` |
 //! | lz4hc | [`super::lz4hc`] (this crate): hash chains, one-step lazy matching | clevel: `2^(clevel-1)` chain links per position | `lz4` |
 //! | zlib | `zlib-rs` (pure-Rust zlib) `compress2`, zlib wrapper | clevel, as c-blosc2 passes it to `compress2` | `zlib` |
-//! | zstd | `ruzstd` encoder | `ruzstd` implements only its fastest level (c-blosc2: `2 * clevel - 1`, 20 at 8, 22 at 9) | `zstd` |
+//! | zstd | `rusty_zstd` (pure-Rust libzstd levels and strategies) `compress_with`, content size, no checksum; with a dictionary `compress_using_dict_with` at level 1 | c-blosc2's `2 * clevel - 1` (1, 3, ... 15), 22 at clevel 9 | `zstd` |
 
 use super::super::error::{Error, Found};
 use super::compcode;
+use super::dict::Dict;
 
 /// Checks that this build can compress with `codec`.
 pub(crate) fn check(codec: u8) -> Result<(), Error> {
@@ -48,7 +49,7 @@ pub(crate) fn check(codec: u8) -> Result<(), Error> {
     not(all(feature = "blosclz", feature = "lz4", feature = "zlib", feature = "zstd")),
     allow(unused_variables)
 )]
-pub(crate) fn encode(codec: u8, clevel: u8, input: &[u8], output: &mut [u8]) -> usize {
+pub(crate) fn encode(codec: u8, clevel: u8, dict: Option<&Dict>, input: &[u8], output: &mut [u8]) -> usize {
     match codec {
         #[cfg(feature = "blosclz")]
         compcode::BLOSCLZ => super::blosclz::compress(clevel, input, output),
@@ -79,13 +80,43 @@ pub(crate) fn encode(codec: u8, clevel: u8, input: &[u8], output: &mut [u8]) -> 
             copy_if_fits(&miniz_oxide::deflate::compress_to_vec_zlib(input, clevel.min(9)), output)
         }
         #[cfg(feature = "zstd")]
-        compcode::ZSTD => {
-            let v = ruzstd::encoding::compress_to_vec(input, ruzstd::encoding::CompressionLevel::Fastest);
-            copy_if_fits(&v, output)
-        }
+        compcode::ZSTD => match dict {
+            Some(d) => zstd_encode_dict(&d.zstd, input, output),
+            None => zstd_encode(clevel, input, output),
+        },
         _ => 0,
     }
 }
+
+/// The zstd level c-blosc2 runs for `clevel` (`zstd_wrap_compress`): `2 * clevel - 1` below 9,
+/// `ZSTD_maxCLevel()` (22) at 9. (Its `if (clevel == 8) clevel = ZSTD_maxCLevel() - 2` tests
+/// the level after that mapping, which is odd or 22, so it never applies: clevel 8 is level 15.)
+#[cfg(feature = "zstd")]
+pub(crate) fn zstd_level(clevel: u8) -> i32 {
+    if clevel < 9 { 2 * i32::from(clevel) - 1 } else { rusty_zstd::MAX_CLEVEL }
+}
+
+/// One zstd frame as c-blosc2's `ZSTD_compressCCtx` writes it (content size in the header, no
+/// checksum, no dictionary id), through `rusty_zstd`; 0 when the frame does not fit `output`
+/// or the encoder refuses (c-blosc2: "Blosc will just memcpy this buffer").
+#[cfg(feature = "zstd")]
+fn zstd_encode(clevel: u8, input: &[u8], output: &mut [u8]) -> usize {
+    let opts = rusty_zstd::CompressOptions { level: zstd_level(clevel), checksum: false };
+    rusty_zstd::compress_with(input, opts).map_or(0, |v| copy_if_fits(&v, output))
+}
+
+/// One zstd frame with the chunk's dictionary, as c-blosc2's `ZSTD_compress_usingCDict` with a
+/// `ZSTD_CDict` of level 1 writes it (content size, dictionary id, no checksum); 0 when it does
+/// not fit.
+#[cfg(feature = "zstd")]
+fn zstd_encode_dict(dict: &rusty_zstd::Dictionary, input: &[u8], output: &mut [u8]) -> usize {
+    let opts = rusty_zstd::CompressOptions { level: DICT_LEVEL, checksum: false };
+    rusty_zstd::compress_using_dict_with(input, dict, opts, true).map_or(0, |v| copy_if_fits(&v, output))
+}
+
+/// The zstd level of c-blosc2's dictionary compression (`ZSTD_createCDict(dict, size, 1)`).
+#[cfg(feature = "zstd")]
+const DICT_LEVEL: i32 = 1;
 
 #[cfg(any(feature = "lz4", feature = "zstd", all(feature = "zlib", not(feature = "std"))))]
 fn copy_if_fits(v: &[u8], output: &mut [u8]) -> usize {
@@ -98,19 +129,11 @@ fn copy_if_fits(v: &[u8], output: &mut [u8]) -> usize {
     }
 }
 
-// `ruzstd`'s encoder has two `unimplemented!` panics: one for the levels it lacks (never passed:
-// only `Fastest` is used above) and "too many literals" when a zstd block holds 2^18 = 262 144
-// literals or more (`encoding/blocks/compressed.rs`). Its frame compressor cuts the input into
-// zstd blocks of at most 128 KiB (`MatchGeneratorDriver::new(1024 * 128, 1)`), so a block's
-// literals are at most 131 072, whatever the stream's length: no stream b2schema hands it can
-// reach the bound. The test below runs streams of literals only at both limits.
 #[cfg(all(test, feature = "zstd"))]
-mod zstd_bound_tests {
-    use super::{compcode, encode};
+mod zstd_tests {
+    use super::{compcode, encode, zstd_level};
     use alloc::vec;
     use alloc::vec::Vec;
-    use ruzstd::decoding::StreamingDecoder;
-    use ruzstd::io::Read;
 
     /// Bytes drawn from 16 values with no repeats of 3 or more in a row (a xorshift): Huffman
     /// shrinks them, matches are rare, so nearly every byte is a literal of a compressed block.
@@ -127,16 +150,27 @@ mod zstd_bound_tests {
     }
 
     #[test]
-    fn zstd_streams_at_the_block_and_literal_limits_encode_and_decode() {
-        for n in [131_071, 131_072, 131_073, 262_143, 262_144, 262_145, 1 << 20] {
+    fn clevels_map_to_c_blosc2_zstd_levels() {
+        let levels: Vec<i32> = (1..=9).map(zstd_level).collect();
+        assert_eq!(levels, [1, 3, 5, 7, 9, 11, 13, 15, 22]);
+    }
+
+    #[test]
+    fn zstd_streams_around_the_zstd_block_size_encode_and_decode() {
+        for n in [131_071, 131_072, 131_073, 262_144, 262_145, 1 << 20] {
             let input = literal_heavy(n);
             for clevel in [1, 5, 9] {
                 let mut out = vec![0u8; n + 1024];
-                let len = encode(compcode::ZSTD, clevel, &input, &mut out);
+                let len = encode(compcode::ZSTD, clevel, None, &input, &mut out);
                 assert!(len > 0 && len < n, "n {n}: {len} bytes, expected a compressed stream");
-                let mut back = Vec::new();
-                StreamingDecoder::new(&out[..len]).unwrap().read_to_end(&mut back).unwrap();
-                assert!(back == input, "n {n} clevel {clevel}: the stream does not decode to its input");
+                let frame = &out[..len];
+                // As c-blosc2's ZSTD_compressCCtx: content size declared, no checksum, no dict id.
+                let header = rusty_zstd::get_frame_header(frame).unwrap();
+                let rusty_zstd::FrameKind::Zstd(h) = header else { panic!("not a zstd frame") };
+                assert_eq!((h.content_size, h.checksum, h.dict_id), (Some(n as u64), false, None));
+                assert!(rusty_zstd::decompress(frame).unwrap() == input, "n {n} clevel {clevel}");
+                // One byte less room than the frame needs: "does not fit", not a panic.
+                assert_eq!(encode(compcode::ZSTD, clevel, None, &input, &mut out[..len - 1]), 0);
             }
         }
     }

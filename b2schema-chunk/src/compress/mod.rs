@@ -17,12 +17,17 @@
 //! Blocks are independent: with `nthreads > 1` (and the `std` feature) they are filtered and
 //! compressed on scoped threads, then assembled in block order, so the output does not depend
 //! on the thread count (c-blosc2 itself stores blocks in the order its threads finish them).
-//! Dictionaries (`use_dict`) are not implemented.
+//!
+//! With [`Params::use_dict`], a zstd chunk carries a dictionary made from its own filtered
+//! blocks, as c-blosc2's `use_dict` does (its samples, size limits and level 1 for every
+//! stream), stored as raw content where c-blosc2 trains one (see the `dict` module); lz4 and
+//! lz4hc dictionaries are not implemented.
 
 mod blocksize;
 #[cfg(feature = "blosclz")]
 mod blosclz;
 mod codecs;
+mod dict;
 mod forward;
 #[cfg(feature = "lz4")]
 mod lz4hc;
@@ -33,10 +38,11 @@ use alloc::vec::Vec;
 use super::error::{Error, ErrorKind, Expected, Found, num};
 pub use super::header::compcode;
 use super::header::{
-    COMPFORMAT_SHIFT, EXTENDED_HEADER_LEN, FLAG_DELTA, FLAG_DONT_SPLIT, FLAG_EXTENDED, FLAG_MEMCPYED,
-    MAX_FILTERS, MAX_TYPESIZE, SPECIAL_SHIFT, Special, filter_id,
+    B2_USEDICT, COMPFORMAT_SHIFT, EXTENDED_HEADER_LEN, FLAG_DELTA, FLAG_DONT_SPLIT, FLAG_EXTENDED,
+    FLAG_MEMCPYED, MAX_FILTERS, MAX_TYPESIZE, SPECIAL_SHIFT, Special, filter_id,
 };
 pub use blocksize::MIN_BUFFERSIZE;
+pub use dict::{MAX_TRAINED_DICT, MIN_USEFUL_DICT};
 pub use stored::{memcpy, repeat_value};
 
 /// Largest chunk c-blosc2 compresses (`BLOSC2_MAX_BUFFERSIZE`: `INT32_MAX - 32`).
@@ -122,6 +128,10 @@ pub struct Params {
     pub blocksize: usize,
     /// Threads used to compress the blocks (1: this thread only).
     pub nthreads: usize,
+    /// A dictionary taken from the chunk's own filtered blocks, stored in the chunk and used for
+    /// every stream (c-blosc2's `use_dict`); zstd only. Chunks too small for a useful one
+    /// (under 5 120 bytes) are compressed without.
+    pub use_dict: bool,
 }
 
 impl Params {
@@ -138,6 +148,7 @@ impl Params {
             split: Split::Auto,
             blocksize: 0,
             nthreads: 1,
+            use_dict: false,
         }
     }
 
@@ -177,6 +188,8 @@ struct Plan<'a> {
     forward: forward::Forward,
     /// c-blosc2's output limit: `nbytes + 32`.
     destsize: usize,
+    /// The chunk's dictionary, when it has one.
+    dict: Option<dict::Dict>,
 }
 
 /// One stream of a block, encoded with the full output limit.
@@ -204,11 +217,11 @@ impl Plan<'_> {
         (bsize, nstreams)
     }
 
-    /// Filters and compresses block `j` with each stream's limit its own length.
-    fn encode_block(&self, j: usize) -> Result<Block, Error> {
-        let (bsize, nstreams) = self.block_geometry(j);
+    /// Block `j` through the filters.
+    fn filter_block(&self, j: usize) -> Result<Vec<u8>, Error> {
+        let (bsize, _) = self.block_geometry(j);
         let off = j * self.blocksize;
-        let filtered = if self.forward.is_empty() {
+        Ok(if self.forward.is_empty() {
             try_copy(&self.src[off..off + bsize])?
         } else {
             let mut a = try_zeroed(bsize)?;
@@ -219,7 +232,23 @@ impl Plan<'_> {
                 Some(false) => a,
                 None => try_copy(&self.src[off..off + bsize])?,
             }
-        };
+        })
+    }
+
+    /// Every block through the filters, end to end: c-blosc2's dictionary training pass.
+    fn filter_all(&self) -> Result<Vec<u8>, Error> {
+        let mut all = Vec::new();
+        all.try_reserve_exact(self.src.len()).map_err(|_| alloc_error(self.src.len()))?;
+        for j in 0..self.nblocks {
+            all.extend_from_slice(&self.filter_block(j)?);
+        }
+        Ok(all)
+    }
+
+    /// Filters and compresses block `j` with each stream's limit its own length.
+    fn encode_block(&self, j: usize) -> Result<Block, Error> {
+        let (bsize, nstreams) = self.block_geometry(j);
+        let filtered = self.filter_block(j)?;
         let neblock = bsize / nstreams;
         let mut streams = Vec::new();
         streams.try_reserve_exact(nstreams).map_err(|_| alloc_error(nstreams))?;
@@ -232,7 +261,7 @@ impl Plan<'_> {
                 streams.push(Stream::Run(*first));
                 continue;
             }
-            let n = codecs::encode(self.codec, self.clevel, data, &mut scratch);
+            let n = codecs::encode(self.codec, self.clevel, self.dict.as_ref(), data, &mut scratch);
             streams.push(Stream::Coded(if n == 0 || n >= neblock {
                 None
             } else {
@@ -285,6 +314,15 @@ impl Plan<'_> {
     fn assemble(&self, blocks: &[Block], out: &mut Vec<u8>) -> Option<bool> {
         let mut ntbytes = EXTENDED_HEADER_LEN + 4 * self.nblocks;
         out.resize(ntbytes, 0);
+        if let Some(d) = &self.dict {
+            // After the bstarts: the dictionary's size, then its bytes (at most 32 KiB).
+            ntbytes += 4 + d.bytes.len();
+            if ntbytes > self.destsize {
+                return None;
+            }
+            out.extend_from_slice(&(d.bytes.len() as i32).to_le_bytes());
+            out.extend_from_slice(&d.bytes);
+        }
         let mut all_zero_runs = true;
         for (j, block) in blocks.iter().enumerate() {
             let at = EXTENDED_HEADER_LEN + 4 * j;
@@ -316,7 +354,8 @@ impl Plan<'_> {
                         if ntbytes + neblock > self.destsize {
                             let maxout = self.destsize.checked_sub(ntbytes).filter(|&m| m > 0)?;
                             let mut buf = try_zeroed(maxout).ok()?;
-                            let n = codecs::encode(self.codec, self.clevel, data, &mut buf);
+                            let n =
+                                codecs::encode(self.codec, self.clevel, self.dict.as_ref(), data, &mut buf);
                             buf.truncate(n);
                             retried = buf;
                             cbytes = if n == 0 || n >= neblock { None } else { Some(&retried) };
@@ -386,6 +425,9 @@ pub fn compress(src: &[u8], p: &Params) -> Result<Vec<u8>, Error> {
         return Err(param_error("nbytes", Expected::AtMost(num(MAX_BUFFERSIZE)), nbytes));
     }
     codecs::check(p.codec)?;
+    if p.use_dict && p.clevel > 0 {
+        dict::check(p.codec)?;
+    }
     let blocksize = p.blocksize_for(nbytes).max(1);
     let typesize = if p.typesize > MAX_SPLIT_TYPESIZE { 1 } else { p.typesize };
     let forward = forward::Forward::new(&p.filters, &p.filters_meta, typesize)?;
@@ -412,7 +454,7 @@ pub fn compress(src: &[u8], p: &Params) -> Result<Vec<u8>, Error> {
     let mut out = Vec::new();
     out.try_reserve_exact(destsize).map_err(|_| alloc_error(destsize))?;
     if !memcpyed {
-        let plan = Plan {
+        let mut plan = Plan {
             src,
             codec: p.codec,
             clevel: p.clevel,
@@ -422,13 +464,24 @@ pub fn compress(src: &[u8], p: &Params) -> Result<Vec<u8>, Error> {
             dont_split,
             forward,
             destsize,
+            dict: None,
         };
+        if p.use_dict {
+            // c-blosc2 counts a split chunk's streams as nblocks * typesize (leftover included).
+            let nstreams = if dont_split { nblocks } else { nblocks.saturating_mul(typesize) };
+            if dict::sampling(nbytes, nstreams).is_some() {
+                plan.dict = dict::make(&plan.filter_all()?, nstreams);
+            }
+        }
         let blocks = plan.encode_blocks(p.nthreads)?;
         match plan.assemble(&blocks, &mut out) {
             Some(zeros) => {
                 // c-blosc2 reads a special chunk only when nbytes is a multiple of the
-                // typesize; other all-zero chunks stay regular (runs of zeros).
-                if zeros && nbytes.is_multiple_of(typesize) {
+                // typesize; other all-zero chunks stay regular (runs of zeros). With a
+                // dictionary, c-blosc2's all-runs test never holds (it leaves the dictionary out).
+                if plan.dict.is_some() {
+                    header[31] |= B2_USEDICT;
+                } else if zeros && nbytes.is_multiple_of(typesize) {
                     out.truncate(EXTENDED_HEADER_LEN);
                     header[31] |= Special::Zero.id() << SPECIAL_SHIFT;
                 }
@@ -438,6 +491,8 @@ pub fn compress(src: &[u8], p: &Params) -> Result<Vec<u8>, Error> {
                 out[..EXTENDED_HEADER_LEN].copy_from_slice(&header);
                 return Ok(out);
             }
+            // A memcpy chunk without the dictionary flag (c-blosc2 keeps the flag on its memcpy
+            // fallback, and then cannot read the chunk: it looks for a dictionary there).
             None => out.clear(),
         }
     }

@@ -46,6 +46,7 @@ pub fn params(cparams: &CParams, typesize: usize, blocksize: usize) -> Params {
         split: cparams.splitmode,
         blocksize,
         nthreads: usize::try_from(cparams.nthreads).unwrap_or(1).max(1),
+        use_dict: false,
     }
 }
 
@@ -69,6 +70,7 @@ const OFFSETS_PARAMS: Params = Params {
     split: Split::ForwardCompat,
     blocksize: 0,
     nthreads: 1,
+    use_dict: false,
 };
 
 /// The offsets index of `offsets` (little-endian int64 each), as c-blosc2 writes it: compressed

@@ -1,0 +1,117 @@
+//! Dictionaries (`use_dict`), as c-blosc2's `blosc2_compress_ctx` makes one for a chunk.
+//!
+//! c-blosc2 first runs a training pass: every block through the filters, one stream per block,
+//! the results laid end to end. From that buffer it takes `n` samples of `s` bytes, back to
+//! back from its start, where `n` is the number of streams the chunk will have (blocks, times
+//! the typesize when blocks are split), at least 8, and `s = nbytes / n / 16`; the dictionary
+//! may take at most `min(BLOSC2_MAXDICTSIZE, nbytes / 20)` bytes. Below
+//! `BLOSC2_MINUSEFULDICT` bytes, or with empty samples, the chunk is compressed without a
+//! dictionary. For lz4 and lz4hc the first `min(n * s, max)` bytes of the samples are the
+//! dictionary (raw content); for zstd, `ZDICT_trainFromBuffer` trains one from them, and every
+//! stream is compressed with a `ZSTD_CDict` of level 1, whatever the clevel.
+//!
+//! b2schema makes zstd dictionaries as c-blosc2 makes lz4 ones: the samples' first
+//! `min(n * s, max)` bytes as a raw-content zstd dictionary (no magic, no entropy tables,
+//! dictionary id 0), which libzstd's `ZSTD_createDDict` reads as well (python-blosc2
+//! decompresses these chunks: `tests/dict_python.rs`). `rusty_zstd` 0.4.1's trainer took
+//! 1.5 to 45 s on the 32 to 64 KB of samples of a 1 MiB chunk (release build), and refused some
+//! that libzstd's trains from; the raw samples compressed that chunk within 3 % of
+//! c-blosc2's trained dictionary (`BENCHMARKS.md`, "Dictionaries"). Level 1, the size limits
+//! and the sampling are c-blosc2's. lz4 and lz4hc dictionaries are not implemented
+//! ([`check`] refuses them).
+//!
+//! The chunk stores the dictionary after the bstarts table: its size (`i32`), then its bytes;
+//! the header's `blosc2_flags` has `BLOSC2_USEDICT` (bit 0), and the streams follow.
+
+use alloc::vec::Vec;
+
+use super::compcode;
+use crate::error::{Error, ErrorKind, Expected, Found};
+
+/// The largest dictionary c-blosc2 3.x trains (`BLOSC2_MAXDICTSIZE`, 32 KiB; c-blosc2 2.x
+/// allowed 128 KiB, the decoder's [`MAX_DICT_SIZE`](crate::decompress::MAX_DICT_SIZE)).
+pub const MAX_TRAINED_DICT: usize = 32 * 1024;
+/// The smallest dictionary worth training (`BLOSC2_MINUSEFULDICT`): below it, no dictionary.
+pub const MIN_USEFUL_DICT: usize = 256;
+/// Each sample is this fraction (1 / 16) of a stream's share of the chunk (`sample_fraction`).
+const SAMPLE_FRACTION: usize = 16;
+/// At least this many samples (`if (nblocks < 8) nblocks = 8`).
+const MIN_SAMPLES: usize = 8;
+/// The dictionary takes at most 1 / 20 of the chunk's bytes.
+const DICT_SHARE: usize = 20;
+
+/// A chunk's dictionary: the bytes stored in the chunk and the codec's form of them.
+pub(crate) struct Dict {
+    /// What the chunk stores after its bstarts table (without the size).
+    pub(crate) bytes: Vec<u8>,
+    #[cfg(feature = "zstd")]
+    pub(crate) zstd: rusty_zstd::Dictionary,
+}
+
+/// Checks that this build can compress `codec` with a dictionary.
+pub(crate) fn check(codec: u8) -> Result<(), Error> {
+    let why = match codec {
+        compcode::ZSTD if cfg!(feature = "zstd") => return Ok(()),
+        compcode::ZSTD => "a codec enabled in this build (cargo feature disabled)",
+        compcode::LZ4 | compcode::LZ4HC => {
+            "a codec this compressor makes dictionaries for (zstd; c-blosc2's lz4 and lz4hc ones are not implemented)"
+        }
+        _ => "a codec with dictionaries (zstd, lz4 or lz4hc, as c-blosc2)",
+    };
+    Err(Error::new(ErrorKind::Unsupported, 22, "udcompcode", Expected::Text(why), Found::Value(codec.into())))
+}
+
+/// The number of samples and their size for a chunk of `nbytes` in `nstreams` streams, and the
+/// dictionary's largest size; `None` when c-blosc2 compresses without a dictionary.
+pub(crate) fn sampling(nbytes: usize, nstreams: usize) -> Option<(usize, usize, usize)> {
+    let max = MAX_TRAINED_DICT.min(nbytes / DICT_SHARE);
+    let n = nstreams.max(MIN_SAMPLES);
+    let size = nbytes / n / SAMPLE_FRACTION;
+    (max >= MIN_USEFUL_DICT && size > 0).then_some((n, size, max))
+}
+
+/// The dictionary of a chunk from `filtered` (its blocks after the filters, end to end) for a
+/// chunk of `nstreams` streams: the samples c-blosc2 would train from, as a raw-content zstd
+/// dictionary (see the module documentation); `None` when c-blosc2 would compress without one.
+#[cfg(feature = "zstd")]
+pub(crate) fn make(filtered: &[u8], nstreams: usize) -> Option<Dict> {
+    let (n, size, max) = sampling(filtered.len(), nstreams)?;
+    let raw = filtered.get(..n.checked_mul(size)?.min(max))?;
+    // Never bytes that a decoder would read as a trained dictionary (its magic first). Samples
+    // of one repeated byte (zeros, say) would make a dictionary of up to 32 KiB of that byte:
+    // then no dictionary, so that a chunk of zeros stays a 32-byte zeros chunk (c-blosc2's
+    // trainer makes a small dictionary of them instead: 243 bytes for 1 MiB of zeros).
+    if raw.get(..4) == Some(&rusty_zstd::MAGIC_DICTIONARY.to_le_bytes()[..])
+        || raw.windows(2).all(|w| w[0] == w[1])
+    {
+        return None;
+    }
+    let mut bytes = Vec::new();
+    bytes.try_reserve_exact(raw.len()).ok()?;
+    bytes.extend_from_slice(raw);
+    Some(Dict { zstd: rusty_zstd::Dictionary::raw(bytes.clone()), bytes })
+}
+
+/// Without zstd there are no dictionaries ([`check`] refuses `use_dict`).
+#[cfg(not(feature = "zstd"))]
+pub(crate) fn make(_filtered: &[u8], _nstreams: usize) -> Option<Dict> {
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{MAX_TRAINED_DICT, MIN_USEFUL_DICT, sampling};
+
+    #[test]
+    fn sampling_follows_c_blosc2() {
+        // 4 MB in 16 blocks of 8 split streams: 128 samples of 4 MB / 128 / 16 bytes.
+        assert_eq!(sampling(4_000_000, 128), Some((128, 1953, MAX_TRAINED_DICT)));
+        // At least 8 samples; the dictionary at most nbytes / 20.
+        assert_eq!(sampling(100_000, 1), Some((8, 781, 5000)));
+        // Below 256 bytes of dictionary (nbytes < 5120): none.
+        assert_eq!(sampling(MIN_USEFUL_DICT * 20 - 1, 1), None);
+        assert_eq!(sampling(MIN_USEFUL_DICT * 20, 1), Some((8, 40, MIN_USEFUL_DICT)));
+        // Samples of 0 bytes: none.
+        assert_eq!(sampling(6000, 1000), None);
+    }
+}

@@ -1,0 +1,120 @@
+//! Dictionary chunks (`use_dict`) against the reference, both ways, in one python process:
+//! b2schema compresses zstd chunks with a dictionary made from their blocks, and
+//! python-blosc2 4.14.1 decompresses them (`blosc2.decompress2`); python-blosc2 compresses the
+//! same data with `use_dict=True` (zstd, lz4, lz4hc) and b2schema decompresses its chunks. Both
+//! sides must put a dictionary in the chunks large enough for one (the `BLOSC2_USEDICT` bit)
+//! and none in the small ones. This test never skips: without python-blosc2
+//! (`scripts/pyenv.sh`) it fails.
+
+use std::process::Command;
+
+use b2schema::chunk::compress::{self, MIN_USEFUL_DICT, Params};
+use b2schema::chunk::{self, ChunkHeader, compcode, filter_id};
+use b2schema_tests::{python, repo_root};
+use serde_json::{Value, json};
+
+/// Items that compress like real data: a slow signal with noise, repeated words for bytes.
+fn data(ts: usize, nbytes: usize, seed: u64) -> Vec<u8> {
+    let mut s = seed | 1;
+    let mut noise = move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    };
+    let words: [&[u8]; 8] =
+        [b"blosc ", b"chunk ", b"frame ", b"zstd ", b"dictionary ", b"of ", b"the ", b"\n"];
+    let mut out = Vec::with_capacity(nbytes + 16);
+    let mut i = 0u64;
+    while out.len() < nbytes {
+        let r = noise();
+        match ts {
+            4 => out.extend_from_slice(&((i as f32 * 0.01).sin() * 100.0 + (r % 7) as f32).to_le_bytes()),
+            8 => out.extend_from_slice(&(i / 5 + r % 3).to_le_bytes()),
+            _ => out.extend_from_slice(words[(r % 8) as usize]),
+        }
+        i += 1;
+    }
+    out.truncate(nbytes);
+    out
+}
+
+/// A chunk's `blosc2_flags` byte has `BLOSC2_USEDICT`.
+fn has_dict(chunk: &[u8]) -> bool {
+    ChunkHeader::parse(chunk).unwrap().uses_dict()
+}
+
+/// One case: its manifest entry, the input, our chunk (zstd only), whether a dictionary is due.
+struct Case {
+    manifest: Value,
+    input: Vec<u8>,
+    ours: Option<Vec<u8>>,
+    dict_expected: bool,
+}
+
+#[test]
+fn python_blosc2_and_b2schema_read_each_others_dictionary_chunks() {
+    let dir = std::env::temp_dir().join(format!("b2schema-dict-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    // (nbytes, whether c-blosc2 makes a dictionary: at least 20 * 256 bytes).
+    let sizes = [(MIN_USEFUL_DICT * 20 - 100, false), (200_000, true), (1 << 20, true)];
+    let shuffle = [0, 0, 0, 0, 0, filter_id::SHUFFLE];
+    let mut cases: Vec<Case> = Vec::new();
+    for (codec, cname) in [(compcode::ZSTD, "zstd"), (compcode::LZ4, "lz4"), (compcode::LZ4HC, "lz4hc")] {
+        for (ts, filters) in [(1usize, [0; 6]), (4, shuffle), (8, shuffle)] {
+            for (nbytes, dict_expected) in sizes {
+                for clevel in [1u8, 5, 9] {
+                    let name = format!("{cname}-ts{ts}-n{nbytes}-c{clevel}");
+                    let input = data(ts, nbytes, u64::from(clevel) * 31 + ts as u64);
+                    let data_path = dir.join(format!("{name}.data"));
+                    std::fs::write(&data_path, &input).unwrap();
+                    // b2schema makes zstd dictionaries only (lz4/lz4hc: python's side alone).
+                    let ours = (codec == compcode::ZSTD).then(|| {
+                        let p = Params { codec, clevel, filters, use_dict: true, ..Params::new(ts) };
+                        let c = compress::compress(&input, &p).unwrap_or_else(|e| panic!("{name}: {e}"));
+                        assert_eq!(has_dict(&c), dict_expected, "{name}: dictionary flag of our chunk");
+                        assert_eq!(chunk::decompress(&c).unwrap(), input, "{name}: our own chunk");
+                        std::fs::write(dir.join(format!("{name}.ours")), &c).unwrap();
+                        c
+                    });
+                    let manifest = json!({
+                        "name": name, "data": data_path, "codec": codec, "clevel": clevel, "typesize": ts,
+                        "filters": filters, "theirs": dir.join(format!("{name}.theirs")),
+                        "ours": ours.as_ref().map(|_| dir.join(format!("{name}.ours"))),
+                    });
+                    cases.push(Case { manifest, input, ours, dict_expected });
+                }
+            }
+        }
+    }
+    let manifest = dir.join("manifest.json");
+    let entries: Vec<&Value> = cases.iter().map(|c| &c.manifest).collect();
+    std::fs::write(&manifest, serde_json::to_vec(&entries).unwrap()).unwrap();
+    let out = Command::new(python())
+        .arg(repo_root().join("tests/python/dict_chunks.py"))
+        .arg(&manifest)
+        .output()
+        .expect("python runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "python-blosc2 disagrees:\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains(&format!("{} passed, 0 failed", cases.len())), "python's summary:\n{stdout}");
+
+    let mut sizes_line = Vec::new();
+    for c in &cases {
+        let name = c.manifest["name"].as_str().unwrap();
+        let theirs = std::fs::read(c.manifest["theirs"].as_str().unwrap()).unwrap();
+        assert_eq!(has_dict(&theirs), c.dict_expected, "{name}: dictionary flag of python's chunk");
+        let got = chunk::decompress(&theirs).unwrap_or_else(|e| panic!("{name}: python's chunk: {e}"));
+        assert!(got == c.input, "{name}: python's chunk decodes to other data");
+        if let Some(o) = &c.ours {
+            sizes_line.push(format!("{name} ours {} theirs {}", o.len(), theirs.len()));
+        }
+    }
+    eprintln!("zstd dictionary chunk sizes:\n{}", sizes_line.join("\n"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
