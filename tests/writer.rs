@@ -238,3 +238,27 @@ mod threads {
         }
     }
 }
+
+/// `CParams::use_dict` reaches the chunk compressor: a zstd array's chunks carry their
+/// dictionary (the `BLOSC2_USEDICT` bit) and read back; a codec without dictionaries here says so.
+#[test]
+fn use_dict_reaches_the_chunks() {
+    let data: Vec<u8> = (0..200_000u32).flat_map(|i| ((i % 1000) * 7 + i / 1000).to_le_bytes()).collect();
+    let mut a = NdArray::new(&[200_000], &[50_000], &[5_000], "<u4", 4, Fill::Data(&data));
+    a.cparams = CParams { use_dict: true, ..CParams::default() };
+    let bytes = a.to_frame().unwrap().to_vec().unwrap();
+    let path = temp("dict.b2nd");
+    std::fs::write(&path, &bytes).unwrap();
+    let file = FrameFile::open(&path).unwrap();
+    let view = FrameView::from_slice(&bytes).unwrap();
+    let locations = view.chunk_locations().unwrap();
+    assert_eq!(locations.len(), 4);
+    for loc in locations {
+        assert!(file.chunk_header(loc).unwrap().uses_dict(), "{loc:?}");
+    }
+    assert_eq!(file.ndarray_data(1 << 20).unwrap(), data);
+    let mut lz4 = a.clone();
+    lz4.cparams.codec = b2schema::chunk::compcode::LZ4;
+    let err = lz4.to_frame().unwrap_err().to_string();
+    assert!(err.contains("dict"), "{err}");
+}

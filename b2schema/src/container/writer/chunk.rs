@@ -46,7 +46,7 @@ pub fn params(cparams: &CParams, typesize: usize, blocksize: usize) -> Params {
         split: cparams.splitmode,
         blocksize,
         nthreads: usize::try_from(cparams.nthreads).unwrap_or(1).max(1),
-        use_dict: false,
+        use_dict: cparams.use_dict,
     }
 }
 
