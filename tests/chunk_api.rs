@@ -2,7 +2,7 @@
 //! their messages, limits, unsupported features, header accessors.
 
 use b2schema::chunk::{
-    Blosc1Shuffle, ChunkHeader, Codec, ErrorKind, Special, decompress, decompress_into,
+    Blosc1Shuffle, ChunkHeader, Codec, ErrorKind, Found, Special, decompress, decompress_into,
     decompress_with_limit, vl_block_lens,
 };
 
@@ -168,12 +168,19 @@ fn decompress_into_matches_decompress() {
 }
 
 #[test]
-fn zstd_dictionary_without_magic_is_unsupported() {
+fn zstd_dictionary_without_magic_is_raw_content_and_its_frames_refuse_it() {
+    // Without its magic a dictionary is raw content (id 0), as libzstd's `ZSTD_createDDict`
+    // reads it; the chunk's frames name the trained dictionary's id, so the first stream fails.
     let mut c = data_chunk("zstd-dict-ts4.chunk");
     let h = ChunkHeader::parse(&c).unwrap();
     let dict_at = h.header_len() + 4 * h.nblocks() + 4;
     assert_eq!(&c[dict_at..dict_at + 4], &[0x37, 0xA4, 0x30, 0xEC]);
     c[dict_at] ^= 0xFF;
     let e = decompress(&c).unwrap_err();
-    assert_eq!((e.kind, e.offset, e.field), (ErrorKind::Unsupported, dict_at, "dictionary"));
+    let dict_len = i32::from_le_bytes(c[dict_at - 4..dict_at].try_into().unwrap()) as usize;
+    assert_eq!(
+        (e.kind, e.field, e.found),
+        (ErrorKind::Corrupt, "stream", Found::Text("dictionary_mismatch"))
+    );
+    assert!(e.offset > dict_at + dict_len && e.offset < c.len(), "{e}");
 }

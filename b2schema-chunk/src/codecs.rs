@@ -271,13 +271,21 @@ mod zstd {
             match &self.dict {
                 None => {
                     // Bounded by the block: a frame declaring more, or decoding to more, stops
-                    // with `ContentSizeTooLarge` before its bytes are allocated.
+                    // with `ContentSizeTooLarge` before its bytes are written. (A frame without a
+                    // content size makes `rusty_zstd` reserve, fallibly and untouched, up to
+                    // 64 MiB guessed from its first block; that capacity is not kept.)
                     self.buf.clear();
-                    let n = rusty_zstd::decompress_into_with_limit(&mut self.buf, input, opts, output.len())
-                        .map_err(rusty_zstd::Error::kind)?;
-                    let dst = output.get_mut(..n).ok_or("output larger than the block")?;
-                    dst.copy_from_slice(self.buf.get(..n).ok_or("output larger than the block")?);
-                    Ok(n)
+                    let r = rusty_zstd::decompress_into_with_limit(&mut self.buf, input, opts, output.len())
+                        .map_err(rusty_zstd::Error::kind)
+                        .and_then(|n| {
+                            let dst = output.get_mut(..n).ok_or("output larger than the block")?;
+                            dst.copy_from_slice(self.buf.get(..n).ok_or("output larger than the block")?);
+                            Ok(n)
+                        });
+                    if self.buf.capacity() > output.len().saturating_mul(2).max(MIN_WINDOW_CAP as usize) {
+                        self.buf = Vec::new();
+                    }
+                    r
                 }
                 Some(dict) => {
                     // `rusty_zstd`'s one-shot dictionary decoder takes no output limit; its
