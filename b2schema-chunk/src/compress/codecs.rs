@@ -55,18 +55,7 @@ pub(crate) fn encode(codec: u8, clevel: u8, input: &[u8], output: &mut [u8]) -> 
         #[cfg(feature = "lz4")]
         compcode::LZ4HC => super::lz4hc::compress(clevel, input, output),
         #[cfg(feature = "lz4")]
-        compcode::LZ4 => {
-            // lz4_flex wants room for the worst case; c-blosc2's limit is applied after.
-            // (An allocation failure counts as "does not compress": the stream is stored raw.)
-            let size = lz4_flex::block::get_maximum_output_size(input.len());
-            let mut v = alloc::vec::Vec::new();
-            if v.try_reserve_exact(size).is_err() {
-                return 0;
-            }
-            v.resize(size, 0);
-            let n = lz4_flex::block::compress_into(input, &mut v).unwrap_or(usize::MAX);
-            v.get(..n).map_or(0, |c| copy_if_fits(c, output))
-        }
+        compcode::LZ4 => super::lz4::compress(super::lz4::acceleration(clevel), input, output),
         #[cfg(all(feature = "zlib", feature = "std"))]
         compcode::ZLIB => {
             // zlib's `compress2` at level clevel, straight into the limit: too small is "does not fit".
@@ -87,7 +76,7 @@ pub(crate) fn encode(codec: u8, clevel: u8, input: &[u8], output: &mut [u8]) -> 
     }
 }
 
-#[cfg(any(feature = "lz4", feature = "zstd", all(feature = "zlib", not(feature = "std"))))]
+#[cfg(any(feature = "zstd", all(feature = "zlib", not(feature = "std"))))]
 fn copy_if_fits(v: &[u8], output: &mut [u8]) -> usize {
     match output.get_mut(..v.len()) {
         Some(dst) => {

@@ -25,6 +25,8 @@ mod blosclz;
 mod codecs;
 mod forward;
 #[cfg(feature = "lz4")]
+mod lz4;
+#[cfg(feature = "lz4")]
 mod lz4hc;
 mod stored;
 
