@@ -6,7 +6,7 @@
 //! | codec | implementation | cargo feature |
 //! |---|---|---|
 //! | BloscLZ | [`super::blosclz`] (this crate) | `blosclz` |
-//! | LZ4 / LZ4HC | `lz4_flex` block format, safe + checked decoder; dictionary via `decompress_into_with_dict` | `lz4` |
+//! | LZ4 / LZ4HC | [`super::lz4`] (this crate): safe block decoder with wide copies; dictionary as the history before the output | `lz4` |
 //! | zlib | `miniz_oxide` zlib-wrapped inflate, Adler-32 verified | `zlib` |
 //! | Zstandard | `ruzstd` frame decoder (all frames of the stream, skippable frames skipped); dictionary via `Dictionary::decode_dict` | `zstd` |
 //!
@@ -76,13 +76,7 @@ impl<'a> StreamDecoder<'a> {
             #[cfg(feature = "blosclz")]
             Codec::BloscLz => super::blosclz::decompress(input, output),
             #[cfg(feature = "lz4")]
-            Codec::Lz4 | Codec::Lz4hc => {
-                let r = match self.dict {
-                    Some(d) => lz4_flex::block::decompress_into_with_dict(input, output, d),
-                    None => lz4_flex::block::decompress_into(input, output),
-                };
-                r.ok()
-            }
+            Codec::Lz4 | Codec::Lz4hc => super::lz4::decompress(input, output, self.dict.unwrap_or_default()),
             #[cfg(feature = "zlib")]
             Codec::Zlib => miniz_oxide::inflate::decompress_slice_iter_to_slice(
                 output,

@@ -25,9 +25,9 @@ mod blosclz;
 mod codecs;
 mod forward;
 #[cfg(feature = "lz4")]
-mod lz4;
+pub(crate) mod lz4;
 #[cfg(feature = "lz4")]
-mod lz4hc;
+pub(crate) mod lz4hc;
 mod stored;
 
 use alloc::vec::Vec;
