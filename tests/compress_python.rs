@@ -292,7 +292,8 @@ fn python_blosc2_and_b2schema_read_each_others_compressed_files() {
             };
             if strip(t) == strip(o) {
                 e.0 += 1;
-            } else if IDENTICAL_CODECS.contains(&c.codec) && !(oh.typesize == 1 && name.contains("bytedelta")) {
+            } else if IDENTICAL_CODECS.contains(&c.codec) && !(oh.typesize == 1 && name.contains("bytedelta"))
+            {
                 not_identical
                     .push(format!("{name} chunk {i}: cbytes python {} ours {}", th.cbytes, oh.cbytes));
             }

@@ -7,8 +7,8 @@
 //! | codec | implementation | level used for clevel 1-9 | cargo feature |
 //! |---|---|---|---|
 //! | blosclz | [`super::blosclz`] (this crate) | clevel (probe length, hash bits, thresholds) | `blosclz` |
-//! | lz4 | `lz4_flex` block compressor (safe) | none: `lz4_flex` has one speed (c-blosc2 passes acceleration `10 - clevel`) | `lz4` |
-//! | lz4hc | [`super::lz4hc`] (this crate): hash chains, one-step lazy matching | clevel: `2^(clevel-1)` chain links per position | `lz4` |
+//! | lz4 | [`super::lz4`] (this crate): liblz4 1.10.0's `LZ4_compress_fast`, byte-identical output | acceleration `10 - clevel`, as c-blosc2 passes it (the search step grows faster) | `lz4` |
+//! | lz4hc | [`super::lz4hc`] (this crate): liblz4 1.10.0's `LZ4_compress_HC`, byte-identical output | clevel as the HC level: 1-2 `lz4mid`, 3-9 hash chains of `2^(clevel-1)` attempts (pattern analysis at 9) | `lz4` |
 //! | zlib | `zlib-rs` (pure-Rust zlib) `compress2`, zlib wrapper | clevel, as c-blosc2 passes it to `compress2` | `zlib` |
 //! | zstd | `ruzstd` encoder | `ruzstd` implements only its fastest level (c-blosc2: `2 * clevel - 1`, 20 at 8, 22 at 9) | `zstd` |
 

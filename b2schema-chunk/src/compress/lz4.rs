@@ -24,6 +24,8 @@ pub(crate) const MINMATCH: usize = 4;
 pub(crate) const LASTLITERALS: usize = 5;
 /// A match must start at least 12 bytes before the end (`MFLIMIT`).
 pub(crate) const MFLIMIT: usize = 12;
+/// Shorter streams are all literals (`LZ4_minLength`).
+pub(crate) const MIN_LENGTH: usize = MFLIMIT + 1;
 /// Largest match distance (`LZ4_DISTANCE_MAX`).
 pub(crate) const MAX_DISTANCE: usize = 65_535;
 /// The 4-bit length fields' escape value (`RUN_MASK`, `ML_MASK`).
@@ -225,7 +227,7 @@ fn encode<T: Table>(table: &mut T, accel: u32, input: &[u8], out: &mut Out<'_>) 
     let olimit = out.buf.len();
     let mut anchor = 0usize;
     'last: {
-        if n < MFLIMIT + 1 {
+        if n < MIN_LENGTH {
             break 'last;
         }
         let mflimit_plus_one = n - MFLIMIT + 1;
@@ -290,7 +292,9 @@ fn encode<T: Table>(table: &mut T, accel: u32, input: &[u8], out: &mut Out<'_>) 
                 let h = T::hash(input, ip);
                 mat = table.get(h);
                 table.put(h, ip);
-                if (!T::CHECK_DISTANCE || mat + MAX_DISTANCE >= ip) && read_u32(input, mat) == read_u32(input, ip) {
+                if (!T::CHECK_DISTANCE || mat + MAX_DISTANCE >= ip)
+                    && read_u32(input, mat) == read_u32(input, ip)
+                {
                     token = out.op;
                     out.push(0)?;
                     continue;

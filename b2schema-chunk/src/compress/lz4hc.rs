@@ -20,7 +20,10 @@
 
 use alloc::vec::Vec;
 
-use super::lz4::{LASTLITERALS, LEN_MASK, MAX_DISTANCE, MFLIMIT, MINMATCH, Out, PRIME32, count, read_u32, read_u64};
+use super::lz4::{
+    LASTLITERALS, LEN_MASK, MAX_DISTANCE, MFLIMIT, MIN_LENGTH, MINMATCH, Out, PRIME32, count, read_u32,
+    read_u64,
+};
 
 /// Index of the first byte (`LZ4HC_init_internal`'s starting offset of a fresh state).
 const PREFIX: u32 = 65_536;
@@ -65,7 +68,14 @@ fn zeroed<T: Clone + Default>(n: usize) -> Option<Vec<T>> {
 /// One sequence as `LZ4HC_encodeSequence` writes it in limited-output mode: the literals
 /// `input[anchor..ip]`, then a match of `mlen` at distance `dist`; `None` when liblz4's bound
 /// says it might not fit.
-fn sequence(out: &mut Out<'_>, input: &[u8], anchor: usize, ip: usize, mlen: usize, dist: usize) -> Option<()> {
+fn sequence(
+    out: &mut Out<'_>,
+    input: &[u8],
+    anchor: usize,
+    ip: usize,
+    mlen: usize,
+    dist: usize,
+) -> Option<()> {
     let ll = ip.checked_sub(anchor)?;
     let oend = out.buf.len();
     if out.op + 1 + ll / 255 + ll + (2 + 1 + LASTLITERALS) > oend {
@@ -119,7 +129,7 @@ fn get(table: &[u32], h: usize) -> u32 {
 fn mid(input: &[u8], out: &mut Out<'_>) -> Option<usize> {
     let n = input.len();
     let mut anchor = 0usize;
-    if n >= MFLIMIT + 1 {
+    if n >= MIN_LENGTH {
         let mut h4t: Vec<u32> = zeroed(1 << MID_HASH_LOG)?;
         let mut h8t: Vec<u32> = zeroed(1 << MID_HASH_LOG)?;
         let mflimit = n - MFLIMIT;
@@ -302,11 +312,8 @@ impl Chains<'_> {
     ) -> Match {
         let input = self.input;
         let ip_index = ip as u32 + PREFIX;
-        let lowest = if PREFIX + MAX_DISTANCE as u32 + 1 > ip_index {
-            PREFIX
-        } else {
-            ip_index - MAX_DISTANCE as u32
-        };
+        let lowest =
+            if PREFIX + MAX_DISTANCE as u32 + 1 > ip_index { PREFIX } else { ip_index - MAX_DISTANCE as u32 };
         let look_back = ip - i_low;
         let mut attempts_left = attempts;
         let pattern = read_u32(input, ip);
@@ -347,8 +354,7 @@ impl Chains<'_> {
                     if read_u32(input, mp) == pattern {
                         let forward = count_pattern(input, mp + 4, i_high, pattern) + 4;
                         let back_len = reverse_count_pattern(input, mp, 0, pattern);
-                        let back_len =
-                            candidate - candidate.wrapping_sub(back_len as u32).max(lowest);
+                        let back_len = candidate - candidate.wrapping_sub(back_len as u32).max(lowest);
                         let segment = back_len as usize + forward;
                         if segment >= src_pattern_len && forward <= src_pattern_len {
                             let new_index =
@@ -363,7 +369,9 @@ impl Chains<'_> {
                                 if look_back == 0 {
                                     let max_ml = segment.min(src_pattern_len);
                                     if (longest as usize) < max_ml {
-                                        if (ip as u32 + PREFIX).wrapping_sub(match_index) > MAX_DISTANCE as u32 {
+                                        if (ip as u32 + PREFIX).wrapping_sub(match_index)
+                                            > MAX_DISTANCE as u32
+                                        {
                                             break;
                                         }
                                         longest = max_ml as isize;
@@ -391,7 +399,7 @@ impl Chains<'_> {
 fn hash_chain(input: &[u8], out: &mut Out<'_>, attempts: u32) -> Option<usize> {
     let n = input.len();
     let mut anchor = 0usize;
-    if n >= MFLIMIT + 1 {
+    if n >= MIN_LENGTH {
         let pattern_analysis = attempts > PATTERN_ANALYSIS_ABOVE;
         let mut c = Chains {
             input,
@@ -544,7 +552,8 @@ mod tests {
         let mut inputs: Vec<Vec<u8>> = vec![vec![], vec![7; 5], vec![7; 13], vec![3; 100_000]];
         inputs.push((0..70_000u32).map(|i| ((i / 5) % 253) as u8 ^ (i % 7) as u8).collect());
         inputs.push((0..5000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect());
-        inputs.push((0..150_000u32).map(|i| [1u8, 2, 1, 2, 9][(i % 5) as usize] ^ ((i / 997) as u8)).collect());
+        inputs
+            .push((0..150_000u32).map(|i| [1u8, 2, 1, 2, 9][(i % 5) as usize] ^ ((i / 997) as u8)).collect());
         for data in inputs {
             for clevel in 1u8..=9 {
                 let mut out = vec![0u8; data.len() + data.len() / 255 + 16];
