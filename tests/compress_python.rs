@@ -22,6 +22,8 @@ const CODECS: [(u8, &str); 5] = [
     (compcode::ZLIB, "zlib"),
     (compcode::ZSTD, "zstd"),
 ];
+/// Codecs whose chunks must be byte-identical to c-blosc2's.
+const IDENTICAL_CODECS: [&str; 3] = ["blosclz", "lz4", "lz4hc"];
 const SPLITS: [SplitMode; 4] =
     [SplitMode::Always, SplitMode::Never, SplitMode::Auto, SplitMode::ForwardCompat];
 /// typesize and the NumPy dtype used for it.
@@ -248,10 +250,11 @@ fn python_blosc2_and_b2schema_read_each_others_compressed_files() {
     );
 
     // b2schema decodes python-blosc2's files; chunk by chunk, both cut the same blocks and
-    // streams, and blosclz chunks are byte-identical.
+    // streams, and the chunks of the codecs b2schema implements as c-blosc2 does (blosclz,
+    // and lz4 and lz4hc as liblz4 1.10.0 does them) are byte-identical.
     let mut identical: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
     let mut layout_differs = Vec::new();
-    let mut blosclz_differs = Vec::new();
+    let mut not_identical = Vec::new();
     for c in &cases {
         let name = c.manifest["name"].as_str().unwrap();
         let theirs = std::fs::read(&c.theirs).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -289,8 +292,9 @@ fn python_blosc2_and_b2schema_read_each_others_compressed_files() {
             };
             if strip(t) == strip(o) {
                 e.0 += 1;
-            } else if c.codec == "blosclz" && !(oh.typesize == 1 && name.contains("bytedelta")) {
-                blosclz_differs
+            } else if IDENTICAL_CODECS.contains(&c.codec) && !(oh.typesize == 1 && name.contains("bytedelta"))
+            {
+                not_identical
                     .push(format!("{name} chunk {i}: cbytes python {} ours {}", th.cbytes, oh.cbytes));
             }
         }
@@ -306,9 +310,14 @@ fn python_blosc2_and_b2schema_read_each_others_compressed_files() {
         layout_differs.join("\n")
     );
     assert!(
-        blosclz_differs.is_empty(),
-        "blosclz chunks not byte-identical to c-blosc2's:\n{}",
-        blosclz_differs.join("\n")
+        not_identical.is_empty(),
+        "{} chunks not byte-identical to c-blosc2's:\n{}",
+        not_identical.len(),
+        not_identical.join("\n")
     );
+    // Each of those codecs had chunks to compare.
+    for codec in IDENTICAL_CODECS {
+        assert!(identical.get(codec).is_some_and(|&(same, _)| same > 0), "no {codec} chunk compared");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -6,7 +6,7 @@
 //! | codec | implementation | cargo feature |
 //! |---|---|---|
 //! | BloscLZ | [`super::blosclz`] (this crate) | `blosclz` |
-//! | LZ4 / LZ4HC | `lz4_flex` block format, safe + checked decoder; dictionary via `decompress_into_with_dict` | `lz4` |
+//! | LZ4 / LZ4HC | [`super::lz4`] (this crate): safe block decoder with wide copies; dictionary as the history before the output | `lz4` |
 //! | zlib | `zune-inflate` zlib-wrapped inflate (no `unsafe`; ~1.25x `miniz_oxide`'s speed here), Adler-32 verified, output bounded by the block | `zlib` |
 //! | Zstandard | `rusty_zstd` (all frames of the stream, skippable frames skipped), output bounded by the block, window by the block (at least 1 MiB, at most 128 MiB); dictionary (trained or raw content) via `Dictionary::from_bytes` and its streaming decoder | `zstd` |
 //!
@@ -76,13 +76,7 @@ impl<'a> StreamDecoder<'a> {
             #[cfg(feature = "blosclz")]
             Codec::BloscLz => super::blosclz::decompress(input, output),
             #[cfg(feature = "lz4")]
-            Codec::Lz4 | Codec::Lz4hc => {
-                let r = match self.dict {
-                    Some(d) => lz4_flex::block::decompress_into_with_dict(input, output, d),
-                    None => lz4_flex::block::decompress_into(input, output),
-                };
-                r.ok()
-            }
+            Codec::Lz4 | Codec::Lz4hc => super::lz4::decompress(input, output, self.dict.unwrap_or_default()),
             #[cfg(feature = "zlib")]
             Codec::Zlib => inflate(input, output),
             #[cfg(feature = "zstd")]

@@ -48,6 +48,8 @@ mod delta;
 mod error;
 mod filters;
 mod header;
+#[cfg(feature = "lz4")]
+mod lz4;
 mod shuffle;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod unshuffle_sse2;

@@ -1,4 +1,5 @@
-//! Byte unshuffle of the common item sizes (2, 4, 8 and 16 bytes), and the bit-rows-to-byte-plane
+//! Byte unshuffle (and shuffle, for the compressor) of the common item sizes (2, 4, 8 and 16
+//! bytes), and the bit-rows-to-byte-plane
 //! step of bitunshuffle, with SSE2, which every
 //! x86-64 CPU has, through `safe_arch`'s safe wrappers of the intrinsics (this crate keeps
 //! `#![forbid(unsafe_code)]`).
@@ -89,6 +90,35 @@ pub(crate) fn unshuffle_tiles<const T: usize>(src: &[u8], dst: &mut [u8], n: usi
                     put(unpack_high_i64_m128i(l, h));
                 }
             }
+        }
+    }
+    tiles * TILE
+}
+
+/// Shuffles the first `n / 16 * 16` elements of `T` bytes (`T` in 2, 4, 8, 16; `src` holds `n`
+/// elements) into `T` byte planes of `n` bytes in `dst`; returns how many elements it did. Per
+/// tile of 16 elements, `T` 16-byte loads, then four rounds that interleave the bytes of
+/// vectors `i` and `i + T / 2` into vectors `2i` and `2i + 1` (each round rotates the tile's
+/// byte index by one bit: four rounds take "element, byte" to "byte, element"), then one
+/// 16-byte store per plane.
+pub(crate) fn shuffle_tiles<const T: usize>(src: &[u8], dst: &mut [u8], n: usize) -> usize {
+    let tiles = n / TILE;
+    let Some(src) = src.get(..tiles * TILE * T) else {
+        return 0;
+    };
+    if dst.len() < T * n {
+        return 0;
+    }
+    for (t, tile) in src.chunks_exact(TILE * T).enumerate() {
+        let mut v: [m128i; T] = core::array::from_fn(|r| load(&tile[TILE * r..TILE * (r + 1)]));
+        for _ in 0..4 {
+            v = core::array::from_fn(|k| {
+                let (a, b) = (v[k / 2], v[k / 2 + T / 2]);
+                if k % 2 == 0 { unpack_low_i8_m128i(a, b) } else { unpack_high_i8_m128i(a, b) }
+            });
+        }
+        for (j, plane) in v.into_iter().enumerate() {
+            store(plane, &mut dst[j * n + t * TILE..j * n + (t + 1) * TILE]);
         }
     }
     tiles * TILE

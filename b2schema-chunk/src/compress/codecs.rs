@@ -7,8 +7,8 @@
 //! | codec | implementation | level used for clevel 1-9 | cargo feature |
 //! |---|---|---|---|
 //! | blosclz | [`super::blosclz`] (this crate) | clevel (probe length, hash bits, thresholds) | `blosclz` |
-//! | lz4 | `lz4_flex` block compressor (safe) | none: `lz4_flex` has one speed (c-blosc2 passes acceleration `10 - clevel`) | `lz4` |
-//! | lz4hc | [`super::lz4hc`] (this crate): hash chains, one-step lazy matching | clevel: `2^(clevel-1)` chain links per position | `lz4` |
+//! | lz4 | [`super::lz4`] (this crate): liblz4 1.10.0's `LZ4_compress_fast`, byte-identical output | acceleration `10 - clevel`, as c-blosc2 passes it (the search step grows faster) | `lz4` |
+//! | lz4hc | [`super::lz4hc`] (this crate): liblz4 1.10.0's `LZ4_compress_HC`, byte-identical output | clevel as the HC level: 1-2 `lz4mid`, 3-9 hash chains of `2^(clevel-1)` attempts (pattern analysis at 9) | `lz4` |
 //! | zlib | `zlib-rs` (pure-Rust zlib) `compress2`, zlib wrapper | clevel, as c-blosc2 passes it to `compress2` | `zlib` |
 //! | zstd | `rusty_zstd` (pure-Rust libzstd levels and strategies) `compress_with`, content size, no checksum; with a dictionary `compress_using_dict_with` at level 1 | c-blosc2's `2 * clevel - 1` (1, 3, ... 15), 22 at clevel 9 | `zstd` |
 
@@ -56,18 +56,7 @@ pub(crate) fn encode(codec: u8, clevel: u8, dict: Option<&Dict>, input: &[u8], o
         #[cfg(feature = "lz4")]
         compcode::LZ4HC => super::lz4hc::compress(clevel, input, output),
         #[cfg(feature = "lz4")]
-        compcode::LZ4 => {
-            // lz4_flex wants room for the worst case; c-blosc2's limit is applied after.
-            // (An allocation failure counts as "does not compress": the stream is stored raw.)
-            let size = lz4_flex::block::get_maximum_output_size(input.len());
-            let mut v = alloc::vec::Vec::new();
-            if v.try_reserve_exact(size).is_err() {
-                return 0;
-            }
-            v.resize(size, 0);
-            let n = lz4_flex::block::compress_into(input, &mut v).unwrap_or(usize::MAX);
-            v.get(..n).map_or(0, |c| copy_if_fits(c, output))
-        }
+        compcode::LZ4 => super::lz4::compress(super::lz4::acceleration(clevel), input, output),
         #[cfg(all(feature = "zlib", feature = "std"))]
         compcode::ZLIB => {
             // zlib's `compress2` at level clevel, straight into the limit: too small is "does not fit".
@@ -118,7 +107,7 @@ fn zstd_encode_dict(dict: &rusty_zstd::Dictionary, input: &[u8], output: &mut [u
 #[cfg(feature = "zstd")]
 const DICT_LEVEL: i32 = 1;
 
-#[cfg(any(feature = "lz4", feature = "zstd", all(feature = "zlib", not(feature = "std"))))]
+#[cfg(any(feature = "zstd", all(feature = "zlib", not(feature = "std"))))]
 fn copy_if_fits(v: &[u8], output: &mut [u8]) -> usize {
     match output.get_mut(..v.len()) {
         Some(dst) => {

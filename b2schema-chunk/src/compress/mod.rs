@@ -30,7 +30,9 @@ mod codecs;
 mod dict;
 mod forward;
 #[cfg(feature = "lz4")]
-mod lz4hc;
+pub(crate) mod lz4;
+#[cfg(feature = "lz4")]
+pub(crate) mod lz4hc;
 mod stored;
 
 use alloc::vec::Vec;
@@ -255,10 +257,8 @@ impl Plan<'_> {
         let mut scratch = try_zeroed(neblock)?;
         for s in 0..nstreams {
             let data = &filtered[s * neblock..(s + 1) * neblock];
-            if let [first, rest @ ..] = data
-                && rest.iter().all(|b| b == first)
-            {
-                streams.push(Stream::Run(*first));
+            if let Some(v) = run_value(data) {
+                streams.push(Stream::Run(v));
                 continue;
             }
             let n = codecs::encode(self.codec, self.clevel, self.dict.as_ref(), data, &mut scratch);
@@ -383,6 +383,23 @@ impl Plan<'_> {
     }
 }
 
+/// The byte every byte of `data` equals, if any (c-blosc2's `get_run`), 32 bytes at a time.
+fn run_value(data: &[u8]) -> Option<u8> {
+    let &first = data.first()?;
+    let word = u64::from_ne_bytes([first; 8]);
+    let mut groups = data.chunks_exact(32);
+    for g in &mut groups {
+        let differs = g
+            .chunks_exact(8)
+            .map(|w| u64::from_ne_bytes(<[u8; 8]>::try_from(w).unwrap_or_default()) ^ word)
+            .fold(0, |acc, d| acc | d);
+        if differs != 0 {
+            return None;
+        }
+    }
+    groups.remainder().iter().all(|&b| b == first).then_some(first)
+}
+
 fn alloc_error(n: usize) -> Error {
     Error::new(
         ErrorKind::LimitExceeded,
@@ -501,4 +518,27 @@ pub fn compress(src: &[u8], p: &Params) -> Result<Vec<u8>, Error> {
     out.extend_from_slice(&header);
     out.extend_from_slice(src);
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::run_value;
+    use alloc::vec;
+
+    proptest::proptest! {
+        /// A stream is a run exactly when all its bytes are equal, whatever its length and
+        /// wherever the one differing byte is.
+        #[test]
+        fn run_value_is_all_bytes_equal(len in 0usize..300, v in 0u8..=255, other in 0u8..=255) {
+            let data = vec![v; len];
+            proptest::prop_assert_eq!(run_value(&data), data.first().copied());
+            for at in 0..len {
+                let mut changed = data.clone();
+                changed[at] = other;
+                // (A single byte is a run of whatever it is.)
+                let want = if other == v || len == 1 { Some(changed[0]) } else { None };
+                proptest::prop_assert_eq!(run_value(&changed), want, "differing byte at {}", at);
+            }
+        }
+    }
 }
