@@ -6,7 +6,6 @@ use syn::spanned::Spanned;
 use syn::{Data, DeriveInput, Fields, Generics, Ident, Type, Visibility};
 
 use crate::attr::{self, Errors};
-use crate::check;
 
 /// The struct being derived.
 pub struct Container<'a> {
@@ -85,9 +84,9 @@ impl Field<'_> {
     }
 }
 
-/// Reads the input, collecting every attribute error.
-pub fn container(input: &DeriveInput) -> syn::Result<Container<'_>> {
-    let mut errors = Errors::default();
+/// Reads the input into `errors`, which collects every attribute error (the checks across
+/// attributes come after, in [`crate::check`], as serde_derive's `internals` order them).
+pub fn container<'a>(input: &'a DeriveInput, errors: &mut Errors) -> Container<'a> {
     let named = match &input.data {
         Data::Struct(s) => match &s.fields {
             Fields::Named(named) => Some(named),
@@ -113,11 +112,11 @@ pub fn container(input: &DeriveInput) -> syn::Result<Container<'_>> {
             None
         }
     };
-    let attrs = attr::container(&input.attrs, &mut errors);
+    let attrs = attr::container(&input.attrs, errors);
     let mut fields = Vec::new();
     for f in named.into_iter().flat_map(|n| &n.named) {
         let Some(ident) = f.ident.as_ref() else { continue };
-        let fa = attr::field(&f.attrs, &mut errors);
+        let fa = attr::field(&f.attrs, errors);
         fields.push(Field { ident, vis: &f.vis, ty: &f.ty, attrs: fa, doc: attr::doc(&f.attrs) });
     }
     let krate = match &attrs.krate {
@@ -125,8 +124,5 @@ pub fn container(input: &DeriveInput) -> syn::Result<Container<'_>> {
         None => quote!(::b2schema),
     };
     let private = crate::dummy::private();
-    let c = Container { ident: &input.ident, generics: &input.generics, attrs, fields, krate, private };
-    check::check(&c, &mut errors);
-    errors.finish()?;
-    Ok(c)
+    Container { ident: &input.ident, generics: &input.generics, attrs, fields, krate, private }
 }

@@ -34,7 +34,10 @@ pub fn derive_b2layout(input: TokenStream) -> TokenStream {
 
 /// The whole expansion, as a function of the input (the expansion snapshots call it directly).
 fn expand(input: &syn::DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
-    let c = ast::container(input)?;
+    let mut errors = attr::Errors::default();
+    let c = ast::container(input, &mut errors);
+    check::check(&c, &mut errors);
+    errors.finish()?;
     let names = container_names(&c);
     let ser = ser::expand(&c, &names);
     let de = de::expand(&c, &names);

@@ -92,7 +92,9 @@ mod tests {
         let input: syn::DeriveInput = syn::parse_quote! {
             struct S { a: u8, dims: Vec<u8>, len: u8 }
         };
-        let c = crate::ast::container(&input).unwrap();
+        let mut errors = crate::attr::Errors::default();
+        let c = crate::ast::container(&input, &mut errors);
+        errors.finish().unwrap();
         over_locals(&expr, &c.fields, &|f| format_ident!("__field_{}", f.ident)).map(|t| t.to_string())
     }
 
