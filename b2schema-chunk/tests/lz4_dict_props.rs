@@ -1,4 +1,4 @@
-//! lz4 dictionary chunks (`use_dict`): what the compressor writes for random data (runs,
+//! lz4 and lz4hc dictionary chunks (`use_dict`): what the compressor writes for random data (runs,
 //! repeats, a slow signal, noise; typesizes 1 to 8, shuffle, bitshuffle, delta, split or not)
 //! decodes back equal with this crate's decoder, carries the dictionary exactly when c-blosc2's
 //! rule gives one, and every compressed stream is a valid LZ4 block with the chunk's dictionary
@@ -40,9 +40,16 @@ fn data() -> impl Strategy<Value = Vec<u8>> {
 }
 
 fn params() -> impl Strategy<Value = Params> {
-    (1u8..=9, prop::sample::select(vec![1usize, 2, 4, 8]), 0usize..4, 0usize..3, prop::sample::select(vec![0usize, 4096, 16_384])).prop_map(
-        |(clevel, typesize, filter, split, blocksize)| Params {
-            codec: compcode::LZ4,
+    (
+        prop::sample::select(vec![compcode::LZ4, compcode::LZ4HC]),
+        1u8..=9,
+        prop::sample::select(vec![1usize, 2, 4, 8]),
+        0usize..4,
+        0usize..3,
+        prop::sample::select(vec![0usize, 4096, 16_384]),
+    )
+        .prop_map(|(codec, clevel, typesize, filter, split, blocksize)| Params {
+            codec,
             clevel,
             filters: [
                 0,
@@ -56,15 +63,14 @@ fn params() -> impl Strategy<Value = Params> {
             blocksize,
             use_dict: true,
             ..Params::new(typesize)
-        },
-    )
+        })
 }
 
 fn i32_at(c: &[u8], at: usize) -> i32 {
     i32::from_le_bytes(c[at..at + 4].try_into().unwrap())
 }
 
-/// Every stream of `c` (a regular lz4 dictionary chunk) through lz4_flex with the chunk's
+/// Every stream of `c` (a regular lz4 or lz4hc dictionary chunk) through lz4_flex with the chunk's
 /// dictionary: each coded stream must decode to exactly its length; returns the streams' bytes
 /// end to end (runs and raw streams as they are).
 fn streams_through_lz4_flex(c: &[u8], h: &ChunkHeader, typesize: usize) -> Result<Vec<u8>, TestCaseError> {
@@ -110,7 +116,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
     #[test]
-    fn lz4_dictionary_chunks_decode_to_their_input(src in data(), p in params()) {
+    fn lz4_and_lz4hc_dictionary_chunks_decode_to_their_input(src in data(), p in params()) {
         let c = compress::compress(&src, &p).unwrap();
         prop_assert_eq!(decompress(&c).unwrap(), src.clone());
         let h = ChunkHeader::parse(&c).unwrap();
@@ -134,20 +140,28 @@ proptest! {
 /// Chunks large enough, of data that is not one repeated byte, carry a dictionary, which their
 /// streams use: without it some stream does not decode.
 #[test]
-fn large_lz4_chunks_carry_a_dictionary_their_streams_use() {
+fn large_lz4_and_lz4hc_chunks_carry_a_dictionary_their_streams_use() {
     let src: Vec<u8> = (0..400_000u32).flat_map(|i| ((i % 1000) * 7 + i / 1000).to_le_bytes()).collect();
-    for (clevel, filters) in [(1u8, [0u8; 6]), (5, [0, 0, 0, 0, 0, filter_id::SHUFFLE]), (9, [0; 6])] {
-        let p = Params { codec: compcode::LZ4, clevel, filters, use_dict: true, ..Params::new(4) };
+    let shuffle = [0, 0, 0, 0, 0, filter_id::SHUFFLE];
+    for (codec, clevel, filters) in [
+        (compcode::LZ4, 1u8, [0u8; 6]),
+        (compcode::LZ4, 5, shuffle),
+        (compcode::LZ4, 9, [0; 6]),
+        (compcode::LZ4HC, 1, [0; 6]),
+        (compcode::LZ4HC, 5, shuffle),
+        (compcode::LZ4HC, 9, [0; 6]),
+    ] {
+        let p = Params { codec, clevel, filters, use_dict: true, ..Params::new(4) };
         let c = compress::compress(&src, &p).unwrap();
         let h = ChunkHeader::parse(&c).unwrap();
-        assert!(h.uses_dict() && !h.is_memcpyed(), "clevel {clevel}");
-        assert_eq!(decompress(&c).unwrap(), src, "clevel {clevel}");
+        assert!(h.uses_dict() && !h.is_memcpyed(), "codec {codec} clevel {clevel}");
+        assert_eq!(decompress(&c).unwrap(), src, "codec {codec} clevel {clevel}");
         // Zero the dictionary: the chunk no longer decodes to its input.
         let dstart = 32 + 4 * h.nblocks();
         let dsize = i32_at(&c, dstart) as usize;
-        assert!(dsize >= MIN_USEFUL_DICT, "clevel {clevel}: {dsize}");
+        assert!(dsize >= MIN_USEFUL_DICT, "codec {codec} clevel {clevel}: {dsize}");
         let mut broken = c.clone();
         broken[dstart + 4..dstart + 4 + dsize].fill(0);
-        assert!(decompress(&broken).ok() != Some(src.clone()), "clevel {clevel}: the streams ignore the dictionary");
+        assert!(decompress(&broken).ok() != Some(src.clone()), "codec {codec} clevel {clevel}: the streams ignore the dictionary");
     }
 }

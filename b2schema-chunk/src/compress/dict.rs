@@ -19,11 +19,12 @@
 //! c-blosc2's trained dictionary (`BENCHMARKS.md`, "Dictionaries"). Level 1, the size limits
 //! and the sampling are c-blosc2's.
 //!
-//! lz4 dictionaries are c-blosc2's: the samples' first `min(n * s, max)` bytes, and every
-//! stream compressed as `LZ4_loadDict` + `LZ4_compress_fast_continue` do it (the stream loaded
-//! with the dictionary afresh for each one, so that each stream references the dictionary and
-//! itself only; [`super::lz4::compress_with_dict`]). lz4hc dictionaries are not implemented
-//! ([`check`] refuses them).
+//! lz4 and lz4hc dictionaries are c-blosc2's: the samples' first `min(n * s, max)` bytes, and
+//! every stream compressed as `LZ4_loadDict` + `LZ4_compress_fast_continue` (lz4, with
+//! c-blosc2's acceleration) or `LZ4_loadDictHC` + `LZ4_compress_HC_continue` (lz4hc, at the
+//! clevel) do it, the stream loaded with the dictionary afresh for each one, so that each
+//! stream references the dictionary and itself only ([`super::lz4::compress_with_dict`],
+//! [`super::lz4hc::compress_with_dict`]).
 //!
 //! The chunk stores the dictionary after the bstarts table: its size (`i32`), then its bytes;
 //! the header's `blosc2_flags` has `BLOSC2_USEDICT` (bit 0), and the streams follow.
@@ -59,10 +60,9 @@ pub(crate) struct Dict {
 pub(crate) fn check(codec: u8) -> Result<(), Error> {
     let why = match codec {
         compcode::ZSTD if cfg!(feature = "zstd") => return Ok(()),
-        compcode::LZ4 if cfg!(feature = "lz4") => return Ok(()),
-        compcode::ZSTD | compcode::LZ4 => "a codec enabled in this build (cargo feature disabled)",
-        compcode::LZ4HC => {
-            "a codec this compressor makes dictionaries for (zstd, lz4; c-blosc2's lz4hc ones are not implemented)"
+        compcode::LZ4 | compcode::LZ4HC if cfg!(feature = "lz4") => return Ok(()),
+        compcode::ZSTD | compcode::LZ4 | compcode::LZ4HC => {
+            "a codec enabled in this build (cargo feature disabled)"
         }
         _ => "a codec with dictionaries (zstd, lz4 or lz4hc, as c-blosc2)",
     };
@@ -80,7 +80,7 @@ pub(crate) fn sampling(nbytes: usize, nstreams: usize) -> Option<(usize, usize, 
 
 /// The dictionary of a `codec` chunk from `filtered` (its blocks after the filters, end to end)
 /// for a chunk of `nstreams` streams: the samples c-blosc2 would train from (zstd) or takes as
-/// they are (lz4), as raw content (see the module documentation); `None` when c-blosc2 would
+/// they are (lz4, lz4hc), as raw content (see the module documentation); `None` when c-blosc2 would
 /// compress without one, or when the samples are one repeated byte.
 #[cfg_attr(not(feature = "zstd"), allow(unused_variables))]
 pub(crate) fn make(filtered: &[u8], nstreams: usize, codec: u8) -> Option<Dict> {

@@ -18,11 +18,11 @@
 //! compressed on scoped threads, then assembled in block order, so the output does not depend
 //! on the thread count (c-blosc2 itself stores blocks in the order its threads finish them).
 //!
-//! With [`Params::use_dict`], a zstd or lz4 chunk carries a dictionary made from its own
-//! filtered blocks, as c-blosc2's `use_dict` does (its samples and size limits; zstd: level 1
-//! for every stream, raw content where c-blosc2 trains one; lz4: c-blosc2's raw samples, every
-//! stream an LZ4 block with the dictionary as its history; see the `dict` module); lz4hc
-//! dictionaries are not implemented (an `Unsupported` error).
+//! With [`Params::use_dict`], a zstd, lz4 or lz4hc chunk carries a dictionary made from its
+//! own filtered blocks, as c-blosc2's `use_dict` does (its samples and size limits; zstd:
+//! level 1 for every stream, raw content where c-blosc2 trains one; lz4 and lz4hc: c-blosc2's
+//! raw samples, every stream an LZ4 block with the dictionary as its history; see the `dict`
+//! module).
 
 mod blocksize;
 #[cfg(feature = "blosclz")]
@@ -132,7 +132,8 @@ pub struct Params {
     /// Threads used to compress the blocks (1: this thread only).
     pub nthreads: usize,
     /// A dictionary taken from the chunk's own filtered blocks, stored in the chunk and used for
-    /// every stream (c-blosc2's `use_dict`); zstd and lz4 (lz4hc: an `Unsupported` error).
+    /// every stream (c-blosc2's `use_dict`); zstd, lz4 and lz4hc (other codecs: an
+    /// `Unsupported` error).
     /// Chunks too small for a useful one (under 5 120 bytes) are compressed without.
     pub use_dict: bool,
 }
