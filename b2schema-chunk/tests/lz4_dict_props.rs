@@ -162,6 +162,9 @@ fn large_lz4_and_lz4hc_chunks_carry_a_dictionary_their_streams_use() {
         assert!(dsize >= MIN_USEFUL_DICT, "codec {codec} clevel {clevel}: {dsize}");
         let mut broken = c.clone();
         broken[dstart + 4..dstart + 4 + dsize].fill(0);
-        assert!(decompress(&broken).ok() != Some(src.clone()), "codec {codec} clevel {clevel}: the streams ignore the dictionary");
+        assert!(
+            decompress(&broken).ok() != Some(src.clone()),
+            "codec {codec} clevel {clevel}: the streams ignore the dictionary"
+        );
     }
 }

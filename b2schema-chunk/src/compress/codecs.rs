@@ -60,7 +60,9 @@ pub(crate) fn encode(codec: u8, clevel: u8, dict: Option<&Dict>, input: &[u8], o
         },
         #[cfg(feature = "lz4")]
         compcode::LZ4 => match dict {
-            Some(d) => super::lz4::compress_with_dict(super::lz4::acceleration(clevel), &d.bytes, input, output),
+            Some(d) => {
+                super::lz4::compress_with_dict(super::lz4::acceleration(clevel), &d.bytes, input, output)
+            }
             None => super::lz4::compress(super::lz4::acceleration(clevel), input, output),
         },
         #[cfg(all(feature = "zlib", feature = "std"))]

@@ -357,7 +357,13 @@ pub(crate) fn compress_with_dict(acceleration: u32, dict: &[u8], input: &[u8], o
 
 /// [`compress_with_dict`]'s encoder over `buf` = dictionary window (`dsize` bytes) then block.
 /// Positions are buffer offsets; the table holds liblz4's indexes, `position + base`.
-fn encode_ext_dict(table: &mut U32Table, accel: u32, buf: &[u8], dsize: usize, out: &mut Out<'_>) -> Option<usize> {
+fn encode_ext_dict(
+    table: &mut U32Table,
+    accel: u32,
+    buf: &[u8],
+    dsize: usize,
+    out: &mut Out<'_>,
+) -> Option<usize> {
     let n = buf.len() - dsize;
     let olimit = out.buf.len();
     // liblz4's index of the block's first byte is 64 KiB; the dictionary's first is 64 KiB
@@ -439,7 +445,10 @@ fn encode_ext_dict(table: &mut U32Table, accel: u32, buf: &[u8], dsize: usize, o
                 let h = U32Table::hash(buf, ip);
                 let index = table.get(h);
                 table.put(h, ip + base);
-                if index >= base && index + MAX_DISTANCE >= ip + base && read_u32(buf, index - base) == read_u32(buf, ip) {
+                if index >= base
+                    && index + MAX_DISTANCE >= ip + base
+                    && read_u32(buf, index - base) == read_u32(buf, ip)
+                {
                     mat = index - base;
                     token = out.op;
                     out.push(0)?;
@@ -512,7 +521,11 @@ mod tests {
             // Pieces of the dictionary (its start, its end, across its 64 KiB window) with noise.
             let d = dict.len();
             let mut mixed = Vec::new();
-            for (a, b) in [(0, d.min(700)), (d.saturating_sub(900), d), (d.saturating_sub(70_000), d.saturating_sub(60_000))] {
+            for (a, b) in [
+                (0, d.min(700)),
+                (d.saturating_sub(900), d),
+                (d.saturating_sub(70_000), d.saturating_sub(60_000)),
+            ] {
                 mixed.extend_from_slice(&dict[a..b]);
                 mixed.extend_from_slice(&noise(50, b as u64));
             }
@@ -525,7 +538,11 @@ mod tests {
                     let n = compress_with_dict(acceleration(clevel), dict, data, &mut out);
                     assert!(n > 0, "dict {d} input {}", data.len());
                     let back = flex(&out[..n], data.len(), dict);
-                    assert!(back.as_deref() == Some(&data[..]), "dict {d} input {} clevel {clevel}", data.len());
+                    assert!(
+                        back.as_deref() == Some(&data[..]),
+                        "dict {d} input {} clevel {clevel}",
+                        data.len()
+                    );
                     // Too little room: 0, never a panic or a truncated stream.
                     assert_eq!(compress_with_dict(acceleration(clevel), dict, data, &mut out[..n - 1]), 0);
                 }
@@ -548,7 +565,10 @@ mod tests {
             let far = dsize > 65_536 - 500;
             assert!(n > 0 && (far || n < 100), "dsize {dsize}: {n} bytes");
             assert!(flex(&out[..n], data.len(), &dict).as_deref() == Some(&data[..]), "dsize {dsize}");
-            assert!(flex(&out[..n], data.len(), &[]).is_none(), "dsize {dsize}: decodes without the dictionary");
+            assert!(
+                flex(&out[..n], data.len(), &[]).is_none(),
+                "dsize {dsize}: decodes without the dictionary"
+            );
             // Without the dictionary, the same block does not compress.
             assert_eq!(compress(acceleration(5), &data, &mut out), 0, "dsize {dsize}");
         }

@@ -691,12 +691,17 @@ mod tests {
         let pattern: Vec<u8> = (0..40_000u32).map(|i| [1u8, 2, 1, 2, 9][(i % 5) as usize]).collect();
         let mut runs = noise(3000, 5);
         runs.extend_from_slice(&[0xAA; 5000]);
-        let dicts = [noise(256, 1), noise(32 * 1024, 2), noise(100_000, 3), pattern, runs, vec![1, 2, 3], vec![]];
+        let dicts =
+            [noise(256, 1), noise(32 * 1024, 2), noise(100_000, 3), pattern, runs, vec![1, 2, 3], vec![]];
         for dict in &dicts {
             let d = dict.len();
             let mut inputs: Vec<Vec<u8>> = vec![vec![], vec![7; 12], vec![7; 13], noise(3000, 9)];
             let mut mixed = Vec::new();
-            for (a, b) in [(0, d.min(700)), (d.saturating_sub(900), d), (d.saturating_sub(70_000), d.saturating_sub(60_000))] {
+            for (a, b) in [
+                (0, d.min(700)),
+                (d.saturating_sub(900), d),
+                (d.saturating_sub(70_000), d.saturating_sub(60_000)),
+            ] {
                 mixed.extend_from_slice(&dict[a..b]);
                 mixed.extend_from_slice(&noise(50, b as u64));
             }
@@ -714,7 +719,11 @@ mod tests {
                     let n = compress_with_dict(clevel, dict, data, &mut out);
                     assert!(n > 0, "dict {d} input {} clevel {clevel}", data.len());
                     let back = flex(&out[..n], data.len(), dict);
-                    assert!(back.as_deref() == Some(&data[..]), "dict {d} input {} clevel {clevel}", data.len());
+                    assert!(
+                        back.as_deref() == Some(&data[..]),
+                        "dict {d} input {} clevel {clevel}",
+                        data.len()
+                    );
                     assert_eq!(compress_with_dict(clevel, dict, data, &mut out[..n - 1]), 0);
                 }
             }
@@ -735,7 +744,10 @@ mod tests {
                 let far = dsize > 65_536 - 500;
                 assert!(n > 0 && (far || n < 100), "dsize {dsize} clevel {clevel}: {n} bytes");
                 assert!(flex(&out[..n], data.len(), &dict).as_deref() == Some(&data[..]), "dsize {dsize}");
-                assert!(flex(&out[..n], data.len(), &[]).is_none(), "dsize {dsize}: decodes without the dictionary");
+                assert!(
+                    flex(&out[..n], data.len(), &[]).is_none(),
+                    "dsize {dsize}: decodes without the dictionary"
+                );
                 assert_eq!(compress(clevel, &data, &mut out), 0, "dsize {dsize}");
             }
         }
