@@ -3,7 +3,8 @@
 //! python-blosc2 4.14.1 decompresses them (`blosc2.decompress2`); python-blosc2 compresses the
 //! same data with `use_dict=True` (zstd, lz4, lz4hc) and b2schema decompresses its chunks. Both
 //! sides must put a dictionary in the chunks large enough for one (the `BLOSC2_USEDICT` bit)
-//! and none in the small ones. This test never skips: without python-blosc2
+//! and none in the small ones; b2schema's lz4 and lz4hc dictionary chunks are python-blosc2's
+//! bytes. This test never skips: without python-blosc2
 //! (`scripts/pyenv.sh`) it fails.
 
 use std::process::Command;
@@ -107,8 +108,21 @@ fn python_blosc2_and_b2schema_read_each_others_dictionary_chunks() {
         assert_eq!(has_dict(&theirs), c.dict_expected, "{name}: dictionary flag of python's chunk");
         let got = chunk::decompress(&theirs).unwrap_or_else(|e| panic!("{name}: python's chunk: {e}"));
         assert!(got == c.input, "{name}: python's chunk decodes to other data");
-        sizes_line.push(format!("{name} ours {} theirs {}", c.ours.len(), theirs.len()));
+        let same = if c.ours == theirs { " (byte-identical)" } else { "" };
+        // lz4 and lz4hc: c-blosc2's dictionary (its raw samples) and liblz4's dictionary
+        // compression, ported: the same bytes as python-blosc2's chunk.
+        if !name.starts_with("zstd") {
+            assert!(
+                c.ours == theirs,
+                "{name}: not python-blosc2's bytes ({} against {})",
+                c.ours.len(),
+                theirs.len()
+            );
+        }
+        sizes_line.push(format!("{name} ours {} theirs {}{same}", c.ours.len(), theirs.len()));
     }
     eprintln!("dictionary chunk sizes:\n{}", sizes_line.join("\n"));
-    let _ = std::fs::remove_dir_all(&dir);
+    if std::env::var_os("B2SCHEMA_KEEP_DICT").is_none() {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

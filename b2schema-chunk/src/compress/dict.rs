@@ -19,7 +19,8 @@
 //! c-blosc2's trained dictionary (`BENCHMARKS.md`, "Dictionaries"). Level 1, the size limits
 //! and the sampling are c-blosc2's.
 //!
-//! lz4 and lz4hc dictionaries are c-blosc2's: the samples' first `min(n * s, max)` bytes, and
+//! lz4 and lz4hc dictionaries are c-blosc2's: the samples' first `min(n * s, max)` bytes (4
+//! of them replaced by the dictionary's size, as c-blosc2's buffer handling leaves them), and
 //! every stream compressed as `LZ4_loadDict` + `LZ4_compress_fast_continue` (lz4, with
 //! c-blosc2's acceleration) or `LZ4_loadDictHC` + `LZ4_compress_HC_continue` (lz4hc, at the
 //! clevel) do it, the stream loaded with the dictionary afresh for each one, so that each
@@ -83,7 +84,7 @@ pub(crate) fn sampling(nbytes: usize, nstreams: usize) -> Option<(usize, usize, 
 /// they are (lz4, lz4hc), as raw content (see the module documentation); `None` when c-blosc2 would
 /// compress without one, or when the samples are one repeated byte.
 #[cfg_attr(not(feature = "zstd"), allow(unused_variables))]
-pub(crate) fn make(filtered: &[u8], nstreams: usize, codec: u8) -> Option<Dict> {
+pub(crate) fn make(filtered: &[u8], nstreams: usize, nblocks: usize, codec: u8) -> Option<Dict> {
     let (n, size, max) = sampling(filtered.len(), nstreams)?;
     let raw = filtered.get(..n.checked_mul(size)?.min(max))?;
     // Samples of one repeated byte (zeros, say) would make a dictionary of up to 32 KiB of that
@@ -95,6 +96,9 @@ pub(crate) fn make(filtered: &[u8], nstreams: usize, codec: u8) -> Option<Dict> 
     let mut bytes = Vec::new();
     bytes.try_reserve_exact(raw.len()).ok()?;
     bytes.extend_from_slice(raw);
+    if codec != compcode::ZSTD {
+        lz4_overwrite(&mut bytes, nblocks);
+    }
     #[cfg(feature = "zstd")]
     {
         if codec == compcode::ZSTD {
@@ -108,6 +112,21 @@ pub(crate) fn make(filtered: &[u8], nstreams: usize, codec: u8) -> Option<Dict> 
     }
     #[cfg(not(feature = "zstd"))]
     Some(Dict { bytes })
+}
+
+/// c-blosc2's lz4 and lz4hc dictionary, byte for byte: it keeps the samples in the output
+/// buffer (from the end of the header) and writes the dictionary's size after the bstarts table
+/// (`4 * nblocks` bytes on) before it copies the samples after that size, so the 4 samples'
+/// bytes there are the dictionary's size (little-endian) by then. b2schema's dictionaries have
+/// them too, which makes its lz4 and lz4hc dictionary chunks c-blosc2's bytes
+/// (`tests/dict_python.rs`); decoders read whatever the chunk stores.
+fn lz4_overwrite(bytes: &mut [u8], nblocks: usize) {
+    let size = (bytes.len() as u32).to_le_bytes();
+    if let Some(at) = nblocks.checked_mul(4)
+        && let Some(dst) = bytes.get_mut(at..at.saturating_add(4))
+    {
+        dst.copy_from_slice(&size);
+    }
 }
 
 #[cfg(test)]

@@ -489,7 +489,7 @@ pub fn compress(src: &[u8], p: &Params) -> Result<Vec<u8>, Error> {
             // c-blosc2 counts a split chunk's streams as nblocks * typesize (leftover included).
             let nstreams = if dont_split { nblocks } else { nblocks.saturating_mul(typesize) };
             if dict::sampling(nbytes, nstreams).is_some() {
-                plan.dict = dict::make(&plan.filter_all()?, nstreams, p.codec);
+                plan.dict = dict::make(&plan.filter_all()?, nstreams, nblocks, p.codec);
             }
         }
         let blocks = plan.encode_blocks(p.nthreads)?;
