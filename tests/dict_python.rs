@@ -5,7 +5,8 @@
 //! sides must put a dictionary in the chunks large enough for one (the `BLOSC2_USEDICT` bit)
 //! and none in the small ones; b2schema's lz4 and lz4hc dictionary chunks are python-blosc2's
 //! bytes. This test never skips: without python-blosc2
-//! (`scripts/pyenv.sh`) it fails.
+//! (`scripts/pyenv.sh`) it fails. `B2SCHEMA_KEEP_DICT=1` keeps the chunks (in the temporary
+//! directory) for a look.
 
 use std::process::Command;
 

@@ -16,6 +16,9 @@
 //! * after a match the position two bytes back is hashed in, and the position right after it is
 //!   tried once before searching again.
 //!
+//! With `use_dict`, c-blosc2 calls `LZ4_loadDict` then `LZ4_compress_fast_continue` per stream
+//! instead: [`compress_with_dict`] (the `usingExtDict` variant of the same loop).
+//!
 //! The shared pieces (reads, match counting, the sequence writer) are used by [`super::lz4hc`].
 
 /// Shortest match of the LZ4 format (`MINMATCH`).

@@ -13,6 +13,10 @@
 //!   match logic of `LZ4HC_compress_hashChain` (ML1, ML2, ML3 with the `OPTIMAL_ML` squeeze);
 //!   at level 9 (256 attempts) the repeated-pattern analysis of `LZ4HC_InsertAndGetWiderMatch`.
 //!
+//! With `use_dict`, c-blosc2 loads the chunk's dictionary into an HC stream for each stream
+//! (`LZ4_loadDictHC`) and compresses with `LZ4_compress_HC_continue`: [`compress_with_dict`]
+//! runs the same two strategies with the dictionary as an external one before the block.
+//!
 //! Positions are kept as liblz4's indexes (`position + 64 KiB`, its fresh-state
 //! `dictLimit`), so that an empty table slot (0) is always out of reach and the 16-bit chain
 //! table aliases exactly as liblz4's does. Levels 10-12 (the optimal parser) are not
