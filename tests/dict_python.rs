@@ -1,10 +1,12 @@
 //! Dictionary chunks (`use_dict`) against the reference, both ways, in one python process:
-//! b2schema compresses zstd chunks with a dictionary made from their blocks, and
+//! b2schema compresses zstd, lz4 and lz4hc chunks with a dictionary made from their blocks, and
 //! python-blosc2 4.14.1 decompresses them (`blosc2.decompress2`); python-blosc2 compresses the
 //! same data with `use_dict=True` (zstd, lz4, lz4hc) and b2schema decompresses its chunks. Both
 //! sides must put a dictionary in the chunks large enough for one (the `BLOSC2_USEDICT` bit)
-//! and none in the small ones. This test never skips: without python-blosc2
-//! (`scripts/pyenv.sh`) it fails.
+//! and none in the small ones; b2schema's lz4 and lz4hc dictionary chunks are python-blosc2's
+//! bytes. This test never skips: without python-blosc2
+//! (`scripts/pyenv.sh`) it fails. `B2SCHEMA_KEEP_DICT=1` keeps the chunks (in the temporary
+//! directory) for a look.
 
 use std::process::Command;
 
@@ -44,11 +46,11 @@ fn has_dict(chunk: &[u8]) -> bool {
     ChunkHeader::parse(chunk).unwrap().uses_dict()
 }
 
-/// One case: its manifest entry, the input, our chunk (zstd only), whether a dictionary is due.
+/// One case: its manifest entry, the input, our chunk, whether a dictionary is due.
 struct Case {
     manifest: Value,
     input: Vec<u8>,
-    ours: Option<Vec<u8>>,
+    ours: Vec<u8>,
     dict_expected: bool,
 }
 
@@ -69,19 +71,15 @@ fn python_blosc2_and_b2schema_read_each_others_dictionary_chunks() {
                     let input = data(ts, nbytes, u64::from(clevel) * 31 + ts as u64);
                     let data_path = dir.join(format!("{name}.data"));
                     std::fs::write(&data_path, &input).unwrap();
-                    // b2schema makes zstd dictionaries only (lz4/lz4hc: python's side alone).
-                    let ours = (codec == compcode::ZSTD).then(|| {
-                        let p = Params { codec, clevel, filters, use_dict: true, ..Params::new(ts) };
-                        let c = compress::compress(&input, &p).unwrap_or_else(|e| panic!("{name}: {e}"));
-                        assert_eq!(has_dict(&c), dict_expected, "{name}: dictionary flag of our chunk");
-                        assert_eq!(chunk::decompress(&c).unwrap(), input, "{name}: our own chunk");
-                        std::fs::write(dir.join(format!("{name}.ours")), &c).unwrap();
-                        c
-                    });
+                    let p = Params { codec, clevel, filters, use_dict: true, ..Params::new(ts) };
+                    let ours = compress::compress(&input, &p).unwrap_or_else(|e| panic!("{name}: {e}"));
+                    assert_eq!(has_dict(&ours), dict_expected, "{name}: dictionary flag of our chunk");
+                    assert_eq!(chunk::decompress(&ours).unwrap(), input, "{name}: our own chunk");
+                    std::fs::write(dir.join(format!("{name}.ours")), &ours).unwrap();
                     let manifest = json!({
                         "name": name, "data": data_path, "codec": codec, "clevel": clevel, "typesize": ts,
                         "filters": filters, "theirs": dir.join(format!("{name}.theirs")),
-                        "ours": ours.as_ref().map(|_| dir.join(format!("{name}.ours"))),
+                        "ours": dir.join(format!("{name}.ours")),
                     });
                     cases.push(Case { manifest, input, ours, dict_expected });
                 }
@@ -111,10 +109,21 @@ fn python_blosc2_and_b2schema_read_each_others_dictionary_chunks() {
         assert_eq!(has_dict(&theirs), c.dict_expected, "{name}: dictionary flag of python's chunk");
         let got = chunk::decompress(&theirs).unwrap_or_else(|e| panic!("{name}: python's chunk: {e}"));
         assert!(got == c.input, "{name}: python's chunk decodes to other data");
-        if let Some(o) = &c.ours {
-            sizes_line.push(format!("{name} ours {} theirs {}", o.len(), theirs.len()));
+        let same = if c.ours == theirs { " (byte-identical)" } else { "" };
+        // lz4 and lz4hc: c-blosc2's dictionary (its raw samples) and liblz4's dictionary
+        // compression, ported: the same bytes as python-blosc2's chunk.
+        if !name.starts_with("zstd") {
+            assert!(
+                c.ours == theirs,
+                "{name}: not python-blosc2's bytes ({} against {})",
+                c.ours.len(),
+                theirs.len()
+            );
         }
+        sizes_line.push(format!("{name} ours {} theirs {}{same}", c.ours.len(), theirs.len()));
     }
-    eprintln!("zstd dictionary chunk sizes:\n{}", sizes_line.join("\n"));
-    let _ = std::fs::remove_dir_all(&dir);
+    eprintln!("dictionary chunk sizes:\n{}", sizes_line.join("\n"));
+    if std::env::var_os("B2SCHEMA_KEEP_DICT").is_none() {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

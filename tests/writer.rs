@@ -239,26 +239,34 @@ mod threads {
     }
 }
 
-/// `CParams::use_dict` reaches the chunk compressor: a zstd array's chunks carry their
-/// dictionary (the `BLOSC2_USEDICT` bit) and read back; a codec without dictionaries here says so.
+/// `CParams::use_dict` reaches the chunk compressor: a zstd, lz4 or lz4hc array's chunks carry
+/// their dictionary (the `BLOSC2_USEDICT` bit) and read back; a codec without dictionaries
+/// (blosclz, as in c-blosc2) says so.
 #[test]
 fn use_dict_reaches_the_chunks() {
+    use b2schema::chunk::compcode;
     let data: Vec<u8> = (0..200_000u32).flat_map(|i| ((i % 1000) * 7 + i / 1000).to_le_bytes()).collect();
     let mut a = NdArray::new(&[200_000], &[50_000], &[5_000], "<u4", 4, Fill::Data(&data));
     a.cparams = CParams { use_dict: true, ..CParams::default() };
-    let bytes = a.to_frame().unwrap().to_vec().unwrap();
-    let path = temp("dict.b2nd");
-    std::fs::write(&path, &bytes).unwrap();
-    let file = FrameFile::open(&path).unwrap();
-    let view = FrameView::from_slice(&bytes).unwrap();
-    let locations = view.chunk_locations().unwrap();
-    assert_eq!(locations.len(), 4);
-    for loc in locations {
-        assert!(file.chunk_header(loc).unwrap().uses_dict(), "{loc:?}");
+    for codec in [compcode::ZSTD, compcode::LZ4, compcode::LZ4HC] {
+        let mut a = a.clone();
+        a.cparams.codec = codec;
+        let bytes = a.to_frame().unwrap().to_vec().unwrap();
+        let path = temp(&format!("dict-{codec}.b2nd"));
+        std::fs::write(&path, &bytes).unwrap();
+        let file = FrameFile::open(&path).unwrap();
+        let view = FrameView::from_slice(&bytes).unwrap();
+        let locations = view.chunk_locations().unwrap();
+        assert_eq!(locations.len(), 4, "codec {codec}");
+        for loc in locations {
+            let h = file.chunk_header(loc).unwrap();
+            assert!(h.uses_dict(), "codec {codec}: {loc:?}");
+            assert_eq!(h.codec().id(), codec, "codec {codec}: {loc:?}");
+        }
+        assert_eq!(file.ndarray_data(1 << 20).unwrap(), data, "codec {codec}");
     }
-    assert_eq!(file.ndarray_data(1 << 20).unwrap(), data);
-    let mut lz4 = a.clone();
-    lz4.cparams.codec = b2schema::chunk::compcode::LZ4;
-    let err = lz4.to_frame().unwrap_err().to_string();
+    let mut blosclz = a.clone();
+    blosclz.cparams.codec = compcode::BLOSCLZ;
+    let err = blosclz.to_frame().unwrap_err().to_string();
     assert!(err.contains("dict"), "{err}");
 }

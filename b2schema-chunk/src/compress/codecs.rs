@@ -7,8 +7,8 @@
 //! | codec | implementation | level used for clevel 1-9 | cargo feature |
 //! |---|---|---|---|
 //! | blosclz | [`super::blosclz`] (this crate) | clevel (probe length, hash bits, thresholds) | `blosclz` |
-//! | lz4 | [`super::lz4`] (this crate): liblz4 1.10.0's `LZ4_compress_fast`, byte-identical output | acceleration `10 - clevel`, as c-blosc2 passes it (the search step grows faster) | `lz4` |
-//! | lz4hc | [`super::lz4hc`] (this crate): liblz4 1.10.0's `LZ4_compress_HC`, byte-identical output | clevel as the HC level: 1-2 `lz4mid`, 3-9 hash chains of `2^(clevel-1)` attempts (pattern analysis at 9) | `lz4` |
+//! | lz4 | [`super::lz4`] (this crate): liblz4 1.10.0's `LZ4_compress_fast`, byte-identical output; with a dictionary `LZ4_loadDict` + `LZ4_compress_fast_continue` | acceleration `10 - clevel`, as c-blosc2 passes it (the search step grows faster) | `lz4` |
+//! | lz4hc | [`super::lz4hc`] (this crate): liblz4 1.10.0's `LZ4_compress_HC`, byte-identical output; with a dictionary `LZ4_loadDictHC` + `LZ4_compress_HC_continue` | clevel as the HC level: 1-2 `lz4mid`, 3-9 hash chains of `2^(clevel-1)` attempts (pattern analysis at 9) | `lz4` |
 //! | zlib | `zlib-rs` (pure-Rust zlib) `compress2`, zlib wrapper | clevel, as c-blosc2 passes it to `compress2` | `zlib` |
 //! | zstd | `rusty_zstd` (pure-Rust libzstd levels and strategies) `compress_with`, content size, no checksum; with a dictionary `compress_using_dict_with` at level 1 | c-blosc2's `2 * clevel - 1` (1, 3, ... 15), 22 at clevel 9 | `zstd` |
 
@@ -54,9 +54,17 @@ pub(crate) fn encode(codec: u8, clevel: u8, dict: Option<&Dict>, input: &[u8], o
         #[cfg(feature = "blosclz")]
         compcode::BLOSCLZ => super::blosclz::compress(clevel, input, output),
         #[cfg(feature = "lz4")]
-        compcode::LZ4HC => super::lz4hc::compress(clevel, input, output),
+        compcode::LZ4HC => match dict {
+            Some(d) => super::lz4hc::compress_with_dict(clevel, &d.bytes, input, output),
+            None => super::lz4hc::compress(clevel, input, output),
+        },
         #[cfg(feature = "lz4")]
-        compcode::LZ4 => super::lz4::compress(super::lz4::acceleration(clevel), input, output),
+        compcode::LZ4 => match dict {
+            Some(d) => {
+                super::lz4::compress_with_dict(super::lz4::acceleration(clevel), &d.bytes, input, output)
+            }
+            None => super::lz4::compress(super::lz4::acceleration(clevel), input, output),
+        },
         #[cfg(all(feature = "zlib", feature = "std"))]
         compcode::ZLIB => {
             // zlib's `compress2` at level clevel, straight into the limit: too small is "does not fit".
@@ -69,8 +77,8 @@ pub(crate) fn encode(codec: u8, clevel: u8, dict: Option<&Dict>, input: &[u8], o
             copy_if_fits(&miniz_oxide::deflate::compress_to_vec_zlib(input, clevel.min(9)), output)
         }
         #[cfg(feature = "zstd")]
-        compcode::ZSTD => match dict {
-            Some(d) => zstd_encode_dict(&d.zstd, input, output),
+        compcode::ZSTD => match dict.and_then(|d| d.zstd.as_ref()) {
+            Some(d) => zstd_encode_dict(d, input, output),
             None => zstd_encode(clevel, input, output),
         },
         _ => 0,

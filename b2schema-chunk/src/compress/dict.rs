@@ -17,8 +17,16 @@
 //! 1.5 to 45 s on the 32 to 64 KB of samples of a 1 MiB chunk (release build), and refused some
 //! that libzstd's trains from; the raw samples compressed that chunk within 3 % of
 //! c-blosc2's trained dictionary (`BENCHMARKS.md`, "Dictionaries"). Level 1, the size limits
-//! and the sampling are c-blosc2's. lz4 and lz4hc dictionaries are not implemented
-//! ([`check`] refuses them).
+//! and the sampling are c-blosc2's.
+//!
+//! lz4 and lz4hc dictionaries are c-blosc2's: the samples' first `min(n * s, max)` bytes (4
+//! of them replaced by the dictionary's size, as c-blosc2's buffer handling leaves them), and
+//! every stream compressed as `LZ4_loadDict` + `LZ4_compress_fast_continue` (lz4, with
+//! c-blosc2's acceleration) or `LZ4_loadDictHC` + `LZ4_compress_HC_continue` (lz4hc, at the
+//! clevel) do it, the stream loaded with the dictionary afresh for each one, so that each
+//! stream references the dictionary and itself only ([`super::lz4::compress_with_dict`],
+//! [`super::lz4hc::compress_with_dict`]). The chunks are c-blosc2's bytes, except where the
+//! samples are one repeated byte: no dictionary then, for every codec (see [`make`]).
 //!
 //! The chunk stores the dictionary after the bstarts table: its size (`i32`), then its bytes;
 //! the header's `blosc2_flags` has `BLOSC2_USEDICT` (bit 0), and the streams follow.
@@ -42,19 +50,21 @@ const DICT_SHARE: usize = 20;
 
 /// A chunk's dictionary: the bytes stored in the chunk and the codec's form of them.
 pub(crate) struct Dict {
-    /// What the chunk stores after its bstarts table (without the size).
+    /// What the chunk stores after its bstarts table (without the size); lz4 streams take
+    /// these bytes as their history.
     pub(crate) bytes: Vec<u8>,
+    /// The zstd form (zstd chunks only).
     #[cfg(feature = "zstd")]
-    pub(crate) zstd: rusty_zstd::Dictionary,
+    pub(crate) zstd: Option<rusty_zstd::Dictionary>,
 }
 
 /// Checks that this build can compress `codec` with a dictionary.
 pub(crate) fn check(codec: u8) -> Result<(), Error> {
     let why = match codec {
         compcode::ZSTD if cfg!(feature = "zstd") => return Ok(()),
-        compcode::ZSTD => "a codec enabled in this build (cargo feature disabled)",
-        compcode::LZ4 | compcode::LZ4HC => {
-            "a codec this compressor makes dictionaries for (zstd; c-blosc2's lz4 and lz4hc ones are not implemented)"
+        compcode::LZ4 | compcode::LZ4HC if cfg!(feature = "lz4") => return Ok(()),
+        compcode::ZSTD | compcode::LZ4 | compcode::LZ4HC => {
+            "a codec enabled in this build (cargo feature disabled)"
         }
         _ => "a codec with dictionaries (zstd, lz4 or lz4hc, as c-blosc2)",
     };
@@ -70,32 +80,54 @@ pub(crate) fn sampling(nbytes: usize, nstreams: usize) -> Option<(usize, usize, 
     (max >= MIN_USEFUL_DICT && size > 0).then_some((n, size, max))
 }
 
-/// The dictionary of a chunk from `filtered` (its blocks after the filters, end to end) for a
-/// chunk of `nstreams` streams: the samples c-blosc2 would train from, as a raw-content zstd
-/// dictionary (see the module documentation); `None` when c-blosc2 would compress without one.
-#[cfg(feature = "zstd")]
-pub(crate) fn make(filtered: &[u8], nstreams: usize) -> Option<Dict> {
+/// The dictionary of a `codec` chunk from `filtered` (its blocks after the filters, end to end)
+/// for a chunk of `nstreams` streams: the samples c-blosc2 would train from (zstd) or takes as
+/// they are (lz4, lz4hc), as raw content (see the module documentation); `None` when c-blosc2 would
+/// compress without one, or when the samples are one repeated byte.
+#[cfg_attr(not(feature = "zstd"), allow(unused_variables))]
+pub(crate) fn make(filtered: &[u8], nstreams: usize, nblocks: usize, codec: u8) -> Option<Dict> {
     let (n, size, max) = sampling(filtered.len(), nstreams)?;
     let raw = filtered.get(..n.checked_mul(size)?.min(max))?;
-    // Never bytes that a decoder would read as a trained dictionary (its magic first). Samples
-    // of one repeated byte (zeros, say) would make a dictionary of up to 32 KiB of that byte:
-    // then no dictionary, so that a chunk of zeros stays a 32-byte zeros chunk (c-blosc2's
-    // trainer makes a small dictionary of them instead: 243 bytes for 1 MiB of zeros).
-    if raw.get(..4) == Some(&rusty_zstd::MAGIC_DICTIONARY.to_le_bytes()[..])
-        || raw.windows(2).all(|w| w[0] == w[1])
-    {
+    // Samples of one repeated byte (zeros, say) would make a dictionary of up to 32 KiB of that
+    // byte: then no dictionary, so that a chunk of zeros stays a 32-byte zeros chunk (c-blosc2's
+    // zstd trainer makes a small dictionary of them instead: 243 bytes for 1 MiB of zeros).
+    if raw.windows(2).all(|w| w[0] == w[1]) {
         return None;
     }
     let mut bytes = Vec::new();
     bytes.try_reserve_exact(raw.len()).ok()?;
     bytes.extend_from_slice(raw);
-    Some(Dict { zstd: rusty_zstd::Dictionary::raw(bytes.clone()), bytes })
+    if codec != compcode::ZSTD {
+        lz4_overwrite(&mut bytes, nblocks);
+    }
+    #[cfg(feature = "zstd")]
+    {
+        if codec == compcode::ZSTD {
+            // Never bytes that a decoder would read as a trained dictionary (its magic first).
+            if raw.get(..4) == Some(&rusty_zstd::MAGIC_DICTIONARY.to_le_bytes()[..]) {
+                return None;
+            }
+            return Some(Dict { zstd: Some(rusty_zstd::Dictionary::raw(bytes.clone())), bytes });
+        }
+        Some(Dict { zstd: None, bytes })
+    }
+    #[cfg(not(feature = "zstd"))]
+    Some(Dict { bytes })
 }
 
-/// Without zstd there are no dictionaries ([`check`] refuses `use_dict`).
-#[cfg(not(feature = "zstd"))]
-pub(crate) fn make(_filtered: &[u8], _nstreams: usize) -> Option<Dict> {
-    None
+/// c-blosc2's lz4 and lz4hc dictionary, byte for byte: it keeps the samples in the output
+/// buffer (from the end of the header) and writes the dictionary's size after the bstarts table
+/// (`4 * nblocks` bytes on) before it copies the samples after that size, so the 4 samples'
+/// bytes there are the dictionary's size (little-endian) by then. b2schema's dictionaries have
+/// them too, which makes its lz4 and lz4hc dictionary chunks c-blosc2's bytes
+/// (`tests/dict_python.rs`); decoders read whatever the chunk stores.
+fn lz4_overwrite(bytes: &mut [u8], nblocks: usize) {
+    let size = (bytes.len() as u32).to_le_bytes();
+    if let Some(at) = nblocks.checked_mul(4)
+        && let Some(dst) = bytes.get_mut(at..at.saturating_add(4))
+    {
+        dst.copy_from_slice(&size);
+    }
 }
 
 #[cfg(test)]

@@ -16,6 +16,9 @@
 //! * after a match the position two bytes back is hashed in, and the position right after it is
 //!   tried once before searching again.
 //!
+//! With `use_dict`, c-blosc2 calls `LZ4_loadDict` then `LZ4_compress_fast_continue` per stream
+//! instead: [`compress_with_dict`] (the `usingExtDict` variant of the same loop).
+//!
 //! The shared pieces (reads, match counting, the sequence writer) are used by [`super::lz4hc`].
 
 /// Shortest match of the LZ4 format (`MINMATCH`).
@@ -314,9 +317,164 @@ fn encode<T: Table>(table: &mut T, accel: u32, input: &[u8], out: &mut Out<'_>) 
     Some(out.op)
 }
 
+/// The window of an LZ4 dictionary: `LZ4_loadDict` keeps its last 64 KiB.
+const DICT_WINDOW: usize = 64 * 1024;
+/// `LZ4_loadDict` hashes one position in 3 while 8 bytes remain (`HASH_UNIT`, 64-bit).
+const DICT_HASH_UNIT: usize = 8;
+
+/// Compresses `input` as one LZ4 block that may reference `dict` (the 64 KiB before it), as
+/// c-blosc2's `lz4_wrap_compress` does with a dictionary: `LZ4_loadDict(stream, dict)` then
+/// `LZ4_compress_fast_continue(stream, .., acceleration)` in limited-output mode; 0 when it
+/// gives up. It decodes with `LZ4_decompress_safe_usingDict(.., dict)`.
+///
+/// As liblz4 1.10.0 (`usingExtDict`, `byU32`, `dictSmall` below 64 KiB of dictionary):
+///
+/// * the dictionary's last 64 KiB are hashed (`LZ4_hash5`, 2^12 slots of 32-bit indexes), one
+///   position in 3 while 8 bytes remain; the dictionary ends at index 65 536 where the block
+///   starts, so that an empty slot (index 0) lies before the dictionary and is skipped;
+/// * candidates must lie inside the dictionary or the block and at most 65 535 bytes back;
+/// * a match found in the dictionary is caught up backwards within the dictionary, one found in
+///   the block within the block, and a match in the dictionary may run on past its end into
+///   the block's first bytes;
+/// * the rest (search step, next-position test, output bounds) as [`compress`].
+///
+/// The block and the dictionary's window are laid end to end in one buffer (allocated here;
+/// 0 when that fails). A dictionary under 8 bytes hashes no position (liblz4 drops it too).
+pub(crate) fn compress_with_dict(acceleration: u32, dict: &[u8], input: &[u8], output: &mut [u8]) -> usize {
+    let accel = acceleration.clamp(1, ACCELERATION_MAX);
+    if input.len() > i32::MAX as usize - 2 * DICT_WINDOW {
+        return 0;
+    }
+    let window = &dict[dict.len().saturating_sub(DICT_WINDOW)..];
+    let window = if window.len() < DICT_HASH_UNIT { &[][..] } else { window };
+    let mut buf = alloc::vec::Vec::new();
+    if buf.try_reserve_exact(window.len() + input.len()).is_err() {
+        return 0;
+    }
+    buf.extend_from_slice(window);
+    buf.extend_from_slice(input);
+    let mut table = alloc::boxed::Box::new(U32Table([0; 1 << HASH_LOG]));
+    let mut out = Out { buf: output, op: 0 };
+    encode_ext_dict(&mut table, accel, &buf, window.len(), &mut out).unwrap_or(0)
+}
+
+/// [`compress_with_dict`]'s encoder over `buf` = dictionary window (`dsize` bytes) then block.
+/// Positions are buffer offsets; the table holds liblz4's indexes, `position + base`.
+fn encode_ext_dict(
+    table: &mut U32Table,
+    accel: u32,
+    buf: &[u8],
+    dsize: usize,
+    out: &mut Out<'_>,
+) -> Option<usize> {
+    let n = buf.len() - dsize;
+    let olimit = out.buf.len();
+    // liblz4's index of the block's first byte is 64 KiB; the dictionary's first is 64 KiB
+    // minus its size, the lowest valid index (`prefixIdxLimit`).
+    let base = DICT_WINDOW - dsize;
+    let mut p = 0;
+    while p + DICT_HASH_UNIT <= dsize {
+        table.put(U32Table::hash(buf, p), p + base);
+        p += 3;
+    }
+    let mut anchor = dsize;
+    'last: {
+        if n < MIN_LENGTH {
+            break 'last;
+        }
+        let mflimit_plus_one = dsize + n - MFLIMIT + 1;
+        let matchlimit = dsize + n - LASTLITERALS;
+        table.put(U32Table::hash(buf, dsize), dsize + base);
+        let mut ip = dsize + 1;
+        let mut forward_h = U32Table::hash(buf, ip);
+        loop {
+            // Find a match.
+            let mut mat;
+            {
+                let mut forward_ip = ip;
+                let mut step = 1usize;
+                let mut search = accel << SKIP_TRIGGER;
+                loop {
+                    let h = forward_h;
+                    let current = forward_ip;
+                    let index = table.get(h);
+                    ip = forward_ip;
+                    forward_ip += step;
+                    step = (search >> SKIP_TRIGGER) as usize;
+                    search += 1;
+                    if forward_ip > mflimit_plus_one {
+                        break 'last;
+                    }
+                    forward_h = U32Table::hash(buf, forward_ip);
+                    table.put(h, current + base);
+                    // Before the dictionary (an empty slot), or too far back.
+                    if index < base || index + MAX_DISTANCE < current + base {
+                        continue;
+                    }
+                    mat = index - base;
+                    if read_u32(buf, mat) == read_u32(buf, ip) {
+                        break;
+                    }
+                }
+            }
+            // Catch up, within the dictionary or within the block (`lowLimit`).
+            let low = if mat < dsize { 0 } else { dsize };
+            while ip > anchor && mat > low && buf.get(ip - 1) == buf.get(mat - 1) {
+                ip -= 1;
+                mat -= 1;
+            }
+            // Literals.
+            let ll = ip - anchor;
+            if out.op + 1 + ll + (2 + 1 + LASTLITERALS) + ll / 255 > olimit {
+                return None;
+            }
+            let mut token = out.literals(buf.get(anchor..ip)?)?;
+            loop {
+                // The match at `ip`, `mat` earlier; from the dictionary it may run on into the
+                // block (liblz4 counts to the dictionary's end, then from the block's start).
+                out.match_offset(ip - mat)?;
+                let code = count(buf, ip + MINMATCH, mat + MINMATCH, matchlimit);
+                ip += code + MINMATCH;
+                if out.op + (1 + LASTLITERALS) + (code + 240) / 255 > olimit {
+                    return None;
+                }
+                out.match_length(token, code + MINMATCH)?;
+                anchor = ip;
+                if ip >= mflimit_plus_one {
+                    break 'last;
+                }
+                table.put(U32Table::hash(buf, ip - 2), ip - 2 + base);
+                // Test the next position.
+                let h = U32Table::hash(buf, ip);
+                let index = table.get(h);
+                table.put(h, ip + base);
+                if index >= base
+                    && index + MAX_DISTANCE >= ip + base
+                    && read_u32(buf, index - base) == read_u32(buf, ip)
+                {
+                    mat = index - base;
+                    token = out.op;
+                    out.push(0)?;
+                    continue;
+                }
+                break;
+            }
+            ip += 1;
+            forward_h = U32Table::hash(buf, ip);
+        }
+    }
+    // Last literals.
+    let last = dsize + n - anchor;
+    if out.op + last + 1 + (last + 255 - LEN_MASK) / 255 > olimit {
+        return None;
+    }
+    out.last_literals(buf.get(anchor..)?)?;
+    Some(out.op)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{acceleration, compress};
+    use super::{acceleration, compress, compress_with_dict};
     use alloc::vec;
     use alloc::vec::Vec;
 
@@ -335,6 +493,87 @@ mod tests {
                 assert_eq!(lz4_flex::block::decompress_into(&out[..n], &mut back).unwrap(), data.len());
                 assert_eq!(back, data);
             }
+        }
+    }
+
+    /// xorshift bytes: no matches of their own.
+    fn noise(n: usize, seed: u64) -> Vec<u8> {
+        let mut x = seed | 1;
+        (0..n)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x as u8
+            })
+            .collect()
+    }
+
+    /// Decodes with `dict` as the history through lz4_flex; `None` when it refuses.
+    fn flex(block: &[u8], n: usize, dict: &[u8]) -> Option<Vec<u8>> {
+        let mut back = vec![0u8; n];
+        let got = lz4_flex::block::decompress_into_with_dict(block, &mut back, dict).ok()?;
+        (got == n).then_some(back)
+    }
+
+    #[test]
+    fn dictionary_streams_roundtrip_through_lz4_flex() {
+        let dicts = [noise(256, 1), noise(32 * 1024, 2), noise(100_000, 3), noise(5, 4), vec![]];
+        for dict in &dicts {
+            let mut inputs: Vec<Vec<u8>> = vec![vec![], vec![7; 12], vec![7; 13], noise(3000, 9)];
+            // Pieces of the dictionary (its start, its end, across its 64 KiB window) with noise.
+            let d = dict.len();
+            let mut mixed = Vec::new();
+            for (a, b) in [
+                (0, d.min(700)),
+                (d.saturating_sub(900), d),
+                (d.saturating_sub(70_000), d.saturating_sub(60_000)),
+            ] {
+                mixed.extend_from_slice(&dict[a..b]);
+                mixed.extend_from_slice(&noise(50, b as u64));
+            }
+            mixed.extend((0..80_000u32).map(|i| ((i / 3) % 251) as u8));
+            mixed.extend_from_slice(&dict[d.saturating_sub(300)..]);
+            inputs.push(mixed);
+            for data in &inputs {
+                for clevel in [1u8, 5, 9] {
+                    let mut out = vec![0u8; data.len() + data.len() / 255 + 16];
+                    let n = compress_with_dict(acceleration(clevel), dict, data, &mut out);
+                    assert!(n > 0, "dict {d} input {}", data.len());
+                    let back = flex(&out[..n], data.len(), dict);
+                    assert!(
+                        back.as_deref() == Some(&data[..]),
+                        "dict {d} input {} clevel {clevel}",
+                        data.len()
+                    );
+                    // Too little room: 0, never a panic or a truncated stream.
+                    assert_eq!(compress_with_dict(acceleration(clevel), dict, data, &mut out[..n - 1]), 0);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn dictionary_matches_reach_into_the_dictionary() {
+        // A block made of the dictionary's own bytes (its end first, then its start) is a few
+        // matches into it, which nothing decodes without the dictionary; the dictionary's
+        // first bytes lie more than 64 KiB back when it is longer, and are not used then.
+        for dsize in [1000usize, 32 * 1024, 65_536, 90_000] {
+            let dict = noise(dsize, dsize as u64);
+            let mut data = dict[dsize - 500..].to_vec();
+            data.extend_from_slice(&dict[..500]);
+            data.extend_from_slice(&noise(20, 77));
+            let mut out = vec![0u8; data.len()];
+            let n = compress_with_dict(acceleration(5), &dict, &data, &mut out);
+            let far = dsize > 65_536 - 500;
+            assert!(n > 0 && (far || n < 100), "dsize {dsize}: {n} bytes");
+            assert!(flex(&out[..n], data.len(), &dict).as_deref() == Some(&data[..]), "dsize {dsize}");
+            assert!(
+                flex(&out[..n], data.len(), &[]).is_none(),
+                "dsize {dsize}: decodes without the dictionary"
+            );
+            // Without the dictionary, the same block does not compress.
+            assert_eq!(compress(acceleration(5), &data, &mut out), 0, "dsize {dsize}");
         }
     }
 }

@@ -13,6 +13,10 @@
 //!   match logic of `LZ4HC_compress_hashChain` (ML1, ML2, ML3 with the `OPTIMAL_ML` squeeze);
 //!   at level 9 (256 attempts) the repeated-pattern analysis of `LZ4HC_InsertAndGetWiderMatch`.
 //!
+//! With `use_dict`, c-blosc2 loads the chunk's dictionary into an HC stream for each stream
+//! (`LZ4_loadDictHC`) and compresses with `LZ4_compress_HC_continue`: [`compress_with_dict`]
+//! runs the same two strategies with the dictionary as an external one before the block.
+//!
 //! Positions are kept as liblz4's indexes (`position + 64 KiB`, its fresh-state
 //! `dictLimit`), so that an empty table slot (0) is always out of reach and the 16-bit chain
 //! table aliases exactly as liblz4's does. Levels 10-12 (the optimal parser) are not
@@ -39,6 +43,8 @@ const CHAIN_SIZE: usize = 1 << 16;
 const OPTIMAL_ML: isize = (LEN_MASK - 1 + MINMATCH) as isize;
 /// Chains longer than this get the repeated-pattern analysis (level 9).
 const PATTERN_ANALYSIS_ABOVE: u32 = 128;
+/// `LZ4MID_HASHSIZE`.
+const MID_HASH_SIZE: usize = 8;
 /// The last level of the `lz4mid` strategy.
 const MID_LEVEL_MAX: u8 = 2;
 
@@ -48,12 +54,52 @@ pub(crate) fn compress(clevel: u8, input: &[u8], output: &mut [u8]) -> usize {
     if input.len() > i32::MAX as usize - PREFIX as usize {
         return 0;
     }
+    encode(clevel, input, 0, output)
+}
+
+/// The window of an LZ4 dictionary: `LZ4_loadDictHC` keeps its last 64 KiB.
+const DICT_WINDOW: usize = 64 * 1024;
+
+/// Compresses `input` as one LZ4 block that may reference `dict` (the 64 KiB before it), as
+/// c-blosc2's `lz4hc_wrap_compress` does with a dictionary: `LZ4_resetStreamHC_fast(stream,
+/// clevel)`, `LZ4_loadDictHC(stream, dict)`, then `LZ4_compress_HC_continue` in
+/// limited-output mode (the dictionary an external one: `LZ4HC_setExternalDict`); 0 when it
+/// gives up. It decodes with `LZ4_decompress_safe_usingDict(.., dict)`.
+///
+/// The dictionary's window and the block are laid end to end in one buffer (allocated here; 0
+/// when that fails), with liblz4's indexes: the dictionary from 64 KiB (`lowLimit`), the block
+/// right after it (`dictLimit`). As liblz4 1.10.0:
+///
+/// * `lz4mid` (levels 1-2): the dictionary is hashed as `LZ4MID_fillHTable` does (one
+///   position in 3 into both tables, then every position of its last 32 KiB into the long
+///   one); a match found in the dictionary stops at its end, is not caught up backwards, and
+///   a short one does not try the next position;
+/// * hash chains (levels 3-9): `LZ4HC_Insert` up to the dictionary's last 3 bytes; a match in
+///   the dictionary may run on into the block and reach back to the dictionary's start, one in
+///   the block back to the block's start; the repeated-pattern analysis sees the dictionary
+///   and the block as one.
+pub(crate) fn compress_with_dict(clevel: u8, dict: &[u8], input: &[u8], output: &mut [u8]) -> usize {
+    if input.len() > i32::MAX as usize - PREFIX as usize - DICT_WINDOW {
+        return 0;
+    }
+    let window = &dict[dict.len().saturating_sub(DICT_WINDOW)..];
+    let mut buf = Vec::new();
+    if buf.try_reserve_exact(window.len() + input.len()).is_err() {
+        return 0;
+    }
+    buf.extend_from_slice(window);
+    buf.extend_from_slice(input);
+    encode(clevel, &buf, window.len(), output)
+}
+
+/// The block `buf[dsize..]` after the dictionary `buf[..dsize]` (none when `dsize` is 0).
+fn encode(clevel: u8, buf: &[u8], dsize: usize, output: &mut [u8]) -> usize {
     let level = clevel.clamp(1, 9);
     let mut out = Out { buf: output, op: 0 };
     let r = if level <= MID_LEVEL_MAX {
-        mid(input, &mut out)
+        mid(buf, dsize, &mut out)
     } else {
-        hash_chain(input, &mut out, 1 << (level - 1))
+        hash_chain(buf, dsize, &mut out, 1 << (level - 1))
     };
     r.unwrap_or(0)
 }
@@ -125,18 +171,46 @@ fn get(table: &[u32], h: usize) -> u32 {
     table.get(h).copied().unwrap_or(0)
 }
 
-/// `LZ4MID_compress` without dictionary, limited output.
-fn mid(input: &[u8], out: &mut Out<'_>) -> Option<usize> {
-    let n = input.len();
-    let mut anchor = 0usize;
+/// `LZ4MID_compress` in limited-output mode of the block `input[dsize..]`, with the external
+/// dictionary `input[..dsize]` (`LZ4MID_fillHTable` first) when `dsize > 0`.
+fn mid(input: &[u8], dsize: usize, out: &mut Out<'_>) -> Option<usize> {
+    let n = input.len() - dsize;
+    let mut anchor = dsize;
     if n >= MIN_LENGTH {
         let mut h4t: Vec<u32> = zeroed(1 << MID_HASH_LOG)?;
         let mut h8t: Vec<u32> = zeroed(1 << MID_HASH_LOG)?;
-        let mflimit = n - MFLIMIT;
-        let matchlimit = n - LASTLITERALS;
-        let ilimit_idx = (n - 8) as u32 + PREFIX;
         let idx = |p: usize| p as u32 + PREFIX;
-        let mut ip = 0usize;
+        // The block's first index (`dictLimit`); the dictionary's is PREFIX (`lowLimit`).
+        let prefix_idx = idx(dsize);
+        if dsize > MID_HASH_SIZE {
+            // LZ4MID_fillHTable, run by LZ4_loadDictHC while the dictionary is the prefix.
+            let target = idx(dsize - MID_HASH_SIZE);
+            let mut i = PREFIX;
+            while i < target {
+                let p = (i - PREFIX) as usize;
+                put(&mut h4t, mid_hash4(input, p), i);
+                put(&mut h8t, mid_hash8(input, p + 1), i + 1);
+                i += 3;
+            }
+            i = if dsize > 32 * 1024 + MID_HASH_SIZE { target - 32 * 1024 } else { PREFIX };
+            while i < target {
+                put(&mut h8t, mid_hash8(input, (i - PREFIX) as usize), i);
+                i += 1;
+            }
+        }
+        let mflimit = dsize + n - MFLIMIT;
+        let matchlimit = dsize + n - LASTLITERALS;
+        let ilimit_idx = idx(dsize + n - MID_HASH_SIZE);
+        // A candidate in the dictionary counts up to its end only (`safeLen`).
+        let candidate = |ip: usize, pos: u32| -> usize {
+            let m = (pos - PREFIX) as usize;
+            if pos >= prefix_idx {
+                count(input, ip, m, matchlimit)
+            } else {
+                count(input, ip, m, ip + ((prefix_idx - pos) as usize).min(matchlimit - ip))
+            }
+        };
+        let mut ip = dsize;
         while ip <= mflimit {
             let ip_index = idx(ip);
             let mut found: Option<(usize, u32)> = None;
@@ -145,7 +219,7 @@ fn mid(input: &[u8], out: &mut Out<'_>) -> Option<usize> {
             let pos8 = get(&h8t, h8);
             put(&mut h8t, h8, ip_index);
             if ip_index.wrapping_sub(pos8) <= MAX_DISTANCE as u32 && pos8 >= PREFIX {
-                let ml = count(input, ip, (pos8 - PREFIX) as usize, matchlimit);
+                let ml = candidate(ip, pos8);
                 if ml >= MINMATCH {
                     found = Some((ml, ip_index - pos8));
                 }
@@ -155,14 +229,17 @@ fn mid(input: &[u8], out: &mut Out<'_>) -> Option<usize> {
                 let pos4 = get(&h4t, h4);
                 put(&mut h4t, h4, ip_index);
                 if ip_index.wrapping_sub(pos4) <= MAX_DISTANCE as u32 && pos4 >= PREFIX {
-                    let ml = count(input, ip, (pos4 - PREFIX) as usize, matchlimit);
-                    if ml >= MINMATCH {
+                    let ml = candidate(ip, pos4);
+                    if ml >= MINMATCH && pos4 < prefix_idx {
+                        // In the dictionary: no look at the next position.
+                        found = Some((ml, ip_index - pos4));
+                    } else if ml >= MINMATCH {
                         // A short match: the next position's long candidate may be longer.
                         let h8b = mid_hash8(input, ip + 1);
                         let pos8b = get(&h8t, h8b);
                         let m2_dist = (ip_index + 1).wrapping_sub(pos8b);
                         let mut best = (ml, ip_index - pos4);
-                        if m2_dist <= MAX_DISTANCE as u32 && pos8b >= PREFIX && ip < mflimit {
+                        if m2_dist <= MAX_DISTANCE as u32 && pos8b >= prefix_idx && ip < mflimit {
                             let ml2 = count(input, ip + 1, (pos8b - PREFIX) as usize, matchlimit);
                             if ml2 > ml {
                                 put(&mut h8t, h8b, ip_index + 1);
@@ -179,8 +256,8 @@ fn mid(input: &[u8], out: &mut Out<'_>) -> Option<usize> {
                 continue;
             };
             let d = dist as usize;
-            // Catch back.
-            while ip > anchor && ip > d && input.get(ip - 1) == input.get(ip - d - 1) {
+            // Catch back, within the block only.
+            while ip > anchor && ip - dsize > d && input.get(ip - 1) == input.get(ip - d - 1) {
                 ip -= 1;
                 ml += 1;
             }
@@ -194,7 +271,7 @@ fn mid(input: &[u8], out: &mut Out<'_>) -> Option<usize> {
             anchor = ip;
             let end_idx = idx(ip);
             if end_idx - 2 < ilimit_idx {
-                if ip > 5 {
+                if ip - dsize > 5 {
                     put(&mut h8t, mid_hash8(input, ip - 5), end_idx - 5);
                 }
                 put(&mut h8t, mid_hash8(input, ip - 3), end_idx - 3);
@@ -224,6 +301,9 @@ struct Chains<'a> {
     head: Vec<u32>,
     chain: Vec<u16>,
     next_to_update: u32,
+    /// Where the block starts in `input` (after the dictionary) and its index (`dictLimit`).
+    dsize: usize,
+    prefix_idx: u32,
 }
 
 #[inline(always)]
@@ -272,9 +352,9 @@ fn read_u16(buf: &[u8], at: usize) -> Option<[u8; 2]> {
     buf.get(at..at + 2).map(|s| [s[0], s[1]])
 }
 
-/// `LZ4HC_protectDictEnd` for a dictionary that ends at `PREFIX`.
-fn protect_dict_end(match_index: u32) -> bool {
-    (PREFIX - 1).wrapping_sub(match_index) >= 3
+/// `LZ4HC_protectDictEnd` for a dictionary that ends at `prefix_idx`.
+fn protect_dict_end(prefix_idx: u32, match_index: u32) -> bool {
+    (prefix_idx - 1).wrapping_sub(match_index) >= 3
 }
 
 impl Chains<'_> {
@@ -299,8 +379,9 @@ impl Chains<'_> {
         self.next_to_update = target;
     }
 
-    /// `LZ4HC_InsertAndGetWiderMatch` (no dictionary, no chain swap, favouring ratio): the
-    /// longest match around `ip` that may start as far back as `i_low`, longer than `longest`.
+    /// `LZ4HC_InsertAndGetWiderMatch` (external dictionary or none, no chain swap, favouring
+    /// ratio): the longest match around `ip` that may start as far back as `i_low`, longer than
+    /// `longest`.
     fn wider_match(
         &mut self,
         ip: usize,
@@ -311,6 +392,8 @@ impl Chains<'_> {
         pattern_analysis: bool,
     ) -> Match {
         let input = self.input;
+        let (dsize, prefix_idx) = (self.dsize, self.prefix_idx);
+        let protect_dict_end = |index| protect_dict_end(prefix_idx, index);
         let ip_index = ip as u32 + PREFIX;
         let lowest =
             if PREFIX + MAX_DISTANCE as u32 + 1 > ip_index { PREFIX } else { ip_index - MAX_DISTANCE as u32 };
@@ -327,9 +410,21 @@ impl Chains<'_> {
             attempts_left -= 1;
             let m = (match_index - PREFIX) as usize;
             let probe = (longest - 1) as usize;
-            if read_u16(input, i_low + probe) == read_u16(input, (m + probe).wrapping_sub(look_back))
-                && read_u32(input, m) == pattern
-            {
+            if match_index >= prefix_idx {
+                if read_u16(input, i_low + probe) == read_u16(input, (m + probe).wrapping_sub(look_back))
+                    && read_u32(input, m) == pattern
+                {
+                    let back = if look_back > 0 { count_back(input, ip, m, i_low, dsize) } else { 0 };
+                    let len = (MINMATCH + count(input, ip + MINMATCH, m + MINMATCH, i_high)) as isize - back;
+                    if len > longest {
+                        longest = len;
+                        offset = ip_index.wrapping_sub(match_index) as usize;
+                        s_back = back;
+                    }
+                }
+            } else if match_index + MINMATCH as u32 <= prefix_idx && read_u32(input, m) == pattern {
+                // In the dictionary: the match may run on into the block (liblz4 counts to the
+                // dictionary's end, then from the block's start) and reach back to its start.
                 let back = if look_back > 0 { count_back(input, ip, m, i_low, 0) } else { 0 };
                 let len = (MINMATCH + count(input, ip + MINMATCH, m + MINMATCH, i_high)) as isize - back;
                 if len > longest {
@@ -359,11 +454,11 @@ impl Chains<'_> {
                         if segment >= src_pattern_len && forward <= src_pattern_len {
                             let new_index =
                                 candidate.wrapping_add(forward as u32).wrapping_sub(src_pattern_len as u32);
-                            match_index = if protect_dict_end(new_index) { new_index } else { PREFIX };
+                            match_index = if protect_dict_end(new_index) { new_index } else { prefix_idx };
                         } else {
                             let new_index = candidate - back_len;
                             if !protect_dict_end(new_index) {
-                                match_index = PREFIX;
+                                match_index = prefix_idx;
                             } else {
                                 match_index = new_index;
                                 if look_back == 0 {
@@ -395,10 +490,11 @@ impl Chains<'_> {
     }
 }
 
-/// `LZ4HC_compress_hashChain` without dictionary, limited output.
-fn hash_chain(input: &[u8], out: &mut Out<'_>, attempts: u32) -> Option<usize> {
-    let n = input.len();
-    let mut anchor = 0usize;
+/// `LZ4HC_compress_hashChain` in limited-output mode of the block `input[dsize..]`, with the
+/// external dictionary `input[..dsize]` (inserted first, as `LZ4_loadDictHC`) when `dsize > 0`.
+fn hash_chain(input: &[u8], dsize: usize, out: &mut Out<'_>, attempts: u32) -> Option<usize> {
+    let n = input.len() - dsize;
+    let mut anchor = dsize;
     if n >= MIN_LENGTH {
         let pattern_analysis = attempts > PATTERN_ANALYSIS_ABOVE;
         let mut c = Chains {
@@ -406,11 +502,19 @@ fn hash_chain(input: &[u8], out: &mut Out<'_>, attempts: u32) -> Option<usize> {
             head: zeroed(1 << HC_HASH_LOG)?,
             chain: zeroed(CHAIN_SIZE)?,
             next_to_update: PREFIX,
+            dsize,
+            prefix_idx: PREFIX + dsize as u32,
         };
-        let mflimit = n - MFLIMIT;
-        let matchlimit = n - LASTLITERALS;
+        if dsize >= MINMATCH {
+            // LZ4_loadDictHC: every position but the last 3; then LZ4HC_setExternalDict
+            // resumes at the block.
+            c.insert(dsize - 3);
+        }
+        c.next_to_update = c.prefix_idx;
+        let mflimit = dsize + n - MFLIMIT;
+        let matchlimit = dsize + n - LASTLITERALS;
         let nomatch = Match::default();
-        let mut ip = 0usize;
+        let mut ip = dsize;
         // Positions are signed where liblz4 subtracts pointers.
         let at = |p: usize, d: isize| p.wrapping_add_signed(d);
         while ip <= mflimit {
@@ -543,7 +647,7 @@ fn hash_chain(input: &[u8], out: &mut Out<'_>, attempts: u32) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::compress;
+    use super::{compress, compress_with_dict};
     use alloc::vec;
     use alloc::vec::Vec;
 
@@ -562,6 +666,93 @@ mod tests {
                 let mut back = vec![0u8; data.len()];
                 assert_eq!(lz4_flex::block::decompress_into(&out[..n], &mut back).unwrap(), data.len());
                 assert_eq!(back, data);
+            }
+        }
+    }
+
+    fn noise(n: usize, seed: u64) -> Vec<u8> {
+        let mut x = seed | 1;
+        (0..n)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x as u8
+            })
+            .collect()
+    }
+
+    fn flex(block: &[u8], n: usize, dict: &[u8]) -> Option<Vec<u8>> {
+        let mut back = vec![0u8; n];
+        let got = lz4_flex::block::decompress_into_with_dict(block, &mut back, dict).ok()?;
+        (got == n).then_some(back)
+    }
+
+    #[test]
+    fn dictionary_streams_roundtrip_through_lz4_flex() {
+        // Dictionaries of noise and of repeated patterns (the pattern analysis at level 9 runs
+        // across the dictionary's end), short and over the 64 KiB window.
+        let pattern: Vec<u8> = (0..40_000u32).map(|i| [1u8, 2, 1, 2, 9][(i % 5) as usize]).collect();
+        let mut runs = noise(3000, 5);
+        runs.extend_from_slice(&[0xAA; 5000]);
+        let dicts =
+            [noise(256, 1), noise(32 * 1024, 2), noise(100_000, 3), pattern, runs, vec![1, 2, 3], vec![]];
+        for dict in &dicts {
+            let d = dict.len();
+            let mut inputs: Vec<Vec<u8>> = vec![vec![], vec![7; 12], vec![7; 13], noise(3000, 9)];
+            let mut mixed = Vec::new();
+            for (a, b) in [
+                (0, d.min(700)),
+                (d.saturating_sub(900), d),
+                (d.saturating_sub(70_000), d.saturating_sub(60_000)),
+            ] {
+                mixed.extend_from_slice(&dict[a..b]);
+                mixed.extend_from_slice(&noise(50, b as u64));
+            }
+            mixed.extend_from_slice(&[0xAA; 3000]);
+            mixed.extend((0..80_000u32).map(|i| [1u8, 2, 1, 2, 9][(i % 5) as usize] ^ ((i / 997) as u8)));
+            inputs.push(mixed);
+            // Starts with what the dictionary ends with.
+            let mut cont = dict[d.saturating_sub(2000)..].to_vec();
+            cont.extend_from_slice(&dict[d.saturating_sub(2000)..]);
+            cont.extend_from_slice(&noise(100, 8));
+            inputs.push(cont);
+            for data in &inputs {
+                for clevel in 1u8..=9 {
+                    let mut out = vec![0u8; data.len() + data.len() / 255 + 16];
+                    let n = compress_with_dict(clevel, dict, data, &mut out);
+                    assert!(n > 0, "dict {d} input {} clevel {clevel}", data.len());
+                    let back = flex(&out[..n], data.len(), dict);
+                    assert!(
+                        back.as_deref() == Some(&data[..]),
+                        "dict {d} input {} clevel {clevel}",
+                        data.len()
+                    );
+                    assert_eq!(compress_with_dict(clevel, dict, data, &mut out[..n - 1]), 0);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn dictionary_matches_reach_into_the_dictionary() {
+        for dsize in [1000usize, 32 * 1024, 65_536] {
+            let dict = noise(dsize, dsize as u64);
+            let mut data = dict[dsize - 500..].to_vec();
+            data.extend_from_slice(&dict[..500]);
+            data.extend_from_slice(&noise(20, 77));
+            for clevel in 1u8..=9 {
+                let mut out = vec![0u8; data.len()];
+                let n = compress_with_dict(clevel, &dict, &data, &mut out);
+                // The dictionary's first bytes are within reach when it is under 64 KiB - 500.
+                let far = dsize > 65_536 - 500;
+                assert!(n > 0 && (far || n < 100), "dsize {dsize} clevel {clevel}: {n} bytes");
+                assert!(flex(&out[..n], data.len(), &dict).as_deref() == Some(&data[..]), "dsize {dsize}");
+                assert!(
+                    flex(&out[..n], data.len(), &[]).is_none(),
+                    "dsize {dsize}: decodes without the dictionary"
+                );
+                assert_eq!(compress(clevel, &data, &mut out), 0, "dsize {dsize}");
             }
         }
     }

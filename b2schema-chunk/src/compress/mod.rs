@@ -18,10 +18,11 @@
 //! compressed on scoped threads, then assembled in block order, so the output does not depend
 //! on the thread count (c-blosc2 itself stores blocks in the order its threads finish them).
 //!
-//! With [`Params::use_dict`], a zstd chunk carries a dictionary made from its own filtered
-//! blocks, as c-blosc2's `use_dict` does (its samples, size limits and level 1 for every
-//! stream), stored as raw content where c-blosc2 trains one (see the `dict` module); lz4 and
-//! lz4hc dictionaries are not implemented.
+//! With [`Params::use_dict`], a zstd, lz4 or lz4hc chunk carries a dictionary made from its
+//! own filtered blocks, as c-blosc2's `use_dict` does (its samples and size limits; zstd:
+//! level 1 for every stream, raw content where c-blosc2 trains one; lz4 and lz4hc: c-blosc2's
+//! raw samples, every stream an LZ4 block with the dictionary as its history; see the `dict`
+//! module).
 
 mod blocksize;
 #[cfg(feature = "blosclz")]
@@ -131,8 +132,9 @@ pub struct Params {
     /// Threads used to compress the blocks (1: this thread only).
     pub nthreads: usize,
     /// A dictionary taken from the chunk's own filtered blocks, stored in the chunk and used for
-    /// every stream (c-blosc2's `use_dict`); zstd only. Chunks too small for a useful one
-    /// (under 5 120 bytes) are compressed without.
+    /// every stream (c-blosc2's `use_dict`); zstd, lz4 and lz4hc (other codecs: an
+    /// `Unsupported` error).
+    /// Chunks too small for a useful one (under 5 120 bytes) are compressed without.
     pub use_dict: bool,
 }
 
@@ -487,7 +489,7 @@ pub fn compress(src: &[u8], p: &Params) -> Result<Vec<u8>, Error> {
             // c-blosc2 counts a split chunk's streams as nblocks * typesize (leftover included).
             let nstreams = if dont_split { nblocks } else { nblocks.saturating_mul(typesize) };
             if dict::sampling(nbytes, nstreams).is_some() {
-                plan.dict = dict::make(&plan.filter_all()?, nstreams);
+                plan.dict = dict::make(&plan.filter_all()?, nstreams, nblocks, p.codec);
             }
         }
         let blocks = plan.encode_blocks(p.nthreads)?;

@@ -1,0 +1,170 @@
+//! lz4 and lz4hc dictionary chunks (`use_dict`): what the compressor writes for random data (runs,
+//! repeats, a slow signal, noise; typesizes 1 to 8, shuffle, bitshuffle, delta, split or not)
+//! decodes back equal with this crate's decoder, carries the dictionary exactly when c-blosc2's
+//! rule gives one, and every compressed stream is a valid LZ4 block with the chunk's dictionary
+//! as its history for `lz4_flex` too (for unfiltered chunks: the block's own bytes).
+
+use b2schema_chunk::compress::{self, MIN_USEFUL_DICT, Params, Split};
+use b2schema_chunk::{ChunkHeader, Special, compcode, decompress, filter_id};
+use proptest::prelude::*;
+
+fn data() -> impl Strategy<Value = Vec<u8>> {
+    (0usize..4, 0usize..80_000, any::<u64>()).prop_map(|(kind, n, seed)| {
+        let mut s = seed | 1;
+        let mut next = move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        match kind {
+            0 => (0..n).map(|_| next() as u8).collect(),
+            1 => (0..n).map(|i| (i / (1 + (seed % 50) as usize)) as u8).collect(),
+            2 => (0..n / 8)
+                .flat_map(|i| ((i as f64 * 0.01).sin() * 1e3 + (next() % 4) as f64).to_le_bytes())
+                .collect(),
+            _ => {
+                let words: [&[u8]; 6] = [b"lz4 ", b"blosc ", b"chunk ", b"of ", b"the ", b"\n"];
+                let mut v = Vec::with_capacity(n);
+                while v.len() < n {
+                    v.extend_from_slice(words[(next() % 6) as usize]);
+                    if next() % 16 == 0 {
+                        v.push(next() as u8);
+                    }
+                }
+                v.truncate(n);
+                v
+            }
+        }
+    })
+}
+
+fn params() -> impl Strategy<Value = Params> {
+    (
+        prop::sample::select(vec![compcode::LZ4, compcode::LZ4HC]),
+        1u8..=9,
+        prop::sample::select(vec![1usize, 2, 4, 8]),
+        0usize..4,
+        0usize..3,
+        prop::sample::select(vec![0usize, 4096, 16_384]),
+    )
+        .prop_map(|(codec, clevel, typesize, filter, split, blocksize)| Params {
+            codec,
+            clevel,
+            filters: [
+                0,
+                0,
+                0,
+                0,
+                if filter == 3 { filter_id::DELTA } else { 0 },
+                [0, filter_id::SHUFFLE, filter_id::BITSHUFFLE, filter_id::SHUFFLE][filter],
+            ],
+            split: [Split::Auto, Split::Always, Split::Never][split],
+            blocksize,
+            use_dict: true,
+            ..Params::new(typesize)
+        })
+}
+
+fn i32_at(c: &[u8], at: usize) -> i32 {
+    i32::from_le_bytes(c[at..at + 4].try_into().unwrap())
+}
+
+/// Every stream of `c` (a regular lz4 or lz4hc dictionary chunk) through lz4_flex with the chunk's
+/// dictionary: each coded stream must decode to exactly its length; returns the streams' bytes
+/// end to end (runs and raw streams as they are).
+fn streams_through_lz4_flex(c: &[u8], h: &ChunkHeader, typesize: usize) -> Result<Vec<u8>, TestCaseError> {
+    let nblocks = h.nblocks();
+    let blocksize = h.effective_blocksize();
+    let nbytes = h.uncompressed_len();
+    let dstart = 32 + 4 * nblocks;
+    let dsize = i32_at(c, dstart) as usize;
+    let dict = &c[dstart + 4..dstart + 4 + dsize];
+    let mut out = Vec::new();
+    for j in 0..nblocks {
+        let bsize = (nbytes - j * blocksize).min(blocksize);
+        let nstreams = if !h.dont_split() && bsize == blocksize { typesize } else { 1 };
+        let neblock = bsize / nstreams;
+        let mut at = i32_at(c, 32 + 4 * j) as usize;
+        for s in 0..nstreams {
+            let csize = i32_at(c, at);
+            at += 4;
+            if csize <= 0 {
+                // A run: `-csize` is the byte, its mark follows when it is not zero.
+                let v = (-csize) as u8;
+                if v != 0 {
+                    at += 1;
+                }
+                out.extend(std::iter::repeat_n(v, neblock));
+            } else if csize as usize == neblock {
+                out.extend_from_slice(&c[at..at + neblock]);
+                at += neblock;
+            } else {
+                let block = &c[at..at + csize as usize];
+                let mut back = vec![0u8; neblock];
+                let got = lz4_flex::block::decompress_into_with_dict(block, &mut back, dict);
+                prop_assert_eq!(got.ok(), Some(neblock), "block {} stream {}", j, s);
+                out.extend_from_slice(&back);
+                at += csize as usize;
+            }
+        }
+    }
+    Ok(out)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn lz4_and_lz4hc_dictionary_chunks_decode_to_their_input(src in data(), p in params()) {
+        let c = compress::compress(&src, &p).unwrap();
+        prop_assert_eq!(decompress(&c).unwrap(), src.clone());
+        let h = ChunkHeader::parse(&c).unwrap();
+        if h.is_memcpyed() || h.special() != Special::None {
+            return Ok(());
+        }
+        // A dictionary when the chunk is large enough for one (c-blosc2's 5 120 bytes) unless
+        // its samples are one repeated byte.
+        if src.len() < 20 * MIN_USEFUL_DICT {
+            prop_assert!(!h.uses_dict());
+        }
+        if h.uses_dict() {
+            let streams = streams_through_lz4_flex(&c, &h, p.typesize)?;
+            if p.filters == [0; 6] {
+                prop_assert!(streams == src, "lz4_flex's streams differ from the input");
+            }
+        }
+    }
+}
+
+/// Chunks large enough, of data that is not one repeated byte, carry a dictionary, which their
+/// streams use: without it some stream does not decode.
+#[test]
+fn large_lz4_and_lz4hc_chunks_carry_a_dictionary_their_streams_use() {
+    let src: Vec<u8> = (0..400_000u32).flat_map(|i| ((i % 1000) * 7 + i / 1000).to_le_bytes()).collect();
+    let shuffle = [0, 0, 0, 0, 0, filter_id::SHUFFLE];
+    for (codec, clevel, filters) in [
+        (compcode::LZ4, 1u8, [0u8; 6]),
+        (compcode::LZ4, 5, shuffle),
+        (compcode::LZ4, 9, [0; 6]),
+        (compcode::LZ4HC, 1, [0; 6]),
+        (compcode::LZ4HC, 5, shuffle),
+        (compcode::LZ4HC, 9, [0; 6]),
+    ] {
+        let p = Params { codec, clevel, filters, use_dict: true, ..Params::new(4) };
+        let c = compress::compress(&src, &p).unwrap();
+        let h = ChunkHeader::parse(&c).unwrap();
+        assert!(h.uses_dict() && !h.is_memcpyed(), "codec {codec} clevel {clevel}");
+        assert_eq!(decompress(&c).unwrap(), src, "codec {codec} clevel {clevel}");
+        // Zero the dictionary: the chunk no longer decodes to its input.
+        let dstart = 32 + 4 * h.nblocks();
+        let dsize = i32_at(&c, dstart) as usize;
+        assert!(dsize >= MIN_USEFUL_DICT, "codec {codec} clevel {clevel}: {dsize}");
+        let mut broken = c.clone();
+        broken[dstart + 4..dstart + 4 + dsize].fill(0);
+        assert!(
+            decompress(&broken).ok() != Some(src.clone()),
+            "codec {codec} clevel {clevel}: the streams ignore the dictionary"
+        );
+    }
+}
