@@ -85,3 +85,59 @@ fn the_empty_input_names_the_field_it_looked_for() {
         "unexpected end of input: needed 5 bytes at offset 10 (header_len), 0 remain"
     );
 }
+
+/// `chunk`, with the zlib decoder `zune-inflate` tried in issue 21's round: a 1 896-byte Blosc2
+/// chunk of zlib streams, one crafted so that the decoder's bit reader failed its own
+/// `debug_assert!` (a panic in every debug build; zlib decoding went back to `miniz_oxide`).
+/// Whatever decodes it must say no with an error, never panic.
+#[test]
+fn a_zlib_stream_that_broke_a_bit_reader() {
+    let chunk = unhex(concat!(
+        "04017504400d0300400d030091060000000000000001000000000000000000002400000069060000785eeddde7db1ef2",
+        "1d87e14711b11f11c48e1d3b76ecd8b163c78e1d3b76eca0035ddad2a24b69d11a553a746b6b6f9d5ada6a6bb5b455da",
+        "a2a5fc07b9def485c7719e6ff32e47f2e4beafeff1fb6460f8e0a8d163c68e1b3f61e2a4c953a64e9b7ee125975f75fd",
+        "2db7df71efa38f3ff5fc4baf0df875bf3ffe7cf8fbe1e7839f8ffe7df0efa3cf073e1ff97ce8f3b1ef07be1ff97ee8fb",
+        "b13ea00fe803fa803ea00fe803fa803ea00fe803fa803ea00fe803fa803ea00fe803fa803ea00fe803fa803ea00fe803",
+        "fa803ea00fe803fa803ea00fe803fa803ea00fe803fa803ea00fe803fa803ea00fe803fa803ea00fe803fa803ea00fe8",
+        "03fa803ea00fe803fa803ea00fe803fa803ea00fe803fa803ea00fe803fa803ea00fe803fa803ea00fe803fa803ea00f",
+        "e803fa803ea00fe803fa803ea00fe803fa803ea00fe803fa803ea00fe803fa803ea00fe803fa803ea00fe803fa803ea0",
+        "0fe803fa803ea00fe803fa803ea00fe803fa803ea00fe803fa803ea00fe803fa803ea00fe803fa803ea00f7ae803fa80",
+        "3ea00fe803fa803ea00fe803fa803ea00fe803fa803ea00fe803fa803ea00fe803fa803ea00fe803fa803ea00fe803fa",
+        "803ea00fe803fa803ea00fe803fa803ea00fe803fa803e30a4fac0409829bc27cc1c6609b3866161b6303ccc1ee60873",
+        "86b9c2dc619e306f180cf3851161fe30322c10160c0b855161e1b04858342c16160f4b8425c3e8b054583a2c13960dcb",
+        "85e5c30a614c5831ac14560eab8455c36a61f53036ac11d60c6b85b5c33a61ddb05e1817d60f1b840dc34661e3b049d8",
+        "348c0f9b85cdc31661cbb0552dc56c1326846dc37661fbb043d831ec14760e13c32e61d7b05bd83dec11f60c7b854961",
+        "efb04fd837ec17f60f078403c3e4705038381c120e0d8785c3c311614a38321c158e0ec78463c371e1f830359c104e0c",
+        "278593c329e1d4705a98164e0f678433c359e1ec704e38374c0fe785f3c305e1bde17de1fde103e1c27051b8387c307c",
+        "287c387c247c345c123e163e1e3e112e0d97854f864f85cbc315e1caf0e9f0997af0d9f0b9f0f97055f842b83a5c13be",
+        "18be14ae0dd785ebc397c357c20de1c67053b8397c35dc12be166e0db785af876f846f866f85dbc3b7c377c277c3f7c2",
+        "f7c30fc20fc31de147e1c7e127e1ce7057b83bdc13ee0df785fbc303e1c1f05078383c12140d8f0c0000000000000085",
+        "9f869f859f875f845f865f85c7c3afc36fc213e1c9f0dbf0bbf0fbf054f843f863f853783a3c139e0dcf85e7c39f245f",
+        "c20be1c5f0d7f0b7f0f7f052f8477839bc12fe19fe15fe1d5e0daf85d7c37fc27fc31be1cdf0bff05670ff77ff77ff77",
+        "ff77ff77ff77ff77ff77ff77ff77ff77ff77ff77ff77ff77ff77ff77ff77ff77ff77ff77ff77ff77ff77ff77ff77ff77",
+        "ff77ff77ff77ff77fff7fedffb7fefffbdfff7fedffb7fefffbdfff7fedffb7fefffbdfff7fedffb7fefffbdfff7fedf",
+        "fb7fefffbdfff7fedffb7fefffbdfff7fedf030303030303030303030303030303030303030303030303030303fb7fef",
+        "ffbdfff7fedffb7fefffbdffb7ff6fc397c357c20de1c67053b8397c35dc12be166e0db785af876f846f866f85dbc3b7",
+        "c377c277c3f7c2f7c30fc20fc31de147e1c7e127e1ce7057b83bdc13ee0df785fbc303e1c1f05078383c12140d8f859f",
+        "869f859f875f845f865f85c7c3afc36fc213e1c9f0dbf0bbf0fbf054f843f863f853783a3c139e0dcf85e7c39fc35fc2",
+        "0be1c5f0d7f0b7f0f7f052f8477839bc12fe19fe15fe1d5e0daf85d7c3ffdffebffd7ffbfff6ffedffdbffb7ff6fffdf",
+        "febffd7ffbfff6ffedffdbffb7ff6fffdffebffd7ffbfff6ffedffdbffb7ff6fffdffebffd7ffbfff6ffedffdbff1f16",
+        "660b31ff3f7cf610cfffe79833c4f97faeb9c33c61de30c3f1ffc1c1c1f9c20c1fff8f183b62fe30c3e3ffc891231708",
+        "0b8685c2a8b07058242c1a160b8b8725c2926174582a2c1d9609cb86e5c2f261853026ac18560a2b8755c2aa61b5b07a",
+        "181bd6086b86b5c2da619db06e582f8c0beb870dc28661a3b071d8246c1ac687cdc2e6618bb065d82a6c1db60913c274",
+        "74747474747474747474747474747474747474747474747474747474747474747474747474747474747474b077d827ec",
+        "1bf60bfb8703c281617238281c1c0e09878629c3c2e1e18830251c198e0a478763c2b1e1b8707c981a4e08278693c2c9",
+        "e194706a382d4c0ba78733c299e1ac707638279c1ba607fbffdbf6b7ffffedffff6fffdffebffd7ffb00000000000011",
+        "05000000fff6ffedffdbffb7ff6fffdffebffdfffbffeeffeeffeeffeeffeeffeeffeeffeeffeeffeeffeeffeeffeeff",
+        "eeffeefff6ffedffdbffb7ff6fffdffebffd7ffbfff6ffedffdbffb7ff6fffdffebffd7ffbfff6ffbdff7f37bdff1f00",
+        "0000000000000086bc99000000000000008021affe3f0c00000000000000e09d6f660000000000000060c89b05000000",
+        "0000000018f266050000000000000086bc61c0ffcd000000000000000000000000000000000000000000000000000000",
+        "00000000000000000000000000000003ef266f03f4d56021",
+    ));
+    assert_eq!(chunk.len(), 1896);
+    let h = ChunkHeader::parse(&chunk).unwrap();
+    assert_eq!(h.codec().name(), "zlib");
+    assert!(b2schema::chunk::decompress_with_limit(&chunk, 4 << 20).is_err());
+    let mut out = vec![0u8; 4096];
+    assert!(b2schema::chunk::decompress_into(&chunk, &mut out).is_err());
+}
