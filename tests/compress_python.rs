@@ -7,12 +7,11 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use b2schema::chunk::{self, ChunkHeader, compcode, filter_id};
 use b2schema::frame::{ChunkLocation, FrameView, SplitMode};
 use b2schema::writer::{self, CParams, Fill, NdArray};
-use b2schema_tests::{python, repo_root};
+use b2schema_tests::python_checks;
 use serde_json::{Value, json};
 
 const CODECS: [(u8, &str); 5] = [
@@ -216,9 +215,7 @@ fn python_blosc2_and_b2schema_read_each_others_compressed_files() {
     std::fs::create_dir_all(&dir).unwrap();
     let mut cases = array_cases(&dir);
     cases.extend(schunk_cases(&dir));
-    let manifest = dir.join("manifest.json");
     let entries: Vec<&Value> = cases.iter().map(|c| &c.manifest).collect();
-    std::fs::write(&manifest, serde_json::to_vec(&entries).unwrap()).unwrap();
 
     // Our own decoder reads what we wrote: the input, truncated where trunc_prec ran (a
     // memcpy chunk stores the input as is, filters not applied, as c-blosc2 does).
@@ -237,17 +234,7 @@ fn python_blosc2_and_b2schema_read_each_others_compressed_files() {
         std::fs::write(c.manifest["expect"].as_str().unwrap(), decode_all(&ours)).unwrap();
     }
 
-    let out = Command::new(python())
-        .arg(repo_root().join("tests/python/compress_matrix.py"))
-        .arg(&manifest)
-        .output()
-        .expect("python runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "python-blosc2 disagrees:\n{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    python_checks("compress_matrix.py", &dir, &entries);
 
     // b2schema decodes python-blosc2's files; chunk by chunk, both cut the same blocks and
     // streams, and the chunks of the codecs b2schema implements as c-blosc2 does (blosclz,

@@ -8,11 +8,9 @@
 //! (`scripts/pyenv.sh`) it fails. `B2SCHEMA_KEEP_DICT=1` keeps the chunks (in the temporary
 //! directory) for a look.
 
-use std::process::Command;
-
 use b2schema::chunk::compress::{self, MIN_USEFUL_DICT, Params};
 use b2schema::chunk::{self, ChunkHeader, compcode, filter_id};
-use b2schema_tests::{python, repo_root};
+use b2schema_tests::python_checks;
 use serde_json::{Value, json};
 
 /// Items that compress like real data: a slow signal with noise, repeated words for bytes.
@@ -86,21 +84,8 @@ fn python_blosc2_and_b2schema_read_each_others_dictionary_chunks() {
             }
         }
     }
-    let manifest = dir.join("manifest.json");
     let entries: Vec<&Value> = cases.iter().map(|c| &c.manifest).collect();
-    std::fs::write(&manifest, serde_json::to_vec(&entries).unwrap()).unwrap();
-    let out = Command::new(python())
-        .arg(repo_root().join("tests/python/dict_chunks.py"))
-        .arg(&manifest)
-        .output()
-        .expect("python runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "python-blosc2 disagrees:\n{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(stdout.contains(&format!("{} passed, 0 failed", cases.len())), "python's summary:\n{stdout}");
+    python_checks("dict_chunks.py", &dir, &entries);
 
     let mut sizes_line = Vec::new();
     for c in &cases {

@@ -7,12 +7,11 @@ metalayers and vlmetalayers read back as the msgpack written; then python-blosc2
 file (resize and write for arrays, append for SChunks, a new vlmeta) and the result reopens.
 Prints one line per file; exits 1 if any check failed.
 """
-import json
-import sys
-
 import blosc2
 import msgpack
 import numpy as np
+
+import manifest  # tests/python/manifest.py, beside this script
 
 
 def unpack(raw):
@@ -82,18 +81,4 @@ def check(entry):
         assert again.vlmeta["added"] == "by python"
 
 
-def main():
-    entries = json.load(open(sys.argv[1]))
-    failed = 0
-    for e in entries:
-        try:
-            check(e)
-            print(f"ok     {e['name']}")
-        except Exception as ex:  # report every file, then fail
-            failed += 1
-            print(f"FAILED {e['name']}: {type(ex).__name__}: {ex}")
-    print(f"{len(entries) - failed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
-
-
-main()
+manifest.run(check, verbose=True)

@@ -7,11 +7,10 @@ expected bytes (arr[()] for arrays, every chunk for SChunks); then it writes the
 the same parameters ("theirs") for the Rust side to decode and compare. Prints one line per
 failure and a summary; exits 1 if any check failed.
 """
-import json
-import sys
-
 import blosc2
 import numpy as np
+
+import manifest  # tests/python/manifest.py, beside this script
 
 
 def cparams(e):
@@ -45,17 +44,4 @@ def check(e):
         blosc2.SChunk(chunksize=e["chunksize"], data=data, cparams=cparams(e), urlpath=e["theirs"], mode="w")
 
 
-def main():
-    entries = json.load(open(sys.argv[1]))
-    failed = 0
-    for e in entries:
-        try:
-            check(e)
-        except Exception as ex:  # report every case, then fail
-            failed += 1
-            print(f"FAILED {e['name']}: {type(ex).__name__}: {ex}")
-    print(f"{len(entries) - failed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
-
-
-main()
+manifest.run(check)

@@ -7,10 +7,9 @@ For every entry: python-blosc2 decompresses the chunk b2schema wrote ("ours",
 same parameters and `use_dict=True` ("theirs") for the Rust side to decode and compare. Prints
 one line per failure and a summary; exits 1 if any check failed.
 """
-import json
-import sys
-
 import blosc2
+
+import manifest  # tests/python/manifest.py, beside this script
 
 
 def check(e):
@@ -31,17 +30,4 @@ def check(e):
     open(e["theirs"], "wb").write(theirs)
 
 
-def main():
-    entries = json.load(open(sys.argv[1]))
-    failed = 0
-    for e in entries:
-        try:
-            check(e)
-        except Exception as ex:  # report every case, then fail
-            failed += 1
-            print(f"FAILED {e['name']}: {type(ex).__name__}: {ex}")
-    print(f"{len(entries) - failed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
-
-
-main()
+manifest.run(check)

@@ -80,6 +80,27 @@ pub fn python() -> PathBuf {
     PathBuf::from(String::from_utf8(out.stdout).unwrap().trim())
 }
 
+/// Writes `entries` as the JSON manifest `dir/manifest.json`, runs the checker
+/// `tests/python/SCRIPT` on it with the pinned python-blosc2 (see `tests/python/manifest.py`),
+/// asserts that it checked every entry and none failed, and returns what it printed.
+pub fn python_checks<T: serde::Serialize>(script: &str, dir: &std::path::Path, entries: &[T]) -> String {
+    let manifest = dir.join("manifest.json");
+    std::fs::write(&manifest, serde_json::to_vec(entries).unwrap()).unwrap();
+    let out = std::process::Command::new(python())
+        .arg(repo_root().join("tests/python").join(script))
+        .arg(&manifest)
+        .output()
+        .expect("python runs");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "python-blosc2 disagrees ({script}):\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains(&format!("{} passed, 0 failed", entries.len())), "{script}'s summary:\n{stdout}");
+    stdout
+}
+
 /// Lower-case hex SHA-256 of `bytes`.
 pub fn sha256_hex(bytes: &[u8]) -> String {
     use sha2::{Digest, Sha256};
