@@ -472,8 +472,9 @@ fn encode_ext_dict(
     Some(out.op)
 }
 
+/// Tests, and the helpers the lz4hc tests share.
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::{acceleration, compress, compress_with_dict};
     use alloc::vec;
     use alloc::vec::Vec;
@@ -497,7 +498,7 @@ mod tests {
     }
 
     /// xorshift bytes: no matches of their own.
-    fn noise(n: usize, seed: u64) -> Vec<u8> {
+    pub(in crate::compress) fn noise(n: usize, seed: u64) -> Vec<u8> {
         let mut x = seed | 1;
         (0..n)
             .map(|_| {
@@ -510,7 +511,7 @@ mod tests {
     }
 
     /// Decodes with `dict` as the history through lz4_flex; `None` when it refuses.
-    fn flex(block: &[u8], n: usize, dict: &[u8]) -> Option<Vec<u8>> {
+    pub(in crate::compress) fn flex(block: &[u8], n: usize, dict: &[u8]) -> Option<Vec<u8>> {
         let mut back = vec![0u8; n];
         let got = lz4_flex::block::decompress_into_with_dict(block, &mut back, dict).ok()?;
         (got == n).then_some(back)

@@ -647,6 +647,7 @@ fn hash_chain(input: &[u8], dsize: usize, out: &mut Out<'_>, attempts: u32) -> O
 
 #[cfg(test)]
 mod tests {
+    use super::super::lz4::tests::{flex, noise};
     use super::{compress, compress_with_dict};
     use alloc::vec;
     use alloc::vec::Vec;
@@ -668,24 +669,6 @@ mod tests {
                 assert_eq!(back, data);
             }
         }
-    }
-
-    fn noise(n: usize, seed: u64) -> Vec<u8> {
-        let mut x = seed | 1;
-        (0..n)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                x as u8
-            })
-            .collect()
-    }
-
-    fn flex(block: &[u8], n: usize, dict: &[u8]) -> Option<Vec<u8>> {
-        let mut back = vec![0u8; n];
-        let got = lz4_flex::block::decompress_into_with_dict(block, &mut back, dict).ok()?;
-        (got == n).then_some(back)
     }
 
     #[test]
