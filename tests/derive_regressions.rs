@@ -129,3 +129,37 @@ fn handles_refuse_to_patch_magic_and_computed_fields() {
     assert_eq!(Counted::VERSION.read(&bytes).unwrap(), 1);
     assert_eq!(Counted::COUNT.read(&bytes).unwrap(), 2);
 }
+
+// Issue 38: the derive as a new user meets it.
+
+#[derive(B2Layout, Debug, PartialEq)]
+struct BorrowedBytes<'a> {
+    a: &'a [u8],
+    n: i32,
+    maybe: Option<&'a [u8]>,
+}
+
+/// Cause 1: `&[u8]` with no attribute is bin32 (the crate's table), written and read as bytes by
+/// both paths, whatever the byte values (a fixarray of fixints failed on a byte over 127, and no
+/// decoder read it back).
+#[test]
+fn issue38_borrowed_bytes_default_to_bin32() {
+    let v = BorrowedBytes { a: &[1, 2, 0xff], n: 7, maybe: Some(&[0x80]) };
+    let bytes = to_vec(&v).unwrap();
+    #[rustfmt::skip]
+    assert_eq!(bytes, [
+        0x93,
+        0xc6, 0, 0, 0, 3, 1, 2, 0xff,
+        0xd2, 0, 0, 0, 7,
+        0xc6, 0, 0, 0, 1, 0x80,
+    ]);
+    assert_eq!(encode_to_vec(&v).unwrap(), bytes);
+    assert_eq!(from_slice::<BorrowedBytes>(&bytes).unwrap(), v);
+    assert_eq!(decode_from_slice::<BorrowedBytes>(&bytes).unwrap(), v);
+    assert_eq!(BorrowedBytes::LAYOUT.fields[0].encoding, b2schema::Encoding::Bin32);
+    let none = BorrowedBytes { maybe: None, ..v };
+    let bytes = to_vec(&none).unwrap();
+    assert_eq!(encode_to_vec(&none).unwrap(), bytes);
+    assert_eq!(decode_from_slice::<BorrowedBytes>(&bytes).unwrap(), none);
+    assert_eq!(from_slice::<BorrowedBytes>(&bytes).unwrap(), none);
+}

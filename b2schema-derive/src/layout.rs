@@ -6,6 +6,7 @@ use quote::{format_ident, quote, quote_spanned};
 
 use crate::ast::{Container, Field, Repr};
 use crate::bound;
+use syn::spanned::Spanned;
 
 /// The layout impls of the struct.
 pub fn expand(c: &Container<'_>) -> TokenStream {
@@ -117,6 +118,28 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
 
         #(#asserts)*
         #(#fits)*
+    }
+}
+
+/// A function whose where-clause asks every field type for `B2Type`, first in the expansion: a
+/// type the derive refuses (an enum) is reported there, at the field's type, before the errors of
+/// the serde impls that would also need it.
+pub fn field_types(c: &Container<'_>) -> TokenStream {
+    let p = &c.private;
+    let g = bound::with_bound(c.generics, &quote!(#p::B2Type));
+    let (impl_g, _, where_c) = g.split_for_impl();
+    let bounds = c.fields.iter().map(|f| {
+        let ty = f.ty;
+        let p = crate::ser::respan(p, ty.span());
+        quote_spanned!(ty.span()=> #ty: #p::B2Type,)
+    });
+    let preds = where_c.map(|w| {
+        let preds = w.predicates.iter();
+        quote!(#(#preds,)*)
+    });
+    quote! {
+        #[allow(dead_code, clippy::all)]
+        fn __b2schema_field_types #impl_g () where #preds #(#bounds)* {}
     }
 }
 
