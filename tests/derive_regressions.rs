@@ -163,3 +163,109 @@ fn issue38_borrowed_bytes_default_to_bin32() {
     assert_eq!(decode_from_slice::<BorrowedBytes>(&bytes).unwrap(), none);
     assert_eq!(from_slice::<BorrowedBytes>(&bytes).unwrap(), none);
 }
+
+#[derive(B2Layout, Debug, PartialEq)]
+struct Magic38<'a> {
+    #[b2(bin32, magic = b"B2HD")]
+    magic: Vec<u8>,
+    #[b2(magic = "v1")]
+    tag: &'a str,
+    #[b2(magic = b"ab")]
+    pair: Vec<u8>,
+    n: i32,
+}
+
+/// Cause 5: a constant has one width, whatever its type leaves open (`Vec<u8>`, `&str`): the
+/// fixed part goes on after it and the handles after it have a place.
+#[test]
+fn issue38_a_constant_has_a_fixed_width() {
+    let v = Magic38 { magic: b"B2HD".to_vec(), tag: "v1", pair: b"ab".to_vec(), n: 5 };
+    let bytes = to_vec(&v).unwrap();
+    assert_eq!(bytes.len(), 1 + 9 + 7 + 3 + 5);
+    assert_eq!(Magic38::LAYOUT.fixed_len, Some(bytes.len()));
+    assert_eq!((Magic38::N.layout().marker_offset, Magic38::N.layout().width), (Some(20), Some(5)));
+    assert_eq!(Magic38::N.read(&bytes).unwrap(), 5);
+    assert_eq!(encode_to_vec(&v).unwrap(), bytes);
+    assert_eq!(from_slice::<Magic38>(&bytes).unwrap(), v);
+    assert_eq!(decode_from_slice::<Magic38>(&bytes).unwrap(), v);
+    let mut patched = bytes.clone();
+    Magic38::N.patch(&mut patched, &-1).unwrap();
+    assert_eq!(decode_from_slice::<Magic38>(&patched).unwrap().n, -1);
+}
+
+#[derive(B2Layout, Debug, PartialEq)]
+#[b2(minimal)]
+struct MinimalUnits<'a> {
+    #[b2(fixint)]
+    version: u8,
+    #[b2(float64)]
+    scale: f64,
+    #[b2(fixstr(len = 3))]
+    name: &'a str,
+}
+
+/// Cause 3: the struct of `FrameFile::patch_metalayer_field`'s example (which now runs) has a
+/// fixed place for `SCALE` under `minimal` because `version` has an encoding attribute.
+#[test]
+fn issue38_the_doc_example_struct_has_fixed_places() {
+    assert_eq!(MinimalUnits::LAYOUT.fields[1].value_offset, Some(3));
+    assert_eq!(MinimalUnits::LAYOUT.fixed_len, Some(15));
+    let bytes = to_vec(&MinimalUnits { version: 1, scale: 2.5, name: "m/s" }).unwrap();
+    assert_eq!(MinimalUnits::SCALE.read(&bytes).unwrap(), 2.5);
+}
+
+#[derive(B2Layout, Debug, PartialEq)]
+#[b2(map)]
+struct Acquisition {
+    version: i32,
+    frames: i32,
+}
+
+/// Cause 4: a corrupted key of a map struct is named, at its offset (it read as `missing field
+/// frames at offset 0`).
+#[test]
+fn issue38_an_unknown_map_key_is_named_at_its_offset() {
+    let mut bytes = to_vec(&Acquisition { version: 1, frames: 2 }).unwrap();
+    let key_at = Acquisition::LAYOUT.fields[1].marker_offset.unwrap() - (5 + "frames".len());
+    assert_eq!(&bytes[key_at + 5..key_at + 11], b"frames");
+    bytes[key_at + 6] = b'x';
+    let e = from_slice::<Acquisition>(&bytes).unwrap_err();
+    assert_eq!(e.offset(), Some(key_at), "{e}");
+    assert!(e.to_string().contains("fxames"), "{e}");
+    assert_eq!(decode_from_slice::<Acquisition>(&bytes).unwrap_err().to_string(), e.to_string());
+}
+
+#[derive(B2Layout, Debug, PartialEq)]
+struct Calib {
+    a: i32,
+    b: i64,
+    #[b2(int16)]
+    c: i32,
+}
+
+/// Cause 4: a patch whose value does not fit names the field's offset (it said offset 0), in a
+/// buffer and in a file (absolute).
+#[test]
+fn issue38_a_patch_that_does_not_fit_names_the_field() {
+    let mut bytes = to_vec(&Calib { a: 1, b: 2, c: 3 }).unwrap();
+    let at = Calib::C.layout().marker_offset.unwrap();
+    let e = Calib::C.patch(&mut bytes, &70000).unwrap_err();
+    assert_eq!(e.offset(), Some(at), "{e}");
+    let mut file = std::io::Cursor::new([vec![0u8; 100], bytes.clone()].concat());
+    let e = Calib::C.patch_file(&mut file, 100, &70000).unwrap_err();
+    assert_eq!(e.offset(), Some(100 + at), "{e}");
+}
+
+#[derive(B2Layout, Debug, PartialEq)]
+struct AfterOption {
+    a: Option<i32>,
+    b: i32,
+}
+
+/// Cause 6: a refused read says reading, not patching.
+#[test]
+fn issue38_a_refused_read_says_reading() {
+    let bytes = to_vec(&AfterOption { a: None, b: 1 }).unwrap();
+    let e = AfterOption::B.read(&bytes).unwrap_err();
+    assert!(e.to_string().contains("reading a field whose offset"), "{e}");
+}

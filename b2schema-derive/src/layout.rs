@@ -159,7 +159,11 @@ fn shape(c: &Container<'_>, f: &Field<'_>) -> TokenStream {
             let n = len.value;
             quote!(#p::Shape::Bytes(#p::core::option::Option::Some(#n)))
         }
-        None => quote!(<#ty as #p::B2Type>::SHAPE),
+        // A constant has the length of its literal whatever the field's type leaves open.
+        None => match f.attrs.magic.as_ref().and_then(|m| crate::tokens::literal_len(&m.value)) {
+            Some(n) => quote!(#p::layout::with_len(<#ty as #p::B2Type>::SHAPE, #n)),
+            None => quote!(<#ty as #p::B2Type>::SHAPE),
+        },
     }
 }
 

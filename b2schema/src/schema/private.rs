@@ -28,7 +28,7 @@ pub use alloc::format;
 pub mod layout {
     pub use crate::schema::layout::sizes::{
         field_value_offset, fixed_field, fixed_prefix_len, header_len, name_key_len, raw_len, sum,
-        value_offset, width,
+        value_offset, width, with_len,
     };
 }
 pub use core;
@@ -207,8 +207,13 @@ impl<'de> Visitor<'de> for FieldIndex {
         f.write_str("a field name")
     }
 
+    /// A key that names no field is an error at the key (a derived map struct has exactly its
+    /// fields: another key is a corrupted one, which would else surface as a missing field).
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Option<usize>, E> {
-        Ok(self.0.iter().position(|f| *f == v))
+        match self.0.iter().position(|f| *f == v) {
+            Some(i) => Ok(Some(i)),
+            None => Err(E::unknown_field(v, self.0)),
+        }
     }
 
     fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Option<usize>, E> {

@@ -115,6 +115,17 @@ pub const fn width(enc: Encoding, shape: &Shape) -> Option<usize> {
     }
 }
 
+/// `shape` with its length fixed to `n`, when its type leaves it open (text, bytes, a `Vec`): the
+/// shape of a field holding a constant of `n` bytes or elements, which is written the same for
+/// every value.
+pub const fn with_len(shape: Shape, n: usize) -> Shape {
+    match shape {
+        Shape::Bytes(None) => Shape::Bytes(Some(n)),
+        Shape::Seq { len: None, elem, elem_raw } => Shape::Seq { len: Some(n), elem, elem_raw },
+        other => other,
+    }
+}
+
 /// Where the derived decoder reads field `i` of the array layout `layout` at a constant offset:
 /// its marker's offset from the first field's marker, and its width, when every field up to it
 /// has a fixed width; else `None` (the field is read where the one before it ends).
