@@ -269,3 +269,38 @@ fn issue38_a_refused_read_says_reading() {
     let e = AfterOption::B.read(&bytes).unwrap_err();
     assert!(e.to_string().contains("reading a field whose offset"), "{e}");
 }
+
+#[derive(B2Layout, Debug, PartialEq)]
+#[b2(minimal)]
+struct MiniMeta<'a> {
+    n: i64,
+    s: &'a str,
+}
+
+#[derive(B2Layout, Debug, PartialEq)]
+#[b2(packed)]
+struct Triggers {
+    level: i8,
+    armed: bool,
+}
+
+#[derive(B2Layout, Debug, PartialEq)]
+struct WithTriggers {
+    #[b2(fixstr)]
+    t: Triggers,
+}
+
+/// Cause 6: the diagram of a `minimal` struct draws no marker that is never written, and the
+/// annotated dump shows a packed `i8` as its signed value.
+#[test]
+fn issue38_text_says_what_the_bytes_are() {
+    let d = b2schema::layout::diagram(MiniMeta::LAYOUT);
+    for never in ["int64", "str32", " d3 ", " db "] {
+        assert!(!d.contains(never), "{never} in\n{d}");
+    }
+    assert!(d.contains("smallest int"), "{d}");
+    let v = WithTriggers { t: Triggers { level: -1, armed: true } };
+    let text = b2schema::layout::annotate(WithTriggers::LAYOUT, &to_vec(&v).unwrap());
+    assert!(text.contains("t.level: -1 (0xff)"), "{text}");
+    assert!(text.contains("t.armed: true (0x01)"), "{text}");
+}
