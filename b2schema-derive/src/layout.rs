@@ -42,28 +42,16 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
             _ => quote!(#p::layout::width(#enc, &#shape)),
         })
         .collect();
-    let keys: Vec<TokenStream> = c
-        .fields
-        .iter()
-        .map(|f| match c.repr() {
-            Repr::Map => {
-                let fname = f.name();
-                quote!(#p::core::option::Option::Some(#p::layout::name_key_len(#widths, #fname)))
-            }
-            _ => quote!(#p::core::option::Option::Some(0usize)),
-        })
-        .collect();
+    let map = c.repr() == Repr::Map;
 
+    // Each field is written once, with no offsets; `place` sums them (the expansion grows
+    // linearly with the fields).
     let entries = c.fields.iter().enumerate().map(|(i, f)| {
         let fname = f.name();
         let ty = f.type_string();
         let enc = &encodings[i];
         let shape = &shapes[i];
         let w = &field_widths[i];
-        let before: Vec<TokenStream> = (0..i)
-            .flat_map(|j| [keys[j].clone(), field_widths[j].clone()])
-            .chain([keys[i].clone()])
-            .collect();
         let role = match (&f.attrs.magic, &f.attrs.computed) {
             (Some(m), _) => {
                 let text = crate::tokens::expr_text(&m.value);
@@ -82,28 +70,33 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
                 rust_type: #ty,
                 encoding: #enc,
                 shape: #shape,
-                marker_offset: #p::layout::sum(#header, &[#(#before),*]),
-                value_offset: #p::layout::field_value_offset(#enc, &#shape, #p::layout::sum(#header, &[#(#before),*])),
+                marker_offset: #p::core::option::Option::None,
+                value_offset: #p::core::option::Option::None,
                 width: #w,
                 role: #role,
                 doc: #doc,
             }
         }
     });
-    let all = (0..n).flat_map(|j| [keys[j].clone(), field_widths[j].clone()]);
 
     let handles = c.fields.iter().enumerate().map(|(i, f)| handle(c, f, i));
     let asserts = c.fields.iter().enumerate().filter_map(|(i, f)| offset_assert(c, f, i));
     let fits = c.fields.iter().filter_map(|f| crate::ser::magic_fits(c, f));
 
     quote! {
+        impl #impl_g #ident #ty_g #where_c {
+            #[doc(hidden)]
+            const __B2SCHEMA_PLACED: #p::layout::Placed<#n> =
+                #p::layout::place(#header, #widths, #map, [#(#entries),*]);
+        }
+
         impl #impl_g #p::B2Layout for #ident #ty_g #where_c {
             const LAYOUT: &'static #p::Layout = &#p::Layout {
                 name: #name,
                 encoding: #container,
                 widths: #widths,
-                fields: &[#(#entries),*],
-                fixed_len: #p::layout::sum(#header, &[#(#all),*]),
+                fields: &Self::__B2SCHEMA_PLACED.fields,
+                fixed_len: Self::__B2SCHEMA_PLACED.fixed_len,
             };
         }
 

@@ -28,7 +28,7 @@ pub use alloc::format;
 pub mod layout {
     pub use crate::schema::layout::sizes::{
         field_value_offset, fixed_field, fixed_prefix_len, header_len, name_key_len, raw_len, sum,
-        value_offset, width, with_len,
+        value_offset, width, with_len, Placed, place,
     };
 }
 pub use core;
