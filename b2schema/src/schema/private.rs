@@ -448,3 +448,40 @@ impl<T: ?Sized + Serialize + ByteLen> Serialize for LenChecked<'_, T> {
         self.1.serialize(s)
     }
 }
+
+/// The next field of a struct read as a sequence (field `index` of the struct `expecting`
+/// describes): one call per field in the generated `visit_seq`, so that it grows by a line.
+#[inline]
+pub fn next_field<'de, A, S>(seq: &mut A, seed: S, index: usize, expecting: &str) -> Result<S::Value, A::Error>
+where
+    A: de::SeqAccess<'de>,
+    S: DeserializeSeed<'de>,
+{
+    match seq.next_element_seed(seed)? {
+        Some(v) => Ok(v),
+        None => Err(de::Error::invalid_length(index, &expecting)),
+    }
+}
+
+/// Reads the value of map field `name` into `slot`, refusing a second one.
+#[inline]
+pub fn map_field<'de, A, S>(map: &mut A, slot: &mut Option<S::Value>, seed: S, name: &'static str) -> Result<(), A::Error>
+where
+    A: de::MapAccess<'de>,
+    S: DeserializeSeed<'de>,
+{
+    if slot.is_some() {
+        return Err(de::Error::duplicate_field(name));
+    }
+    *slot = Some(map.next_value_seed(seed)?);
+    Ok(())
+}
+
+/// The value of map field `name`, which must have been read.
+#[inline]
+pub fn take_field<T, E: de::Error>(slot: Option<T>, name: &'static str) -> Result<T, E> {
+    match slot {
+        Some(v) => Ok(v),
+        None => Err(E::missing_field(name)),
+    }
+}
