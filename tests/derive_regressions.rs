@@ -304,3 +304,36 @@ fn issue38_text_says_what_the_bytes_are() {
     assert!(text.contains("t.level: -1 (0xff)"), "{text}");
     assert!(text.contains("t.armed: true (0x01)"), "{text}");
 }
+
+#[derive(B2Layout, Debug, PartialEq)]
+struct Kinds<'a> {
+    a: i32,
+    #[b2(magic = 7)]
+    m: u8,
+    #[b2(fixstr(len = 3))]
+    code: &'a str,
+    n: i64,
+}
+
+/// Issue 38, part 3: each kind of decoding error names the offset where the problem is, the
+/// field's place in `LAYOUT`, from both decoders.
+#[test]
+fn issue38_each_error_kind_names_the_fields_place() {
+    let bytes = to_vec(&Kinds { a: 1, m: 7, code: "abc", n: 2 }).unwrap();
+    let place = |i: usize| Kinds::LAYOUT.fields[i].marker_offset.unwrap();
+    let cases: [(&str, usize, Box<dyn Fn(&mut Vec<u8>)>); 4] = [
+        ("wrong marker", place(0), Box::new(move |b| b[place(0)] = 0xd3)),
+        ("constant changed", place(1), Box::new(move |b| b[place(1)] = 8)),
+        ("declared length changed", place(2), Box::new(move |b| b[place(2)] = 0xa4)),
+        ("input ends inside the field", place(3), Box::new(move |b| b.truncate(place(3) + 3))),
+    ];
+    for (what, at, plant) in cases {
+        let mut b = bytes.clone();
+        plant(&mut b);
+        let serde = from_slice::<Kinds>(&b).unwrap_err();
+        let direct = decode_from_slice::<Kinds>(&b).unwrap_err();
+        assert_eq!(serde.to_string(), direct.to_string(), "{what}");
+        let found = serde.offset().unwrap();
+        assert!(found == at || (what.starts_with("input") && (at..b.len() + 1).contains(&found)), "{what}: {serde}");
+    }
+}
