@@ -321,7 +321,8 @@ struct Kinds<'a> {
 fn issue38_each_error_kind_names_the_fields_place() {
     let bytes = to_vec(&Kinds { a: 1, m: 7, code: "abc", n: 2 }).unwrap();
     let place = |i: usize| Kinds::LAYOUT.fields[i].marker_offset.unwrap();
-    let cases: [(&str, usize, Box<dyn Fn(&mut Vec<u8>)>); 4] = [
+    type Plant = Box<dyn Fn(&mut Vec<u8>)>;
+    let cases: [(&str, usize, Plant); 4] = [
         ("wrong marker", place(0), Box::new(move |b| b[place(0)] = 0xd3)),
         ("constant changed", place(1), Box::new(move |b| b[place(1)] = 8)),
         ("declared length changed", place(2), Box::new(move |b| b[place(2)] = 0xa4)),
@@ -334,6 +335,9 @@ fn issue38_each_error_kind_names_the_fields_place() {
         let direct = decode_from_slice::<Kinds>(&b).unwrap_err();
         assert_eq!(serde.to_string(), direct.to_string(), "{what}");
         let found = serde.offset().unwrap();
-        assert!(found == at || (what.starts_with("input") && (at..b.len() + 1).contains(&found)), "{what}: {serde}");
+        assert!(
+            found == at || (what.starts_with("input") && (at..b.len() + 1).contains(&found)),
+            "{what}: {serde}"
+        );
     }
 }

@@ -88,7 +88,10 @@ fn check_encoding_fits_type(c: &Container<'_>, f: &Field<'_>, errors: &mut Error
     }
     let int_encs = ["FixInt", "Uint8", "Uint16", "Uint32", "Uint64", "Int8", "Int16", "Int32", "Int64"];
     let (fits, instead) = if types::is_int(&prim) {
-        (int_encs.contains(&e.value) || (e.value == "Raw" && matches!(prim.as_str(), "u8" | "i8")), "an integer encoding (fixint, uint8 ... uint64, int8 ... int64)")
+        (
+            int_encs.contains(&e.value) || (e.value == "Raw" && matches!(prim.as_str(), "u8" | "i8")),
+            "an integer encoding (fixint, uint8 ... uint64, int8 ... int64)",
+        )
     } else if prim == "f32" || prim == "f64" {
         (matches!(e.value, "Float32" | "Float64"), "`float32` or `float64`")
     } else if prim == "bool" {

@@ -46,15 +46,18 @@ pub fn primitive(ty: &Type) -> Option<String> {
     let Type::Path(p) = bare(ty) else { return None };
     let id = p.path.get_ident()?.to_string();
     const PRIMS: &[&str] = &[
-        "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize", "f32",
-        "f64", "bool", "char", "String",
+        "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize", "f32", "f64",
+        "bool", "char", "String",
     ];
     PRIMS.contains(&id.as_str()).then_some(id)
 }
 
 /// Whether the type is an integer primitive.
 pub fn is_int(name: &str) -> bool {
-    matches!(name, "u8" | "u16" | "u32" | "u64" | "i8" | "i16" | "i32" | "i64" | "usize" | "isize" | "u128" | "i128")
+    matches!(
+        name,
+        "u8" | "u16" | "u32" | "u64" | "i8" | "i16" | "i32" | "i64" | "usize" | "isize" | "u128" | "i128"
+    )
 }
 
 /// `&[u8]` (any lifetime), or an `Option` of it: borrowed bytes, which serde reads as bytes.

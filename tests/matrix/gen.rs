@@ -278,11 +278,19 @@ fn kinds() -> Vec<Kind> {
         ("arr_inner2", "[Inner; 2]", "proptest::array::uniform2(inner())"),
         ("box_inner", "Box<Inner>", "inner().prop_map(Box::new)"),
         ("vec_option_i32", "Vec<Option<i32>>", "proptest::collection::vec(any::<Option<i32>>(), 0..=15)"),
-        ("option_vec_i32", "Option<Vec<i32>>", "proptest::option::of(proptest::collection::vec(any::<i32>(), 0..=15))"),
+        (
+            "option_vec_i32",
+            "Option<Vec<i32>>",
+            "proptest::option::of(proptest::collection::vec(any::<i32>(), 0..=15))",
+        ),
         ("arr_option_u8", "[Option<u8>; 2]", "proptest::array::uniform2(proptest::option::of(0u8..=127))"),
         ("option_arr4", "Option<[u8; 4]>", "proptest::option::of(proptest::array::uniform4(0u8..=127))"),
         ("vec_string", "Vec<String>", "proptest::collection::vec(\"[a-z]{0,8}\", 0..=15)"),
-        ("vec_vecu8", "Vec<Vec<u8>>", "proptest::collection::vec(proptest::collection::vec(0u8..=127, 0..4), 0..=15)"),
+        (
+            "vec_vecu8",
+            "Vec<Vec<u8>>",
+            "proptest::collection::vec(proptest::collection::vec(0u8..=127, 0..4), 0..=15)",
+        ),
         ("option_innervar", "Option<InnerVar>", "proptest::option::of(inner_var())"),
     ];
     for (id, ty, strat) in nested {

@@ -27,8 +27,8 @@ pub use alloc::format;
 /// The byte arithmetic of layouts, for the constants the derive computes.
 pub mod layout {
     pub use crate::schema::layout::sizes::{
-        field_value_offset, fixed_field, fixed_prefix_len, header_len, name_key_len, raw_len, sum,
-        value_offset, width, with_len, Placed, place,
+        Placed, field_value_offset, fixed_field, fixed_prefix_len, header_len, name_key_len, place, raw_len,
+        sum, value_offset, width, with_len,
     };
 }
 pub use core;
@@ -452,7 +452,12 @@ impl<T: ?Sized + Serialize + ByteLen> Serialize for LenChecked<'_, T> {
 /// The next field of a struct read as a sequence (field `index` of the struct `expecting`
 /// describes): one call per field in the generated `visit_seq`, so that it grows by a line.
 #[inline]
-pub fn next_field<'de, A, S>(seq: &mut A, seed: S, index: usize, expecting: &str) -> Result<S::Value, A::Error>
+pub fn next_field<'de, A, S>(
+    seq: &mut A,
+    seed: S,
+    index: usize,
+    expecting: &str,
+) -> Result<S::Value, A::Error>
 where
     A: de::SeqAccess<'de>,
     S: DeserializeSeed<'de>,
@@ -465,7 +470,12 @@ where
 
 /// Reads the value of map field `name` into `slot`, refusing a second one.
 #[inline]
-pub fn map_field<'de, A, S>(map: &mut A, slot: &mut Option<S::Value>, seed: S, name: &'static str) -> Result<(), A::Error>
+pub fn map_field<'de, A, S>(
+    map: &mut A,
+    slot: &mut Option<S::Value>,
+    seed: S,
+    name: &'static str,
+) -> Result<(), A::Error>
 where
     A: de::MapAccess<'de>,
     S: DeserializeSeed<'de>,
