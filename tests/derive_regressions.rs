@@ -341,3 +341,32 @@ fn issue38_each_error_kind_names_the_fields_place() {
         );
     }
 }
+
+#[derive(B2Layout, Debug, PartialEq)]
+#[b2(packed)]
+struct Trig4 {
+    a: u8,
+    b: u8,
+    c: u8,
+    d: u8,
+}
+
+#[derive(B2Layout, Debug, PartialEq)]
+struct WithTrig4 {
+    #[b2(fixstr)]
+    t: Trig4,
+    n: u8,
+}
+
+/// Cause 4: a packed struct under plain `fixstr` whose marker states another length names the
+/// marker (it said "bytes read from the fixstr value ... at offset 6, found 1 left unread").
+#[test]
+fn issue38_a_packed_structs_changed_marker_is_named() {
+    let mut bytes = to_vec(&WithTrig4 { t: Trig4 { a: 1, b: 2, c: 3, d: 4 }, n: 5 }).unwrap();
+    let at = WithTrig4::LAYOUT.fields[0].marker_offset.unwrap();
+    assert_eq!(bytes[at], 0xa4);
+    bytes[at] = 0xa5;
+    let e = from_slice::<WithTrig4>(&bytes).unwrap_err();
+    assert_eq!(e.to_string(), "expected fixstr(4) marker a4 at offset 1 (t), found a5 (fixstr)");
+    assert_eq!(decode_from_slice::<WithTrig4>(&bytes).unwrap_err().to_string(), e.to_string());
+}
