@@ -7,10 +7,10 @@ use b2schema::chunk::compress::{Params, Split, compress};
 use b2schema::chunk::{self, ChunkHeader, ErrorKind, Special, compcode, filter_id};
 use proptest::prelude::*;
 
-const CODECS: [u8; 5] = [compcode::BLOSCLZ, compcode::LZ4, compcode::LZ4HC, compcode::ZLIB, compcode::ZSTD];
+const CODECS: [u8; 5] = [Codec::BloscLz, Codec::Lz4, Codec::Lz4hc, Codec::Zlib, Codec::Zstd];
 const SPLITS: [Split; 4] = [Split::Always, Split::Never, Split::Auto, Split::ForwardCompat];
 const LOSSLESS: [u8; 5] =
-    [0, filter_id::SHUFFLE, filter_id::BITSHUFFLE, filter_id::DELTA, filter_id::BYTEDELTA];
+    [0, Filter::Shuffle, Filter::BitShuffle, Filter::Delta, Filter::ByteDelta];
 
 /// Data that exercises matches, runs, far matches and noise.
 fn data() -> impl Strategy<Value = Vec<u8>> {
@@ -40,7 +40,7 @@ fn params() -> impl Strategy<Value = Params> {
             // Delta goes first (c-blosc2 cannot decode it after another filter).
             let first = filters.iter().position(|&f| f != 0);
             for (i, f) in filters.iter_mut().enumerate() {
-                if *f == filter_id::DELTA && Some(i) != first {
+                if *f == Filter::Delta && Some(i) != first {
                     *f = 0;
                 }
             }
@@ -73,15 +73,15 @@ proptest! {
 
     #[test]
     fn output_does_not_depend_on_threads(src in data(), p in params()) {
-        let one = compress(&src, &Params { nthreads: 1, ..p }).unwrap();
-        let many = compress(&src, &Params { nthreads: 3, ..p }).unwrap();
+        let one = compress(&src, &{ let mut p = p; p.nthreads = 1; p }).unwrap();
+        let many = compress(&src, &{ let mut p = p; p.nthreads = 3; p }).unwrap();
         prop_assert_eq!(one, many);
     }
 
     #[test]
     fn zeros_are_a_special_chunk(items in 32usize..20_000, p in params()) {
         let len = items * p.typesize.min(255);
-        let c = compress(&vec![0u8; len], &Params { clevel: p.clevel.max(1), ..p }).unwrap();
+        let c = compress(&vec![0u8; len], &{ let mut p = p; p.clevel = p.clevel.max(1); p }).unwrap();
         prop_assert_eq!(c.len(), 32);
         prop_assert_eq!(ChunkHeader::parse(&c).unwrap().special(), Special::Zero);
     }
@@ -94,13 +94,7 @@ proptest! {
         clevel in 1u8..=9,
     ) {
         let src: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
-        let p = Params {
-            codec,
-            clevel,
-            filters: [0, 0, 0, 0, filter_id::TRUNC_PREC, filter_id::SHUFFLE],
-            filters_meta: [0, 0, 0, 0, keep, 0],
-            ..Params::new(8)
-        };
+        let p = { let mut p = Params::new(8); p.codec = codec; p.clevel = clevel; p.filters = [0, 0, 0, 0, Filter::TruncPrec, Filter::Shuffle]; p.filters_meta = [0, 0, 0, 0, keep, 0]; p };
         let c = compress(&src, &p).unwrap();
         let got = chunk::decompress(&c).unwrap();
         let want: Vec<u8> = if ChunkHeader::parse(&c).unwrap().is_memcpyed() {
@@ -115,18 +109,18 @@ proptest! {
 
 #[test]
 fn bad_parameters_are_errors_naming_them() {
-    let e = compress(&[0; 64], &Params { clevel: 10, ..Params::new(4) }).unwrap_err();
+    let e = compress(&[0; 64], &{ let mut p = Params::new(4); p.clevel = 10; p }).unwrap_err();
     assert_eq!((e.kind, e.field), (ErrorKind::Invalid, "clevel"));
-    let e = compress(&[0; 64], &Params { typesize: 0, ..Params::new(4) }).unwrap_err();
+    let e = compress(&[0; 64], &{ let mut p = Params::new(4); p.typesize = 0; p }).unwrap_err();
     assert_eq!(e.field, "typesize");
-    let e = compress(&[0; 64], &Params { codec: 3, ..Params::new(4) }).unwrap_err();
+    let e = compress(&[0; 64], &{ let mut p = Params::new(4); p.codec = 3; p }).unwrap_err();
     assert_eq!((e.kind, e.offset, e.field), (ErrorKind::Unsupported, 22, "udcompcode"));
-    let e = compress(&[0; 64], &Params { filters: [0, 0, 0, 0, 0, 33], ..Params::new(4) }).unwrap_err();
+    let e = compress(&[0; 64], &{ let mut p = Params::new(4); p.filters[5] = 33; p }).unwrap_err();
     assert_eq!((e.kind, e.offset), (ErrorKind::Unsupported, 21));
-    let e = compress(&[0; 64], &Params { filters: [0, 0, 0, 0, 1, 3], ..Params::new(4) }).unwrap_err();
+    let e = compress(&[0; 64], &{ let mut p = Params::new(4); p.filters = [0, 0, 0, 0, 1, 3]; p }).unwrap_err();
     assert_eq!((e.kind, e.offset), (ErrorKind::Unsupported, 21));
     let mut p = Params::new(2);
-    p.filters[0] = filter_id::TRUNC_PREC;
+    p.filters[0] = Filter::TruncPrec;
     assert_eq!(compress(&[0; 64], &p).unwrap_err().field, "typesize");
     p.typesize = 4;
     p.filters_meta[0] = 30;

@@ -15,11 +15,11 @@ use b2schema_tests::python_checks;
 use serde_json::{Value, json};
 
 const CODECS: [(u8, &str); 5] = [
-    (compcode::BLOSCLZ, "blosclz"),
-    (compcode::LZ4, "lz4"),
-    (compcode::LZ4HC, "lz4hc"),
-    (compcode::ZLIB, "zlib"),
-    (compcode::ZSTD, "zstd"),
+    (Codec::BloscLz, "blosclz"),
+    (Codec::Lz4, "lz4"),
+    (Codec::Lz4hc, "lz4hc"),
+    (Codec::Zlib, "zlib"),
+    (Codec::Zstd, "zstd"),
 ];
 /// Codecs whose chunks must be byte-identical to c-blosc2's.
 const IDENTICAL_CODECS: [&str; 3] = ["blosclz", "lz4", "lz4hc"];
@@ -182,7 +182,7 @@ fn schunk_cases(dir: &Path) -> Vec<Case> {
                 for split in [SplitMode::Auto, SplitMode::Never] {
                     let name = format!("schunk-{cname}-c{clevel}-ts{ts}-split{}", split.value());
                     let input = data(ts, 2 * 96 * 1024 / ts, clevel as u64);
-                    let shuffle = [0, 0, 0, 0, 0, filter_id::SHUFFLE];
+                    let shuffle = [0, 0, 0, 0, 0, Filter::Shuffle];
                     let cp = cparams(codec, clevel, shuffle, [0; 6], split);
                     let ours = dir.join(format!("{name}.ours.b2frame"));
                     let theirs = dir.join(format!("{name}.theirs.b2frame"));
@@ -262,7 +262,7 @@ fn python_blosc2_and_b2schema_read_each_others_compressed_files() {
             // python-blosc2 (not c-blosc2) drops bytedelta for 1-byte items.
             let mut our_filters = oh.filters;
             if oh.typesize == 1 {
-                our_filters.iter_mut().filter(|f| **f == filter_id::BYTEDELTA).for_each(|f| *f = 0);
+                our_filters.iter_mut().filter(|f| **f == Filter::ByteDelta).for_each(|f| *f = 0);
             }
             let same_layout = (th.nbytes, th.blocksize, th.typesize, th.filters, th.udcompcode)
                 == (oh.nbytes, oh.blocksize, oh.typesize, our_filters, oh.udcompcode)

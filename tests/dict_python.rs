@@ -59,9 +59,9 @@ fn python_blosc2_and_b2schema_read_each_others_dictionary_chunks() {
     std::fs::create_dir_all(&dir).unwrap();
     // (nbytes, whether c-blosc2 makes a dictionary: at least 20 * 256 bytes).
     let sizes = [(MIN_USEFUL_DICT * 20 - 100, false), (200_000, true), (1 << 20, true)];
-    let shuffle = [0, 0, 0, 0, 0, filter_id::SHUFFLE];
+    let shuffle = [0, 0, 0, 0, 0, Filter::Shuffle];
     let mut cases: Vec<Case> = Vec::new();
-    for (codec, cname) in [(compcode::ZSTD, "zstd"), (compcode::LZ4, "lz4"), (compcode::LZ4HC, "lz4hc")] {
+    for (codec, cname) in [(Codec::Zstd, "zstd"), (Codec::Lz4, "lz4"), (Codec::Lz4hc, "lz4hc")] {
         for (ts, filters) in [(1usize, [0; 6]), (4, shuffle), (8, shuffle)] {
             for (nbytes, dict_expected) in sizes {
                 for clevel in [1u8, 5, 9] {
@@ -69,7 +69,7 @@ fn python_blosc2_and_b2schema_read_each_others_dictionary_chunks() {
                     let input = data(ts, nbytes, u64::from(clevel) * 31 + ts as u64);
                     let data_path = dir.join(format!("{name}.data"));
                     std::fs::write(&data_path, &input).unwrap();
-                    let p = Params { codec, clevel, filters, use_dict: true, ..Params::new(ts) };
+                    let p = { let mut p = Params::new(ts); p.codec = codec; p.clevel = clevel; p.filters = filters; p.use_dict = true; p };
                     let ours = compress::compress(&input, &p).unwrap_or_else(|e| panic!("{name}: {e}"));
                     assert_eq!(has_dict(&ours), dict_expected, "{name}: dictionary flag of our chunk");
                     assert_eq!(chunk::decompress(&ours).unwrap(), input, "{name}: our own chunk");

@@ -4,8 +4,8 @@
 //! bytes are produced, with a dictionary or without.
 
 use b2schema_chunk::compress::{self, Params, Split};
-use b2schema_chunk::{
-    ChunkHeader, ErrorKind, Found, Special, compcode, decompress, decompress_into, filter_id,
+use b2schema_chunk::{Codec, Filter, 
+    ChunkHeader, ErrorKind, Found, Special, decompress, decompress_into,
 };
 use proptest::prelude::*;
 
@@ -14,14 +14,7 @@ use common::data;
 
 fn params() -> impl Strategy<Value = Params> {
     (1u8..=9, prop::sample::select(vec![1usize, 2, 4, 8]), any::<bool>(), any::<bool>(), 0usize..3).prop_map(
-        |(clevel, typesize, shuffle, use_dict, split)| Params {
-            codec: compcode::ZSTD,
-            clevel,
-            filters: [0, 0, 0, 0, 0, if shuffle { filter_id::SHUFFLE } else { 0 }],
-            split: [Split::Auto, Split::Always, Split::Never][split],
-            use_dict,
-            ..Params::new(typesize)
-        },
+        |(clevel, typesize, shuffle, use_dict, split)| { let mut p = Params::new(typesize); p.codec = Codec::Zstd; p.clevel = clevel; p.filters[5] = if shuffle { Filter::Shuffle } else { Filter::NoFilter }; p.split = [Split::Auto, Split::Always, Split::Never][split]; p.use_dict = use_dict; p },
     )
 }
 
@@ -84,12 +77,12 @@ fn zstd_chunk(nbytes: usize, dict: Option<&[u8]>, stream: &[u8]) -> Vec<u8> {
     let mut c = vec![0u8; 32];
     c[0] = 5;
     c[1] = 1;
-    c[2] = 0x05 | 0x10 | (compcode::format(compcode::ZSTD) << 5);
+    c[2] = 0x05 | 0x10 | (Codec::Zstd.compformat() << 5);
     c[3] = 1;
     c[4..8].copy_from_slice(&(nbytes as i32).to_le_bytes());
     c[8..12].copy_from_slice(&(nbytes as i32).to_le_bytes());
     c[12..16].copy_from_slice(&(cbytes as i32).to_le_bytes());
-    c[22] = compcode::ZSTD;
+    c[22] = Codec::Zstd.id();
     c[31] = u8::from(dict.is_some());
     c.extend_from_slice(&(bstart as i32).to_le_bytes());
     if let Some(d) = dict {
@@ -130,7 +123,7 @@ fn a_chunk_of_zeros_with_use_dict_stays_a_zeros_chunk() {
     // Raw samples of zeros would be a 32 KiB dictionary: b2schema makes none, and the chunk is
     // its 32-byte header with the zeros special value (c-blosc2 trains a small dictionary from
     // the zeros and writes a 243-byte dictionary chunk).
-    let p = Params { codec: compcode::ZSTD, use_dict: true, ..Params::new(8) };
+    let p = { let mut p = Params::new(8); p.codec = Codec::Zstd; p.use_dict = true; p };
     let c = compress::compress(&vec![0u8; 1 << 20], &p).unwrap();
     let h = ChunkHeader::parse(&c).unwrap();
     assert_eq!((c.len(), h.special(), h.uses_dict()), (32, Special::Zero, false));

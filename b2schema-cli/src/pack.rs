@@ -19,11 +19,11 @@ const L3_CACHE: u64 = 32 * 1024 * 1024;
 /// The codec id of a codec name.
 fn codec(name: &str) -> Result<u8, Failure> {
     Ok(match name {
-        "blosclz" => compcode::BLOSCLZ,
-        "lz4" => compcode::LZ4,
-        "lz4hc" => compcode::LZ4HC,
-        "zlib" => compcode::ZLIB,
-        "zstd" => compcode::ZSTD,
+        "blosclz" => Codec::BloscLz,
+        "lz4" => Codec::Lz4,
+        "lz4hc" => Codec::Lz4hc,
+        "zlib" => Codec::Zlib,
+        "zstd" => Codec::Zstd,
         _ => return Err(Failure(format!("unknown codec {name:?} (blosclz, lz4, lz4hc, zlib, zstd)"))),
     })
 }
@@ -39,17 +39,17 @@ fn filter(name: &str) -> Result<(u8, u8), Failure> {
         None => (name, 0),
     };
     let id = match name {
-        "none" => filter_id::NOFILTER,
-        "shuffle" => filter_id::SHUFFLE,
-        "bitshuffle" => filter_id::BITSHUFFLE,
-        "delta" => filter_id::DELTA,
+        "none" => Filter::NoFilter,
+        "shuffle" => Filter::Shuffle,
+        "bitshuffle" => Filter::BitShuffle,
+        "delta" => Filter::Delta,
         "trunc_prec" if meta == 0 => {
             return Err(Failure(
                 "trunc_prec needs its precision: trunc_prec:BITS (mantissa bits kept)".into(),
             ));
         }
-        "trunc_prec" => filter_id::TRUNC_PREC,
-        "bytedelta" => filter_id::BYTEDELTA,
+        "trunc_prec" => Filter::TruncPrec,
+        "bytedelta" => Filter::ByteDelta,
         _ => {
             return Err(Failure(format!(
                 "unknown filter {name:?} (shuffle, bitshuffle, delta, trunc_prec:BITS, bytedelta, none)"
@@ -187,7 +187,7 @@ pub fn pack(input: &Path, output: &Path, o: &PackOptions<'_>) -> Result<ExitCode
     let mut filters = [0u8; 6];
     let mut metas = [0u8; 6];
     if o.filters.is_empty() {
-        filters[5] = filter_id::SHUFFLE;
+        filters[5] = Filter::Shuffle;
     } else if o.filters.len() > 6 {
         return Err(Failure(format!("{} filters: a pipeline has 6 slots", o.filters.len())));
     }

@@ -22,15 +22,15 @@ fn main() {
     let typesize: usize = ts.parse().expect("a typesize");
     let reps: usize = args.get(3).map_or(5, |r| r.parse().expect("a repetition count"));
     let codecs = [
-        (compcode::BLOSCLZ, "blosclz"),
-        (compcode::LZ4, "lz4"),
-        (compcode::LZ4HC, "lz4hc"),
-        (compcode::ZLIB, "zlib"),
-        (compcode::ZSTD, "zstd"),
+        (Codec::BloscLz, "blosclz"),
+        (Codec::Lz4, "lz4"),
+        (Codec::Lz4hc, "lz4hc"),
+        (Codec::Zlib, "zlib"),
+        (Codec::Zstd, "zstd"),
     ];
     for (codec, name) in codecs {
         for clevel in [1u8, 5, 9] {
-            let p = Params { codec, clevel, ..Params::new(typesize) };
+            let p = { let mut p = Params::new(typesize); p.codec = codec; p.clevel = clevel; p };
             let mut best = f64::INFINITY;
             let mut size = 0;
             for _ in 0..reps {

@@ -61,11 +61,11 @@ pub fn compressed(data: &[u8], typesize: usize, blocksize: usize, cparams: &CPar
 /// The parameters c-blosc2 compresses a frame's offsets index with (`BLOSC2_CPARAMS_DEFAULTS`
 /// with typesize 8): blosclz, clevel 5, shuffle, forward-compat split.
 const OFFSETS_PARAMS: Params = Params {
-    codec: compcode::BLOSCLZ,
+    codec: Codec::BloscLz,
     codec_meta: 0,
     clevel: 5,
     typesize: 8,
-    filters: [0, 0, 0, 0, 0, filter_id::SHUFFLE],
+    filters: [0, 0, 0, 0, 0, Filter::Shuffle],
     filters_meta: [0; 6],
     split: Split::ForwardCompat,
     blocksize: 0,

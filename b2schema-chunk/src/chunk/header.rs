@@ -22,8 +22,11 @@
 //! (c-blosc2 `read_chunk_header`).  For a Blosc1 header the filter pipeline is
 //! derived from the flag bits exactly like c-blosc2's `flags_to_filters`.
 
-use super::bytes::{array_or_zero, byte_or_zero, i32_le};
-use super::error::{Error, Expected, Found, num};
+use crate::bytes::{array_or_zero, byte_or_zero, i32_le};
+use crate::fields;
+use crate::error::{Error, Expected, Found, num};
+pub use crate::fields::MAX_FILTERS;
+use crate::id::{Codec, Filter};
 
 /// Length of a Blosc1 header (`BLOSC_MIN_HEADER_LENGTH`).
 pub const MIN_HEADER_LEN: usize = 16;
@@ -35,8 +38,6 @@ pub const MAX_BLOCKSIZE: i32 = 536_866_816;
 pub const MAX_TYPESIZE: i32 = MAX_BLOCKSIZE;
 /// Highest chunk format version (`BLOSC2_VERSION_FORMAT`, VL blocks).
 pub const VERSION_FORMAT: u8 = 6;
-/// Number of filter slots in the pipeline (`BLOSC2_MAX_FILTERS`).
-pub const MAX_FILTERS: usize = 6;
 /// Chunk format version c-blosc2 writes for regular chunks (`BLOSC2_VERSION_FORMAT_STABLE`).
 pub const VERSION_STABLE: u8 = 5;
 /// Codec format version of every built-in codec (`BLOSC_*_VERSION_FORMAT`), byte 1.
@@ -47,36 +48,6 @@ pub const FLAG_EXTENDED: u8 = FLAG_SHUFFLE | FLAG_BITSHUFFLE;
 pub const COMPFORMAT_SHIFT: u8 = 5;
 /// Bit position of the special-value kind in `blosc2_flags` (bits 4-6).
 pub const SPECIAL_SHIFT: u8 = 4;
-
-/// Codec ids (compcodes) of the built-in codecs, as stored in `udcompcode` and in a frame
-/// header (`BLOSC_BLOSCLZ` ... `BLOSC_ZSTD`).
-pub mod compcode {
-    /// BloscLZ.
-    pub const BLOSCLZ: u8 = 0;
-    /// LZ4.
-    pub const LZ4: u8 = 1;
-    /// LZ4HC (LZ4 format).
-    pub const LZ4HC: u8 = 2;
-    /// Snappy (Blosc1 only, never written by c-blosc2).
-    pub const SNAPPY: u8 = 3;
-    /// zlib.
-    pub const ZLIB: u8 = 4;
-    /// Zstandard.
-    pub const ZSTD: u8 = 5;
-
-    /// The compressor format (`flags` bits 5-7) c-blosc2 writes for a codec id
-    /// (`compcode_to_compformat`): 6 (user codec) for anything not built in.
-    pub const fn format(code: u8) -> u8 {
-        match code {
-            BLOSCLZ => 0,
-            LZ4 | LZ4HC => 1,
-            SNAPPY => 2,
-            ZLIB => 3,
-            ZSTD => 4,
-            _ => 6,
-        }
-    }
-}
 
 /// `flags` bit 0: byte shuffle (Blosc1); with bit 2 it marks an extended header.
 pub const FLAG_SHUFFLE: u8 = 0x01;
@@ -99,136 +70,6 @@ pub const B2_LAZY: u8 = 0x08;
 pub const B2_INSTR_CODEC: u8 = 0x80;
 /// `blosc2_flags2` bit 0 (`BLOSC2_VL_BLOCKS`).
 pub const B2_VL_BLOCKS: u8 = 0x01;
-
-/// Filter ids stored in `filters[]`.
-pub mod filter_id {
-    /// No filter.
-    pub const NOFILTER: u8 = 0;
-    /// Byte shuffle (`filters_meta`, when non-zero, overrides the element size).
-    pub const SHUFFLE: u8 = 1;
-    /// Bit shuffle.
-    pub const BITSHUFFLE: u8 = 2;
-    /// XOR delta against the first block.
-    pub const DELTA: u8 = 3;
-    /// Mantissa truncation (lossy, nothing to undo).
-    pub const TRUNC_PREC: u8 = 4;
-    /// NDim cell plugin.
-    pub const NDCELL: u8 = 32;
-    /// NDim mean plugin.
-    pub const NDMEAN: u8 = 33;
-    /// Original byte delta (c-blosc2 < 2.10, issue #524).
-    pub const BYTEDELTA_BUGGY: u8 = 34;
-    /// Byte delta.
-    pub const BYTEDELTA: u8 = 35;
-    /// Integer truncation (lossy, nothing to undo).
-    pub const INT_TRUNC: u8 = 36;
-}
-
-/// Compressor of a chunk, from `flags` bits 5-7 and (extended header) `udcompcode`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Codec {
-    /// BloscLZ (format 0).
-    BloscLz,
-    /// LZ4 (format 1).  Blosc1 headers cannot tell LZ4 from LZ4HC; both decode the same.
-    Lz4,
-    /// LZ4HC (format 1 with `udcompcode` 2).
-    Lz4hc,
-    /// Snappy (format 2, Blosc1 only).
-    Snappy,
-    /// zlib (format 3).
-    Zlib,
-    /// Zstandard (format 4).
-    Zstd,
-    /// A registered or user-defined codec (format 6), identified by `udcompcode`.
-    User(u8),
-    /// A compressor format number no c-blosc version defines (5 or 7).
-    UnknownFormat(u8),
-}
-
-impl Codec {
-    /// The codec id (compcode): the user id for [`Codec::User`], the format number for
-    /// [`Codec::UnknownFormat`].
-    pub const fn id(self) -> u8 {
-        match self {
-            Codec::BloscLz => compcode::BLOSCLZ,
-            Codec::Lz4 => compcode::LZ4,
-            Codec::Lz4hc => compcode::LZ4HC,
-            Codec::Snappy => compcode::SNAPPY,
-            Codec::Zlib => compcode::ZLIB,
-            Codec::Zstd => compcode::ZSTD,
-            Codec::User(id) | Codec::UnknownFormat(id) => id,
-        }
-    }
-
-    /// Short name as used by c-blosc2 / python-blosc2.
-    pub fn name(self) -> &'static str {
-        match self {
-            Codec::Snappy => "snappy",
-            Codec::BloscLz | Codec::Lz4 | Codec::Lz4hc | Codec::Zlib | Codec::Zstd => {
-                match codec_name(self.id()) {
-                    Some(name) => name,
-                    None => "unknown codec",
-                }
-            }
-            Codec::User(id) => plugin_codec_name(id),
-            Codec::UnknownFormat(_) => "unknown compressor format",
-        }
-    }
-}
-
-/// The name c-blosc2 and python-blosc2 give a filter id (`None` for ids no release defines).
-pub const fn filter_name(id: u8) -> Option<&'static str> {
-    Some(match id {
-        filter_id::NOFILTER => "nofilter",
-        filter_id::SHUFFLE => "shuffle",
-        filter_id::BITSHUFFLE => "bitshuffle",
-        filter_id::DELTA => "delta",
-        filter_id::TRUNC_PREC => "trunc_prec",
-        filter_id::NDCELL => "ndcell",
-        filter_id::NDMEAN => "ndmean",
-        filter_id::BYTEDELTA_BUGGY => "bytedelta_buggy",
-        filter_id::BYTEDELTA => "bytedelta",
-        filter_id::INT_TRUNC => "int_trunc",
-        _ => return None,
-    })
-}
-
-/// The name c-blosc2 and python-blosc2 give a codec id (a compcode, as in a frame header's
-/// `udcodec` or a chunk's `udcompcode`): built-in codecs and registered plugins; `None` for ids
-/// no release names.
-pub const fn codec_name(id: u8) -> Option<&'static str> {
-    Some(match id {
-        compcode::BLOSCLZ => "blosclz",
-        compcode::LZ4 => "lz4",
-        compcode::LZ4HC => "lz4hc",
-        compcode::ZLIB => "zlib",
-        compcode::ZSTD => "zstd",
-        32 => "ndlz",
-        33 => "zfp_acc",
-        34 => "zfp_prec",
-        35 => "zfp_rate",
-        36 => "openhtj2k",
-        37 => "grok",
-        38 => "openzl",
-        39 => "j2k",
-        40 => "htj2k",
-        _ => return None,
-    })
-}
-
-/// Name of a codec id found in `udcompcode` for format 6.
-pub fn plugin_codec_name(id: u8) -> &'static str {
-    match (id, codec_name(id)) {
-        (0, _) => "blosclz (as user codec)",
-        (1, _) => "lz4 (as user codec)",
-        (2, _) => "lz4hc (as user codec)",
-        (4, _) => "zlib (as user codec)",
-        (5, _) => "zstd (as user codec)",
-        (_, Some(name)) => name,
-        (41..=159, None) => "registered plugin codec",
-        _ => "user-defined codec",
-    }
-}
 
 /// Special-value encoding of a chunk (`blosc2_flags` bits 4-6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -312,7 +153,7 @@ impl ChunkHeader {
     pub fn parse(chunk: &[u8]) -> Result<Self, Error> {
         let h = Self::peek(chunk)?;
         if !h.is_lazy() && h.compressed_len() > chunk.len() {
-            return Err(Error::truncated(12, "cbytes", h.compressed_len(), chunk.len()));
+            return Err(Error::truncated(fields::CBYTES, "cbytes", h.compressed_len(), chunk.len()));
         }
         Ok(h)
     }
@@ -328,13 +169,13 @@ impl ChunkHeader {
             return Err(Error::truncated(0, "header", MIN_HEADER_LEN, prefix.len()));
         }
         let mut h = ChunkHeader {
-            version: byte_or_zero(prefix, 0),
-            versionlz: byte_or_zero(prefix, 1),
-            flags: byte_or_zero(prefix, 2),
-            typesize: byte_or_zero(prefix, 3),
-            nbytes: i32_le(prefix, 4).unwrap_or(0),
-            blocksize: i32_le(prefix, 8).unwrap_or(0),
-            cbytes: i32_le(prefix, 12).unwrap_or(0),
+            version: byte_or_zero(prefix, fields::VERSION),
+            versionlz: byte_or_zero(prefix, fields::VERSIONLZ),
+            flags: byte_or_zero(prefix, fields::FLAGS),
+            typesize: byte_or_zero(prefix, fields::TYPESIZE),
+            nbytes: i32_le(prefix, fields::NBYTES).unwrap_or(0),
+            blocksize: i32_le(prefix, fields::BLOCKSIZE).unwrap_or(0),
+            cbytes: i32_le(prefix, fields::CBYTES).unwrap_or(0),
             filters: [0; MAX_FILTERS],
             udcompcode: 0,
             compcode_meta: 0,
@@ -345,30 +186,30 @@ impl ChunkHeader {
         let min_cbytes = if h.is_extended() { EXTENDED_HEADER_LEN } else { MIN_HEADER_LEN };
         if h.cbytes < MIN_HEADER_LEN as i32 {
             return Err(Error::invalid(
-                12,
+                fields::CBYTES,
                 "cbytes",
                 Expected::AtLeast(MIN_HEADER_LEN as i64),
                 Found::Value(h.cbytes.into()),
             ));
         }
         if h.nbytes < 0 {
-            return Err(Error::invalid(4, "nbytes", Expected::AtLeast(0), Found::Value(h.nbytes.into())));
+            return Err(Error::invalid(fields::NBYTES, "nbytes", Expected::AtLeast(0), Found::Value(h.nbytes.into())));
         }
         if h.blocksize <= 0 || h.blocksize > MAX_BLOCKSIZE {
             return Err(Error::invalid(
-                8,
+                fields::BLOCKSIZE,
                 "blocksize",
                 Expected::InRange(1, MAX_BLOCKSIZE.into()),
                 Found::Value(h.blocksize.into()),
             ));
         }
         if h.typesize == 0 {
-            return Err(Error::invalid(3, "typesize", Expected::AtLeast(1), Found::Value(0)));
+            return Err(Error::invalid(fields::TYPESIZE, "typesize", Expected::AtLeast(1), Found::Value(0)));
         }
         if h.is_extended() {
             if h.cbytes < EXTENDED_HEADER_LEN as i32 {
                 return Err(Error::invalid(
-                    12,
+                    fields::CBYTES,
                     "cbytes",
                     Expected::AtLeast(min_cbytes as i64),
                     Found::Value(h.cbytes.into()),
@@ -382,12 +223,12 @@ impl ChunkHeader {
                     prefix.len(),
                 ));
             }
-            h.filters = array_or_zero(prefix, 16);
-            h.udcompcode = byte_or_zero(prefix, 22);
-            h.compcode_meta = byte_or_zero(prefix, 23);
-            h.filters_meta = array_or_zero(prefix, 24);
-            h.blosc2_flags2 = byte_or_zero(prefix, 30);
-            h.blosc2_flags = byte_or_zero(prefix, 31);
+            h.filters = array_or_zero(prefix, fields::FILTERS);
+            h.udcompcode = byte_or_zero(prefix, fields::UDCOMPCODE);
+            h.compcode_meta = byte_or_zero(prefix, fields::COMPCODE_META);
+            h.filters_meta = array_or_zero(prefix, fields::FILTERS_META);
+            h.blosc2_flags2 = byte_or_zero(prefix, fields::BLOSC2_FLAGS2);
+            h.blosc2_flags = byte_or_zero(prefix, fields::BLOSC2_FLAGS);
             // Blosc2 alpha chunks did not initialise the last filter slot.
             if h.version == 3 {
                 h.filters[MAX_FILTERS - 1] = 0;
@@ -399,7 +240,7 @@ impl ChunkHeader {
         }
         if h.version > VERSION_FORMAT && h.blosc2_flags2 & !B2_VL_BLOCKS != 0 {
             return Err(Error::unsupported(
-                30,
+                fields::BLOSC2_FLAGS2,
                 "blosc2_flags2",
                 "no unknown chunk feature bits in a chunk from a newer format version",
                 Found::Value(h.blosc2_flags2.into()),
@@ -407,7 +248,7 @@ impl ChunkHeader {
         }
         if h.is_vl_blocks() && h.is_memcpyed() {
             return Err(Error::invalid(
-                2,
+                fields::FLAGS,
                 "flags",
                 Expected::Text("no memcpyed bit in a VL-block chunk"),
                 Found::Value(h.flags.into()),
@@ -417,7 +258,7 @@ impl ChunkHeader {
             let want = i64::from(h.nbytes) + h.header_len() as i64;
             if i64::from(h.cbytes) != want {
                 return Err(Error::invalid(
-                    12,
+                    fields::CBYTES,
                     "cbytes",
                     Expected::Exactly(want),
                     Found::Value(h.cbytes.into()),
@@ -436,7 +277,7 @@ impl ChunkHeader {
         }
         if self.is_vl_blocks() {
             return Err(Error::invalid(
-                31,
+                fields::BLOSC2_FLAGS,
                 "blosc2_flags",
                 Expected::Text("no special value in a VL-block chunk"),
                 Found::Value(self.blosc2_flags.into()),
@@ -444,7 +285,7 @@ impl ChunkHeader {
         }
         if raw > 4 {
             return Err(Error::invalid(
-                31,
+                fields::BLOSC2_FLAGS,
                 "blosc2_flags",
                 Expected::Text("special id 0..=4 in bits 4-6"),
                 Found::Value(raw.into()),
@@ -454,7 +295,7 @@ impl ChunkHeader {
             let size = i64::from(self.cbytes) - EXTENDED_HEADER_LEN as i64;
             if size <= 0 || size > i64::from(MAX_TYPESIZE) || size > i64::from(self.nbytes) {
                 return Err(Error::invalid(
-                    12,
+                    fields::CBYTES,
                     "cbytes",
                     Expected::Text("32 + value size, with 1 <= value size <= nbytes"),
                     Found::Value(self.cbytes.into()),
@@ -466,7 +307,7 @@ impl ChunkHeader {
         };
         if i64::from(self.nbytes) % item != 0 {
             return Err(Error::invalid(
-                4,
+                fields::NBYTES,
                 "nbytes",
                 Expected::MultipleOf(item),
                 Found::Value(self.nbytes.into()),
@@ -500,18 +341,40 @@ impl ChunkHeader {
         self.flags >> COMPFORMAT_SHIFT
     }
 
-    /// The compressor.
-    pub fn codec(&self) -> Codec {
-        match self.compformat() {
+    /// The codec: from the compressor format (`flags` bits 5-7), and for format 6 (a user or
+    /// plugin codec) from `udcompcode`. Formats no c-blosc version defines (5, 7), and format 6
+    /// naming one of c-blosc2's own ids (0-31), are refused: c-blosc2 never writes them.
+    pub fn codec(&self) -> Result<Codec, Error> {
+        Ok(match self.compformat() {
             0 => Codec::BloscLz,
-            1 if self.is_extended() && self.udcompcode == 2 => Codec::Lz4hc,
+            1 if self.is_extended() && self.udcompcode == Codec::Lz4hc.id() => Codec::Lz4hc,
             1 => Codec::Lz4,
             2 => Codec::Snappy,
             3 => Codec::Zlib,
             4 => Codec::Zstd,
-            6 => Codec::User(self.udcompcode),
-            other => Codec::UnknownFormat(other),
-        }
+            6 if self.udcompcode >= 32 => Codec::from_id(self.udcompcode),
+            6 => {
+                return Err(Error::unsupported(
+                    crate::fields::UDCOMPCODE,
+                    "udcompcode",
+                    "a plugin or user codec id (32-255) for compressor format 6",
+                    Found::Value(self.udcompcode.into()),
+                ));
+            }
+            other => {
+                return Err(Error::unsupported(
+                    crate::fields::FLAGS,
+                    "flags",
+                    "a known compressor format (0, 1, 2, 3, 4 or 6) in bits 5-7",
+                    Found::Value(other.into()),
+                ));
+            }
+        })
+    }
+
+    /// The filter pipeline, slot by slot.
+    pub fn filter_ids(&self) -> [Filter; MAX_FILTERS] {
+        self.filters.map(Filter::from_id)
     }
 
     /// Shuffle kind of a Blosc1 header; `None` for an extended header,
@@ -607,20 +470,15 @@ impl ChunkHeader {
 fn filters_from_flags(flags: u8) -> [u8; MAX_FILTERS] {
     let mut f = [0u8; MAX_FILTERS];
     if flags & FLAG_SHUFFLE != 0 {
-        f[MAX_FILTERS - 1] = filter_id::SHUFFLE;
+        f[MAX_FILTERS - 1] = Filter::Shuffle.id();
     }
     if flags & FLAG_BITSHUFFLE != 0 {
-        f[MAX_FILTERS - 1] = filter_id::BITSHUFFLE;
+        f[MAX_FILTERS - 1] = Filter::BitShuffle.id();
     }
     if flags & FLAG_DELTA != 0 {
-        f[MAX_FILTERS - 2] = filter_id::DELTA;
+        f[MAX_FILTERS - 2] = Filter::Delta.id();
     }
     f
-}
-
-/// Offset in the header of filter slot `i` (used in error messages).
-pub(crate) fn filter_offset(i: usize) -> usize {
-    16 + i
 }
 
 /// Error helper: `cbytes` as a value for messages.

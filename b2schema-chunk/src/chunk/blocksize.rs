@@ -1,7 +1,8 @@
 //! c-blosc2's chunk layout decisions: the automatic blocksize (`blosc_stune_next_blocksize`)
 //! and whether blocks are split into one stream per byte of the type (`split_block`).
 
-use super::{Split, compcode};
+use super::params::Split;
+use crate::id::Codec;
 
 /// L1 cache size c-blosc2 assumes (`L1`).
 const L1: usize = 32 * 1024;
@@ -12,8 +13,8 @@ const MAX_STREAMS: usize = 16;
 pub const MIN_BUFFERSIZE: usize = 32;
 
 /// Codecs meant for high compression ratios get blocks twice as large (`is_HCR`).
-fn is_hcr(codec: u8) -> bool {
-    matches!(codec, compcode::LZ4HC | compcode::ZLIB | compcode::ZSTD)
+fn is_hcr(codec: Codec) -> bool {
+    matches!(codec, Codec::Lz4hc | Codec::Zlib | Codec::Zstd)
 }
 
 /// `split_block`: `true` when each block is stored as one stream per byte of the type.
@@ -21,7 +22,7 @@ fn is_hcr(codec: u8) -> bool {
 /// in the pipeline, the typesize is at most 16 and a block holds at least 32 elements.
 pub(crate) fn split_block(
     split: Split,
-    codec: u8,
+    codec: Codec,
     clevel: u8,
     has_shuffle: bool,
     typesize: usize,
@@ -31,8 +32,8 @@ pub(crate) fn split_block(
         Split::Always => true,
         Split::Never => false,
         Split::Auto | Split::ForwardCompat => {
-            let fast = matches!(codec, compcode::BLOSCLZ | compcode::LZ4)
-                || (codec == compcode::ZSTD && clevel <= 5);
+            let fast = matches!(codec, Codec::BloscLz | Codec::Lz4)
+                || (codec == Codec::Zstd && clevel <= 5);
             fast && has_shuffle && typesize <= MAX_STREAMS && blocksize / typesize.max(1) >= MIN_BUFFERSIZE
         }
     }
@@ -43,7 +44,7 @@ pub(crate) fn blocksize(
     nbytes: usize,
     typesize: usize,
     clevel: u8,
-    codec: u8,
+    codec: Codec,
     split: Split,
     has_shuffle: bool,
     user: usize,
@@ -99,13 +100,13 @@ mod tests {
     fn python_blosc2_defaults() {
         // zstd clevel 5 shuffle, 4-byte items, 4 MB chunk: HCR doubles L1 and clevel 5
         // multiplies by 4, and zstd <= 5 with shuffle splits: 64 KB * 4.
-        assert_eq!(blocksize(4 << 20, 4, 5, compcode::ZSTD, Split::Auto, true, 0), 256 * 1024);
+        assert_eq!(blocksize(4 << 20, 4, 5, Codec::Zstd, Split::Auto, true, 0), 256 * 1024);
         // No shuffle: no split, 32 KB * 2 * 4.
-        assert_eq!(blocksize(4 << 20, 4, 5, compcode::ZSTD, Split::Auto, false, 0), 256 * 1024);
-        assert_eq!(blocksize(4 << 20, 8, 9, compcode::ZSTD, Split::Auto, true, 0), 1024 * 1024);
-        assert_eq!(blocksize(4 << 20, 8, 9, compcode::BLOSCLZ, Split::Auto, true, 0), 4 << 20);
-        assert_eq!(blocksize(100, 8, 5, compcode::LZ4, Split::Auto, true, 0), 96);
-        assert_eq!(blocksize(3, 8, 5, compcode::LZ4, Split::Auto, true, 0), 1);
-        assert_eq!(blocksize(1000, 4, 5, compcode::LZ4, Split::Auto, true, 202), 200);
+        assert_eq!(blocksize(4 << 20, 4, 5, Codec::Zstd, Split::Auto, false, 0), 256 * 1024);
+        assert_eq!(blocksize(4 << 20, 8, 9, Codec::Zstd, Split::Auto, true, 0), 1024 * 1024);
+        assert_eq!(blocksize(4 << 20, 8, 9, Codec::BloscLz, Split::Auto, true, 0), 4 << 20);
+        assert_eq!(blocksize(100, 8, 5, Codec::Lz4, Split::Auto, true, 0), 96);
+        assert_eq!(blocksize(3, 8, 5, Codec::Lz4, Split::Auto, true, 0), 1);
+        assert_eq!(blocksize(1000, 4, 5, Codec::Lz4, Split::Auto, true, 202), 200);
     }
 }

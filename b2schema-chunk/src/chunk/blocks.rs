@@ -13,10 +13,11 @@
 use alloc::vec::Vec;
 use core::ops::Range;
 
-use super::decompress::{Blocks, Layout, Scratch, Window, fill_special_at, simple_layout};
-use super::error::{Error, ErrorKind, Expected, num};
-use super::filters::Pipeline;
+use super::decompress::{Blocks, Decoder, Layout, Scratch, Window, fill_special_at, pipeline, simple_layout};
 use super::header::{ChunkHeader, MIN_HEADER_LEN, Special, found_usize};
+use crate::fields;
+use crate::error::{Error, ErrorKind, Expected, num};
+use crate::registry::Registry;
 
 /// What [`ChunkBlocks::from_prefix`] made of the first bytes of a chunk.
 pub enum Prefix {
@@ -39,6 +40,8 @@ pub struct ChunkBlocks {
     layout: Layout,
     /// The distinct block starts, sorted (regular blocks): where each block's bytes end.
     starts: Vec<usize>,
+    /// The plugins its blocks are decoded with (the built-ins only unless given).
+    registry: Registry,
 }
 
 impl ChunkBlocks {
@@ -76,7 +79,7 @@ impl ChunkBlocks {
                         Error::truncated(hl, "bstarts", header.nblocks().saturating_mul(4), cbytes - hl)
                     })?;
                 let need = if header.uses_dict() {
-                    match super::bytes::i32_le(prefix, table_end) {
+                    match crate::bytes::i32_le(prefix, table_end) {
                         None => return Ok(Prefix::Need(table_end + 4)),
                         // Blocks::new refuses a size out of range: read no more for it.
                         Some(size) if size > 0 && size <= super::decompress::MAX_DICT_SIZE => {
@@ -97,7 +100,7 @@ impl ChunkBlocks {
         table.try_reserve_exact(need).map_err(|_| {
             Error::new(
                 ErrorKind::LimitExceeded,
-                12,
+                fields::CBYTES,
                 "cbytes",
                 Expected::Text("an allocatable table"),
                 found_usize(need),
@@ -125,7 +128,7 @@ impl ChunkBlocks {
                 (Layout::Blocks(blocks), starts)
             }
         };
-        Ok(Prefix::Ready(ChunkBlocks { header, table, layout, starts }))
+        Ok(Prefix::Ready(ChunkBlocks { header, table, layout, starts, registry: Registry::new() }))
     }
 
     /// The block table of a whole chunk in memory.
@@ -135,6 +138,13 @@ impl ChunkBlocks {
             Prefix::Ready(b) => Ok(b),
             Prefix::Need(n) => Err(Error::truncated(0, "chunk", n, chunk.len())),
         }
+    }
+
+    /// Decoding its blocks with `registry`'s plugin codecs and filters (the built-ins only
+    /// otherwise).
+    pub fn with_registry(mut self, registry: &Registry) -> Self {
+        self.registry = registry.clone();
+        self
     }
 
     /// The chunk's header.
@@ -182,7 +192,7 @@ impl ChunkBlocks {
     /// `true` when decoding a block other than the first needs the first block's output (a
     /// delta filter): pass it as `reference` to [`ChunkBlocks::decode_block`].
     pub fn needs_first_block(&self) -> bool {
-        matches!(&self.layout, Layout::Blocks(_)) && Pipeline::new(&self.header).is_ok_and(|p| p.has_delta())
+        matches!(&self.layout, Layout::Blocks(_)) && pipeline(&self.header, &self.registry).is_ok_and(|p| p.has_delta())
     }
 
     /// The chunk bytes that hold block `j`: give at least these to
@@ -221,7 +231,7 @@ impl ChunkBlocks {
         let range = self.block_range(j);
         if j >= self.nblocks().max(1) || dst.len() != range.len() {
             return Err(Error::invalid(
-                8,
+                fields::BLOCKSIZE,
                 "blocksize",
                 Expected::Exactly(num(range.len())),
                 found_usize(dst.len()),
@@ -245,8 +255,9 @@ impl ChunkBlocks {
                 Ok(())
             }
             Layout::Blocks(b) => {
-                let pipeline = Pipeline::new(&self.header)?;
-                let mut codec = b.codec(&self.header, &self.table)?;
+                let decoder = Decoder::new(&self.registry);
+                let pipeline = pipeline(&self.header, &self.registry)?;
+                let mut codec = b.codec(&self.header, &self.table, &decoder)?;
                 let table: &[u8] = if b.vl { bytes } else { &self.table };
                 b.decode_block(
                     &self.header,

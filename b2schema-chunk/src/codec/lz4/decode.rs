@@ -229,9 +229,9 @@ mod tests {
             let data = sample(seed, n);
             let mut c = vec![0u8; n + n / 255 + 16];
             let len = if hc {
-                crate::compress::lz4hc::compress(clevel, &data, &mut c)
+                crate::codec::lz4::hc::compress(clevel, &data, &mut c)
             } else {
-                crate::compress::lz4::compress(crate::compress::lz4::acceleration(clevel), &data, &mut c)
+                crate::codec::lz4::compress(crate::codec::lz4::acceleration(clevel), &data, &mut c)
             };
             prop_assert!(len > 0);
             let c = &c[..len];
@@ -251,7 +251,7 @@ mod tests {
         ) {
             let data = sample(seed, n);
             let mut c = vec![0u8; n + n / 255 + 16];
-            let len = crate::compress::lz4::compress(1, &data, &mut c);
+            let len = crate::codec::lz4::compress(1, &data, &mut c);
             let mut c = c[..len].to_vec();
             for (at, b, kind) in edits {
                 match kind {

@@ -498,7 +498,7 @@ pub(super) mod tests {
     }
 
     /// xorshift bytes: no matches of their own.
-    pub(in crate::compress) fn noise(n: usize, seed: u64) -> Vec<u8> {
+    pub(in crate::codec) fn noise(n: usize, seed: u64) -> Vec<u8> {
         let mut x = seed | 1;
         (0..n)
             .map(|_| {
@@ -511,7 +511,7 @@ pub(super) mod tests {
     }
 
     /// Decodes with `dict` as the history through lz4_flex; `None` when it refuses.
-    pub(in crate::compress) fn flex(block: &[u8], n: usize, dict: &[u8]) -> Option<Vec<u8>> {
+    pub(in crate::codec) fn flex(block: &[u8], n: usize, dict: &[u8]) -> Option<Vec<u8>> {
         let mut back = vec![0u8; n];
         let got = lz4_flex::block::decompress_into_with_dict(block, &mut back, dict).ok()?;
         (got == n).then_some(back)

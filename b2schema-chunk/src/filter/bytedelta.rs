@@ -35,6 +35,27 @@ pub(crate) fn decode(typesize: usize, fixed: bool, src: &[u8], dst: &mut [u8]) {
     }
 }
 
+/// Byte delta (filter 35): `typesize` channels of `len / typesize` bytes, each byte replaced
+/// by its difference to the previous byte of its channel (the first to 0); trailing bytes
+/// copied.
+pub(crate) fn encode(typesize: usize, src: &[u8], dst: &mut [u8]) {
+    let len = src.len().min(dst.len());
+    let typesize = typesize.max(1);
+    let stream_len = len / typesize;
+    let body = stream_len * typesize;
+    if stream_len > 0 {
+        for (d, s) in dst[..body].chunks_exact_mut(stream_len).zip(src[..body].chunks_exact(stream_len)) {
+            let mut prev = 0u8;
+            for (o, &v) in d.iter_mut().zip(s) {
+                *o = v.wrapping_sub(prev);
+                prev = v;
+            }
+        }
+    }
+    dst[body..len].copy_from_slice(&src[body..len]);
+}
+
+
 #[cfg(test)]
 mod tests {
     use super::decode;

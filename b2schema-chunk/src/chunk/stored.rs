@@ -3,9 +3,10 @@
 
 use alloc::vec::Vec;
 
-use super::{MAX_BUFFERSIZE, MAX_SPLIT_TYPESIZE, Params, alloc_error, param_error};
+use super::compress::{alloc_error, param_error};
+use super::params::{MAX_BUFFERSIZE, MAX_SPLIT_TYPESIZE, Params};
 use crate::error::{Error, Expected, num};
-use crate::header::{
+use super::header::{
     CODEC_VERSION_FORMAT, EXTENDED_HEADER_LEN, FLAG_EXTENDED, FLAG_MEMCPYED, SPECIAL_SHIFT, Special,
     VERSION_STABLE,
 };
@@ -31,8 +32,8 @@ pub(super) fn header(
     h[8..12].copy_from_slice(&(blocksize as i32).to_le_bytes());
     h[12..16].copy_from_slice(&(cbytes as i32).to_le_bytes());
     if let Some(p) = p {
-        h[16..22].copy_from_slice(&p.filters);
-        h[22] = p.codec;
+        h[16..22].copy_from_slice(&p.filters.map(|f| f.id()));
+        h[22] = p.codec.id();
         h[23] = p.codec_meta;
         h[24..30].copy_from_slice(&p.filters_meta);
     }

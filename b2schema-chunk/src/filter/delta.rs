@@ -62,6 +62,32 @@ pub(crate) fn decode_other_block(typesize: usize, dref: &[u8], block: &mut [u8])
     }
 }
 
+/// XOR delta (c-blosc2 `delta_encoder`). The first block of a chunk (`reference` is `None`)
+/// XORs every element with the previous one of the same block; the others XOR with the
+/// chunk's first bytes (`reference`, the unfiltered input). Bytes past the last whole element
+/// are copied.
+pub(crate) fn encode(typesize: usize, reference: Option<&[u8]>, src: &[u8], dst: &mut [u8]) {
+    let len = src.len().min(dst.len());
+    let w = element_width(typesize);
+    let end = len / w * w;
+    match reference {
+        None => {
+            let head = w.min(end);
+            dst[..head].copy_from_slice(&src[..head]);
+            for p in head..end {
+                dst[p] = src[p] ^ src[p - w];
+            }
+        }
+        Some(r) => {
+            for p in 0..end {
+                dst[p] = src[p] ^ r.get(p).copied().unwrap_or(0);
+            }
+        }
+    }
+    dst[end..len].copy_from_slice(&src[end..len]);
+}
+
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -33,11 +33,12 @@
 
 use alloc::vec::Vec;
 
-use super::compcode;
 use crate::error::{Error, ErrorKind, Expected, Found};
+use crate::fields;
+use crate::id::Codec;
 
 /// The largest dictionary c-blosc2 3.x trains (`BLOSC2_MAXDICTSIZE`, 32 KiB; c-blosc2 2.x
-/// allowed 128 KiB, the decoder's [`MAX_DICT_SIZE`](crate::decompress::MAX_DICT_SIZE)).
+/// allowed 128 KiB, the decoder's [`MAX_DICT_SIZE`](crate::MAX_DICT_SIZE)).
 pub const MAX_TRAINED_DICT: usize = 32 * 1024;
 /// The smallest dictionary worth training (`BLOSC2_MINUSEFULDICT`): below it, no dictionary.
 pub const MIN_USEFUL_DICT: usize = 256;
@@ -59,16 +60,22 @@ pub(crate) struct Dict {
 }
 
 /// Checks that this build can compress `codec` with a dictionary.
-pub(crate) fn check(codec: u8) -> Result<(), Error> {
+pub(crate) fn check(codec: Codec) -> Result<(), Error> {
     let why = match codec {
-        compcode::ZSTD if cfg!(feature = "zstd") => return Ok(()),
-        compcode::LZ4 | compcode::LZ4HC if cfg!(feature = "lz4") => return Ok(()),
-        compcode::ZSTD | compcode::LZ4 | compcode::LZ4HC => {
+        Codec::Zstd if cfg!(feature = "zstd") => return Ok(()),
+        Codec::Lz4 | Codec::Lz4hc if cfg!(feature = "lz4") => return Ok(()),
+        Codec::Zstd | Codec::Lz4 | Codec::Lz4hc => {
             "a codec enabled in this build (cargo feature disabled)"
         }
         _ => "a codec with dictionaries (zstd, lz4 or lz4hc, as c-blosc2)",
     };
-    Err(Error::new(ErrorKind::Unsupported, 22, "udcompcode", Expected::Text(why), Found::Value(codec.into())))
+    Err(Error::new(
+        ErrorKind::Unsupported,
+        fields::UDCOMPCODE,
+        "udcompcode",
+        Expected::Text(why),
+        Found::Named(codec.id().into(), codec.label()),
+    ))
 }
 
 /// The number of samples and their size for a chunk of `nbytes` in `nstreams` streams, and the
@@ -85,7 +92,7 @@ pub(crate) fn sampling(nbytes: usize, nstreams: usize) -> Option<(usize, usize, 
 /// they are (lz4, lz4hc), as raw content (see the module documentation); `None` when c-blosc2 would
 /// compress without one, or when the samples are one repeated byte.
 #[cfg_attr(not(feature = "zstd"), allow(unused_variables))]
-pub(crate) fn make(filtered: &[u8], nstreams: usize, nblocks: usize, codec: u8) -> Option<Dict> {
+pub(crate) fn make(filtered: &[u8], nstreams: usize, nblocks: usize, codec: Codec) -> Option<Dict> {
     let (n, size, max) = sampling(filtered.len(), nstreams)?;
     let raw = filtered.get(..n.checked_mul(size)?.min(max))?;
     // Samples of one repeated byte (zeros, say) would make a dictionary of up to 32 KiB of that
@@ -97,12 +104,12 @@ pub(crate) fn make(filtered: &[u8], nstreams: usize, nblocks: usize, codec: u8) 
     let mut bytes = Vec::new();
     bytes.try_reserve_exact(raw.len()).ok()?;
     bytes.extend_from_slice(raw);
-    if codec != compcode::ZSTD {
+    if codec != Codec::Zstd {
         lz4_overwrite(&mut bytes, nblocks);
     }
     #[cfg(feature = "zstd")]
     {
-        if codec == compcode::ZSTD {
+        if codec == Codec::Zstd {
             // Never bytes that a decoder would read as a trained dictionary (its magic first).
             if raw.get(..4) == Some(&rusty_zstd::MAGIC_DICTIONARY.to_le_bytes()[..]) {
                 return None;

@@ -8,11 +8,13 @@
 
 use alloc::vec::Vec;
 
-use super::bytes::i32_le;
-use super::codecs::StreamDecoder;
-use super::error::{Error, ErrorKind, Expected, Found, num};
-use super::filters::Pipeline;
 use super::header::{ChunkHeader, Special, found_usize};
+use crate::bytes::i32_le;
+use crate::codec::StreamDecoder;
+use crate::error::{Error, ErrorKind, Expected, Found, num};
+use crate::fields;
+use crate::filter::Backward;
+use crate::registry::{BUILTIN, PluginContext, Registry};
 
 /// Default `max_nbytes` of [`decompress`]: `i32::MAX`, the largest `nbytes`
 /// a chunk header can hold (c-blosc2's own limit).  Use
@@ -28,7 +30,7 @@ pub const MAX_DICT_SIZE: i32 = 128 * 1024;
 ///
 /// `chunk` must start with the chunk header; bytes after `cbytes` are ignored.
 pub fn decompress(chunk: &[u8]) -> Result<Vec<u8>, Error> {
-    decompress_with_limit(chunk, DEFAULT_MAX_NBYTES)
+    Decoder::new(&BUILTIN).decompress(chunk)
 }
 
 /// Decompresses a whole chunk into a new vector, refusing (with
@@ -36,40 +38,14 @@ pub fn decompress(chunk: &[u8]) -> Result<Vec<u8>, Error> {
 ///
 /// Nothing is allocated before the chunk's structure has been validated.
 pub fn decompress_with_limit(chunk: &[u8], max_nbytes: usize) -> Result<Vec<u8>, Error> {
-    let plan = Plan::new(chunk)?;
-    let n = plan.header.uncompressed_len();
-    if n > max_nbytes {
-        return Err(Error::new(
-            ErrorKind::LimitExceeded,
-            4,
-            "nbytes",
-            Expected::AtMost(num(max_nbytes)),
-            found_usize(n),
-        ));
-    }
-    let mut out = Vec::new();
-    out.try_reserve_exact(n).map_err(|_| {
-        Error::new(
-            ErrorKind::LimitExceeded,
-            4,
-            "nbytes",
-            Expected::Text("an allocatable output size"),
-            found_usize(n),
-        )
-    })?;
-    out.resize(n, 0);
-    plan.run(&mut out)?;
-    Ok(out)
+    Decoder::new(&BUILTIN).max_nbytes(max_nbytes).decompress(chunk)
 }
 
 /// Decompresses a whole chunk into `dest`, which must hold at least `nbytes`
 /// bytes; returns `nbytes`.  Only `dest[..nbytes]` is written (UNINIT
 /// special chunks write zeros, where c-blosc2 leaves `dest` untouched).
 pub fn decompress_into(chunk: &[u8], dest: &mut [u8]) -> Result<usize, Error> {
-    let plan = Plan::new(chunk)?;
-    let out = plan.output(dest)?;
-    plan.run(out)?;
-    Ok(out.len())
+    Decoder::new(&BUILTIN).decompress_into(chunk, dest)
 }
 
 /// Like [`decompress_into`], with the blocks decoded by up to `nthreads` scoped threads (c-blosc2's
@@ -77,26 +53,120 @@ pub fn decompress_into(chunk: &[u8], dest: &mut [u8]) -> Result<usize, Error> {
 /// the same whatever the count.
 #[cfg(feature = "std")]
 pub fn decompress_into_threaded(chunk: &[u8], dest: &mut [u8], nthreads: usize) -> Result<usize, Error> {
-    let plan = Plan::new(chunk)?;
-    let out = plan.output(dest)?;
-    let n = out.len();
-    match &plan.layout {
-        Layout::Blocks(b) if nthreads > 1 => b.decode_parallel(&plan.header, plan.src, out, nthreads)?,
-        _ => plan.run(out)?,
+    Decoder::new(&BUILTIN).nthreads(nthreads).decompress_into(chunk, dest)
+}
+
+/// Whole-chunk decompression with its settings: the [`Registry`] of plugin codecs and filters,
+/// the largest `nbytes` accepted, the threads.
+///
+/// ```
+/// use b2schema_chunk::{Decoder, Registry, compress};
+///
+/// let data = vec![7u8; 10_000];
+/// let chunk = compress::compress(&data, &compress::Params::new(1)).unwrap();
+/// let registry = Registry::new();
+/// let decoder = Decoder::new(&registry).max_nbytes(1 << 20);
+/// assert_eq!(decoder.decompress(&chunk).unwrap(), data);
+/// assert!(decoder.max_nbytes(100).decompress(&chunk).is_err());
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct Decoder<'r> {
+    registry: &'r Registry,
+    max_nbytes: usize,
+    nthreads: usize,
+    chunkshape: Option<&'r [i32]>,
+    blockshape: Option<&'r [i32]>,
+}
+
+impl<'r> Decoder<'r> {
+    /// A decoder with `registry`'s plugins, at most [`DEFAULT_MAX_NBYTES`], one thread.
+    pub const fn new(registry: &'r Registry) -> Self {
+        Decoder { registry, max_nbytes: DEFAULT_MAX_NBYTES, nthreads: 1, chunkshape: None, blockshape: None }
     }
-    Ok(n)
+
+    /// Refusing (with [`ErrorKind::LimitExceeded`]) chunks whose `nbytes` exceeds `max_nbytes`.
+    pub const fn max_nbytes(mut self, max_nbytes: usize) -> Self {
+        self.max_nbytes = max_nbytes;
+        self
+    }
+
+    /// Decoding blocks on up to `nthreads` scoped threads (with the `std` feature; one without).
+    pub const fn nthreads(mut self, nthreads: usize) -> Self {
+        self.nthreads = nthreads;
+        self
+    }
+
+    /// Telling plugins the array's chunk and block shapes (n-dimensional codecs and filters).
+    pub const fn shapes(mut self, chunkshape: &'r [i32], blockshape: &'r [i32]) -> Self {
+        self.chunkshape = Some(chunkshape);
+        self.blockshape = Some(blockshape);
+        self
+    }
+
+    /// The registry it decodes with.
+    pub const fn registry(&self) -> &'r Registry {
+        self.registry
+    }
+
+    /// What plugins are told about a chunk of `header`.
+    pub(crate) fn context(&self, header: &ChunkHeader) -> PluginContext<'r> {
+        PluginContext {
+            meta: header.compcode_meta,
+            chunkshape: self.chunkshape,
+            blockshape: self.blockshape,
+            ..PluginContext::new(usize::from(header.typesize), header.effective_blocksize())
+        }
+    }
+
+    /// Decompresses a whole chunk into a new vector (see [`decompress_with_limit`]).
+    pub fn decompress(&self, chunk: &[u8]) -> Result<Vec<u8>, Error> {
+        let plan = Plan::new(chunk, *self)?;
+        let n = plan.header.uncompressed_len();
+        if n > self.max_nbytes {
+            return Err(Error::new(
+                ErrorKind::LimitExceeded,
+                fields::NBYTES,
+                "nbytes",
+                Expected::AtMost(num(self.max_nbytes)),
+                found_usize(n),
+            ));
+        }
+        let mut out = Vec::new();
+        out.try_reserve_exact(n).map_err(|_| {
+            Error::new(
+                ErrorKind::LimitExceeded,
+                fields::NBYTES,
+                "nbytes",
+                Expected::Text("an allocatable output size"),
+                found_usize(n),
+            )
+        })?;
+        out.resize(n, 0);
+        plan.run_threaded(&mut out, self.nthreads)?;
+        Ok(out)
+    }
+
+    /// Decompresses a whole chunk into `dest` (see [`decompress_into`]); the limit does not
+    /// apply (`dest` is the bound).
+    pub fn decompress_into(&self, chunk: &[u8], dest: &mut [u8]) -> Result<usize, Error> {
+        let plan = Plan::new(chunk, *self)?;
+        let out = plan.output(dest)?;
+        let n = out.len();
+        plan.run_threaded(out, self.nthreads)?;
+        Ok(n)
+    }
 }
 
 /// Uncompressed sizes of the blocks of a VL-block chunk (format version 6),
 /// in order; `decompress` returns their concatenation.
 pub fn vl_block_lens(chunk: &[u8]) -> Result<Vec<usize>, Error> {
-    let plan = Plan::new(chunk)?;
+    let plan = Plan::new(chunk, Decoder::new(&BUILTIN))?;
     match &plan.layout {
         Layout::Blocks(blocks) if blocks.vl => {
             (0..blocks.nblocks).map(|j| blocks.vl_block(plan.src, j).map(|(_, len, _)| len)).collect()
         }
         _ => Err(Error::invalid(
-            30,
+            fields::BLOSC2_FLAGS2,
             "blosc2_flags2",
             Expected::Text("a VL-block chunk (bit 0 set)"),
             Found::Value(plan.header.blosc2_flags2.into()),
@@ -131,6 +201,7 @@ pub(crate) struct Blocks {
 
 /// A chunk whose structure has been validated.
 struct Plan<'a> {
+    decoder: Decoder<'a>,
     header: ChunkHeader,
     /// The chunk cut to `cbytes`.
     src: &'a [u8],
@@ -138,7 +209,7 @@ struct Plan<'a> {
 }
 
 impl<'a> Plan<'a> {
-    fn new(chunk: &'a [u8]) -> Result<Self, Error> {
+    fn new(chunk: &'a [u8], decoder: Decoder<'a>) -> Result<Self, Error> {
         let header = ChunkHeader::parse(chunk)?;
         let src = chunk.get(..header.compressed_len()).unwrap_or(chunk);
         let layout = match simple_layout(&header)? {
@@ -149,7 +220,7 @@ impl<'a> Plan<'a> {
                 Layout::Blocks(blocks)
             }
         };
-        Ok(Plan { header, src, layout })
+        Ok(Plan { decoder, header, src, layout })
     }
 
     /// The first `nbytes` bytes of `dest`, or the error for a destination too small.
@@ -157,7 +228,7 @@ impl<'a> Plan<'a> {
         let n = self.header.uncompressed_len();
         let avail = dest.len();
         dest.get_mut(..n).ok_or_else(|| {
-            Error::new(ErrorKind::OutputTooSmall, 4, "nbytes", Expected::AtMost(num(avail)), found_usize(n))
+            Error::new(ErrorKind::OutputTooSmall, fields::NBYTES, "nbytes", Expected::AtMost(num(avail)), found_usize(n))
         })
     }
 
@@ -177,8 +248,20 @@ impl<'a> Plan<'a> {
                 out.copy_from_slice(data);
                 Ok(())
             }
-            Layout::Blocks(b) => b.decode(&self.header, self.src, out),
+            Layout::Blocks(b) => b.decode(&self.header, self.src, out, &self.decoder),
         }
+    }
+
+    /// [`Plan::run`] with the blocks shared out among up to `nthreads` threads.
+    fn run_threaded(&self, out: &mut [u8], nthreads: usize) -> Result<(), Error> {
+        #[cfg(feature = "std")]
+        if let Layout::Blocks(b) = &self.layout
+            && nthreads > 1
+        {
+            return b.decode_parallel(&self.header, self.src, out, nthreads, &self.decoder);
+        }
+        let _ = nthreads;
+        self.run(out)
     }
 }
 
@@ -189,7 +272,7 @@ pub(crate) fn simple_layout(header: &ChunkHeader) -> Result<Option<Layout>, Erro
     let special = header.special();
     if header.is_lazy() && special == Special::None {
         return Err(Error::unsupported(
-            31,
+            fields::BLOSC2_FLAGS,
             "blosc2_flags",
             "a chunk with its data (lazy chunks only exist inside c-blosc2)",
             Found::Value(header.blosc2_flags.into()),
@@ -197,7 +280,7 @@ pub(crate) fn simple_layout(header: &ChunkHeader) -> Result<Option<Layout>, Erro
     }
     if header.is_instrumented() {
         return Err(Error::unsupported(
-            31,
+            fields::BLOSC2_FLAGS,
             "blosc2_flags",
             "data, not instrumented-codec statistics",
             Found::Value(header.blosc2_flags.into()),
@@ -206,7 +289,7 @@ pub(crate) fn simple_layout(header: &ChunkHeader) -> Result<Option<Layout>, Erro
     Ok(if special != Special::None {
         if special == Special::Nan && !matches!(header.typesize, 4 | 8) {
             return Err(Error::unsupported(
-                3,
+                fields::TYPESIZE,
                 "typesize",
                 "typesize 4 or 8 for a NaN chunk",
                 Found::Value(header.typesize.into()),
@@ -401,7 +484,7 @@ impl Blocks {
             }
             if total != h.uncompressed_len() as u64 {
                 return Err(Error::invalid(
-                    4,
+                    fields::NBYTES,
                     "nbytes",
                     Expected::Text("the sum of the VL-block sizes"),
                     Found::Value(h.nbytes.into()),
@@ -414,7 +497,7 @@ impl Blocks {
             let neblock = bsize / nstreams;
             if neblock == 0 {
                 return Err(Error::invalid(
-                    8,
+                    fields::BLOCKSIZE,
                     "blocksize",
                     Expected::AtLeast(num(nstreams)),
                     found_usize(bsize),
@@ -431,9 +514,9 @@ impl Blocks {
     }
 
     /// Second pass: decodes all blocks into `out` (`out.len() == nbytes`).
-    fn decode(&self, h: &ChunkHeader, src: &[u8], out: &mut [u8]) -> Result<(), Error> {
-        let mut codec = self.codec(h, src)?;
-        let pipeline = Pipeline::new(h)?;
+    fn decode(&self, h: &ChunkHeader, src: &[u8], out: &mut [u8], decoder: &Decoder<'_>) -> Result<(), Error> {
+        let mut codec = self.codec(h, src, decoder)?;
+        let pipeline = pipeline(h, decoder.registry)?;
         with_scratch(|scratch| self.decode_with(h, src, out, &pipeline, &mut codec, scratch))
     }
 
@@ -443,7 +526,7 @@ impl Blocks {
         h: &ChunkHeader,
         src: &[u8],
         out: &mut [u8],
-        pipeline: &Pipeline,
+        pipeline: &Backward<'_>,
         codec: &mut StreamDecoder<'_>,
         scratch: &mut Scratch,
     ) -> Result<(), Error> {
@@ -452,7 +535,7 @@ impl Blocks {
         for j in 0..self.nblocks {
             let bsize = if self.vl { self.vl_block(src, j)?.1 } else { self.regular_block(h, j).0 };
             let end = off.checked_add(bsize).filter(|&e| e <= out.len()).ok_or_else(|| {
-                Error::invalid(4, "nbytes", Expected::AtLeast(num(off + bsize)), found_usize(out.len()))
+                Error::invalid(fields::NBYTES, "nbytes", Expected::AtLeast(num(off + bsize)), found_usize(out.len()))
             })?;
             let (before, rest) = out.split_at_mut(off);
             let dst = &mut rest[..bsize];
@@ -473,14 +556,15 @@ impl Blocks {
         src: &[u8],
         out: &mut [u8],
         nthreads: usize,
+        decoder: &Decoder<'_>,
     ) -> Result<(), Error> {
         if self.vl || self.nblocks < 2 {
-            return self.decode(h, src, out);
+            return self.decode(h, src, out, decoder);
         }
-        let pipeline = Pipeline::new(h)?;
+        let pipeline = pipeline(h, decoder.registry)?;
         let whole = Window::whole(src);
         let (first, rest) = out.split_at_mut(self.blocksize.min(out.len()));
-        let mut codec = self.codec(h, src)?;
+        let mut codec = self.codec(h, src, decoder)?;
         self.decode_block(h, src, whole, 0, &pipeline, &mut codec, &mut Scratch::default(), &[], first)?;
         let reference: &[u8] = first;
         let mut pieces: Vec<(usize, &mut [u8])> =
@@ -488,7 +572,7 @@ impl Blocks {
         let per = pieces.len().div_ceil(nthreads.min(pieces.len()).max(1));
         let pipeline = &pipeline;
         let run = move |group: &mut [(usize, &mut [u8])], scratch: &mut Scratch| -> Result<(), Error> {
-            let mut codec = self.codec(h, src)?;
+            let mut codec = self.codec(h, src, decoder)?;
             for (j, dst) in group.iter_mut() {
                 self.decode_block(h, src, whole, *j, pipeline, &mut codec, scratch, reference, dst)?;
             }
@@ -512,9 +596,15 @@ impl Blocks {
 
     /// The stream decoder of this chunk, with its dictionary (read from `table`, which holds
     /// the chunk at least to the end of the dictionary).
-    pub(crate) fn codec<'t>(&self, h: &ChunkHeader, table: &'t [u8]) -> Result<StreamDecoder<'t>, Error> {
-        let dict = self.dict.and_then(|(s, l)| table.get(s..s + l));
-        StreamDecoder::new(h, dict, self.dict.map_or(0, |d| d.0))
+    pub(crate) fn codec<'t>(
+        &self,
+        h: &ChunkHeader,
+        table: &'t [u8],
+        decoder: &Decoder<'t>,
+    ) -> Result<StreamDecoder<'t>, Error> {
+        let dict = self.dict.and_then(|(s, l)| Some((table.get(s..s + l)?, s)));
+        let field = if h.compformat() == 6 { (fields::UDCOMPCODE, "udcompcode") } else { (fields::FLAGS, "flags") };
+        StreamDecoder::new(h.codec()?, field, dict, decoder.registry, decoder.context(h))
     }
 
     /// Decodes block `j` into `dst` (its exact uncompressed length). `table` holds the chunk at
@@ -528,7 +618,7 @@ impl Blocks {
         table: &[u8],
         win: Window<'_>,
         j: usize,
-        pipeline: &Pipeline,
+        pipeline: &Backward<'_>,
         codec: &mut StreamDecoder<'_>,
         scratch: &mut Scratch,
         reference: &[u8],
@@ -553,8 +643,7 @@ impl Blocks {
         let bsize = dst.len();
         let (a, b, tmp) = scratch.blocks(bsize, pipeline.needs_tmp())?;
         self.decode_streams(win, j, start, nstreams, a, codec)?;
-        pipeline.undo(a, b, tmp, dst, reference, j == 0);
-        Ok(())
+        pipeline.undo(a, b, tmp, dst, reference, j == 0)
     }
 
     /// Decodes the streams of one block into `dst` (`dst.len()` = block size).
@@ -593,6 +682,11 @@ impl Blocks {
         dst[used..].fill(0);
         Ok(())
     }
+}
+
+/// The backward pipeline of a chunk's filter slots.
+pub(crate) fn pipeline<'r>(h: &ChunkHeader, registry: &'r Registry) -> Result<Backward<'r>, Error> {
+    Backward::new(&h.filters, &h.filters_meta, usize::from(h.typesize), h.version, registry)
 }
 
 /// Scratch buffers at most this large (each) are kept by a thread between calls.
@@ -650,7 +744,7 @@ impl Scratch {
                 buf.try_reserve_exact(want - buf.len()).map_err(|_| {
                     Error::new(
                         ErrorKind::LimitExceeded,
-                        8,
+                        fields::BLOCKSIZE,
                         "blocksize",
                         Expected::Text("an allocatable block size"),
                         found_usize(want),

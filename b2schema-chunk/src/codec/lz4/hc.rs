@@ -24,7 +24,7 @@
 
 use alloc::vec::Vec;
 
-use super::lz4::{
+use super::encode::{
     LASTLITERALS, LEN_MASK, MAX_DISTANCE, MFLIMIT, MIN_LENGTH, MINMATCH, Out, PRIME32, count, read_u32,
     read_u64,
 };
@@ -647,7 +647,7 @@ fn hash_chain(input: &[u8], dsize: usize, out: &mut Out<'_>, attempts: u32) -> O
 
 #[cfg(test)]
 mod tests {
-    use super::super::lz4::tests::{flex, noise};
+    use super::super::encode::tests::{flex, noise};
     use super::{compress, compress_with_dict};
     use alloc::vec;
     use alloc::vec::Vec;

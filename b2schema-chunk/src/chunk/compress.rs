@@ -24,172 +24,41 @@
 //! raw samples, every stream an LZ4 block with the dictionary as its history; see the `dict`
 //! module).
 
-mod blocksize;
-#[cfg(feature = "blosclz")]
-mod blosclz;
-mod codecs;
-mod dict;
-mod forward;
-#[cfg(feature = "lz4")]
-pub(crate) mod lz4;
-#[cfg(feature = "lz4")]
-pub(crate) mod lz4hc;
-mod stored;
-
 use alloc::vec::Vec;
 
-use super::error::{Error, ErrorKind, Expected, Found, num};
-pub use super::header::compcode;
+use super::blocksize;
 use super::header::{
     B2_USEDICT, COMPFORMAT_SHIFT, EXTENDED_HEADER_LEN, FLAG_DELTA, FLAG_DONT_SPLIT, FLAG_EXTENDED,
-    FLAG_MEMCPYED, MAX_FILTERS, MAX_TYPESIZE, SPECIAL_SHIFT, Special, filter_id,
+    FLAG_MEMCPYED, MAX_TYPESIZE, SPECIAL_SHIFT, Special,
 };
-pub use blocksize::MIN_BUFFERSIZE;
-pub use dict::{MAX_TRAINED_DICT, MIN_USEFUL_DICT};
-pub use stored::{memcpy, repeat_value};
+use super::stored;
+use crate::fields;
+use crate::codec::{Encoder, dict};
+use crate::error::{Error, ErrorKind, Expected, Found, num};
+use crate::filter::Forward;
+use crate::id::Filter;
+use crate::registry::{BUILTIN, PluginContext, Registry};
 
-/// Largest chunk c-blosc2 compresses (`BLOSC2_MAX_BUFFERSIZE`: `INT32_MAX - 32`).
-pub const MAX_BUFFERSIZE: usize = i32::MAX as usize - EXTENDED_HEADER_LEN;
-/// Largest typesize that keeps its own streams; larger types are compressed as bytes
-/// (`BLOSC_MAX_TYPESIZE`), and the header's typesize byte says 1.
-pub const MAX_SPLIT_TYPESIZE: usize = 255;
+pub use super::blocksize::MIN_BUFFERSIZE;
+pub use super::params::{MAX_BUFFERSIZE, MAX_SPLIT_TYPESIZE, Params, Split};
+pub use super::stored::{memcpy, repeat_value};
+pub use crate::codec::dict::{MAX_TRAINED_DICT, MIN_USEFUL_DICT};
 
-/// How blocks are cut into streams (`BLOSC_*_SPLIT`, values 1 to 4); a frame header keeps it
-/// in its `other_flags` byte as `splitmode - 1`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Split {
-    /// `BLOSC_ALWAYS_SPLIT` (1): one stream per byte of the type; also what frames older than
-    /// c-blosc2 2.5 read back as.
-    Always,
-    /// `BLOSC_NEVER_SPLIT` (2): one stream per block.
-    Never,
-    /// `BLOSC_AUTO_SPLIT` (3): c-blosc2's rule.
-    Auto,
-    /// `BLOSC_FORWARD_COMPAT_SPLIT` (4): the same rule, c-blosc2's default.
-    ForwardCompat,
-}
-
-impl Split {
-    /// From c-blosc2's value (1 to 4); others are `None`.
-    pub const fn from_value(v: u8) -> Option<Split> {
-        Some(match v {
-            1 => Split::Always,
-            2 => Split::Never,
-            3 => Split::Auto,
-            4 => Split::ForwardCompat,
-            _ => return None,
-        })
-    }
-
-    /// From a frame header's `other_flags` byte (bits 0-1 hold `splitmode - 1`).
-    pub const fn from_other_flags(other: u8) -> Split {
-        match Split::from_value((other & 0x03) + 1) {
-            Some(split) => split,
-            None => Split::ForwardCompat,
-        }
-    }
-
-    /// The c-blosc2 value (1 to 4).
-    pub const fn value(self) -> u8 {
-        match self {
-            Split::Always => 1,
-            Split::Never => 2,
-            Split::Auto => 3,
-            Split::ForwardCompat => 4,
-        }
-    }
-
-    /// `"always"`, `"never"`, `"auto"` or `"forward_compat"`, as python-blosc2 names them.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Split::Always => "always",
-            Split::Never => "never",
-            Split::Auto => "auto",
-            Split::ForwardCompat => "forward_compat",
-        }
-    }
-}
-
-/// What to compress a chunk with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Params {
-    /// Codec id ([`compcode`]).
-    pub codec: u8,
-    /// Codec meta, recorded in the header.
-    pub codec_meta: u8,
-    /// Compression level, 0 (memcpy) to 9.
-    pub clevel: u8,
-    /// Bytes per item (1 to [`MAX_TYPESIZE`]).
-    pub typesize: usize,
-    /// The six filter slots, applied in slot order ([`filter_id`]).
-    pub filters: [u8; MAX_FILTERS],
-    /// Filter metas (shuffle/bytedelta: element size, 0 for the typesize; trunc_prec: bits).
-    pub filters_meta: [u8; MAX_FILTERS],
-    /// Split mode.
-    pub split: Split,
-    /// Block size in bytes, 0 for c-blosc2's automatic one.
-    pub blocksize: usize,
-    /// Threads used to compress the blocks (1: this thread only).
-    pub nthreads: usize,
-    /// A dictionary taken from the chunk's own filtered blocks, stored in the chunk and used for
-    /// every stream (c-blosc2's `use_dict`); zstd, lz4 and lz4hc (other codecs: an
-    /// `Unsupported` error).
-    /// Chunks too small for a useful one (under 5 120 bytes) are compressed without.
-    pub use_dict: bool,
-}
-
-impl Params {
-    /// python-blosc2's defaults for items of `typesize` bytes: zstd, clevel 5, shuffle in the
-    /// last slot, auto split, automatic blocksize, one thread.
-    pub const fn new(typesize: usize) -> Params {
-        Params {
-            codec: compcode::ZSTD,
-            codec_meta: 0,
-            clevel: 5,
-            typesize,
-            filters: [0, 0, 0, 0, 0, filter_id::SHUFFLE],
-            filters_meta: [0; MAX_FILTERS],
-            split: Split::Auto,
-            blocksize: 0,
-            nthreads: 1,
-            use_dict: false,
-        }
-    }
-
-    /// `true` when a byte shuffle is in the pipeline (c-blosc2's `BLOSC_DOSHUFFLE` flag).
-    fn has_shuffle(&self) -> bool {
-        self.filters.contains(&filter_id::SHUFFLE)
-    }
-
-    /// The blocksize c-blosc2 uses for a chunk of `nbytes` with these parameters.
-    pub fn blocksize_for(&self, nbytes: usize) -> usize {
-        blocksize::blocksize(
-            nbytes,
-            self.typesize,
-            self.clevel,
-            self.codec,
-            self.split,
-            self.has_shuffle(),
-            self.blocksize,
-        )
-    }
-}
-
-fn param_error(field: &'static str, expected: Expected, found: usize) -> Error {
+pub(crate) fn param_error(field: &'static str, expected: Expected, found: usize) -> Error {
     Error::new(ErrorKind::Invalid, 0, field, expected, Found::Value(num(found)))
 }
 
 /// Geometry and settings of one chunk being compressed.
 struct Plan<'a> {
     src: &'a [u8],
-    codec: u8,
-    clevel: u8,
+    encoder: Encoder<'a>,
     /// Typesize as c-blosc2 uses it for streams (1 above 255).
     typesize: usize,
     blocksize: usize,
     nblocks: usize,
     dont_split: bool,
-    forward: forward::Forward,
+    forward: Forward<'a>,
+    clevel: u8,
     /// c-blosc2's output limit: `nbytes + 32`.
     destsize: usize,
     /// The chunk's dictionary, when it has one.
@@ -231,7 +100,7 @@ impl Plan<'_> {
             let mut a = try_zeroed(bsize)?;
             let mut b = try_zeroed(bsize)?;
             let mut tmp = try_zeroed(bsize)?;
-            match self.forward.apply(self.src, off, bsize, &mut a, &mut b, &mut tmp) {
+            match self.forward.apply(self.src, off, bsize, &mut a, &mut b, &mut tmp, self.clevel)? {
                 Some(true) => b,
                 Some(false) => a,
                 None => try_copy(&self.src[off..off + bsize])?,
@@ -263,7 +132,7 @@ impl Plan<'_> {
                 streams.push(Stream::Run(v));
                 continue;
             }
-            let n = codecs::encode(self.codec, self.clevel, self.dict.as_ref(), data, &mut scratch);
+            let n = self.encoder.encode(self.dict.as_ref(), data, &mut scratch)?;
             streams.push(Stream::Coded(if n == 0 || n >= neblock {
                 None
             } else {
@@ -356,8 +225,7 @@ impl Plan<'_> {
                         if ntbytes + neblock > self.destsize {
                             let maxout = self.destsize.checked_sub(ntbytes).filter(|&m| m > 0)?;
                             let mut buf = try_zeroed(maxout).ok()?;
-                            let n =
-                                codecs::encode(self.codec, self.clevel, self.dict.as_ref(), data, &mut buf);
+                            let n = self.encoder.encode(self.dict.as_ref(), data, &mut buf).ok()?;
                             buf.truncate(n);
                             retried = buf;
                             cbytes = if n == 0 || n >= neblock { None } else { Some(&retried) };
@@ -402,10 +270,10 @@ fn run_value(data: &[u8]) -> Option<u8> {
     groups.remainder().iter().all(|&b| b == first).then_some(first)
 }
 
-fn alloc_error(n: usize) -> Error {
+pub(crate) fn alloc_error(n: usize) -> Error {
     Error::new(
         ErrorKind::LimitExceeded,
-        4,
+        fields::NBYTES,
         "nbytes",
         Expected::Text("an allocatable buffer size"),
         Found::Value(num(n)),
@@ -433,6 +301,12 @@ fn try_copy(s: &[u8]) -> Result<Vec<u8>, Error> {
 /// [`MAX_TYPESIZE`], more than [`MAX_BUFFERSIZE`] bytes, a codec or filter this build cannot
 /// apply, a trunc_prec meta c-blosc2 refuses.
 pub fn compress(src: &[u8], p: &Params) -> Result<Vec<u8>, Error> {
+    compress_with(src, p, &BUILTIN)
+}
+
+/// [`compress`] with the codecs and filters of `registry` besides the built-in ones (a user
+/// codec or filter id in `p` is compressed with its registered plugin).
+pub fn compress_with(src: &[u8], p: &Params, registry: &Registry) -> Result<Vec<u8>, Error> {
     let nbytes = src.len();
     if p.clevel > 9 {
         return Err(param_error("clevel", Expected::InRange(0, 9), p.clevel.into()));
@@ -443,13 +317,14 @@ pub fn compress(src: &[u8], p: &Params) -> Result<Vec<u8>, Error> {
     if nbytes > MAX_BUFFERSIZE {
         return Err(param_error("nbytes", Expected::AtMost(num(MAX_BUFFERSIZE)), nbytes));
     }
-    codecs::check(p.codec)?;
+    let typesize = if p.typesize > MAX_SPLIT_TYPESIZE { 1 } else { p.typesize };
+    let ctx = PluginContext { meta: p.codec_meta, clevel: p.clevel, ..PluginContext::new(typesize, 0) };
+    let encoder = Encoder::new(p.codec, p.clevel, registry, ctx)?;
     if p.use_dict && p.clevel > 0 {
         dict::check(p.codec)?;
     }
     let blocksize = p.blocksize_for(nbytes).max(1);
-    let typesize = if p.typesize > MAX_SPLIT_TYPESIZE { 1 } else { p.typesize };
-    let forward = forward::Forward::new(&p.filters, &p.filters_meta, typesize)?;
+    let forward = Forward::new(&p.filters, &p.filters_meta, typesize, registry)?;
     let nblocks = nbytes.div_ceil(blocksize);
     let destsize = nbytes + EXTENDED_HEADER_LEN;
     let mut memcpyed = p.clevel == 0 || nbytes < MIN_BUFFERSIZE;
@@ -460,22 +335,23 @@ pub fn compress(src: &[u8], p: &Params) -> Result<Vec<u8>, Error> {
         !blocksize::split_block(p.split, p.codec, p.clevel, p.has_shuffle(), typesize, blocksize);
     let mut flags = FLAG_EXTENDED;
     if !memcpyed {
-        if p.filters.contains(&filter_id::DELTA) {
+        if p.filters.contains(&Filter::Delta) {
             flags |= FLAG_DELTA;
         }
         if dont_split {
             flags |= FLAG_DONT_SPLIT;
         }
-        flags |= compcode::format(p.codec) << COMPFORMAT_SHIFT;
+        flags |= p.codec.compformat() << COMPFORMAT_SHIFT;
     }
     let mut header = stored::header(0, typesize, nbytes, blocksize.min(nbytes.max(1)), 0, Some(p));
+    header[1] = encoder.version();
 
     let mut out = Vec::new();
     out.try_reserve_exact(destsize).map_err(|_| alloc_error(destsize))?;
     if !memcpyed {
         let mut plan = Plan {
             src,
-            codec: p.codec,
+            encoder,
             clevel: p.clevel,
             typesize,
             blocksize,

@@ -32,7 +32,7 @@ fn bit_rows_to_planes(src: &[u8], planes: &mut [u8], n: usize, es: usize) {
         let rows = 8 * j * rowlen;
         let plane = j * n;
         #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-        let done = super::unshuffle_sse2::bit_rows_to_plane(
+        let done = super::shuffle_sse2::bit_rows_to_plane(
             src.get(rows..rows + 8 * rowlen).unwrap_or(&[]),
             rowlen,
             planes.get_mut(plane..plane + n).unwrap_or(&mut []),
@@ -99,6 +99,35 @@ pub(crate) fn bitunshuffle(typesize: usize, format_version: u8, src: &[u8], dst:
     }
     dst[done..].copy_from_slice(&src[done..]);
 }
+
+/// Bit shuffle (c-blosc2 `blosc2_bitshuffle`): the largest multiple of 8 elements becomes
+/// `8 * typesize` bit-rows (row `8 * j + k` holds bit `k` of byte `j` of every element);
+/// the remaining bytes are copied. `tmp` (same length) is scratch.
+pub(crate) fn bitshuffle(typesize: usize, src: &[u8], dst: &mut [u8], tmp: &mut [u8]) {
+    let len = src.len().min(dst.len()).min(tmp.len());
+    let typesize = typesize.max(1);
+    let mut n = len / typesize;
+    n -= n % 8;
+    let done = n * typesize;
+    // Byte planes first (plane j holds byte j of the n elements), then each plane's groups
+    // of 8 bytes are bit-transposed into the 8 rows of that plane.
+    super::shuffle::shuffle(typesize, &src[..done], &mut tmp[..done]);
+    let rowlen = n / 8;
+    for j in 0..typesize {
+        let plane = &tmp[j * n..(j + 1) * n];
+        for (e, group) in plane.chunks_exact(8).enumerate() {
+            let x = u64::from_le_bytes(<[u8; 8]>::try_from(group).unwrap_or([0; 8]));
+            let t = transpose_bits_8x8(x).to_le_bytes();
+            for (k, b) in t.iter().enumerate() {
+                if let Some(d) = dst.get_mut((8 * j + k) * rowlen + e) {
+                    *d = *b;
+                }
+            }
+        }
+    }
+    dst[done..len].copy_from_slice(&src[done..len]);
+}
+
 
 #[cfg(test)]
 mod tests {

@@ -347,7 +347,7 @@ mod tests {
             return None;
         }
         let mut back = vec![0u8; data.len()];
-        let m = super::super::super::blosclz::decompress(&out[..n], &mut back);
+        let m = super::super::decode::decompress(&out[..n], &mut back);
         assert_eq!(m, Some(data.len()), "clevel {clevel}");
         assert_eq!(back, data, "clevel {clevel}");
         Some(n)

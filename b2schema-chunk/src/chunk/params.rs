@@ -1,0 +1,201 @@
+//! What to compress a chunk with: [`Params`] and [`Split`], leaves that name codecs and filters
+//! only through [`Codec`] and [`Filter`].
+
+use crate::chunk::blocksize;
+use crate::chunk::header::{EXTENDED_HEADER_LEN, MAX_FILTERS};
+use crate::id::{Codec, Filter};
+
+/// Largest chunk c-blosc2 compresses (`BLOSC2_MAX_BUFFERSIZE`: `INT32_MAX - 32`).
+pub const MAX_BUFFERSIZE: usize = i32::MAX as usize - EXTENDED_HEADER_LEN;
+/// Largest typesize that keeps its own streams; larger types are compressed as bytes
+/// (`BLOSC_MAX_TYPESIZE`), and the header's typesize byte says 1.
+pub const MAX_SPLIT_TYPESIZE: usize = 255;
+
+/// How blocks are cut into streams (`BLOSC_*_SPLIT`, values 1 to 4); a frame header keeps it
+/// in its `other_flags` byte as `splitmode - 1`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Split {
+    /// `BLOSC_ALWAYS_SPLIT` (1): one stream per byte of the type; also what frames older than
+    /// c-blosc2 2.5 read back as.
+    Always,
+    /// `BLOSC_NEVER_SPLIT` (2): one stream per block.
+    Never,
+    /// `BLOSC_AUTO_SPLIT` (3): c-blosc2's rule.
+    Auto,
+    /// `BLOSC_FORWARD_COMPAT_SPLIT` (4): the same rule, c-blosc2's default.
+    ForwardCompat,
+}
+
+impl Split {
+    /// From c-blosc2's value (1 to 4); others are `None`.
+    pub const fn from_value(v: u8) -> Option<Split> {
+        Some(match v {
+            1 => Split::Always,
+            2 => Split::Never,
+            3 => Split::Auto,
+            4 => Split::ForwardCompat,
+            _ => return None,
+        })
+    }
+
+    /// From a frame header's `other_flags` byte (bits 0-1 hold `splitmode - 1`).
+    pub const fn from_other_flags(other: u8) -> Split {
+        match Split::from_value((other & 0x03) + 1) {
+            Some(split) => split,
+            None => Split::ForwardCompat,
+        }
+    }
+
+    /// The c-blosc2 value (1 to 4).
+    pub const fn value(self) -> u8 {
+        match self {
+            Split::Always => 1,
+            Split::Never => 2,
+            Split::Auto => 3,
+            Split::ForwardCompat => 4,
+        }
+    }
+
+    /// `"always"`, `"never"`, `"auto"` or `"forward_compat"`, as python-blosc2 names them.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Split::Always => "always",
+            Split::Never => "never",
+            Split::Auto => "auto",
+            Split::ForwardCompat => "forward_compat",
+        }
+    }
+}
+
+/// What to compress a chunk with. Made by [`Params::new`] (python-blosc2's defaults) and
+/// changed field by field or with the `with_*` methods:
+///
+/// ```
+/// use b2schema_chunk::{Codec, Filter, compress::Params};
+///
+/// let p = Params::new(8).with_codec(Codec::Lz4).with_clevel(9).with_filter(5, Filter::BitShuffle, 0);
+/// assert_eq!((p.codec, p.clevel, p.filters[5]), (Codec::Lz4, 9, Filter::BitShuffle));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Params {
+    /// The codec.
+    pub codec: Codec,
+    /// Codec meta, recorded in the header.
+    pub codec_meta: u8,
+    /// Compression level, 0 (memcpy) to 9.
+    pub clevel: u8,
+    /// Bytes per item (1 to [`MAX_TYPESIZE`]).
+    pub typesize: usize,
+    /// The six filter slots, applied in slot order.
+    pub filters: [Filter; MAX_FILTERS],
+    /// Filter metas (shuffle/bytedelta: element size, 0 for the typesize; trunc_prec: bits).
+    pub filters_meta: [u8; MAX_FILTERS],
+    /// Split mode.
+    pub split: Split,
+    /// Block size in bytes, 0 for c-blosc2's automatic one.
+    pub blocksize: usize,
+    /// Threads used to compress the blocks (1: this thread only).
+    pub nthreads: usize,
+    /// A dictionary taken from the chunk's own filtered blocks, stored in the chunk and used for
+    /// every stream (c-blosc2's `use_dict`); zstd, lz4 and lz4hc (other codecs: an
+    /// `Unsupported` error).
+    /// Chunks too small for a useful one (under 5 120 bytes) are compressed without.
+    pub use_dict: bool,
+}
+
+impl Params {
+    /// python-blosc2's defaults for items of `typesize` bytes: zstd, clevel 5, shuffle in the
+    /// last slot, auto split, automatic blocksize, one thread.
+    pub const fn new(typesize: usize) -> Params {
+        Params {
+            codec: Codec::Zstd,
+            codec_meta: 0,
+            clevel: 5,
+            typesize,
+            filters: [Filter::NoFilter, Filter::NoFilter, Filter::NoFilter, Filter::NoFilter, Filter::NoFilter, Filter::Shuffle],
+            filters_meta: [0; MAX_FILTERS],
+            split: Split::Auto,
+            blocksize: 0,
+            nthreads: 1,
+            use_dict: false,
+        }
+    }
+
+    /// With `codec`.
+    pub const fn with_codec(mut self, codec: Codec) -> Params {
+        self.codec = codec;
+        self
+    }
+
+    /// With the codec's meta (`compcode_meta`: ZFP's accuracy, precision or rate, for example).
+    pub const fn with_codec_meta(mut self, meta: u8) -> Params {
+        self.codec_meta = meta;
+        self
+    }
+
+    /// With compression level `clevel` (0 to 9).
+    pub const fn with_clevel(mut self, clevel: u8) -> Params {
+        self.clevel = clevel;
+        self
+    }
+
+    /// With `filter` and its `meta` in `slot` (0 to 5; the last slot runs last).
+    pub const fn with_filter(mut self, slot: usize, filter: Filter, meta: u8) -> Params {
+        if slot < MAX_FILTERS {
+            self.filters[slot] = filter;
+            self.filters_meta[slot] = meta;
+        }
+        self
+    }
+
+    /// With these six filter slots and their metas.
+    pub const fn with_filters(mut self, filters: [Filter; MAX_FILTERS], metas: [u8; MAX_FILTERS]) -> Params {
+        self.filters = filters;
+        self.filters_meta = metas;
+        self
+    }
+
+    /// With split mode `split`.
+    pub const fn with_split(mut self, split: Split) -> Params {
+        self.split = split;
+        self
+    }
+
+    /// With blocks of `blocksize` bytes (0: c-blosc2's automatic size).
+    pub const fn with_blocksize(mut self, blocksize: usize) -> Params {
+        self.blocksize = blocksize;
+        self
+    }
+
+    /// Compressing blocks on `nthreads` threads.
+    pub const fn with_nthreads(mut self, nthreads: usize) -> Params {
+        self.nthreads = nthreads;
+        self
+    }
+
+    /// With or without a dictionary (`use_dict`).
+    pub const fn with_use_dict(mut self, use_dict: bool) -> Params {
+        self.use_dict = use_dict;
+        self
+    }
+
+    /// `true` when a byte shuffle is in the pipeline (c-blosc2's `BLOSC_DOSHUFFLE` flag).
+    pub(crate) fn has_shuffle(&self) -> bool {
+        self.filters.contains(&Filter::Shuffle)
+    }
+
+    /// The blocksize c-blosc2 uses for a chunk of `nbytes` with these parameters.
+    pub fn blocksize_for(&self, nbytes: usize) -> usize {
+        blocksize::blocksize(
+            nbytes,
+            self.typesize,
+            self.clevel,
+            self.codec,
+            self.split,
+            self.has_shuffle(),
+            self.blocksize,
+        )
+    }
+}
+
