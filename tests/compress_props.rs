@@ -4,13 +4,13 @@
 //! chunk. Bad parameters are errors that name the parameter.
 
 use b2schema::chunk::compress::{Params, Split, compress};
-use b2schema::chunk::{self, ChunkHeader, ErrorKind, Special, compcode, filter_id};
+use b2schema::chunk::{self, ChunkHeader, Codec, ErrorKind, Filter, Special};
 use proptest::prelude::*;
 
-const CODECS: [u8; 5] = [Codec::BloscLz, Codec::Lz4, Codec::Lz4hc, Codec::Zlib, Codec::Zstd];
+const CODECS: [Codec; 5] = [Codec::BloscLz, Codec::Lz4, Codec::Lz4hc, Codec::Zlib, Codec::Zstd];
 const SPLITS: [Split; 4] = [Split::Always, Split::Never, Split::Auto, Split::ForwardCompat];
-const LOSSLESS: [u8; 5] =
-    [0, Filter::Shuffle, Filter::BitShuffle, Filter::Delta, Filter::ByteDelta];
+const LOSSLESS: [Filter; 5] =
+    [Filter::NoFilter, Filter::Shuffle, Filter::BitShuffle, Filter::Delta, Filter::ByteDelta];
 
 /// Data that exercises matches, runs, far matches and noise.
 fn data() -> impl Strategy<Value = Vec<u8>> {
@@ -38,24 +38,19 @@ fn params() -> impl Strategy<Value = Params> {
     )
         .prop_map(|(codec, clevel, typesize, mut filters, metas, split, blocks, nthreads)| {
             // Delta goes first (c-blosc2 cannot decode it after another filter).
-            let first = filters.iter().position(|&f| f != 0);
+            let first = filters.iter().position(|&f| f != Filter::NoFilter);
             for (i, f) in filters.iter_mut().enumerate() {
                 if *f == Filter::Delta && Some(i) != first {
-                    *f = 0;
+                    *f = Filter::NoFilter;
                 }
             }
-            Params {
-                codec,
-                codec_meta: 0,
-                clevel,
-                typesize,
-                filters,
-                filters_meta: metas,
-                split,
-                blocksize: blocks * typesize * 16,
-                nthreads,
-                use_dict: false,
-            }
+            Params::new(typesize)
+                .with_codec(codec)
+                .with_clevel(clevel)
+                .with_filters(filters, metas)
+                .with_split(split)
+                .with_blocksize(blocks * typesize * 16)
+                .with_nthreads(nthreads)
         })
 }
 
@@ -94,7 +89,7 @@ proptest! {
         clevel in 1u8..=9,
     ) {
         let src: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
-        let p = { let mut p = Params::new(8); p.codec = codec; p.clevel = clevel; p.filters = [0, 0, 0, 0, Filter::TruncPrec, Filter::Shuffle]; p.filters_meta = [0, 0, 0, 0, keep, 0]; p };
+        let p = { let mut p = Params::new(8); p.codec = codec; p.clevel = clevel; p.filters[4] = Filter::TruncPrec; p.filters_meta = [0, 0, 0, 0, keep, 0]; p };
         let c = compress(&src, &p).unwrap();
         let got = chunk::decompress(&c).unwrap();
         let want: Vec<u8> = if ChunkHeader::parse(&c).unwrap().is_memcpyed() {
@@ -109,15 +104,41 @@ proptest! {
 
 #[test]
 fn bad_parameters_are_errors_naming_them() {
-    let e = compress(&[0; 64], &{ let mut p = Params::new(4); p.clevel = 10; p }).unwrap_err();
+    let e = compress(&[0; 64], &{
+        let mut p = Params::new(4);
+        p.clevel = 10;
+        p
+    })
+    .unwrap_err();
     assert_eq!((e.kind, e.field), (ErrorKind::Invalid, "clevel"));
-    let e = compress(&[0; 64], &{ let mut p = Params::new(4); p.typesize = 0; p }).unwrap_err();
+    let e = compress(&[0; 64], &{
+        let mut p = Params::new(4);
+        p.typesize = 0;
+        p
+    })
+    .unwrap_err();
     assert_eq!(e.field, "typesize");
-    let e = compress(&[0; 64], &{ let mut p = Params::new(4); p.codec = 3; p }).unwrap_err();
+    let e = compress(&[0; 64], &{
+        let mut p = Params::new(4);
+        p.codec = Codec::Snappy;
+        p
+    })
+    .unwrap_err();
     assert_eq!((e.kind, e.offset, e.field), (ErrorKind::Unsupported, 22, "udcompcode"));
-    let e = compress(&[0; 64], &{ let mut p = Params::new(4); p.filters[5] = 33; p }).unwrap_err();
+    let e = compress(&[0; 64], &{
+        let mut p = Params::new(4);
+        p.filters[5] = Filter::NdMean;
+        p
+    })
+    .unwrap_err();
     assert_eq!((e.kind, e.offset), (ErrorKind::Unsupported, 21));
-    let e = compress(&[0; 64], &{ let mut p = Params::new(4); p.filters = [0, 0, 0, 0, 1, 3]; p }).unwrap_err();
+    let e = compress(&[0; 64], &{
+        let mut p = Params::new(4);
+        p.filters[4] = Filter::Shuffle;
+        p.filters[5] = Filter::Delta;
+        p
+    })
+    .unwrap_err();
     assert_eq!((e.kind, e.offset), (ErrorKind::Unsupported, 21));
     let mut p = Params::new(2);
     p.filters[0] = Filter::TruncPrec;

@@ -8,18 +8,28 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use b2schema::chunk::{self, ChunkHeader, compcode, filter_id};
+use b2schema::chunk::{self, ChunkHeader, Codec, Filter};
+
+/// The filter ids this test writes into its manifests.
+mod filter_id {
+    use b2schema::chunk::Filter;
+    pub const SHUFFLE: u8 = Filter::Shuffle.id();
+    pub const BITSHUFFLE: u8 = Filter::BitShuffle.id();
+    pub const DELTA: u8 = Filter::Delta.id();
+    pub const BYTEDELTA: u8 = Filter::ByteDelta.id();
+    pub const TRUNC_PREC: u8 = Filter::TruncPrec.id();
+}
 use b2schema::frame::{ChunkLocation, FrameView, SplitMode};
 use b2schema::writer::{self, CParams, Fill, NdArray};
 use b2schema_tests::python_checks;
 use serde_json::{Value, json};
 
 const CODECS: [(u8, &str); 5] = [
-    (Codec::BloscLz, "blosclz"),
-    (Codec::Lz4, "lz4"),
-    (Codec::Lz4hc, "lz4hc"),
-    (Codec::Zlib, "zlib"),
-    (Codec::Zstd, "zstd"),
+    (Codec::BloscLz.id(), "blosclz"),
+    (Codec::Lz4.id(), "lz4"),
+    (Codec::Lz4hc.id(), "lz4hc"),
+    (Codec::Zlib.id(), "zlib"),
+    (Codec::Zstd.id(), "zstd"),
 ];
 /// Codecs whose chunks must be byte-identical to c-blosc2's.
 const IDENTICAL_CODECS: [&str; 3] = ["blosclz", "lz4", "lz4hc"];
@@ -129,7 +139,14 @@ struct Case {
 
 #[allow(clippy::too_many_arguments)]
 fn cparams(codec: u8, clevel: u8, filters: [u8; 6], metas: [u8; 6], split: SplitMode) -> CParams {
-    CParams { codec, clevel, filters, filters_meta: metas, splitmode: split, ..CParams::default() }
+    CParams {
+        codec: Codec::from_id(codec),
+        clevel,
+        filters: filters.map(Filter::from_id),
+        filters_meta: metas,
+        splitmode: split,
+        ..CParams::default()
+    }
 }
 
 fn array_cases(dir: &Path) -> Vec<Case> {
@@ -182,7 +199,7 @@ fn schunk_cases(dir: &Path) -> Vec<Case> {
                 for split in [SplitMode::Auto, SplitMode::Never] {
                     let name = format!("schunk-{cname}-c{clevel}-ts{ts}-split{}", split.value());
                     let input = data(ts, 2 * 96 * 1024 / ts, clevel as u64);
-                    let shuffle = [0, 0, 0, 0, 0, Filter::Shuffle];
+                    let shuffle = [0, 0, 0, 0, 0, filter_id::SHUFFLE];
                     let cp = cparams(codec, clevel, shuffle, [0; 6], split);
                     let ours = dir.join(format!("{name}.ours.b2frame"));
                     let theirs = dir.join(format!("{name}.theirs.b2frame"));
@@ -262,7 +279,7 @@ fn python_blosc2_and_b2schema_read_each_others_compressed_files() {
             // python-blosc2 (not c-blosc2) drops bytedelta for 1-byte items.
             let mut our_filters = oh.filters;
             if oh.typesize == 1 {
-                our_filters.iter_mut().filter(|f| **f == Filter::ByteDelta).for_each(|f| *f = 0);
+                our_filters.iter_mut().filter(|f| **f == filter_id::BYTEDELTA).for_each(|f| *f = 0);
             }
             let same_layout = (th.nbytes, th.blocksize, th.typesize, th.filters, th.udcompcode)
                 == (oh.nbytes, oh.blocksize, oh.typesize, our_filters, oh.udcompcode)

@@ -297,6 +297,9 @@ mod tests {
         assert_eq!(Codec::from_id(7).range(), IdRange::BuiltIn);
         assert_eq!(Codec::from_id(41).name(), None);
         let err = "zstandard".parse::<Codec>().unwrap_err().to_string();
-        assert!(err.starts_with("expected a codec name (blosclz, lz4, lz4hc, snappy, zlib, zstd, ndlz"), "{err}");
+        assert!(
+            err.starts_with("expected a codec name (blosclz, lz4, lz4hc, snappy, zlib, zstd, ndlz"),
+            "{err}"
+        );
     }
 }

@@ -54,13 +54,14 @@ pub use chunk::decompress::decompress_into_threaded;
 #[doc(hidden)]
 pub use chunk::decompress::fill_pattern;
 pub use chunk::decompress::{
-    DEFAULT_MAX_NBYTES, Decoder, MAX_DICT_SIZE, decompress, decompress_into, decompress_with_limit, vl_block_lens,
+    DEFAULT_MAX_NBYTES, Decoder, MAX_DICT_SIZE, decompress, decompress_into, decompress_with_limit,
+    vl_block_lens,
 };
 pub use chunk::header::{
     B2_BIGENDIAN, B2_INSTR_CODEC, B2_LAZY, B2_USEDICT, B2_VL_BLOCKS, Blosc1Shuffle, CODEC_VERSION_FORMAT,
-    COMPFORMAT_SHIFT, ChunkHeader, EXTENDED_HEADER_LEN, FLAG_BITSHUFFLE, FLAG_DELTA, FLAG_DONT_SPLIT, FLAG_EXTENDED,
-    FLAG_MEMCPYED, FLAG_SHUFFLE, MAX_BLOCKSIZE, MAX_FILTERS, MAX_TYPESIZE, MIN_HEADER_LEN, SPECIAL_SHIFT, Special,
-    VERSION_FORMAT, VERSION_STABLE,
+    COMPFORMAT_SHIFT, ChunkHeader, EXTENDED_HEADER_LEN, FLAG_BITSHUFFLE, FLAG_DELTA, FLAG_DONT_SPLIT,
+    FLAG_EXTENDED, FLAG_MEMCPYED, FLAG_SHUFFLE, MAX_BLOCKSIZE, MAX_FILTERS, MAX_TYPESIZE, MIN_HEADER_LEN,
+    SPECIAL_SHIFT, Special, VERSION_FORMAT, VERSION_STABLE,
 };
 pub use chunk::params::{Params, Split};
 pub use error::{Error, ErrorKind, Expectation, Expected, Finding, Found};

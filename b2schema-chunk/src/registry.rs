@@ -138,7 +138,11 @@ impl Registry {
 
     /// Registers `plugin` as codec `id` (32-255: c-blosc2's own codecs, 0-31, cannot be
     /// replaced), replacing any plugin registered with that id before.
-    pub fn register_codec(&mut self, id: Codec, plugin: impl CodecPlugin + 'static) -> Result<&mut Self, Error> {
+    pub fn register_codec(
+        &mut self,
+        id: Codec,
+        plugin: impl CodecPlugin + 'static,
+    ) -> Result<&mut Self, Error> {
         check_pluggable(id.id(), fields::UDCOMPCODE, "udcompcode")?;
         self.codecs.retain(|(c, _)| *c != id);
         self.codecs.push((id, Arc::new(plugin)));
@@ -146,7 +150,11 @@ impl Registry {
     }
 
     /// Registers `plugin` as filter `id` (32-255), replacing any plugin registered with that id.
-    pub fn register_filter(&mut self, id: Filter, plugin: impl FilterPlugin + 'static) -> Result<&mut Self, Error> {
+    pub fn register_filter(
+        &mut self,
+        id: Filter,
+        plugin: impl FilterPlugin + 'static,
+    ) -> Result<&mut Self, Error> {
         check_pluggable(id.id(), fields::FILTERS, "filters")?;
         self.filters.retain(|(c, _)| *c != id);
         self.filters.push((id, Arc::new(plugin)));

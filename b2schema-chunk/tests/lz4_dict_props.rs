@@ -20,8 +20,17 @@ fn params() -> impl Strategy<Value = Params> {
         0usize..3,
         prop::sample::select(vec![0usize, 4096, 16_384]),
     )
-        .prop_map(|(codec, clevel, typesize, filter, split, blocksize)| { let mut p = Params::new(typesize); p.codec = codec; p.clevel = clevel; p.filters[4] = if filter == 3 { Filter::Delta } else { Filter::NoFilter };
-            p.filters[5] = [Filter::NoFilter, Filter::Shuffle, Filter::BitShuffle, Filter::Shuffle][filter]; p.split = [Split::Auto, Split::Always, Split::Never][split]; p.blocksize = blocksize; p.use_dict = true; p })
+        .prop_map(|(codec, clevel, typesize, filter, split, blocksize)| {
+            let mut p = Params::new(typesize);
+            p.codec = codec;
+            p.clevel = clevel;
+            p.filters[4] = if filter == 3 { Filter::Delta } else { Filter::NoFilter };
+            p.filters[5] = [Filter::NoFilter, Filter::Shuffle, Filter::BitShuffle, Filter::Shuffle][filter];
+            p.split = [Split::Auto, Split::Always, Split::Never][split];
+            p.blocksize = blocksize;
+            p.use_dict = true;
+            p
+        })
 }
 
 fn i32_at(c: &[u8], at: usize) -> i32 {
@@ -111,7 +120,14 @@ fn large_lz4_and_lz4hc_chunks_carry_a_dictionary_their_streams_use() {
         (Codec::Lz4hc, 5, shuffle),
         (Codec::Lz4hc, 9, none),
     ] {
-        let p = { let mut p = Params::new(4); p.codec = codec; p.clevel = clevel; p.filters = filters; p.use_dict = true; p };
+        let p = {
+            let mut p = Params::new(4);
+            p.codec = codec;
+            p.clevel = clevel;
+            p.filters = filters;
+            p.use_dict = true;
+            p
+        };
         let c = compress::compress(&src, &p).unwrap();
         let h = ChunkHeader::parse(&c).unwrap();
         assert!(h.uses_dict() && !h.is_memcpyed(), "codec {codec} clevel {clevel}");

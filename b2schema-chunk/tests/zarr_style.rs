@@ -13,7 +13,14 @@ fn every_built_in_codec_round_trips_with_shuffle_and_bitshuffle() {
     let data = sample(10_000);
     for codec in [Codec::BloscLz, Codec::Lz4, Codec::Lz4hc, Codec::Zlib, Codec::Zstd] {
         for filter in [Filter::NoFilter, Filter::Shuffle, Filter::BitShuffle] {
-            let p = { let mut p = Params::new(4); p.codec = codec; p.clevel = 5; p.filters[5] = filter; p.split = Split::Auto; p };
+            let p = {
+                let mut p = Params::new(4);
+                p.codec = codec;
+                p.clevel = 5;
+                p.filters[5] = filter;
+                p.split = Split::Auto;
+                p
+            };
             let chunk = compress::compress(&data, &p).unwrap();
             let h = ChunkHeader::parse(&chunk).unwrap();
             assert_eq!(h.uncompressed_len(), data.len(), "codec {codec} filter {filter}");
@@ -40,7 +47,12 @@ fn a_damaged_chunk_is_an_error_that_names_the_field() {
 #[test]
 fn stored_chunks_decode_to_what_they_hold() {
     let data = sample(100);
-    let chunk = compress::memcpy(&data, &{ let mut p = Params::new(4); p.blocksize = 64; p }).unwrap();
+    let chunk = compress::memcpy(&data, &{
+        let mut p = Params::new(4);
+        p.blocksize = 64;
+        p
+    })
+    .unwrap();
     let h = ChunkHeader::parse(&chunk).unwrap();
     assert!(h.is_memcpyed());
     assert_eq!(chunk.len(), 32 + data.len());

@@ -4,9 +4,7 @@
 //! bytes are produced, with a dictionary or without.
 
 use b2schema_chunk::compress::{self, Params, Split};
-use b2schema_chunk::{Codec, Filter, 
-    ChunkHeader, ErrorKind, Found, Special, decompress, decompress_into,
-};
+use b2schema_chunk::{ChunkHeader, Codec, ErrorKind, Filter, Found, Special, decompress, decompress_into};
 use proptest::prelude::*;
 
 mod common;
@@ -14,7 +12,15 @@ use common::data;
 
 fn params() -> impl Strategy<Value = Params> {
     (1u8..=9, prop::sample::select(vec![1usize, 2, 4, 8]), any::<bool>(), any::<bool>(), 0usize..3).prop_map(
-        |(clevel, typesize, shuffle, use_dict, split)| { let mut p = Params::new(typesize); p.codec = Codec::Zstd; p.clevel = clevel; p.filters[5] = if shuffle { Filter::Shuffle } else { Filter::NoFilter }; p.split = [Split::Auto, Split::Always, Split::Never][split]; p.use_dict = use_dict; p },
+        |(clevel, typesize, shuffle, use_dict, split)| {
+            let mut p = Params::new(typesize);
+            p.codec = Codec::Zstd;
+            p.clevel = clevel;
+            p.filters[5] = if shuffle { Filter::Shuffle } else { Filter::NoFilter };
+            p.split = [Split::Auto, Split::Always, Split::Never][split];
+            p.use_dict = use_dict;
+            p
+        },
     )
 }
 
@@ -123,7 +129,12 @@ fn a_chunk_of_zeros_with_use_dict_stays_a_zeros_chunk() {
     // Raw samples of zeros would be a 32 KiB dictionary: b2schema makes none, and the chunk is
     // its 32-byte header with the zeros special value (c-blosc2 trains a small dictionary from
     // the zeros and writes a 243-byte dictionary chunk).
-    let p = { let mut p = Params::new(8); p.codec = Codec::Zstd; p.use_dict = true; p };
+    let p = {
+        let mut p = Params::new(8);
+        p.codec = Codec::Zstd;
+        p.use_dict = true;
+        p
+    };
     let c = compress::compress(&vec![0u8; 1 << 20], &p).unwrap();
     let h = ChunkHeader::parse(&c).unwrap();
     assert_eq!((c.len(), h.special(), h.uses_dict()), (32, Special::Zero, false));

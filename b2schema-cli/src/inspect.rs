@@ -6,10 +6,8 @@ use std::process::ExitCode;
 
 use b2schema::Limits;
 use b2schema::b2nd::{self, NdMeta};
-use b2schema::chunk::{self, ChunkHeader};
-use b2schema::frame::{
-    ChunkInfo, ChunkLocation, FrameFile, FrameType, SPARSE_INDEX, SpecialValue, codec_name, filter_name,
-};
+use b2schema::chunk::{self, ChunkHeader, Codec, Filter};
+use b2schema::frame::{ChunkInfo, ChunkLocation, FrameFile, FrameType, SPARSE_INDEX, SpecialValue};
 use serde_json::{Value, json};
 
 use crate::Failure;
@@ -231,7 +229,7 @@ pub fn report(path: &Path, file: &FrameFile, opts: &Options) -> b2schema::Result
         "filters": h.filter_pipeline.filters,
         "filters_meta": h.filter_pipeline.filters_meta,
     });
-    if let Some(name) = codec_name(codec_id)
+    if let Some(name) = Codec::from_id(codec_id).name()
         && let Some(h) = header.as_object_mut()
     {
         // Right after the id it names.
@@ -541,7 +539,7 @@ fn chunk_json(ch: &ChunkHeader) -> Value {
     json!({
         "cbytes": ch.compressed_len(),
         "nbytes": ch.uncompressed_len(),
-        "codec": ch.codec().name(),
+        "codec": ch.codec().map_or("unknown compressor format", Codec::label),
         "memcpyed": ch.is_memcpyed(),
     })
 }
@@ -598,7 +596,8 @@ fn human(r: &Value) -> String {
         .filter(|(f, _)| f.as_u64() != Some(0))
         .map(|(f, m)| {
             let id = f.as_u64().unwrap_or(0) as u8;
-            let name = filter_name(id).map(str::to_owned).unwrap_or_else(|| format!("filter {id}"));
+            let name =
+                Filter::from_id(id).name().map(str::to_owned).unwrap_or_else(|| format!("filter {id}"));
             if m.as_u64() == Some(0) { name } else { format!("{name}({m})") }
         })
         .collect();

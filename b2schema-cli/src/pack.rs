@@ -3,7 +3,7 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use b2schema::chunk::{compcode, filter_id};
+use b2schema::chunk::{Codec, Filter};
 use b2schema::frame::SplitMode;
 use b2schema::writer::{CParams, Fill, NdArray};
 
@@ -16,46 +16,32 @@ use crate::npy;
 const L2_CACHE: u64 = 512 * 1024;
 const L3_CACHE: u64 = 32 * 1024 * 1024;
 
-/// The codec id of a codec name.
-fn codec(name: &str) -> Result<u8, Failure> {
-    Ok(match name {
-        "blosclz" => Codec::BloscLz,
-        "lz4" => Codec::Lz4,
-        "lz4hc" => Codec::Lz4hc,
-        "zlib" => Codec::Zlib,
-        "zstd" => Codec::Zstd,
-        _ => return Err(Failure(format!("unknown codec {name:?} (blosclz, lz4, lz4hc, zlib, zstd)"))),
-    })
+/// The codec a name (or id) stands for: the chunk codec's own vocabulary ([`Codec`]'s `FromStr`).
+fn codec(name: &str) -> Result<Codec, Failure> {
+    name.parse::<Codec>().map_err(|e| Failure(format!("unknown codec {name:?}: {e}")))
 }
 
-/// A filter name (`trunc_prec:BITS` with its precision) as (id, meta).
-fn filter(name: &str) -> Result<(u8, u8), Failure> {
+/// A filter name or id, `NAME:META` with its meta (`trunc_prec:BITS`), as (filter, meta); `none`
+/// is an empty slot.
+fn filter(name: &str) -> Result<(Filter, u8), Failure> {
     let (name, meta) = match name.split_once(':') {
         Some((n, m)) => {
-            let m: i8 =
-                m.parse().map_err(|_| Failure(format!("filter meta {m:?}: an integer from -128 to 127")))?;
+            let m: i16 = m
+                .parse()
+                .ok()
+                .filter(|v| (-128..=255).contains(v))
+                .ok_or_else(|| Failure(format!("filter meta {m:?}: an integer from -128 to 255")))?;
             (n, m as u8)
         }
         None => (name, 0),
     };
     let id = match name {
         "none" => Filter::NoFilter,
-        "shuffle" => Filter::Shuffle,
-        "bitshuffle" => Filter::BitShuffle,
-        "delta" => Filter::Delta,
-        "trunc_prec" if meta == 0 => {
-            return Err(Failure(
-                "trunc_prec needs its precision: trunc_prec:BITS (mantissa bits kept)".into(),
-            ));
-        }
-        "trunc_prec" => Filter::TruncPrec,
-        "bytedelta" => Filter::ByteDelta,
-        _ => {
-            return Err(Failure(format!(
-                "unknown filter {name:?} (shuffle, bitshuffle, delta, trunc_prec:BITS, bytedelta, none)"
-            )));
-        }
+        _ => name.parse::<Filter>().map_err(|e| Failure(format!("unknown filter {name:?}: {e}")))?,
     };
+    if id == Filter::TruncPrec && meta == 0 {
+        return Err(Failure("trunc_prec needs its precision: trunc_prec:BITS (mantissa bits kept)".into()));
+    }
     Ok((id, meta))
 }
 
@@ -184,7 +170,7 @@ pub fn pack(input: &Path, output: &Path, o: &PackOptions<'_>) -> Result<ExitCode
         chunks.clear();
         blocks.clear();
     }
-    let mut filters = [0u8; 6];
+    let mut filters = [Filter::NoFilter; 6];
     let mut metas = [0u8; 6];
     if o.filters.is_empty() {
         filters[5] = Filter::Shuffle;

@@ -15,8 +15,8 @@ use core::ops::Range;
 
 use super::decompress::{Blocks, Decoder, Layout, Scratch, Window, fill_special_at, pipeline, simple_layout};
 use super::header::{ChunkHeader, MIN_HEADER_LEN, Special, found_usize};
-use crate::fields;
 use crate::error::{Error, ErrorKind, Expected, num};
+use crate::fields;
 use crate::registry::Registry;
 
 /// What [`ChunkBlocks::from_prefix`] made of the first bytes of a chunk.
@@ -192,7 +192,8 @@ impl ChunkBlocks {
     /// `true` when decoding a block other than the first needs the first block's output (a
     /// delta filter): pass it as `reference` to [`ChunkBlocks::decode_block`].
     pub fn needs_first_block(&self) -> bool {
-        matches!(&self.layout, Layout::Blocks(_)) && pipeline(&self.header, &self.registry).is_ok_and(|p| p.has_delta())
+        matches!(&self.layout, Layout::Blocks(_))
+            && pipeline(&self.header, &self.registry).is_ok_and(|p| p.has_delta())
     }
 
     /// The chunk bytes that hold block `j`: give at least these to

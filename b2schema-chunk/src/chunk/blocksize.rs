@@ -32,8 +32,7 @@ pub(crate) fn split_block(
         Split::Always => true,
         Split::Never => false,
         Split::Auto | Split::ForwardCompat => {
-            let fast = matches!(codec, Codec::BloscLz | Codec::Lz4)
-                || (codec == Codec::Zstd && clevel <= 5);
+            let fast = matches!(codec, Codec::BloscLz | Codec::Lz4) || (codec == Codec::Zstd && clevel <= 5);
             fast && has_shuffle && typesize <= MAX_STREAMS && blocksize / typesize.max(1) >= MIN_BUFFERSIZE
         }
     }

@@ -32,9 +32,9 @@ use super::header::{
     FLAG_MEMCPYED, MAX_TYPESIZE, SPECIAL_SHIFT, Special,
 };
 use super::stored;
-use crate::fields;
 use crate::codec::{Encoder, dict};
 use crate::error::{Error, ErrorKind, Expected, Found, num};
+use crate::fields;
 use crate::filter::Forward;
 use crate::id::Filter;
 use crate::registry::{BUILTIN, PluginContext, Registry};

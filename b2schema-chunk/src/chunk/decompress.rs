@@ -228,7 +228,13 @@ impl<'a> Plan<'a> {
         let n = self.header.uncompressed_len();
         let avail = dest.len();
         dest.get_mut(..n).ok_or_else(|| {
-            Error::new(ErrorKind::OutputTooSmall, fields::NBYTES, "nbytes", Expected::AtMost(num(avail)), found_usize(n))
+            Error::new(
+                ErrorKind::OutputTooSmall,
+                fields::NBYTES,
+                "nbytes",
+                Expected::AtMost(num(avail)),
+                found_usize(n),
+            )
         })
     }
 
@@ -514,7 +520,13 @@ impl Blocks {
     }
 
     /// Second pass: decodes all blocks into `out` (`out.len() == nbytes`).
-    fn decode(&self, h: &ChunkHeader, src: &[u8], out: &mut [u8], decoder: &Decoder<'_>) -> Result<(), Error> {
+    fn decode(
+        &self,
+        h: &ChunkHeader,
+        src: &[u8],
+        out: &mut [u8],
+        decoder: &Decoder<'_>,
+    ) -> Result<(), Error> {
         let mut codec = self.codec(h, src, decoder)?;
         let pipeline = pipeline(h, decoder.registry)?;
         with_scratch(|scratch| self.decode_with(h, src, out, &pipeline, &mut codec, scratch))
@@ -535,7 +547,12 @@ impl Blocks {
         for j in 0..self.nblocks {
             let bsize = if self.vl { self.vl_block(src, j)?.1 } else { self.regular_block(h, j).0 };
             let end = off.checked_add(bsize).filter(|&e| e <= out.len()).ok_or_else(|| {
-                Error::invalid(fields::NBYTES, "nbytes", Expected::AtLeast(num(off + bsize)), found_usize(out.len()))
+                Error::invalid(
+                    fields::NBYTES,
+                    "nbytes",
+                    Expected::AtLeast(num(off + bsize)),
+                    found_usize(out.len()),
+                )
             })?;
             let (before, rest) = out.split_at_mut(off);
             let dst = &mut rest[..bsize];
@@ -603,7 +620,8 @@ impl Blocks {
         decoder: &Decoder<'t>,
     ) -> Result<StreamDecoder<'t>, Error> {
         let dict = self.dict.and_then(|(s, l)| Some((table.get(s..s + l)?, s)));
-        let field = if h.compformat() == 6 { (fields::UDCOMPCODE, "udcompcode") } else { (fields::FLAGS, "flags") };
+        let field =
+            if h.compformat() == 6 { (fields::UDCOMPCODE, "udcompcode") } else { (fields::FLAGS, "flags") };
         StreamDecoder::new(h.codec()?, field, dict, decoder.registry, decoder.context(h))
     }
 

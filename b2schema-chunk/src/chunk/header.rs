@@ -23,8 +23,8 @@
 //! derived from the flag bits exactly like c-blosc2's `flags_to_filters`.
 
 use crate::bytes::{array_or_zero, byte_or_zero, i32_le};
-use crate::fields;
 use crate::error::{Error, Expected, Found, num};
+use crate::fields;
 pub use crate::fields::MAX_FILTERS;
 use crate::id::{Codec, Filter};
 
@@ -193,7 +193,12 @@ impl ChunkHeader {
             ));
         }
         if h.nbytes < 0 {
-            return Err(Error::invalid(fields::NBYTES, "nbytes", Expected::AtLeast(0), Found::Value(h.nbytes.into())));
+            return Err(Error::invalid(
+                fields::NBYTES,
+                "nbytes",
+                Expected::AtLeast(0),
+                Found::Value(h.nbytes.into()),
+            ));
         }
         if h.blocksize <= 0 || h.blocksize > MAX_BLOCKSIZE {
             return Err(Error::invalid(

@@ -113,7 +113,14 @@ impl Params {
             codec_meta: 0,
             clevel: 5,
             typesize,
-            filters: [Filter::NoFilter, Filter::NoFilter, Filter::NoFilter, Filter::NoFilter, Filter::NoFilter, Filter::Shuffle],
+            filters: [
+                Filter::NoFilter,
+                Filter::NoFilter,
+                Filter::NoFilter,
+                Filter::NoFilter,
+                Filter::NoFilter,
+                Filter::Shuffle,
+            ],
             filters_meta: [0; MAX_FILTERS],
             split: Split::Auto,
             blocksize: 0,
@@ -198,4 +205,3 @@ impl Params {
         )
     }
 }
-

@@ -64,9 +64,7 @@ pub(crate) fn check(codec: Codec) -> Result<(), Error> {
     let why = match codec {
         Codec::Zstd if cfg!(feature = "zstd") => return Ok(()),
         Codec::Lz4 | Codec::Lz4hc if cfg!(feature = "lz4") => return Ok(()),
-        Codec::Zstd | Codec::Lz4 | Codec::Lz4hc => {
-            "a codec enabled in this build (cargo feature disabled)"
-        }
+        Codec::Zstd | Codec::Lz4 | Codec::Lz4hc => "a codec enabled in this build (cargo feature disabled)",
         _ => "a codec with dictionaries (zstd, lz4 or lz4hc, as c-blosc2)",
     };
     Err(Error::new(

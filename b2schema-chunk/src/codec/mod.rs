@@ -182,7 +182,12 @@ pub(crate) struct Encoder<'r> {
 impl<'r> Encoder<'r> {
     /// The encoder of `codec`, or the error when this build and `registry` cannot compress
     /// with it. `ctx` is what a plugin is told (its meta, the typesize, the level).
-    pub(crate) fn new(codec: Codec, clevel: u8, registry: &'r Registry, ctx: PluginContext<'r>) -> Result<Self, Error> {
+    pub(crate) fn new(
+        codec: Codec,
+        clevel: u8,
+        registry: &'r Registry,
+        ctx: PluginContext<'r>,
+    ) -> Result<Self, Error> {
         let field = (fields::UDCOMPCODE, "udcompcode");
         let enabled = match codec {
             Codec::BloscLz => cfg!(feature = "blosclz"),
@@ -228,7 +233,12 @@ impl<'r> Encoder<'r> {
         not(all(feature = "blosclz", feature = "lz4", feature = "zlib", feature = "zstd")),
         allow(unused_variables)
     )]
-    pub(crate) fn encode(&self, dict: Option<&Dict>, input: &[u8], output: &mut [u8]) -> Result<usize, Error> {
+    pub(crate) fn encode(
+        &self,
+        dict: Option<&Dict>,
+        input: &[u8],
+        output: &mut [u8],
+    ) -> Result<usize, Error> {
         let clevel = self.clevel;
         Ok(match self.codec {
             #[cfg(feature = "blosclz")]

@@ -99,4 +99,3 @@ mod inflate_tests {
         }
     }
 }
-

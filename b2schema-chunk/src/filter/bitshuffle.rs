@@ -128,7 +128,6 @@ pub(crate) fn bitshuffle(typesize: usize, src: &[u8], dst: &mut [u8], tmp: &mut 
     dst[done..len].copy_from_slice(&src[done..len]);
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -55,7 +55,6 @@ pub(crate) fn encode(typesize: usize, src: &[u8], dst: &mut [u8]) {
     dst[body..len].copy_from_slice(&src[body..len]);
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::decode;

@@ -87,7 +87,6 @@ pub(crate) fn encode(typesize: usize, reference: Option<&[u8]>, src: &[u8], dst:
     dst[end..len].copy_from_slice(&src[end..len]);
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -80,7 +80,12 @@ fn step<'r>(
             },
         ),
     };
-    Err(Error::unsupported(fields::filter_offset(slot), "filters", expected, Found::Named(id.id().into(), what)))
+    Err(Error::unsupported(
+        fields::filter_offset(slot),
+        "filters",
+        expected,
+        Found::Named(id.id().into(), what),
+    ))
 }
 
 /// A checked forward pipeline: the filters of the six slots, applied in slot order.
@@ -189,7 +194,8 @@ impl<'r> Backward<'r> {
         let mut steps = [None; MAX_FILTERS];
         let mut n = 0;
         for i in (0..MAX_FILTERS).rev() {
-            let Some(s) = step(Filter::from_id(filters[i]), metas[i], typesize, i, Direction::Backward, registry)?
+            let Some(s) =
+                step(Filter::from_id(filters[i]), metas[i], typesize, i, Direction::Backward, registry)?
             else {
                 continue;
             };

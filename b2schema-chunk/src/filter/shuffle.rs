@@ -263,7 +263,6 @@ fn shuffle_n<const T: usize>(src: &[u8], dst: &mut [u8], n: usize) {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

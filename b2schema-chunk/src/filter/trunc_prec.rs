@@ -53,4 +53,3 @@ pub(crate) fn encode(typesize: usize, zeroed: u32, src: &[u8], dst: &mut [u8]) {
     }
     dst[end..len].copy_from_slice(&src[end..len]);
 }
-

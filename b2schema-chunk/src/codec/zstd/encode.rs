@@ -21,7 +21,8 @@ pub(crate) fn encode(clevel: u8, input: &[u8], output: &mut [u8]) -> usize {
 /// not fit.
 pub(crate) fn encode_with_dict(dict: &rusty_zstd::Dictionary, input: &[u8], output: &mut [u8]) -> usize {
     let opts = rusty_zstd::CompressOptions { level: DICT_LEVEL, checksum: false };
-    rusty_zstd::compress_using_dict_with(input, dict, opts, true).map_or(0, |v| super::super::copy_if_fits(&v, output))
+    rusty_zstd::compress_using_dict_with(input, dict, opts, true)
+        .map_or(0, |v| super::super::copy_if_fits(&v, output))
 }
 
 /// The zstd level of c-blosc2's dictionary compression (`ZSTD_createCDict(dict, size, 1)`).

@@ -5,7 +5,6 @@
 
 pub(crate) mod encode;
 
-
 use crate::error::{Error, Found};
 use alloc::vec::Vec;
 use rusty_zstd::{DecompressOptions, Decompressor, Dictionary};

@@ -422,7 +422,7 @@ impl<'f> ArrayReader<'f> {
                 let mut prefix = Vec::new();
                 let table = loop {
                     match ChunkBlocks::from_prefix(&prefix).map_err(|e| Error::chunk(e, at as usize))? {
-                        Prefix::Ready(t) => break t,
+                        Prefix::Ready(t) => break t.with_registry(self.file.registry()),
                         Prefix::Need(n)
                             if n > prefix.len() && n <= self.chunk_bytes.saturating_add(1 << 20) =>
                         {
@@ -472,7 +472,9 @@ impl<'f> ArrayReader<'f> {
                 } else {
                     let bytes = self.file.read_chunk(loc)?;
                     stats.bytes_read += bytes.len() as u64;
-                    let data = b2schema_chunk::decompress_with_limit(&bytes, self.chunk_bytes)
+                    let data = b2schema_chunk::Decoder::new(self.file.registry())
+                        .max_nbytes(self.chunk_bytes)
+                        .decompress(&bytes)
                         .map_err(|e| Error::chunk(e, at as usize))?;
                     stats.blocks += h.nblocks() as u64;
                     stats.bytes_decoded += data.len() as u64;

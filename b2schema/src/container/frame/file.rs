@@ -38,6 +38,9 @@ pub struct FrameFile {
     /// metadata so that chunks come from the file that metadata was read from, without opening
     /// it again per chunk; read by position (`pread`), so threads share it. Unix only.
     kept: Option<Arc<File>>,
+    /// The plugin codecs and filters its chunks are decoded with (the built-ins only unless
+    /// [`FrameFile::with_registry`] gave others).
+    registry: b2schema_chunk::Registry,
 }
 
 impl FrameFile {
@@ -100,6 +103,18 @@ impl FrameFile {
             frame.kept = Some(Arc::new(f));
         }
         Ok(frame)
+    }
+
+    /// Decoding its chunks with `registry`'s plugin codecs and filters besides the built-in ones
+    /// (c-blosc2's `blosc2_register_codec` / `blosc2_register_filter`).
+    pub fn with_registry(mut self, registry: b2schema_chunk::Registry) -> Self {
+        self.registry = registry;
+        self
+    }
+
+    /// The plugin codecs and filters its chunks are decoded with.
+    pub fn registry(&self) -> &b2schema_chunk::Registry {
+        &self.registry
     }
 
     /// The budget this frame is read within.
@@ -201,6 +216,7 @@ impl FrameFile {
             bytes_read,
             limits,
             kept: None,
+            registry: b2schema_chunk::Registry::new(),
         })
     }
 
@@ -483,11 +499,13 @@ impl FrameFile {
             ChunkLocation::Special(_) => try_zeros(n, "a special chunk", 0)?,
             loc => {
                 let bytes = self.read_chunk(loc)?;
-                b2schema_chunk::decompress_with_limit(&bytes, n).map_err(|e| {
-                    Error::chunk(e, 0)
-                        .in_segment(crate::format::error::Segment::Index(info.index))
-                        .in_field("chunks")
-                })?
+                b2schema_chunk::Decoder::new(&self.registry).max_nbytes(n).decompress(&bytes).map_err(
+                    |e| {
+                        Error::chunk(e, 0)
+                            .in_segment(crate::format::error::Segment::Index(info.index))
+                            .in_field("chunks")
+                    },
+                )?
             }
         };
         if data.len() as u64 != info.nbytes {

@@ -23,7 +23,7 @@ mod metalayers;
 mod trailer;
 mod view;
 
-pub use codes::{FrameType, SplitMode, codec_name, filter_name};
+pub use codes::{Codec, Filter, FrameType, SplitMode};
 #[cfg(feature = "std")]
 pub(crate) use file::pread;
 #[cfg(feature = "std")]
