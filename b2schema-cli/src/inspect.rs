@@ -120,7 +120,7 @@ impl<W: Write> Scan<W> {
         self.failed += 1;
         let path = path.display().to_string();
         if self.as_json {
-            let line = json!({ "path": path, "error": error.to_string() });
+            let line = json!({ "path": path, "error": crate::budget::cli_text(&error.to_string()) });
             writeln!(self.out, "{line}")
         } else {
             // The reports before it first, for a terminal that shows both streams.

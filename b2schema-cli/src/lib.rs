@@ -21,7 +21,7 @@ pub struct Failure(pub String);
 
 impl std::fmt::Display for Failure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&budget::cli_text(&self.0))
     }
 }
 

@@ -126,7 +126,7 @@ pub fn explain(path: &Path, offset: u64, e: b2schema::Error) -> String {
 pub fn absolute(offset: u64, e: b2schema::Error) -> String {
     // An offset past any file's end was refused before an offset could be read there.
     let Some(base) = usize::try_from(offset).ok().filter(|&o| o != 0 && o <= 1 << 48) else {
-        return e.to_string();
+        return crate::budget::cli_text(&e.to_string()).into_owned();
     };
     in_file(offset, e.shift_offset(base))
 }
@@ -134,8 +134,9 @@ pub fn absolute(offset: u64, e: b2schema::Error) -> String {
 /// An error whose offsets are already in the file (a [`FrameFile`] reads chunks at their place
 /// in the file), saying where the frame starts when not 0.
 pub fn in_file(offset: u64, e: impl std::fmt::Display) -> String {
+    let text = crate::budget::cli_text(&e.to_string()).into_owned();
     match offset {
-        0 => e.to_string(),
-        _ => format!("{e} (offsets in the file; the frame starts at {offset})"),
+        0 => text,
+        _ => format!("{text} (offsets in the file; the frame starts at {offset})"),
     }
 }

@@ -6,7 +6,7 @@
 use super::{bitshuffle, bytedelta, delta, shuffle, trunc_prec};
 use crate::error::{Error, Expected, Found};
 use crate::fields::{self, MAX_FILTERS};
-use crate::id::{Filter, IdRange};
+use crate::id::Filter;
 use crate::registry::{FilterPlugin, PluginContext, Registry};
 
 /// One filter of a checked pipeline.
@@ -65,26 +65,19 @@ fn step<'r>(
     if let Some(plugin) = registry.filter(id) {
         return Ok(Some(Step::Plugin(plugin, meta, slot)));
     }
-    let (expected, what) = match way {
-        Direction::Forward => (
-            "a filter this compressor applies (shuffle, bitshuffle, delta, trunc_prec, bytedelta, or a registered plugin)",
-            id.name().unwrap_or("unregistered filter"),
-        ),
-        Direction::Backward => (
-            "a filter this decoder can undo (shuffle, bitshuffle, delta, trunc_prec, bytedelta, int_trunc, or a registered plugin)",
-            match id.range() {
-                _ if id.name().is_some() => id.name().unwrap_or_default(),
-                IdRange::BuiltIn => "undefined built-in filter",
-                IdRange::Registered => "unregistered plugin filter",
-                IdRange::User => "user-defined filter",
-            },
-        ),
+    let expected = match way {
+        Direction::Forward => {
+            "a filter this compressor applies (shuffle, bitshuffle, delta, trunc_prec, bytedelta, or a registered plugin)"
+        }
+        Direction::Backward => {
+            "a filter this decoder can undo (shuffle, bitshuffle, delta, trunc_prec, bytedelta, int_trunc, or a registered plugin)"
+        }
     };
     Err(Error::unsupported(
         fields::filter_offset(slot),
         "filters",
         expected,
-        Found::Named(id.id().into(), what),
+        Found::Named(id.id().into(), id.label()),
     ))
 }
 

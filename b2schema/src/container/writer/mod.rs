@@ -26,7 +26,7 @@ mod ndarray;
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub use append::{append_chunk, append_chunk_to, set_vlmetalayer, set_vlmetalayer_to};
 pub use cparams::CParams;
-pub use ndarray::{Fill, NdArray, schunk};
+pub use ndarray::{Fill, NdArray, schunk, schunk_with};
 
 use alloc::string::String;
 use alloc::vec::Vec;
