@@ -126,7 +126,10 @@ fn user_codecs_and_filters_round_trip_with_python_blosc2() {
             let frame = writer::schunk_with(&input, ts, chunksize, cparams, &registry).unwrap();
             frame.write_file(&ours).unwrap();
             // Our own reader, with the plugins: the input; without them: the codec named.
-            assert!(read_all(&ours, &registry).unwrap() == input, "{name}: our own frame reads as other data");
+            assert!(
+                read_all(&ours, &registry).unwrap() == input,
+                "{name}: our own frame reads as other data"
+            );
             let err = read_all(&ours, &Registry::new()).unwrap_err().to_string();
             let needs = if filters.is_empty() { "160 (user codec)" } else { "161 (user filter)" };
             assert!(err.contains(needs), "{name}: {err}");
@@ -146,7 +149,10 @@ fn user_codecs_and_filters_round_trip_with_python_blosc2() {
     let mut identical = 0;
     let mut compressed = 0;
     for (name, input, ours, theirs, nfilters) in &cases {
-        assert!(&read_all(theirs, &registry).unwrap() == input, "{name}: python-blosc2's frame reads as other data");
+        assert!(
+            &read_all(theirs, &registry).unwrap() == input,
+            "{name}: python-blosc2's frame reads as other data"
+        );
         if *nfilters > 0 {
             // Without the filter plugin (the codec alone registered): the filter is named.
             let mut codec_only = Registry::new();

@@ -3,6 +3,8 @@
 
 /// Number of filter slots in the pipeline (`BLOSC2_MAX_FILTERS`).
 pub const MAX_FILTERS: usize = 6;
+/// Codec format version of every built-in codec (`BLOSC_*_VERSION_FORMAT`), byte 1.
+pub const CODEC_VERSION_FORMAT: u8 = 1;
 
 /// Byte 0: the chunk format version.
 pub(crate) const VERSION: usize = 0;

@@ -8,8 +8,7 @@ use b2schema_chunk::compress::{self, MIN_USEFUL_DICT, Params, Split};
 use b2schema_chunk::{ChunkHeader, Codec, Filter, Special, decompress};
 use proptest::prelude::*;
 
-mod common;
-use common::data;
+use crate::common::data;
 
 fn params() -> impl Strategy<Value = Params> {
     (

@@ -7,8 +7,7 @@ use b2schema_chunk::compress::{self, Params, Split};
 use b2schema_chunk::{ChunkHeader, Codec, ErrorKind, Filter, Found, Special, decompress, decompress_into};
 use proptest::prelude::*;
 
-mod common;
-use common::data;
+use crate::common::data;
 
 fn params() -> impl Strategy<Value = Params> {
     (1u8..=9, prop::sample::select(vec![1usize, 2, 4, 8]), any::<bool>(), any::<bool>(), 0usize..3).prop_map(

@@ -104,7 +104,10 @@ mod tests {
     #[test]
     fn budget_errors_name_the_options_that_raise_them() {
         for limit in b2schema::Limit::ALL {
-            let text = format!("budget exceeded: x needs 9, more than the limit of 1 (raise Limits::{})", limit.name());
+            let text = format!(
+                "budget exceeded: x needs 9, more than the limit of 1 (raise Limits::{})",
+                limit.name()
+            );
             let cli = cli_text(&text);
             assert!(cli.ends_with(&format!("(raise {})", flag(limit))), "{cli}");
             // Every option named is one the parser knows.

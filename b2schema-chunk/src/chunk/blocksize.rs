@@ -1,7 +1,7 @@
 //! c-blosc2's chunk layout decisions: the automatic blocksize (`blosc_stune_next_blocksize`)
 //! and whether blocks are split into one stream per byte of the type (`split_block`).
 
-use super::params::Split;
+use super::split::Split;
 use crate::id::Codec;
 
 /// L1 cache size c-blosc2 assumes (`L1`).

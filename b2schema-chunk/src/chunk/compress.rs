@@ -27,14 +27,15 @@
 use alloc::vec::Vec;
 
 use super::blocksize;
+use super::buffers::{alloc_error, try_copy, try_zeroed};
 use super::header::{
     B2_USEDICT, COMPFORMAT_SHIFT, EXTENDED_HEADER_LEN, FLAG_DELTA, FLAG_DONT_SPLIT, FLAG_EXTENDED,
     FLAG_MEMCPYED, MAX_TYPESIZE, SPECIAL_SHIFT, Special,
 };
+use super::params::param_error;
 use super::stored;
 use crate::codec::{Encoder, dict};
-use crate::error::{Error, ErrorKind, Expected, Found, num};
-use crate::fields;
+use crate::error::{Error, Expected, num};
 use crate::filter::Forward;
 use crate::id::Filter;
 use crate::registry::{BUILTIN, PluginContext, Registry};
@@ -43,10 +44,6 @@ pub use super::blocksize::MIN_BUFFERSIZE;
 pub use super::params::{MAX_BUFFERSIZE, MAX_SPLIT_TYPESIZE, Params, Split};
 pub use super::stored::{memcpy, repeat_value};
 pub use crate::codec::dict::{MAX_TRAINED_DICT, MIN_USEFUL_DICT};
-
-pub(crate) fn param_error(field: &'static str, expected: Expected, found: usize) -> Error {
-    Error::new(ErrorKind::Invalid, 0, field, expected, Found::Value(num(found)))
-}
 
 /// Geometry and settings of one chunk being compressed.
 struct Plan<'a> {
@@ -268,30 +265,6 @@ fn run_value(data: &[u8]) -> Option<u8> {
         }
     }
     groups.remainder().iter().all(|&b| b == first).then_some(first)
-}
-
-pub(crate) fn alloc_error(n: usize) -> Error {
-    Error::new(
-        ErrorKind::LimitExceeded,
-        fields::NBYTES,
-        "nbytes",
-        Expected::Text("an allocatable buffer size"),
-        Found::Value(num(n)),
-    )
-}
-
-fn try_zeroed(n: usize) -> Result<Vec<u8>, Error> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(n).map_err(|_| alloc_error(n))?;
-    v.resize(n, 0);
-    Ok(v)
-}
-
-fn try_copy(s: &[u8]) -> Result<Vec<u8>, Error> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(s.len()).map_err(|_| alloc_error(s.len()))?;
-    v.extend_from_slice(s);
-    Ok(v)
 }
 
 /// Compresses one chunk as c-blosc2 3.x does (see the module documentation); the result

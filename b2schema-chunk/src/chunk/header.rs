@@ -25,7 +25,7 @@
 use crate::bytes::{array_or_zero, byte_or_zero, i32_le};
 use crate::error::{Error, Expected, Found, num};
 use crate::fields;
-pub use crate::fields::MAX_FILTERS;
+pub use crate::fields::{CODEC_VERSION_FORMAT, MAX_FILTERS};
 use crate::id::{Codec, Filter};
 
 /// Length of a Blosc1 header (`BLOSC_MIN_HEADER_LENGTH`).
@@ -40,8 +40,6 @@ pub const MAX_TYPESIZE: i32 = MAX_BLOCKSIZE;
 pub const VERSION_FORMAT: u8 = 6;
 /// Chunk format version c-blosc2 writes for regular chunks (`BLOSC2_VERSION_FORMAT_STABLE`).
 pub const VERSION_STABLE: u8 = 5;
-/// Codec format version of every built-in codec (`BLOSC_*_VERSION_FORMAT`), byte 1.
-pub const CODEC_VERSION_FORMAT: u8 = 1;
 /// `flags` bits 0 and 2 together: the chunk has the 32-byte extended header.
 pub const FLAG_EXTENDED: u8 = FLAG_SHUFFLE | FLAG_BITSHUFFLE;
 /// Bit position of the compressor format in `flags` (bits 5-7).

@@ -5,8 +5,10 @@
 
 pub(crate) mod blocks;
 pub(crate) mod blocksize;
+pub(crate) mod buffers;
 pub mod compress;
 pub(crate) mod decompress;
 pub(crate) mod header;
 pub(crate) mod params;
+pub(crate) mod split;
 pub(crate) mod stored;

@@ -3,12 +3,12 @@
 
 use alloc::vec::Vec;
 
-use super::compress::{alloc_error, param_error};
+use super::buffers::alloc_error;
 use super::header::{
     CODEC_VERSION_FORMAT, EXTENDED_HEADER_LEN, FLAG_EXTENDED, FLAG_MEMCPYED, SPECIAL_SHIFT, Special,
     VERSION_STABLE,
 };
-use super::params::{MAX_BUFFERSIZE, MAX_SPLIT_TYPESIZE, Params};
+use super::params::{MAX_BUFFERSIZE, MAX_SPLIT_TYPESIZE, Params, param_error};
 use crate::error::{Error, Expected, num};
 
 /// The 32-byte Blosc2 header of a chunk of `nbytes` in blocks of `blocksize` (`cbytes` and the

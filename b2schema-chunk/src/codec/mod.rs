@@ -225,7 +225,7 @@ impl<'r> Encoder<'r> {
 
     /// The codec's format version for byte 1 of the header (`versionlz`).
     pub(crate) fn version(&self) -> u8 {
-        self.plugin.map_or(crate::chunk::header::CODEC_VERSION_FORMAT, |(p, _)| p.version())
+        self.plugin.map_or(fields::CODEC_VERSION_FORMAT, |(p, _)| p.version())
     }
 
     /// Compresses `input` into `output` (whose length is the limit); 0 when it does not fit.
@@ -277,17 +277,5 @@ impl<'r> Encoder<'r> {
                 None => 0,
             },
         })
-    }
-}
-
-/// Copies `v` into `output` when it fits: its length, or 0.
-#[cfg(any(feature = "zstd", all(feature = "zlib", not(feature = "std"))))]
-fn copy_if_fits(v: &[u8], output: &mut [u8]) -> usize {
-    match output.get_mut(..v.len()) {
-        Some(dst) => {
-            dst.copy_from_slice(v);
-            v.len()
-        }
-        None => 0,
     }
 }

@@ -13,7 +13,7 @@ pub(crate) fn deflate(clevel: u8, input: &[u8], output: &mut [u8]) -> usize {
     }
     #[cfg(not(feature = "std"))]
     {
-        super::copy_if_fits(&miniz_oxide::deflate::compress_to_vec_zlib(input, clevel.min(9)), output)
+        crate::bytes::copy_if_fits(&miniz_oxide::deflate::compress_to_vec_zlib(input, clevel.min(9)), output)
     }
 }
 

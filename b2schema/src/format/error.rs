@@ -496,8 +496,14 @@ pub enum Limit {
 
 impl Limit {
     /// Every limit.
-    pub const ALL: [Limit; 6] =
-        [Limit::Decompressed, Limit::DecompressedTotal, Limit::Items, Limit::Output, Limit::Shown, Limit::Chunks];
+    pub const ALL: [Limit; 6] = [
+        Limit::Decompressed,
+        Limit::DecompressedTotal,
+        Limit::Items,
+        Limit::Output,
+        Limit::Shown,
+        Limit::Chunks,
+    ];
 
     /// The `Limits` setting that raises it (`max_decompressed`), as budget errors name it
     /// (`raise Limits::max_decompressed`); a program that calls its settings otherwise (the

@@ -13,7 +13,7 @@ pub(crate) fn zstd_level(clevel: u8) -> i32 {
 /// or the encoder refuses (c-blosc2: "Blosc will just memcpy this buffer").
 pub(crate) fn encode(clevel: u8, input: &[u8], output: &mut [u8]) -> usize {
     let opts = rusty_zstd::CompressOptions { level: zstd_level(clevel), checksum: false };
-    rusty_zstd::compress_with(input, opts).map_or(0, |v| super::super::copy_if_fits(&v, output))
+    rusty_zstd::compress_with(input, opts).map_or(0, |v| crate::bytes::copy_if_fits(&v, output))
 }
 
 /// One zstd frame with the chunk's dictionary, as c-blosc2's `ZSTD_compress_usingCDict` with a
@@ -22,7 +22,7 @@ pub(crate) fn encode(clevel: u8, input: &[u8], output: &mut [u8]) -> usize {
 pub(crate) fn encode_with_dict(dict: &rusty_zstd::Dictionary, input: &[u8], output: &mut [u8]) -> usize {
     let opts = rusty_zstd::CompressOptions { level: DICT_LEVEL, checksum: false };
     rusty_zstd::compress_using_dict_with(input, dict, opts, true)
-        .map_or(0, |v| super::super::copy_if_fits(&v, output))
+        .map_or(0, |v| crate::bytes::copy_if_fits(&v, output))
 }
 
 /// The zstd level of c-blosc2's dictionary compression (`ZSTD_createCDict(dict, size, 1)`).

@@ -331,7 +331,9 @@ pub fn schunk_with(
             .map_err(|_| Error::invalid("a chunk of at most 2 GiB", "", chunksize, 0))?;
     }
     for piece in data.chunks(chunksize) {
-        frame.chunks.push(Chunk::from_compressed(chunk::compressed_with(piece, typesize, 0, &cparams, registry)?)?);
+        frame
+            .chunks
+            .push(Chunk::from_compressed(chunk::compressed_with(piece, typesize, 0, &cparams, registry)?)?);
     }
     Ok(frame)
 }

@@ -4,8 +4,8 @@
 //! or 641092 bytes of another sequence and are checked against c-blosc2 in
 //! `chunk_python_refs.rs`.  The bench chunk decodes to its `nbytes`.
 
-use b2schema::chunk::{ChunkHeader, decompress};
-use b2schema_tests::{compat_file, files_with_ext, read_compat};
+use crate::common::{compat_file, files_with_ext, read_compat};
+use b2schema_chunk::{ChunkHeader, decompress};
 
 #[test]
 fn compat_cdata_chunks_hold_0_to_999999() {

@@ -3,8 +3,8 @@
 //! `nbytes + 32`, does not depend on the thread count, and a chunk of zeros is a 32-byte special
 //! chunk. Bad parameters are errors that name the parameter.
 
-use b2schema::chunk::compress::{Params, Split, compress};
-use b2schema::chunk::{self, ChunkHeader, Codec, ErrorKind, Filter, Special};
+use b2schema_chunk::compress::{Params, Split, compress};
+use b2schema_chunk::{self as chunk, ChunkHeader, Codec, ErrorKind, Filter, Special};
 use proptest::prelude::*;
 
 const CODECS: [Codec; 5] = [Codec::BloscLz, Codec::Lz4, Codec::Lz4hc, Codec::Zlib, Codec::Zstd];

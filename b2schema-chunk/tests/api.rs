@@ -1,16 +1,16 @@
 //! Behaviour of the public API on hand-made chunks: validation errors and
 //! their messages, limits, unsupported features, header accessors.
 
-use b2schema::chunk::{
+use b2schema_chunk::{
     Blosc1Shuffle, ChunkHeader, Codec, ErrorKind, Found, Special, decompress, decompress_into,
     decompress_with_limit, vl_block_lens,
 };
 
 fn data_chunk(name: &str) -> Vec<u8> {
-    b2schema_tests::read_file(&b2schema_tests::chunk_corpus("chunks").join(name))
+    crate::common::read_file(&crate::common::chunk_corpus("chunks").join(name))
 }
 
-use b2schema_tests::chunk_header as header;
+use crate::common::chunk_header as header;
 
 #[test]
 fn cbytes_beyond_the_buffer_is_reported_with_offset_and_field() {
@@ -117,7 +117,7 @@ fn plugin_codecs_and_filters_are_unsupported_by_name() {
 
 #[test]
 fn blosc1_header_accessors() {
-    let b = b2schema_tests::read_compat("c-blosc2/compat/blosc-1.7.0-zlib.cdata");
+    let b = crate::common::read_compat("c-blosc2/compat/blosc-1.7.0-zlib.cdata");
     let h = ChunkHeader::parse(&b).unwrap();
     assert!(!h.is_extended());
     assert_eq!(h.header_len(), 16);
@@ -125,7 +125,7 @@ fn blosc1_header_accessors() {
     assert_eq!(h.blosc1_shuffle(), Some(Blosc1Shuffle::Byte));
     assert_eq!(h.filters, [0, 0, 0, 0, 0, 1]);
     assert_eq!(h.special(), Special::None);
-    let b = b2schema_tests::read_compat("c-blosc2/compat/blosc-1.18.0-lz4-bitshuffle4-memcpy.cdata");
+    let b = crate::common::read_compat("c-blosc2/compat/blosc-1.18.0-lz4-bitshuffle4-memcpy.cdata");
     let h = ChunkHeader::parse(&b).unwrap();
     assert_eq!(h.blosc1_shuffle(), Some(Blosc1Shuffle::Bit));
     assert_eq!(h.filters, [0, 0, 0, 0, 0, 2]);
