@@ -21,7 +21,10 @@
 //! pipeline (shuffle, bitshuffle, delta, bytedelta ...) is undone per block.
 //!
 //! Entry points: [`decompress`], [`decompress_with_limit`],
-//! [`decompress_into`], [`ChunkHeader::parse`] and [`ChunkHeader::peek`].
+//! [`decompress_into`], [`Decoder`] (with a [`Registry`] of plugins, a limit, threads),
+//! [`compress::compress`] / [`compress::compress_with`], [`ChunkHeader::parse`] and
+//! [`ChunkHeader::peek`]. Codecs and filters are named by [`Codec`] and [`Filter`]; a codec or
+//! filter the crate does not implement plugs in through [`CodecPlugin`] / [`FilterPlugin`].
 //! Every size in the chunk is validated before use; no input can make these
 //! functions panic, loop forever or allocate more than the chunk proves
 //! (bounded by the caller's limit).
