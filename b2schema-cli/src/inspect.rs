@@ -307,7 +307,10 @@ pub fn report(path: &Path, file: &FrameFile, opts: &Options) -> b2schema::Result
     if !locations.is_empty() || problems.iter().all(|(p, _)| p != "chunks") {
         out["chunk_summary"] = summary(&locations);
     }
-    if !opts.all_chunks && problems.iter().all(|(p, _)| p != "chunks") {
+    if opts.all_chunks && locations.is_empty() && problems.iter().all(|(p, _)| p != "chunks") {
+        // Nothing to list as it is read: the same empty list as without `--all-chunks`.
+        out["chunks"] = json!([]);
+    } else if !opts.all_chunks && problems.iter().all(|(p, _)| p != "chunks") {
         let listed = usize::try_from(limits.max_items()).unwrap_or(usize::MAX).min(locations.len());
         let mut chunks = Vec::with_capacity(listed);
         for (i, &loc) in locations.iter().enumerate().take(listed) {
