@@ -14,6 +14,7 @@ pub mod progress;
 #[cfg(feature = "serve")]
 pub mod serve;
 pub mod slice;
+pub mod text;
 pub mod verify;
 
 /// An error for the user: what failed, where.
@@ -21,7 +22,7 @@ pub struct Failure(pub String);
 
 impl std::fmt::Display for Failure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&budget::cli_text(&self.0))
+        f.write_str(&text::escape(&budget::cli_text(&self.0)))
     }
 }
 

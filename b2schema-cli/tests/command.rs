@@ -7,3 +7,4 @@ mod cli;
 mod contract;
 mod hostile_files;
 mod serve;
+mod terminal;
