@@ -9,6 +9,7 @@ pub mod layouts;
 pub mod msgpack_json;
 pub mod npy;
 pub mod open;
+pub mod output;
 pub mod pack;
 pub mod progress;
 #[cfg(feature = "serve")]
@@ -18,6 +19,7 @@ pub mod text;
 pub mod verify;
 
 /// An error for the user: what failed, where.
+#[derive(Debug)]
 pub struct Failure(pub String);
 
 impl std::fmt::Display for Failure {

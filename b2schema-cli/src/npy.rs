@@ -56,8 +56,88 @@ fn value_of<'a>(header: &'a str, key: &str) -> Result<&'a str, String> {
     Ok(rest[..end].trim())
 }
 
+/// The longest `descr` written into a header: NumPy's `np.load` refuses headers over 10 000
+/// bytes unless told to trust the file (`max_header_size`).
+const MAX_DESCR: usize = 8_000;
+
+/// The `descr` of a `.npy` file for items of the stored dtype string `stored` (a b2nd
+/// metalayer's, which is file content): parsed and written back by b2schema's dtype parser,
+/// never copied, so that no text of the file can change the header's dict; refused when NumPy
+/// could not load it (objects, items of no bytes, a size other than the array's `typesize`, a
+/// dict-form structured dtype, a descr NumPy would not read back) with what to do instead.
+pub fn descr_for(stored: &str, typesize: usize) -> Result<String, String> {
+    let dtype = b2schema::dtype::DType::parse(stored).map_err(|e| {
+        format!("the array's dtype does not parse ({e}): write the raw items instead (no --npy)")
+    })?;
+    check_items(&dtype)?;
+    if dtype.itemsize() != typesize {
+        return Err(format!(
+            "the array's dtype {} has {}-byte items, its frame {typesize}-byte items: write the raw items instead",
+            crate::text::escape(&dtype.to_numpy_str()),
+            dtype.itemsize()
+        ));
+    }
+    let descr = dtype.to_numpy_str();
+    if descr.starts_with('{') || descr.starts_with('(') || descr.len() > MAX_DESCR {
+        return Err(format!(
+            "a .npy descr cannot hold the array's dtype ({} bytes, {}): write the raw items instead",
+            descr.len(),
+            if descr.len() > MAX_DESCR {
+                "too long for NumPy's header limit"
+            } else {
+                "offsets or a subarray"
+            }
+        ));
+    }
+    Ok(descr)
+}
+
+/// Refuses dtypes with no data of their own: objects, and items of no bytes.
+fn check_items(dtype: &b2schema::dtype::DType) -> Result<(), String> {
+    if dtype.has_objects() {
+        return Err("a dtype of Python objects (|O): pointers of the process that wrote them, no data".into());
+    }
+    if dtype.itemsize() == 0 {
+        return Err(format!(
+            "a dtype of 0-byte items ({}): nothing to store",
+            crate::text::escape(&dtype.to_numpy_str())
+        ));
+    }
+    Ok(())
+}
+
+/// The header of a `.npy` file: its length, the `descr` (as [`Npy::descr`]), the shape, the
+/// Fortran flag and the items' size, from the file's first bytes (`prefix`, up to 1 MiB is
+/// plenty); the data follow at the returned offset.
+pub struct Header {
+    /// Where the items start.
+    pub data_at: usize,
+    /// The dtype (unquoted).
+    pub descr: String,
+    /// The shape.
+    pub shape: Vec<u64>,
+    /// Items in Fortran order.
+    pub fortran: bool,
+    /// Bytes per item.
+    pub itemsize: usize,
+    /// Bytes of items the shape needs.
+    pub data_len: usize,
+}
+
 /// Parses a `.npy` file, turning Fortran-order items into C order.
 pub fn read(bytes: &[u8]) -> Result<Npy, String> {
+    let h = read_header(bytes)?;
+    let body = &bytes[h.data_at..];
+    let data = body.get(..h.data_len).ok_or_else(|| {
+        format!("the .npy file holds {} data bytes, its shape needs {}", body.len(), h.data_len)
+    })?;
+    let data =
+        if h.fortran && h.shape.len() > 1 { fortran_to_c(data, &h.shape, h.itemsize) } else { data.to_vec() };
+    Ok(Npy { descr: h.descr, shape: h.shape, data })
+}
+
+/// Parses the header of a `.npy` file from its first bytes.
+pub fn read_header(bytes: &[u8]) -> Result<Header, String> {
     if bytes.len() < 10 || &bytes[..6] != MAGIC {
         return Err(bad("no \\x93NUMPY magic"));
     }
@@ -82,6 +162,18 @@ pub fn read(bytes: &[u8]) -> Result<Npy, String> {
         other => return Err(bad(format!("fortran_order {other}"))),
     };
     let shape_lit = value_of(header, "shape")?;
+    // The dict NumPy writes, and nothing else: a key more, a key twice or text between them is
+    // a header NumPy itself refuses (its keys must be exactly these three).
+    let fortran_lit = if fortran { "True" } else { "False" };
+    let canonical =
+        format!("{{'descr': {descr_lit}, 'fortran_order': {fortran_lit}, 'shape': {shape_lit}, }}");
+    let given = header.trim_end_matches([' ', '\n', '\0']);
+    if given != canonical && given != canonical.replace(", }", "}") {
+        return Err(bad(format!(
+            "a header other than NumPy's dict of descr, fortran_order and shape: {}",
+            crate::text::escape(given)
+        )));
+    }
     let shape: Vec<u64> = shape_lit
         .trim_start_matches('(')
         .trim_end_matches(')')
@@ -93,20 +185,17 @@ pub fn read(bytes: &[u8]) -> Result<Npy, String> {
     if shape.len() > 16 {
         return Err(format!("{} dimensions: Blosc2 arrays have at most 16", shape.len()));
     }
-    let itemsize =
-        b2schema::dtype::DType::parse(&descr).map_err(|e| format!("dtype {descr}: {e}"))?.itemsize();
+    let dtype = b2schema::dtype::DType::parse(&descr)
+        .map_err(|e| format!("dtype {}: {e}", crate::text::escape(&descr)))?;
+    check_items(&dtype)?;
+    let itemsize = dtype.itemsize();
     let nitems =
         shape.iter().try_fold(1u64, |a, &d| a.checked_mul(d)).ok_or_else(|| bad("a shape that overflows"))?;
-    let nbytes = usize::try_from(nitems)
+    let data_len = usize::try_from(nitems)
         .ok()
         .and_then(|n| n.checked_mul(itemsize))
         .ok_or_else(|| bad("a shape that overflows"))?;
-    let body = &bytes[start + hlen..];
-    let data = body
-        .get(..nbytes)
-        .ok_or_else(|| format!("the .npy file holds {} data bytes, its shape needs {nbytes}", body.len()))?;
-    let data = if fortran && shape.len() > 1 { fortran_to_c(data, &shape, itemsize) } else { data.to_vec() };
-    Ok(Npy { descr, shape, data })
+    Ok(Header { data_at: start + hlen, descr, shape, fortran, itemsize, data_len })
 }
 
 /// Reorders Fortran-order items into C order.

@@ -7,4 +7,5 @@ mod cli;
 mod contract;
 mod hostile_files;
 mod serve;
+mod surfaces;
 mod terminal;

@@ -660,17 +660,20 @@ pub(crate) fn read_at<R: Read + Seek>(f: &mut R, at: u64, buf: &mut [u8], counte
 }
 
 /// Opens `path` for reading only if it is a regular file (after following symbolic links): a
-/// FIFO, a socket or a device could block or never end, and is refused before it is opened.
-/// Returns the file and its length.
-pub(crate) fn open_regular(path: &Path) -> Result<(File, u64)> {
-    let meta = std::fs::metadata(path).map_err(|e| Error::from(e).in_field("path"))?;
-    if !meta.is_file() {
-        return Err(
-            Error::invalid("a regular file", path.display(), kind_of(&meta.file_type()), 0).in_field("path")
-        );
+/// FIFO, a socket or a device could block or never end, and is refused by what the opened handle
+/// is (`fstat`), never by a look at the path before it. Returns the file and its length.
+pub fn open_regular(path: &Path) -> Result<(File, u64)> {
+    // Opened first, then checked: a check of the path before the open could be answered by
+    // another file than the one opened (a symlink flipped in between). Non-blocking, so that a
+    // FIFO without a writer, or a device, opens at once and is refused by what the handle is.
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
     }
-    let f = File::open(path)?;
-    // The path may have changed between the two calls: check what was opened.
+    let f = options.open(path).map_err(|e| Error::from(e).in_field("path"))?;
     let meta = f.metadata()?;
     if !meta.is_file() {
         return Err(

@@ -28,7 +28,7 @@ pub use codes::{Codec, Filter, FrameType, SplitMode};
 pub(crate) use file::pread;
 #[cfg(feature = "std")]
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
-pub use file::{FrameFile, SPARSE_INDEX, max_cbytes};
+pub use file::{FrameFile, SPARSE_INDEX, max_cbytes, open_regular};
 pub use header::{FilterPipeline, FrameFlags, FrameHeader};
 pub use index::{ChunkInfo, ChunkLocation, DEFAULT_MAX_LOCATIONS, MAX_NCHUNKS, SpecialValue, special_entry};
 pub use metalayers::{Content, MetaLayers, NameOffsets};
