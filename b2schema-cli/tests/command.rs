@@ -7,5 +7,6 @@ mod cli;
 mod contract;
 mod hostile_files;
 mod serve;
+mod serve_load;
 mod surfaces;
 mod terminal;
