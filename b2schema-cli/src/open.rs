@@ -29,10 +29,9 @@ pub fn first_words(path: &Path, offset: u64) -> Option<String> {
         return (!path.join(SPARSE_INDEX).exists())
             .then(|| format!("not a sparse frame: the directory has no {SPARSE_INDEX}"));
     }
-    // Only a regular file is opened (a FIFO could block; the library says what it is).
-    let meta = std::fs::metadata(path).ok().filter(|m| m.is_file())?;
-    let file_len = meta.len();
-    let mut f = File::open(path).ok()?;
+    // Opened without blocking, then checked: only a regular file is read (the library says
+    // what anything else is).
+    let (mut f, file_len) = b2schema::frame::open_regular(path).ok()?;
     let at = |o: usize| offset.saturating_add(o as u64);
     let magic_at = value_offset("magic");
     let frame_len_at = value_offset("frame_len");
