@@ -27,6 +27,13 @@ use std::sync::Arc;
 
 use crate::Failure;
 
+/// What the fuzz targets call (`fuzz/fuzz_targets/serve_request.rs`): the request parser and
+/// the query decoding, on bytes a client sends. Not part of the API.
+#[doc(hidden)]
+pub mod __fuzz {
+    pub use super::http::{Refusal, Request, percent_decode, query_param, read_request};
+}
+
 /// Requests served at once (workers); whole requests beyond them wait in a queue, then are
 /// answered 503.
 pub const MAX_CONNECTIONS: usize = 8;
