@@ -16,9 +16,11 @@ fn dir(name: &str) -> PathBuf {
     d
 }
 
-/// Runs the command, killing it (and failing) after 10 s: nothing here may block.
+/// Runs the command under `prlimit` (512 MiB of address space, 5 s of CPU, as the crafted files
+/// of `hostile_files.rs`), killing it (and failing) after 10 s: nothing here may block.
 fn run(args: &[&str]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_b2schema"))
+    let mut child = Command::new("prlimit")
+        .args(["--as=536870912", "--cpu=5", "--", env!("CARGO_BIN_EXE_b2schema")])
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -93,6 +95,14 @@ fn npy_headers_come_from_a_parsed_dtype_never_from_the_stored_string() {
         (long, 3000, None),
         ("[('it''s', '<i4')]".into(), 4, None),
         ("[('a\"b', '<i4'), ('c', '<f4')]".into(), 8, Some("[('a\"b', '<i4'), ('c', '<f4')]")),
+        ("<U0".into(), 1, None),
+        ("|S0".into(), 1, None),
+        ("O".into(), 8, None),
+        ("[('a', '|O')]".into(), 8, None),
+        ("<M8[ms]".into(), 8, Some("'<M8[ms]'")),
+        ("{'names': ['a'], 'formats': ['<i4'], 'offsets': [4], 'itemsize': 8}".into(), 8, None),
+        ("('<f8', (2,))".into(), 16, None),
+        ("\u{202e}<f8".into(), 8, None),
     ];
     for (i, (dtype, ts, want)) in cases.iter().enumerate() {
         let path = d.join(format!("a{i}.b2nd"));
