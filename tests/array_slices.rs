@@ -138,7 +138,7 @@ fn a_special_chunk_of_two_to_the_thirty_one_item_blocks_reads_without_a_table_pe
     std::fs::write(&path, &bytes).unwrap();
     let file = FrameFile::open(&path).unwrap();
     let reader = ArrayReader::new(&file).unwrap();
-    let whole = Selection::new(vec![0..n as u64], &[n as u64]).unwrap();
+    let whole = Selection::all(&[n as u64]);
     let (mut total, mut pieces) = (0u64, 0);
     reader
         .read_to(&whole, &options(1), 64 << 20, |piece| {
@@ -150,7 +150,8 @@ fn a_special_chunk_of_two_to_the_thirty_one_item_blocks_reads_without_a_table_pe
         .unwrap();
     assert_eq!((total, pieces), (1 << 30, 16));
     // A slice across the middle, on 8 threads.
-    let mid = Selection::new(vec![(1 << 29) - 5..(1 << 29) + 1_000_000], &[n as u64]).unwrap();
+    let mid =
+        Selection::new(std::iter::once((1 << 29) - 5..(1 << 29) + 1_000_000).collect(), &[n as u64]).unwrap();
     let mut out = vec![0u8; 1_000_005];
     reader.read_into(&mid, &mut out, &options(8)).unwrap();
     assert!(out.iter().all(|&b| b == 7));

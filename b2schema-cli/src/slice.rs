@@ -73,10 +73,10 @@ pub fn cat_array(
         None => &mut stdout,
     };
     let mut write_error = None;
-    if let Some(header) = header {
-        if let Err(e) = out.write_all(&header) {
-            write_error = Some(format!("writing the data: {e}"));
-        }
+    if let Some(header) = header
+        && let Err(e) = out.write_all(&header)
+    {
+        write_error = Some(format!("writing the data: {e}"));
     }
     let result = if write_error.is_some() {
         Ok(b2schema::array::ReadStats::default())

@@ -262,7 +262,7 @@ fn a_link_flipped_to_a_fifo_never_blocks_inspect() {
             let tmp = link.with_extension("tmp");
             let mut i = 0u64;
             while !stop.load(std::sync::atomic::Ordering::Relaxed) {
-                let target: &Path = if i % 2 == 0 { &frame } else { &fifo };
+                let target: &Path = if i.is_multiple_of(2) { &frame } else { &fifo };
                 let _ = std::fs::remove_file(&tmp);
                 let _ = std::os::unix::fs::symlink(target, &tmp);
                 let _ = std::fs::rename(&tmp, &link);

@@ -28,6 +28,9 @@ pub const QUEUE: usize = 64;
 /// How long the head reader sleeps when nothing moved.
 const IDLE_POLL: Duration = Duration::from_millis(2);
 
+/// A connection with its whole request head, parsed, on its way to a worker.
+type Job = (TcpStream, Result<Request, Refusal>);
+
 /// A connection whose request head is still coming.
 struct Pending {
     stream: TcpStream,
@@ -84,11 +87,7 @@ pub fn answer(stream: TcpStream, resp: &Response, head_only: bool) {
 }
 
 /// A worker: whole requests from the queue, answered one at a time.
-fn worker(
-    jobs: Arc<Mutex<Receiver<(TcpStream, Result<Request, Refusal>)>>>,
-    roots: Arc<paths::Roots>,
-    port: u16,
-) {
+fn worker(jobs: Arc<Mutex<Receiver<Job>>>, roots: Arc<paths::Roots>, port: u16) {
     loop {
         let job = match jobs.lock() {
             Ok(rx) => rx.recv(),
@@ -112,7 +111,7 @@ fn worker(
 
 /// Hands a complete head to the workers, or answers 503 when they are all busy and the queue
 /// is full.
-fn dispatch(p: Pending, jobs: &SyncSender<(TcpStream, Result<Request, Refusal>)>) {
+fn dispatch(p: Pending, jobs: &SyncSender<Job>) {
     let parsed = http::read_request(&p.head[..]);
     if p.stream.set_nonblocking(false).is_err() {
         return;

@@ -93,7 +93,7 @@ enum Source {
     /// Every item is this item (special chunks).
     Fill(Vec<u8>),
     /// Blocks decoded one at a time, from the chunk's bytes at `loc`.
-    Blocks { loc: ChunkLocation, table: ChunkBlocks, first: Option<Vec<u8>> },
+    Blocks { loc: ChunkLocation, table: alloc::boxed::Box<ChunkBlocks>, first: Option<Vec<u8>> },
     /// A chunk whose blocks are not the array's blocks (a header blocksize that is not the block
     /// shape's): decoded whole, once.
     Whole(Vec<u8>),
@@ -477,7 +477,7 @@ impl<'f> ArrayReader<'f> {
                     } else {
                         None
                     };
-                    Source::Blocks { loc, table, first }
+                    Source::Blocks { loc, table: alloc::boxed::Box::new(table), first }
                 } else {
                     let bytes = self.file.read_chunk(loc)?;
                     stats.bytes_read += bytes.len() as u64;
