@@ -53,6 +53,9 @@ mod lz4;
 mod shuffle;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod unshuffle_sse2;
+#[cfg(feature = "zstd")]
+#[path = "codec/zstd/decode/mod.rs"]
+mod zstd_decode;
 
 pub use blocks::{BlockScratch, ChunkBlocks, Prefix};
 #[cfg(feature = "std")]

@@ -1,0 +1,162 @@
+//! The sequences section of a compressed block (RFC 8878 §3.1.1.3.2): its header (the number
+//! of sequences and the three table modes: predefined, RLE, compressed, repeat) and the decoding
+//! loop, which executes each sequence as soon as it is decoded (`execute`).
+
+use super::bits::BitReader;
+use super::execute::{Out, copy_literals, copy_match};
+use super::fse::{Kind, SeqTable};
+
+/// The three sequence tables of a frame and whether each may be repeated.
+pub(crate) struct Tables {
+    pub(crate) ll: SeqTable,
+    pub(crate) of: SeqTable,
+    pub(crate) ml: SeqTable,
+    /// Tables a later block may reuse (`Repeat_Mode`): set once a table was defined.
+    pub(crate) ok: [bool; 3],
+}
+
+impl Tables {
+    pub(crate) fn new() -> Self {
+        Tables { ll: SeqTable::empty(), of: SeqTable::empty(), ml: SeqTable::empty(), ok: [false; 3] }
+    }
+}
+
+/// Parses the sequences section header at the start of `src`: the number of sequences and the
+/// bytes read, the tables of the block set up in `t`.
+pub(crate) fn read_header(src: &[u8], t: &mut Tables) -> Result<(usize, usize), (usize, &'static str)> {
+    let &b0 = src.first().ok_or((0, "a sequences section header"))?;
+    let (nb, mut at) = match b0 {
+        0 => {
+            if src.len() != 1 {
+                return Err((1, "the end of the block after zero sequences"));
+            }
+            return Ok((0, 1));
+        }
+        1..=127 => (usize::from(b0), 1),
+        128..=254 => {
+            let &b1 = src.get(1).ok_or((0, "a sequences section header"))?;
+            ((usize::from(b0 - 128) << 8) + usize::from(b1), 2)
+        }
+        255 => {
+            let b = src.get(1..3).ok_or((0, "a sequences section header"))?;
+            (usize::from(b[0]) + (usize::from(b[1]) << 8) + 0x7F00, 3)
+        }
+    };
+    let &modes = src.get(at).ok_or((at, "the sequence compression modes"))?;
+    if modes & 3 != 0 {
+        return Err((at, "zero reserved bits in the sequence compression modes"));
+    }
+    at += 1;
+    let specs = [
+        (Kind::LiteralLengths, modes >> 6, 0usize),
+        (Kind::Offsets, (modes >> 4) & 3, 1),
+        (Kind::MatchLengths, (modes >> 2) & 3, 2),
+    ];
+    for (kind, mode, i) in specs {
+        let table = match kind {
+            Kind::LiteralLengths => &mut t.ll,
+            Kind::Offsets => &mut t.of,
+            Kind::MatchLengths => &mut t.ml,
+        };
+        match mode {
+            0 => table.predefined(kind),
+            1 => {
+                let &s = src.get(at).ok_or((at, "the symbol of an RLE sequence table"))?;
+                if usize::from(s) > kind.limits().0 {
+                    return Err((at, "an RLE sequence symbol within the range of its table"));
+                }
+                table.rle(kind, s);
+                at += 1;
+            }
+            2 => {
+                t.ok[i] = false;
+                let rest = src.get(at..).unwrap_or_default();
+                at += table.read(kind, rest).map_err(|e| (at, e))?;
+            }
+            _ => {
+                if !t.ok[i] {
+                    return Err((
+                        at,
+                        "a sequence table from an earlier block or the dictionary (repeat mode)",
+                    ));
+                }
+                continue;
+            }
+        }
+        t.ok[i] = true;
+    }
+    Ok((nb, at))
+}
+
+/// Decodes `nb` sequences from the bitstream `src` and executes them into `out`, with the
+/// literals `lits` (the first `lit_len` bytes; the rest is padding), then copies the
+/// remaining literals.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn decode(
+    src: &[u8],
+    nb: usize,
+    t: &Tables,
+    rep: &mut [u32; 3],
+    lits: &[u8],
+    lit_len: usize,
+    out: &mut Out<'_>,
+) -> Result<(), &'static str> {
+    let mut br = BitReader::new(src).ok_or("a sequence bitstream ending in a nonzero byte")?;
+    let (llt, oft, mlt) = (&t.ll.entries, &t.of.entries, &t.ml.entries);
+    let mut sll = br.read(t.ll.log) as usize;
+    let mut sof = br.read(t.of.log) as usize;
+    let mut sml = br.read(t.ml.log) as usize;
+    br.reload();
+    let mut lp = 0usize;
+    let mut reps = *rep;
+    for left in (0..nb).rev() {
+        let l = llt[sll & 511];
+        let o = oft[sof & 511];
+        let m = mlt[sml & 511];
+        let offset: u32;
+        if o.extra > 1 {
+            offset = (o.base + br.read(u32::from(o.extra)) as u32).wrapping_sub(3);
+            reps = [offset, reps[0], reps[1]];
+        } else {
+            let ll0 = usize::from(l.base == 0);
+            if o.extra == 0 {
+                offset = reps[ll0];
+                reps[1] = reps[1 - ll0];
+                reps[0] = offset;
+            } else {
+                let idx = 1 + ll0 + br.read(1) as usize;
+                let v = if idx == 3 { reps[0].wrapping_sub(1) } else { reps[idx] };
+                if idx != 1 {
+                    reps[2] = reps[1];
+                }
+                reps[1] = reps[0];
+                reps[0] = v;
+                offset = v;
+            }
+        }
+        let ml = m.base as usize + br.read(u32::from(m.extra)) as usize;
+        if u32::from(l.extra) + u32::from(m.extra) + u32::from(o.extra) >= 57 - 26 {
+            br.reload();
+        }
+        let ll = l.base as usize + br.read(u32::from(l.extra)) as usize;
+        if left != 0 {
+            sll = usize::from(l.next) + br.read(u32::from(l.nb_bits)) as usize;
+            sml = usize::from(m.next) + br.read(u32::from(m.nb_bits)) as usize;
+            sof = usize::from(o.next) + br.read(u32::from(o.nb_bits)) as usize;
+            br.reload();
+        }
+        if ll > lit_len - lp {
+            return Err("literal lengths within the block's literals");
+        }
+        copy_literals(out, lits, lp, ll)?;
+        lp += ll;
+        copy_match(out, offset as usize, ml)?;
+    }
+    if !br.finished() {
+        return Err("a sequence bitstream that ends with its last sequence");
+    }
+    *rep = reps;
+    let rest = lit_len - lp;
+    copy_literals(out, lits, lp, rest)?;
+    Ok(())
+}
