@@ -56,6 +56,10 @@ mod unshuffle_sse2;
 #[cfg(feature = "zstd")]
 #[path = "codec/zstd/decode/mod.rs"]
 mod zstd_decode;
+/// The zstd decoder's entry for the fuzz target only (not part of the API).
+#[cfg(feature = "zstd")]
+#[doc(hidden)]
+pub use zstd_decode::fuzz_decode as __zstd_fuzz_decode;
 
 pub use blocks::{BlockScratch, ChunkBlocks, Prefix};
 #[cfg(feature = "std")]

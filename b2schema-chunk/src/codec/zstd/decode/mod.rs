@@ -301,6 +301,28 @@ impl Decoder {
     }
 }
 
+/// Whether a refusal of ours is one libzstd 1.5.7 may not share on the same input (the
+/// differences the differential tests and the fuzz target accept, explained in `tests.rs`).
+pub(crate) fn libzstd_may_accept(what: &str) -> bool {
+    what == huffman::HUF_END || what == huffman::HUF_MARKER || what == frame::WINDOW_TOO_LARGE
+}
+
+/// For the fuzz target (`fuzz/fuzz_targets/zstd.rs`) only: decodes `input` into `output` with
+/// `dict` (formatted or raw content, as [`Decoder::with_dict`]); an error is its offset, what
+/// was expected, and whether libzstd may accept the input all the same.
+#[doc(hidden)]
+pub fn fuzz_decode(
+    dict: Option<&[u8]>,
+    input: &[u8],
+    output: &mut [u8],
+) -> Result<usize, (usize, &'static str, bool)> {
+    let mut d = match dict {
+        Some(x) => Decoder::with_dict(x).map_err(|e| (e.offset, e.what, false))?,
+        None => Decoder::new(),
+    };
+    d.decode(input, output).map_err(|e| (e.offset, e.what, libzstd_may_accept(e.what)))
+}
+
 fn frame_magic(input: &[u8], at: usize) -> Result<u32, DecodeError> {
     bits::le(input, at, 4)
         .map(|m| m as u32)
