@@ -18,6 +18,9 @@ pub(crate) struct Out<'a> {
     pub(crate) dict: &'a [u8],
 }
 
+/// The largest whole number of periods of a pattern of `k` < 16 bytes within 16 bytes.
+const STEP: [usize; 16] = [16, 16, 16, 15, 16, 15, 12, 14, 16, 9, 10, 11, 12, 13, 14, 15];
+
 const TOO_LONG: &str = "a block that decodes within the output and the block maximum size";
 
 /// Copies `lits[lp..lp + n]` (already checked to lie within the literals) to the output.
@@ -33,10 +36,53 @@ pub(crate) fn copy_literals(out: &mut Out<'_>, lits: &[u8], lp: usize, n: usize)
             out.pos = op + n;
             return Ok(());
         }
+    } else if op + n + 32 <= out.buf.len() && lp + n + 32 <= lits.len() {
+        // Whole 32-byte pieces, the last one past the run's end.
+        let mut k = 0;
+        while k < n {
+            out.buf[op + k..op + k + 32].copy_from_slice(&lits[lp + k..lp + k + 32]);
+            k += 32;
+        }
+        out.pos = op + n;
+        return Ok(());
     }
     out.buf[op..op + n].copy_from_slice(&lits[lp..lp + n]);
     out.pos = op + n;
     Ok(())
+}
+
+/// Copies a match of `len` bytes from `offset` (1 <= `offset` <= `d`) bytes back to `buf[d..]`,
+/// with room for 32 bytes past its end.
+#[inline(always)]
+pub(crate) fn wild_match(buf: &mut [u8], mut d: usize, offset: usize, len: usize) {
+    let end = d + len;
+    let mut s = d - offset;
+    if offset >= 32 {
+        while d < end {
+            buf.copy_within(s..s + 32, d);
+            s += 32;
+            d += 32;
+        }
+    } else if offset >= 16 {
+        while d < end {
+            buf.copy_within(s..s + 16, d);
+            s += 16;
+            d += 16;
+        }
+    } else {
+        // A pattern of `offset` < 16 bytes: 16 bytes of it, written at steps of a whole number
+        // of periods.
+        let mut pat = [0u8; 16];
+        pat[..offset].copy_from_slice(&buf[s..s + offset]);
+        for i in offset..16 {
+            pat[i] = pat[i - offset];
+        }
+        let step = STEP[offset & 15];
+        while d < end {
+            buf[d..d + 16].copy_from_slice(&pat);
+            d += step;
+        }
+    }
 }
 
 /// Copies a match of `len` bytes at `offset` bytes back.
@@ -48,16 +94,45 @@ pub(crate) fn copy_match(out: &mut Out<'_>, offset: usize, len: usize) -> Result
     }
     let end = op + len;
     let buf = &mut *out.buf;
-    if offset >= 16 && offset <= op - out.frame_start && end + 16 <= buf.len() {
-        let mut s = op - offset;
+    if offset <= op - out.frame_start && end + 32 <= buf.len() {
         let mut d = op;
-        while d < end {
-            buf.copy_within(s..s + 16, d);
-            s += 16;
-            d += 16;
+        if offset >= 32 {
+            let mut s = op - offset;
+            while d < end {
+                buf.copy_within(s..s + 32, d);
+                s += 32;
+                d += 32;
+            }
+            out.pos = end;
+            return Ok(());
         }
-        out.pos = end;
-        return Ok(());
+        if offset >= 16 {
+            let mut s = op - offset;
+            while d < end {
+                buf.copy_within(s..s + 16, d);
+                s += 16;
+                d += 16;
+            }
+            out.pos = end;
+            return Ok(());
+        }
+        if offset != 0 {
+            let s = op - offset;
+            // A pattern of `offset` < 16 bytes: 16 bytes of it, written at steps of a whole
+            // number of periods.
+            let mut pat = [0u8; 16];
+            pat[..offset].copy_from_slice(&buf[s..op]);
+            for i in offset..16 {
+                pat[i] = pat[i - offset];
+            }
+            let step = STEP[offset & 15];
+            while d < end {
+                buf[d..d + 16].copy_from_slice(&pat);
+                d += step;
+            }
+            out.pos = end;
+            return Ok(());
+        }
     }
     copy_match_slow(out, offset, len)
 }

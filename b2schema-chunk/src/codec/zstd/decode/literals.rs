@@ -3,6 +3,14 @@
 //! libzstd's `ZSTD_decodeLiteralsBlock`.
 
 use super::huffman::HuffTable;
+use alloc::vec::Vec;
+
+/// Makes the literal buffer hold `size` (at most a block, checked before) plus the padding.
+fn grow(buf: &mut Vec<u8>, size: usize) {
+    if buf.len() < size + PAD {
+        buf.resize(size + PAD, 0);
+    }
+}
 
 /// Bytes kept past the literals in the literal buffer, so that short literal runs are copied
 /// in fixed 16-byte moves.
@@ -26,7 +34,7 @@ pub(crate) fn read(
     block_max: usize,
     huf: &mut HuffTable,
     huf_ok: &mut bool,
-    buf: &mut [u8],
+    buf: &mut Vec<u8>,
 ) -> Result<(Literals, usize), &'static str> {
     if block.len() < 2 {
         return Err("a compressed block of at least 2 bytes (literals section)");
@@ -54,7 +62,9 @@ pub(crate) fn read(
                 Ok((Literals::Input { start: base + lh, len: size }, lh + size))
             } else {
                 let &v = block.get(lh).ok_or("the byte of RLE literals within the block")?;
-                let dst = buf.get_mut(..size).ok_or("at most the block maximum size of literals")?;
+                grow(buf, size);
+                grow(buf, size);
+            let dst = buf.get_mut(..size).ok_or("at most the block maximum size of literals")?;
                 dst.fill(v);
                 Ok((Literals::Buffer { len: size }, lh + 1))
             }
@@ -87,6 +97,7 @@ pub(crate) fn read(
                 *huf_ok = true;
                 streams = &src[n..];
             }
+            grow(buf, size);
             let dst = buf.get_mut(..size).ok_or("at most the block maximum size of literals")?;
             huf.decode_literals(streams, dst, four)?;
             Ok((Literals::Buffer { len: size }, lh + csize))

@@ -28,7 +28,6 @@ mod xxhash;
 mod tests;
 
 use alloc::boxed::Box;
-use alloc::vec;
 use alloc::vec::Vec;
 use dict::Dict;
 use execute::Out;
@@ -144,6 +143,7 @@ impl Decoder {
                     self.tables.of = e.1.of.clone();
                     self.tables.ml = e.1.ml.clone();
                     self.tables.ok = [true; 3];
+                    self.tables.use_pre = [false; 3];
                 }
                 &d.content
             }
@@ -159,9 +159,6 @@ impl Decoder {
         };
         let block_max = (h.window.min(frame::MAX_BLOCK as u64)) as usize;
         self.block_max = block_max;
-        if self.lit.len() < frame::MAX_BLOCK + literals::PAD {
-            self.lit = vec![0; frame::MAX_BLOCK + literals::PAD];
-        }
         let mut out = Out { buf: output, pos: op, limit: op, frame_start, dict: dict_content };
         let mut p = at + h.len;
         loop {
@@ -272,7 +269,7 @@ impl Decoder {
     /// Decodes one compressed block `src` (at `base` in `input`).
     #[allow(clippy::too_many_arguments)]
     fn block(
-        lit: &mut [u8],
+        lit: &mut Vec<u8>,
         huf: &mut HuffTable,
         huf_ok: &mut bool,
         tables: &mut Tables,

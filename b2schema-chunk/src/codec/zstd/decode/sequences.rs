@@ -3,7 +3,7 @@
 //! loop, which executes each sequence as soon as it is decoded (`execute`).
 
 use super::bits::BitReader;
-use super::execute::{Out, copy_literals, copy_match};
+use super::execute::{Out, copy_literals, copy_match, wild_match};
 use super::fse::{Kind, SeqTable};
 
 /// The three sequence tables of a frame and whether each may be repeated.
@@ -13,11 +13,36 @@ pub(crate) struct Tables {
     pub(crate) ml: SeqTable,
     /// Tables a later block may reuse (`Repeat_Mode`): set once a table was defined.
     pub(crate) ok: [bool; 3],
+    /// Whether each table in use is the predefined one (`pre`) rather than `ll`, `of`, `ml`.
+    pub(crate) use_pre: [bool; 3],
+    /// The predefined tables, built once.
+    pre: [SeqTable; 3],
 }
 
 impl Tables {
     pub(crate) fn new() -> Self {
-        Tables { ll: SeqTable::empty(), of: SeqTable::empty(), ml: SeqTable::empty(), ok: [false; 3] }
+        let mut pre = [SeqTable::empty(), SeqTable::empty(), SeqTable::empty()];
+        pre[0].predefined(Kind::LiteralLengths);
+        pre[1].predefined(Kind::Offsets);
+        pre[2].predefined(Kind::MatchLengths);
+        Tables {
+            ll: SeqTable::empty(),
+            of: SeqTable::empty(),
+            ml: SeqTable::empty(),
+            ok: [false; 3],
+            use_pre: [false; 3],
+            pre,
+        }
+    }
+
+    /// The tables in use: literal lengths, offsets, match lengths.
+    #[inline(always)]
+    fn current(&self) -> (&SeqTable, &SeqTable, &SeqTable) {
+        (
+            if self.use_pre[0] { &self.pre[0] } else { &self.ll },
+            if self.use_pre[1] { &self.pre[1] } else { &self.of },
+            if self.use_pre[2] { &self.pre[2] } else { &self.ml },
+        )
     }
 }
 
@@ -59,19 +84,25 @@ pub(crate) fn read_header(src: &[u8], t: &mut Tables) -> Result<(usize, usize), 
             Kind::MatchLengths => &mut t.ml,
         };
         match mode {
-            0 => table.predefined(kind),
+            0 => {
+                t.use_pre[i] = true;
+                t.ok[i] = true;
+                continue;
+            }
             1 => {
                 let &s = src.get(at).ok_or((at, "the symbol of an RLE sequence table"))?;
                 if usize::from(s) > kind.limits().0 {
                     return Err((at, "an RLE sequence symbol within the range of its table"));
                 }
                 table.rle(kind, s);
+                t.use_pre[i] = false;
                 at += 1;
             }
             2 => {
                 t.ok[i] = false;
                 let rest = src.get(at..).unwrap_or_default();
                 at += table.read(kind, rest).map_err(|e| (at, e))?;
+                t.use_pre[i] = false;
             }
             _ => {
                 if !t.ok[i] {
@@ -102,10 +133,11 @@ pub(crate) fn decode(
     out: &mut Out<'_>,
 ) -> Result<(), &'static str> {
     let mut br = BitReader::new(src).ok_or("a sequence bitstream ending in a nonzero byte")?;
-    let (llt, oft, mlt) = (&t.ll.entries, &t.of.entries, &t.ml.entries);
-    let mut sll = br.read(t.ll.log) as usize;
-    let mut sof = br.read(t.of.log) as usize;
-    let mut sml = br.read(t.ml.log) as usize;
+    let (ll_t, of_t, ml_t) = t.current();
+    let (llt, oft, mlt) = (&ll_t.entries, &of_t.entries, &ml_t.entries);
+    let mut sll = br.read(ll_t.log) as usize;
+    let mut sof = br.read(of_t.log) as usize;
+    let mut sml = br.read(ml_t.log) as usize;
     br.reload();
     let mut lp = 0usize;
     let mut reps = *rep;
@@ -148,9 +180,33 @@ pub(crate) fn decode(
         if ll > lit_len - lp {
             return Err("literal lengths within the block's literals");
         }
+        let offset = offset as usize;
+        let op = out.pos;
+        // The fast path: room for whole 32-byte pieces past the literals and the match, in the
+        // output and in the literals, and a match within the frame's output.
+        if ll + ml <= out.limit - op
+            && op + ll + ml + 32 <= out.buf.len()
+            && lp + ll + 32 <= lits.len()
+            && offset.wrapping_sub(1) < op + ll - out.frame_start
+        {
+            let buf = &mut *out.buf;
+            buf[op..op + 16].copy_from_slice(&lits[lp..lp + 16]);
+            if ll > 16 {
+                let mut k = 16;
+                while k < ll {
+                    buf[op + k..op + k + 32].copy_from_slice(&lits[lp + k..lp + k + 32]);
+                    k += 32;
+                }
+            }
+            lp += ll;
+            let d = op + ll;
+            out.pos = d + ml;
+            wild_match(buf, d, offset, ml);
+            continue;
+        }
         copy_literals(out, lits, lp, ll)?;
         lp += ll;
-        copy_match(out, offset as usize, ml)?;
+        copy_match(out, offset, ml)?;
     }
     if !br.finished() {
         return Err("a sequence bitstream that ends with its last sequence");
