@@ -21,6 +21,9 @@ pub(crate) struct Out<'a> {
 /// The largest whole number of periods of a pattern of `k` < 16 bytes within 16 bytes.
 const STEP: [usize; 16] = [16, 16, 16, 15, 16, 15, 12, 14, 16, 9, 10, 11, 12, 13, 14, 15];
 
+/// The largest whole number of periods of a pattern of `k` < 8 bytes within 8 bytes.
+const STEP8: [usize; 8] = [8, 8, 8, 6, 8, 5, 6, 7];
+
 const TOO_LONG: &str = "a block that decodes within the output and the block maximum size";
 
 /// Copies `lits[lp..lp + n]` (already checked to lie within the literals) to the output.
@@ -69,18 +72,28 @@ pub(crate) fn wild_match(buf: &mut [u8], mut d: usize, offset: usize, len: usize
             s += 16;
             d += 16;
         }
-    } else {
-        // A pattern of `offset` < 16 bytes: 16 bytes of it, written at steps of a whole number
-        // of periods.
-        let mut pat = [0u8; 16];
-        pat[..offset].copy_from_slice(&buf[s..s + offset]);
-        for i in offset..16 {
-            pat[i] = pat[i - offset];
-        }
-        let step = STEP[offset & 15];
+    } else if offset >= 8 {
         while d < end {
-            buf[d..d + 16].copy_from_slice(&pat);
-            d += step;
+            buf.copy_within(s..s + 8, d);
+            s += 8;
+            d += 8;
+        }
+    } else {
+        // A pattern of `offset` < 8 bytes, built in a register: eight bytes of it written at
+        // steps of a whole number of periods.
+        let b = &buf[s..s + 8];
+        let raw = u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
+        let w = 8 * offset as u32;
+        let mut p = raw & (u64::MAX >> ((64 - w) & 63));
+        p |= p << (w & 63);
+        p |= p.checked_shl(2 * w).unwrap_or(0);
+        p |= p.checked_shl(4 * w).unwrap_or(0);
+        let bytes = p.to_le_bytes();
+        let step = STEP8[offset & 7];
+        while d < end {
+            buf[d..d + 8].copy_from_slice(&bytes);
+            buf[d + step..d + step + 8].copy_from_slice(&bytes);
+            d += 2 * step;
         }
     }
 }

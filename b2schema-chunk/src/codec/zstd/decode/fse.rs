@@ -93,49 +93,53 @@ pub(crate) fn read_ncount(
     Ok((log, read))
 }
 
-/// Spreads the counts to the symbol of each state and returns, per state, `(symbol, nb_bits,
-/// base)`: the next state is `base + read(nb_bits)`.
-fn spread(norm: &[i16], log: u32, mut f: impl FnMut(usize, u8, u8, u16)) -> Result<(), &'static str> {
+/// Spreads the counts to the symbol of each state (`symbols[..1 << log]`) and sets `next[s]`
+/// to the first state number of each symbol (its count, 1 for "less than one").
+fn spread(norm: &[i16], log: u32, symbols: &mut [u8; 1 << MAX_LOG], next: &mut [u32; 256]) -> Result<(), &'static str> {
     let size = 1usize << log;
-    let mut symbols = [0u8; 1 << MAX_LOG];
-    let symbols = &mut symbols[..size];
-    let mut next = [0u32; 256];
     let mut high = size - 1;
     for (s, &c) in norm.iter().enumerate() {
         if c == -1 {
-            symbols[high] = s as u8;
+            symbols[high & ((1 << MAX_LOG) - 1)] = s as u8;
             high = high.wrapping_sub(1);
             next[s] = 1;
         } else {
-            next[s] = c as u32;
+            next[s] = c.max(0) as u32;
         }
     }
     let step = (size >> 1) + (size >> 3) + 3;
     let mask = size - 1;
     let mut pos = 0usize;
-    for (s, &c) in norm.iter().enumerate() {
-        for _ in 0..c.max(0) {
-            symbols[pos] = s as u8;
-            pos = (pos + step) & mask;
-            while pos > high {
+    if high == size - 1 {
+        // No "less than one" symbol: every position is taken in turn.
+        for (s, &c) in norm.iter().enumerate() {
+            for _ in 0..c.max(0) {
+                symbols[pos & ((1 << MAX_LOG) - 1)] = s as u8;
                 pos = (pos + step) & mask;
+            }
+        }
+    } else {
+        for (s, &c) in norm.iter().enumerate() {
+            for _ in 0..c.max(0) {
+                symbols[pos & ((1 << MAX_LOG) - 1)] = s as u8;
+                pos = (pos + step) & mask;
+                while pos > high {
+                    pos = (pos + step) & mask;
+                }
             }
         }
     }
     if pos != 0 {
         return Err("FSE table counts that spread over the whole table");
     }
-    for (state, &s) in symbols.iter().enumerate() {
-        let n = next[s as usize];
-        next[s as usize] += 1;
-        if n == 0 {
-            return Err("FSE table counts that spread over the whole table");
-        }
-        let nb = log - (31 - n.leading_zeros());
-        let base = ((n << nb) as usize).wrapping_sub(size) as u16;
-        f(state, s, nb as u8, base);
-    }
     Ok(())
+}
+
+/// The number of bits and the next state's base for a state whose symbol's counter is `n`.
+#[inline(always)]
+fn transition(n: u32, log: u32) -> (u32, u16) {
+    let nb = log - (31 - (n | 1).leading_zeros());
+    (nb, ((n << nb) as usize).wrapping_sub(1 << log) as u16)
 }
 
 /// An FSE decoding table of plain symbols (the Huffman weights).
@@ -149,9 +153,15 @@ pub(crate) struct SymbolTable {
 impl SymbolTable {
     pub(crate) fn build(norm: &[i16], log: u32) -> Result<Self, &'static str> {
         let mut t = SymbolTable { log, entries: [0; 1 << 6] };
-        spread(norm, log, |state, s, nb, base| {
-            t.entries[state & 63] = u32::from(s) | u32::from(nb) << 8 | u32::from(base) << 16;
-        })?;
+        let mut symbols = [0u8; 1 << MAX_LOG];
+        let mut next = [0u32; 256];
+        spread(norm, log, &mut symbols, &mut next)?;
+        for (state, &s) in symbols[..1 << log].iter().enumerate() {
+            let n = next[s as usize];
+            next[s as usize] += 1;
+            let (nb, base) = transition(n, log);
+            t.entries[state & 63] = u32::from(s) | nb << 8 | u32::from(base) << 16;
+        }
         Ok(t)
     }
 }
@@ -238,11 +248,21 @@ impl SeqTable {
 
     pub(crate) fn build(&mut self, kind: Kind, norm: &[i16], log: u32) -> Result<(), &'static str> {
         self.log = log;
-        let entries = &mut self.entries;
-        spread(norm, log, |state, s, nb, next| {
-            let (base, extra) = kind.symbol(s);
-            entries[state & 511] = SeqEntry { base, next, nb_bits: nb, extra };
-        })
+        let mut symbols = [0u8; 1 << MAX_LOG];
+        let mut next = [0u32; 256];
+        spread(norm, log, &mut symbols, &mut next)?;
+        let mut info = [(0u32, 0u8); 64];
+        for (s, x) in info.iter_mut().enumerate().take(norm.len()) {
+            *x = kind.symbol(s as u8);
+        }
+        for (state, &s) in symbols[..1 << log].iter().enumerate() {
+            let n = next[s as usize];
+            next[s as usize] += 1;
+            let (nb, next_state) = transition(n, log);
+            let (base, extra) = info[s as usize & 63];
+            self.entries[state & 511] = SeqEntry { base, next: next_state, nb_bits: nb as u8, extra };
+        }
+        Ok(())
     }
 
     /// The table of a single symbol (RLE mode).
