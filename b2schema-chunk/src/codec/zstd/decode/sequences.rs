@@ -141,6 +141,12 @@ pub(crate) fn decode(
     br.reload();
     let mut lp = 0usize;
     let mut reps = *rep;
+    // The fast path's bounds, each checked once per sequence: the output (the block's limit
+    // and 32 bytes of room for wild copies), the literals (32 bytes of room past them).
+    let wild_end = out.limit.min(out.buf.len().saturating_sub(32));
+    let lits_room = lit_len + 32 <= lits.len();
+    let fs = out.frame_start;
+    let mut op = out.pos;
     for left in (0..nb).rev() {
         let l = llt[sll & 511];
         let o = oft[sof & 511];
@@ -177,17 +183,14 @@ pub(crate) fn decode(
             sof = usize::from(o.next) + br.read(u32::from(o.nb_bits)) as usize;
             br.reload();
         }
-        if ll > lit_len - lp {
-            return Err("literal lengths within the block's literals");
-        }
         let offset = offset as usize;
-        let op = out.pos;
         // The fast path: room for whole 32-byte pieces past the literals and the match, in the
         // output and in the literals, and a match within the frame's output.
-        if ll + ml <= out.limit - op
-            && op + ll + ml + 32 <= out.buf.len()
-            && lp + ll + 32 <= lits.len()
-            && offset.wrapping_sub(1) < op + ll - out.frame_start
+        if lits_room
+            && ll <= lit_len - lp
+            && ll + ml <= wild_end.wrapping_sub(op)
+            && op <= wild_end
+            && offset.wrapping_sub(1) < op + ll - fs
         {
             let buf = &mut *out.buf;
             buf[op..op + 16].copy_from_slice(&lits[lp..lp + 16]);
@@ -200,14 +203,20 @@ pub(crate) fn decode(
             }
             lp += ll;
             let d = op + ll;
-            out.pos = d + ml;
+            op = d + ml;
             wild_match(buf, d, offset, ml);
             continue;
         }
+        if ll > lit_len - lp {
+            return Err("literal lengths within the block's literals");
+        }
+        out.pos = op;
         copy_literals(out, lits, lp, ll)?;
         lp += ll;
         copy_match(out, offset, ml)?;
+        op = out.pos;
     }
+    out.pos = op;
     if !br.finished() {
         return Err("a sequence bitstream that ends with its last sequence");
     }
