@@ -102,7 +102,8 @@ impl<'a> BitReader<'a> {
         self.reload_slow()
     }
 
-    #[inline(never)]
+    // Inlined too: a call would take the reader's address and keep its fields in memory.
+    #[inline(always)]
     fn reload_slow(&mut self) -> Status {
         if self.pos == 0 {
             return if self.consumed < 64 { Status::EndOfBuffer } else { Status::Completed };
