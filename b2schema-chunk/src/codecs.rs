@@ -8,7 +8,7 @@
 //! | BloscLZ | [`super::blosclz`] (this crate) | `blosclz` |
 //! | LZ4 / LZ4HC | [`super::lz4`] (this crate): safe block decoder with wide copies; dictionary as the history before the output | `lz4` |
 //! | zlib | `miniz_oxide` zlib-wrapped inflate, Adler-32 verified, output bounded by the block | `zlib` |
-//! | Zstandard | `rusty_zstd` (all frames of the stream, skippable frames skipped), output bounded by the block, window by the block (at least 1 MiB, at most 128 MiB); dictionary (trained or raw content) via `Dictionary::from_bytes` and its streaming decoder | `zstd` |
+//! | Zstandard | [`super::zstd_decode`] (this crate, RFC 8878, no `unsafe`): all frames of the stream decoded straight into the block (skippable frames skipped), output bounded by the block, windows above 2^27 refused; dictionary (trained with its id and tables, or raw content) | `zstd` |
 //!
 //! Snappy (Blosc1 format 2), plugin codecs (format 6: ndlz, zfp, j2k, grok,
 //! openhtj2k, openzl ...) and unknown formats are reported as

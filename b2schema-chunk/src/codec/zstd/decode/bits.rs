@@ -124,11 +124,6 @@ impl<'a> BitReader<'a> {
     pub(crate) fn finished(&self) -> bool {
         self.pos == 0 && self.consumed == 64
     }
-
-    /// Whether more bits were read than the stream holds.
-    pub(crate) fn overflowed(&self) -> bool {
-        self.consumed > 64
-    }
 }
 
 /// A little-endian integer of `n` <= 8 bytes at `src[at..]`, or `None` past the end.

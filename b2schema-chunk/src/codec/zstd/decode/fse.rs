@@ -95,7 +95,12 @@ pub(crate) fn read_ncount(
 
 /// Spreads the counts to the symbol of each state (`symbols[..1 << log]`) and sets `next[s]`
 /// to the first state number of each symbol (its count, 1 for "less than one").
-fn spread(norm: &[i16], log: u32, symbols: &mut [u8; 1 << MAX_LOG], next: &mut [u32; 256]) -> Result<(), &'static str> {
+fn spread(
+    norm: &[i16],
+    log: u32,
+    symbols: &mut [u8; 1 << MAX_LOG],
+    next: &mut [u32; 256],
+) -> Result<(), &'static str> {
     let size = 1usize << log;
     let mut high = size - 1;
     for (s, &c) in norm.iter().enumerate() {
@@ -145,14 +150,13 @@ fn transition(n: u32, log: u32) -> (u32, u16) {
 /// An FSE decoding table of plain symbols (the Huffman weights).
 #[derive(Clone)]
 pub(crate) struct SymbolTable {
-    pub(crate) log: u32,
     /// `symbol | nb_bits << 8 | base << 16` per state.
     pub(crate) entries: [u32; 1 << 6],
 }
 
 impl SymbolTable {
     pub(crate) fn build(norm: &[i16], log: u32) -> Result<Self, &'static str> {
-        let mut t = SymbolTable { log, entries: [0; 1 << 6] };
+        let mut t = SymbolTable { entries: [0; 1 << 6] };
         let mut symbols = [0u8; 1 << MAX_LOG];
         let mut next = [0u32; 256];
         spread(norm, log, &mut symbols, &mut next)?;

@@ -64,7 +64,7 @@ pub(crate) fn read(
                 let &v = block.get(lh).ok_or("the byte of RLE literals within the block")?;
                 grow(buf, size);
                 grow(buf, size);
-            let dst = buf.get_mut(..size).ok_or("at most the block maximum size of literals")?;
+                let dst = buf.get_mut(..size).ok_or("at most the block maximum size of literals")?;
                 dst.fill(v);
                 Ok((Literals::Buffer { len: size }, lh + 1))
             }

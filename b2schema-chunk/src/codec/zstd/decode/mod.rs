@@ -115,13 +115,13 @@ impl Decoder {
     ) -> Result<(usize, usize), DecodeError> {
         let h = frame::header(input, at)?;
         let frame_start = op;
-        if let Some(cs) = h.content_size {
-            if cs > (output.len() - op) as u64 {
-                return Err(DecodeError {
-                    offset: at + h.len - 1,
-                    what: "a frame content size within the output",
-                });
-            }
+        if let Some(cs) = h.content_size
+            && cs > (output.len() - op) as u64
+        {
+            return Err(DecodeError {
+                offset: at + h.len - 1,
+                what: "a frame content size within the output",
+            });
         }
         // Frame state: from the dictionary, else fresh.
         self.rep = [1, 4, 8];
@@ -243,13 +243,13 @@ impl Decoder {
             }
         }
         let written = out.pos - frame_start;
-        if let Some(cs) = h.content_size {
-            if cs != written as u64 {
-                return Err(DecodeError {
-                    offset: at + h.len - 1,
-                    what: "a frame that decodes to its content size",
-                });
-            }
+        if let Some(cs) = h.content_size
+            && cs != written as u64
+        {
+            return Err(DecodeError {
+                offset: at + h.len - 1,
+                what: "a frame that decodes to its content size",
+            });
         }
         if h.checksum {
             let c = bits::le(input, p, 4)
