@@ -27,7 +27,7 @@ const STEP8: [usize; 8] = [8, 8, 8, 6, 8, 5, 6, 7];
 const TOO_LONG: &str = "a block that decodes within the output and the block maximum size";
 
 /// Copies `lits[lp..lp + n]` (already checked to lie within the literals) to the output.
-#[inline(always)]
+#[inline(never)]
 pub(crate) fn copy_literals(out: &mut Out<'_>, lits: &[u8], lp: usize, n: usize) -> Result<(), &'static str> {
     let op = out.pos;
     if n > out.limit - op {
@@ -98,8 +98,8 @@ pub(crate) fn wild_match(buf: &mut [u8], mut d: usize, offset: usize, len: usize
     }
 }
 
-/// Copies a match of `len` bytes at `offset` bytes back.
-#[inline(always)]
+/// Copies a match of `len` bytes at `offset` bytes back (the checked path, out of the loop).
+#[inline(never)]
 pub(crate) fn copy_match(out: &mut Out<'_>, offset: usize, len: usize) -> Result<(), &'static str> {
     let op = out.pos;
     if len > out.limit - op {
