@@ -8,6 +8,12 @@ pub(crate) const MAGIC: u32 = 0xFD2F_B528;
 /// Skippable frames: magic 0x184D2A50..=0x184D2A5F.
 pub(crate) const SKIPPABLE_MASK: u32 = 0xFFFF_FFF0;
 pub(crate) const SKIPPABLE: u32 = 0x184D_2A50;
+/// Legacy (pre-1.0) zstd frames, v0.1 to v0.7: magic 0xFD2FB51E..=0xFD2FB527. Not RFC 8878;
+/// no Blosc2 writer makes them.
+pub(crate) const LEGACY: core::ops::RangeInclusive<u32> = 0xFD2F_B51E..=0xFD2F_B527;
+/// The refusal of a legacy frame.
+pub(crate) const LEGACY_FRAME: &str =
+    "a zstd frame of RFC 8878 (magic 0xFD2FB528), not a legacy pre-1.0 zstd frame";
 /// The largest window accepted: libzstd's default limit (`ZSTD_WINDOWLOG_LIMIT_DEFAULT`).
 pub(crate) const MAX_WINDOW: u64 = 1 << 27;
 /// The largest block (RFC 8878 §3.1.1.2.3).

@@ -91,6 +91,9 @@ impl Decoder {
                 at = end.ok_or(DecodeError { offset: at + 4, what: "a skippable frame within the input" })?;
                 continue;
             }
+            if frame::LEGACY.contains(&magic) {
+                return Err(DecodeError { offset: at, what: frame::LEGACY_FRAME });
+            }
             if magic != frame::MAGIC {
                 return Err(DecodeError {
                     offset: at,
@@ -301,7 +304,10 @@ impl Decoder {
 /// Whether a refusal of ours is one libzstd 1.5.7 may not share on the same input (the
 /// differences the differential tests and the fuzz target accept, explained in `tests.rs`).
 pub(crate) fn libzstd_may_accept(what: &str) -> bool {
-    what == huffman::HUF_END || what == huffman::HUF_MARKER || what == frame::WINDOW_TOO_LARGE
+    what == huffman::HUF_END
+        || what == huffman::HUF_MARKER
+        || what == frame::WINDOW_TOO_LARGE
+        || what == frame::LEGACY_FRAME
 }
 
 /// For the fuzz target (`fuzz/fuzz_targets/zstd.rs`) only: decodes `input` into `output` with

@@ -19,6 +19,10 @@
 //!   `ZSTD_decompressDCtx` does not apply its window limit (its streaming API does,
 //!   `ZSTD_WINDOWLOG_LIMIT_DEFAULT`); we refuse such frames, as the streaming API does, since no
 //!   Blosc2 writer makes them.
+//! - `LEGACY_FRAME`, a legacy (pre-1.0, v0.1 to v0.7) zstd frame: libzstd built with
+//!   `ZSTD_LEGACY_SUPPORT` (as the `zstd` crate builds it) decodes those formats; RFC 8878 defines
+//!   only magic 0xFD2FB528, and no Blosc2 writer makes them (found by the fuzz target: a 7-byte
+//!   v0.2 frame, `tests::legacy_frames_are_refused`).
 //!
 //! In a run of 100,000 mutants (`PROPTEST_CASES=100000`, flipped, inserted and deleted bytes in
 //! streams of every level, with and without dictionaries, 2026-11-25): 92,286 refused by both,
@@ -276,6 +280,16 @@ fn every_level_on_every_kind() {
             }
         }
     }
+}
+
+#[test]
+fn legacy_frames_are_refused() {
+    // The fuzz target's finding: a v0.2 frame (magic 0xFD2FB522) that libzstd decodes to nothing.
+    let v02 = [0x22, 0xb5, 0x2f, 0xfd, 0xd1, 0x00, 0xc5];
+    let e = ours(&v02, 0, None).unwrap_err();
+    assert_eq!((e.offset, e.what), (0, super::frame::LEGACY_FRAME));
+    assert!(super::libzstd_may_accept(e.what));
+    assert_eq!(reference(&v02, 0, None), Some(Vec::new()));
 }
 
 #[test]
