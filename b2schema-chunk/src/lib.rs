@@ -49,6 +49,10 @@ mod fields;
 mod filter;
 mod id;
 mod registry;
+/// The zstd decoder's entry for the fuzz target only (not part of the API).
+#[cfg(feature = "zstd")]
+#[doc(hidden)]
+pub use codec::zstd::decode::fuzz_decode as __zstd_fuzz_decode;
 
 pub use chunk::blocks::{BlockScratch, ChunkBlocks, Prefix};
 pub use chunk::compress;

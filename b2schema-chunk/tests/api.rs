@@ -180,7 +180,7 @@ fn zstd_dictionary_without_magic_is_raw_content_and_its_frames_refuse_it() {
     let dict_len = i32::from_le_bytes(c[dict_at - 4..dict_at].try_into().unwrap()) as usize;
     assert_eq!(
         (e.kind, e.field, e.found),
-        (ErrorKind::Corrupt, "stream", Found::Text("dictionary_mismatch"))
+        (ErrorKind::Corrupt, "stream", Found::Text("the dictionary id of the chunk's dictionary"))
     );
     assert!(e.offset > dict_at + dict_len && e.offset < c.len(), "{e}");
 }
