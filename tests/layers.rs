@@ -82,11 +82,7 @@ fn files(crate_src: &str) -> Vec<File> {
         .filter(|p| p.file_name().unwrap() != "lib.rs")
         .map(|p| {
             let rel = p.strip_prefix(&src).unwrap().to_str().unwrap().replace('\\', "/");
-            let mut module: Vec<String> = rel.trim_end_matches(".rs").split('/').map(String::from).collect();
-            if module.last().is_some_and(|m| m == "mod") {
-                module.pop();
-            }
-            File { code: code_of(&std::fs::read_to_string(&p).unwrap()), path: rel, module }
+            file(&rel, &std::fs::read_to_string(&p).unwrap())
         })
         .collect()
 }
@@ -289,15 +285,17 @@ fn no_source_file_is_over_900_lines() {
     }
 }
 
+/// The file at `path` (from its crate's `src`) with `code`: its module path and its code.
+fn file(path: &str, code: &str) -> File {
+    let mut module: Vec<String> = path.trim_end_matches(".rs").split('/').map(String::from).collect();
+    if module.last().is_some_and(|m| m == "mod") {
+        module.pop();
+    }
+    File { path: path.to_string(), module, code: code_of(code) }
+}
+
 #[test]
 fn the_checks_see_an_import_up_a_layer_a_root_path_and_a_loop() {
-    let file = |path: &str, code: &str| {
-        let mut module: Vec<String> = path.trim_end_matches(".rs").split('/').map(String::from).collect();
-        if module.last().is_some_and(|m| m == "mod") {
-            module.pop();
-        }
-        File { path: path.to_string(), module, code: code_of(code) }
-    };
     let files = [
         file("format/error.rs", "use crate::format::int::Int;\n// crate::container::frame in a comment\n"),
         file("format/int.rs", "use super::error::{Error, ErrorKind};\n"),
@@ -330,13 +328,6 @@ fn the_checks_see_an_import_up_a_layer_a_root_path_and_a_loop() {
 
 #[test]
 fn the_checks_see_codecs_and_filters_name_each_other() {
-    let file = |path: &str, code: &str| {
-        let mut module: Vec<String> = path.trim_end_matches(".rs").split('/').map(String::from).collect();
-        if module.last().is_some_and(|m| m == "mod") {
-            module.pop();
-        }
-        File { path: path.to_string(), module, code: code_of(code) }
-    };
     let files = [
         file("codec/lz4/mod.rs", "use crate::filter::shuffle::unshuffle;\nuse crate::error::Error;\n"),
         file("filter/shuffle.rs", "use crate::registry::Registry;\n"),

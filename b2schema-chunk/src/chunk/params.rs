@@ -51,6 +51,16 @@ pub struct Params {
 }
 
 impl Params {
+    /// c-blosc2's and python-blosc2's default pipeline: a byte shuffle in the last slot.
+    pub const SHUFFLE_LAST: [Filter; MAX_FILTERS] = [
+        Filter::NoFilter,
+        Filter::NoFilter,
+        Filter::NoFilter,
+        Filter::NoFilter,
+        Filter::NoFilter,
+        Filter::Shuffle,
+    ];
+
     /// python-blosc2's defaults for items of `typesize` bytes: zstd, clevel 5, shuffle in the
     /// last slot, auto split, automatic blocksize, one thread.
     pub const fn new(typesize: usize) -> Params {
@@ -59,14 +69,7 @@ impl Params {
             codec_meta: 0,
             clevel: 5,
             typesize,
-            filters: [
-                Filter::NoFilter,
-                Filter::NoFilter,
-                Filter::NoFilter,
-                Filter::NoFilter,
-                Filter::NoFilter,
-                Filter::Shuffle,
-            ],
+            filters: Params::SHUFFLE_LAST,
             filters_meta: [0; MAX_FILTERS],
             split: Split::Auto,
             blocksize: 0,

@@ -7,7 +7,7 @@ use super::cparams::CParams;
 use crate::format::error::{Error, Result};
 
 use b2schema_chunk::compress::{self, MAX_BUFFERSIZE, Params, Split};
-use b2schema_chunk::{Codec, Filter, Registry};
+use b2schema_chunk::{Codec, Registry};
 
 fn check_len(nbytes: usize) -> Result<()> {
     if nbytes > MAX_BUFFERSIZE {
@@ -69,18 +69,11 @@ pub fn compressed_with(
 
 /// The parameters c-blosc2 compresses a frame's offsets index with (`BLOSC2_CPARAMS_DEFAULTS`
 /// with typesize 8): blosclz, clevel 5, shuffle, forward-compat split.
-const OFFSETS_PARAMS: Params =
-    Params::new(8).with_codec(Codec::BloscLz).with_clevel(5).with_split(Split::ForwardCompat).with_filters(
-        [
-            Filter::NoFilter,
-            Filter::NoFilter,
-            Filter::NoFilter,
-            Filter::NoFilter,
-            Filter::NoFilter,
-            Filter::Shuffle,
-        ],
-        [0; 6],
-    );
+const OFFSETS_PARAMS: Params = Params::new(8)
+    .with_codec(Codec::BloscLz)
+    .with_clevel(5)
+    .with_split(Split::ForwardCompat)
+    .with_filters(Params::SHUFFLE_LAST, [0; 6]);
 
 /// The offsets index of `offsets` (little-endian int64 each), as c-blosc2 writes it: compressed
 /// with blosclz (clevel 5, shuffle; small indexes fall back to a memcpy chunk), or a 40-byte
