@@ -34,6 +34,8 @@ CHUNK = 4 << 20
 # The zstd rows of issue 29: a smooth float64 field and int32 counters (scripts/bench_compress.py's
 # data), shuffle (python-blosc2's default), clevels 1, 5 and 9: (name, dataset, typesize, clevel).
 ZSTD_ROWS = [(f"zstd-{d}-c{cl}", d, ts, cl) for d, ts in (("smooth", 8), ("counters", 4)) for cl in (1, 5, 9)]
+# zstd + bytedelta (issues 29 and 33): shuffle then bytedelta, clevel 1, on both datasets.
+BYTEDELTA_ROWS = [(f"zstd-bytedelta-{d}", d, ts, 1) for d, ts in (("smooth", 8), ("counters", 4))]
 # B2_BENCH_ONLY=zstd runs only the configurations whose name starts with it.
 ONLY = os.environ.get("B2_BENCH_ONLY", "")
 
@@ -81,6 +83,8 @@ def main():
     results = {}
     rows = [(name, codec, filters, 8, 5, data) for name, codec, filters in CONFIGS]
     rows += [(name, C.ZSTD, [F.SHUFFLE], ts, cl, lambda i, d=d: dataset(d, i)) for name, d, ts, cl in ZSTD_ROWS]
+    rows += [(name, C.ZSTD, [F.SHUFFLE, F.BYTEDELTA], ts, cl, lambda i, d=d: dataset(d, i))
+             for name, d, ts, cl in BYTEDELTA_ROWS]
     for name, codec, filters, typesize, clevel, make in rows:
         if not name.startswith(ONLY):
             continue
