@@ -14,6 +14,9 @@ pub(crate) const LEGACY: core::ops::RangeInclusive<u32> = 0xFD2F_B51E..=0xFD2F_B
 /// The refusal of a legacy frame.
 pub(crate) const LEGACY_FRAME: &str =
     "a zstd frame of RFC 8878 (magic 0xFD2FB528), not a legacy pre-1.0 zstd frame";
+/// The refusal of a block larger than the frame's block maximum size (its window, at most
+/// 128 KiB; RFC 8878 §3.1.1.2.3).
+pub(crate) const BLOCK_TOO_LARGE: &str = "a block of at most the block maximum size";
 /// The largest window accepted: libzstd's default limit (`ZSTD_WINDOWLOG_LIMIT_DEFAULT`).
 pub(crate) const MAX_WINDOW: u64 = 1 << 27;
 /// The largest block (RFC 8878 §3.1.1.2.3).

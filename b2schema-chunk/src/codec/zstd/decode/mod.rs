@@ -176,10 +176,7 @@ impl Decoder {
             match kind {
                 0 => {
                     if size > block_max {
-                        return Err(DecodeError {
-                            offset: p,
-                            what: "a block of at most the block maximum size",
-                        });
+                        return Err(DecodeError { offset: p, what: frame::BLOCK_TOO_LARGE });
                     }
                     let src = input
                         .get(body..body + size)
@@ -196,10 +193,7 @@ impl Decoder {
                 }
                 1 => {
                     if size > block_max {
-                        return Err(DecodeError {
-                            offset: p,
-                            what: "a block of at most the block maximum size",
-                        });
+                        return Err(DecodeError { offset: p, what: frame::BLOCK_TOO_LARGE });
                     }
                     let &v = input
                         .get(body)
@@ -216,10 +210,7 @@ impl Decoder {
                 }
                 2 => {
                     if size > block_max {
-                        return Err(DecodeError {
-                            offset: p,
-                            what: "a block of at most the block maximum size",
-                        });
+                        return Err(DecodeError { offset: p, what: frame::BLOCK_TOO_LARGE });
                     }
                     let src = input
                         .get(body..body + size)
@@ -308,6 +299,7 @@ pub(crate) fn libzstd_may_accept(what: &str) -> bool {
         || what == huffman::HUF_MARKER
         || what == frame::WINDOW_TOO_LARGE
         || what == frame::LEGACY_FRAME
+        || what == frame::BLOCK_TOO_LARGE
 }
 
 /// For the fuzz target (`fuzz/fuzz_targets/zstd.rs`) only: decodes `input` into `output` with

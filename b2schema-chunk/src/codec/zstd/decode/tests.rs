@@ -23,6 +23,11 @@
 //!   `ZSTD_LEGACY_SUPPORT` (as the `zstd` crate builds it) decodes those formats; RFC 8878 defines
 //!   only magic 0xFD2FB528, and no Blosc2 writer makes them (found by the fuzz target: a 7-byte
 //!   v0.2 frame, `tests::legacy_frames_are_refused`).
+//! - `BLOCK_TOO_LARGE`, a raw or RLE block larger than the frame's block maximum size (its window,
+//!   at most 128 KiB): libzstd's one-shot `ZSTD_decompressFrame` checks that size on compressed
+//!   blocks only; its streaming decoder refuses such blocks ("Decompressed Block Size Exceeds
+//!   Maximum"), as RFC 8878 §3.1.1.2.3 asks and as we do (found by the fuzz target: an RLE block of
+//!   12,032 bytes in a frame of 1 KiB window, `tests::oversized_rle_blocks_are_refused`).
 //!
 //! In a run of 100,000 mutants (`PROPTEST_CASES=100000`, flipped, inserted and deleted bytes in
 //! streams of every level, with and without dictionaries, 2026-11-25): 92,286 refused by both,
@@ -290,6 +295,19 @@ fn legacy_frames_are_refused() {
     assert_eq!((e.offset, e.what), (0, super::frame::LEGACY_FRAME));
     assert!(super::libzstd_may_accept(e.what));
     assert_eq!(reference(&v02, 0, None), Some(Vec::new()));
+}
+
+#[test]
+fn oversized_rle_blocks_are_refused() {
+    // The fuzz target's finding: a 1 KiB window, 21 empty raw blocks, then an RLE block of
+    // 12,032 bytes.
+    let mut z = vec![0x28, 0xb5, 0x2f, 0xfd, 0x01, 0x00, 0x00];
+    z.extend([0u8; 63]);
+    z.extend([0x03, 0x78, 0x01, 0x71]);
+    let e = ours(&z, 65536, None).unwrap_err();
+    assert_eq!(e.what, super::frame::BLOCK_TOO_LARGE);
+    assert!(super::libzstd_may_accept(e.what));
+    assert_eq!(reference(&z, 65536, None).map(|v| v.len()), Some(12032));
 }
 
 #[test]
