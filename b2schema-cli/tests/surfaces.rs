@@ -205,7 +205,22 @@ fn pack_refuses_what_it_cannot_store_and_reads_no_more_than_the_header_says() {
     let d = dir("pack");
     let out = d.join("out.b2nd");
     let o_ = out.to_str().unwrap();
-    let cases: [(&str, Vec<u8>, &[&str], &str); 7] = [
+    let mut bad_magic = npy("<f8", "(1,)", &[0; 8]);
+    bad_magic[5] = b'X';
+    let mut hlen_lie = npy("<f8", "(1,)", &[0; 8]);
+    hlen_lie[8..10].copy_from_slice(&60_000u16.to_le_bytes());
+    let extra_key = {
+        let mut v = npy("<f8", "(1,), 'x': 1", &[0; 8]);
+        v.truncate(v.len() - 8);
+        v.extend_from_slice(&[0; 8]);
+        v
+    };
+    let cases: [(&str, Vec<u8>, &[&str], &str); 12] = [
+        ("magic", bad_magic, &[], "magic"),
+        ("hlen", hlen_lie, &[], "truncated header"),
+        ("extra", extra_key, &[], "NumPy's dict"),
+        ("overflow", npy("<f8", "(4294967296, 4294967296, 4294967296)", &[0; 8]), &[], "overflows"),
+        ("ndim17", npy("|u1", "(1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1)", &[0; 1]), &[], "16"),
         ("v0", npy("|V0", "(3,)", &[]), &[], "0-byte"),
         ("s0", npy("|S0", "(3,)", &[]), &["--chunks", "2", "--blocks", "1"], "0-byte"),
         ("u0", npy("<U0", "(3, 2)", &[]), &[], "0-byte"),
