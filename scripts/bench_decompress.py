@@ -38,7 +38,8 @@ ROWS_SHAPE = (8000, 4000)  # 256 MB of float64
 
 
 def cargo_example(name, *args):
-    exe = os.path.join(ROOT, "target", "release", "examples", name)
+    target = os.environ.get("CARGO_TARGET_DIR") or os.path.join(ROOT, "target")
+    exe = os.path.join(target, "release", "examples", name)
     out = subprocess.run([exe, *args], check=True, capture_output=True, text=True)
     return out.stdout
 

@@ -122,3 +122,38 @@ fn typed_reads_follow_the_byte_order() {
         assert_eq!(v, expect, "{name}");
     }
 }
+
+/// A 1 GiB uint8 array in one special chunk, one item per block (a 200-byte frame): reading it
+/// whole, in streamed pieces or on threads, takes memory and time that follow the output, not
+/// the 2^30 blocks (the bands of the first dimension were once a vector of one entry per block
+/// row: 16 GiB, an abort).
+#[test]
+fn a_special_chunk_of_two_to_the_thirty_one_item_blocks_reads_without_a_table_per_block() {
+    use b2schema::writer::{Fill, NdArray};
+    let n: i64 = 1 << 30;
+    let frame = NdArray::new(&[n], &[n as i32], &[1], "|u1", 1, Fill::Value(&[7])).to_frame().unwrap();
+    let bytes = frame.to_vec().unwrap();
+    assert!(bytes.len() < 400, "{} bytes", bytes.len());
+    let path = std::env::temp_dir().join(format!("b2schema-blocks-{}.b2nd", std::process::id()));
+    std::fs::write(&path, &bytes).unwrap();
+    let file = FrameFile::open(&path).unwrap();
+    let reader = ArrayReader::new(&file).unwrap();
+    let whole = Selection::all(&[n as u64]);
+    let (mut total, mut pieces) = (0u64, 0);
+    reader
+        .read_to(&whole, &options(1), 64 << 20, |piece| {
+            assert!(piece.iter().all(|&b| b == 7));
+            total += piece.len() as u64;
+            pieces += 1;
+            Ok(())
+        })
+        .unwrap();
+    assert_eq!((total, pieces), (1 << 30, 16));
+    // A slice across the middle, on 8 threads.
+    let mid =
+        Selection::new(std::iter::once((1 << 29) - 5..(1 << 29) + 1_000_000).collect(), &[n as u64]).unwrap();
+    let mut out = vec![0u8; 1_000_005];
+    reader.read_into(&mid, &mut out, &options(8)).unwrap();
+    assert!(out.iter().all(|&b| b == 7));
+    let _ = std::fs::remove_file(&path);
+}

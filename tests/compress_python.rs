@@ -8,18 +8,28 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use b2schema::chunk::{self, ChunkHeader, compcode, filter_id};
+use b2schema::chunk::{self, ChunkHeader, Codec, Filter};
+
+/// The filter ids this test writes into its manifests.
+mod filter_id {
+    use b2schema::chunk::Filter;
+    pub const SHUFFLE: u8 = Filter::Shuffle.id();
+    pub const BITSHUFFLE: u8 = Filter::BitShuffle.id();
+    pub const DELTA: u8 = Filter::Delta.id();
+    pub const BYTEDELTA: u8 = Filter::ByteDelta.id();
+    pub const TRUNC_PREC: u8 = Filter::TruncPrec.id();
+}
 use b2schema::frame::{ChunkLocation, FrameView, SplitMode};
 use b2schema::writer::{self, CParams, Fill, NdArray};
 use b2schema_tests::python_checks;
 use serde_json::{Value, json};
 
 const CODECS: [(u8, &str); 5] = [
-    (compcode::BLOSCLZ, "blosclz"),
-    (compcode::LZ4, "lz4"),
-    (compcode::LZ4HC, "lz4hc"),
-    (compcode::ZLIB, "zlib"),
-    (compcode::ZSTD, "zstd"),
+    (Codec::BloscLz.id(), "blosclz"),
+    (Codec::Lz4.id(), "lz4"),
+    (Codec::Lz4hc.id(), "lz4hc"),
+    (Codec::Zlib.id(), "zlib"),
+    (Codec::Zstd.id(), "zstd"),
 ];
 /// Codecs whose chunks must be byte-identical to c-blosc2's.
 const IDENTICAL_CODECS: [&str; 3] = ["blosclz", "lz4", "lz4hc"];
@@ -129,7 +139,14 @@ struct Case {
 
 #[allow(clippy::too_many_arguments)]
 fn cparams(codec: u8, clevel: u8, filters: [u8; 6], metas: [u8; 6], split: SplitMode) -> CParams {
-    CParams { codec, clevel, filters, filters_meta: metas, splitmode: split, ..CParams::default() }
+    CParams {
+        codec: Codec::from_id(codec),
+        clevel,
+        filters: filters.map(Filter::from_id),
+        filters_meta: metas,
+        splitmode: split,
+        ..CParams::default()
+    }
 }
 
 fn array_cases(dir: &Path) -> Vec<Case> {

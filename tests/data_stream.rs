@@ -90,7 +90,7 @@ proptest! {
             let f = FrameFile::open_with_limits(&path, Limits::default().with_max_output(data.len() as u64 - 1)).unwrap();
             let mut out = Vec::new();
             let e = f.write_data(&mut out).unwrap_err();
-            prop_assert!(out.is_empty() && e.to_string().contains("--max-output"), "{e}");
+            prop_assert!(out.is_empty() && e.to_string().contains("Limits::max_output"), "{e}");
         }
         let _ = std::fs::remove_file(&path);
     }

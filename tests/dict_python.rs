@@ -9,7 +9,7 @@
 //! directory) for a look.
 
 use b2schema::chunk::compress::{self, MIN_USEFUL_DICT, Params};
-use b2schema::chunk::{self, ChunkHeader, compcode, filter_id};
+use b2schema::chunk::{self, ChunkHeader, Codec, Filter};
 use b2schema_tests::python_checks;
 use serde_json::{Value, json};
 
@@ -59,24 +59,33 @@ fn python_blosc2_and_b2schema_read_each_others_dictionary_chunks() {
     std::fs::create_dir_all(&dir).unwrap();
     // (nbytes, whether c-blosc2 makes a dictionary: at least 20 * 256 bytes).
     let sizes = [(MIN_USEFUL_DICT * 20 - 100, false), (200_000, true), (1 << 20, true)];
-    let shuffle = [0, 0, 0, 0, 0, filter_id::SHUFFLE];
+    let none = [Filter::NoFilter; 6];
+    let mut shuffle = none;
+    shuffle[5] = Filter::Shuffle;
     let mut cases: Vec<Case> = Vec::new();
-    for (codec, cname) in [(compcode::ZSTD, "zstd"), (compcode::LZ4, "lz4"), (compcode::LZ4HC, "lz4hc")] {
-        for (ts, filters) in [(1usize, [0; 6]), (4, shuffle), (8, shuffle)] {
+    for (codec, cname) in [(Codec::Zstd, "zstd"), (Codec::Lz4, "lz4"), (Codec::Lz4hc, "lz4hc")] {
+        for (ts, filters) in [(1usize, none), (4, shuffle), (8, shuffle)] {
             for (nbytes, dict_expected) in sizes {
                 for clevel in [1u8, 5, 9] {
                     let name = format!("{cname}-ts{ts}-n{nbytes}-c{clevel}");
                     let input = data(ts, nbytes, u64::from(clevel) * 31 + ts as u64);
                     let data_path = dir.join(format!("{name}.data"));
                     std::fs::write(&data_path, &input).unwrap();
-                    let p = Params { codec, clevel, filters, use_dict: true, ..Params::new(ts) };
+                    let p = {
+                        let mut p = Params::new(ts);
+                        p.codec = codec;
+                        p.clevel = clevel;
+                        p.filters = filters;
+                        p.use_dict = true;
+                        p
+                    };
                     let ours = compress::compress(&input, &p).unwrap_or_else(|e| panic!("{name}: {e}"));
                     assert_eq!(has_dict(&ours), dict_expected, "{name}: dictionary flag of our chunk");
                     assert_eq!(chunk::decompress(&ours).unwrap(), input, "{name}: our own chunk");
                     std::fs::write(dir.join(format!("{name}.ours")), &ours).unwrap();
                     let manifest = json!({
-                        "name": name, "data": data_path, "codec": codec, "clevel": clevel, "typesize": ts,
-                        "filters": filters, "theirs": dir.join(format!("{name}.theirs")),
+                        "name": name, "data": data_path, "codec": codec.id(), "clevel": clevel, "typesize": ts,
+                        "filters": filters.map(Filter::id), "theirs": dir.join(format!("{name}.theirs")),
                         "ours": dir.join(format!("{name}.ours")),
                     });
                     cases.push(Case { manifest, input, ours, dict_expected });

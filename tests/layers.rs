@@ -1,16 +1,38 @@
-//! The layers of `b2schema/src` (issue 19): the fixed-width format (`format/`) at the bottom, the
-//! derive's runtime (`schema/`) above it, the Blosc2 containers (`container/`) on top. Inside
-//! the crate, code names the crate's items by their defining module (`crate::format::error::Error`)
-//! or through `super::`; this test reads every file's code (comments and test modules left out),
-//! resolves each such path to the file that defines it, and checks that no path points up a
-//! layer, that no code names a root re-export (which would hide the layer it comes from), and
-//! that no files import one another in a loop.
+//! The layers of the library crates, as folders. `b2schema/src` (issue 19): the fixed-width
+//! format (`format/`) at the bottom, the derive's runtime (`schema/`) above it, the Blosc2
+//! containers (`container/`) on top. `b2schema-chunk/src` (issue 28): the leaves (`bytes`,
+//! `error`, `fields`, `id`), the plugin `registry`, then `codec/` and `filter/` side by side (blind
+//! to each other), then `chunk/`. Inside a crate, code names the crate's items by their defining
+//! module (`crate::format::error::Error`) or through `super::`; this test reads every file's code
+//! (comments and test modules left out), resolves each such path to the file that defines it,
+//! and checks that no path points up a layer or sideways to another module of the same level,
+//! that no code names a root re-export (which would hide the layer it comes from), and that no
+//! files import one another in a loop.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-/// The layers, bottom first: a file may name its own layer and those before it.
-const LAYERS: [&str; 3] = ["format", "schema", "container"];
+/// A crate's layers: its top-level modules with their levels; a file may name its own module
+/// and the modules of lower levels.
+type Layers = &'static [(&'static str, usize)];
+
+/// `b2schema`: bottom first.
+const LAYERS: Layers = &[("format", 0), ("schema", 1), ("container", 2)];
+
+/// `b2schema-chunk`: the leaves, the registry, codecs and filters side by side, chunks.
+const CHUNK_LAYERS: Layers = &[
+    ("bytes", 0),
+    ("error", 0),
+    ("fields", 0),
+    ("id", 0),
+    ("registry", 1),
+    ("codec", 2),
+    ("filter", 2),
+    ("chunk", 3),
+];
+
+/// Every library crate with its layers.
+const CRATES: [(&str, Layers); 2] = [("b2schema/src", LAYERS), ("b2schema-chunk/src", CHUNK_LAYERS)];
 
 struct File {
     /// Where it is, from `b2schema/src`.
@@ -36,7 +58,8 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
 fn code_of(text: &str) -> String {
     let mut code = String::new();
     for line in text.lines() {
-        if line.trim() == "#[cfg(test)]" {
+        let t = line.trim();
+        if t == "#[cfg(test)]" || (t.starts_with("#[cfg(all(test") && t.ends_with(")]")) {
             break;
         }
         let line = match line.find("//") {
@@ -49,8 +72,8 @@ fn code_of(text: &str) -> String {
     code
 }
 
-fn files() -> Vec<File> {
-    let src = b2schema_tests::repo_root().join("b2schema/src");
+fn files(crate_src: &str) -> Vec<File> {
+    let src = b2schema_tests::repo_root().join(crate_src);
     let mut paths = Vec::new();
     rust_files(&src, &mut paths);
     paths.sort();
@@ -59,11 +82,7 @@ fn files() -> Vec<File> {
         .filter(|p| p.file_name().unwrap() != "lib.rs")
         .map(|p| {
             let rel = p.strip_prefix(&src).unwrap().to_str().unwrap().replace('\\', "/");
-            let mut module: Vec<String> = rel.trim_end_matches(".rs").split('/').map(String::from).collect();
-            if module.last().is_some_and(|m| m == "mod") {
-                module.pop();
-            }
-            File { code: code_of(&std::fs::read_to_string(&p).unwrap()), path: rel, module }
+            file(&rel, &std::fs::read_to_string(&p).unwrap())
         })
         .collect()
 }
@@ -166,23 +185,28 @@ fn children(code: &str) -> Vec<String> {
         .collect()
 }
 
-fn layer(path: &[String]) -> Option<usize> {
-    LAYERS.iter().position(|l| path.first().is_some_and(|p| p == l))
+/// The layer (top-level module and level) a path from the crate root names.
+fn layer(layers: Layers, path: &[String]) -> Option<(&'static str, usize)> {
+    layers.iter().copied().find(|(l, _)| path.first().is_some_and(|p| p == l))
 }
 
 /// The problems of the tree: imports up a layer, root re-exports named inside the crate, loops.
-fn problems(files: &[File]) -> Vec<String> {
+fn problems(layers: Layers, files: &[File]) -> Vec<String> {
     let by_module: BTreeMap<&[String], usize> =
         files.iter().enumerate().map(|(i, f)| (f.module.as_slice(), i)).collect();
     let mut problems = Vec::new();
     let mut edges = vec![Vec::new(); files.len()];
     for (i, f) in files.iter().enumerate() {
-        let own = layer(&f.module).unwrap_or_else(|| panic!("{} is in no layer folder", f.path));
+        let (own, level) = layer(layers, &f.module).unwrap_or_else(|| panic!("{} is in no layer", f.path));
         for path in paths(&f.code, &f.module, &children(&f.code)) {
             let name = path.join("::");
-            match layer(&path) {
-                Some(l) if l > own => problems
-                    .push(format!("{} ({}) names {name} ({}): up a layer", f.path, LAYERS[own], LAYERS[l])),
+            match layer(layers, &path) {
+                Some((l, n)) if n > level => {
+                    problems.push(format!("{} ({own}) names {name} ({l}): up a layer", f.path))
+                }
+                Some((l, n)) if n == level && l != own => {
+                    problems.push(format!("{} ({own}) names {name} ({l}): sideways, same level", f.path))
+                }
                 Some(_) => {}
                 None => problems.push(format!("{} names crate::{name}, a root re-export", f.path)),
             }
@@ -232,27 +256,46 @@ fn problems(files: &[File]) -> Vec<String> {
 
 #[test]
 fn imports_point_down_the_layers_and_never_loop() {
-    let files = files();
-    // Every layer has files, and the resolver finds imports (a reader that saw nothing would
-    // pass whatever the code does).
-    for l in LAYERS {
-        assert!(files.iter().any(|f| f.module[0] == l), "no file in {l}/");
+    for (src, layers) in CRATES {
+        let files = files(src);
+        // Every layer has files, and the resolver finds imports (a reader that saw nothing would
+        // pass whatever the code does).
+        for (l, _) in layers {
+            assert!(files.iter().any(|f| f.module[0] == *l), "{src}: no file in {l}");
+        }
+        let resolved: usize = files.iter().map(|f| paths(&f.code, &f.module, &children(&f.code)).len()).sum();
+        assert!(resolved > 100, "{src}: only {resolved} crate:: or super:: paths found");
+        let problems = problems(layers, &files);
+        assert!(problems.is_empty(), "{src}: {} problems:\n{}", problems.len(), problems.join("\n"));
     }
-    let resolved: usize = files.iter().map(|f| paths(&f.code, &f.module, &children(&f.code)).len()).sum();
-    assert!(resolved > 200, "only {resolved} crate:: or super:: paths found");
-    let problems = problems(&files);
-    assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
+}
+
+#[test]
+fn no_source_file_is_over_900_lines() {
+    for (src, _) in
+        CRATES.iter().chain([("b2schema-cli/src", LAYERS), ("b2schema-derive/src", LAYERS)].iter())
+    {
+        let mut paths = Vec::new();
+        rust_files(&b2schema_tests::repo_root().join(src), &mut paths);
+        assert!(!paths.is_empty(), "no file in {src}");
+        for p in paths {
+            let n = std::fs::read_to_string(&p).unwrap().lines().count();
+            assert!(n <= 900, "{} has {n} lines (at most 900: split it by what it holds)", p.display());
+        }
+    }
+}
+
+/// The file at `path` (from its crate's `src`) with `code`: its module path and its code.
+fn file(path: &str, code: &str) -> File {
+    let mut module: Vec<String> = path.trim_end_matches(".rs").split('/').map(String::from).collect();
+    if module.last().is_some_and(|m| m == "mod") {
+        module.pop();
+    }
+    File { path: path.to_string(), module, code: code_of(code) }
 }
 
 #[test]
 fn the_checks_see_an_import_up_a_layer_a_root_path_and_a_loop() {
-    let file = |path: &str, code: &str| {
-        let mut module: Vec<String> = path.trim_end_matches(".rs").split('/').map(String::from).collect();
-        if module.last().is_some_and(|m| m == "mod") {
-            module.pop();
-        }
-        File { path: path.to_string(), module, code: code_of(code) }
-    };
     let files = [
         file("format/error.rs", "use crate::format::int::Int;\n// crate::container::frame in a comment\n"),
         file("format/int.rs", "use super::error::{Error, ErrorKind};\n"),
@@ -273,12 +316,31 @@ fn the_checks_see_an_import_up_a_layer_a_root_path_and_a_loop() {
         file("schema/codec/traits.rs", "use super::g;\n"),
     ];
     assert_eq!(
-        problems(&files),
+        problems(LAYERS, &files),
         [
             "format/dump.rs (format) names schema::layout::Layout (schema): up a layer",
             "format/dump.rs names crate::Error::at, a root re-export",
             "import loop: format/error.rs -> format/int.rs -> format/error.rs",
             "import loop: schema/layout/mod.rs -> schema/layout/sizes.rs -> schema/layout/mod.rs",
+        ]
+    );
+}
+
+#[test]
+fn the_checks_see_codecs_and_filters_name_each_other() {
+    let files = [
+        file("codec/lz4/mod.rs", "use crate::filter::shuffle::unshuffle;\nuse crate::error::Error;\n"),
+        file("filter/shuffle.rs", "use crate::registry::Registry;\n"),
+        file("registry.rs", "use crate::chunk::params::Params;\n"),
+        file("error.rs", ""),
+        file("chunk/params.rs", "use crate::codec::lz4;\n"),
+    ];
+    assert_eq!(
+        problems(CHUNK_LAYERS, &files),
+        [
+            "codec/lz4/mod.rs (codec) names filter::shuffle::unshuffle (filter): sideways, same level",
+            "registry.rs (registry) names chunk::params::Params (chunk): up a layer",
+            "import loop: codec/lz4/mod.rs -> filter/shuffle.rs -> registry.rs -> chunk/params.rs -> codec/lz4/mod.rs",
         ]
     );
 }

@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use b2schema::Config;
-use b2schema::frame::SpecialValue;
+use b2schema::frame::{Codec, Filter, SpecialValue};
 use b2schema::writer::{self, CParams, Chunk, Fill, Frame, NdArray};
 use b2schema_tests::{hex, python_checks};
 use serde_json::{Value, json};
@@ -127,7 +127,12 @@ fn cases(dir: &Path) -> Vec<Case> {
     ];
     add("meta-vlmeta.b2nd", a);
     let mut a = NdArray::new(&[64], &[16], &[16], "<u2", 2, Fill::Data(&data[..128]));
-    a.cparams = CParams { codec: 1, clevel: 9, filters: [0, 0, 0, 0, 0, 2], ..CParams::default() };
+    a.cparams = CParams {
+        codec: Codec::Lz4,
+        clevel: 9,
+        filters: [0, 0, 0, 0, 0, 2].map(Filter::from_id),
+        ..CParams::default()
+    };
     add("lz4-bitshuffle-params.b2nd", a);
 
     // Sparse frames.

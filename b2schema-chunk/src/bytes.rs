@@ -1,4 +1,5 @@
-//! Bounds-checked little-endian readers (no panics, no indexing).
+//! Bounds-checked little-endian readers (no panics, no indexing), and the copy of a codec's
+//! output into a limit.
 
 /// Reads the little-endian `i32` at `off`, or `None` when it does not fit.
 pub(crate) fn i32_le(buf: &[u8], off: usize) -> Option<i32> {
@@ -19,4 +20,16 @@ pub(crate) fn array_or_zero<const N: usize>(buf: &[u8], off: usize) -> [u8; N] {
         out.copy_from_slice(src);
     }
     out
+}
+
+/// Copies `v` into `output` when it fits: its length, or 0 ("does not fit", as an encoder says).
+#[cfg(any(feature = "zstd", all(feature = "zlib", not(feature = "std"))))]
+pub(crate) fn copy_if_fits(v: &[u8], output: &mut [u8]) -> usize {
+    match output.get_mut(..v.len()) {
+        Some(dst) => {
+            dst.copy_from_slice(v);
+            v.len()
+        }
+        None => 0,
+    }
 }

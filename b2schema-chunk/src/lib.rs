@@ -21,7 +21,10 @@
 //! pipeline (shuffle, bitshuffle, delta, bytedelta ...) is undone per block.
 //!
 //! Entry points: [`decompress`], [`decompress_with_limit`],
-//! [`decompress_into`], [`ChunkHeader::parse`] and [`ChunkHeader::peek`].
+//! [`decompress_into`], [`Decoder`] (with a [`Registry`] of plugins, a limit, threads),
+//! [`compress::compress`] / [`compress::compress_with`], [`ChunkHeader::parse`] and
+//! [`ChunkHeader::peek`]. Codecs and filters are named by [`Codec`] and [`Filter`]; a codec or
+//! filter the crate does not implement plugs in through [`CodecPlugin`] / [`FilterPlugin`].
 //! Every size in the chunk is validated before use; no input can make these
 //! functions panic, loop forever or allocate more than the chunk proves
 //! (bounded by the caller's limit).
@@ -35,41 +38,42 @@
 
 extern crate alloc;
 
-mod bitshuffle;
-mod blocks;
-#[cfg(feature = "blosclz")]
-mod blosclz;
-mod bytedelta;
+// Layers, lowest first: the leaves (`bytes`, `error`, `fields`, `id`), the plugin `registry`, the
+// `codec`s and `filter`s (each blind to the others and to chunks), then `chunk`, which cuts a
+// chunk into blocks and streams and runs filters and codecs over them.
 mod bytes;
-mod codecs;
-pub mod compress;
-mod decompress;
-mod delta;
+mod chunk;
+mod codec;
 mod error;
-mod filters;
-mod header;
-#[cfg(feature = "lz4")]
-mod lz4;
-mod shuffle;
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-mod unshuffle_sse2;
-
-pub use blocks::{BlockScratch, ChunkBlocks, Prefix};
-#[cfg(feature = "std")]
-pub use decompress::decompress_into_threaded;
+mod fields;
+mod filter;
+mod id;
+mod registry;
+/// The zstd decoder's entry for the fuzz target only (not part of the API).
+#[cfg(feature = "zstd")]
 #[doc(hidden)]
-pub use decompress::fill_pattern;
-pub use decompress::{
-    DEFAULT_MAX_NBYTES, MAX_DICT_SIZE, decompress, decompress_into, decompress_with_limit, vl_block_lens,
+pub use codec::zstd::decode::fuzz_decode as __zstd_fuzz_decode;
+
+pub use chunk::blocks::{BlockScratch, ChunkBlocks, Prefix};
+pub use chunk::compress;
+#[cfg(feature = "std")]
+pub use chunk::decompress::decompress_into_threaded;
+#[doc(hidden)]
+pub use chunk::decompress::fill_pattern;
+pub use chunk::decompress::{
+    DEFAULT_MAX_NBYTES, Decoder, MAX_DICT_SIZE, decompress, decompress_into, decompress_with_limit,
+    vl_block_lens,
 };
+pub use chunk::header::{
+    B2_BIGENDIAN, B2_INSTR_CODEC, B2_LAZY, B2_USEDICT, B2_VL_BLOCKS, Blosc1Shuffle, CODEC_VERSION_FORMAT,
+    COMPFORMAT_SHIFT, ChunkHeader, EXTENDED_HEADER_LEN, FLAG_BITSHUFFLE, FLAG_DELTA, FLAG_DONT_SPLIT,
+    FLAG_EXTENDED, FLAG_MEMCPYED, FLAG_SHUFFLE, MAX_BLOCKSIZE, MAX_FILTERS, MAX_TYPESIZE, MIN_HEADER_LEN,
+    SPECIAL_SHIFT, Special, VERSION_FORMAT, VERSION_STABLE,
+};
+pub use chunk::params::{Params, Split};
 pub use error::{Error, ErrorKind, Expectation, Expected, Finding, Found};
+pub use id::{Codec, Filter, IdRange, UnknownName, UnnamedId};
+pub use registry::{CodecPlugin, FilterPlugin, PluginContext, PluginError, Registry};
 
 /// The chunk codec's error under its former name (`b2schema::chunk::ChunkError`).
 pub type ChunkError = Error;
-pub use header::{
-    B2_BIGENDIAN, B2_INSTR_CODEC, B2_LAZY, B2_USEDICT, B2_VL_BLOCKS, Blosc1Shuffle, CODEC_VERSION_FORMAT,
-    COMPFORMAT_SHIFT, ChunkHeader, Codec, EXTENDED_HEADER_LEN, FLAG_BITSHUFFLE, FLAG_DELTA, FLAG_DONT_SPLIT,
-    FLAG_EXTENDED, FLAG_MEMCPYED, FLAG_SHUFFLE, MAX_BLOCKSIZE, MAX_FILTERS, MAX_TYPESIZE, MIN_HEADER_LEN,
-    SPECIAL_SHIFT, Special, VERSION_FORMAT, VERSION_STABLE, codec_name, compcode, filter_id, filter_name,
-    plugin_codec_name,
-};

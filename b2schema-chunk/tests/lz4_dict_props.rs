@@ -5,36 +5,30 @@
 //! as its history for `lz4_flex` too (for unfiltered chunks: the block's own bytes).
 
 use b2schema_chunk::compress::{self, MIN_USEFUL_DICT, Params, Split};
-use b2schema_chunk::{ChunkHeader, Special, compcode, decompress, filter_id};
+use b2schema_chunk::{ChunkHeader, Codec, Filter, Special, decompress};
 use proptest::prelude::*;
 
-mod common;
-use common::data;
+use crate::common::data;
 
 fn params() -> impl Strategy<Value = Params> {
     (
-        prop::sample::select(vec![compcode::LZ4, compcode::LZ4HC]),
+        prop::sample::select(vec![Codec::Lz4, Codec::Lz4hc]),
         1u8..=9,
         prop::sample::select(vec![1usize, 2, 4, 8]),
         0usize..4,
         0usize..3,
         prop::sample::select(vec![0usize, 4096, 16_384]),
     )
-        .prop_map(|(codec, clevel, typesize, filter, split, blocksize)| Params {
-            codec,
-            clevel,
-            filters: [
-                0,
-                0,
-                0,
-                0,
-                if filter == 3 { filter_id::DELTA } else { 0 },
-                [0, filter_id::SHUFFLE, filter_id::BITSHUFFLE, filter_id::SHUFFLE][filter],
-            ],
-            split: [Split::Auto, Split::Always, Split::Never][split],
-            blocksize,
-            use_dict: true,
-            ..Params::new(typesize)
+        .prop_map(|(codec, clevel, typesize, filter, split, blocksize)| {
+            let mut p = Params::new(typesize);
+            p.codec = codec;
+            p.clevel = clevel;
+            p.filters[4] = if filter == 3 { Filter::Delta } else { Filter::NoFilter };
+            p.filters[5] = [Filter::NoFilter, Filter::Shuffle, Filter::BitShuffle, Filter::Shuffle][filter];
+            p.split = [Split::Auto, Split::Always, Split::Never][split];
+            p.blocksize = blocksize;
+            p.use_dict = true;
+            p
         })
 }
 
@@ -102,7 +96,7 @@ proptest! {
         }
         if h.uses_dict() {
             let streams = streams_through_lz4_flex(&c, &h, p.typesize)?;
-            if p.filters == [0; 6] {
+            if p.filters == [Filter::NoFilter; 6] {
                 prop_assert!(streams == src, "lz4_flex's streams differ from the input");
             }
         }
@@ -114,16 +108,25 @@ proptest! {
 #[test]
 fn large_lz4_and_lz4hc_chunks_carry_a_dictionary_their_streams_use() {
     let src: Vec<u8> = (0..400_000u32).flat_map(|i| ((i % 1000) * 7 + i / 1000).to_le_bytes()).collect();
-    let shuffle = [0, 0, 0, 0, 0, filter_id::SHUFFLE];
+    let none = [Filter::NoFilter; 6];
+    let mut shuffle = none;
+    shuffle[5] = Filter::Shuffle;
     for (codec, clevel, filters) in [
-        (compcode::LZ4, 1u8, [0u8; 6]),
-        (compcode::LZ4, 5, shuffle),
-        (compcode::LZ4, 9, [0; 6]),
-        (compcode::LZ4HC, 1, [0; 6]),
-        (compcode::LZ4HC, 5, shuffle),
-        (compcode::LZ4HC, 9, [0; 6]),
+        (Codec::Lz4, 1u8, none),
+        (Codec::Lz4, 5, shuffle),
+        (Codec::Lz4, 9, none),
+        (Codec::Lz4hc, 1, none),
+        (Codec::Lz4hc, 5, shuffle),
+        (Codec::Lz4hc, 9, none),
     ] {
-        let p = Params { codec, clevel, filters, use_dict: true, ..Params::new(4) };
+        let p = {
+            let mut p = Params::new(4);
+            p.codec = codec;
+            p.clevel = clevel;
+            p.filters = filters;
+            p.use_dict = true;
+            p
+        };
         let c = compress::compress(&src, &p).unwrap();
         let h = ChunkHeader::parse(&c).unwrap();
         assert!(h.uses_dict() && !h.is_memcpyed(), "codec {codec} clevel {clevel}");

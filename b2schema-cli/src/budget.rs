@@ -75,3 +75,53 @@ pub fn size(s: &str) -> Result<u64, String> {
     let n: u64 = digits.parse().map_err(|e| format!("{s:?} is not a size (digits, then K, M or G): {e}"))?;
     n.checked_mul(1 << shift).ok_or_else(|| format!("{s} does not fit 64 bits"))
 }
+
+/// The option that raises `limit` (`--max-decompressed` for `Limits::max_decompressed`).
+pub fn flag(limit: b2schema::Limit) -> String {
+    format!("--{}", limit.name().replace('_', "-"))
+}
+
+/// A library message as the command line says it: the `Limits` settings a budget error names
+/// (`raise Limits::max_output`) become the options that raise them (`raise --max-output`).
+pub fn cli_text(message: &str) -> std::borrow::Cow<'_, str> {
+    if !message.contains("Limits::max_") {
+        return std::borrow::Cow::Borrowed(message);
+    }
+    let mut out = message.to_owned();
+    // Longest names first: `max_decompressed_total` before `max_decompressed`.
+    let mut limits = b2schema::Limit::ALL;
+    limits.sort_by_key(|l| std::cmp::Reverse(l.name().len()));
+    for limit in limits {
+        out = out.replace(&format!("Limits::{}", limit.name()), &flag(limit));
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn budget_errors_name_the_options_that_raise_them() {
+        for limit in b2schema::Limit::ALL {
+            let text = format!(
+                "budget exceeded: x needs 9, more than the limit of 1 (raise Limits::{})",
+                limit.name()
+            );
+            let cli = cli_text(&text);
+            assert!(cli.ends_with(&format!("(raise {})", flag(limit))), "{cli}");
+            // Every option named is one the parser knows.
+            assert!(
+                [
+                    "--max-decompressed",
+                    "--max-decompressed-total",
+                    "--max-items",
+                    "--max-output",
+                    "--max-shown",
+                    "--max-chunks"
+                ]
+                .contains(&flag(limit).as_str())
+            );
+        }
+    }
+}

@@ -52,9 +52,11 @@ pub fn run(
     }
     let written = match output {
         Some(out) => {
-            let f = std::fs::File::create(out).map_err(|e| Failure(format!("{}: {e}", out.display())))?;
-            let mut w = BufWriter::with_capacity(1 << 20, f);
-            write(&file, &mut w, &opts).and_then(|n| w.flush().map(|()| n).map_err(b2schema::Error::from))
+            let mut w = crate::output::AtomicFile::create(out, &[path])?;
+            match write(&file, &mut w, &opts) {
+                Ok(_) => return w.commit().map(|()| ExitCode::SUCCESS),
+                Err(e) => Err(e),
+            }
         }
         None => {
             let mut w = BufWriter::with_capacity(1 << 20, io::stdout().lock());

@@ -4,12 +4,11 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use crate::text;
 use b2schema::Limits;
 use b2schema::b2nd::{self, NdMeta};
-use b2schema::chunk::{self, ChunkHeader};
-use b2schema::frame::{
-    ChunkInfo, ChunkLocation, FrameFile, FrameType, SPARSE_INDEX, SpecialValue, codec_name, filter_name,
-};
+use b2schema::chunk::{self, ChunkHeader, Codec, Filter};
+use b2schema::frame::{ChunkInfo, ChunkLocation, FrameFile, FrameType, SPARSE_INDEX, SpecialValue};
 use serde_json::{Value, json};
 
 use crate::Failure;
@@ -45,7 +44,13 @@ fn run_one(path: &Path, offset: u64, as_json: bool, opts: &Options) -> Result<Ex
         return Ok(ExitCode::SUCCESS);
     }
     for (part, e) in &problems {
-        let _ = writeln!(io::stderr(), "b2schema: {}: {part}: {e}", path.display());
+        let _ = writeln!(
+            io::stderr(),
+            "b2schema: {}: {}: {}",
+            text::path(path),
+            text::escape(part),
+            text::escape(e)
+        );
     }
     Ok(ExitCode::from(2))
 }
@@ -112,7 +117,13 @@ impl<W: Write> Scan<W> {
             self.failed += 1;
             self.out.flush()?;
             for (part, e) in &problems {
-                let _ = writeln!(io::stderr(), "b2schema: {}: {part}: {e}", path.display());
+                let _ = writeln!(
+                    io::stderr(),
+                    "b2schema: {}: {}: {}",
+                    text::path(path),
+                    text::escape(part),
+                    text::escape(e)
+                );
             }
         }
         Ok(())
@@ -122,12 +133,13 @@ impl<W: Write> Scan<W> {
         self.failed += 1;
         let path = path.display().to_string();
         if self.as_json {
-            let line = json!({ "path": path, "error": error.to_string() });
+            let line = json!({ "path": path, "error": crate::budget::cli_text(&error.to_string()) });
             writeln!(self.out, "{line}")
         } else {
             // The reports before it first, for a terminal that shows both streams.
             self.out.flush()?;
-            let _ = writeln!(io::stderr(), "b2schema: {path}: {error}");
+            let error = crate::budget::cli_text(&error.to_string()).into_owned();
+            let _ = writeln!(io::stderr(), "b2schema: {}: {}", text::escape(&path), text::escape(&error));
             Ok(())
         }
     }
@@ -231,7 +243,7 @@ pub fn report(path: &Path, file: &FrameFile, opts: &Options) -> b2schema::Result
         "filters": h.filter_pipeline.filters,
         "filters_meta": h.filter_pipeline.filters_meta,
     });
-    if let Some(name) = codec_name(codec_id)
+    if let Some(name) = Codec::from_id(codec_id).name()
         && let Some(h) = header.as_object_mut()
     {
         // Right after the id it names.
@@ -309,7 +321,10 @@ pub fn report(path: &Path, file: &FrameFile, opts: &Options) -> b2schema::Result
     if !locations.is_empty() || problems.iter().all(|(p, _)| p != "chunks") {
         out["chunk_summary"] = summary(&locations);
     }
-    if !opts.all_chunks && problems.iter().all(|(p, _)| p != "chunks") {
+    if opts.all_chunks && locations.is_empty() && problems.iter().all(|(p, _)| p != "chunks") {
+        // Nothing to list as it is read: the same empty list as without `--all-chunks`.
+        out["chunks"] = json!([]);
+    } else if !opts.all_chunks && problems.iter().all(|(p, _)| p != "chunks") {
         let listed = usize::try_from(limits.max_items()).unwrap_or(usize::MAX).min(locations.len());
         let mut chunks = Vec::with_capacity(listed);
         for (i, &loc) in locations.iter().enumerate().take(listed) {
@@ -473,7 +488,7 @@ pub fn write_report(
         return if as_json {
             writeln!(out, "{}", report.value)
         } else {
-            out.write_all(human(&report.value).as_bytes())
+            out.write_all(text::escape_lines(&human(&report.value)).as_bytes())
         };
     }
     let each = |out: &mut dyn Write,
@@ -514,8 +529,8 @@ pub fn write_report(
         }
         out.write_all(b"}\n")
     } else {
-        out.write_all(human(&report.value).as_bytes())?;
-        each(out, problems, &|out, _, c| writeln!(out, "{}", chunk_line(c)))
+        out.write_all(text::escape_lines(&human(&report.value)).as_bytes())?;
+        each(out, problems, &|out, _, c| writeln!(out, "{}", text::escape(&chunk_line(c))))
     }
 }
 
@@ -541,7 +556,7 @@ fn chunk_json(ch: &ChunkHeader) -> Value {
     json!({
         "cbytes": ch.compressed_len(),
         "nbytes": ch.uncompressed_len(),
-        "codec": ch.codec().name(),
+        "codec": ch.codec().map_or("unknown compressor format", Codec::label),
         "memcpyed": ch.is_memcpyed(),
     })
 }
@@ -569,7 +584,7 @@ fn human(r: &Value) -> String {
     let _ = writeln!(
         s,
         "{}: {} frame, {} bytes",
-        r["path"].as_str().unwrap_or(""),
+        text::escape(r["path"].as_str().unwrap_or("")),
         h["frame_type"].as_str().unwrap_or(""),
         h["frame_len"]
     );
@@ -598,7 +613,8 @@ fn human(r: &Value) -> String {
         .filter(|(f, _)| f.as_u64() != Some(0))
         .map(|(f, m)| {
             let id = f.as_u64().unwrap_or(0) as u8;
-            let name = filter_name(id).map(str::to_owned).unwrap_or_else(|| format!("filter {id}"));
+            let name =
+                Filter::from_id(id).name().map(str::to_owned).unwrap_or_else(|| format!("filter {id}"));
             if m.as_u64() == Some(0) { name } else { format!("{name}({m})") }
         })
         .collect();
@@ -617,8 +633,12 @@ fn human(r: &Value) -> String {
     let metas = r["metalayers"].as_array().unwrap_or(&none);
     let _ = writeln!(s, "metalayers {}", metas.len());
     for m in metas {
-        let mut line =
-            format!("  {:<10} {} bytes at {}", m["name"].as_str().unwrap_or(""), m["len"], m["offset"]);
+        let mut line = format!(
+            "  {:<10} {} bytes at {}",
+            text::escape(m["name"].as_str().unwrap_or("")),
+            m["len"],
+            m["offset"]
+        );
         if let Some(nd) = m.get("b2nd") {
             let _ = write!(
                 line,
@@ -629,17 +649,17 @@ fn human(r: &Value) -> String {
                 nd["blockshape"]
             );
             if let Some(d) = nd.get("dtype") {
-                let _ = write!(line, ", dtype {}", d.as_str().unwrap_or(""));
+                let _ = write!(line, ", dtype {}", text::escape(d.as_str().unwrap_or("")));
             }
         } else if let Some(v) = m.get("value") {
-            let _ = write!(line, ": {}", short(&v.to_string()));
+            let _ = write!(line, ": {}", text::escape(&short(&v.to_string())));
         }
         let _ = writeln!(s, "{line}");
     }
     let vls = r["vlmetalayers"].as_array().unwrap_or(&none);
     let _ = writeln!(s, "vlmeta     {}", vls.len());
     for m in vls {
-        let mut line = format!("  {:<10}", m["name"].as_str().unwrap_or(""));
+        let mut line = format!("  {:<10}", text::escape(m["name"].as_str().unwrap_or("")));
         if let Some(c) = m.get("chunk") {
             let _ = write!(
                 line,
@@ -651,7 +671,7 @@ fn human(r: &Value) -> String {
         }
         match (m.get("value"), m.get("hex")) {
             (Some(v), _) => {
-                let _ = write!(line, ": {}", short(&v.to_string()));
+                let _ = write!(line, ": {}", text::escape(&short(&v.to_string())));
             }
             (None, Some(h)) => {
                 let _ = write!(line, ": raw {}", short(h.as_str().unwrap_or("")));
@@ -659,7 +679,7 @@ fn human(r: &Value) -> String {
             _ => {}
         }
         if let Some(why) = m["not_shown"].as_str() {
-            let _ = write!(line, ": not shown, {why}");
+            let _ = write!(line, ": not shown, {}", text::escape(why));
         }
         let _ = writeln!(s, "{line}");
     }
@@ -682,8 +702,12 @@ fn human(r: &Value) -> String {
     }
     if let Some(errors) = r["errors"].as_array() {
         for e in errors {
-            let _ =
-                writeln!(s, "!! {}: {}", e["part"].as_str().unwrap_or(""), e["error"].as_str().unwrap_or(""));
+            let _ = writeln!(
+                s,
+                "!! {}: {}",
+                text::escape(e["part"].as_str().unwrap_or("")),
+                text::escape(e["error"].as_str().unwrap_or(""))
+            );
         }
     }
     s

@@ -9,19 +9,22 @@ pub mod layouts;
 pub mod msgpack_json;
 pub mod npy;
 pub mod open;
+pub mod output;
 pub mod pack;
 pub mod progress;
 #[cfg(feature = "serve")]
 pub mod serve;
 pub mod slice;
+pub mod text;
 pub mod verify;
 
 /// An error for the user: what failed, where.
+#[derive(Debug)]
 pub struct Failure(pub String);
 
 impl std::fmt::Display for Failure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&text::escape(&budget::cli_text(&self.0)))
     }
 }
 

@@ -29,10 +29,9 @@ pub fn first_words(path: &Path, offset: u64) -> Option<String> {
         return (!path.join(SPARSE_INDEX).exists())
             .then(|| format!("not a sparse frame: the directory has no {SPARSE_INDEX}"));
     }
-    // Only a regular file is opened (a FIFO could block; the library says what it is).
-    let meta = std::fs::metadata(path).ok().filter(|m| m.is_file())?;
-    let file_len = meta.len();
-    let mut f = File::open(path).ok()?;
+    // Opened without blocking, then checked: only a regular file is read (the library says
+    // what anything else is).
+    let (mut f, file_len) = b2schema::frame::open_regular(path).ok()?;
     let at = |o: usize| offset.saturating_add(o as u64);
     let magic_at = value_offset("magic");
     let frame_len_at = value_offset("frame_len");
@@ -126,7 +125,7 @@ pub fn explain(path: &Path, offset: u64, e: b2schema::Error) -> String {
 pub fn absolute(offset: u64, e: b2schema::Error) -> String {
     // An offset past any file's end was refused before an offset could be read there.
     let Some(base) = usize::try_from(offset).ok().filter(|&o| o != 0 && o <= 1 << 48) else {
-        return e.to_string();
+        return crate::budget::cli_text(&e.to_string()).into_owned();
     };
     in_file(offset, e.shift_offset(base))
 }
@@ -134,8 +133,9 @@ pub fn absolute(offset: u64, e: b2schema::Error) -> String {
 /// An error whose offsets are already in the file (a [`FrameFile`] reads chunks at their place
 /// in the file), saying where the frame starts when not 0.
 pub fn in_file(offset: u64, e: impl std::fmt::Display) -> String {
+    let text = crate::budget::cli_text(&e.to_string()).into_owned();
     match offset {
-        0 => e.to_string(),
-        _ => format!("{e} (offsets in the file; the frame starts at {offset})"),
+        0 => text,
+        _ => format!("{text} (offsets in the file; the frame starts at {offset})"),
     }
 }

@@ -3,7 +3,7 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use b2schema::chunk::{compcode, filter_id};
+use b2schema::chunk::{Codec, Filter};
 use b2schema::frame::SplitMode;
 use b2schema::writer::{CParams, Fill, NdArray};
 
@@ -16,46 +16,32 @@ use crate::npy;
 const L2_CACHE: u64 = 512 * 1024;
 const L3_CACHE: u64 = 32 * 1024 * 1024;
 
-/// The codec id of a codec name.
-fn codec(name: &str) -> Result<u8, Failure> {
-    Ok(match name {
-        "blosclz" => compcode::BLOSCLZ,
-        "lz4" => compcode::LZ4,
-        "lz4hc" => compcode::LZ4HC,
-        "zlib" => compcode::ZLIB,
-        "zstd" => compcode::ZSTD,
-        _ => return Err(Failure(format!("unknown codec {name:?} (blosclz, lz4, lz4hc, zlib, zstd)"))),
-    })
+/// The codec a name (or id) stands for: the chunk codec's own vocabulary ([`Codec`]'s `FromStr`).
+fn codec(name: &str) -> Result<Codec, Failure> {
+    name.parse::<Codec>().map_err(|e| Failure(format!("unknown codec {name:?}: {e}")))
 }
 
-/// A filter name (`trunc_prec:BITS` with its precision) as (id, meta).
-fn filter(name: &str) -> Result<(u8, u8), Failure> {
+/// A filter name or id, `NAME:META` with its meta (`trunc_prec:BITS`), as (filter, meta); `none`
+/// is an empty slot.
+fn filter(name: &str) -> Result<(Filter, u8), Failure> {
     let (name, meta) = match name.split_once(':') {
         Some((n, m)) => {
-            let m: i8 =
-                m.parse().map_err(|_| Failure(format!("filter meta {m:?}: an integer from -128 to 127")))?;
+            let m: i16 = m
+                .parse()
+                .ok()
+                .filter(|v| (-128..=255).contains(v))
+                .ok_or_else(|| Failure(format!("filter meta {m:?}: an integer from -128 to 255")))?;
             (n, m as u8)
         }
         None => (name, 0),
     };
     let id = match name {
-        "none" => filter_id::NOFILTER,
-        "shuffle" => filter_id::SHUFFLE,
-        "bitshuffle" => filter_id::BITSHUFFLE,
-        "delta" => filter_id::DELTA,
-        "trunc_prec" if meta == 0 => {
-            return Err(Failure(
-                "trunc_prec needs its precision: trunc_prec:BITS (mantissa bits kept)".into(),
-            ));
-        }
-        "trunc_prec" => filter_id::TRUNC_PREC,
-        "bytedelta" => filter_id::BYTEDELTA,
-        _ => {
-            return Err(Failure(format!(
-                "unknown filter {name:?} (shuffle, bitshuffle, delta, trunc_prec:BITS, bytedelta, none)"
-            )));
-        }
+        "none" => Filter::NoFilter,
+        _ => name.parse::<Filter>().map_err(|e| Failure(format!("unknown filter {name:?}: {e}")))?,
     };
+    if id == Filter::TruncPrec && meta == 0 {
+        return Err(Failure("trunc_prec needs its precision: trunc_prec:BITS (mantissa bits kept)".into()));
+    }
     Ok((id, meta))
 }
 
@@ -169,8 +155,7 @@ pub struct PackOptions<'a> {
 
 /// `b2schema pack IN.npy OUT.b2nd`.
 pub fn pack(input: &Path, output: &Path, o: &PackOptions<'_>) -> Result<ExitCode, Failure> {
-    let bytes = std::fs::read(input).map_err(|e| Failure::at(input, e))?;
-    let arr = npy::read(&bytes).map_err(|e| Failure::at(input, e))?;
+    let arr = read_npy(input)?;
     let itemsize = b2schema::dtype::DType::parse(&arr.descr).map_err(|e| Failure::at(input, e))?.itemsize();
     let ndim = arr.shape.len();
     let (dc, db) = default_shapes(&arr.shape, itemsize as u64);
@@ -184,10 +169,10 @@ pub fn pack(input: &Path, output: &Path, o: &PackOptions<'_>) -> Result<ExitCode
         chunks.clear();
         blocks.clear();
     }
-    let mut filters = [0u8; 6];
+    let mut filters = [Filter::NoFilter; 6];
     let mut metas = [0u8; 6];
     if o.filters.is_empty() {
-        filters[5] = filter_id::SHUFFLE;
+        filters[5] = Filter::Shuffle;
     } else if o.filters.len() > 6 {
         return Err(Failure(format!("{} filters: a pipeline has 6 slots", o.filters.len())));
     }
@@ -213,8 +198,37 @@ pub fn pack(input: &Path, output: &Path, o: &PackOptions<'_>) -> Result<ExitCode
     let frame = pack_frame(&a, &mut bar);
     bar.finish();
     let frame = frame.map_err(|e| Failure::at(input, e))?;
-    frame.write_file(output).map_err(|e| Failure::at(output, e))?;
+    let bytes = frame.to_vec().map_err(|e| Failure::at(input, e))?;
+    let mut out = crate::output::AtomicFile::create(output, &[input])?;
+    std::io::Write::write_all(&mut out, &bytes).map_err(|e| Failure::at(output, e))?;
+    out.commit()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Reads the `.npy` file at `input`: opened, then checked (a regular file: never a FIFO, a device
+/// or `/dev/zero`), its header parsed from its first bytes, its size checked against what the
+/// header says before the items are read (no more than the header asks for, allocated
+/// fallibly).
+fn read_npy(input: &Path) -> Result<npy::Npy, Failure> {
+    use std::io::Read;
+    let (mut f, len) = b2schema::frame::open_regular(input).map_err(|e| Failure::at(input, e))?;
+    let mut prefix = Vec::new();
+    (&mut f).take(1 << 20).read_to_end(&mut prefix).map_err(|e| Failure::at(input, e))?;
+    let h = npy::read_header(&prefix).map_err(|e| Failure::at(input, e))?;
+    let want = (h.data_at as u64).saturating_add(h.data_len as u64);
+    if len < want {
+        return Err(Failure::at(
+            input,
+            format!("the .npy file holds {len} bytes, its header and shape need {want}: truncated"),
+        ));
+    }
+    let mut bytes = Vec::new();
+    bytes
+        .try_reserve_exact(want as usize)
+        .map_err(|_| Failure::at(input, format!("{want} bytes of items cannot be allocated")))?;
+    bytes.extend_from_slice(&prefix[..prefix.len().min(want as usize)]);
+    (&mut f).take(want - bytes.len() as u64).read_to_end(&mut bytes).map_err(|e| Failure::at(input, e))?;
+    npy::read(&bytes).map_err(|e| Failure::at(input, e))
 }
 
 /// The frame of `a`, advancing `bar` after each chunk by the share of the array's bytes done
@@ -244,12 +258,14 @@ pub fn unpack(
     let meta =
         view.metalayer("b2nd").ok_or_else(|| Failure::at(input, "no b2nd metalayer: not an NDArray"))?;
     let nd = b2schema::b2nd::read(meta).map_err(|e| Failure::at(input, e))?;
-    let dtype = nd.dtype.clone().ok_or_else(|| Failure::at(input, "the b2nd metalayer has no dtype"))?;
+    let stored = nd.dtype.clone().ok_or_else(|| Failure::at(input, "the b2nd metalayer has no dtype"))?;
+    let typesize = view.header.typesize;
+    let descr =
+        npy::descr_for(&stored, usize::try_from(typesize).unwrap_or(0)).map_err(|e| Failure::at(input, e))?;
     let total = file.data_len().map_err(|e| Failure::at(input, crate::open::absolute(offset, e)))?;
     let shape: Vec<u64> = nd.shape.iter().map(|&d| d.max(0) as u64).collect();
-    let header = npy::header(&dtype, &shape, 0);
-    let out = std::fs::File::create(output).map_err(|e| Failure::at(output, e))?;
-    let mut out = std::io::BufWriter::with_capacity(1 << 20, out);
+    let header = npy::header(&descr, &shape, 0);
+    let mut out = crate::output::AtomicFile::create(output, &[input])?;
     out.write_all(&header).map_err(|e| Failure::at(output, e))?;
     // The data streamed (one layer of chunks in memory), with a bar on a terminal.
     let mut bar = crate::progress::Bar::stderr("unpack", total, PROGRESS_FROM);
@@ -259,7 +275,7 @@ pub fn unpack(
     );
     bar.finish();
     written.map_err(|e| Failure::at(input, crate::open::in_file(offset, e)))?;
-    out.flush().map_err(|e| Failure::at(output, e))?;
+    out.commit()?;
     Ok(ExitCode::SUCCESS)
 }
 

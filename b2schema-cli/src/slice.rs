@@ -52,23 +52,31 @@ pub fn cat_array(
             opts.max_bytes
         )));
     }
-    let mut out: Box<dyn Write> = match output.path {
-        Some(p) => Box::new(std::io::BufWriter::new(
-            std::fs::File::create(p).map_err(|e| Failure(format!("{}: {e}", p.display())))?,
-        )),
-        None => Box::new(std::io::stdout().lock()),
-    };
-    let mut write_error = None;
-    if output.npy {
-        let dtype = reader
+    let header = if output.npy {
+        let stored = reader
             .meta()
             .dtype
             .clone()
             .ok_or_else(|| Failure::at(path, "the b2nd metalayer has no dtype"))?;
-        let header = crate::npy::header(&dtype, &sel.numpy_shape(), 0);
-        if let Err(e) = out.write_all(&header) {
-            write_error = Some(format!("writing the data: {e}"));
-        }
+        let descr = crate::npy::descr_for(&stored, reader.typesize()).map_err(|e| Failure::at(path, e))?;
+        Some(crate::npy::header(&descr, &sel.numpy_shape(), 0))
+    } else {
+        None
+    };
+    let mut file_out = match output.path {
+        Some(p) => Some(crate::output::AtomicFile::create(p, &[path])?),
+        None => None,
+    };
+    let mut stdout = std::io::stdout().lock();
+    let out: &mut dyn Write = match &mut file_out {
+        Some(f) => f,
+        None => &mut stdout,
+    };
+    let mut write_error = None;
+    if let Some(header) = header
+        && let Err(e) = out.write_all(&header)
+    {
+        write_error = Some(format!("writing the data: {e}"));
     }
     let result = if write_error.is_some() {
         Ok(b2schema::array::ReadStats::default())
@@ -90,5 +98,8 @@ pub fn cat_array(
     }
     result.map_err(|e| Failure::at(path, e))?;
     out.flush().map_err(|e| Failure(format!("writing the data: {e}")))?;
+    if let Some(f) = file_out {
+        f.commit()?;
+    }
     Ok(ExitCode::SUCCESS)
 }

@@ -73,7 +73,7 @@ pub fn run(path: &Path, offset: u64, limits: b2schema::Limits, as_json: bool) ->
         }
         for (name, r, _) in results {
             let (Ok(line) | Err(line)) = r;
-            s.push_str(&format!("{name:<8} {line}\n"));
+            s.push_str(&format!("{name:<8} {}\n", crate::text::escape(&line)));
         }
         s
     };
@@ -202,7 +202,7 @@ pub fn dump(path: &Path, offset: u64, limits: b2schema::Limits, all: bool) -> Re
             open::absolute(offset, e)
         )),
     }
-    crate::print(realign(&out).as_bytes())
+    crate::print(crate::text::escape_lines(&realign(&out)).as_bytes())
 }
 
 /// A bin32 marker and its 4-byte length: what precedes a metalayer's content.

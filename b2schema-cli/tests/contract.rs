@@ -358,3 +358,20 @@ fn unpack_and_inspect_problems_take_the_frame_offset() {
     assert!(out.contains("the frame starts at 8"), "{out}");
     assert!(out.contains(&format!("at offset {} ([0].cbytes)", 8 + at + 12)), "{at} {out}");
 }
+
+/// `"chunks"` is a list in every report, also of a frame with no chunks and with
+/// `--all-chunks` (it was left out there), and the report follows the schema.
+#[test]
+fn inspect_json_lists_chunks_as_an_empty_list_with_or_without_all_chunks() {
+    let dir = temp_dir("no-chunks");
+    let bytes = b2schema::writer::Frame::new(4).to_vec().unwrap();
+    let path = write(&dir, "empty.b2frame", &bytes);
+    let (schemas, index) = schema();
+    for extra in [&[][..], &["--all-chunks"][..]] {
+        let o = b2schema(&[&["inspect", "--json", path.as_str()], extra].concat());
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(v["chunks"], serde_json::json!([]), "{extra:?}: {v}");
+        schemas.validate(&v, index).unwrap_or_else(|e| panic!("{extra:?}: {e}"));
+    }
+}

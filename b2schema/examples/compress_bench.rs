@@ -9,7 +9,7 @@
 
 use std::time::Instant;
 
-use b2schema::chunk::compcode;
+use b2schema::chunk::Codec;
 use b2schema::chunk::compress::{Params, compress};
 
 fn main() {
@@ -21,16 +21,9 @@ fn main() {
     let data = std::fs::read(path).expect("read the data file");
     let typesize: usize = ts.parse().expect("a typesize");
     let reps: usize = args.get(3).map_or(5, |r| r.parse().expect("a repetition count"));
-    let codecs = [
-        (compcode::BLOSCLZ, "blosclz"),
-        (compcode::LZ4, "lz4"),
-        (compcode::LZ4HC, "lz4hc"),
-        (compcode::ZLIB, "zlib"),
-        (compcode::ZSTD, "zstd"),
-    ];
-    for (codec, name) in codecs {
+    for codec in [Codec::BloscLz, Codec::Lz4, Codec::Lz4hc, Codec::Zlib, Codec::Zstd] {
         for clevel in [1u8, 5, 9] {
-            let p = Params { codec, clevel, ..Params::new(typesize) };
+            let p = Params::new(typesize).with_codec(codec).with_clevel(clevel);
             let mut best = f64::INFINITY;
             let mut size = 0;
             for _ in 0..reps {
@@ -39,7 +32,7 @@ fn main() {
                 best = best.min(t.elapsed().as_secs_f64());
                 size = c.len();
             }
-            println!(r#"{{"codec": "{name}", "clevel": {clevel}, "cbytes": {size}, "seconds": {best}}}"#);
+            println!(r#"{{"codec": "{codec}", "clevel": {clevel}, "cbytes": {size}, "seconds": {best}}}"#);
         }
     }
 }

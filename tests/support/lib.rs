@@ -9,6 +9,12 @@ use std::path::PathBuf;
 #[doc = include_str!("../../README.md")]
 pub struct ReadmeExamples;
 
+// Reading files, listing them, hand-made chunk headers: written once, in the chunk codec's test
+// helpers, which need nothing but std.
+#[path = "../../b2schema-chunk/tests/common/files.rs"]
+mod files;
+pub use files::{chunk_header, files_with_ext, read_file};
+
 /// The repository's root (the directory of the top-level `Cargo.toml`).
 pub fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -37,36 +43,9 @@ pub fn chunk_corpus(rel: &str) -> PathBuf {
     data_root().join("chunks").join(rel)
 }
 
-/// Reads a file, failing the test with its path when it is missing: a missing fixture is a
-/// failure, never a skip.
-pub fn read_file(path: &std::path::Path) -> Vec<u8> {
-    std::fs::read(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
-}
-
 /// Reads a compat file, failing the test with the path when it is missing.
 pub fn read_compat(rel: &str) -> Vec<u8> {
     read_file(&compat_file(rel))
-}
-
-/// Files below `dir` (recursively) whose name ends with `.ext`, sorted. Fails the test when `dir`
-/// cannot be read or holds no such file.
-pub fn files_with_ext(dir: &std::path::Path, ext: &str) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let entries = std::fs::read_dir(&d).unwrap_or_else(|e| panic!("cannot list {}: {e}", d.display()));
-        for e in entries {
-            let p = e.unwrap_or_else(|e| panic!("cannot list {}: {e}", d.display())).path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == ext) {
-                out.push(p);
-            }
-        }
-    }
-    assert!(!out.is_empty(), "no .{ext} file below {}", dir.display());
-    out.sort();
-    out
 }
 
 /// The pinned python-blosc2's interpreter: `scripts/pyenv.sh` installs it on first use (into
@@ -108,28 +87,6 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 }
 
 pub mod frame_chunks;
-
-/// A 32-byte Blosc2 chunk header (version 5, codec version 1) with these fields, the rest zero:
-/// the tests' one way to hand-make a chunk.
-pub fn chunk_header(
-    flags: u8,
-    typesize: u8,
-    nbytes: i32,
-    blocksize: i32,
-    cbytes: i32,
-    b2flags: u8,
-) -> Vec<u8> {
-    let mut h = vec![0u8; 32];
-    h[0] = 5;
-    h[1] = 1;
-    h[2] = flags;
-    h[3] = typesize;
-    h[4..8].copy_from_slice(&nbytes.to_le_bytes());
-    h[8..12].copy_from_slice(&blocksize.to_le_bytes());
-    h[12..16].copy_from_slice(&cbytes.to_le_bytes());
-    h[31] = b2flags;
-    h
-}
 
 /// Asserts a text snapshot stored under the top-level `snapshots/` directory as
 /// `snapshots/<name>.snap`.

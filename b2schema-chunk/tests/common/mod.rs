@@ -1,4 +1,11 @@
-//! What the property tests compress: the shapes of data the codecs meet.
+//! What the chunk codec's tests share: the shapes of data the property tests compress, and where
+//! the repository's test data lives (`tests/data/` at the workspace root: the chunk corpus and the
+//! compat files, with their provenance in `tests/data/README.md`).
+
+use std::path::{Path, PathBuf};
+
+mod files;
+pub use files::{chunk_header, files_with_ext, read_file};
 
 use proptest::prelude::*;
 
@@ -33,4 +40,24 @@ pub fn data(max_len: usize) -> impl Strategy<Value = Vec<u8>> {
             }
         }
     })
+}
+
+/// The workspace's test data: `tests/data/`.
+pub fn data_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data")
+}
+
+/// `tests/data/chunks/<rel>`: the chunk decoder's corpus.
+pub fn chunk_corpus(rel: &str) -> PathBuf {
+    data_root().join("chunks").join(rel)
+}
+
+/// `tests/data/compat/<rel>`: real files from older Blosc writers.
+pub fn compat_file(rel: &str) -> PathBuf {
+    data_root().join("compat").join(rel)
+}
+
+/// Reads a compat file.
+pub fn read_compat(rel: &str) -> Vec<u8> {
+    read_file(&compat_file(rel))
 }

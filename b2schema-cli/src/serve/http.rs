@@ -6,14 +6,14 @@
 //! on a small machine and every limit below is visible in one place.
 
 use std::io::{self, BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
 use std::time::Duration;
 
 /// The longest request head (request line and headers) accepted.
 pub const MAX_HEAD: usize = 16 * 1024;
 /// The most header lines accepted.
 pub const MAX_HEADERS: usize = 64;
-/// How long a client may take to send its request or to read the response.
+/// How long a client may take to send its whole request head (from its connection's accept),
+/// and to read a response.
 pub const TIMEOUT: Duration = Duration::from_secs(10);
 
 /// A parsed request: method, path and query (still percent-encoded), and its `Host`.
@@ -181,12 +181,6 @@ pub fn write_response(mut w: impl Write, resp: &Response, head_only: bool) -> io
         w.write_all(&resp.body)?;
     }
     w.flush()
-}
-
-/// Sets the connection's timeouts, so that a silent or slow client cannot hold a thread.
-pub fn prepare(stream: &TcpStream) -> io::Result<()> {
-    stream.set_read_timeout(Some(TIMEOUT))?;
-    stream.set_write_timeout(Some(TIMEOUT))
 }
 
 /// The value of `key` in a query string, percent-decoded (`+` is a space); `None` when absent

@@ -406,11 +406,11 @@ impl Error {
                     "budget exceeded: {what} needs {}, which could not be allocated",
                     bytes(*needed)
                 ),
-                Some(alloc::format!("lower it or raise the memory available ({})", limit.option())),
+                Some(alloc::format!("lower it or raise the memory available (Limits::{})", limit.name())),
             ),
             K::BudgetExceeded { what, needed, limit, max } => (
                 alloc::format!("budget exceeded: {what} needs {needed}"),
-                Some(alloc::format!("more than the limit of {max} (raise with {})", limit.option())),
+                Some(alloc::format!("more than the limit of {max} (raise Limits::{})", limit.name())),
             ),
             K::Custom(msg) => (msg.clone(), None),
             #[cfg(feature = "std")]
@@ -495,15 +495,27 @@ pub enum Limit {
 }
 
 impl Limit {
-    /// The command-line option that raises it (`--max-decompressed`).
-    pub const fn option(self) -> &'static str {
+    /// Every limit.
+    pub const ALL: [Limit; 6] = [
+        Limit::Decompressed,
+        Limit::DecompressedTotal,
+        Limit::Items,
+        Limit::Output,
+        Limit::Shown,
+        Limit::Chunks,
+    ];
+
+    /// The `Limits` setting that raises it (`max_decompressed`), as budget errors name it
+    /// (`raise Limits::max_decompressed`); a program that calls its settings otherwise (the
+    /// command line's `--max-decompressed`) renames it at its own layer.
+    pub const fn name(self) -> &'static str {
         match self {
-            Limit::Decompressed => "--max-decompressed",
-            Limit::DecompressedTotal => "--max-decompressed-total",
-            Limit::Items => "--max-items",
-            Limit::Output => "--max-output",
-            Limit::Shown => "--max-shown",
-            Limit::Chunks => "--max-chunks",
+            Limit::Decompressed => "max_decompressed",
+            Limit::DecompressedTotal => "max_decompressed_total",
+            Limit::Items => "max_items",
+            Limit::Output => "max_output",
+            Limit::Shown => "max_shown",
+            Limit::Chunks => "max_chunks",
         }
     }
 }

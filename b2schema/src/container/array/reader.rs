@@ -1,10 +1,11 @@
 //! Reading a hyper-rectangle of an NDArray from a frame file, decoding only the chunks and the
 //! blocks it touches.
 //!
-//! The selection is cut along its first dimension into *bands* at the array's block
-//! boundaries. A band's output is a contiguous run of the C-order result, so bands are handed to
+//! The selection is cut along its first dimension into *bands* at the array's chunk boundaries
+//! (and, when streamed, at block boundaries into pieces of a bounded size), made one at a time.
+//! A band's output is a contiguous run of the C-order result, so runs of bands are handed to
 //! scoped threads with disjoint output slices; inside a band, each touched chunk gives the
-//! blocks of that band's block row that the selection touches. Work and memory follow the
+//! blocks that the selection touches (a special chunk fills its part at once). Work and memory follow the
 //! selection and the touched blocks, never the padded chunk grid: one block buffer per thread,
 //! and the chunks' tables (header, block offsets, dictionary) read once, up front.
 
@@ -92,7 +93,7 @@ enum Source {
     /// Every item is this item (special chunks).
     Fill(Vec<u8>),
     /// Blocks decoded one at a time, from the chunk's bytes at `loc`.
-    Blocks { loc: ChunkLocation, table: ChunkBlocks, first: Option<Vec<u8>> },
+    Blocks { loc: ChunkLocation, table: alloc::boxed::Box<ChunkBlocks>, first: Option<Vec<u8>> },
     /// A chunk whose blocks are not the array's blocks (a header blocksize that is not the block
     /// shape's): decoded whole, once.
     Whole(Vec<u8>),
@@ -256,16 +257,15 @@ impl<'f> ArrayReader<'f> {
         let row_bytes = ranges[1..].iter().fold(self.typesize as u64, |a, r| a * (r.end - r.start)) as usize;
         let mut stats = ReadStats::default();
         let mut buf = Vec::new();
-        let bands = self.bands(&ranges[0]);
-        let mut i = 0;
-        while i < bands.len() {
-            let start = bands[i].start;
-            let mut end = bands[i].end;
-            i += 1;
-            while i < bands.len() && ((bands[i].end - start) as usize).saturating_mul(row_bytes) <= slab_bytes
+        let max_rows = (slab_bytes / row_bytes.max(1)).max(1) as u64;
+        let mut bands = self.bands(&ranges[0], max_rows).peekable();
+        while let Some(first) = bands.next() {
+            let start = first.start;
+            let mut end = first.end;
+            while let Some(next) =
+                bands.next_if(|b| ((b.end - start) as usize).saturating_mul(row_bytes) <= slab_bytes)
             {
-                end = bands[i].end;
-                i += 1;
+                end = next.end;
             }
             let mut part = ranges.to_vec();
             part[0] = start..end;
@@ -342,14 +342,16 @@ impl<'f> ArrayReader<'f> {
                 break;
             }
         }
-        let bands = self.bands(&ranges[0]);
         let row_bytes = ranges[1..].iter().fold(self.typesize as u64, |a, r| a * (r.end - r.start)) as usize;
-        let nthreads = opts.nthreads.clamp(1, bands.len().max(1));
-        let work = |bands: &[Range<u64>], out: &mut [u8]| -> Result<ReadStats> {
+        let rows = ranges[0].end - ranges[0].start;
+        let nthreads = (opts.nthreads.max(1) as u64).min(rows) as usize;
+        // A group of bands is a range of the first dimension: the bands are made as they are
+        // visited, so memory does not depend on how many blocks the selection crosses.
+        let work = |group: Range<u64>, out: &mut [u8]| -> Result<ReadStats> {
             let mut stats = ReadStats::default();
             let mut scratch = self.take_scratch();
             let mut at = 0;
-            for band in bands {
+            for band in self.bands(&group, u64::MAX) {
                 let n = (band.end - band.start) as usize * row_bytes;
                 let (part, _) = out[at..].split_at_mut(n);
                 let mut band_ranges = ranges.to_vec();
@@ -367,19 +369,26 @@ impl<'f> ArrayReader<'f> {
             self.keep_scratch(scratch);
             Ok(stats)
         };
-        if nthreads == 1 {
-            stats.add(&work(&bands, out)?);
+        if nthreads <= 1 {
+            stats.add(&work(ranges[0].clone(), out)?);
             return Ok(stats);
         }
-        // Contiguous groups of bands, each with its part of the output.
-        let per = bands.len().div_ceil(nthreads);
+        // Contiguous groups of about as many rows each, cut at band boundaries, each with its
+        // part of the output.
         let mut parts = Vec::new();
         let mut rest = out;
-        for group in bands.chunks(per) {
-            let n = group.iter().map(|b| (b.end - b.start) as usize * row_bytes).sum::<usize>();
+        let mut start = ranges[0].start;
+        for t in 1..=nthreads as u64 {
+            let target = ranges[0].start + rows * t / nthreads as u64;
+            let end = self.band_boundary_at_or_after(target).min(ranges[0].end);
+            if end <= start {
+                continue;
+            }
+            let n = (end - start) as usize * row_bytes;
             let (part, tail) = rest.split_at_mut(n);
-            parts.push((group, part));
+            parts.push((start..end, part));
             rest = tail;
+            start = end;
         }
         let results: Vec<Result<ReadStats>> = std::thread::scope(|scope| {
             let workers: Vec<_> =
@@ -392,20 +401,20 @@ impl<'f> ArrayReader<'f> {
         Ok(stats)
     }
 
-    /// The selection's first-dimension range cut at the array's block boundaries.
-    fn bands(&self, r: &Range<u64>) -> Vec<Range<u64>> {
+    /// The selection's first-dimension range cut at the array's chunk boundaries, and into
+    /// pieces of at most `max_rows` rows (at least one block row) cut at block boundaries;
+    /// made one at a time, so that memory never follows the number of block rows (a selection
+    /// may cross 2^30 of them).
+    fn bands(&self, r: &Range<u64>, max_rows: u64) -> Bands {
+        Bands { at: r.start, end: r.end, chunk: self.chunkshape[0], block: self.blockshape[0], max_rows }
+    }
+
+    /// The first block boundary of the first dimension at or after `row`.
+    fn band_boundary_at_or_after(&self, row: u64) -> u64 {
         let (c, b) = (self.chunkshape[0], self.blockshape[0]);
-        let mut out = Vec::new();
-        let mut at = r.start;
-        while at < r.end {
-            let in_chunk = at % c;
-            let next_block = at - in_chunk + (in_chunk / b + 1) * b;
-            let next_chunk = at - in_chunk + c;
-            let end = next_block.min(next_chunk).min(r.end);
-            out.push(at..end);
-            at = end;
-        }
-        out
+        let in_chunk = row % c;
+        let chunk_start = row - in_chunk;
+        (chunk_start + in_chunk.div_ceil(b).saturating_mul(b)).min(chunk_start + c)
     }
 
     /// Reads what is needed to give the blocks of chunk `index`.
@@ -422,7 +431,7 @@ impl<'f> ArrayReader<'f> {
                 let mut prefix = Vec::new();
                 let table = loop {
                     match ChunkBlocks::from_prefix(&prefix).map_err(|e| Error::chunk(e, at as usize))? {
-                        Prefix::Ready(t) => break t,
+                        Prefix::Ready(t) => break t.with_registry(self.file.registry()),
                         Prefix::Need(n)
                             if n > prefix.len() && n <= self.chunk_bytes.saturating_add(1 << 20) =>
                         {
@@ -468,11 +477,13 @@ impl<'f> ArrayReader<'f> {
                     } else {
                         None
                     };
-                    Source::Blocks { loc, table, first }
+                    Source::Blocks { loc, table: alloc::boxed::Box::new(table), first }
                 } else {
                     let bytes = self.file.read_chunk(loc)?;
                     stats.bytes_read += bytes.len() as u64;
-                    let data = b2schema_chunk::decompress_with_limit(&bytes, self.chunk_bytes)
+                    let data = b2schema_chunk::Decoder::new(self.file.registry())
+                        .max_nbytes(self.chunk_bytes)
+                        .decompress(&bytes)
                         .map_err(|e| Error::chunk(e, at as usize))?;
                     stats.blocks += h.nblocks() as u64;
                     stats.bytes_decoded += data.len() as u64;
@@ -622,6 +633,13 @@ impl<'o> Sink<'o> {
             lo.push(a - o);
             hi.push(b - o);
         }
+        // A special chunk is one item everywhere: its part is filled at once, whatever its blocks.
+        if let Source::Fill(item) = &chunk.source {
+            let part: Vec<Range<u64>> =
+                (0..n).map(|d| chunk.origin[d] + lo[d]..chunk.origin[d] + hi[d]).collect();
+            self.fill_rows(&part, item);
+            return Ok(());
+        }
         let blo: Vec<u64> = lo.iter().zip(&r.blockshape).map(|(&l, &b)| l / b).collect();
         let bhi: Vec<u64> = hi.iter().zip(&r.blockshape).map(|(&h, &b)| (h - 1) / b).collect();
         let mut bc = blo.clone();
@@ -761,5 +779,40 @@ mod ndarray_tests {
         assert_eq!(a[[0, 0]], (3 * 7 + 2) as f64);
         assert_eq!(a[[5, 2]], (8 * 7 + 4) as f64);
         std::fs::remove_file(&path).unwrap();
+    }
+}
+
+/// The bands of a first-dimension range: cut at chunk boundaries, and at the block boundaries
+/// that keep a band within `max_rows` rows (one block row at least; a chunk's last block may be
+/// shorter than the block shape).
+struct Bands {
+    at: u64,
+    end: u64,
+    chunk: u64,
+    block: u64,
+    max_rows: u64,
+}
+
+impl Iterator for Bands {
+    type Item = Range<u64>;
+
+    fn next(&mut self) -> Option<Range<u64>> {
+        if self.at >= self.end {
+            return None;
+        }
+        let in_chunk = self.at % self.chunk;
+        let chunk_start = self.at - in_chunk;
+        let next_chunk = chunk_start + self.chunk;
+        let next_block = chunk_start + (in_chunk / self.block + 1) * self.block;
+        let cap = self.at.saturating_add(self.max_rows);
+        let snapped = if cap >= next_chunk {
+            next_chunk
+        } else {
+            chunk_start + (cap - chunk_start) / self.block * self.block
+        };
+        let end = snapped.max(next_block).min(next_chunk).min(self.end);
+        let band = self.at..end;
+        self.at = end;
+        Some(band)
     }
 }

@@ -629,6 +629,14 @@ impl<'a> Parser<'a> {
     }
 }
 
+impl DType {
+    /// Whether the dtype holds Python objects (`|O`) anywhere: pointers in the process that wrote
+    /// them, no data in a file.
+    pub fn has_objects(&self) -> bool {
+        has_object(self)
+    }
+}
+
 /// Whether the dtype holds Python objects anywhere.
 fn has_object(dtype: &DType) -> bool {
     match dtype {

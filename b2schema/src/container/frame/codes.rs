@@ -2,7 +2,7 @@
 
 /// How blocks are split into streams: the chunk codec's [`Split`](crate::chunk::compress::Split).
 pub use b2schema_chunk::compress::Split as SplitMode;
-pub use b2schema_chunk::{codec_name, filter_name};
+pub use b2schema_chunk::{Codec, Filter};
 
 /// Whether a frame is one contiguous buffer or a sparse directory's index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

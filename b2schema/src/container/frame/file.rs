@@ -38,6 +38,9 @@ pub struct FrameFile {
     /// metadata so that chunks come from the file that metadata was read from, without opening
     /// it again per chunk; read by position (`pread`), so threads share it. Unix only.
     kept: Option<Arc<File>>,
+    /// The plugin codecs and filters its chunks are decoded with (the built-ins only unless
+    /// [`FrameFile::with_registry`] gave others).
+    registry: b2schema_chunk::Registry,
 }
 
 impl FrameFile {
@@ -100,6 +103,18 @@ impl FrameFile {
             frame.kept = Some(Arc::new(f));
         }
         Ok(frame)
+    }
+
+    /// Decoding its chunks with `registry`'s plugin codecs and filters besides the built-in ones
+    /// (c-blosc2's `blosc2_register_codec` / `blosc2_register_filter`).
+    pub fn with_registry(mut self, registry: b2schema_chunk::Registry) -> Self {
+        self.registry = registry;
+        self
+    }
+
+    /// The plugin codecs and filters its chunks are decoded with.
+    pub fn registry(&self) -> &b2schema_chunk::Registry {
+        &self.registry
     }
 
     /// The budget this frame is read within.
@@ -201,6 +216,7 @@ impl FrameFile {
             bytes_read,
             limits,
             kept: None,
+            registry: b2schema_chunk::Registry::new(),
         })
     }
 
@@ -483,11 +499,13 @@ impl FrameFile {
             ChunkLocation::Special(_) => try_zeros(n, "a special chunk", 0)?,
             loc => {
                 let bytes = self.read_chunk(loc)?;
-                b2schema_chunk::decompress_with_limit(&bytes, n).map_err(|e| {
-                    Error::chunk(e, 0)
-                        .in_segment(crate::format::error::Segment::Index(info.index))
-                        .in_field("chunks")
-                })?
+                b2schema_chunk::Decoder::new(&self.registry).max_nbytes(n).decompress(&bytes).map_err(
+                    |e| {
+                        Error::chunk(e, 0)
+                            .in_segment(crate::format::error::Segment::Index(info.index))
+                            .in_field("chunks")
+                    },
+                )?
             }
         };
         if data.len() as u64 != info.nbytes {
@@ -669,17 +687,20 @@ pub(crate) fn read_at<R: Read + Seek>(f: &mut R, at: u64, buf: &mut [u8], counte
 }
 
 /// Opens `path` for reading only if it is a regular file (after following symbolic links): a
-/// FIFO, a socket or a device could block or never end, and is refused before it is opened.
-/// Returns the file and its length.
-pub(crate) fn open_regular(path: &Path) -> Result<(File, u64)> {
-    let meta = std::fs::metadata(path).map_err(|e| Error::from(e).in_field("path"))?;
-    if !meta.is_file() {
-        return Err(
-            Error::invalid("a regular file", path.display(), kind_of(&meta.file_type()), 0).in_field("path")
-        );
+/// FIFO, a socket or a device could block or never end, and is refused by what the opened handle
+/// is (`fstat`), never by a look at the path before it. Returns the file and its length.
+pub fn open_regular(path: &Path) -> Result<(File, u64)> {
+    // Opened first, then checked: a check of the path before the open could be answered by
+    // another file than the one opened (a symlink flipped in between). Non-blocking, so that a
+    // FIFO without a writer, or a device, opens at once and is refused by what the handle is.
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
     }
-    let f = File::open(path)?;
-    // The path may have changed between the two calls: check what was opened.
+    let f = options.open(path).map_err(|e| Error::from(e).in_field("path"))?;
     let meta = f.metadata()?;
     if !meta.is_file() {
         return Err(

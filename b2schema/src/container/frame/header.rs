@@ -134,6 +134,11 @@ impl FrameFlags {
 }
 
 impl FilterPipeline {
+    /// The six filter slots.
+    pub fn filters(&self) -> [b2schema_chunk::Filter; 6] {
+        self.filters.map(b2schema_chunk::Filter::from_id)
+    }
+
     /// Whether the chunks use a dictionary (bit 0 of `other_flags2`, c-blosc2 3.x).
     pub const fn use_dict(&self) -> bool {
         self.other_flags2 & 0x01 != 0
@@ -147,6 +152,11 @@ impl FrameHeader<'_> {
             6 => self.filter_pipeline.udcodec,
             n => n,
         }
+    }
+
+    /// The codec, from [`FrameHeader::codec_id`].
+    pub const fn codec(&self) -> b2schema_chunk::Codec {
+        b2schema_chunk::Codec::from_id(self.codec_id())
     }
 
     /// The number of chunks by the reference rules (`nbytes / chunksize` rounded up, 0 when

@@ -23,12 +23,12 @@ mod metalayers;
 mod trailer;
 mod view;
 
-pub use codes::{FrameType, SplitMode, codec_name, filter_name};
+pub use codes::{Codec, Filter, FrameType, SplitMode};
 #[cfg(feature = "std")]
 pub(crate) use file::pread;
 #[cfg(feature = "std")]
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
-pub use file::{FrameFile, SPARSE_INDEX, max_cbytes};
+pub use file::{FrameFile, SPARSE_INDEX, max_cbytes, open_regular};
 pub use header::{FilterPipeline, FrameFlags, FrameHeader};
 pub use index::{ChunkInfo, ChunkLocation, DEFAULT_MAX_LOCATIONS, MAX_NCHUNKS, SpecialValue, special_entry};
 pub use metalayers::{Content, MetaLayers, NameOffsets};

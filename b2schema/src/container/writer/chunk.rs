@@ -7,7 +7,7 @@ use super::cparams::CParams;
 use crate::format::error::{Error, Result};
 
 use b2schema_chunk::compress::{self, MAX_BUFFERSIZE, Params, Split};
-use b2schema_chunk::{compcode, filter_id};
+use b2schema_chunk::{Codec, Registry};
 
 fn check_len(nbytes: usize) -> Result<()> {
     if nbytes > MAX_BUFFERSIZE {
@@ -36,42 +36,44 @@ pub fn repeat_value(value: &[u8], nbytes: usize, blocksize: usize) -> Result<Vec
 /// The compressor parameters of `cparams` for items of `typesize` bytes and blocks of
 /// `blocksize` bytes (0: c-blosc2's automatic blocksize).
 pub fn params(cparams: &CParams, typesize: usize, blocksize: usize) -> Params {
-    Params {
-        codec: cparams.codec,
-        codec_meta: cparams.codec_meta,
-        clevel: cparams.clevel,
-        typesize,
-        filters: cparams.filters,
-        filters_meta: cparams.filters_meta,
-        split: cparams.splitmode,
-        blocksize,
-        nthreads: usize::try_from(cparams.nthreads).unwrap_or(1).max(1),
-        use_dict: cparams.use_dict,
-    }
+    Params::new(typesize)
+        .with_codec(cparams.codec)
+        .with_codec_meta(cparams.codec_meta)
+        .with_clevel(cparams.clevel)
+        .with_filters(cparams.filters, cparams.filters_meta)
+        .with_split(cparams.splitmode)
+        .with_blocksize(blocksize)
+        .with_nthreads(usize::try_from(cparams.nthreads).unwrap_or(1).max(1))
+        .with_use_dict(cparams.use_dict)
 }
 
 /// `data` compressed as c-blosc2 compresses a chunk with `cparams` (see
 /// [`crate::chunk::compress`]): codec, clevel, filters, split mode, memcpy fallback, zero
 /// chunks; `blocksize` 0 lets c-blosc2's rule choose.
 pub fn compressed(data: &[u8], typesize: usize, blocksize: usize, cparams: &CParams) -> Result<Vec<u8>> {
+    compressed_with(data, typesize, blocksize, cparams, Registry::builtin())
+}
+
+/// [`compressed`] with `registry`'s plugin codecs and filters besides the built-in ones.
+pub fn compressed_with(
+    data: &[u8],
+    typesize: usize,
+    blocksize: usize,
+    cparams: &CParams,
+    registry: &Registry,
+) -> Result<Vec<u8>> {
     check_len(data.len())?;
-    compress::compress(data, &params(cparams, typesize, blocksize)).map_err(|e| Error::chunk(e, 0))
+    compress::compress_with(data, &params(cparams, typesize, blocksize), registry)
+        .map_err(|e| Error::chunk(e, 0))
 }
 
 /// The parameters c-blosc2 compresses a frame's offsets index with (`BLOSC2_CPARAMS_DEFAULTS`
 /// with typesize 8): blosclz, clevel 5, shuffle, forward-compat split.
-const OFFSETS_PARAMS: Params = Params {
-    codec: compcode::BLOSCLZ,
-    codec_meta: 0,
-    clevel: 5,
-    typesize: 8,
-    filters: [0, 0, 0, 0, 0, filter_id::SHUFFLE],
-    filters_meta: [0; 6],
-    split: Split::ForwardCompat,
-    blocksize: 0,
-    nthreads: 1,
-    use_dict: false,
-};
+const OFFSETS_PARAMS: Params = Params::new(8)
+    .with_codec(Codec::BloscLz)
+    .with_clevel(5)
+    .with_split(Split::ForwardCompat)
+    .with_filters(Params::SHUFFLE_LAST, [0; 6]);
 
 /// The offsets index of `offsets` (little-endian int64 each), as c-blosc2 writes it: compressed
 /// with blosclz (clevel 5, shuffle; small indexes fall back to a memcpy chunk), or a 40-byte

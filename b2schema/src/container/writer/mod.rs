@@ -26,7 +26,7 @@ mod ndarray;
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub use append::{append_chunk, append_chunk_to, set_vlmetalayer, set_vlmetalayer_to};
 pub use cparams::CParams;
-pub use ndarray::{Fill, NdArray, schunk};
+pub use ndarray::{Fill, NdArray, schunk, schunk_with};
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -286,7 +286,7 @@ impl Frame {
                     Kind::Contiguous => 0,
                     Kind::Sparse => 1,
                 },
-                codec: p.codec.min(6) | (p.clevel.min(15) << 4),
+                codec: p.codec.id().min(6) | (p.clevel.min(15) << 4),
                 other: p.splitmode.value() - 1,
             },
             nbytes: nbytes as i64,
@@ -299,8 +299,8 @@ impl Frame {
             has_vlmetalayers: !self.vlmetalayers.is_empty(),
             filter_pipeline: FilterPipeline {
                 nfilters: 6,
-                filters: p.filters,
-                udcodec: p.codec,
+                filters: p.filters.map(|f| f.id()),
+                udcodec: p.codec.id(),
                 codec_meta: p.codec_meta,
                 filters_meta: p.filters_meta,
                 other_flags2: p.use_dict as u8,

@@ -304,6 +304,18 @@ impl<'a> NdArray<'a> {
 /// entries), header chunksize `chunksize` (-1 when there is no
 /// data, as python leaves it).
 pub fn schunk(data: &[u8], typesize: usize, chunksize: usize, cparams: CParams) -> Result<Frame> {
+    schunk_with(data, typesize, chunksize, cparams, b2schema_chunk::Registry::builtin())
+}
+
+/// [`schunk`] with `registry`'s plugin codecs and filters besides the built-in ones (a user
+/// codec or filter id in `cparams` is compressed with its registered plugin).
+pub fn schunk_with(
+    data: &[u8],
+    typesize: usize,
+    chunksize: usize,
+    cparams: CParams,
+    registry: &b2schema_chunk::Registry,
+) -> Result<Frame> {
     if chunksize == 0 || typesize == 0 || !chunksize.is_multiple_of(typesize) {
         return Err(Error::invalid(
             "a chunksize that is a positive multiple of the typesize",
@@ -319,7 +331,9 @@ pub fn schunk(data: &[u8], typesize: usize, chunksize: usize, cparams: CParams) 
             .map_err(|_| Error::invalid("a chunk of at most 2 GiB", "", chunksize, 0))?;
     }
     for piece in data.chunks(chunksize) {
-        frame.chunks.push(Chunk::from_compressed(chunk::compressed(piece, typesize, 0, &cparams)?)?);
+        frame
+            .chunks
+            .push(Chunk::from_compressed(chunk::compressed_with(piece, typesize, 0, &cparams, registry)?)?);
     }
     Ok(frame)
 }

@@ -31,6 +31,13 @@ CONFIGS = [
     ("blosclz-nofilter", C.BLOSCLZ, [F.NOFILTER]),
 ]
 CHUNK = 4 << 20
+# The zstd rows of issue 29: a smooth float64 field and int32 counters (scripts/bench_compress.py's
+# data), shuffle (python-blosc2's default), clevels 1, 5 and 9: (name, dataset, typesize, clevel).
+ZSTD_ROWS = [(f"zstd-{d}-c{cl}", d, ts, cl) for d, ts in (("smooth", 8), ("counters", 4)) for cl in (1, 5, 9)]
+# zstd + bytedelta (issues 29 and 33): shuffle then bytedelta, clevel 1, on both datasets.
+BYTEDELTA_ROWS = [(f"zstd-bytedelta-{d}", d, ts, 1) for d, ts in (("smooth", 8), ("counters", 4))]
+# B2_BENCH_ONLY=zstd runs only the configurations whose name starts with it.
+ONLY = os.environ.get("B2_BENCH_ONLY", "")
 
 
 def data(i):
@@ -43,6 +50,17 @@ def data(i):
         x = np.round(np.sin(t) * 100.0 + rng.normal(scale=0.05, size=n), 2)
         return x.astype("<f8")
     return rng.poisson(20, size=n).astype("<i8")
+
+
+def dataset(name, i):
+    """Chunk i of a 64 MiB array (scripts/bench_compress.py's smooth field or counters)."""
+    rng = np.random.default_rng(42 + i)
+    if name == "smooth":
+        n8 = CHUNK // 8
+        x = np.linspace(0, 20, 16 * n8)[i * n8:(i + 1) * n8]
+        return (np.sin(x) * np.cos(x / 3) * 1000 + x).astype("<f8")
+    n4 = CHUNK // 4
+    return (np.arange(i * n4, (i + 1) * n4) // 7 + rng.integers(0, 3, n4)).astype("<i4")
 
 
 def timeit(fn, nbytes, min_time=0.5):
@@ -63,12 +81,18 @@ def main():
     out = sys.argv[1] if len(sys.argv) > 1 else "/tmp/b2chunk-bench"
     os.makedirs(out, exist_ok=True)
     results = {}
-    for name, codec, filters in CONFIGS:
-        cp = blosc2.CParams(codec=codec, clevel=5, typesize=8, filters=filters,
+    rows = [(name, codec, filters, 8, 5, data) for name, codec, filters in CONFIGS]
+    rows += [(name, C.ZSTD, [F.SHUFFLE], ts, cl, lambda i, d=d: dataset(d, i)) for name, d, ts, cl in ZSTD_ROWS]
+    rows += [(name, C.ZSTD, [F.SHUFFLE, F.BYTEDELTA], ts, cl, lambda i, d=d: dataset(d, i))
+             for name, d, ts, cl in BYTEDELTA_ROWS]
+    for name, codec, filters, typesize, clevel, make in rows:
+        if not name.startswith(ONLY):
+            continue
+        cp = blosc2.CParams(codec=codec, clevel=clevel, typesize=typesize, filters=filters,
                             filters_meta=[0] * len(filters), nthreads=1)
         s = blosc2.SChunk(chunksize=CHUNK, cparams=cp)
         for i in range(4):
-            s.append_data(data(i))
+            s.append_data(make(i))
         cbytes = 0
         for i in range(s.nchunks):
             ch = s.get_chunk(i)

@@ -1,0 +1,14 @@
+//! A chunk as a whole: its header, what to compress it with ([`params`]), the compress and
+//! decompress drivers that cut it into blocks and streams and run the filters and codecs over
+//! them, single blocks of a stored chunk ([`blocks`]), c-blosc2's blocksize rules and the chunks
+//! stored without a codec.
+
+pub(crate) mod blocks;
+pub(crate) mod blocksize;
+pub(crate) mod buffers;
+pub mod compress;
+pub(crate) mod decompress;
+pub(crate) mod header;
+pub(crate) mod params;
+pub(crate) mod split;
+pub(crate) mod stored;

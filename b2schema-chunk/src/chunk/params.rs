@@ -1,0 +1,161 @@
+//! What to compress a chunk with: [`Params`] and [`Split`], leaves that name codecs and filters
+//! only through [`Codec`] and [`Filter`].
+
+use crate::chunk::blocksize;
+use crate::chunk::header::{EXTENDED_HEADER_LEN, MAX_FILTERS};
+pub use crate::chunk::split::Split;
+use crate::error::{Error, ErrorKind, Expected, Found, num};
+use crate::id::{Codec, Filter};
+
+/// Largest chunk c-blosc2 compresses (`BLOSC2_MAX_BUFFERSIZE`: `INT32_MAX - 32`).
+pub const MAX_BUFFERSIZE: usize = i32::MAX as usize - EXTENDED_HEADER_LEN;
+/// Largest typesize that keeps its own streams; larger types are compressed as bytes
+/// (`BLOSC_MAX_TYPESIZE`), and the header's typesize byte says 1.
+pub const MAX_SPLIT_TYPESIZE: usize = 255;
+
+/// What to compress a chunk with. Made by [`Params::new`] (python-blosc2's defaults) and
+/// changed field by field or with the `with_*` methods:
+///
+/// ```
+/// use b2schema_chunk::{Codec, Filter, compress::Params};
+///
+/// let p = Params::new(8).with_codec(Codec::Lz4).with_clevel(9).with_filter(5, Filter::BitShuffle, 0);
+/// assert_eq!((p.codec, p.clevel, p.filters[5]), (Codec::Lz4, 9, Filter::BitShuffle));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Params {
+    /// The codec.
+    pub codec: Codec,
+    /// Codec meta, recorded in the header.
+    pub codec_meta: u8,
+    /// Compression level, 0 (memcpy) to 9.
+    pub clevel: u8,
+    /// Bytes per item (1 to [`MAX_TYPESIZE`]).
+    pub typesize: usize,
+    /// The six filter slots, applied in slot order.
+    pub filters: [Filter; MAX_FILTERS],
+    /// Filter metas (shuffle/bytedelta: element size, 0 for the typesize; trunc_prec: bits).
+    pub filters_meta: [u8; MAX_FILTERS],
+    /// Split mode.
+    pub split: Split,
+    /// Block size in bytes, 0 for c-blosc2's automatic one.
+    pub blocksize: usize,
+    /// Threads used to compress the blocks (1: this thread only).
+    pub nthreads: usize,
+    /// A dictionary taken from the chunk's own filtered blocks, stored in the chunk and used for
+    /// every stream (c-blosc2's `use_dict`); zstd, lz4 and lz4hc (other codecs: an
+    /// `Unsupported` error).
+    /// Chunks too small for a useful one (under 5 120 bytes) are compressed without.
+    pub use_dict: bool,
+}
+
+impl Params {
+    /// c-blosc2's and python-blosc2's default pipeline: a byte shuffle in the last slot.
+    pub const SHUFFLE_LAST: [Filter; MAX_FILTERS] = [
+        Filter::NoFilter,
+        Filter::NoFilter,
+        Filter::NoFilter,
+        Filter::NoFilter,
+        Filter::NoFilter,
+        Filter::Shuffle,
+    ];
+
+    /// python-blosc2's defaults for items of `typesize` bytes: zstd, clevel 5, shuffle in the
+    /// last slot, auto split, automatic blocksize, one thread.
+    pub const fn new(typesize: usize) -> Params {
+        Params {
+            codec: Codec::Zstd,
+            codec_meta: 0,
+            clevel: 5,
+            typesize,
+            filters: Params::SHUFFLE_LAST,
+            filters_meta: [0; MAX_FILTERS],
+            split: Split::Auto,
+            blocksize: 0,
+            nthreads: 1,
+            use_dict: false,
+        }
+    }
+
+    /// With `codec`.
+    pub const fn with_codec(mut self, codec: Codec) -> Params {
+        self.codec = codec;
+        self
+    }
+
+    /// With the codec's meta (`compcode_meta`: ZFP's accuracy, precision or rate, for example).
+    pub const fn with_codec_meta(mut self, meta: u8) -> Params {
+        self.codec_meta = meta;
+        self
+    }
+
+    /// With compression level `clevel` (0 to 9).
+    pub const fn with_clevel(mut self, clevel: u8) -> Params {
+        self.clevel = clevel;
+        self
+    }
+
+    /// With `filter` and its `meta` in `slot` (0 to 5; the last slot runs last).
+    pub const fn with_filter(mut self, slot: usize, filter: Filter, meta: u8) -> Params {
+        if slot < MAX_FILTERS {
+            self.filters[slot] = filter;
+            self.filters_meta[slot] = meta;
+        }
+        self
+    }
+
+    /// With these six filter slots and their metas.
+    pub const fn with_filters(mut self, filters: [Filter; MAX_FILTERS], metas: [u8; MAX_FILTERS]) -> Params {
+        self.filters = filters;
+        self.filters_meta = metas;
+        self
+    }
+
+    /// With split mode `split`.
+    pub const fn with_split(mut self, split: Split) -> Params {
+        self.split = split;
+        self
+    }
+
+    /// With blocks of `blocksize` bytes (0: c-blosc2's automatic size).
+    pub const fn with_blocksize(mut self, blocksize: usize) -> Params {
+        self.blocksize = blocksize;
+        self
+    }
+
+    /// Compressing blocks on `nthreads` threads.
+    pub const fn with_nthreads(mut self, nthreads: usize) -> Params {
+        self.nthreads = nthreads;
+        self
+    }
+
+    /// With or without a dictionary (`use_dict`).
+    pub const fn with_use_dict(mut self, use_dict: bool) -> Params {
+        self.use_dict = use_dict;
+        self
+    }
+
+    /// `true` when a byte shuffle is in the pipeline (c-blosc2's `BLOSC_DOSHUFFLE` flag).
+    pub(crate) fn has_shuffle(&self) -> bool {
+        self.filters.contains(&Filter::Shuffle)
+    }
+
+    /// The blocksize c-blosc2 uses for a chunk of `nbytes` with these parameters.
+    pub fn blocksize_for(&self, nbytes: usize) -> usize {
+        blocksize::blocksize(
+            nbytes,
+            self.typesize,
+            self.clevel,
+            self.codec,
+            self.split,
+            self.has_shuffle(),
+            self.blocksize,
+        )
+    }
+}
+
+/// The error for parameter `field` (offset 0: parameters are not in a chunk yet).
+pub(crate) fn param_error(field: &'static str, expected: Expected, found: usize) -> Error {
+    Error::new(ErrorKind::Invalid, 0, field, expected, Found::Value(num(found)))
+}

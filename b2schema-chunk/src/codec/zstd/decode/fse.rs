@@ -1,0 +1,313 @@
+//! FSE (tANS) tables (RFC 8878 §4.1): the normalized counts of a table description, the
+//! decoding table they spread to, and the sequence tables of literal lengths, match lengths and
+//! offsets with each symbol's base value and extra bits folded into its entries.
+
+/// The largest accuracy log of any FSE table (match lengths, literal lengths).
+pub(crate) const MAX_LOG: u32 = 9;
+
+/// Reads a table description (normalized counts) from the start of `src`: the counts of symbols
+/// 0..=`max_symbol` (`-1` for "less than one"), the accuracy log and the bytes read. Follows
+/// RFC 8878 §4.1.1 and libzstd's `FSE_readNCount` (the same inputs are refused).
+pub(crate) fn read_ncount(
+    src: &[u8],
+    norm: &mut [i16; 256],
+    max_symbol: usize,
+    max_log: u32,
+) -> Result<(u32, usize), &'static str> {
+    // A forward reader with zero padding past the end; bytes past the end found below.
+    let bits = |at: usize| -> u32 {
+        let i = at >> 3;
+        let mut b = [0u8; 4];
+        for (k, x) in b.iter_mut().enumerate() {
+            *x = src.get(i + k).copied().unwrap_or(0);
+        }
+        u32::from_le_bytes(b) >> (at & 7)
+    };
+    if src.is_empty() {
+        return Err("an FSE table description");
+    }
+    let log = (src[0] & 15) as u32 + 5;
+    if log > max_log {
+        return Err("an FSE table accuracy log within the limit of its table");
+    }
+    let mut at = 4usize;
+    let mut remaining: i32 = (1 << log) + 1;
+    let mut threshold: i32 = 1 << log;
+    let mut nbits = log + 1;
+    let mut symbol = 0usize;
+    let mut previous0 = false;
+    norm.fill(0);
+    while remaining > 1 && symbol <= max_symbol {
+        if previous0 {
+            loop {
+                let r = bits(at) & 3;
+                at += 2;
+                symbol += r as usize;
+                if r != 3 {
+                    break;
+                }
+                if symbol > max_symbol {
+                    return Err("FSE table zero-repeat flags within the symbol range");
+                }
+            }
+            if symbol > max_symbol {
+                return Err("FSE table zero-repeat flags within the symbol range");
+            }
+            if at > src.len() * 8 + 32 {
+                return Err("an FSE table description within its block");
+            }
+        }
+        let max = 2 * threshold - 1 - remaining;
+        let v = bits(at) as i32;
+        let mut count;
+        if (v & (threshold - 1)) < max {
+            count = v & (threshold - 1);
+            at += nbits as usize - 1;
+        } else {
+            count = v & (2 * threshold - 1);
+            if count >= threshold {
+                count -= max;
+            }
+            at += nbits as usize;
+        }
+        count -= 1;
+        remaining -= count.abs();
+        norm[symbol] = count as i16;
+        symbol += 1;
+        previous0 = count == 0;
+        if remaining < threshold {
+            if remaining <= 1 {
+                break;
+            }
+            nbits = 32 - (remaining as u32).leading_zeros();
+            threshold = 1 << (nbits - 1);
+        }
+    }
+    if remaining != 1 {
+        return Err("FSE table counts that add up to the table size");
+    }
+    let read = at.div_ceil(8);
+    if read > src.len() {
+        return Err("an FSE table description within its block");
+    }
+    Ok((log, read))
+}
+
+/// Spreads the counts to the symbol of each state (`symbols[..1 << log]`) and sets `next[s]`
+/// to the first state number of each symbol (its count, 1 for "less than one").
+fn spread(
+    norm: &[i16],
+    log: u32,
+    symbols: &mut [u8; 1 << MAX_LOG],
+    next: &mut [u32; 256],
+) -> Result<(), &'static str> {
+    let size = 1usize << log;
+    let mut high = size - 1;
+    for (s, &c) in norm.iter().enumerate() {
+        if c == -1 {
+            symbols[high & ((1 << MAX_LOG) - 1)] = s as u8;
+            high = high.wrapping_sub(1);
+            next[s] = 1;
+        } else {
+            next[s] = c.max(0) as u32;
+        }
+    }
+    let step = (size >> 1) + (size >> 3) + 3;
+    let mask = size - 1;
+    let mut pos = 0usize;
+    if high == size - 1 {
+        // No "less than one" symbol: every position is taken in turn.
+        for (s, &c) in norm.iter().enumerate() {
+            for _ in 0..c.max(0) {
+                symbols[pos & ((1 << MAX_LOG) - 1)] = s as u8;
+                pos = (pos + step) & mask;
+            }
+        }
+    } else {
+        for (s, &c) in norm.iter().enumerate() {
+            for _ in 0..c.max(0) {
+                symbols[pos & ((1 << MAX_LOG) - 1)] = s as u8;
+                pos = (pos + step) & mask;
+                while pos > high {
+                    pos = (pos + step) & mask;
+                }
+            }
+        }
+    }
+    if pos != 0 {
+        return Err("FSE table counts that spread over the whole table");
+    }
+    Ok(())
+}
+
+/// The number of bits and the next state's base for a state whose symbol's counter is `n`.
+#[inline(always)]
+fn transition(n: u32, log: u32) -> (u32, u16) {
+    let nb = log - (31 - (n | 1).leading_zeros());
+    (nb, ((n << nb) as usize).wrapping_sub(1 << log) as u16)
+}
+
+/// An FSE decoding table of plain symbols (the Huffman weights).
+#[derive(Clone)]
+pub(crate) struct SymbolTable {
+    /// `symbol | nb_bits << 8 | base << 16` per state.
+    pub(crate) entries: [u32; 1 << 6],
+}
+
+impl SymbolTable {
+    pub(crate) fn build(norm: &[i16], log: u32) -> Result<Self, &'static str> {
+        let mut t = SymbolTable { entries: [0; 1 << 6] };
+        let mut symbols = [0u8; 1 << MAX_LOG];
+        let mut next = [0u32; 256];
+        spread(norm, log, &mut symbols, &mut next)?;
+        for (state, &s) in symbols[..1 << log].iter().enumerate() {
+            let n = next[s as usize];
+            next[s as usize] += 1;
+            let (nb, base) = transition(n, log);
+            t.entries[state & 63] = u32::from(s) | nb << 8 | u32::from(base) << 16;
+        }
+        Ok(t)
+    }
+}
+
+/// One state of a sequence table: the base value and extra bits of its symbol, and the
+/// transition to the next state.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct SeqEntry {
+    pub(crate) base: u32,
+    pub(crate) next: u16,
+    pub(crate) nb_bits: u8,
+    pub(crate) extra: u8,
+}
+
+/// A sequence decoding table (literal lengths, match lengths or offsets).
+#[derive(Clone)]
+pub(crate) struct SeqTable {
+    pub(crate) log: u32,
+    pub(crate) entries: [SeqEntry; 1 << MAX_LOG],
+}
+
+/// Which of the three sequence tables (RFC 8878 §3.1.1.3.2.1).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    LiteralLengths,
+    Offsets,
+    MatchLengths,
+}
+
+const LL_BASE: [u32; 36] = [
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 20, 22, 24, 28, 32, 40, 48, 64, 128, 256,
+    512, 1024, 2048, 4096, 8192, 16384, 32768, 65536,
+];
+const LL_BITS: [u8; 36] = [
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 3, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13,
+    14, 15, 16,
+];
+const ML_BASE: [u32; 53] = [
+    3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30,
+    31, 32, 33, 34, 35, 37, 39, 41, 43, 47, 51, 59, 67, 83, 99, 131, 259, 515, 1027, 2051, 4099, 8195, 16387,
+    32771, 65539,
+];
+const ML_BITS: [u8; 53] = [
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1,
+    1, 2, 2, 3, 3, 4, 4, 5, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+];
+
+/// The predefined distributions (RFC 8878 §3.1.1.3.2.2).
+const LL_DEFAULT: [i16; 36] = [
+    4, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 2, 1, 1, 1, 1, 1, -1, -1,
+    -1, -1,
+];
+const ML_DEFAULT: [i16; 53] = [
+    1, 4, 3, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1, -1, -1,
+];
+const OF_DEFAULT: [i16; 29] =
+    [1, 1, 1, 1, 1, 1, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1];
+
+impl Kind {
+    /// The largest symbol and accuracy log of the table.
+    pub(crate) fn limits(self) -> (usize, u32) {
+        match self {
+            Kind::LiteralLengths => (35, 9),
+            Kind::Offsets => (31, 8),
+            Kind::MatchLengths => (52, 9),
+        }
+    }
+
+    fn symbol(self, s: u8) -> (u32, u8) {
+        match self {
+            Kind::LiteralLengths => (LL_BASE[s as usize % 36], LL_BITS[s as usize % 36]),
+            Kind::MatchLengths => (ML_BASE[s as usize % 53], ML_BITS[s as usize % 53]),
+            // Offset code n: 2^n + n extra bits (the offset value, repeat codes included).
+            Kind::Offsets => (1u32 << (s & 31), s & 31),
+        }
+    }
+}
+
+impl SeqTable {
+    pub(crate) fn empty() -> Self {
+        SeqTable { log: 0, entries: [SeqEntry::default(); 1 << MAX_LOG] }
+    }
+
+    pub(crate) fn build(&mut self, kind: Kind, norm: &[i16], log: u32) -> Result<(), &'static str> {
+        self.log = log;
+        let mut symbols = [0u8; 1 << MAX_LOG];
+        let mut next = [0u32; 256];
+        spread(norm, log, &mut symbols, &mut next)?;
+        let mut info = [(0u32, 0u8); 64];
+        for (s, x) in info.iter_mut().enumerate().take(norm.len()) {
+            *x = kind.symbol(s as u8);
+        }
+        for (state, &s) in symbols[..1 << log].iter().enumerate() {
+            let n = next[s as usize];
+            next[s as usize] += 1;
+            let (nb, next_state) = transition(n, log);
+            let (base, extra) = info[s as usize & 63];
+            self.entries[state & 511] = SeqEntry { base, next: next_state, nb_bits: nb as u8, extra };
+        }
+        Ok(())
+    }
+
+    /// The table of a single symbol (RLE mode).
+    pub(crate) fn rle(&mut self, kind: Kind, s: u8) {
+        let (base, extra) = kind.symbol(s);
+        self.log = 0;
+        self.entries[0] = SeqEntry { base, next: 0, nb_bits: 0, extra };
+    }
+
+    pub(crate) fn predefined(&mut self, kind: Kind) {
+        let r = match kind {
+            Kind::LiteralLengths => self.build(kind, &LL_DEFAULT, 6),
+            Kind::MatchLengths => self.build(kind, &ML_DEFAULT, 6),
+            Kind::Offsets => self.build(kind, &OF_DEFAULT, 5),
+        };
+        debug_assert!(r.is_ok());
+    }
+
+    /// Reads a table description (compressed mode) from `src`: the bytes read.
+    pub(crate) fn read(&mut self, kind: Kind, src: &[u8]) -> Result<usize, &'static str> {
+        let (max_symbol, max_log) = kind.limits();
+        let mut norm = [0i16; 256];
+        let (log, n) = read_ncount(src, &mut norm, max_symbol, max_log)?;
+        self.build(kind, &norm[..=max_symbol], log)?;
+        Ok(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn predefined_distributions_fill_their_tables() {
+        for (d, log) in [(&LL_DEFAULT[..], 6), (&ML_DEFAULT[..], 6), (&OF_DEFAULT[..], 5)] {
+            let sum: i32 = d.iter().map(|&c| i32::from(c).abs()).sum();
+            assert_eq!(sum, 1 << log);
+        }
+        let mut t = SeqTable::empty();
+        t.predefined(Kind::LiteralLengths);
+        t.predefined(Kind::MatchLengths);
+        t.predefined(Kind::Offsets);
+    }
+}

@@ -1,0 +1,227 @@
+//! The sequences section of a compressed block (RFC 8878 §3.1.1.3.2): its header (the number
+//! of sequences and the three table modes: predefined, RLE, compressed, repeat) and the decoding
+//! loop, which executes each sequence as soon as it is decoded (`execute`).
+
+use super::bits::BitReader;
+use super::execute::{Out, copy_literals, copy_match, wild_match};
+use super::fse::{Kind, SeqTable};
+
+/// The three sequence tables of a frame and whether each may be repeated.
+pub(crate) struct Tables {
+    pub(crate) ll: SeqTable,
+    pub(crate) of: SeqTable,
+    pub(crate) ml: SeqTable,
+    /// Tables a later block may reuse (`Repeat_Mode`): set once a table was defined.
+    pub(crate) ok: [bool; 3],
+    /// Whether each table in use is the predefined one (`pre`) rather than `ll`, `of`, `ml`.
+    pub(crate) use_pre: [bool; 3],
+    /// The predefined tables, built once.
+    pre: [SeqTable; 3],
+}
+
+impl Tables {
+    pub(crate) fn new() -> Self {
+        let mut pre = [SeqTable::empty(), SeqTable::empty(), SeqTable::empty()];
+        pre[0].predefined(Kind::LiteralLengths);
+        pre[1].predefined(Kind::Offsets);
+        pre[2].predefined(Kind::MatchLengths);
+        Tables {
+            ll: SeqTable::empty(),
+            of: SeqTable::empty(),
+            ml: SeqTable::empty(),
+            ok: [false; 3],
+            use_pre: [false; 3],
+            pre,
+        }
+    }
+
+    /// The tables in use: literal lengths, offsets, match lengths.
+    #[inline(always)]
+    fn current(&self) -> (&SeqTable, &SeqTable, &SeqTable) {
+        (
+            if self.use_pre[0] { &self.pre[0] } else { &self.ll },
+            if self.use_pre[1] { &self.pre[1] } else { &self.of },
+            if self.use_pre[2] { &self.pre[2] } else { &self.ml },
+        )
+    }
+}
+
+/// Parses the sequences section header at the start of `src`: the number of sequences and the
+/// bytes read, the tables of the block set up in `t`.
+pub(crate) fn read_header(src: &[u8], t: &mut Tables) -> Result<(usize, usize), (usize, &'static str)> {
+    let &b0 = src.first().ok_or((0, "a sequences section header"))?;
+    let (nb, mut at) = match b0 {
+        0 => {
+            if src.len() != 1 {
+                return Err((1, "the end of the block after zero sequences"));
+            }
+            return Ok((0, 1));
+        }
+        1..=127 => (usize::from(b0), 1),
+        128..=254 => {
+            let &b1 = src.get(1).ok_or((0, "a sequences section header"))?;
+            ((usize::from(b0 - 128) << 8) + usize::from(b1), 2)
+        }
+        255 => {
+            let b = src.get(1..3).ok_or((0, "a sequences section header"))?;
+            (usize::from(b[0]) + (usize::from(b[1]) << 8) + 0x7F00, 3)
+        }
+    };
+    let &modes = src.get(at).ok_or((at, "the sequence compression modes"))?;
+    if modes & 3 != 0 {
+        return Err((at, "zero reserved bits in the sequence compression modes"));
+    }
+    at += 1;
+    let specs = [
+        (Kind::LiteralLengths, modes >> 6, 0usize),
+        (Kind::Offsets, (modes >> 4) & 3, 1),
+        (Kind::MatchLengths, (modes >> 2) & 3, 2),
+    ];
+    for (kind, mode, i) in specs {
+        let table = match kind {
+            Kind::LiteralLengths => &mut t.ll,
+            Kind::Offsets => &mut t.of,
+            Kind::MatchLengths => &mut t.ml,
+        };
+        match mode {
+            0 => {
+                t.use_pre[i] = true;
+                t.ok[i] = true;
+                continue;
+            }
+            1 => {
+                let &s = src.get(at).ok_or((at, "the symbol of an RLE sequence table"))?;
+                if usize::from(s) > kind.limits().0 {
+                    return Err((at, "an RLE sequence symbol within the range of its table"));
+                }
+                table.rle(kind, s);
+                t.use_pre[i] = false;
+                at += 1;
+            }
+            2 => {
+                t.ok[i] = false;
+                let rest = src.get(at..).unwrap_or_default();
+                at += table.read(kind, rest).map_err(|e| (at, e))?;
+                t.use_pre[i] = false;
+            }
+            _ => {
+                if !t.ok[i] {
+                    return Err((
+                        at,
+                        "a sequence table from an earlier block or the dictionary (repeat mode)",
+                    ));
+                }
+                continue;
+            }
+        }
+        t.ok[i] = true;
+    }
+    Ok((nb, at))
+}
+
+/// Decodes `nb` sequences from the bitstream `src` and executes them into `out`, with the
+/// literals `lits` (the first `lit_len` bytes; the rest is padding), then copies the
+/// remaining literals.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn decode(
+    src: &[u8],
+    nb: usize,
+    t: &Tables,
+    rep: &mut [u32; 3],
+    lits: &[u8],
+    lit_len: usize,
+    out: &mut Out<'_>,
+) -> Result<(), &'static str> {
+    let mut br = BitReader::new(src).ok_or("a sequence bitstream ending in a nonzero byte")?;
+    let (ll_t, of_t, ml_t) = t.current();
+    let (llt, oft, mlt) = (&ll_t.entries, &of_t.entries, &ml_t.entries);
+    let mut sll = br.read(ll_t.log) as usize;
+    let mut sof = br.read(of_t.log) as usize;
+    let mut sml = br.read(ml_t.log) as usize;
+    br.reload();
+    let mut lp = 0usize;
+    let mut reps = *rep;
+    // The fast path's bounds, each checked once per sequence: the output (the block's limit
+    // and 32 bytes of room for wild copies), the literals (32 bytes of room past them).
+    let wild_end = out.limit.min(out.buf.len().saturating_sub(32));
+    let lits_room = lit_len + 32 <= lits.len();
+    let fs = out.frame_start;
+    let mut op = out.pos;
+    for left in (0..nb).rev() {
+        let l = llt[sll & 511];
+        let o = oft[sof & 511];
+        let m = mlt[sml & 511];
+        let offset: u32;
+        if o.extra > 1 {
+            offset = (o.base + br.read(u32::from(o.extra)) as u32).wrapping_sub(3);
+            reps = [offset, reps[0], reps[1]];
+        } else {
+            let ll0 = usize::from(l.base == 0);
+            if o.extra == 0 {
+                offset = reps[ll0];
+                reps[1] = reps[1 - ll0];
+                reps[0] = offset;
+            } else {
+                let idx = 1 + ll0 + br.read(1) as usize;
+                let v = if idx == 3 { reps[0].wrapping_sub(1) } else { reps[idx] };
+                if idx != 1 {
+                    reps[2] = reps[1];
+                }
+                reps[1] = reps[0];
+                reps[0] = v;
+                offset = v;
+            }
+        }
+        let ml = m.base as usize + br.read(u32::from(m.extra)) as usize;
+        if u32::from(l.extra) + u32::from(m.extra) + u32::from(o.extra) >= 57 - 26 {
+            br.reload();
+        }
+        let ll = l.base as usize + br.read(u32::from(l.extra)) as usize;
+        if left != 0 {
+            sll = usize::from(l.next) + br.read(u32::from(l.nb_bits)) as usize;
+            sml = usize::from(m.next) + br.read(u32::from(m.nb_bits)) as usize;
+            sof = usize::from(o.next) + br.read(u32::from(o.nb_bits)) as usize;
+            br.reload();
+        }
+        let offset = offset as usize;
+        // The fast path: room for whole 32-byte pieces past the literals and the match, in the
+        // output and in the literals, and a match within the frame's output.
+        if lits_room
+            && ll <= lit_len - lp
+            && ll + ml <= wild_end.wrapping_sub(op)
+            && op <= wild_end
+            && offset.wrapping_sub(1) < op + ll - fs
+        {
+            let buf = &mut *out.buf;
+            buf[op..op + 16].copy_from_slice(&lits[lp..lp + 16]);
+            if ll > 16 {
+                let mut k = 16;
+                while k < ll {
+                    buf[op + k..op + k + 32].copy_from_slice(&lits[lp + k..lp + k + 32]);
+                    k += 32;
+                }
+            }
+            lp += ll;
+            let d = op + ll;
+            op = d + ml;
+            wild_match(buf, d, offset, ml);
+            continue;
+        }
+        if ll > lit_len - lp {
+            return Err("literal lengths within the block's literals");
+        }
+        out.pos = op;
+        copy_literals(out, lits, lp, ll)?;
+        lp += ll;
+        copy_match(out, offset, ml)?;
+        op = out.pos;
+    }
+    out.pos = op;
+    if !br.finished() {
+        return Err("a sequence bitstream that ends with its last sequence");
+    }
+    *rep = reps;
+    let rest = lit_len - lp;
+    copy_literals(out, lits, lp, rest)?;
+    Ok(())
+}

@@ -1,0 +1,151 @@
+//! Properties of the chunk compressor over generated inputs and parameters: every chunk it
+//! writes decodes to its input (trunc_prec: to the truncated input), is never larger than
+//! `nbytes + 32`, does not depend on the thread count, and a chunk of zeros is a 32-byte special
+//! chunk. Bad parameters are errors that name the parameter.
+
+use b2schema_chunk::compress::{Params, Split, compress};
+use b2schema_chunk::{self as chunk, ChunkHeader, Codec, ErrorKind, Filter, Special};
+use proptest::prelude::*;
+
+const CODECS: [Codec; 5] = [Codec::BloscLz, Codec::Lz4, Codec::Lz4hc, Codec::Zlib, Codec::Zstd];
+const SPLITS: [Split; 4] = [Split::Always, Split::Never, Split::Auto, Split::ForwardCompat];
+const LOSSLESS: [Filter; 5] =
+    [Filter::NoFilter, Filter::Shuffle, Filter::BitShuffle, Filter::Delta, Filter::ByteDelta];
+
+/// Data that exercises matches, runs, far matches and noise.
+fn data() -> impl Strategy<Value = Vec<u8>> {
+    prop_oneof![
+        proptest::collection::vec(any::<u8>(), 0..3000),
+        (1usize..200, 0usize..40_000, any::<u8>()).prop_map(|(period, len, x)| (0..len)
+            .map(|i| ((i % period) as u8).wrapping_mul(x) ^ (i / 997) as u8)
+            .collect()),
+        (0usize..50_000, any::<u8>()).prop_map(|(len, v)| vec![v; len]),
+        (0usize..20_000)
+            .prop_map(|len| (0..len).flat_map(|i| ((i as f64 * 0.01).sin() as f32).to_le_bytes()).collect()),
+    ]
+}
+
+fn params() -> impl Strategy<Value = Params> {
+    (
+        proptest::sample::select(CODECS.to_vec()),
+        0u8..=9,
+        prop_oneof![1usize..=17, Just(300usize)],
+        proptest::array::uniform6(proptest::sample::select(LOSSLESS.to_vec())),
+        proptest::array::uniform6(prop_oneof![4 => Just(0u8), 1 => 1u8..=16]),
+        proptest::sample::select(SPLITS.to_vec()),
+        prop_oneof![Just(0usize), 1usize..64],
+        1usize..=4,
+    )
+        .prop_map(|(codec, clevel, typesize, mut filters, metas, split, blocks, nthreads)| {
+            // Delta goes first (c-blosc2 cannot decode it after another filter).
+            let first = filters.iter().position(|&f| f != Filter::NoFilter);
+            for (i, f) in filters.iter_mut().enumerate() {
+                if *f == Filter::Delta && Some(i) != first {
+                    *f = Filter::NoFilter;
+                }
+            }
+            Params::new(typesize)
+                .with_codec(codec)
+                .with_clevel(clevel)
+                .with_filters(filters, metas)
+                .with_split(split)
+                .with_blocksize(blocks * typesize * 16)
+                .with_nthreads(nthreads)
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn compressed_chunks_decode_to_their_input(src in data(), p in params()) {
+        let c = compress(&src, &p).unwrap();
+        let h = ChunkHeader::parse(&c).unwrap();
+        prop_assert_eq!(h.compressed_len(), c.len());
+        prop_assert!(c.len() <= src.len() + 32, "{} > {} + 32", c.len(), src.len());
+        prop_assert_eq!(chunk::decompress(&c).unwrap(), src);
+    }
+
+    #[test]
+    fn output_does_not_depend_on_threads(src in data(), p in params()) {
+        let one = compress(&src, &{ let mut p = p; p.nthreads = 1; p }).unwrap();
+        let many = compress(&src, &{ let mut p = p; p.nthreads = 3; p }).unwrap();
+        prop_assert_eq!(one, many);
+    }
+
+    #[test]
+    fn zeros_are_a_special_chunk(items in 32usize..20_000, p in params()) {
+        let len = items * p.typesize.min(255);
+        let c = compress(&vec![0u8; len], &{ let mut p = p; p.clevel = p.clevel.max(1); p }).unwrap();
+        prop_assert_eq!(c.len(), 32);
+        prop_assert_eq!(ChunkHeader::parse(&c).unwrap().special(), Special::Zero);
+    }
+
+    #[test]
+    fn trunc_prec_keeps_the_asked_bits(
+        values in proptest::collection::vec(any::<f64>(), 4..3000),
+        keep in 1u8..40,
+        codec in proptest::sample::select(CODECS.to_vec()),
+        clevel in 1u8..=9,
+    ) {
+        let src: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let p = { let mut p = Params::new(8); p.codec = codec; p.clevel = clevel; p.filters[4] = Filter::TruncPrec; p.filters_meta = [0, 0, 0, 0, keep, 0]; p };
+        let c = compress(&src, &p).unwrap();
+        let got = chunk::decompress(&c).unwrap();
+        let want: Vec<u8> = if ChunkHeader::parse(&c).unwrap().is_memcpyed() {
+            src.clone()
+        } else {
+            let mask = !((1u64 << (52 - u32::from(keep))) - 1);
+            values.iter().flat_map(|v| (v.to_bits() & mask).to_le_bytes()).collect()
+        };
+        prop_assert_eq!(got, want);
+    }
+}
+
+#[test]
+fn bad_parameters_are_errors_naming_them() {
+    let e = compress(&[0; 64], &{
+        let mut p = Params::new(4);
+        p.clevel = 10;
+        p
+    })
+    .unwrap_err();
+    assert_eq!((e.kind, e.field), (ErrorKind::Invalid, "clevel"));
+    let e = compress(&[0; 64], &{
+        let mut p = Params::new(4);
+        p.typesize = 0;
+        p
+    })
+    .unwrap_err();
+    assert_eq!(e.field, "typesize");
+    let e = compress(&[0; 64], &{
+        let mut p = Params::new(4);
+        p.codec = Codec::Snappy;
+        p
+    })
+    .unwrap_err();
+    assert_eq!((e.kind, e.offset, e.field), (ErrorKind::Unsupported, 22, "udcompcode"));
+    let e = compress(&[0; 64], &{
+        let mut p = Params::new(4);
+        p.filters[5] = Filter::NdMean;
+        p
+    })
+    .unwrap_err();
+    assert_eq!((e.kind, e.offset), (ErrorKind::Unsupported, 21));
+    let e = compress(&[0; 64], &{
+        let mut p = Params::new(4);
+        p.filters[4] = Filter::Shuffle;
+        p.filters[5] = Filter::Delta;
+        p
+    })
+    .unwrap_err();
+    assert_eq!((e.kind, e.offset), (ErrorKind::Unsupported, 21));
+    let mut p = Params::new(2);
+    p.filters[0] = Filter::TruncPrec;
+    assert_eq!(compress(&[0; 64], &p).unwrap_err().field, "typesize");
+    p.typesize = 4;
+    p.filters_meta[0] = 30;
+    let e = compress(&[0; 64], &p).unwrap_err();
+    assert_eq!((e.offset, e.field), (24, "filters_meta"));
+    assert!(e.to_string().contains("found 30"), "{e}");
+}

@@ -1,0 +1,158 @@
+//! Files the command writes (`cat -o`, `cat --npy -o`, `pack`, `unpack`): written whole or not
+//! at all, and never onto what is being read.
+//!
+//! The data goes to a new temporary file beside the destination (same directory, so the final
+//! rename is atomic), which is renamed over the destination only when everything was written and
+//! flushed; any error, or an interruption, leaves the destination as it was and the temporary
+//! file removed. A destination that is one of the inputs (the same file by device and inode, also
+//! through another name or a link) is refused before anything is written: `unpack a.b2nd a.b2nd`
+//! once truncated its input.
+
+use std::fs::File;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use crate::Failure;
+
+/// An output file being written: commit it, or drop it to leave the destination untouched.
+pub struct AtomicFile {
+    dest: PathBuf,
+    tmp: PathBuf,
+    file: Option<io::BufWriter<File>>,
+}
+
+/// `true` when `a` and `b` are the same file (device and inode).
+#[cfg(unix)]
+fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    a.dev() == b.dev() && a.ino() == b.ino()
+}
+
+#[cfg(not(unix))]
+fn same_file(_: &std::fs::Metadata, _: &std::fs::Metadata) -> bool {
+    false
+}
+
+impl AtomicFile {
+    /// Starts writing `dest`, refusing it when it is one of `inputs` (files or directories).
+    pub fn create(dest: &Path, inputs: &[&Path]) -> Result<Self, Failure> {
+        if let Ok(d) = std::fs::metadata(dest) {
+            for input in inputs {
+                if std::fs::metadata(input).is_ok_and(|i| same_file(&i, &d)) {
+                    return Err(Failure::at(
+                        dest,
+                        format!(
+                            "is the input {}: refusing to write over what is being read",
+                            input.display()
+                        ),
+                    ));
+                }
+            }
+            if d.is_dir() {
+                return Err(Failure::at(dest, "is a directory"));
+            }
+        }
+        let dir = match dest.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let name = dest.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        // A name no other writer uses at once: the process id and a counter, created only if new.
+        static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        for _ in 0..64 {
+            let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let tmp = dir.join(format!(".{name}.{}.{n}.b2schema-tmp", std::process::id()));
+            match std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp) {
+                Ok(f) => {
+                    return Ok(AtomicFile {
+                        dest: dest.to_path_buf(),
+                        tmp,
+                        file: Some(io::BufWriter::with_capacity(1 << 20, f)),
+                    });
+                }
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(Failure::at(dest, format!("cannot write beside it: {e}"))),
+            }
+        }
+        Err(Failure::at(dest, "cannot make a temporary file beside it"))
+    }
+
+    /// Flushes the data and renames the temporary file over the destination.
+    pub fn commit(mut self) -> Result<(), Failure> {
+        let file = self.file.take().ok_or_else(|| Failure::at(&self.dest, "written twice"))?;
+        let file = file.into_inner().map_err(|e| Failure::at(&self.dest, e.error()))?;
+        file.sync_all().map_err(|e| Failure::at(&self.dest, e))?;
+        drop(file);
+        std::fs::rename(&self.tmp, &self.dest).map_err(|e| Failure::at(&self.dest, e))
+    }
+}
+
+impl Write for AtomicFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match &mut self.file {
+            Some(f) => f.write(buf),
+            None => Err(io::Error::other("committed")),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match &mut self.file {
+            Some(f) => f.flush(),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        if self.file.take().is_some() {
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dir(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("b2schema-output-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    #[test]
+    fn a_file_is_replaced_only_on_commit() {
+        let d = dir("commit");
+        let dest = d.join("out.bin");
+        std::fs::write(&dest, b"old").unwrap();
+        let mut f = AtomicFile::create(&dest, &[]).unwrap();
+        f.write_all(b"new data").unwrap();
+        assert_eq!(std::fs::read(&dest).unwrap(), b"old");
+        drop(f);
+        assert_eq!(std::fs::read(&dest).unwrap(), b"old");
+        assert_eq!(std::fs::read_dir(&d).unwrap().count(), 1, "the temporary file is removed");
+        let mut f = AtomicFile::create(&dest, &[]).unwrap();
+        f.write_all(b"new data").unwrap();
+        f.commit().unwrap();
+        assert_eq!(std::fs::read(&dest).unwrap(), b"new data");
+        assert_eq!(std::fs::read_dir(&d).unwrap().count(), 1);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_input_is_never_the_output_whatever_its_name() {
+        let d = dir("same");
+        let input = d.join("a.b2nd");
+        std::fs::write(&input, b"frame").unwrap();
+        std::os::unix::fs::symlink(&input, d.join("link.b2nd")).unwrap();
+        std::fs::hard_link(&input, d.join("hard.b2nd")).unwrap();
+        for dest in ["a.b2nd", "link.b2nd", "hard.b2nd", "./a.b2nd"] {
+            let dest = d.join(dest);
+            let e = AtomicFile::create(&dest, &[&input]).err().unwrap();
+            assert!(e.0.contains("refusing to write over what is being read"), "{}", e.0);
+        }
+        assert_eq!(std::fs::read(&input).unwrap(), b"frame");
+    }
+}

@@ -1,0 +1,12 @@
+//! The command line's integration tests, one binary (`cargo test -p b2schema-cli --test command`)
+//! whose modules are the files beside it: every subcommand run as a process, the JSON contract,
+//! crafted files, and the viewer over HTTP on loopback. `pack` against NumPy and python-blosc2 is
+//! in the `python` binary (`cargo test -p b2schema-cli --test python`).
+
+mod cli;
+mod contract;
+mod hostile_files;
+mod serve;
+mod serve_load;
+mod surfaces;
+mod terminal;

@@ -1,0 +1,5 @@
+//! The command line against NumPy and python-blosc2 (the pinned environment of
+//! `scripts/pyenv.sh`): `pack` and `unpack` of `.npy` files, `cat --npy` slices. One binary:
+//! `cargo test -p b2schema-cli --test python`.
+
+mod pack;

@@ -1,0 +1,118 @@
+//! Text from files never reaches a terminal as control characters (issue 32): a frame whose
+//! metalayer and vlmetalayer names, dtype string and values carry ESC, OSC, C1 CSI, CR, LF and
+//! bidirectional overrides, and a directory entry whose name carries them, through every human
+//! output (`inspect`, with and without `--color always`, `dump`, `verify`, directory scans and
+//! errors): what comes out holds no byte of them, only their visible escapes.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use b2schema::writer::{Fill, NdArray};
+
+/// Every hostile piece of text the names and values carry.
+const HOSTILE: [&str; 7] =
+    ["\x1b]0;owned\x07", "\x1b[2J", "\u{9b}31m", "ok\rFORGED", "x\nb2schema: forged", "\u{202e}fdp", "\x7f"];
+
+fn dir() -> PathBuf {
+    let d = std::env::temp_dir().join(format!("b2schema-terminal-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// A frame whose every name, the dtype and a value are hostile text.
+fn hostile_frame() -> Vec<u8> {
+    let mut f = NdArray::new(&[10], &[10], &[10], "|u1", 1, Fill::Value(&[1])).to_frame().unwrap();
+    let dtype = format!("|u1{}", HOSTILE.concat());
+    let meta = b2schema::b2nd::B2nd {
+        version: 0,
+        ndim: 1,
+        shape: vec![10],
+        chunkshape: vec![10],
+        blockshape: vec![10],
+        dtype_format: 0,
+        dtype: &dtype,
+    };
+    f.metalayers[0].1 = b2schema::encode_to_vec(&meta).unwrap();
+    for (i, h) in HOSTILE.iter().enumerate().take(5) {
+        f.metalayers.push((format!("m{i}{h}"), vec![0xa1, b'x']));
+    }
+    for (i, h) in HOSTILE.iter().enumerate() {
+        // A msgpack str value holding the hostile text too.
+        let mut v = vec![0xd9, h.len() as u8];
+        v.extend_from_slice(h.as_bytes());
+        f.vlmetalayers.push((format!("v{i}{h}"), v));
+    }
+    f.to_vec().unwrap()
+}
+
+/// Every byte a terminal would act on: C0 controls (but the line breaks), DEL, and the UTF-8 of
+/// C1 controls and bidirectional overrides.
+fn unsafe_bytes(out: &[u8]) -> Vec<String> {
+    let text = String::from_utf8_lossy(out);
+    text.char_indices()
+        .filter(|&(_, c)| {
+            (c < ' ' && c != '\n')
+                || c == '\x7f'
+                || ('\u{80}'..='\u{9f}').contains(&c)
+                || ('\u{202a}'..='\u{202e}').contains(&c)
+        })
+        .map(|(i, c)| format!("{c:?} at {i}"))
+        .collect()
+}
+
+/// `bytes` without the SGR colour sequences (`ESC [ 0-9; m`) the program writes itself.
+fn without_sgr(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == 0x1b && bytes.get(i + 1) == Some(&b'[') {
+            let end = (i + 2..bytes.len()).find(|&j| !(bytes[j].is_ascii_digit() || bytes[j] == b';'));
+            if let Some(j) = end.filter(|&j| bytes[j] == b'm') {
+                i = j + 1;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    out
+}
+
+#[test]
+fn no_control_character_from_a_file_reaches_the_terminal() {
+    let d = dir();
+    let path = d.join("hostile.b2nd");
+    std::fs::write(&path, hostile_frame()).unwrap();
+    // A directory holding a file whose name is hostile, and a corrupt one (an error line).
+    let scan = d.join("scan");
+    std::fs::create_dir_all(&scan).unwrap();
+    std::fs::write(scan.join(format!("name{}.b2nd", "\x1b[2J\u{9b}1m\rX")), hostile_frame()).unwrap();
+    std::fs::write(scan.join(format!("bad{}.b2frame", "\x1b]0;t\x07")), b"not a frame at all, just text")
+        .unwrap();
+    let p = path.to_str().unwrap();
+    let s = scan.to_str().unwrap();
+    let runs: [&[&str]; 7] = [
+        &["inspect", p],
+        &["--color", "always", "inspect", p],
+        &["inspect", "--all-chunks", p],
+        &["dump", p],
+        &["verify", p],
+        &["inspect", s],
+        &["--color", "always", "inspect", s],
+    ];
+    for args in runs {
+        let o = Command::new(env!("CARGO_BIN_EXE_b2schema")).args(args).output().unwrap();
+        for (stream, bytes) in [("stdout", &o.stdout), ("stderr", &o.stderr)] {
+            // `--color always` colours with SGR sequences (ESC [ digits m): the program's own.
+            let bad = unsafe_bytes(&without_sgr(bytes));
+            assert!(bad.is_empty(), "{args:?} {stream}: {bad:?}\n{}", String::from_utf8_lossy(bytes));
+        }
+        // The names are there, escaped.
+        let all = format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+        if args.contains(&p) && args[0] != "dump" && args[0] != "verify" {
+            assert!(all.contains("\\x1b[2J"), "{args:?}: {all}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Checks that the code of b2schema-chunk that reads untrusted bytes (chunk headers, streams,
+# dictionaries: everything but the encoders, `src/codec/**/encode.rs` and the dictionary maker
+# `src/codec/dict.rs`) uses no crate with `unsafe` code:
+#
+#   1. no decode-side source of b2schema-chunk names a compress-only crate (`rusty_zstd`,
+#      `zlib_rs`), test modules aside;
+#   2. every crate of `cargo tree -p b2schema-chunk -e normal` that the decode side may use has
+#      `#![forbid(unsafe_code)]` at its root, except those listed in ALLOWED with the reason.
+#
+# b2schema-chunk itself is `#![forbid(unsafe_code)]` (src/lib.rs). Usage: scripts/check_decode_unsafe.sh
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+cargo metadata --format-version 1 --locked 2>/dev/null >/tmp/b2-decode-unsafe-meta.json || cargo metadata --format-version 1 >/tmp/b2-decode-unsafe-meta.json
+tree=$(cargo tree -p b2schema-chunk -e normal --prefix none -f '{p}' | awk '{print $1}' | sort -u)
+python3 - "$tree" <<'PY'
+import json, os, re, sys
+ROOT = os.getcwd()
+COMPRESS_ONLY = {"rusty_zstd", "zlib-rs"}
+# Crates with `unsafe` inside that the decode side uses, and why that is accepted.
+ALLOWED = {
+    "safe_arch": "safe wrappers of the SSE2 intrinsics (the byte unshuffle of decoded blocks); "
+                 "no parsing: it reads only slices whose bounds the caller's safe code checked",
+}
+bad = []
+
+
+def strip_tests(text):
+    """The text without its test modules (`#[cfg(..test..)] mod name { .. }`, braces matched;
+    lines kept so that line numbers hold)."""
+    out, at = [], 0
+    for m in re.finditer(r"#\[cfg\([^\]]*\btest\b[^\]]*\)\]\s*mod\s+\w+\s*\{", text):
+        if m.start() < at:
+            continue
+        depth, i = 1, m.end()
+        while i < len(text) and depth:
+            depth += {"{": 1, "}": -1}.get(text[i], 0)
+            i += 1
+        out.append(text[at:m.start()])
+        out.append("\n" * text.count("\n", m.start(), i))
+        at = i
+    out.append(text[at:])
+    return "".join(out)
+
+
+# 1. The decode side names no compress-only crate.
+src = os.path.join(ROOT, "b2schema-chunk", "src")
+for dirpath, _, files in os.walk(src):
+    for f in files:
+        rel = os.path.relpath(os.path.join(dirpath, f), src)
+        if not f.endswith(".rs") or f == "encode.rs" or rel == os.path.join("codec", "dict.rs"):
+            continue
+        text = open(os.path.join(dirpath, f)).read()
+        text = strip_tests(text)
+        for n, line in enumerate(text.splitlines(), 1):
+            code = line.split("//")[0]
+            if re.search(r"\b(rusty_zstd|zlib_rs)\b", code):
+                bad.append(f"{os.path.relpath(os.path.join(dirpath, f), ROOT)}:{n}: decode-side code names a compressor crate: {line.strip()}")
+# 2. Every other dependency forbids unsafe code, or is listed.
+meta = json.load(open("/tmp/b2-decode-unsafe-meta.json"))
+paths = {p["name"]: p for p in meta["packages"]}
+for name in sys.argv[1].split():
+    if name in ("b2schema-chunk",) or name in COMPRESS_ONLY:
+        continue
+    p = paths.get(name)
+    if p is None:
+        bad.append(f"{name}: not found in cargo metadata")
+        continue
+    lib = next((t["src_path"] for t in p["targets"] if "lib" in t["kind"]), None)
+    ok = lib and re.search(r"#!\[forbid\(unsafe_code\)\]", open(lib).read())
+    if ok:
+        print(f"ok      {name} {p['version']}: #![forbid(unsafe_code)]")
+    elif name.replace("-", "_") in ALLOWED:
+        print(f"allowed {name} {p['version']}: {ALLOWED[name.replace('-', '_')]}")
+    else:
+        bad.append(f"{name} {p['version']}: on the decode side's dependency tree without #![forbid(unsafe_code)]")
+for name in sorted(COMPRESS_ONLY):
+    print(f"compress only (not named by decode-side code): {name}")
+if bad:
+    print("\n".join(bad))
+    sys.exit(1)
+print("decode path: no crate with unsafe code reads chunk bytes")
+PY

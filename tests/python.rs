@@ -1,0 +1,13 @@
+//! Everything that needs python-blosc2 (the pinned environment of `scripts/pyenv.sh`, installed
+//! on first use): b2schema and python-blosc2 reading each other's arrays, chunks, dictionaries,
+//! metalayer patches and plugins. Run alone with `cargo test --test python`; every other test
+//! binary runs without it.
+//!
+//! One test binary (`cargo test --test python`) whose modules are the files beside it.
+
+mod array_python;
+mod compress_python;
+mod dict_python;
+mod metalayer_patch;
+mod plugins_python;
+mod python_accepts;
