@@ -3,7 +3,7 @@
 # of N `i32` fields (`#[b2(array16)]` for b2schema; `Serialize` + `Deserialize` for serde), N = 16,
 # 64 and 128 (issue 38, part 5). Lines: `-Zunpretty=expanded` of the crate holding the struct (the
 # crate's own few lines included on both sides). Build time: a debug `cargo build` of that crate
-# alone (its dependencies built before), the median of RUNS runs, each side in turn.
+# alone (its dependencies built before, no incremental reuse), the median of RUNS runs, each side in turn.
 #
 #   bash scripts/bench_derive_expansion.sh        # RUNS=5 by default
 set -euo pipefail
@@ -11,7 +11,7 @@ repo="${B2SCHEMA_REPO:-$(cd "$(dirname "$0")/.." && pwd)}"
 runs="${RUNS:-5}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-export CARGO_TARGET_DIR="$work/target"
+export CARGO_TARGET_DIR="$work/target" CARGO_INCREMENTAL=0 # a whole rebuild of the crate each time
 
 make_crate() { # name, derive line(s), attribute line
     local dir="$work/$1"

@@ -458,10 +458,14 @@ impl<'de> Deserializer<'de> {
                 raw.finish(enc, start).map_err(|err| match shape {
                     // A struct of bytes (a packed struct) read whole with bytes left over: its
                     // marker states another length than the struct's, and is named as the fault.
-                    RawShape::Struct(_) => match Expected::counted_mismatch(e, raw.position() - self.pos, found) {
-                        Some(expected) => Error::at(ErrorKind::UnexpectedMarker { expected, found }, start),
-                        None => err,
-                    },
+                    RawShape::Struct(_) => {
+                        match Expected::counted_mismatch(e, raw.position() - self.pos, found) {
+                            Some(expected) => {
+                                Error::at(ErrorKind::UnexpectedMarker { expected, found }, start)
+                            }
+                            None => err,
+                        }
+                    }
                     _ => named(err),
                 })?;
                 self.pos += len;
