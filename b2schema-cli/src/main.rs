@@ -44,11 +44,26 @@ enum Color {
 /// The frame a subcommand reads: the same options everywhere.
 #[derive(clap::Args)]
 struct Input {
-    /// A contiguous frame file (any name) or a sparse-frame directory.
+    /// A contiguous frame file (any name), a sparse-frame directory, or - for a frame on stdin
+    /// (read within --max-decompressed-total).
     path: PathBuf,
     /// Where the frame starts inside the file; offsets in messages stay absolute in the file.
     #[arg(long, default_value_t = 0)]
     offset: u64,
+}
+
+/// The frames a subcommand reads many of (one module, `walk.rs`, decides for all).
+#[derive(clap::Args)]
+struct Many {
+    /// Contiguous frame files (any name), sparse-frame directories, - for a frame on stdin, or
+    /// plain directories, which stand for the regular files and sparse frames inside them,
+    /// sorted by name (only those directly inside without -r).
+    #[arg(value_name = "PATH", required = true)]
+    paths: Vec<PathBuf>,
+    /// Enter the subdirectories of a directory, all the way down (symbolic links to
+    /// directories are not entered).
+    #[arg(short, long)]
+    recursive: bool,
 }
 
 /// What is cut in the output.
@@ -66,11 +81,8 @@ enum Command {
     /// With several PATHs, or a directory that is not a sparse frame, every frame is inspected
     /// in turn and a file that fails does not stop the others (exit code 2 at the end).
     Inspect {
-        /// Contiguous frame files (any name), sparse-frame directories, or plain directories,
-        /// which stand for the regular files and sparse frames directly inside them, sorted
-        /// by name (not recursing).
-        #[arg(value_name = "PATH", required = true)]
-        paths: Vec<PathBuf>,
+        #[command(flatten)]
+        many: Many,
         /// One JSON object per frame on stdout; with several, JSON Lines (the contract is in
         /// the README).
         #[arg(long)]
@@ -82,13 +94,23 @@ enum Command {
         #[arg(long, visible_alias = "all")]
         all_chunks: bool,
     },
-    /// Re-encodes the header and the trailer from their decoded values and compares the bytes.
+    /// A health check: re-encodes each frame's header and trailer from their decoded values,
+    /// compares the bytes and decodes the offsets index (--deep: also decompresses every chunk
+    /// and checks its size). One line per frame: `ok PATH: ...` or `FAIL PATH: reason`.
     Verify {
         #[command(flatten)]
-        input: Input,
-        /// One JSON object: {"schema": 1, "path", "offset", "header", "trailer", "frame"}.
+        many: Many,
+        /// Where the frame starts inside every file.
+        #[arg(long, default_value_t = 0)]
+        offset: u64,
+        /// One JSON object per frame (JSON Lines): {"schema", "path", "ok", "offset", "header",
+        /// "trailer", "frame", "chunks"}, or {"schema", "path", "ok": false, "error"}.
         #[arg(long)]
         json: bool,
+        /// Also decompress every chunk, check it has its header's size (an NDArray's: the padded
+        /// chunk shape times the typesize) and that the sizes add up to the frame's nbytes.
+        #[arg(long)]
+        deep: bool,
     },
     /// Draws a built-in layout; with no name, lists them.
     Layout {
@@ -101,7 +123,7 @@ enum Command {
     Cat {
         #[command(flatten)]
         input: Input,
-        /// Write to this file instead of stdout.
+        /// Write to this file (written whole or not at all) instead of stdout; - is stdout.
         #[arg(short, long)]
         output: Option<PathBuf>,
         /// Only these items of an NDArray, NumPy style: `start:stop` per dimension separated by
@@ -191,14 +213,19 @@ fn main() -> ExitCode {
     }
     let limits = cli.budget.limits();
     let result = match cli.command {
-        Command::Inspect { paths, json, offset, all_chunks } => {
-            inspect::run(&paths, offset, json, &inspect::Options { limits, all_chunks })
+        Command::Inspect { many, json, offset, all_chunks } => {
+            let o = inspect::Options { limits, all_chunks, recursive: many.recursive };
+            inspect::run(&many.paths, offset, json, &o)
         }
-        Command::Verify { input, json } => verify::run(&input.path, input.offset, limits, json),
+        Command::Verify { many, offset, json, deep } => {
+            let o = verify::VerifyOptions { limits, offset, json, deep, recursive: many.recursive };
+            verify::run(&many.paths, &o)
+        }
         Command::Layout { name } => layouts::run(name.as_deref()),
         Command::Dump { input, cut } => verify::dump(&input.path, input.offset, limits, cut.all),
         Command::Cat { input, output, slice, threads, npy } => {
             let o = cat::CatOptions { slice: slice.as_deref(), threads, npy };
+            let output = output.filter(|p| !b2schema_cli::walk::is_std(p));
             cat::run(&input.path, input.offset, output.as_deref(), limits, &o)
         }
         Command::Completions { shell } => {

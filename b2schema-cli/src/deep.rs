@@ -1,0 +1,50 @@
+//! `verify --deep`: every chunk of a frame decompressed (one at a time, each within
+//! `--max-decompressed`), its length checked against its header's `nbytes`, and the sizes
+//! checked against what the frame says: for an NDArray each chunk is the padded chunk shape
+//! times the typesize and there are as many chunks as the shape needs; for any frame the
+//! chunks' sizes add up to the header's `nbytes`.
+
+use b2schema::frame::FrameFile;
+
+use crate::open::in_file;
+
+/// How many chunks decoded, or the first thing wrong.
+pub fn decode_all(file: &FrameFile) -> Result<u64, String> {
+    let v = file.view().map_err(|e| in_file(file.offset(), e))?;
+    let nbytes = v.header.nbytes.max(0) as u64;
+    let typesize = v.header.typesize.max(0) as u64;
+    let nd = file.ndarray_meta().map_err(|e| format!("b2nd metalayer: {}", in_file(file.offset(), e)))?;
+    let per_chunk = nd.as_ref().map(|nd| nd.chunksize(typesize));
+    let max = usize::try_from(file.limits().max_decompressed()).unwrap_or(usize::MAX);
+    let (mut count, mut total) = (0u64, 0u64);
+    let mut wrong: Option<String> = None;
+    let walked = file.for_each_chunk(|info| {
+        let data = file.chunk_data(&info, max)?;
+        if let Some(want) = per_chunk
+            && data.len() as u64 != want
+        {
+            wrong = Some(format!(
+                "chunk {} decodes to {} bytes, the array's chunk shape needs {want}",
+                info.index,
+                data.len()
+            ));
+            return Err(b2schema::Error::invalid("a chunk of the array's size", want, data.len(), 0));
+        }
+        count += 1;
+        total += data.len() as u64;
+        Ok(())
+    });
+    if let Some(w) = wrong {
+        return Err(w);
+    }
+    walked.map_err(|e| in_file(file.offset(), e))?;
+    if let Some(nd) = &nd
+        && count != nd.nchunks()
+    {
+        return Err(format!("{count} chunks, the array's shape needs {}", nd.nchunks()));
+    }
+    if total != nbytes {
+        return Err(format!("the chunks decode to {total} bytes, the header says nbytes {nbytes}"));
+    }
+    Ok(count)
+}
