@@ -168,10 +168,16 @@ fn write_verdict(out: &mut dyn Write, path: &Path, v: &Verdict, o: &VerifyOption
             writeln!(out, "ok {name}{at}: {what}, header and trailer re-encoded identically")
         }
         Verdict::Checked { parts, .. } => {
-            let wrong: Vec<String> = parts
-                .iter()
-                .filter_map(|(part, r, _)| r.as_ref().err().map(|e| format!("{part} {e}")))
-                .collect();
+            // A part that fails for the reason an earlier one gave (the frame, when its header
+            // does not decode) adds nothing to the line.
+            let mut wrong: Vec<String> = Vec::new();
+            for (part, r, _) in parts {
+                if let Err(e) = r
+                    && !wrong.iter().any(|w| w.contains(e.as_str()))
+                {
+                    wrong.push(format!("{part} {e}"));
+                }
+            }
             writeln!(out, "FAIL {name}: {}", text::escape(&wrong.join("; ")))
         }
         Verdict::Unreadable(e) => writeln!(out, "FAIL {name}: {}", text::escape(e)),
