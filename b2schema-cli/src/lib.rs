@@ -5,9 +5,12 @@
 pub mod budget;
 pub mod cat;
 pub mod deep;
+pub mod diff;
 pub mod inspect;
 pub mod layouts;
+pub mod ls;
 pub mod msgpack_json;
+pub mod names;
 pub mod npy;
 pub mod open;
 pub mod output;
@@ -18,8 +21,10 @@ pub mod progress;
 pub mod serve;
 pub mod slice;
 pub mod stdin;
+pub mod summary;
 pub mod text;
 pub mod verify;
+pub mod vlmeta;
 pub mod walk;
 
 /// An error for the user: what failed, where.

@@ -9,7 +9,8 @@ use std::process::ExitCode;
 use b2schema_cli::budget::BudgetArgs;
 #[cfg(feature = "serve")]
 use b2schema_cli::serve;
-use b2schema_cli::{cat, inspect, layouts, pack, verify};
+use b2schema_cli::summary::Select;
+use b2schema_cli::{cat, diff, inspect, layouts, ls, pack, verify, vlmeta};
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 
 /// The exit codes, in `--help` (the README says the same).
@@ -66,6 +67,40 @@ struct Many {
     recursive: bool,
 }
 
+#[derive(Subcommand)]
+enum VlmetaAction {
+    /// Writes a vlmetalayer's value as one line of JSON (--raw: its bytes).
+    Get {
+        /// The frame (a file, a sparse-frame directory, or -).
+        path: PathBuf,
+        /// The vlmetalayer's name.
+        key: String,
+        /// Its decompressed bytes as they are, not as JSON.
+        #[arg(long)]
+        raw: bool,
+    },
+    /// Sets a vlmetalayer to VALUE, JSON stored as msgpack (as python-blosc2 stores it), or
+    /// with --raw the text's bytes; adds it when new.
+    Set {
+        /// The contiguous frame file.
+        path: PathBuf,
+        /// The vlmetalayer's name (at most 31 bytes).
+        key: String,
+        /// The value: JSON (`'{"units": "m"}'`, `42`, `'"text"'`).
+        value: String,
+        /// Store VALUE's bytes as they are, not as msgpack.
+        #[arg(long)]
+        raw: bool,
+    },
+    /// Deletes a vlmetalayer.
+    Del {
+        /// The contiguous frame file.
+        path: PathBuf,
+        /// The vlmetalayer's name.
+        key: String,
+    },
+}
+
 /// What is cut in the output.
 #[derive(clap::Args)]
 struct Cut {
@@ -111,6 +146,35 @@ enum Command {
         /// chunk shape times the typesize) and that the sizes add up to the frame's nbytes.
         #[arg(long)]
         deep: bool,
+    },
+    /// One line per frame, tab-separated: path, shape, dtype, codec, nbytes, cbytes, ratio.
+    Ls {
+        #[command(flatten)]
+        many: Many,
+        #[command(flatten)]
+        select: Select,
+    },
+    /// Totals per PATH (a tree with -r), tab-separated: frames, nbytes, cbytes, ratio, path;
+    /// then `total` with several PATHs.
+    Du {
+        #[command(flatten)]
+        many: Many,
+        #[command(flatten)]
+        select: Select,
+    },
+    /// How the metadata of two frames differ, one line per value: `KEY: A -> B` (exit 1 when
+    /// they differ, as diff(1)).
+    Diff {
+        /// The first frame (a file, a sparse-frame directory, or -).
+        a: PathBuf,
+        /// The second frame.
+        b: PathBuf,
+    },
+    /// Reads or changes a frame's vlmetalayers (set and del write the file crash-safely: the
+    /// new trailer after the frame's end, then the header in one write).
+    Vlmeta {
+        #[command(subcommand)]
+        action: VlmetaAction,
     },
     /// Draws a built-in layout; with no name, lists them.
     Layout {
@@ -221,6 +285,14 @@ fn main() -> ExitCode {
             let o = verify::VerifyOptions { limits, offset, json, deep, recursive: many.recursive };
             verify::run(&many.paths, &o)
         }
+        Command::Ls { many, select } => ls::ls(&many.paths, many.recursive, &select, limits),
+        Command::Du { many, select } => ls::du(&many.paths, many.recursive, &select, limits),
+        Command::Diff { a, b } => diff::run(&a, &b, limits),
+        Command::Vlmeta { action } => match action {
+            VlmetaAction::Get { path, key, raw } => vlmeta::get(&path, &key, raw, limits),
+            VlmetaAction::Set { path, key, value, raw } => vlmeta::set(&path, &key, &value, raw),
+            VlmetaAction::Del { path, key } => vlmeta::del(&path, &key),
+        },
         Command::Layout { name } => layouts::run(name.as_deref()),
         Command::Dump { input, cut } => verify::dump(&input.path, input.offset, limits, cut.all),
         Command::Cat { input, output, slice, threads, npy } => {
