@@ -6,6 +6,7 @@
 mod cli;
 mod contract;
 mod hostile_files;
+mod listing;
 mod many_files;
 mod serve;
 mod serve_load;
