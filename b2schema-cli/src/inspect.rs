@@ -1,6 +1,6 @@
 //! `b2schema inspect PATH... [--json]`.
 
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -38,7 +38,7 @@ pub struct Options {
 fn run_one(path: &Path, offset: u64, as_json: bool, opts: &Options) -> Result<ExitCode, Failure> {
     let (file, report) =
         open_and_report(path, offset, opts).map_err(|e| crate::open::failure(path, offset, e))?;
-    let mut out = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
+    let mut out = crate::colour::stdout(!as_json);
     let mut problems = report.problems.clone();
     let written = write_report(&mut out, &file, &report, as_json, opts, &mut problems);
     crate::ended(written.and_then(|()| out.flush()))?;
@@ -63,7 +63,7 @@ fn run_one(path: &Path, offset: u64, as_json: bool, opts: &Options) -> Result<Ex
 /// path. Exit code 2 when anything failed.
 fn scan(paths: &[PathBuf], offset: u64, as_json: bool, opts: &Options) -> Result<ExitCode, Failure> {
     let mut scan = Scan {
-        out: BufWriter::with_capacity(64 * 1024, io::stdout().lock()),
+        out: crate::colour::stdout(!as_json),
         as_json,
         offset,
         opts: *opts,
@@ -454,7 +454,7 @@ pub fn write_report(
         return if as_json {
             writeln!(out, "{}", report.value)
         } else {
-            out.write_all(text::escape_lines(&human(&report.value)).as_bytes())
+            out.write_all(crate::colour::report(&text::escape_lines(&human(&report.value))).as_bytes())
         };
     }
     let each = |out: &mut dyn Write,
@@ -495,7 +495,7 @@ pub fn write_report(
         }
         out.write_all(b"}\n")
     } else {
-        out.write_all(text::escape_lines(&human(&report.value)).as_bytes())?;
+        out.write_all(crate::colour::report(&text::escape_lines(&human(&report.value))).as_bytes())?;
         each(out, problems, &|out, _, c| writeln!(out, "{}", text::escape(&chunk_line(c))))
     }
 }

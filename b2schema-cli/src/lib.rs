@@ -4,11 +4,13 @@
 
 pub mod budget;
 pub mod cat;
+pub mod colour;
 pub mod deep;
 pub mod diff;
 pub mod inspect;
 pub mod layouts;
 pub mod ls;
+pub mod man;
 pub mod msgpack_json;
 pub mod names;
 pub mod npy;

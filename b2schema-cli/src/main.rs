@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use b2schema_cli::budget::BudgetArgs;
+use b2schema_cli::names::{self, Hint};
 #[cfg(feature = "serve")]
 use b2schema_cli::serve;
 use b2schema_cli::summary::Select;
@@ -178,8 +179,8 @@ enum Command {
     },
     /// Draws a built-in layout; with no name, lists them.
     Layout {
-        /// frame-header, frame-flags, filter-pipeline, metalayers, trailer, fingerprint, b2nd,
-        /// b2nd-dev6, caterva.
+        /// The layout's name.
+        #[arg(value_parser = Hint(names::layouts))]
         name: Option<String>,
     },
     /// Writes the data, decompressed: an NDArray's items in C order (padding and block order
@@ -210,15 +211,15 @@ enum Command {
         input: PathBuf,
         /// The .b2nd file to write.
         output: PathBuf,
-        /// blosclz, lz4, lz4hc, zlib or zstd.
-        #[arg(long, default_value = "zstd")]
+        /// The codec.
+        #[arg(long, default_value = "zstd", value_parser = Hint(names::written_codecs))]
         codec: String,
         /// 0 (no compression) to 9.
         #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u8).range(0..=9))]
         clevel: u8,
         /// shuffle, bitshuffle, delta, trunc_prec:BITS, bytedelta or none; repeat for a
         /// pipeline, in order (default: shuffle).
-        #[arg(long = "filter", value_name = "NAME")]
+        #[arg(long = "filter", value_name = "NAME", value_parser = Hint(names::filters))]
         filters: Vec<String>,
         /// Chunk shape, comma-separated.
         #[arg(long)]
@@ -264,7 +265,8 @@ enum Command {
         /// bash, zsh, fish, elvish or powershell.
         shell: clap_complete::Shell,
     },
-    /// The man page (roff) on stdout (e.g. `b2schema man | man -l -`).
+    /// The man page (roff) on stdout, every subcommand's options in it (e.g. `b2schema man |
+    /// man -l -`).
     Man,
 }
 
@@ -305,13 +307,10 @@ fn main() -> ExitCode {
             clap_complete::generate(shell, &mut Cli::command(), "b2schema", &mut text);
             b2schema_cli::print(&text)
         }
-        Command::Man => {
-            let mut text = Vec::new();
-            match clap_mangen::Man::new(Cli::command()).render(&mut text) {
-                Ok(()) => b2schema_cli::print(&text),
-                Err(e) => Err(b2schema_cli::Failure(format!("writing the man page: {e}"))),
-            }
-        }
+        Command::Man => match b2schema_cli::man::page(&Cli::command()) {
+            Ok(text) => b2schema_cli::print(&text),
+            Err(e) => Err(b2schema_cli::Failure(format!("writing the man page: {e}"))),
+        },
         Command::Pack { input, output, codec, clevel, filters, chunks, blocks, nthreads } => {
             let o = pack::PackOptions {
                 codec: &codec,

@@ -24,16 +24,16 @@ impl TypedValueParser for CodecName {
     }
 
     fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
-        Some(Box::new(Codec::NAMED.iter().filter_map(|c| c.name()).map(PossibleValue::new)))
+        Some(Box::new(codecs().into_iter()))
     }
 }
 
-/// A filter: `NAME` or `NAME:META` (`trunc_prec:BITS`) or `none`, kept as text (`pack` reads
-/// it); the names offered are the built-in filters'.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct FilterName;
+/// Text the command checks itself (a filter `NAME:META`, a codec for `pack`, a layout name),
+/// with the names clap offers for it: `--help` lists them and the completions complete them.
+#[derive(Clone, Copy, Debug)]
+pub struct Hint(pub fn() -> Vec<PossibleValue>);
 
-impl TypedValueParser for FilterName {
+impl TypedValueParser for Hint {
     type Value = String;
 
     fn parse_ref(
@@ -46,9 +46,30 @@ impl TypedValueParser for FilterName {
     }
 
     fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
-        let named = Filter::NAMED.iter().filter_map(|f| f.name()).filter(|n| *n != "nofilter");
-        Some(Box::new(std::iter::once("none").chain(named).map(PossibleValue::new)))
+        Some(Box::new((self.0)().into_iter()))
     }
+}
+
+/// Every named codec (built-in and plugin ids a frame may hold).
+pub fn codecs() -> Vec<PossibleValue> {
+    Codec::NAMED.iter().filter_map(|c| c.name()).map(PossibleValue::new).collect()
+}
+
+/// The codecs `pack` writes: the built-in ones c-blosc2 writes (not Snappy, not the plugins).
+pub fn written_codecs() -> Vec<PossibleValue> {
+    let written = |c: &&Codec| c.id() < 32 && **c != Codec::Snappy;
+    Codec::NAMED.iter().filter(written).filter_map(|c| c.name()).map(PossibleValue::new).collect()
+}
+
+/// `none` and the built-in filters' names (`trunc_prec` takes `:BITS`).
+pub fn filters() -> Vec<PossibleValue> {
+    let named = Filter::NAMED.iter().filter_map(|f| f.name()).filter(|n| *n != "nofilter");
+    std::iter::once("none").chain(named).map(PossibleValue::new).collect()
+}
+
+/// The built-in layouts' names, each with what it is.
+pub fn layouts() -> Vec<PossibleValue> {
+    crate::layouts::LAYOUTS.iter().map(|(name, _, what)| PossibleValue::new(*name).help(*what)).collect()
 }
 
 fn invalid(cmd: &clap::Command, arg: Option<&clap::Arg>, value: &str, why: &str) -> clap::Error {

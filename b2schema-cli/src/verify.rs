@@ -1,6 +1,6 @@
 //! `b2schema verify PATH...` and `b2schema dump PATH`.
 
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -13,7 +13,7 @@ use b2schema::layout::{self, B2Layout, Layout};
 use serde_json::{Value, json};
 
 use crate::open::{self, Mode};
-use crate::{Failure, msgpack_json, text, walk};
+use crate::{Failure, colour, msgpack_json, text, walk};
 
 /// What `verify` checks and how it says it.
 #[derive(Clone, Copy, Debug, Default)]
@@ -37,7 +37,7 @@ pub struct VerifyOptions {
 /// [`crate::deep`]). Exit 0 when every frame passed, 1 when one had a difference or a part that
 /// does not decode, 2 when one could not be read at all (said on stderr too).
 pub fn run(paths: &[PathBuf], o: &VerifyOptions) -> Result<ExitCode, Failure> {
-    let mut out = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
+    let mut out = crate::colour::stdout(!o.json);
     let (mut differ, mut unreadable, mut seen) = (0usize, 0usize, 0usize);
     let mut written = Ok(());
     for found in walk::expand(paths, o.recursive) {
@@ -165,7 +165,8 @@ fn write_verdict(out: &mut dyn Write, path: &Path, v: &Verdict, o: &VerifyOption
             let at = if *base == 0 { String::new() } else { format!(" (frame at offset {base})") };
             let said: Vec<&str> = parts.iter().filter_map(|(_, r, _)| r.as_deref().ok()).collect();
             let what = said.join(", ");
-            writeln!(out, "ok {name}{at}: {what}, header and trailer re-encoded identically")
+            let ok = colour::paint(colour::OK, "ok");
+            writeln!(out, "{ok} {name}{at}: {what}, header and trailer re-encoded identically")
         }
         Verdict::Checked { parts, .. } => {
             // A part that fails for the reason an earlier one gave (the frame, when its header
@@ -178,9 +179,16 @@ fn write_verdict(out: &mut dyn Write, path: &Path, v: &Verdict, o: &VerifyOption
                     wrong.push(format!("{part} {e}"));
                 }
             }
-            writeln!(out, "FAIL {name}: {}", text::escape(&wrong.join("; ")))
+            writeln!(
+                out,
+                "{} {name}: {}",
+                colour::paint(colour::FAIL, "FAIL"),
+                text::escape(&wrong.join("; "))
+            )
         }
-        Verdict::Unreadable(e) => writeln!(out, "FAIL {name}: {}", text::escape(e)),
+        Verdict::Unreadable(e) => {
+            writeln!(out, "{} {name}: {}", colour::paint(colour::FAIL, "FAIL"), text::escape(e))
+        }
     }
 }
 

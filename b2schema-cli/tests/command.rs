@@ -10,5 +10,6 @@ mod listing;
 mod many_files;
 mod serve;
 mod serve_load;
+mod shell_help;
 mod surfaces;
 mod terminal;
