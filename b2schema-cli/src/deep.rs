@@ -18,7 +18,9 @@ pub fn decode_all(file: &FrameFile) -> Result<u64, String> {
     let max = usize::try_from(file.limits().max_decompressed()).unwrap_or(usize::MAX);
     let (mut count, mut total) = (0u64, 0u64);
     let mut wrong: Option<String> = None;
+    let mut at = 0;
     let walked = file.for_each_chunk(|info| {
+        at = info.index;
         let data = file.chunk_data(&info, max)?;
         if let Some(want) = per_chunk
             && data.len() as u64 != want
@@ -37,7 +39,7 @@ pub fn decode_all(file: &FrameFile) -> Result<u64, String> {
     if let Some(w) = wrong {
         return Err(w);
     }
-    walked.map_err(|e| in_file(file.offset(), e))?;
+    walked.map_err(|e| format!("chunk {at}: {}", in_file(file.offset(), e)))?;
     if let Some(nd) = &nd
         && count != nd.nchunks()
     {

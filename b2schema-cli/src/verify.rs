@@ -116,7 +116,7 @@ fn verify_one(path: &Path, o: &VerifyOptions) -> Verdict {
                 ("frame", Ok(line), j)
             }
             Err(e) => {
-                let msg = format!("index: {}", open::absolute(o.offset, e));
+                let msg = format!("the offsets index: {}", open::absolute(o.offset, e));
                 ("frame", Err(msg.clone()), json!({ "valid": false, "error": msg }))
             }
         },
@@ -176,7 +176,7 @@ fn write_verdict(out: &mut dyn Write, path: &Path, v: &Verdict, o: &VerifyOption
                 if let Err(e) = r
                     && !wrong.iter().any(|w| w.contains(e.as_str()))
                 {
-                    wrong.push(format!("{part} {e}"));
+                    wrong.push(format!("{part}: {e}"));
                 }
             }
             writeln!(

@@ -164,7 +164,7 @@ fn verify_names_the_offset_and_field_of_a_flipped_byte() {
     assert_eq!(
         out,
         format!(
-            "FAIL {}: header does not decode: expected int32 marker d2 at offset 47 (typesize), found d3 (int64)\n",
+            "FAIL {}: header: does not decode: expected int32 marker d2 at offset 47 (typesize), found d3 (int64)\n",
             path.display()
         )
     );

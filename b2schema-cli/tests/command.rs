@@ -13,3 +13,4 @@ mod serve_load;
 mod shell_help;
 mod surfaces;
 mod terminal;
+mod walkthrough;

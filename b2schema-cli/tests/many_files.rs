@@ -118,7 +118,7 @@ fn verify_deep_fails_a_file_whose_chunk_bytes_were_overwritten() {
     let o = b2schema(&["verify", "--deep", b, ZSTD]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o.stdout));
     let out = text(&o.stdout);
-    assert!(out.starts_with(&format!("FAIL {b}: chunks ")), "{out}");
+    assert!(out.starts_with(&format!("FAIL {b}: chunks: chunk 0: ")), "{out}");
     assert!(out.contains(&format!("\nok {ZSTD}: ")) && out.contains("3 chunks decoded"), "{out}");
     let o = b2schema(&["verify", "--deep", "--json", b]);
     let v = &json_lines(&o)[0];
@@ -142,7 +142,7 @@ fn verify_deep_checks_the_chunks_against_the_array_geometry() {
     assert_eq!(b2schema(&["verify", b]).status.code(), Some(0));
     let o = b2schema(&["verify", "--deep", b]);
     assert_eq!(o.status.code(), Some(1));
-    assert_eq!(text(&o.stdout), format!("FAIL {b}: chunks 6 chunks, the array's shape needs 9\n"));
+    assert_eq!(text(&o.stdout), format!("FAIL {b}: chunks: 6 chunks, the array's shape needs 9\n"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
