@@ -45,7 +45,13 @@ fn run_one(path: &Path, offset: u64, as_json: bool, opts: &Options) -> Result<Ex
     if problems.is_empty() {
         return Ok(ExitCode::SUCCESS);
     }
-    for (part, e) in &problems {
+    say_problems(path, &problems);
+    Ok(ExitCode::from(2))
+}
+
+/// The parts of the frame at `path` that could not be read, on stderr, one line each.
+fn say_problems(path: &Path, problems: &[(String, String)]) {
+    for (part, e) in problems {
         let _ = writeln!(
             io::stderr(),
             "b2schema: {}: {}: {}",
@@ -54,10 +60,9 @@ fn run_one(path: &Path, offset: u64, as_json: bool, opts: &Options) -> Result<Ex
             text::escape(e)
         );
     }
-    Ok(ExitCode::from(2))
 }
 
-/// Inspects every frame of `paths` in order (a plain directory stands for what [`list`]
+/// Inspects every frame of `paths` in order (a plain directory stands for what [`walk`]
 /// finds in it) through one buffered stdout. A frame that fails does not stop the scan: with
 /// `--json` its line is `{"path", "error"}`, otherwise the error goes to stderr after the
 /// path. Exit code 2 when anything failed.
@@ -117,15 +122,7 @@ impl<W: Write> Scan<W> {
         if !problems.is_empty() {
             self.failed += 1;
             self.out.flush()?;
-            for (part, e) in &problems {
-                let _ = writeln!(
-                    io::stderr(),
-                    "b2schema: {}: {}: {}",
-                    text::path(path),
-                    text::escape(part),
-                    text::escape(e)
-                );
-            }
+            say_problems(path, &problems);
         }
         Ok(())
     }

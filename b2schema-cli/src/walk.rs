@@ -42,9 +42,24 @@ pub fn is_plain_dir(path: &Path) -> bool {
     !is_std(path) && path.is_dir() && !path.join(SPARSE_INDEX).exists()
 }
 
+/// How far a walk goes under one argument.
+#[derive(Clone, Copy, Debug)]
+pub struct Bounds {
+    /// The deepest subdirectory entered (0: only what is directly inside).
+    pub max_depth: usize,
+    /// The most candidates found under one argument (the walk stops there).
+    pub max_entries: usize,
+}
+
 /// Every frame candidate of `args`, in order (see the module's documentation); a warning on
 /// stderr for each directory that yields none.
 pub fn expand(args: &[PathBuf], recursive: bool) -> Vec<Found> {
+    let depth = if recursive { MAX_DEPTH } else { 0 };
+    expand_within(args, Bounds { max_depth: depth, max_entries: usize::MAX })
+}
+
+/// [`expand`] within `bounds` (`serve` lists at most a few levels and entries per root).
+pub fn expand_within(args: &[PathBuf], bounds: Bounds) -> Vec<Found> {
     let mut out = Vec::new();
     for arg in args {
         if !is_plain_dir(arg) {
@@ -53,9 +68,10 @@ pub fn expand(args: &[PathBuf], recursive: bool) -> Vec<Found> {
         }
         let before = out.len();
         let mut skipped = 0;
-        walk(arg, recursive, 0, &mut out, &mut skipped);
+        let bounds = Bounds { max_entries: before.saturating_add(bounds.max_entries), ..bounds };
+        walk(arg, bounds, 0, &mut out, &mut skipped);
         if out.len() == before {
-            warn_empty(arg, recursive, skipped);
+            warn_empty(arg, bounds.max_depth > 0, skipped);
         }
     }
     out
@@ -70,8 +86,9 @@ fn warn_empty(dir: &Path, recursive: bool, skipped: usize) {
     eprintln!("b2schema: warning: {}: {why}", text::path(dir));
 }
 
-/// The candidates under `dir` into `out`; `skipped` counts subdirectories not entered.
-fn walk(dir: &Path, recursive: bool, depth: usize, out: &mut Vec<Found>, skipped: &mut usize) {
+/// The candidates under `dir` into `out` (until it holds `bounds.max_entries`); `skipped` counts
+/// subdirectories not entered.
+fn walk(dir: &Path, bounds: Bounds, depth: usize, out: &mut Vec<Found>, skipped: &mut usize) {
     let entries = match list(dir) {
         Ok(entries) => entries,
         Err(e) => {
@@ -80,9 +97,12 @@ fn walk(dir: &Path, recursive: bool, depth: usize, out: &mut Vec<Found>, skipped
         }
     };
     for entry in entries {
+        if out.len() >= bounds.max_entries {
+            return;
+        }
         match entry {
             Entry::Frame(p) => out.push(Found::Frame(p)),
-            Entry::Dir(p) if recursive && depth < MAX_DEPTH => walk(&p, recursive, depth + 1, out, skipped),
+            Entry::Dir(p) if depth < bounds.max_depth => walk(&p, bounds, depth + 1, out, skipped),
             Entry::Dir(_) => *skipped += 1,
         }
     }
