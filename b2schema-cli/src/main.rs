@@ -207,9 +207,10 @@ enum Command {
     /// Compresses a NumPy .npy file into a .b2nd array (python-blosc2's defaults: zstd,
     /// clevel 5, shuffle, its default chunk and block shapes).
     Pack {
-        /// The .npy file (any dtype, C or Fortran order, 0 to 16 dimensions).
+        /// The .npy file (any dtype, C or Fortran order, 0 to 16 dimensions); - reads stdin
+        /// (within --max-decompressed-total).
         input: PathBuf,
-        /// The .b2nd file to write.
+        /// The .b2nd file to write (whole or not at all); - is stdout.
         output: PathBuf,
         /// The codec.
         #[arg(long, default_value = "zstd", value_parser = Hint(names::written_codecs))]
@@ -233,9 +234,9 @@ enum Command {
     },
     /// Writes a .b2nd array as a NumPy .npy file (C order).
     Unpack {
-        /// The .b2nd file.
+        /// The .b2nd file (- reads a frame from stdin).
         input: PathBuf,
-        /// The .npy file to write.
+        /// The .npy file to write (whole or not at all); - is stdout.
         output: PathBuf,
         /// Where the frame starts inside the input file; offsets in messages stay absolute.
         #[arg(long, default_value_t = 0)]
@@ -319,6 +320,7 @@ fn main() -> ExitCode {
                 chunks: chunks.as_deref(),
                 blocks: blocks.as_deref(),
                 nthreads,
+                max_input: limits.max_decompressed_total(),
             };
             pack::pack(&input, &output, &o)
         }

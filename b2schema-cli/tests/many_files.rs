@@ -219,6 +219,36 @@ fn a_dash_reads_a_frame_from_stdin_and_cat_writes_stdout() {
 }
 
 #[test]
+fn pack_and_unpack_read_and_write_pipes() {
+    let dir = temp_dir("pack-pipes");
+    let frame = fixture(ND);
+    // unpack - -: a frame on stdin, the .npy on stdout (no file named -).
+    let o = b2schema_in(&dir, &["unpack", "-", "-"], Some(&frame));
+    assert!(o.status.success() && o.stdout.starts_with(b"\x93NUMPY"), "{}", text(&o.stderr));
+    let npy = o.stdout;
+    assert_eq!(npy, b2schema_in(&dir, &["cat", "--npy", "-"], Some(&frame)).stdout);
+    // pack - -: the .npy on stdin, the .b2nd on stdout; its data is the same.
+    let o = b2schema_in(&dir, &["pack", "-", "-"], Some(&npy));
+    assert!(o.status.success() && o.stdout[1..9] == *b"\xa8b2frame", "{}", text(&o.stderr));
+    let packed = o.stdout;
+    assert_eq!(b2schema_in(&dir, &["cat", "-"], Some(&packed)).stdout, b2schema(&["cat", ND]).stdout);
+    assert!(!dir.join("-").exists());
+    // Within the budget, and a short pipe is an error, not a short array.
+    let o = b2schema_in(&dir, &["--max-decompressed-total", "100", "pack", "-", "x.b2nd"], Some(&npy));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("over the limit of 100 (raise --max-decompressed-total)"),
+        "{}",
+        text(&o.stderr)
+    );
+    let o = b2schema_in(&dir, &["pack", "-", "x.b2nd"], Some(&npy[..npy.len() - 8]));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("truncated"), "{}", text(&o.stderr));
+    assert!(!dir.join("x.b2nd").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn json_names_the_filters_and_gives_back_a_non_utf8_file_name() {
     let o = b2schema(&["inspect", "--json", ND]);
     let v = &json_lines(&o)[0];
