@@ -547,7 +547,7 @@ fn human(r: &Value) -> String {
     let _ = writeln!(
         s,
         "{}: {} frame, {} bytes",
-        text::escape(r["path"].as_str().unwrap_or("")),
+        crate::paths_json::shown(r),
         h["frame_type"].as_str().unwrap_or(""),
         h["frame_len"]
     );

@@ -286,6 +286,15 @@ fn json_names_the_filters_and_gives_back_a_non_utf8_file_name() {
             }
             assert!(lines[1]["path_hex"].as_str().unwrap().ends_with(&b2schema_hex(raw)), "{cmd}");
         }
+        // The human report names the file with its bytes that are not UTF-8 as \xNN.
+        let mut c = Command::new(env!("CARGO_BIN_EXE_b2schema"));
+        let human = c.arg("inspect").arg(dir.join(name)).output().unwrap();
+        assert!(
+            text(&human.stdout)
+                .starts_with(&format!("{}/caf\\xe9-\\xff.b2nd: contiguous frame", dir.display())),
+            "{}",
+            text(&human.stdout)
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
