@@ -13,14 +13,22 @@ use serde_json::{Value, json};
 
 use crate::msgpack_json::{self, hex};
 use crate::open::{absolute, in_file};
+use crate::summary::Select;
 use crate::{Failure, walk};
 
 /// One frame (one PATH that is a file or a sparse frame): its report, or the error through
 /// `main`. Anything else (several PATHs, a plain directory): a scan, see [`scan`].
-pub fn run(paths: &[PathBuf], offset: u64, as_json: bool, opts: &Options) -> Result<ExitCode, Failure> {
+/// Only the frames `select` keeps are reported.
+pub fn run(
+    paths: &[PathBuf],
+    offset: u64,
+    as_json: bool,
+    opts: &Options,
+    select: &Select,
+) -> Result<ExitCode, Failure> {
     match paths {
-        [path] if !walk::is_plain_dir(path) => run_one(path, offset, as_json, opts),
-        _ => scan(paths, offset, as_json, opts),
+        [path] if !walk::is_plain_dir(path) => run_one(path, offset, as_json, opts, select),
+        _ => scan(paths, offset, as_json, opts, select),
     }
 }
 
@@ -35,9 +43,18 @@ pub struct Options {
     pub recursive: bool,
 }
 
-fn run_one(path: &Path, offset: u64, as_json: bool, opts: &Options) -> Result<ExitCode, Failure> {
+fn run_one(
+    path: &Path,
+    offset: u64,
+    as_json: bool,
+    opts: &Options,
+    select: &Select,
+) -> Result<ExitCode, Failure> {
     let (file, report) =
         open_and_report(path, offset, opts).map_err(|e| crate::open::failure(path, offset, e))?;
+    if !select.keeps_file(&file) {
+        return Ok(ExitCode::SUCCESS);
+    }
     let mut out = crate::colour::stdout(!as_json);
     let mut problems = report.problems.clone();
     let written = write_report(&mut out, &file, &report, as_json, opts, &mut problems);
@@ -66,8 +83,15 @@ fn say_problems(path: &Path, problems: &[(String, String)]) {
 /// finds in it) through one buffered stdout. A frame that fails does not stop the scan: with
 /// `--json` its line is `{"path", "error"}`, otherwise the error goes to stderr after the
 /// path. Exit code 2 when anything failed.
-fn scan(paths: &[PathBuf], offset: u64, as_json: bool, opts: &Options) -> Result<ExitCode, Failure> {
+fn scan(
+    paths: &[PathBuf],
+    offset: u64,
+    as_json: bool,
+    opts: &Options,
+    select: &Select,
+) -> Result<ExitCode, Failure> {
     let mut scan = Scan {
+        select,
         out: crate::colour::stdout(!as_json),
         as_json,
         offset,
@@ -94,7 +118,8 @@ fn scan(paths: &[PathBuf], offset: u64, as_json: bool, opts: &Options) -> Result
     Ok(ExitCode::from(2))
 }
 
-struct Scan<W: Write> {
+struct Scan<'a, W: Write> {
+    select: &'a Select,
     out: W,
     as_json: bool,
     offset: u64,
@@ -106,13 +131,17 @@ struct Scan<W: Write> {
     reports: usize,
 }
 
-impl<W: Write> Scan<W> {
+impl<W: Write> Scan<'_, W> {
     fn frame(&mut self, path: &Path) -> io::Result<()> {
         self.inputs += 1;
         let (file, report) = match open_and_report(path, self.offset, &self.opts) {
             Ok(report) => report,
             Err(e) => return self.failure(path, &crate::open::explain(path, self.offset, e)),
         };
+        if !self.select.keeps_file(&file) {
+            self.inputs -= 1;
+            return Ok(());
+        }
         if !self.as_json && self.reports > 0 {
             self.out.write_all(b"\n")?;
         }

@@ -66,6 +66,8 @@ struct Many {
     /// directories are not entered).
     #[arg(short, long)]
     recursive: bool,
+    #[command(flatten)]
+    select: Select,
 }
 
 #[derive(Subcommand)]
@@ -152,16 +154,12 @@ enum Command {
     Ls {
         #[command(flatten)]
         many: Many,
-        #[command(flatten)]
-        select: Select,
     },
     /// Totals per PATH (a tree with -r), tab-separated: frames, nbytes, cbytes, ratio, path;
     /// then `total` with several PATHs.
     Du {
         #[command(flatten)]
         many: Many,
-        #[command(flatten)]
-        select: Select,
     },
     /// How the metadata of two frames differ, one line per value: `KEY: A -> B` (exit 1 when
     /// they differ, as diff(1)).
@@ -282,14 +280,14 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Inspect { many, json, offset, all_chunks } => {
             let o = inspect::Options { limits, all_chunks, recursive: many.recursive };
-            inspect::run(&many.paths, offset, json, &o)
+            inspect::run(&many.paths, offset, json, &o, &many.select)
         }
         Command::Verify { many, offset, json, deep } => {
             let o = verify::VerifyOptions { limits, offset, json, deep, recursive: many.recursive };
-            verify::run(&many.paths, &o)
+            verify::run(&many.paths, &o, &many.select)
         }
-        Command::Ls { many, select } => ls::ls(&many.paths, many.recursive, &select, limits),
-        Command::Du { many, select } => ls::du(&many.paths, many.recursive, &select, limits),
+        Command::Ls { many } => ls::ls(&many.paths, many.recursive, &many.select, limits),
+        Command::Du { many } => ls::du(&many.paths, many.recursive, &many.select, limits),
         Command::Diff { a, b } => diff::run(&a, &b, limits),
         Command::Vlmeta { action } => match action {
             VlmetaAction::Get { path, key, raw } => vlmeta::get(&path, &key, raw, limits),

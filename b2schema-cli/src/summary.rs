@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use b2schema::Limits;
 use b2schema::chunk::Codec;
+use b2schema::frame::FrameFile;
 
 use crate::{open, text, walk};
 
@@ -31,6 +32,12 @@ impl Summary {
     /// The summary of the frame at `path` (at `offset`), or why it cannot be read.
     pub fn of(path: &Path, offset: u64, limits: Limits) -> Result<Summary, String> {
         let file = open::validated(path, offset, limits).map_err(|e| open::explain(path, offset, e))?;
+        Summary::from_file(&file)
+    }
+
+    /// The summary of a frame opened, or why it cannot be made.
+    pub fn from_file(file: &FrameFile) -> Result<Summary, String> {
+        let offset = file.offset();
         let v = file.view().map_err(|e| open::absolute(offset, e))?;
         let nd = file.ndarray_meta().map_err(|e| format!("b2nd metalayer: {}", open::absolute(offset, e)))?;
         Ok(Summary {
@@ -62,17 +69,28 @@ impl Summary {
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct Select {
     /// Only frames compressed with this codec (a name or an id).
-    #[arg(long, value_name = "CODEC", value_parser = crate::names::CodecName)]
+    #[arg(long, help_heading = "Selection", value_name = "CODEC", value_parser = crate::names::CodecName)]
     pub codec: Option<Codec>,
     /// Only NDArrays of this dtype, as NumPy writes it (`<f8`; `f8` matches any byte order).
-    #[arg(long, value_name = "DTYPE")]
+    #[arg(long, help_heading = "Selection", value_name = "DTYPE")]
     pub dtype: Option<String>,
     /// Only frames with a vlmetalayer of this name.
-    #[arg(long, value_name = "KEY")]
+    #[arg(long, help_heading = "Selection", value_name = "KEY")]
     pub has_vlmeta: Option<String>,
 }
 
 impl Select {
+    /// `true` when no selection is asked for (every frame is kept).
+    pub fn is_empty(&self) -> bool {
+        self.codec.is_none() && self.dtype.is_none() && self.has_vlmeta.is_none()
+    }
+
+    /// `true` when the frame `file` is selected; a frame whose summary cannot be made is kept
+    /// (its report says what is wrong with it).
+    pub fn keeps_file(&self, file: &FrameFile) -> bool {
+        self.is_empty() || Summary::from_file(file).is_ok_and(|s| self.keeps(&s))
+    }
+
     /// `true` when `s` is selected.
     pub fn keeps(&self, s: &Summary) -> bool {
         let codec = self.codec.is_none_or(|c| c.id() == s.codec.id());

@@ -13,6 +13,7 @@ use b2schema::layout::{self, B2Layout, Layout};
 use serde_json::{Value, json};
 
 use crate::open::{self, Mode};
+use crate::summary::Select;
 use crate::{Failure, colour, msgpack_json, text, walk};
 
 /// What `verify` checks and how it says it.
@@ -36,17 +37,21 @@ pub struct VerifyOptions {
 /// compared, its offsets index decoded; with `deep`, every chunk is decompressed too (see
 /// [`crate::deep`]). Exit 0 when every frame passed, 1 when one had a difference or a part that
 /// does not decode, 2 when one could not be read at all (said on stderr too).
-pub fn run(paths: &[PathBuf], o: &VerifyOptions) -> Result<ExitCode, Failure> {
+/// Only the frames `select` keeps are verified (a frame that cannot be read is always reported).
+pub fn run(paths: &[PathBuf], o: &VerifyOptions, select: &Select) -> Result<ExitCode, Failure> {
     let mut out = crate::colour::stdout(!o.json);
     let (mut differ, mut unreadable, mut seen) = (0usize, 0usize, 0usize);
     let mut written = Ok(());
     for found in walk::expand(paths, o.recursive) {
         seen += 1;
         let (path, verdict) = match found {
-            walk::Found::Frame(p) => {
-                let v = verify_one(&p, o);
-                (p, v)
-            }
+            walk::Found::Frame(p) => match verify_one(&p, o, select) {
+                Some(v) => (p, v),
+                None => {
+                    seen -= 1;
+                    continue;
+                }
+            },
             walk::Found::Unlisted(p, e) => (p, Verdict::Unreadable(e.to_string())),
         };
         match &verdict {
@@ -84,15 +89,19 @@ enum Verdict {
     Unreadable(String),
 }
 
-fn verify_one(path: &Path, o: &VerifyOptions) -> Verdict {
+/// The verdict on the frame at `path`; `None` when `select` leaves it out.
+fn verify_one(path: &Path, o: &VerifyOptions, select: &Select) -> Option<Verdict> {
     let file = match open::open(path, o.offset, o.limits, Mode::Located) {
         Ok(f) => f,
         Err(Failure(e)) => {
             // Without the path the message starts with (the line names it).
             let at = format!("{}: ", path.display());
-            return Verdict::Unreadable(e.strip_prefix(&at).unwrap_or(&e).to_owned());
+            return Some(Verdict::Unreadable(e.strip_prefix(&at).unwrap_or(&e).to_owned()));
         }
     };
+    if !select.keeps_file(&file) {
+        return None;
+    }
     let base = file.offset() as usize;
     let t = base + file.trailer_offset() as usize;
     let header = section::<FrameHeader>("header", file.header_bytes(), base, FrameHeader::LAYOUT);
@@ -135,7 +144,7 @@ fn verify_one(path: &Path, o: &VerifyOptions) -> Verdict {
         parts.push(("chunks", r.map(|n| format!("{n} chunks decoded")), j));
     }
     let failed = parts.iter().any(|(_, r, _)| r.is_err());
-    Verdict::Checked { base: base as u64, parts, failed }
+    Some(Verdict::Checked { base: base as u64, parts, failed })
 }
 
 /// The line (or JSON object) of one frame.

@@ -60,6 +60,14 @@ fn ls_lists_one_line_per_frame_and_selects_by_codec_dtype_and_vlmeta() {
     assert_eq!(names(&["--codec", "ZSTD", "--dtype", "i4"]), ["/zstd/b.b2nd", "/zstd/deeper/c.b2nd"]);
     assert_eq!(names(&["--has-vlmeta", "attrs"]), ["/zstd/deeper/c.b2nd"]);
     assert_eq!(names(&["--dtype", ">i4"]), Vec::<String>::new());
+    // The same selection in the other subcommands that take many paths.
+    let o = b2schema(&["inspect", "--json", "-r", "--codec", "lz4", d]);
+    let lines: Vec<&str> = std::str::from_utf8(&o.stdout).unwrap().lines().collect();
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(lines[0].contains("\"codec\":\"lz4\""), "{}", lines[0]);
+    let o = b2schema(&["verify", "-r", "--has-vlmeta", "attrs", d]);
+    assert_eq!(text(&o.stdout).lines().count(), 1, "{}", text(&o.stdout));
+    assert!(text(&o.stdout).starts_with(&format!("ok {d}/zstd/deeper/c.b2nd: ")));
     let o = b2schema(&["ls", "--codec", "nope", d]);
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o.stderr).contains("expected a codec name (blosclz, lz4"), "{}", text(&o.stderr));
