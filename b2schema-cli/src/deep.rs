@@ -1,5 +1,6 @@
-//! `verify --deep`: every chunk of a frame decompressed (one at a time, each within
-//! `--max-decompressed`), its length checked against its header's `nbytes`, and the sizes
+//! `verify --deep`: every stored chunk of a frame decompressed (one at a time, each within
+//! `--max-decompressed`; a special chunk is its header, not built), its length checked against
+//! its header's `nbytes`, and the sizes
 //! checked against what the frame says: for an NDArray each chunk is the padded chunk shape
 //! times the typesize and there are as many chunks as the shape needs; for any frame the
 //! chunks' sizes add up to the header's `nbytes`.
@@ -21,19 +22,23 @@ pub fn decode_all(file: &FrameFile) -> Result<u64, String> {
     let mut at = 0;
     let walked = file.for_each_chunk(|info| {
         at = info.index;
-        let data = file.chunk_data(&info, max)?;
+        // A special chunk (zeros, NaN, uninit, a repeated value) is its header: nothing to
+        // decode, and its size is its nbytes (not built in memory to be measured).
+        let len = match info.special {
+            Some(_) => info.nbytes,
+            None => file.chunk_data(&info, max)?.len() as u64,
+        };
         if let Some(want) = per_chunk
-            && data.len() as u64 != want
+            && len != want
         {
             wrong = Some(format!(
-                "chunk {} decodes to {} bytes, the array's chunk shape needs {want}",
-                info.index,
-                data.len()
+                "chunk {} decodes to {len} bytes, the array's chunk shape needs {want}",
+                info.index
             ));
-            return Err(b2schema::Error::invalid("a chunk of the array's size", want, data.len(), 0));
+            return Err(b2schema::Error::invalid("a chunk of the array's size", want, len, 0));
         }
         count += 1;
-        total += data.len() as u64;
+        total += len;
         Ok(())
     });
     if let Some(w) = wrong {

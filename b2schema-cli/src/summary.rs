@@ -130,7 +130,13 @@ pub fn each_selected<W: Write>(
             Err(e) => {
                 failed += 1;
                 out.flush()?;
-                eprintln!("b2schema: {}: {}", text::path(&path), text::escape(&crate::budget::cli_text(&e)));
+                // A closed stderr is no reason to stop (eprintln! would panic).
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "b2schema: {}: {}",
+                    text::path(&path),
+                    text::escape(&crate::budget::cli_text(&e))
+                );
             }
         }
     }

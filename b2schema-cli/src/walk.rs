@@ -12,7 +12,7 @@
 //!
 //! FIFOs, sockets and devices inside a directory are never listed (opening one could block).
 
-use std::io;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use b2schema::frame::SPARSE_INDEX;
@@ -83,7 +83,8 @@ fn warn_empty(dir: &Path, recursive: bool, skipped: usize) {
     } else {
         "no frame found".to_string()
     };
-    eprintln!("b2schema: warning: {}: {why}", text::path(dir));
+    // A closed stderr is no reason to stop (eprintln! would panic).
+    let _ = writeln!(io::stderr(), "b2schema: warning: {}: {why}", text::path(dir));
 }
 
 /// The candidates under `dir` into `out` (until it holds `bounds.max_entries`); `skipped` counts
