@@ -125,6 +125,11 @@ fn verify_deep_fails_a_file_whose_chunk_bytes_were_overwritten() {
     let v = &json_lines(&o)[0];
     assert_eq!((&v["ok"], &v["chunks"]["valid"]), (&Value::from(false), &Value::from(false)), "{v}");
     assert_eq!(v["header"]["identical"], true);
+    let (schemas, index) = schema("verify.schema.json");
+    assert!(schemas.validate(v, index).is_ok(), "{v}");
+    let good = &json_lines(&b2schema(&["verify", "--deep", "--json", ZSTD]))[0];
+    assert_eq!(good["chunks"], serde_json::json!({"decoded": 3, "valid": true}));
+    assert!(schemas.validate(good, index).is_ok(), "{good}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
