@@ -5,7 +5,8 @@
 //! times the typesize and there are as many chunks as the shape needs; for any frame the
 //! chunks' sizes add up to the header's `nbytes`.
 
-use b2schema::frame::FrameFile;
+use b2schema::Segment;
+use b2schema::frame::{ChunkInfo, ChunkLocation, FrameFile};
 
 use crate::open::in_file;
 
@@ -26,7 +27,7 @@ pub fn decode_all(file: &FrameFile) -> Result<u64, String> {
         // decode, and its size is its nbytes (not built in memory to be measured).
         let len = match info.special {
             Some(_) => info.nbytes,
-            None => file.chunk_data(&info, max)?.len() as u64,
+            None => decode(file, &info, max)?,
         };
         if let Some(want) = per_chunk
             && len != want
@@ -54,4 +55,32 @@ pub fn decode_all(file: &FrameFile) -> Result<u64, String> {
         return Err(format!("the chunks decode to {total} bytes, the header says nbytes {nbytes}"));
     }
     Ok(count)
+}
+
+/// The decoded length of stored chunk `info` (exactly its `nbytes`, or an error), decoded within
+/// `max` bytes; a decoding error's offset is absolute in the file (for a sparse frame, in the
+/// chunk's own file).
+fn decode(file: &FrameFile, info: &ChunkInfo, max: usize) -> b2schema::Result<u64> {
+    let in_chunks = |e: b2schema::Error| e.in_segment(Segment::Index(info.index)).in_field("chunks");
+    let n = usize::try_from(info.nbytes).unwrap_or(usize::MAX);
+    if n > max {
+        // The library's own budget error, which names the option that raises it.
+        return file.chunk_data(info, max).map(|d| d.len() as u64);
+    }
+    let bytes = file.read_chunk(info.location)?;
+    let start = match info.location {
+        ChunkLocation::Offset(o) => {
+            file.offset().saturating_add(file.header_bytes().len() as u64).saturating_add(o) as usize
+        }
+        _ => 0,
+    };
+    let data = b2schema::chunk::Decoder::new(file.registry())
+        .max_nbytes(n)
+        .decompress(&bytes)
+        .map_err(|e| in_chunks(b2schema::Error::chunk(e, start)))?;
+    if data.len() != n {
+        let e = b2schema::Error::invalid("a chunk as long as its nbytes", n, data.len(), start + 4);
+        return Err(in_chunks(e));
+    }
+    Ok(n as u64)
 }
