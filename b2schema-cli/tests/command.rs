@@ -6,7 +6,11 @@
 mod cli;
 mod contract;
 mod hostile_files;
+mod listing;
+mod many_files;
 mod serve;
 mod serve_load;
+mod shell_help;
 mod surfaces;
 mod terminal;
+mod walkthrough;
