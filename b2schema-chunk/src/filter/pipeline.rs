@@ -243,8 +243,18 @@ impl<'r> Backward<'r> {
         let last_transform =
             self.steps.iter().rposition(|s| matches!(s, Some(st) if !matches!(st, Step::Delta)));
         let mut cur = Loc::A;
+        // A bytedelta undone straight before the byte shuffle of its typesize (4 or 8): both
+        // in one pass, at the shuffle's step.
+        let mut bytedelta_first = None;
         for (k, step) in self.steps.iter().enumerate() {
             let Some(step) = *step else { continue };
+            if let Step::ByteDelta(ts, fixed) = step
+                && matches!(ts, 4 | 8)
+                && matches!(self.steps.get(k + 1), Some(Some(Step::Shuffle(t))) if *t == ts)
+            {
+                bytedelta_first = Some(fixed);
+                continue;
+            }
             if let Step::Delta = step {
                 let buf: &mut [u8] = match cur {
                     Loc::A => a,
@@ -276,7 +286,10 @@ impl<'r> Backward<'r> {
                 _ => continue,
             };
             match step {
-                Step::Shuffle(ts) => shuffle::unshuffle(ts, src, out),
+                Step::Shuffle(ts) => match bytedelta_first.take() {
+                    Some(fixed) => bytedelta::decode_unshuffle(ts, fixed, src, out),
+                    None => shuffle::unshuffle(ts, src, out),
+                },
                 Step::BitShuffle => bitshuffle::bitunshuffle(self.typesize, self.version, src, out, tmp),
                 Step::ByteDelta(ts, fixed) => bytedelta::decode(ts, fixed, src, out),
                 Step::Plugin(plugin, meta, slot) => {

@@ -11,7 +11,8 @@
 //! BENCHMARKS.md).
 
 use safe_arch::{
-    bitand_m128i, bitxor_m128i, m128i, set_splat_i64_m128i, shl_imm_u64_m128i, shr_imm_u64_m128i,
+    add_i8_m128i, bitand_m128i, bitxor_m128i, byte_shl_imm_u128_m128i, m128i, set_splat_i64_m128i,
+    shl_imm_u64_m128i, shr_imm_u64_m128i, shuffle_ai_f32_all_m128i, shuffle_ai_i16_h64all_m128i,
     unpack_high_i8_m128i, unpack_high_i16_m128i, unpack_high_i32_m128i, unpack_high_i64_m128i,
     unpack_low_i8_m128i, unpack_low_i16_m128i, unpack_low_i32_m128i, unpack_low_i64_m128i,
 };
@@ -93,6 +94,59 @@ pub(crate) fn unshuffle_tiles<const T: usize>(src: &[u8], dst: &mut [u8], n: usi
         }
     }
     tiles * TILE
+}
+
+/// The running (wrapping) byte sums of `x`, plus `carry` (a vector of one byte).
+#[inline(always)]
+fn running_sums(x: m128i, carry: m128i) -> m128i {
+    let x = add_i8_m128i(x, byte_shl_imm_u128_m128i::<1>(x));
+    let x = add_i8_m128i(x, byte_shl_imm_u128_m128i::<2>(x));
+    let x = add_i8_m128i(x, byte_shl_imm_u128_m128i::<4>(x));
+    let x = add_i8_m128i(x, byte_shl_imm_u128_m128i::<8>(x));
+    add_i8_m128i(x, carry)
+}
+
+/// Byte 15 of `x` in every byte.
+#[inline(always)]
+fn splat_last(x: m128i) -> m128i {
+    let w = unpack_high_i8_m128i(x, x);
+    let w = shuffle_ai_i16_h64all_m128i::<0xFF>(w);
+    shuffle_ai_f32_all_m128i::<0xFF>(w)
+}
+
+/// [`unshuffle_tiles`] (`T` 4 or 8) of planes holding byte deltas (bytedelta, filters 34 and 35, undone
+/// first): each plane's running sum is taken as its 16 bytes are loaded, so the sums need no
+/// pass over the block of their own. Returns the elements done and each plane's sum after them.
+pub(crate) fn undelta_unshuffle_tiles<const T: usize>(
+    src: &[u8],
+    dst: &mut [u8],
+    n: usize,
+) -> (usize, [u8; T]) {
+    let tiles = n / TILE;
+    let Some(dst) = dst.get_mut(..tiles * TILE * T) else {
+        return (0, [0; T]);
+    };
+    let mut planes: [core::slice::ChunksExact<'_, u8>; T] =
+        core::array::from_fn(|j| src.get(j * n..j * n + tiles * TILE).unwrap_or(&[]).chunks_exact(TILE));
+    let mut carry = [m128i::default(); T];
+    for out in dst.chunks_exact_mut(TILE * T) {
+        let p: [m128i; T] = core::array::from_fn(|j| {
+            let x = running_sums(planes[j].next().map_or(m128i::default(), load), carry[j]);
+            carry[j] = splat_last(x);
+            x
+        });
+        let mut outs = out.chunks_exact_mut(16);
+        let mut put = |v: m128i| {
+            if let Some(o) = outs.next() {
+                store(v, o);
+            }
+        };
+        match T {
+            4 => transpose4([p[0], p[1], p[2], p[3]]).into_iter().for_each(&mut put),
+            _ => transpose8(&p).into_iter().for_each(&mut put),
+        }
+    }
+    (tiles * TILE, core::array::from_fn(|j| <[u8; 16]>::from(carry[j])[0]))
 }
 
 /// Shuffles the first `n / 16 * 16` elements of `T` bytes (`T` in 2, 4, 8, 16; `src` holds `n`

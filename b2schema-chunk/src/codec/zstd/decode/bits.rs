@@ -17,6 +17,7 @@ pub(crate) enum Status {
     Overflow,
 }
 
+#[derive(Clone, Copy)]
 pub(crate) struct BitReader<'a> {
     src: &'a [u8],
     /// The bits, the first unread one `consumed` bits below the top.
@@ -26,6 +27,17 @@ pub(crate) struct BitReader<'a> {
     /// Where `container` was loaded from (`src[pos..pos + 8]`, or all of `src` when shorter).
     pos: usize,
 }
+
+/// `MASK[n]`: the low `n` bits set.
+pub(crate) const MASK: [u64; 64] = {
+    let mut m = [0u64; 64];
+    let mut i = 0;
+    while i < 64 {
+        m[i] = (1u64 << i) - 1;
+        i += 1;
+    }
+    m
+};
 
 #[inline(always)]
 fn load(src: &[u8], pos: usize) -> u64 {

@@ -31,12 +31,7 @@ impl Dict {
         at += huf.read(&src[at..]).map_err(|e| (at, e))?;
         let mut t = Tables::new();
         for kind in [Kind::Offsets, Kind::MatchLengths, Kind::LiteralLengths] {
-            let table = match kind {
-                Kind::LiteralLengths => &mut t.ll,
-                Kind::Offsets => &mut t.of,
-                Kind::MatchLengths => &mut t.ml,
-            };
-            at += table.read(kind, &src[at..]).map_err(|e| (at, e))?;
+            at += t.seq.read(kind, &src[at..]).map_err(|e| (at, e))?;
         }
         t.ok = [true; 3];
         let reps = src.get(at..at + 12).ok_or((at, "the three repeat offsets of a dictionary"))?;

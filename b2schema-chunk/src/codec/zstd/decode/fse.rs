@@ -180,12 +180,21 @@ pub(crate) struct SeqEntry {
     pub(crate) extra: u8,
 }
 
-/// A sequence decoding table (literal lengths, match lengths or offsets).
+/// The sequence decoding tables of a frame in one array, so that the decoding loop holds one
+/// base address: the literal length, offset and match length tables (slots 0, 1, 2) and the
+/// predefined ones (slots 3, 4, 5). States are indices into the whole array.
 #[derive(Clone)]
-pub(crate) struct SeqTable {
-    pub(crate) log: u32,
-    pub(crate) entries: [SeqEntry; 1 << MAX_LOG],
+pub(crate) struct SeqTables {
+    pub(crate) entries: [SeqEntry; SEQ_ENTRIES],
+    /// The accuracy log of each slot.
+    pub(crate) log: [u32; 6],
 }
+
+/// Entries of [`SeqTables`] (a power of two: states are masked with `SEQ_ENTRIES - 1`).
+pub(crate) const SEQ_ENTRIES: usize = 2048;
+
+/// Where each slot of [`SeqTables`] starts.
+pub(crate) const SLOT_AT: [usize; 6] = [0, 512, 1024, 1536, 1600, 1632];
 
 /// Which of the three sequence tables (RFC 8878 §3.1.1.3.2.1).
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -245,13 +254,40 @@ impl Kind {
     }
 }
 
-impl SeqTable {
-    pub(crate) fn empty() -> Self {
-        SeqTable { log: 0, entries: [SeqEntry::default(); 1 << MAX_LOG] }
+impl Kind {
+    /// The slot of the table of this kind in [`SeqTables`] (plus 3: the predefined one).
+    pub(crate) fn slot(self) -> usize {
+        match self {
+            Kind::LiteralLengths => 0,
+            Kind::Offsets => 1,
+            Kind::MatchLengths => 2,
+        }
+    }
+}
+
+impl SeqTables {
+    /// Empty tables but the predefined ones.
+    pub(crate) fn new() -> Self {
+        let mut t = SeqTables { entries: [SeqEntry::default(); SEQ_ENTRIES], log: [0; 6] };
+        let r = [
+            t.build(3, Kind::LiteralLengths, &LL_DEFAULT, 6),
+            t.build(4, Kind::Offsets, &OF_DEFAULT, 5),
+            t.build(5, Kind::MatchLengths, &ML_DEFAULT, 6),
+        ];
+        debug_assert!(r.iter().all(Result::is_ok));
+        t
     }
 
-    pub(crate) fn build(&mut self, kind: Kind, norm: &[i16], log: u32) -> Result<(), &'static str> {
-        self.log = log;
+    /// Builds the table of `slot` (at most 512 states, 64 for the predefined slots).
+    pub(crate) fn build(
+        &mut self,
+        slot: usize,
+        kind: Kind,
+        norm: &[i16],
+        log: u32,
+    ) -> Result<(), &'static str> {
+        let at = SLOT_AT[slot % 6];
+        self.log[slot % 6] = log;
         let mut symbols = [0u8; 1 << MAX_LOG];
         let mut next = [0u32; 256];
         spread(norm, log, &mut symbols, &mut next)?;
@@ -259,38 +295,35 @@ impl SeqTable {
         for (s, x) in info.iter_mut().enumerate().take(norm.len()) {
             *x = kind.symbol(s as u8);
         }
+        let table = &mut self.entries[at..];
         for (state, &s) in symbols[..1 << log].iter().enumerate() {
             let n = next[s as usize];
             next[s as usize] += 1;
             let (nb, next_state) = transition(n, log);
             let (base, extra) = info[s as usize & 63];
-            self.entries[state & 511] = SeqEntry { base, next: next_state, nb_bits: nb as u8, extra };
+            let next = next_state.wrapping_add(at as u16);
+            if let Some(e) = table.get_mut(state) {
+                *e = SeqEntry { base, next, nb_bits: nb as u8, extra };
+            }
         }
         Ok(())
     }
 
-    /// The table of a single symbol (RLE mode).
-    pub(crate) fn rle(&mut self, kind: Kind, s: u8) {
+    /// The table of a single symbol (RLE mode) in `slot`.
+    pub(crate) fn rle(&mut self, slot: usize, kind: Kind, s: u8) {
         let (base, extra) = kind.symbol(s);
-        self.log = 0;
-        self.entries[0] = SeqEntry { base, next: 0, nb_bits: 0, extra };
+        let at = SLOT_AT[slot % 6];
+        self.log[slot % 6] = 0;
+        self.entries[at] = SeqEntry { base, next: at as u16, nb_bits: 0, extra };
     }
 
-    pub(crate) fn predefined(&mut self, kind: Kind) {
-        let r = match kind {
-            Kind::LiteralLengths => self.build(kind, &LL_DEFAULT, 6),
-            Kind::MatchLengths => self.build(kind, &ML_DEFAULT, 6),
-            Kind::Offsets => self.build(kind, &OF_DEFAULT, 5),
-        };
-        debug_assert!(r.is_ok());
-    }
-
-    /// Reads a table description (compressed mode) from `src`: the bytes read.
+    /// Reads a table description (compressed mode) from `src` into the slot of `kind`: the
+    /// bytes read.
     pub(crate) fn read(&mut self, kind: Kind, src: &[u8]) -> Result<usize, &'static str> {
         let (max_symbol, max_log) = kind.limits();
         let mut norm = [0i16; 256];
         let (log, n) = read_ncount(src, &mut norm, max_symbol, max_log)?;
-        self.build(kind, &norm[..=max_symbol], log)?;
+        self.build(kind.slot(), kind, &norm[..=max_symbol], log)?;
         Ok(n)
     }
 }
@@ -305,9 +338,7 @@ mod tests {
             let sum: i32 = d.iter().map(|&c| i32::from(c).abs()).sum();
             assert_eq!(sum, 1 << log);
         }
-        let mut t = SeqTable::empty();
-        t.predefined(Kind::LiteralLengths);
-        t.predefined(Kind::MatchLengths);
-        t.predefined(Kind::Offsets);
+        let t = SeqTables::new();
+        assert_eq!(t.log[3..], [6, 5, 6]);
     }
 }

@@ -142,9 +142,10 @@ impl Decoder {
                 if let Some(e) = &d.entropy {
                     *self.huf = e.0.clone();
                     self.huf_ok = true;
-                    self.tables.ll = e.1.ll.clone();
-                    self.tables.of = e.1.of.clone();
-                    self.tables.ml = e.1.ml.clone();
+                    // The dictionary's three tables (the predefined ones are the same).
+                    let own = fse::SLOT_AT[3];
+                    self.tables.seq.entries[..own].copy_from_slice(&e.1.seq.entries[..own]);
+                    self.tables.seq.log[..3].copy_from_slice(&e.1.seq.log[..3]);
                     self.tables.ok = [true; 3];
                     self.tables.use_pre = [false; 3];
                 }

@@ -2,47 +2,29 @@
 //! of sequences and the three table modes: predefined, RLE, compressed, repeat) and the decoding
 //! loop, which executes each sequence as soon as it is decoded (`execute`).
 
-use super::bits::BitReader;
+use super::bits::{BitReader, MASK};
 use super::execute::{Out, copy_literals, copy_match, wild_match};
-use super::fse::{Kind, SeqTable};
+use super::fse::{Kind, SEQ_ENTRIES, SLOT_AT, SeqTables};
 
 /// The three sequence tables of a frame and whether each may be repeated.
 pub(crate) struct Tables {
-    pub(crate) ll: SeqTable,
-    pub(crate) of: SeqTable,
-    pub(crate) ml: SeqTable,
+    /// The tables, predefined ones included.
+    pub(crate) seq: SeqTables,
     /// Tables a later block may reuse (`Repeat_Mode`): set once a table was defined.
     pub(crate) ok: [bool; 3],
-    /// Whether each table in use is the predefined one (`pre`) rather than `ll`, `of`, `ml`.
+    /// Whether each table in use is the predefined one rather than the frame's own.
     pub(crate) use_pre: [bool; 3],
-    /// The predefined tables, built once.
-    pre: [SeqTable; 3],
 }
 
 impl Tables {
     pub(crate) fn new() -> Self {
-        let mut pre = [SeqTable::empty(), SeqTable::empty(), SeqTable::empty()];
-        pre[0].predefined(Kind::LiteralLengths);
-        pre[1].predefined(Kind::Offsets);
-        pre[2].predefined(Kind::MatchLengths);
-        Tables {
-            ll: SeqTable::empty(),
-            of: SeqTable::empty(),
-            ml: SeqTable::empty(),
-            ok: [false; 3],
-            use_pre: [false; 3],
-            pre,
-        }
+        Tables { seq: SeqTables::new(), ok: [false; 3], use_pre: [false; 3] }
     }
 
-    /// The tables in use: literal lengths, offsets, match lengths.
+    /// The slots of the tables in use: literal lengths, offsets, match lengths.
     #[inline(always)]
-    fn current(&self) -> (&SeqTable, &SeqTable, &SeqTable) {
-        (
-            if self.use_pre[0] { &self.pre[0] } else { &self.ll },
-            if self.use_pre[1] { &self.pre[1] } else { &self.of },
-            if self.use_pre[2] { &self.pre[2] } else { &self.ml },
-        )
+    fn current(&self) -> [usize; 3] {
+        core::array::from_fn(|i| i + 3 * usize::from(self.use_pre[i]))
     }
 }
 
@@ -78,11 +60,6 @@ pub(crate) fn read_header(src: &[u8], t: &mut Tables) -> Result<(usize, usize), 
         (Kind::MatchLengths, (modes >> 2) & 3, 2),
     ];
     for (kind, mode, i) in specs {
-        let table = match kind {
-            Kind::LiteralLengths => &mut t.ll,
-            Kind::Offsets => &mut t.of,
-            Kind::MatchLengths => &mut t.ml,
-        };
         match mode {
             0 => {
                 t.use_pre[i] = true;
@@ -94,14 +71,14 @@ pub(crate) fn read_header(src: &[u8], t: &mut Tables) -> Result<(usize, usize), 
                 if usize::from(s) > kind.limits().0 {
                     return Err((at, "an RLE sequence symbol within the range of its table"));
                 }
-                table.rle(kind, s);
+                t.seq.rle(i, kind, s);
                 t.use_pre[i] = false;
                 at += 1;
             }
             2 => {
                 t.ok[i] = false;
                 let rest = src.get(at..).unwrap_or_default();
-                at += table.read(kind, rest).map_err(|e| (at, e))?;
+                at += t.seq.read(kind, rest).map_err(|e| (at, e))?;
                 t.use_pre[i] = false;
             }
             _ => {
@@ -133,11 +110,11 @@ pub(crate) fn decode(
     out: &mut Out<'_>,
 ) -> Result<(), &'static str> {
     let mut br = BitReader::new(src).ok_or("a sequence bitstream ending in a nonzero byte")?;
-    let (ll_t, of_t, ml_t) = t.current();
-    let (llt, oft, mlt) = (&ll_t.entries, &of_t.entries, &ml_t.entries);
-    let mut sll = br.read(ll_t.log) as usize;
-    let mut sof = br.read(of_t.log) as usize;
-    let mut sml = br.read(ml_t.log) as usize;
+    let [ll_s, of_s, ml_s] = t.current();
+    let st = &t.seq.entries;
+    let mut sll = SLOT_AT[ll_s] + br.read(t.seq.log[ll_s]) as usize;
+    let mut sof = SLOT_AT[of_s] + br.read(t.seq.log[of_s]) as usize;
+    let mut sml = SLOT_AT[ml_s] + br.read(t.seq.log[ml_s]) as usize;
     br.reload();
     let mut lp = 0usize;
     let mut reps = *rep;
@@ -148,21 +125,58 @@ pub(crate) fn decode(
     let fs = out.frame_start;
     let mut op = out.pos;
     for left in (0..nb).rev() {
-        let l = llt[sll & 511];
-        let o = oft[sof & 511];
-        let m = mlt[sml & 511];
+        let l = st[sll & (SEQ_ENTRIES - 1)];
+        let o = st[sof & (SEQ_ENTRIES - 1)];
+        let m = st[sml & (SEQ_ENTRIES - 1)];
+        let (no, nm, nl) = (u32::from(o.extra), u32::from(m.extra), u32::from(l.extra));
+        let extras = no + nm + nl;
+        let (of_bits, ml_bits, ll_bits);
+        if extras < 31 && left != 0 {
+            // The common case: the three extra-bit fields and the three state updates, at most
+            // 30 + 26 bits, in one read after the last reload (57 bits), then split.
+            let (sl, sm, so) = (u32::from(l.nb_bits), u32::from(m.nb_bits), u32::from(o.nb_bits));
+            let mut r = extras + sl + sm + so;
+            let all = br.read(r);
+            r -= no;
+            of_bits = (all >> r) as u32;
+            r -= nm;
+            ml_bits = (all >> r) & MASK[nm as usize];
+            r -= nl;
+            ll_bits = (all >> r) & MASK[nl as usize];
+            r -= sl;
+            sll = usize::from(l.next) + ((all >> r) & MASK[sl as usize]) as usize;
+            sml = usize::from(m.next) + ((all >> so) & MASK[sm as usize]) as usize;
+            sof = usize::from(o.next) + (all & MASK[so as usize]) as usize;
+            br.reload();
+        } else {
+            // As RFC 8878 §3.1.1.3.2.1.3 reads them, with a reload where 57 bits may not do.
+            of_bits = br.read(no) as u32;
+            ml_bits = br.read(nm);
+            if extras >= 31 {
+                br.reload();
+            }
+            ll_bits = br.read(nl);
+            if left != 0 {
+                sll = usize::from(l.next) + br.read(u32::from(l.nb_bits)) as usize;
+                sml = usize::from(m.next) + br.read(u32::from(m.nb_bits)) as usize;
+                sof = usize::from(o.next) + br.read(u32::from(o.nb_bits)) as usize;
+                br.reload();
+            }
+        }
+        let ml = m.base as usize + ml_bits as usize;
+        let ll = l.base as usize + ll_bits as usize;
         let offset: u32;
-        if o.extra > 1 {
-            offset = (o.base + br.read(u32::from(o.extra)) as u32).wrapping_sub(3);
+        if no > 1 {
+            offset = o.base.wrapping_add(of_bits).wrapping_sub(3);
             reps = [offset, reps[0], reps[1]];
         } else {
             let ll0 = usize::from(l.base == 0);
-            if o.extra == 0 {
+            if no == 0 {
                 offset = reps[ll0];
                 reps[1] = reps[1 - ll0];
                 reps[0] = offset;
             } else {
-                let idx = 1 + ll0 + br.read(1) as usize;
+                let idx = 1 + ll0 + of_bits as usize;
                 let v = if idx == 3 { reps[0].wrapping_sub(1) } else { reps[idx] };
                 if idx != 1 {
                     reps[2] = reps[1];
@@ -171,17 +185,6 @@ pub(crate) fn decode(
                 reps[0] = v;
                 offset = v;
             }
-        }
-        let ml = m.base as usize + br.read(u32::from(m.extra)) as usize;
-        if u32::from(l.extra) + u32::from(m.extra) + u32::from(o.extra) >= 57 - 26 {
-            br.reload();
-        }
-        let ll = l.base as usize + br.read(u32::from(l.extra)) as usize;
-        if left != 0 {
-            sll = usize::from(l.next) + br.read(u32::from(l.nb_bits)) as usize;
-            sml = usize::from(m.next) + br.read(u32::from(m.nb_bits)) as usize;
-            sof = usize::from(o.next) + br.read(u32::from(o.nb_bits)) as usize;
-            br.reload();
         }
         let offset = offset as usize;
         // The fast path: room for whole 32-byte pieces past the literals and the match, in the
