@@ -372,3 +372,28 @@ fn chunks_come_from_the_file_that_was_opened() {
     assert_eq!(FrameFile::open(&path).unwrap().ndarray_data(1 << 20).unwrap(), second_data);
     let _ = std::fs::remove_file(&path);
 }
+
+/// The writer's updates by path open what they update, then check it: a FIFO (which would block
+/// an open for writing without a reader, and never ends) is refused at once, and nothing is
+/// written to it; a regular frame is updated.
+#[cfg(unix)]
+#[test]
+fn writer_updates_by_path_refuse_what_is_not_a_regular_file() {
+    use b2schema::writer;
+    let dir = temp("update-fifo");
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("frame.b2frame");
+    let _ = std::fs::remove_file(&fifo);
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let started = std::time::Instant::now();
+    let e = writer::set_vlmetalayer(&fifo, "k", b"v").unwrap_err();
+    assert!(e.to_string().contains("a FIFO"), "{e}");
+    assert!(writer::delete_vlmetalayer(&fifo, "k").unwrap_err().to_string().contains("a FIFO"));
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    let frame = dir.join("ok.b2frame");
+    std::fs::write(&frame, fixture("schunk-bytes-ts1.b2frame")).unwrap();
+    writer::set_vlmetalayer(&frame, "k", b"v").unwrap();
+    writer::delete_vlmetalayer(&frame, "k").unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+}

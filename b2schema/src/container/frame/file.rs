@@ -690,11 +690,20 @@ pub(crate) fn read_at<R: Read + Seek>(f: &mut R, at: u64, buf: &mut [u8], counte
 /// FIFO, a socket or a device could block or never end, and is refused by what the opened handle
 /// is (`fstat`), never by a look at the path before it. Returns the file and its length.
 pub fn open_regular(path: &Path) -> Result<(File, u64)> {
+    open_regular_with(path, false)
+}
+
+/// [`open_regular`], for reading and writing (an update in place of a frame file).
+pub(crate) fn open_regular_rw(path: &Path) -> Result<(File, u64)> {
+    open_regular_with(path, true)
+}
+
+fn open_regular_with(path: &Path, write: bool) -> Result<(File, u64)> {
     // Opened first, then checked: a check of the path before the open could be answered by
     // another file than the one opened (a symlink flipped in between). Non-blocking, so that a
     // FIFO without a writer, or a device, opens at once and is refused by what the handle is.
     let mut options = std::fs::OpenOptions::new();
-    options.read(true);
+    options.read(true).write(write);
     #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt;

@@ -34,6 +34,8 @@ pub use codes::{Codec, Filter, FrameType, SplitMode};
 #[cfg(feature = "std")]
 pub(crate) use file::pread;
 #[cfg(feature = "std")]
+pub(crate) use file::open_regular_rw;
+#[cfg(feature = "std")]
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub use file::{FrameFile, SPARSE_INDEX, max_cbytes, open_regular};
 pub use header::{FilterPipeline, FrameFlags, FrameHeader};

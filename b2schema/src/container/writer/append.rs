@@ -3,6 +3,9 @@
 //! written after the current end of the frame first, and only then is the header patched in one
 //! write. A failure before that patch leaves the old frame intact and readable (bytes after a
 //! frame are allowed); nothing before the old end of the frame changes except header fields.
+//! The functions that take a path open a regular file only (a FIFO or a device is refused by
+//! what the opened handle is) and make each step durable (`sync_data`) before the next, so that
+//! the order holds on disk too, not only in the page cache.
 //!
 //! The old offsets index and trailer stay in the file as unused bytes inside the chunks section
 //! (counted in the header's cbytes), as c-blosc2 leaves the bytes of deleted chunks.
@@ -16,19 +19,20 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::{Chunk, chunk, trailer};
+use crate::container::frame::open_regular_rw;
 use crate::container::frame::{ChunkLocation, FrameFile, FrameHeader, FrameType, special_entry};
 use crate::format::error::{Error, Result};
 
 /// Appends `chunk` to the contiguous frame file at `path`.
 pub fn append_chunk(path: impl AsRef<Path>, chunk: &Chunk) -> Result<()> {
-    let mut f = std::fs::OpenOptions::new().read(true).write(true).open(path)?;
+    let mut f = Durable(open_regular_rw(path.as_ref())?.0);
     append_chunk_to(&mut f, chunk)
 }
 
 /// Sets vlmetalayer `name` to `value` (user bytes, compressed by [`chunk::vlmeta`]) in the
 /// contiguous frame file at `path`: updated in place in the order, or added at the end.
 pub fn set_vlmetalayer(path: impl AsRef<Path>, name: &str, value: &[u8]) -> Result<()> {
-    let mut f = std::fs::OpenOptions::new().read(true).write(true).open(path)?;
+    let mut f = Durable(open_regular_rw(path.as_ref())?.0);
     set_vlmetalayer_to(&mut f, name, value)
 }
 
@@ -36,7 +40,7 @@ pub fn set_vlmetalayer(path: impl AsRef<Path>, name: &str, value: &[u8]) -> Resu
 /// none of that name); the others keep their order. Crash-safe as [`set_vlmetalayer`]: the new
 /// trailer is written after the old end, then the header is patched.
 pub fn delete_vlmetalayer(path: impl AsRef<Path>, name: &str) -> Result<()> {
-    let mut f = std::fs::OpenOptions::new().read(true).write(true).open(path)?;
+    let mut f = Durable(open_regular_rw(path.as_ref())?.0);
     delete_vlmetalayer_from(&mut f, name)
 }
 
@@ -56,6 +60,33 @@ pub fn set_vlmetalayer_to<F: Read + Write + Seek>(f: &mut F, name: &str, value: 
         return Err(Error::invalid("a vlmetalayer name of at most 31 bytes:", name, name.len(), 0));
     }
     rewrite_tail(f, None, Some((name, Some(value))))
+}
+
+/// A frame file whose `flush` reaches the disk: [`rewrite_tail`] flushes after the new tail and
+/// after the header patch, and the second must never be on disk without the first.
+struct Durable(std::fs::File);
+
+impl Read for Durable {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.0.read(buf)
+    }
+}
+
+impl Write for Durable {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()?;
+        self.0.sync_data()
+    }
+}
+
+impl Seek for Durable {
+    fn seek(&mut self, to: SeekFrom) -> std::io::Result<u64> {
+        self.0.seek(to)
+    }
 }
 
 fn rewrite_tail<F: Read + Write + Seek>(
@@ -138,6 +169,7 @@ fn rewrite_tail<F: Read + Write + Seek>(
         let count = vls.len();
         match vls.iter_mut().find(|(n, _)| n == name) {
             Some(slot) => slot.1 = c,
+            // c-blosc2's trailer writer refuses a 17th vlmetalayer (its readers accept 8192).
             None if count >= crate::container::frame::MAX_METALAYERS => {
                 return Err(Error::invalid(
                     "at most this many vlmetalayers:",

@@ -87,6 +87,11 @@ fn describe(f: &FieldLayout) -> String {
     if let Shape::Struct(inner) = f.shape {
         let _ = write!(s, " {}", inner.name);
     }
+    with_role_and_doc(s, f)
+}
+
+/// `head`, then what the field's role and doc comment add to a caption.
+fn with_role_and_doc(mut s: String, f: &FieldLayout) -> String {
     match f.role {
         Role::Magic(v) => {
             let _ = write!(s, ", constant {v}");
@@ -113,20 +118,7 @@ fn describe_minimal(f: &FieldLayout) -> String {
         Family::Map => "map",
         _ => "value",
     };
-    let mut s = alloc::format!("{}: [msgpack] smallest {what} for the value", f.name);
-    match f.role {
-        Role::Magic(v) => {
-            let _ = write!(s, ", constant {v}");
-        }
-        Role::Computed(e) => {
-            let _ = write!(s, ", computed as {e}");
-        }
-        Role::Data => {}
-    }
-    if !f.doc.is_empty() {
-        let _ = write!(s, " ({})", f.doc);
-    }
-    s
+    with_role_and_doc(alloc::format!("{}: [msgpack] smallest {what} for the value", f.name), f)
 }
 
 fn cells(layout: &Layout) -> Vec<Cell> {
