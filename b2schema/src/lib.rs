@@ -18,6 +18,7 @@
 //! | containers | [`b2nd`] | the `b2nd` metalayer of NDArrays (and Caterva's), and the geometry of chunks and blocks |
 //! | containers | [`writer`] | writing frames c-blosc2 opens: chunks, metalayers, whole NDArrays |
 //! | containers | [`array`](mod@array) | reading any slice of an NDArray in a frame file |
+//! | containers | [`store`] | python-blosc2's stores (`.b2z`, `.b2d`, `.b2e`): their keys and members |
 //! | containers | [`dtype`] | NumPy dtype strings (`<f8`, structured dtypes): parsing and printing |
 //! | containers | [`limits`] | the budget of a read: how much memory and work an input may cost |
 //! | derive runtime | [`layout`] | a declared struct's static layout: diagrams, annotated dumps, in-place patches |
@@ -112,7 +113,7 @@ pub use b2schema_chunk as chunk;
 #[cfg(all(feature = "std", feature = "derive"))]
 #[cfg_attr(docsrs, doc(cfg(all(feature = "std", feature = "derive"))))]
 #[doc(inline)]
-pub use container::array;
+pub use container::{array, store};
 #[cfg(feature = "derive")]
 #[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
 #[doc(inline)]

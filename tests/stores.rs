@@ -1,0 +1,270 @@
+//! python-blosc2's stores (`b2schema::store`): the fixtures of `tests/data/stores/` (written by
+//! python-blosc2 4.14.1, listed in its `stores.json`) listed and read back equal; crafted ZIPs
+//! and embed maps that lie refused with errors, never a panic.
+
+use b2schema::array::{ArrayReader, ReadOptions, Selection};
+use b2schema::store::{Kind, Place, Store};
+use proptest::prelude::*;
+use serde_json::Value;
+use std::path::PathBuf;
+
+fn stores_dir() -> PathBuf {
+    b2schema_tests::data_root().join("stores")
+}
+
+fn manifest() -> Value {
+    serde_json::from_str(&std::fs::read_to_string(stores_dir().join("stores.json")).unwrap()).unwrap()
+}
+
+/// Items of `bytes` (little-endian `dtype`) as f64.
+pub fn values(dtype: &str, bytes: &[u8]) -> Vec<f64> {
+    let n = match &dtype[1..] {
+        "i1" | "u1" | "b1" => 1,
+        "i2" | "u2" | "f2" => 2,
+        "i4" | "u4" | "f4" => 4,
+        _ => 8,
+    };
+    bytes
+        .chunks_exact(n)
+        .map(|c| {
+            let mut b = [0u8; 8];
+            b[..n].copy_from_slice(c);
+            match &dtype[1..] {
+                "i1" => c[0] as i8 as f64,
+                "u1" | "b1" => c[0] as f64,
+                "i2" => i16::from_le_bytes([c[0], c[1]]) as f64,
+                "u2" => u16::from_le_bytes([c[0], c[1]]) as f64,
+                "i4" => i32::from_le_bytes(b[..4].try_into().unwrap()) as f64,
+                "u4" => u32::from_le_bytes(b[..4].try_into().unwrap()) as f64,
+                "f4" => f32::from_le_bytes(b[..4].try_into().unwrap()) as f64,
+                "i8" => i64::from_le_bytes(b) as f64,
+                "u8" => u64::from_le_bytes(b) as f64,
+                "f8" => f64::from_le_bytes(b),
+                other => panic!("dtype {other} not compared"),
+            }
+        })
+        .collect()
+}
+
+/// Every array of `store` read whole, with its key, shape and dtype.
+pub fn read_all(store: &Store) -> Vec<(String, Vec<i64>, String, Vec<u8>)> {
+    let mut out = Vec::new();
+    for m in store.members() {
+        let d = store.describe(&m.key).unwrap();
+        assert_eq!(d.kind, Kind::NdArray, "{}", m.key);
+        let f = store.open_member(&m.key).unwrap();
+        let r = ArrayReader::new(&f).unwrap();
+        let (bytes, _) = r.read(&Selection::all(r.shape()), &ReadOptions::default()).unwrap();
+        out.push((m.key.clone(), d.shape.unwrap(), d.dtype.unwrap(), bytes));
+    }
+    out
+}
+
+#[test]
+fn store_fixtures_read_as_python_blosc2_reads_them() {
+    let m = manifest();
+    let stores = m["stores"].as_object().unwrap();
+    assert_eq!(stores.len(), 5);
+    for (name, expected) in stores {
+        let store = Store::open(stores_dir().join(name)).unwrap();
+        let got = read_all(&store);
+        let keys: Vec<&str> = got.iter().map(|g| g.0.as_str()).collect();
+        let want: Vec<&str> = expected.as_object().unwrap().keys().map(String::as_str).collect();
+        assert_eq!(keys, want, "{name}");
+        for (key, shape, dtype, bytes) in got {
+            let e = &expected[&key];
+            assert_eq!(dtype, e["dtype"].as_str().unwrap(), "{name} {key}");
+            let eshape: Vec<i64> =
+                e["shape"].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect();
+            assert_eq!(shape, eshape, "{name} {key}");
+            let edata: Vec<f64> = e["data"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+            assert_eq!(values(&dtype, &bytes), edata, "{name} {key}");
+        }
+    }
+}
+
+#[test]
+fn store_forms_and_places() {
+    let dict = Store::open(stores_dir().join("dict.b2z")).unwrap();
+    assert_eq!(dict.form().name(), "zip");
+    // The small arrays went to embed.b2e (threshold 1000 bytes), the big one is a member.
+    assert!(matches!(dict.member("/x").unwrap().place, Place::Embedded(_)));
+    assert!(matches!(dict.member("/big").unwrap().place, Place::Zip { .. }));
+    let tree = Store::open(stores_dir().join("tree.b2z")).unwrap();
+    assert!(
+        matches!(&tree.member("/g/h/deep").unwrap().place, Place::Zip { name, .. } if name == "g/h/deep.b2nd")
+    );
+    assert_eq!(Store::open(stores_dir().join("dict.b2d")).unwrap().form().name(), "directory");
+    assert_eq!(Store::open(stores_dir().join("embed.b2e")).unwrap().form().name(), "embed");
+    let e = tree.open_member("/nope").unwrap_err().to_string();
+    assert!(e.contains("key"), "{e}");
+}
+
+/// Opening one member of a ZIP reads its local header and its frame's metadata, not the other
+/// members.
+#[test]
+fn store_member_reads_only_its_bytes() {
+    let path = stores_dir().join("tree.b2z");
+    let len = std::fs::metadata(&path).unwrap().len();
+    let store = Store::open(&path).unwrap();
+    let Place::Zip { len: member_len, .. } = store.member("/g/x").unwrap().place else { panic!() };
+    let f = store.open_member("/g/x").unwrap();
+    assert!(f.bytes_read() <= member_len, "{} of {member_len}", f.bytes_read());
+    assert!(f.offset() > 0 && f.offset() + f.frame_len() <= len);
+}
+
+/// A stored ZIP of `members` (name, bytes), written here byte by byte.
+pub fn zip_of(members: &[(&str, &[u8])], method: u16) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut central = Vec::new();
+    for (name, data) in members {
+        let at = out.len() as u32;
+        let local = |v: &mut Vec<u8>, sig: u32| {
+            v.extend_from_slice(&sig.to_le_bytes());
+        };
+        local(&mut out, 0x0403_4b50);
+        out.extend_from_slice(&[20, 0, 0, 0]);
+        out.extend_from_slice(&method.to_le_bytes());
+        out.extend_from_slice(&[0; 8]);
+        out.extend_from_slice(&(data.len() as u32).to_le_bytes());
+        out.extend_from_slice(&(data.len() as u32).to_le_bytes());
+        out.extend_from_slice(&(name.len() as u16).to_le_bytes());
+        out.extend_from_slice(&0u16.to_le_bytes());
+        out.extend_from_slice(name.as_bytes());
+        out.extend_from_slice(data);
+        local(&mut central, 0x0201_4b50);
+        central.extend_from_slice(&[20, 3, 20, 0, 0, 0]);
+        central.extend_from_slice(&method.to_le_bytes());
+        central.extend_from_slice(&[0; 8]);
+        central.extend_from_slice(&(data.len() as u32).to_le_bytes());
+        central.extend_from_slice(&(data.len() as u32).to_le_bytes());
+        central.extend_from_slice(&(name.len() as u16).to_le_bytes());
+        central.extend_from_slice(&[0; 12]);
+        central.extend_from_slice(&at.to_le_bytes());
+        central.extend_from_slice(name.as_bytes());
+    }
+    let cd_at = out.len() as u32;
+    out.extend_from_slice(&central);
+    out.extend_from_slice(&0x0605_4b50u32.to_le_bytes());
+    out.extend_from_slice(&[0; 4]);
+    let n = members.len() as u16;
+    out.extend_from_slice(&n.to_le_bytes());
+    out.extend_from_slice(&n.to_le_bytes());
+    out.extend_from_slice(&(central.len() as u32).to_le_bytes());
+    out.extend_from_slice(&cd_at.to_le_bytes());
+    out.extend_from_slice(&[0; 2]);
+    out
+}
+
+fn open_bytes(name: &str, bytes: &[u8]) -> Result<Store, b2schema::Error> {
+    let dir = std::env::temp_dir().join(format!("b2schema-stores-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    let r = Store::open(&path);
+    // Open every member too: errors are fine, panics are not.
+    if let Ok(s) = &r {
+        for m in s.members() {
+            if let Ok(f) = s.open_member(&m.key) {
+                if let Ok(r) = ArrayReader::new(&f) {
+                    let _ =
+                        r.read(&Selection::all(r.shape()), &ReadOptions { nthreads: 1, max_bytes: 1 << 24 });
+                }
+            }
+        }
+    }
+    r
+}
+
+fn fixture(name: &str) -> Vec<u8> {
+    std::fs::read(stores_dir().join(name)).unwrap()
+}
+
+fn x_frame() -> Vec<u8> {
+    std::fs::read(stores_dir().join("dict.b2d/x.b2nd")).unwrap()
+}
+
+#[test]
+fn crafted_zips_are_read_or_refused_by_name() {
+    let x = x_frame();
+    // Written here: a stored member is read like python-blosc2's.
+    let s = open_bytes("ok.b2z", &zip_of(&[("g/x.b2nd", &x)], 0)).unwrap();
+    assert_eq!(s.members()[0].key, "/g/x");
+    let f = s.open_member("/g/x").unwrap();
+    assert_eq!(ArrayReader::new(&f).unwrap().shape(), &[10]);
+    // A deflated member is listed, and refused by name when opened.
+    let s = open_bytes("deflated.b2z", &zip_of(&[("g/x.b2nd", &x)], 8)).unwrap();
+    let e = s.open_member("/g/x").unwrap_err().to_string();
+    assert!(e.contains("g/x.b2nd") && e.contains("deflate"), "{e}");
+    // Keys with .. or control characters.
+    for bad in ["../x.b2nd", "a/../../x.b2nd", "x\u{1b}[2J.b2nd", "/x.b2nd"] {
+        let e = open_bytes("bad.b2z", &zip_of(&[(bad, &x)], 0)).unwrap_err().to_string();
+        assert!(e.contains("store key"), "{bad}: {e}");
+    }
+    let good = zip_of(&[("x.b2nd", &x), ("y.b2nd", &x)], 0);
+    let eocd = good.len() - 22;
+    let cd_at = u32::from_le_bytes(good[eocd + 16..eocd + 20].try_into().unwrap()) as usize;
+    let patch = |at: usize, v: &[u8]| {
+        let mut b = good.clone();
+        b[at..at + v.len()].copy_from_slice(v);
+        b
+    };
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        ("cd past the end", patch(eocd + 16, &u32::MAX.to_le_bytes()[..3]), "central directory"),
+        ("huge count", patch(eocd + 8, &[0xfe, 0xff, 0xfe, 0xff]), "entry count"),
+        // The second member's local header offset moved into the first member.
+        ("overlap", patch(cd_at + 46 + 6 + 42, &10u32.to_le_bytes()), "overlap"),
+        // zip64 fields with no locator.
+        ("zip64 lie", patch(eocd + 12, &u32::MAX.to_le_bytes()), "zip64"),
+        ("no end record", good[..good.len() - 10].to_vec(), "end-of-central-directory"),
+        ("bad signature", patch(cd_at, b"PK\x09\x09"), "signature"),
+        ("local header lies", patch(0, b"PK\x09\x09"), "local file header"),
+    ];
+    for (what, bytes, needle) in cases {
+        let r = open_bytes("crafted.b2z", &bytes);
+        let e = match r {
+            Err(e) => e.to_string(),
+            Ok(s) => s.open_member("/x").map(|_| ()).unwrap_err().to_string(),
+        };
+        assert!(e.contains(needle), "{what}: {e}");
+    }
+}
+
+#[test]
+fn embed_offsets_outside_the_data_are_refused() {
+    // dict.b2z's embed.b2e maps /x and /g/x: make its map point past the data by rewriting
+    // the store through python-blosc2's own layout (an EmbedStore whose map lies) is not
+    // possible from python, so the map's bytes are patched: the msgpack of `"length": n` with n
+    // a positive fixint or uint16 becomes a larger one of the same width.
+    let mut bytes = fixture("embed.b2e");
+    let store = Store::open(stores_dir().join("embed.b2e")).unwrap();
+    assert_eq!(store.members().len(), 4);
+    // The map is a memcpyed or compressed vlmeta chunk: find `length` then `cd hi lo`.
+    let at =
+        bytes.windows(7).position(|w| w == b"length\xcd").expect("an uncompressed map with uint16 lengths");
+    bytes[at + 7] = 0x7f;
+    let e = open_bytes("lie.b2e", &bytes).map(|s| {
+        s.members()
+            .iter()
+            .map(|m| s.open_member(&m.key).map(|_| ()).map_err(|e| e.to_string()))
+            .collect::<Vec<_>>()
+    });
+    let text = format!("{e:?}");
+    assert!(text.contains("ending by"), "{text}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// Any few bytes of any store fixture changed: an error or a store, never a panic.
+    #[test]
+    fn mutated_stores_never_panic(which in 0usize..4, edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..8)) {
+        let name = ["dict.b2z", "tree.b2z", "small.b2z", "embed.b2e"][which];
+        let mut bytes = fixture(name);
+        for (i, v) in edits {
+            let at = i.index(bytes.len());
+            bytes[at] = v;
+        }
+        let _ = open_bytes(&format!("mut{which}.{}", &name[name.len() - 3..]), &bytes);
+    }
+}
