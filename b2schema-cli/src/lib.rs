@@ -15,6 +15,7 @@ pub mod progress;
 #[cfg(feature = "serve")]
 pub mod serve;
 pub mod slice;
+pub mod store;
 pub mod text;
 pub mod verify;
 

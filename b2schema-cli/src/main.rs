@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use b2schema_cli::budget::BudgetArgs;
 #[cfg(feature = "serve")]
 use b2schema_cli::serve;
-use b2schema_cli::{cat, inspect, layouts, pack, verify};
+use b2schema_cli::{cat, inspect, layouts, pack, store, verify};
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 
 /// The exit codes, in `--help` (the README says the same).
@@ -61,7 +61,8 @@ struct Cut {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Everything in a frame's metadata: header, metalayers, vlmetalayers, chunks.
+    /// Everything in a frame's metadata: header, metalayers, vlmetalayers, chunks. A
+    /// python-blosc2 store (.b2z, .b2d, .b2e) lists its members instead.
     ///
     /// With several PATHs, or a directory that is not a sparse frame, every frame is inspected
     /// in turn and a file that fails does not stop the others (exit code 2 at the end).
@@ -116,6 +117,9 @@ enum Command {
         /// `arr[SLICE]`) instead of raw items; NDArrays only.
         #[arg(long)]
         npy: bool,
+        /// A member of a python-blosc2 store (PATH a .b2z, .b2d or .b2e): its key, `/g/x`.
+        #[arg(long, value_name = "KEY")]
+        key: Option<String>,
     },
     /// Compresses a NumPy .npy file into a .b2nd array (python-blosc2's defaults: zstd,
     /// clevel 5, shuffle, its default chunk and block shapes).
@@ -191,15 +195,19 @@ fn main() -> ExitCode {
     }
     let limits = cli.budget.limits();
     let result = match cli.command {
-        Command::Inspect { paths, json, offset, all_chunks } => {
-            inspect::run(&paths, offset, json, &inspect::Options { limits, all_chunks })
-        }
+        Command::Inspect { paths, json, offset, all_chunks } => match paths.as_slice() {
+            [p] if offset == 0 && store::detect(p) => store::inspect(p, json, limits),
+            _ => inspect::run(&paths, offset, json, &inspect::Options { limits, all_chunks }),
+        },
         Command::Verify { input, json } => verify::run(&input.path, input.offset, limits, json),
         Command::Layout { name } => layouts::run(name.as_deref()),
         Command::Dump { input, cut } => verify::dump(&input.path, input.offset, limits, cut.all),
-        Command::Cat { input, output, slice, threads, npy } => {
+        Command::Cat { input, output, slice, threads, npy, key } => {
             let o = cat::CatOptions { slice: slice.as_deref(), threads, npy };
-            cat::run(&input.path, input.offset, output.as_deref(), limits, &o)
+            match key {
+                Some(key) => store::cat(&input.path, &key, output.as_deref(), limits, &o),
+                None => cat::run(&input.path, input.offset, output.as_deref(), limits, &o),
+            }
         }
         Command::Completions { shell } => {
             let mut text = Vec::new();

@@ -8,5 +8,6 @@ mod contract;
 mod hostile_files;
 mod serve;
 mod serve_load;
+mod stores;
 mod surfaces;
 mod terminal;

@@ -30,6 +30,7 @@ mod zip;
 
 use std::path::{Path, PathBuf};
 
+use alloc::string::String;
 use alloc::vec::Vec;
 
 pub use describe::{Description, Kind};
@@ -218,7 +219,13 @@ impl Store {
     /// slices it. A compressed ZIP member or a remote reference is an error that names it.
     pub fn open_member(&self, key: &str) -> Result<FrameFile> {
         let m = self.member(key).ok_or_else(|| {
-            Error::invalid("a key of the store", "one of its members", key.escape_debug(), 0).in_field("key")
+            let mut some: Vec<&str> = self.members.iter().take(5).map(|m| m.key.as_str()).collect();
+            if self.members.len() > 5 {
+                some.push("...");
+            }
+            let some =
+                if some.is_empty() { String::from("(none: the store is empty)") } else { some.join(", ") };
+            Error::invalid("a key of the store, one of", some, key.escape_debug(), 0).in_field("key")
         })?;
         let at = |e: Error| e.in_segment(Segment::Key(m.key.clone()));
         match &m.place {

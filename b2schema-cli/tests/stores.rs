@@ -1,0 +1,124 @@
+//! `inspect` and `cat --key` of python-blosc2 stores (`tests/data/stores/`, written by
+//! python-blosc2 4.14.1): one JSON line per member that follows the schema's `store_member`,
+//! keys escaped on a terminal, a member's data (or a slice of it) as python-blosc2 reads it.
+
+use std::process::{Command, Output};
+
+use b2schema_tests::repo_root;
+use serde_json::Value;
+
+fn b2schema(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_b2schema")).current_dir(repo_root()).args(args).output().unwrap()
+}
+
+fn schema() -> (boon::Schemas, boon::SchemaIndex) {
+    let text = std::fs::read_to_string(repo_root().join("b2schema-cli/schema/inspect.schema.json")).unwrap();
+    let value: Value = serde_json::from_str(&text).unwrap();
+    let mut schemas = boon::Schemas::new();
+    let mut compiler = boon::Compiler::new();
+    compiler.add_resource("file:///inspect.schema.json", value).unwrap();
+    let index = compiler.compile("file:///inspect.schema.json", &mut schemas).unwrap();
+    (schemas, index)
+}
+
+const STORES: [&str; 5] = ["dict.b2z", "tree.b2z", "dict.b2d", "embed.b2e", "small.b2z"];
+
+#[test]
+fn inspect_json_lists_every_member_by_the_schema() {
+    let (schemas, index) = schema();
+    let manifest: Value = serde_json::from_str(
+        &std::fs::read_to_string(repo_root().join("tests/data/stores/stores.json")).unwrap(),
+    )
+    .unwrap();
+    for name in STORES {
+        let path = format!("tests/data/stores/{name}");
+        let o = b2schema(&["inspect", "--json", &path]);
+        assert!(o.status.success(), "{name}: {}", String::from_utf8_lossy(&o.stderr));
+        let out = String::from_utf8(o.stdout).unwrap();
+        let mut keys = Vec::new();
+        for line in out.lines() {
+            let v: Value = serde_json::from_str(line).unwrap();
+            if let Err(e) = schemas.validate(&v, index) {
+                panic!("{name}: {e:#}\n{line}");
+            }
+            let key = v["key"].as_str().unwrap().to_string();
+            let want = &manifest["stores"][name][&key];
+            assert_eq!(v["dtype"], want["dtype"], "{name} {key}");
+            assert_eq!(v["shape"], want["shape"], "{name} {key}");
+            keys.push(key);
+        }
+        let want: Vec<&String> = manifest["stores"][name].as_object().unwrap().keys().collect();
+        assert_eq!(keys.iter().collect::<Vec<_>>(), want, "{name}");
+    }
+}
+
+#[test]
+fn cat_key_writes_a_member_or_its_slice() {
+    for name in STORES {
+        let path = format!("tests/data/stores/{name}");
+        let o = b2schema(&["cat", &path, "--key", "/g/x"]);
+        if name == "small.b2z" {
+            assert_eq!(o.status.code(), Some(2));
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert!(err.contains("a key of the store, one of /a"), "{err}");
+            continue;
+        }
+        assert!(o.status.success(), "{name}: {}", String::from_utf8_lossy(&o.stderr));
+        let items: Vec<u16> = o.stdout.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect();
+        assert_eq!(items, [0, 1, 2, 3, 4], "{name}");
+        let o = b2schema(&["cat", &path, "--key", "/big", "--slice", "1,2:5"]);
+        assert!(o.status.success(), "{name}: {}", String::from_utf8_lossy(&o.stderr));
+        let items: Vec<f64> =
+            o.stdout.chunks_exact(8).map(|c| f64::from_le_bytes(c.try_into().unwrap())).collect();
+        assert_eq!(items, [52.0, 53.0, 54.0], "{name}");
+    }
+}
+
+/// A key from a member's name that would move a terminal (a bidirectional override is no
+/// control character, so the library accepts it) is written escaped.
+#[test]
+fn store_keys_reach_the_terminal_escaped() {
+    let frame = std::fs::read(repo_root().join("tests/data/stores/dict.b2d/x.b2nd")).unwrap();
+    let name = "a\u{202e}b.b2nd";
+    let mut zip = Vec::new();
+    let mut central = Vec::new();
+    let le16 = |v: &mut Vec<u8>, x: u16| v.extend_from_slice(&x.to_le_bytes());
+    let le32 = |v: &mut Vec<u8>, x: u32| v.extend_from_slice(&x.to_le_bytes());
+    le32(&mut zip, 0x0403_4b50);
+    zip.extend_from_slice(&[20, 0, 0, 0, 0, 0]);
+    zip.extend_from_slice(&[0; 8]);
+    le32(&mut zip, frame.len() as u32);
+    le32(&mut zip, frame.len() as u32);
+    le16(&mut zip, name.len() as u16);
+    le16(&mut zip, 0);
+    zip.extend_from_slice(name.as_bytes());
+    zip.extend_from_slice(&frame);
+    le32(&mut central, 0x0201_4b50);
+    central.extend_from_slice(&[20, 3, 20, 0, 0, 8, 0, 0]);
+    central.extend_from_slice(&[0; 8]);
+    le32(&mut central, frame.len() as u32);
+    le32(&mut central, frame.len() as u32);
+    le16(&mut central, name.len() as u16);
+    central.extend_from_slice(&[0; 12]);
+    le32(&mut central, 0);
+    central.extend_from_slice(name.as_bytes());
+    let cd_at = zip.len() as u32;
+    zip.extend_from_slice(&central);
+    le32(&mut zip, 0x0605_4b50);
+    zip.extend_from_slice(&[0, 0, 0, 0, 1, 0, 1, 0]);
+    le32(&mut zip, central.len() as u32);
+    le32(&mut zip, cd_at);
+    le16(&mut zip, 0);
+    let dir = std::env::temp_dir().join(format!("b2schema-store-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("bidi.b2z");
+    std::fs::write(&path, &zip).unwrap();
+    let o = b2schema(&["inspect", path.to_str().unwrap()]);
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(out.contains("/a\\u{202e}b  ndarray  (10,) <i4"), "{out}");
+    assert!(!out.contains('\u{202e}'));
+    let o = b2schema(&["cat", path.to_str().unwrap(), "--key", "/a\u{202e}b", "--slice", "9"]);
+    assert_eq!(o.stdout, 9i32.to_le_bytes());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
