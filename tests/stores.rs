@@ -258,13 +258,112 @@ proptest! {
 
     /// Any few bytes of any store fixture changed: an error or a store, never a panic.
     #[test]
-    fn mutated_stores_never_panic(which in 0usize..4, edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..8)) {
-        let name = ["dict.b2z", "tree.b2z", "small.b2z", "embed.b2e"][which];
+    fn mutated_stores_never_panic(which in 0usize..5, edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..8)) {
+        let name = ["dict.b2z", "tree.b2z", "small.b2z", "embed.b2e", "lie-past-end.b2e"][which];
         let mut bytes = fixture(name);
         for (i, v) in edits {
             let at = i.index(bytes.len());
             bytes[at] = v;
         }
         let _ = open_bytes(&format!("mut{which}.{}", &name[name.len() - 3..]), &bytes);
+    }
+}
+
+/// `zip` (from [`zip_of`]) with its end record moved into zip64 records: the end record's
+/// fields 0xffff..., a zip64 end record and its locator before it. `count`, `cd_size` and
+/// `cd_offset` override the zip64 record's values, `record_at` the locator's pointer.
+fn zip64_of(zip: &[u8], count: Option<u64>, cd_offset: Option<u64>, record_at: Option<u64>) -> Vec<u8> {
+    let eocd = zip.len() - 22;
+    let n = u16::from_le_bytes([zip[eocd + 10], zip[eocd + 11]]) as u64;
+    let size = u32::from_le_bytes(zip[eocd + 12..eocd + 16].try_into().unwrap()) as u64;
+    let at = u32::from_le_bytes(zip[eocd + 16..eocd + 20].try_into().unwrap()) as u64;
+    let mut out = zip[..eocd].to_vec();
+    let rec = out.len() as u64;
+    out.extend_from_slice(&0x0606_4b50u32.to_le_bytes());
+    out.extend_from_slice(&44u64.to_le_bytes());
+    out.extend_from_slice(&[45, 0, 45, 0]);
+    out.extend_from_slice(&[0; 8]);
+    out.extend_from_slice(&count.unwrap_or(n).to_le_bytes());
+    out.extend_from_slice(&count.unwrap_or(n).to_le_bytes());
+    out.extend_from_slice(&size.to_le_bytes());
+    out.extend_from_slice(&cd_offset.unwrap_or(at).to_le_bytes());
+    out.extend_from_slice(&0x0706_4b50u32.to_le_bytes());
+    out.extend_from_slice(&0u32.to_le_bytes());
+    out.extend_from_slice(&record_at.unwrap_or(rec).to_le_bytes());
+    out.extend_from_slice(&1u32.to_le_bytes());
+    out.extend_from_slice(&0x0605_4b50u32.to_le_bytes());
+    out.extend_from_slice(&[0; 4]);
+    out.extend_from_slice(&[0xff; 16]);
+    out.extend_from_slice(&[0; 2]);
+    out
+}
+
+#[test]
+fn zip64_records_are_read_and_their_lies_refused() {
+    let x = x_frame();
+    let zip = zip_of(&[("x.b2nd", &x), ("g/y.b2nd", &x)], 0);
+    let s = open_bytes("z64.b2z", &zip64_of(&zip, None, None, None)).unwrap();
+    let keys: Vec<&str> = s.members().iter().map(|m| m.key.as_str()).collect();
+    assert_eq!(keys, ["/g/y", "/x"]);
+    assert_eq!(ArrayReader::new(&s.open_member("/g/y").unwrap()).unwrap().shape(), &[10]);
+    let lies = [
+        ("huge count", zip64_of(&zip, Some(u64::MAX / 2), None, None), "entry count"),
+        ("count of three", zip64_of(&zip, Some(3), None, None), "entry count"),
+        ("cd offset past the end", zip64_of(&zip, None, Some(u64::MAX - 10), None), "central directory"),
+        ("record past the locator", zip64_of(&zip, None, None, Some(1 << 40)), "zip64"),
+        ("record elsewhere", zip64_of(&zip, None, None, Some(0)), "zip64 end-of-central-directory signature"),
+    ];
+    for (what, bytes, needle) in lies {
+        let e = open_bytes("z64lie.b2z", &bytes).unwrap_err().to_string();
+        assert!(e.contains(needle), "{what}: {e}");
+    }
+}
+
+#[test]
+fn stores_are_read_within_the_budget() {
+    use b2schema::Limits;
+    let path = stores_dir().join("tree.b2z");
+    // Five entries, counted against max_chunks.
+    let e = Store::open_with_limits(&path, Limits::default().with_max_chunks(4)).unwrap_err();
+    assert!(matches!(e.kind(), b2schema::ErrorKind::BudgetExceeded { .. }), "{e}");
+    // The central directory is read within max_decompressed.
+    let e = Store::open_with_limits(&path, Limits::default().with_max_decompressed(100)).unwrap_err();
+    assert!(matches!(e.kind(), b2schema::ErrorKind::BudgetExceeded { .. }), "{e}");
+    // An embedded member is gathered within max_decompressed.
+    let store =
+        Store::open_with_limits(stores_dir().join("embed.b2e"), Limits::default().with_max_decompressed(600))
+            .unwrap();
+    let e = store.open_member("/big").unwrap_err();
+    assert!(matches!(e.kind(), b2schema::ErrorKind::BudgetExceeded { .. }), "{e}");
+    // The whole embed store's data is one chunk of about 1.5 KB: within 2000 bytes, all opens.
+    let store = Store::open_with_limits(
+        stores_dir().join("embed.b2e"),
+        Limits::default().with_max_decompressed(2000),
+    )
+    .unwrap();
+    assert!(store.members().iter().all(|m| store.open_member(&m.key).is_ok()));
+}
+
+/// EmbedStores whose `estore_metadata` lies (written by python-blosc2 through the SChunk's
+/// vlmeta, see `tests/data/stores/generate.py`): each refused, on opening or on reading the
+/// member, with the field named.
+#[test]
+fn embed_maps_that_lie_are_refused_by_field() {
+    let cases = [
+        ("dotdot", "a . or .. part"),
+        ("control", "the character \\u{1b}"),
+        ("past-end", "embed_map[\"/x\"].offset"),
+        ("huge", "embed_map[\"/x\"].offset"),
+        ("negative", "non-negative"),
+        ("not-a-frame", "header_len"),
+        ("no-length", "{offset, length}"),
+    ];
+    for (name, needle) in cases {
+        let path = stores_dir().join(format!("lie-{name}.b2e"));
+        let e = match Store::open(&path) {
+            Err(e) => e.to_string(),
+            Ok(s) => s.members().iter().map(|m| s.open_member(&m.key).unwrap_err().to_string()).collect(),
+        };
+        assert!(e.contains(needle), "{name}: {e}");
     }
 }

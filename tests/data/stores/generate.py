@@ -23,6 +23,18 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
+# The lying maps of lie-*.b2e (the one true member, /x, is 293 bytes at offset 0).
+LIES = {
+    "dotdot": {"/a/../x": {"offset": 0, "length": 293}},
+    "control": {"/x\x1b[2J": {"offset": 0, "length": 293}},
+    "past-end": {"/x": {"offset": 200, "length": 293}},
+    "huge": {"/x": {"offset": 2**63 - 1, "length": 2**63 - 1}},
+    "negative": {"/x": {"offset": -1, "length": 293}},
+    "not-a-frame": {"/x": {"offset": 10, "length": 200}},
+    "no-length": {"/x": {"offset": 0}},
+}
+
+
 def arrays():
     return {
         "/x": np.arange(10, dtype="<i4"),
@@ -46,7 +58,7 @@ def describe(store):
 def main() -> None:
     blosc2.set_nthreads(1)
     os.chdir(HERE)
-    for name in ["dict.b2z", "tree.b2z", "dict.b2d", "embed.b2e", "small.b2z"]:
+    for name in ["dict.b2z", "tree.b2z", "dict.b2d", "embed.b2e", "small.b2z"] + [f"lie-{k}.b2e" for k in LIES]:
         if os.path.isdir(name):
             shutil.rmtree(name)
         elif os.path.exists(name):
@@ -68,6 +80,15 @@ def main() -> None:
     # The smallest: one member and an empty embed store (the hostile tests start from it).
     with blosc2.DictStore("small.b2z", mode="w") as ds:
         ds["/a"] = np.arange(4, dtype="<i2")
+    # EmbedStores whose map lies, written through the SChunk's vlmeta (python-blosc2 checks
+    # keys and offsets only when it writes them itself).
+    for name, embed_map in LIES.items():
+        es = blosc2.EmbedStore(f"lie-{name}.b2e", mode="w")
+        es["/x"] = np.arange(10, dtype="<i4")
+        del es
+        sc = blosc2.blosc2_ext.open(f"lie-{name}.b2e", mode="a", offset=0)
+        sc.vlmeta["estore_metadata"] = {"embed_map": embed_map, "current_offset": 293}
+        del sc
     manifest = {"python-blosc2": blosc2.__version__, "numpy": np.__version__, "stores": {}}
     for name, cls in [("dict.b2z", blosc2.DictStore), ("tree.b2z", blosc2.TreeStore),
                       ("dict.b2d", blosc2.DictStore), ("small.b2z", blosc2.DictStore)]:

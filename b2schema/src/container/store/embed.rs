@@ -80,7 +80,7 @@ pub fn entries(frame: &FrameFile) -> Result<Vec<(String, Embedded)>> {
         for _ in 0..count {
             let at = c.offset();
             let k = c.string().map_err(|e| in_map(e, None))?;
-            key::check(&k).map_err(|e| in_map(e.with_offset(at), None))?;
+            key::check(&k).map_err(|e| in_map(e.shift_offset(at), None))?;
             let place = place(&mut c).map_err(|e| in_map(e, Some(&k)))?;
             out.push((k, place));
         }

@@ -106,7 +106,7 @@ impl Store {
                 continue;
             }
             let Some(key) = key::of_member(&e.name)
-                .map_err(|err| at_entry(err.with_offset(e.central_offset as usize + 46)))?
+                .map_err(|err| at_entry(err.shift_offset(e.central_offset as usize + 46)))?
             else {
                 continue;
             };
