@@ -48,7 +48,7 @@ fn random_python_blosc2_stores_read_equal() {
     let dir = std::env::temp_dir().join(format!("b2schema-stores-py-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let mut rng = Rng(0x5eed_5700_0e5u64 | 1);
+    let mut rng = Rng(0x05ee_d570_00e5_u64 | 1);
     let mut entries = Vec::new();
     for case in 0..40 {
         let form = FORMS[case % FORMS.len()];

@@ -165,11 +165,10 @@ fn open_bytes(name: &str, bytes: &[u8]) -> Result<Store, b2schema::Error> {
     // Open every member too: errors are fine, panics are not.
     if let Ok(s) = &r {
         for m in s.members() {
-            if let Ok(f) = s.open_member(&m.key) {
-                if let Ok(r) = ArrayReader::new(&f) {
-                    let _ =
-                        r.read(&Selection::all(r.shape()), &ReadOptions { nthreads: 1, max_bytes: 1 << 24 });
-                }
+            if let Ok(f) = s.open_member(&m.key)
+                && let Ok(r) = ArrayReader::new(&f)
+            {
+                let _ = r.read(&Selection::all(r.shape()), &ReadOptions { nthreads: 1, max_bytes: 1 << 24 });
             }
         }
     }

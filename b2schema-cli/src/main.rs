@@ -196,7 +196,7 @@ fn main() -> ExitCode {
     let limits = cli.budget.limits();
     let result = match cli.command {
         Command::Inspect { paths, json, offset, all_chunks } => match paths.as_slice() {
-            [p] if offset == 0 && store::detect(p) => store::inspect(p, json, limits),
+            [p] if offset == 0 && store::detect(p, limits) => store::inspect(p, json, limits),
             _ => inspect::run(&paths, offset, json, &inspect::Options { limits, all_chunks }),
         },
         Command::Verify { input, json } => verify::run(&input.path, input.offset, limits, json),

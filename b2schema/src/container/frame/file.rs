@@ -690,7 +690,7 @@ pub(crate) enum Source {
 /// share one handle; elsewhere a seek on a handle of the caller's own), adding them to `counter`.
 pub(crate) fn pread(f: &Source, at: u64, buf: &mut [u8], counter: &mut u64) -> Result<()> {
     let f: &File = match f {
-        Source::File(f) => &**f,
+        Source::File(f) => f,
         Source::Bytes(b) => {
             let start = usize::try_from(at).ok().filter(|&s| s <= b.len());
             let part = start.and_then(|s| b.get(s..s.checked_add(buf.len())?)).ok_or_else(|| {
