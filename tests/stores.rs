@@ -366,3 +366,19 @@ fn embed_maps_that_lie_are_refused_by_field() {
         assert!(e.contains(needle), "{name}: {e}");
     }
 }
+
+/// A ZIP comment moves the end record back from the end: it is searched for in the last 64 KiB.
+#[test]
+fn a_zip_comment_is_looked_past() {
+    let x = x_frame();
+    let mut zip = zip_of(&[("x.b2nd", &x)], 0);
+    let n = zip.len();
+    let comment = b"written by hand, PK\x05\x06 inside";
+    zip[n - 2..].copy_from_slice(&(comment.len() as u16).to_le_bytes());
+    zip.extend_from_slice(comment);
+    let s = open_bytes("comment.b2z", &zip).unwrap();
+    assert_eq!(s.members()[0].key, "/x");
+    // Without the record, the search fails by name.
+    let e = open_bytes("nocomment.b2z", &zip[..n - 22]).unwrap_err().to_string();
+    assert!(e.contains("end-of-central-directory"), "{e}");
+}

@@ -100,10 +100,20 @@ pub fn read_from(f: &mut File, len: u64, limits: &Limits) -> Result<CentralDirec
         )
         .in_field("end_of_central_directory"));
     }
-    let tail_len = len.min(EOCD_LEN + MAX_COMMENT);
+    // Most ZIPs have no comment: their end record is the last 22 bytes, read first; only
+    // otherwise is the last 64 KiB searched.
+    let mut last = [0u8; EOCD_LEN as usize];
+    read_exact_at(f, len - EOCD_LEN, &mut last, &mut bytes_read)?;
+    let plain = u32_at(&last, 0) == EOCD_SIG && u16_at(&last, 20) == 0;
+    let tail_len = if plain { EOCD_LEN } else { len.min(EOCD_LEN + MAX_COMMENT) };
     let tail_start = len - tail_len;
-    let mut tail = try_zeros(tail_len as usize, "the end of a ZIP file", tail_start as usize)?;
-    read_exact_at(f, tail_start, &mut tail, &mut bytes_read)?;
+    let tail = if plain {
+        last.to_vec()
+    } else {
+        let mut tail = try_zeros(tail_len as usize, "the end of a ZIP file", tail_start as usize)?;
+        read_exact_at(f, tail_start, &mut tail, &mut bytes_read)?;
+        tail
+    };
     // The last record signature whose comment ends the file; failing that, the last signature.
     let candidates = (0..=tail.len() - EOCD_LEN as usize).rev().filter(|&i| u32_at(&tail, i) == EOCD_SIG);
     let mut found = None;
