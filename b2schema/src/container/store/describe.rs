@@ -5,7 +5,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::container::b2nd;
-use crate::container::frame::{Codec, FrameFile};
+use crate::container::frame::{Codec, FrameFile, FrameHeader};
 use crate::format::error::Result;
 
 /// A member's kind, as python-blosc2 opens it.
@@ -57,9 +57,22 @@ pub struct Description {
 
 /// Describes the frame `f`.
 pub fn describe(f: &FrameFile) -> Result<Description> {
-    let v = f.view()?;
-    let has = |n: &str| v.metalayer(n).is_some();
-    let (kind, shape, dtype) = if let Some(raw) = v.metalayer("b2nd").or_else(|| v.metalayer("caterva")) {
+    of_header(&f.view()?.header)
+}
+
+/// Describes the frame whose header (its first `header_len` bytes) is `bytes`: nothing past the
+/// header is read or checked (an embedded member is listed without gathering its chunks).
+pub fn of_header_bytes(bytes: &[u8]) -> Result<Description> {
+    let (h, _) = crate::schema::codec::decode_take_from_slice::<FrameHeader<'_>>(bytes)
+        .map_err(|e| e.or_field("header"))?;
+    of_header(&h)
+}
+
+/// Describes the frame of header `h`.
+fn of_header(h: &FrameHeader<'_>) -> Result<Description> {
+    let layer = |n: &str| h.metalayers.get(n);
+    let has = |n: &str| layer(n).is_some();
+    let (kind, shape, dtype) = if let Some(raw) = layer("b2nd").or_else(|| layer("caterva")) {
         let meta = b2nd::read(raw).or_else(|_| b2nd::read_compat(raw))?;
         (Kind::NdArray, Some(meta.shape), meta.dtype)
     } else if has("batcharray") || has("listarray") {
@@ -75,9 +88,9 @@ pub fn describe(f: &FrameFile) -> Result<Description> {
         kind,
         shape,
         dtype,
-        codec: v.header.codec(),
-        typesize: v.header.typesize,
-        nbytes: v.header.nbytes,
-        frame_len: v.frame_len(),
+        codec: h.codec(),
+        typesize: h.typesize,
+        nbytes: h.nbytes,
+        frame_len: h.frame_len.max(0) as u64,
     })
 }

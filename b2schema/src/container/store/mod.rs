@@ -38,7 +38,7 @@ pub use embed::Embedded;
 pub use key::{EMBED_NAME, MEMBER_SUFFIXES};
 pub use member::{Form, Member, Place};
 
-use crate::container::frame::FrameFile;
+use crate::container::frame::{FrameFile, FrameHeader, HEADER_FIXED_LEN};
 use crate::container::limits::Limits;
 use crate::format::error::{Error, Result, Segment};
 
@@ -270,8 +270,30 @@ impl Store {
         }
     }
 
-    /// What the member `key` is (kind, shape, dtype, codec), from its frame's metadata.
+    /// What the member `key` is (kind, shape, dtype, codec), from its frame's metadata. An
+    /// embedded member is described from its frame header alone (the chunks that hold its
+    /// first bytes are decompressed, not the whole member): [`Store::open_member`] checks the
+    /// rest.
     pub fn describe(&self, key: &str) -> Result<Description> {
+        if let (Some(m), Some(f)) = (self.member(key), &self.embed)
+            && let Place::Embedded(Embedded::Frame { offset, length }) = m.place
+        {
+            let at = |e: Error| e.in_segment(Segment::Key(m.key.clone()));
+            let fixed = embed::bytes(f, &m.key, offset, length.min(HEADER_FIXED_LEN as u64))?;
+            let header_len: i32 = FrameHeader::HEADER_LEN.read(&fixed).map_err(at)?;
+            let header_len = u64::try_from(header_len).unwrap_or(0);
+            if !(HEADER_FIXED_LEN as u64..=length).contains(&header_len) {
+                return Err(at(Error::invalid(
+                    "a header_len within the member, in",
+                    alloc::format!("87..={length}"),
+                    header_len,
+                    11,
+                )
+                .in_field("header_len")));
+            }
+            let header = embed::bytes(f, &m.key, offset, header_len)?;
+            return describe::of_header_bytes(&header).map_err(at);
+        }
         let f = self.open_member(key)?;
         describe::describe(&f)
     }
