@@ -382,3 +382,15 @@ fn a_zip_comment_is_looked_past() {
     let e = open_bytes("nocomment.b2z", &zip[..n - 22]).unwrap_err().to_string();
     assert!(e.contains("end-of-central-directory"), "{e}");
 }
+
+#[test]
+fn a_key_twice_and_a_frame_that_is_no_store_are_refused() {
+    let x = x_frame();
+    for names in [["x.b2nd", "x.b2nd"], ["x.b2nd", "x.b2f"]] {
+        let e =
+            open_bytes("twice.b2z", &zip_of(&[(names[0], &x), (names[1], &x)], 0)).unwrap_err().to_string();
+        assert!(e.contains("one member per key") && e.contains("\"/x\""), "{names:?}: {e}");
+    }
+    let e = open_bytes("plain.b2e", &x).unwrap_err().to_string();
+    assert!(e.contains("b2embed"), "{e}");
+}

@@ -148,6 +148,16 @@ impl Store {
 
     fn open_embed(path: &Path, limits: Limits) -> Result<Self> {
         let f = FrameFile::open_with_limits(path, limits)?;
+        let v = f.view()?;
+        if !["b2embed", "b2dict", "b2tree"].iter().any(|n| v.metalayer(n).is_some()) {
+            return Err(Error::invalid(
+                "a store: a ZIP, a directory, or an EmbedStore frame (metalayer b2embed, b2dict or b2tree)",
+                "b2embed",
+                "a frame without them",
+                87,
+            )
+            .in_field("metalayers"));
+        }
         let bytes_read = f.bytes_read();
         let mut store = Store {
             path: path.to_path_buf(),
@@ -180,6 +190,12 @@ impl Store {
             }
         }
         self.members.sort_by(|a, b| a.key.cmp(&b.key));
+        // Two names for one key (`x.b2nd` and `x.b2f`, or a ZIP name twice): python-blosc2 would
+        // show one of them, whichever it met last; b2schema refuses to guess.
+        if let Some(w) = self.members.windows(2).find(|w| w[0].key == w[1].key) {
+            return Err(Error::invalid("one member per key", "one", "two", 0)
+                .in_segment(Segment::Key(w[0].key.clone())));
+        }
         Ok(())
     }
 
