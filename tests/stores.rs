@@ -266,6 +266,18 @@ proptest! {
         }
         let _ = open_bytes(&format!("mut{which}.{}", &name[name.len() - 3..]), &bytes);
     }
+
+    /// The same, aimed at the central directory and end records of a ZIP of five members
+    /// (their last 400 bytes), with values that are often extreme (0, 0xff).
+    #[test]
+    fn mutated_central_directories_never_panic(edits in proptest::collection::vec((0usize..400, prop_oneof![Just(0u8), Just(0xff), any::<u8>()]), 1..12)) {
+        let mut bytes = fixture("tree.b2z");
+        let n = bytes.len();
+        for (back, v) in edits {
+            bytes[n - 1 - back] = v;
+        }
+        let _ = open_bytes("mutcd.b2z", &bytes);
+    }
 }
 
 /// `zip` (from [`zip_of`]) with its end record moved into zip64 records: the end record's

@@ -205,7 +205,7 @@ fn main() -> ExitCode {
         Command::Cat { input, output, slice, threads, npy, key } => {
             let o = cat::CatOptions { slice: slice.as_deref(), threads, npy };
             match key {
-                Some(key) => store::cat(&input.path, &key, output.as_deref(), limits, &o),
+                Some(key) => store::cat(&input.path, input.offset, &key, output.as_deref(), limits, &o),
                 None => cat::run(&input.path, input.offset, output.as_deref(), limits, &o),
             }
         }

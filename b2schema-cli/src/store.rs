@@ -158,11 +158,15 @@ pub fn inspect(path: &Path, as_json: bool, limits: Limits) -> Result<ExitCode, F
 /// frame's (an NDArray through the array reader, reading only its touched blocks).
 pub fn cat(
     path: &Path,
+    offset: u64,
     key: &str,
     output: Option<&Path>,
     limits: Limits,
     o: &CatOptions<'_>,
 ) -> Result<ExitCode, Failure> {
+    if offset != 0 {
+        return Err(Failure::at(path, "--key reads a store, which starts at offset 0: leave out --offset"));
+    }
     let store = open(path, limits)?;
     let file = store.open_member(key).map_err(|e| Failure::at(path, e))?;
     let at = path.join(key.trim_start_matches('/'));

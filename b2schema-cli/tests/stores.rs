@@ -72,6 +72,9 @@ fn cat_key_writes_a_member_or_its_slice() {
             o.stdout.chunks_exact(8).map(|c| f64::from_le_bytes(c.try_into().unwrap())).collect();
         assert_eq!(items, [52.0, 53.0, 54.0], "{name}");
     }
+    let o = b2schema(&["cat", "tests/data/stores/tree.b2z", "--key", "/x", "--offset", "4"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("leave out --offset"));
 }
 
 /// A key from a member's name that would move a terminal (a bidirectional override is no
