@@ -48,7 +48,7 @@
 //!
 //! | feature | default | what it adds |
 //! |---|---|---|
-//! | `std` | yes | `std::io` adapters, files (`FrameFile`, the writer's files), [`array`](mod@array), `std::error::Error` |
+//! | `std` | yes | `std::io` adapters, files (`FrameFile`, the writer's files), [`array`](mod@array), [`store`], `std::error::Error` |
 //! | `derive` | yes | `#[derive(B2Layout)]` (the `b2schema-derive` crate), and the containers declared with it: [`frame`], [`b2nd`], [`writer`], [`array`](mod@array) |
 //! | `blosclz`, `lz4`, `zlib`, `zstd` | yes | the chunk codec's codecs (all pure Rust) |
 //! | `ndarray` | no | `array::ArrayReader::read_ndarray`: slices as `ndarray::ArrayD` |
