@@ -1,8 +1,8 @@
 //! Stores against the reference: python-blosc2 4.14.1 writes random stores (DictStore and
-//! TreeStore as `.b2z` and `.b2d`, EmbedStores), with nested keys and arrays of random dtype and
-//! shape, small (embedded) and large (member files), and b2schema lists every key and reads every
-//! member equal to the data python-blosc2 wrote. Never skipped: without python-blosc2
-//! (`scripts/pyenv.sh`) it fails.
+//! TreeStore as `.b2z` and `.b2d`, EmbedStores), with nested keys, arrays of random dtype and
+//! shape, small (embedded) and large (member files), and SChunks of bytes (`.b2f`); b2schema lists
+//! every key and reads every member equal to the data python-blosc2 wrote. Never skipped: without
+//! python-blosc2 (`scripts/pyenv.sh`) it fails.
 
 use b2schema::array::{ArrayReader, ReadOptions, Selection};
 use b2schema::store::{Kind, Place, Store};
@@ -63,7 +63,10 @@ fn random_python_blosc2_stores_read_equal() {
             let shape: Vec<u64> =
                 (0..ndim).map(|_| if big { 20 + rng.below(60) } else { 1 + rng.below(6) }).collect();
             let dtype = DTYPES[rng.below(DTYPES.len() as u64) as usize];
+            // Now and then an SChunk of bytes instead of an array (a `.b2f` member).
+            let schunk = rng.below(6) == 0;
             members.push(json!({
+                "schunk": schunk,
                 "key": k,
                 "dtype": dtype,
                 "shape": shape,
@@ -84,6 +87,7 @@ fn random_python_blosc2_stores_read_equal() {
     python_checks("write_stores.py", &dir, &entries);
     let mut embedded = 0;
     let mut files = 0;
+    let mut schunks = 0;
     for e in &entries {
         let store =
             Store::open(e["path"].as_str().unwrap()).unwrap_or_else(|err| panic!("{}: {err}", e["name"]));
@@ -98,19 +102,30 @@ fn random_python_blosc2_stores_read_equal() {
                 _ => files += 1,
             }
             let d = store.describe(key).unwrap();
+            let raw = std::fs::read(m["raw"].as_str().unwrap()).unwrap();
+            let f = store.open_member(key).unwrap();
+            if m["schunk"].as_bool().unwrap() {
+                assert_eq!(d.kind, Kind::SChunk, "{} {key}", e["name"]);
+                let mut data = Vec::new();
+                f.write_schunk(&mut data).unwrap();
+                assert!(data == raw, "{} {key}: SChunk data differs", e["name"]);
+                schunks += 1;
+                continue;
+            }
             assert_eq!(d.kind, Kind::NdArray);
             assert_eq!(d.dtype.as_deref(), m["dtype"].as_str(), "{} {key}", e["name"]);
             let shape: Vec<i64> =
                 m["shape"].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect();
             assert_eq!(d.shape.as_deref(), Some(shape.as_slice()), "{} {key}", e["name"]);
-            let f = store.open_member(key).unwrap();
             let r = ArrayReader::new(&f).unwrap();
             let (bytes, _) = r.read(&Selection::all(r.shape()), &ReadOptions::default()).unwrap();
-            let raw = std::fs::read(m["raw"].as_str().unwrap()).unwrap();
             assert!(bytes == raw, "{} {key}: data differs", e["name"]);
         }
     }
     // Both places were exercised.
-    assert!(embedded > 10 && files > 10, "embedded {embedded}, files {files}");
+    assert!(
+        embedded > 10 && files > 10 && schunks > 5,
+        "embedded {embedded}, files {files}, schunks {schunks}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
