@@ -125,3 +125,20 @@ fn store_keys_reach_the_terminal_escaped() {
     assert_eq!(o.stdout, 9i32.to_le_bytes());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A member that cannot be read is listed with its error (JSON: `error`), the others are
+/// listed, and the exit code is 2; a store that cannot be opened at all is an error naming it.
+#[test]
+fn inspect_lists_a_broken_member_with_its_error() {
+    let (schemas, index) = schema();
+    let o = b2schema(&["inspect", "--json", "tests/data/stores/lie-past-end.b2e"]);
+    assert_eq!(o.status.code(), Some(2));
+    let line = String::from_utf8(o.stdout).unwrap();
+    let v: Value = serde_json::from_str(line.trim()).unwrap();
+    schemas.validate(&v, index).unwrap();
+    assert!(v["error"].as_str().unwrap().contains("embed_map[\"/x\"].offset"), "{line}");
+    let o = b2schema(&["inspect", "tests/data/stores/lie-dotdot.b2e"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert!(err.contains("lie-dotdot.b2e") && err.contains("a . or .. part"), "{err}");
+}
