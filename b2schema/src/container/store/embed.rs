@@ -118,16 +118,15 @@ fn place(c: &mut Cursor<'_>) -> Result<Embedded> {
     }
 }
 
-/// The `length` bytes at `offset` of the EmbedStore `frame`'s data (a member's frame): only
-/// the chunks that hold them are read and decompressed, within the frame's budget.
-pub fn bytes(frame: &FrameFile, name: &str, offset: u64, length: u64) -> Result<Vec<u8>> {
-    let view = frame.view()?;
-    let nbytes = view.header.nbytes.max(0) as u64;
-    let chunksize = view.header.chunksize.max(0) as u64;
-    let at_key = |e: Error, field: &'static str| {
-        e.in_field(field).in_segment(Segment::Key(name.into())).in_field("embed_map").in_field(METADATA)
-    };
-    let end = offset.checked_add(length).filter(|&e| e <= nbytes).ok_or_else(|| {
+fn at_key(e: Error, name: &str, field: &'static str) -> Error {
+    e.in_field(field).in_segment(Segment::Key(name.into())).in_field("embed_map").in_field(METADATA)
+}
+
+/// Checks that the member `name` at `offset`, `length` bytes long, lies inside the data of the
+/// EmbedStore `frame`; returns where it ends.
+pub fn check_range(frame: &FrameFile, name: &str, offset: u64, length: u64) -> Result<u64> {
+    let nbytes = frame.view()?.header.nbytes.max(0) as u64;
+    offset.checked_add(length).filter(|&e| e <= nbytes).ok_or_else(|| {
         at_key(
             Error::invalid(
                 "a member inside the store's data (offset + length), ending by",
@@ -135,9 +134,19 @@ pub fn bytes(frame: &FrameFile, name: &str, offset: u64, length: u64) -> Result<
                 alloc::format!("{offset} + {length}"),
                 30,
             ),
+            name,
             "offset",
         )
-    })?;
+    })
+}
+
+/// The `length` bytes at `offset` of the EmbedStore `frame`'s data (a member's frame): only
+/// the chunks that hold them are read and decompressed, within the frame's budget.
+pub fn bytes(frame: &FrameFile, name: &str, offset: u64, length: u64) -> Result<Vec<u8>> {
+    let view = frame.view()?;
+    let chunksize = view.header.chunksize.max(0) as u64;
+    let at_key = |e: Error, field: &'static str| at_key(e, name, field);
+    let end = check_range(frame, name, offset, length)?;
     let limits = *frame.limits();
     limits
         .require("an embedded member (its length)", length, Limit::Decompressed, 0)

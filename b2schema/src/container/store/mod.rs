@@ -295,6 +295,7 @@ impl Store {
             && let Place::Embedded(Embedded::Frame { offset, length }) = m.place
         {
             let at = |e: Error| e.in_segment(Segment::Key(m.key.clone()));
+            embed::check_range(f, &m.key, offset, length)?;
             let fixed = embed::bytes(f, &m.key, offset, length.min(HEADER_FIXED_LEN as u64))?;
             let header_len: i32 = FrameHeader::HEADER_LEN.read(&fixed).map_err(at)?;
             let header_len = u64::try_from(header_len).unwrap_or(0);
