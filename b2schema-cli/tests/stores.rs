@@ -83,35 +83,7 @@ fn cat_key_writes_a_member_or_its_slice() {
 fn store_keys_reach_the_terminal_escaped() {
     let frame = std::fs::read(repo_root().join("tests/data/stores/dict.b2d/x.b2nd")).unwrap();
     let name = "a\u{202e}b.b2nd";
-    let mut zip = Vec::new();
-    let mut central = Vec::new();
-    let le16 = |v: &mut Vec<u8>, x: u16| v.extend_from_slice(&x.to_le_bytes());
-    let le32 = |v: &mut Vec<u8>, x: u32| v.extend_from_slice(&x.to_le_bytes());
-    le32(&mut zip, 0x0403_4b50);
-    zip.extend_from_slice(&[20, 0, 0, 0, 0, 0]);
-    zip.extend_from_slice(&[0; 8]);
-    le32(&mut zip, frame.len() as u32);
-    le32(&mut zip, frame.len() as u32);
-    le16(&mut zip, name.len() as u16);
-    le16(&mut zip, 0);
-    zip.extend_from_slice(name.as_bytes());
-    zip.extend_from_slice(&frame);
-    le32(&mut central, 0x0201_4b50);
-    central.extend_from_slice(&[20, 3, 20, 0, 0, 8, 0, 0]);
-    central.extend_from_slice(&[0; 8]);
-    le32(&mut central, frame.len() as u32);
-    le32(&mut central, frame.len() as u32);
-    le16(&mut central, name.len() as u16);
-    central.extend_from_slice(&[0; 12]);
-    le32(&mut central, 0);
-    central.extend_from_slice(name.as_bytes());
-    let cd_at = zip.len() as u32;
-    zip.extend_from_slice(&central);
-    le32(&mut zip, 0x0605_4b50);
-    zip.extend_from_slice(&[0, 0, 0, 0, 1, 0, 1, 0]);
-    le32(&mut zip, central.len() as u32);
-    le32(&mut zip, cd_at);
-    le16(&mut zip, 0);
+    let zip = zip_of(name, &frame, 0);
     let dir = std::env::temp_dir().join(format!("b2schema-store-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("bidi.b2z");
@@ -141,4 +113,94 @@ fn inspect_lists_a_broken_member_with_its_error() {
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8(o.stderr).unwrap();
     assert!(err.contains("lie-dotdot.b2e") && err.contains("a . or .. part"), "{err}");
+}
+
+/// A ZIP of one member `name` holding `data`, written here byte by byte (`method` 0: stored).
+fn zip_of(name: &str, data: &[u8], method: u16) -> Vec<u8> {
+    let mut zip = Vec::new();
+    let mut central = Vec::new();
+    let le16 = |v: &mut Vec<u8>, x: u16| v.extend_from_slice(&x.to_le_bytes());
+    let le32 = |v: &mut Vec<u8>, x: u32| v.extend_from_slice(&x.to_le_bytes());
+    le32(&mut zip, 0x0403_4b50);
+    zip.extend_from_slice(&[20, 0, 0, 0]);
+    le16(&mut zip, method);
+    zip.extend_from_slice(&[0; 8]);
+    le32(&mut zip, data.len() as u32);
+    le32(&mut zip, data.len() as u32);
+    le16(&mut zip, name.len() as u16);
+    le16(&mut zip, 0);
+    zip.extend_from_slice(name.as_bytes());
+    zip.extend_from_slice(data);
+    le32(&mut central, 0x0201_4b50);
+    central.extend_from_slice(&[20, 3, 20, 0, 0, 8]);
+    le16(&mut central, method);
+    central.extend_from_slice(&[0; 8]);
+    le32(&mut central, data.len() as u32);
+    le32(&mut central, data.len() as u32);
+    le16(&mut central, name.len() as u16);
+    central.extend_from_slice(&[0; 12]);
+    le32(&mut central, 0);
+    central.extend_from_slice(name.as_bytes());
+    let cd_at = zip.len() as u32;
+    zip.extend_from_slice(&central);
+    le32(&mut zip, 0x0605_4b50);
+    zip.extend_from_slice(&[0, 0, 0, 0, 1, 0, 1, 0]);
+    le32(&mut zip, central.len() as u32);
+    le32(&mut zip, cd_at);
+    le16(&mut zip, 0);
+    zip
+}
+
+/// Crafted stores run through the binary under 512 MiB of address space and 5 s of CPU
+/// (`prlimit`): each ends cleanly, exit 0 or 2 with a `b2schema:` message, never a panic.
+#[test]
+fn crafted_stores_end_cleanly_within_5_s_and_512_mib() {
+    let frame = std::fs::read(repo_root().join("tests/data/stores/dict.b2d/x.b2nd")).unwrap();
+    let good = zip_of("g/x.b2nd", &frame, 0);
+    let eocd = good.len() - 22;
+    let patched = |at: usize, v: &[u8]| {
+        let mut b = good.clone();
+        b[at..at + v.len()].copy_from_slice(v);
+        b
+    };
+    let cases: Vec<(&str, Vec<u8>, i32, &str)> = vec![
+        ("good", good.clone(), 0, ""),
+        ("deflated", zip_of("g/x.b2nd", &frame, 8), 2, "deflate"),
+        ("cd-size-4GB", patched(eocd + 12, &[0xfe, 0xff, 0xff, 0xff]), 2, "central directory"),
+        ("count-65534", patched(eocd + 8, &[0xfe, 0xff, 0xfe, 0xff]), 2, "entry count"),
+        (
+            "member-4GB",
+            patched(good.len() - 22 - 8 - 46 + 20, &[0xfe, 0xff, 0xff, 0xff, 0xfe, 0xff, 0xff, 0xff]),
+            2,
+            "overlap",
+        ),
+        ("dotdot", zip_of("../../x.b2nd", &frame, 0), 2, "store key"),
+        ("truncated-frame", zip_of("g/x.b2nd", &frame[..frame.len() / 2], 0), 2, "frame_len"),
+    ];
+    let dir = std::env::temp_dir().join(format!("b2schema-store-limits-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bin = env!("CARGO_BIN_EXE_b2schema");
+    for (name, bytes, code, needle) in cases {
+        let path = dir.join(format!("{name}.b2z"));
+        std::fs::write(&path, &bytes).unwrap();
+        let p = path.to_str().unwrap();
+        for args in [vec!["inspect", p], vec!["inspect", "--json", p], vec!["cat", p, "--key", "/g/x"]] {
+            let o = Command::new("prlimit")
+                .args(["--as=536870912", "--cpu=5", "--"])
+                .arg(bin)
+                .args(&args)
+                .output()
+                .unwrap();
+            let err = String::from_utf8_lossy(&o.stderr);
+            let out = String::from_utf8_lossy(&o.stdout);
+            assert!(!err.contains("panicked"), "{name} {args:?}: {err}");
+            // inspect lists a deflated or broken member with its error (exit 2); cat refuses it.
+            assert_eq!(o.status.code(), Some(code), "{name} {args:?}: {err}");
+            if code == 2 {
+                let all = format!("{out}{err}");
+                assert!(all.contains(needle), "{name} {args:?}: {all}");
+            }
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }
