@@ -406,3 +406,26 @@ fn a_key_twice_and_a_frame_that_is_no_store_are_refused() {
     let e = open_bytes("plain.b2e", &x).unwrap_err().to_string();
     assert!(e.contains("b2embed"), "{e}");
 }
+
+/// Each kind python-blosc2 keeps in a store is named as python-blosc2 opens it.
+#[test]
+fn member_kinds_are_python_blosc2s() {
+    let m = manifest();
+    let store = Store::open(stores_dir().join("kinds.b2z")).unwrap();
+    let kinds = m["kinds"].as_object().unwrap();
+    assert_eq!(store.members().len(), kinds.len());
+    for (key, python) in kinds {
+        let d = store.describe(key).unwrap();
+        let want = match python.as_str().unwrap() {
+            "NDArray" => Kind::NdArray,
+            "BatchArray" => Kind::BatchArray,
+            "ObjectArray" => Kind::ObjectArray,
+            "SChunk" => Kind::SChunk,
+            other => panic!("{key}: {other}"),
+        };
+        assert_eq!(d.kind, want, "{key}");
+    }
+    let mut data = Vec::new();
+    store.open_member("/schunk").unwrap().write_schunk(&mut data).unwrap();
+    assert_eq!(data, (0..200u8).collect::<Vec<u8>>());
+}

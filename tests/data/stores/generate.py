@@ -58,7 +58,7 @@ def describe(store):
 def main() -> None:
     blosc2.set_nthreads(1)
     os.chdir(HERE)
-    for name in ["dict.b2z", "tree.b2z", "dict.b2d", "embed.b2e", "small.b2z"] + [f"lie-{k}.b2e" for k in LIES]:
+    for name in ["dict.b2z", "tree.b2z", "dict.b2d", "embed.b2e", "small.b2z", "kinds.b2z"] + [f"lie-{k}.b2e" for k in LIES]:
         if os.path.isdir(name):
             shutil.rmtree(name)
         elif os.path.exists(name):
@@ -80,6 +80,23 @@ def main() -> None:
     # The smallest: one member and an empty embed store (the hostile tests start from it).
     with blosc2.DictStore("small.b2z", mode="w") as ds:
         ds["/a"] = np.arange(4, dtype="<i2")
+    # One member of each kind python-blosc2 keeps in a store (listed by kind; only arrays and
+    # SChunks are read so far).
+    batch = blosc2.BatchArray()
+    batch.append([1, 2, "x"])
+    batch.append([{"a": 1}])
+    objects = blosc2.ObjectArray()
+    objects.append({"k": 1})
+    schunk = blosc2.SChunk(chunksize=64, data=bytes(range(200)), cparams=blosc2.CParams(typesize=1))
+    with blosc2.DictStore("kinds.b2z", mode="w") as ds:
+        ds["/batch"] = batch
+        ds["/objects"] = objects
+        ds["/schunk"] = schunk
+        ds["/array"] = np.arange(3, dtype="<i8")
+    kinds = {}
+    with blosc2.DictStore("kinds.b2z", mode="r") as ds:
+        for key in sorted(ds.keys()):
+            kinds[key] = type(ds[key]).__name__
     # EmbedStores whose map lies, written through the SChunk's vlmeta (python-blosc2 checks
     # keys and offsets only when it writes them itself).
     for name, embed_map in LIES.items():
@@ -95,6 +112,7 @@ def main() -> None:
         with cls(name, mode="r") as s:
             manifest["stores"][name] = describe(s)
     manifest["stores"]["embed.b2e"] = describe(blosc2.EmbedStore("embed.b2e", mode="r"))
+    manifest["kinds"] = kinds
     with open("stores.json", "w") as f:
         json.dump(manifest, f, sort_keys=True, separators=(",", ":"))
         f.write("\n")
