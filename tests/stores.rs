@@ -429,3 +429,20 @@ fn member_kinds_are_python_blosc2s() {
     store.open_member("/schunk").unwrap().write_schunk(&mut data).unwrap();
     assert_eq!(data, (0..200u8).collect::<Vec<u8>>());
 }
+
+#[test]
+fn an_encrypted_member_and_a_second_embed_store_are_named() {
+    let x = x_frame();
+    let mut zip = zip_of(&[("x.b2nd", &x)], 0);
+    // Flag bit 0 in the central directory entry (after the local header and the member).
+    let cd = 30 + "x.b2nd".len() + x.len();
+    zip[cd + 8] = 1;
+    let s = open_bytes("encrypted.b2z", &zip).unwrap();
+    let e = s.open_member("/x").unwrap_err().to_string();
+    assert!(e.contains("encrypted") && e.contains("x.b2nd"), "{e}");
+    let embed = fixture("embed.b2e");
+    let e = open_bytes("two-embeds.b2z", &zip_of(&[("embed.b2e", &embed), ("embed.b2e", &embed)], 0))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("one embed.b2e"), "{e}");
+}

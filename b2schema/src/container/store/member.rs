@@ -42,13 +42,15 @@ pub enum Place {
         /// Where the next member starts (its bytes end by then).
         limit: u64,
     },
-    /// A ZIP member compressed with `method` (8: deflate): not a frame where it lies, so it is
-    /// listed but not opened.
+    /// A ZIP member compressed with `method` (8: deflate) or encrypted: not a frame where it
+    /// lies, so it is listed but not opened.
     Compressed {
         /// Its name in the ZIP.
         name: String,
         /// The ZIP method.
         method: u16,
+        /// Whether it is encrypted (general-purpose flag bit 0).
+        encrypted: bool,
     },
     /// A file of a `.b2d` directory.
     File(PathBuf),

@@ -90,11 +90,19 @@ impl Store {
             let at_entry =
                 |err: Error| err.in_segment(Segment::Key(e.name.clone())).in_field("central_directory");
             if e.name == EMBED_NAME {
-                if e.method != zip::STORED {
+                if embed.is_some() {
+                    return Err(at_entry(Error::invalid(
+                        "one embed.b2e",
+                        "one",
+                        "two",
+                        e.central_offset as usize + 46,
+                    )));
+                }
+                if e.method != zip::STORED || e.flags & 1 != 0 {
                     return Err(at_entry(Error::invalid(
                         "a stored embed.b2e (a .b2z is read in place; unzip it and open the directory)",
-                        "method 0",
-                        e.method,
+                        "method 0, not encrypted",
+                        alloc::format!("method {}, flags {:#06x}", e.method, e.flags),
                         e.central_offset as usize + 10,
                     )));
                 }
@@ -111,8 +119,9 @@ impl Store {
                 continue;
             };
             // An encrypted member (flag bit 0) is no frame where it lies either.
-            let place = if e.flags & 1 != 0 || e.method != zip::STORED {
-                Place::Compressed { name: e.name.clone(), method: e.method }
+            let encrypted = e.flags & 1 != 0;
+            let place = if encrypted || e.method != zip::STORED {
+                Place::Compressed { name: e.name.clone(), method: e.method, encrypted }
             } else {
                 Place::Zip {
                     name: e.name.clone(),
@@ -260,10 +269,14 @@ impl Store {
                 let data = zip::data_offset(&mut f, &entry, &mut 0).map_err(at)?;
                 FrameFile::open_window_with_limits(&self.path, data, *len, self.limits).map_err(at)
             }
-            Place::Compressed { name, method } => Err(at(Error::invalid(
+            Place::Compressed { name, method, encrypted } => Err(at(Error::invalid(
                 "a stored ZIP member (a .b2z is read in place; unzip it and open the directory)",
-                alloc::format!("{name} with method 0"),
-                alloc::format!("method {method}{}", if *method == 8 { " (deflate)" } else { "" }),
+                alloc::format!("{name} with method 0, not encrypted"),
+                alloc::format!(
+                    "method {method}{}{}",
+                    if *method == 8 { " (deflate)" } else { "" },
+                    if *encrypted { ", encrypted" } else { "" }
+                ),
                 0,
             ))),
             Place::File(p) => FrameFile::open_with_limits(p, self.limits).map_err(at),
