@@ -325,6 +325,80 @@ fn decoding_borrowed_types_allocates_nothing() {
     let (_, _, count) = measure(|| b2schema::from_slice::<b2nd::B2nd>(v.metalayer("b2nd").unwrap()).unwrap());
     assert_eq!(count, 0, "a 0-d B2nd");
 }
+/// What the array reader allocates does not depend on the number of blocks. An array
+/// of 2^10 and one of 2^24 one-item blocks (one special chunk each, read whole on one thread
+/// into an output allocated outside the measure, and streamed through `read_to`) allocate
+/// about the same few kilobytes: no vector of one entry per block row, no visit of each block of
+/// a special chunk (an earlier reader asked for 2.4 GB here, for 2^24 blocks).
+#[test]
+fn array_reads_allocate_independently_of_the_block_count() {
+    use b2schema::array::{ArrayReader, ReadOptions, Selection};
+    use b2schema::frame::FrameFile;
+    use b2schema::writer::{Fill, NdArray};
+    let dir = std::env::temp_dir().join(format!("b2schema-alloc-bands-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut seen = Vec::new();
+    for n in [1u64 << 10, 1 << 24] {
+        let path = dir.join(format!("blocks-{n}.b2nd"));
+        let a = NdArray::new(&[n as i64], &[n as i32], &[1], "|u1", 1, Fill::Value(&[7]));
+        a.to_frame().unwrap().write_file(&path).unwrap();
+        let file = FrameFile::open(&path).unwrap();
+        let reader = ArrayReader::new(&file).unwrap();
+        let sel = Selection::all(reader.shape());
+        let opts = ReadOptions { nthreads: 1, max_bytes: u64::MAX };
+        let mut out = vec![0u8; n as usize];
+        let (r, into, _) = measure(|| reader.read_into(&sel, &mut out, &opts));
+        r.unwrap();
+        assert!(out.iter().all(|&b| b == 7));
+        let mut total = 0u64;
+        let (r, streamed, _) = measure(|| {
+            reader.read_to(&sel, &opts, 1 << 20, |piece| {
+                total += piece.len() as u64;
+                Ok(())
+            })
+        });
+        r.unwrap();
+        assert_eq!(total, n);
+        seen.push((n, into, streamed));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    for &(n, into, streamed) in &seen {
+        // read_to holds one piece of at most 1 MiB (the slab asked for).
+        assert!(into < 64 << 10 && streamed < (1 << 20) + (64 << 10), "{n} blocks: {seen:?}");
+    }
+}
+
+/// Nor on the number of chunks. An array of 2^20 one-item chunks (special, the index
+/// 8 MiB) read whole on one thread holds at most a few kilobytes at any time (its peak heap
+/// above the output, which is allocated outside), however many chunks it visits; the reader
+/// of issue 32 read every touched chunk up front, about 120 bytes each (120 MiB here), and
+/// scanned all of them for every band (2^40 steps here).
+#[test]
+fn array_reads_hold_memory_independently_of_the_chunk_count() {
+    use b2schema::array::{ArrayReader, ReadOptions, Selection};
+    use b2schema::frame::FrameFile;
+    use b2schema::writer::{Fill, NdArray};
+    let dir = std::env::temp_dir().join(format!("b2schema-alloc-chunks-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let n = 1u64 << 20;
+    let path = dir.join("chunks.b2nd");
+    NdArray::new(&[n as i64], &[1], &[1], "|u1", 1, Fill::Value(&[9]))
+        .to_frame()
+        .unwrap()
+        .write_file(&path)
+        .unwrap();
+    let file = FrameFile::open(&path).unwrap();
+    let reader = ArrayReader::new(&file).unwrap();
+    let sel = Selection::all(reader.shape());
+    let opts = ReadOptions { nthreads: 1, max_bytes: u64::MAX };
+    let mut out = vec![0u8; n as usize];
+    let mut result = None;
+    let info = allocation_counter::measure(|| result = Some(reader.read_into(&sel, &mut out, &opts)));
+    result.unwrap().unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(out.iter().all(|&b| b == 9));
+    assert!(info.bytes_max < 256 << 10, "a peak of {} bytes over {n} chunks", info.bytes_max);
+}
 
 /// Opening a store (`b2schema::store`: the ZIP's end record and central directory, the embed
 /// store's map) allocates a constant factor of the file plus the tail searched for the end

@@ -332,6 +332,19 @@ fn writer_updates_leave_the_old_or_the_new_frame() {
     check_writer_update("set_vlmetalayer_to (update)", &fixture, |f| {
         writer::set_vlmetalayer_to(f, "int", b"\x2a")
     });
+    check_writer_update("delete_vlmetalayer_from", &fixture, |f| writer::delete_vlmetalayer_from(f, "int"));
+    // Deleting removes that one, keeps the others in order, and a missing name is an error.
+    let mut file = std::io::Cursor::new(fixture.clone());
+    writer::delete_vlmetalayer_from(&mut file, "int").unwrap();
+    let names = |bytes: &[u8]| -> Vec<String> {
+        let v = FrameView::from_slice(bytes).unwrap();
+        v.trailer.vlmetalayers.iter().map(|(n, _, _)| n.to_string()).collect()
+    };
+    let mut want = names(&fixture);
+    want.retain(|n| n != "int");
+    assert_eq!(names(file.get_ref()), want);
+    let e = writer::delete_vlmetalayer_from(&mut file, "int").unwrap_err();
+    assert!(e.to_string().contains("an existing vlmetalayer named int"), "{e}");
 }
 
 /// The chunks of an opened frame come from the file its metadata was read from: a file renamed

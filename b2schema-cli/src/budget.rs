@@ -7,28 +7,31 @@ use b2schema::limits::{
     DEFAULT_MAX_SHOWN,
 };
 
+/// The heading the budget options are shown under, after a subcommand's own options.
+pub const HEADING: &str = "Budget (what one input may cost; every subcommand; sizes take K, M or G)";
+
 /// How much memory and work an input may cost. Sizes take a suffix: K, M, G (powers of 1024).
 #[derive(clap::Args, Clone, Debug)]
 pub struct BudgetArgs {
-    /// The most bytes one part may take in memory: a chunk decompressed, a vlmetalayer value,
-    /// the header, the trailer, the offsets index, a layer of an array's chunks (`cat`).
-    #[arg(long, global = true, value_name = "BYTES", value_parser = size, default_value_t = DEFAULT_MAX_DECOMPRESSED)]
+    /// The most bytes of one part in memory: a chunk decompressed, a vlmetalayer, the header,
+    /// the trailer, the offsets index, a layer of an array's chunks.
+    #[arg(long, global = true, help_heading = HEADING, value_name = "BYTES", value_parser = size, default_value_t = DEFAULT_MAX_DECOMPRESSED)]
     pub max_decompressed: u64,
-    /// The most bytes decompressed in all to describe one frame (`inspect`).
-    #[arg(long, global = true, value_name = "BYTES", value_parser = size, default_value_t = DEFAULT_MAX_DECOMPRESSED_TOTAL)]
+    /// The most bytes decompressed to describe one frame; the most bytes of a frame read from
+    /// stdin (-).
+    #[arg(long, global = true, help_heading = HEADING, value_name = "BYTES", value_parser = size, default_value_t = DEFAULT_MAX_DECOMPRESSED_TOTAL)]
     pub max_decompressed_total: u64,
-    /// The most chunks listed one by one (`inspect`; the rest is summarised, see --all-chunks).
-    #[arg(long, global = true, value_name = "N", value_parser = size, default_value_t = DEFAULT_MAX_ITEMS)]
+    /// The most chunks `inspect` lists one by one (the rest is summarised; see --all-chunks).
+    #[arg(long, global = true, help_heading = HEADING, value_name = "N", value_parser = size, default_value_t = DEFAULT_MAX_ITEMS)]
     pub max_items: u64,
-    /// The most bytes of data written (`cat`) or of text (`dump`).
-    #[arg(long, global = true, alias = "max-bytes", value_name = "BYTES", value_parser = size, default_value_t = DEFAULT_MAX_OUTPUT)]
+    /// The most bytes of data (`cat`) or of text (`dump`) written.
+    #[arg(long, global = true, help_heading = HEADING, alias = "max-bytes", value_name = "BYTES", value_parser = size, default_value_t = DEFAULT_MAX_OUTPUT)]
     pub max_output: u64,
-    /// The most bytes of one value shown (`inspect`: longer vlmetalayers and metalayers show
-    /// their length and this many first bytes).
-    #[arg(long, global = true, value_name = "BYTES", value_parser = size, default_value_t = DEFAULT_MAX_SHOWN)]
+    /// The most bytes of one value `inspect` shows (a longer one: its length and first bytes).
+    #[arg(long, global = true, help_heading = HEADING, value_name = "BYTES", value_parser = size, default_value_t = DEFAULT_MAX_SHOWN)]
     pub max_shown: u64,
     /// The most entries of a chunk offsets index decoded (16 bytes of memory each).
-    #[arg(long, global = true, value_name = "N", value_parser = size, default_value_t = b2schema::frame::DEFAULT_MAX_LOCATIONS)]
+    #[arg(long, global = true, help_heading = HEADING, value_name = "N", value_parser = size, default_value_t = b2schema::frame::DEFAULT_MAX_LOCATIONS)]
     pub max_chunks: u64,
 }
 

@@ -1,6 +1,6 @@
 //! `b2schema inspect PATH... [--json]`.
 
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -8,19 +8,27 @@ use crate::text;
 use b2schema::Limits;
 use b2schema::b2nd::{self, NdMeta};
 use b2schema::chunk::{self, ChunkHeader, Codec, Filter};
-use b2schema::frame::{ChunkInfo, ChunkLocation, FrameFile, FrameType, SPARSE_INDEX, SpecialValue};
+use b2schema::frame::{ChunkInfo, ChunkLocation, FrameFile, FrameType, SpecialValue};
 use serde_json::{Value, json};
 
-use crate::Failure;
 use crate::msgpack_json::{self, hex};
 use crate::open::{absolute, in_file};
+use crate::summary::Select;
+use crate::{Failure, walk};
 
 /// One frame (one PATH that is a file or a sparse frame): its report, or the error through
 /// `main`. Anything else (several PATHs, a plain directory): a scan, see [`scan`].
-pub fn run(paths: &[PathBuf], offset: u64, as_json: bool, opts: &Options) -> Result<ExitCode, Failure> {
+/// Only the frames `select` keeps are reported.
+pub fn run(
+    paths: &[PathBuf],
+    offset: u64,
+    as_json: bool,
+    opts: &Options,
+    select: &Select,
+) -> Result<ExitCode, Failure> {
     match paths {
-        [path] if !is_plain_dir(path) => run_one(path, offset, as_json, opts),
-        _ => scan(paths, offset, as_json, opts),
+        [path] if !walk::is_plain_dir(path) => run_one(path, offset, as_json, opts, select),
+        _ => scan(paths, offset, as_json, opts, select),
     }
 }
 
@@ -31,19 +39,36 @@ pub struct Options {
     pub limits: Limits,
     /// List every chunk (streamed), not only the first `max_items`.
     pub all_chunks: bool,
+    /// Enter subdirectories (see [`crate::walk`]).
+    pub recursive: bool,
 }
 
-fn run_one(path: &Path, offset: u64, as_json: bool, opts: &Options) -> Result<ExitCode, Failure> {
+fn run_one(
+    path: &Path,
+    offset: u64,
+    as_json: bool,
+    opts: &Options,
+    select: &Select,
+) -> Result<ExitCode, Failure> {
     let (file, report) =
         open_and_report(path, offset, opts).map_err(|e| crate::open::failure(path, offset, e))?;
-    let mut out = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
+    if !select.keeps_file(&file) {
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut out = crate::colour::stdout(!as_json);
     let mut problems = report.problems.clone();
     let written = write_report(&mut out, &file, &report, as_json, opts, &mut problems);
-    ended(written.and_then(|()| out.flush()))?;
+    crate::ended(written.and_then(|()| out.flush()))?;
     if problems.is_empty() {
         return Ok(ExitCode::SUCCESS);
     }
-    for (part, e) in &problems {
+    say_problems(path, &problems);
+    Ok(ExitCode::from(2))
+}
+
+/// The parts of the frame at `path` that could not be read, on stderr, one line each.
+fn say_problems(path: &Path, problems: &[(String, String)]) {
+    for (part, e) in problems {
         let _ = writeln!(
             io::stderr(),
             "b2schema: {}: {}: {}",
@@ -52,16 +77,22 @@ fn run_one(path: &Path, offset: u64, as_json: bool, opts: &Options) -> Result<Ex
             text::escape(e)
         );
     }
-    Ok(ExitCode::from(2))
 }
 
-/// Inspects every frame of `paths` in order (a plain directory stands for what [`list`]
+/// Inspects every frame of `paths` in order (a plain directory stands for what [`walk`]
 /// finds in it) through one buffered stdout. A frame that fails does not stop the scan: with
 /// `--json` its line is `{"path", "error"}`, otherwise the error goes to stderr after the
 /// path. Exit code 2 when anything failed.
-fn scan(paths: &[PathBuf], offset: u64, as_json: bool, opts: &Options) -> Result<ExitCode, Failure> {
+fn scan(
+    paths: &[PathBuf],
+    offset: u64,
+    as_json: bool,
+    opts: &Options,
+    select: &Select,
+) -> Result<ExitCode, Failure> {
     let mut scan = Scan {
-        out: BufWriter::with_capacity(64 * 1024, io::stdout().lock()),
+        select,
+        out: crate::colour::stdout(!as_json),
         as_json,
         offset,
         opts: *opts,
@@ -69,8 +100,17 @@ fn scan(paths: &[PathBuf], offset: u64, as_json: bool, opts: &Options) -> Result
         failed: 0,
         reports: 0,
     };
-    let written = paths.iter().try_for_each(|path| scan.arg(path)).and_then(|()| scan.out.flush());
-    ended(written)?;
+    let written = walk::expand(paths, opts.recursive)
+        .into_iter()
+        .try_for_each(|found| match found {
+            walk::Found::Frame(path) => scan.frame(&path),
+            walk::Found::Unlisted(path, e) => {
+                scan.inputs += 1;
+                scan.failure(&path, &e)
+            }
+        })
+        .and_then(|()| scan.out.flush());
+    crate::ended(written)?;
     if scan.failed == 0 {
         return Ok(ExitCode::SUCCESS);
     }
@@ -78,7 +118,8 @@ fn scan(paths: &[PathBuf], offset: u64, as_json: bool, opts: &Options) -> Result
     Ok(ExitCode::from(2))
 }
 
-struct Scan<W: Write> {
+struct Scan<'a, W: Write> {
+    select: &'a Select,
     out: W,
     as_json: bool,
     offset: u64,
@@ -90,23 +131,17 @@ struct Scan<W: Write> {
     reports: usize,
 }
 
-impl<W: Write> Scan<W> {
-    fn arg(&mut self, path: &Path) -> io::Result<()> {
-        if !is_plain_dir(path) {
-            return self.frame(path);
-        }
-        match list(path) {
-            Ok(entries) => entries.iter().try_for_each(|entry| self.frame(entry)),
-            Err(e) => self.failure(path, &e),
-        }
-    }
-
+impl<W: Write> Scan<'_, W> {
     fn frame(&mut self, path: &Path) -> io::Result<()> {
         self.inputs += 1;
         let (file, report) = match open_and_report(path, self.offset, &self.opts) {
             Ok(report) => report,
             Err(e) => return self.failure(path, &crate::open::explain(path, self.offset, e)),
         };
+        if !self.select.keeps_file(&file) {
+            self.inputs -= 1;
+            return Ok(());
+        }
         if !self.as_json && self.reports > 0 {
             self.out.write_all(b"\n")?;
         }
@@ -116,85 +151,36 @@ impl<W: Write> Scan<W> {
         if !problems.is_empty() {
             self.failed += 1;
             self.out.flush()?;
-            for (part, e) in &problems {
-                let _ = writeln!(
-                    io::stderr(),
-                    "b2schema: {}: {}: {}",
-                    text::path(path),
-                    text::escape(part),
-                    text::escape(e)
-                );
-            }
+            say_problems(path, &problems);
         }
         Ok(())
     }
 
     fn failure(&mut self, path: &Path, error: &dyn std::fmt::Display) -> io::Result<()> {
         self.failed += 1;
-        let path = path.display().to_string();
+        let error = crate::budget::cli_text(&error.to_string()).into_owned();
         if self.as_json {
-            let line = json!({ "path": path, "error": crate::budget::cli_text(&error.to_string()) });
-            writeln!(self.out, "{line}")
-        } else {
-            // The reports before it first, for a terminal that shows both streams.
-            self.out.flush()?;
-            let error = crate::budget::cli_text(&error.to_string()).into_owned();
-            let _ = writeln!(io::stderr(), "b2schema: {}: {}", text::escape(&path), text::escape(&error));
-            Ok(())
+            let mut line = serde_json::Map::new();
+            crate::paths_json::insert(&mut line, path);
+            line.insert("error".into(), json!(error));
+            return writeln!(self.out, "{}", Value::Object(line));
         }
-    }
-}
-
-/// A write error ends the command, except a closed pipe (`| head`): that is a normal end.
-fn ended(written: io::Result<()>) -> Result<(), Failure> {
-    match written {
-        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(Failure(format!("writing the output: {e}"))),
-        _ => Ok(()),
+        // The reports before it first, for a terminal that shows both streams.
+        self.out.flush()?;
+        let _ = writeln!(io::stderr(), "b2schema: {}: {}", text::path(path), text::escape(&error));
+        Ok(())
     }
 }
 
 fn open_and_report(path: &Path, offset: u64, opts: &Options) -> b2schema::Result<(FrameFile, Report)> {
-    let file = if path.is_dir() {
-        FrameFile::open_with_limits(path, opts.limits)
-    } else {
-        FrameFile::open_at_with_limits(path, offset, opts.limits)
-    }?;
+    let file = crate::open::validated(path, offset, opts.limits)?;
     let r = report(path, &file, opts)?;
     Ok((file, r))
 }
 
-/// A directory without the index file of a sparse frame (`chunks.b2frame`): it stands for the
-/// frames inside it. A sparse frame whose index is broken stays one frame, which fails.
-fn is_plain_dir(path: &Path) -> bool {
-    path.is_dir() && !path.join(SPARSE_INDEX).exists()
-}
-
-/// The entries directly inside `dir` that are regular files or sparse frames (symbolic links
-/// followed), sorted by name; other directories are skipped, not entered.
-fn list(dir: &Path) -> io::Result<Vec<PathBuf>> {
-    let mut entries = Vec::new();
-    for entry in std::fs::read_dir(dir)? {
-        let entry = entry?;
-        let path = entry.path();
-        let mut kind = entry.file_type()?;
-        if kind.is_symlink() {
-            match std::fs::metadata(&path) {
-                Ok(m) => kind = m.file_type(),
-                Err(_) => continue, // dangling: not a regular file
-            }
-        }
-        // Only regular files: a FIFO, a socket or a device is never opened (it could block).
-        if kind.is_file() || (kind.is_dir() && path.join(SPARSE_INDEX).exists()) {
-            entries.push(path);
-        }
-    }
-    entries.sort_by(|a, b| a.file_name().cmp(&b.file_name()));
-    Ok(entries)
-}
-
 /// The version of the `inspect --json` contract (`"schema"`, the first key of every object;
 /// the JSON Schema is `b2schema-cli/schema/inspect.schema.json`).
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// A frame's report: the `inspect --json` object, the parts that could not be read, and the
 /// chunk locations (for the listing streamed by `--all-chunks`).
@@ -241,6 +227,7 @@ pub fn report(path: &Path, file: &FrameFile, opts: &Options) -> b2schema::Result
         "nthreads_decomp": h.nthreads_decomp,
         "has_vlmetalayers": h.has_vlmetalayers,
         "filters": h.filter_pipeline.filters,
+        "filter_names": h.filter_pipeline.filters.iter().map(|&id| filter_name(id)).collect::<Vec<_>>(),
         "filters_meta": h.filter_pipeline.filters_meta,
     });
     if let Some(name) = Codec::from_id(codec_id).name()
@@ -300,13 +287,18 @@ pub fn report(path: &Path, file: &FrameFile, opts: &Options) -> b2schema::Result
     }
     let mut out = json!({
         "schema": SCHEMA_VERSION,
-        "path": path.display().to_string(),
+        "path": path.to_string_lossy(),
         "kind": if v.is_sparse() { "sframe" } else { "cframe" },
         "offset": file.offset(),
         "header": header,
         "metalayers": metalayers,
         "vlmetalayers": vlmetalayers,
     });
+    if let Some(hex) = crate::paths_json::hex_if_not_utf8(path)
+        && let Some(m) = out.as_object_mut()
+    {
+        m.shift_insert(2, "path_hex".into(), json!(hex));
+    }
     match v.nchunks() {
         Ok(n) => out["nchunks"] = json!(n),
         Err(e) => problems.push(("nchunks".into(), absolute(file.offset(), e))),
@@ -488,7 +480,7 @@ pub fn write_report(
         return if as_json {
             writeln!(out, "{}", report.value)
         } else {
-            out.write_all(text::escape_lines(&human(&report.value)).as_bytes())
+            out.write_all(crate::colour::report(&text::escape_lines(&human(&report.value))).as_bytes())
         };
     }
     let each = |out: &mut dyn Write,
@@ -529,7 +521,7 @@ pub fn write_report(
         }
         out.write_all(b"}\n")
     } else {
-        out.write_all(text::escape_lines(&human(&report.value)).as_bytes())?;
+        out.write_all(crate::colour::report(&text::escape_lines(&human(&report.value))).as_bytes())?;
         each(out, problems, &|out, _, c| writeln!(out, "{}", text::escape(&chunk_line(c))))
     }
 }
@@ -584,7 +576,7 @@ fn human(r: &Value) -> String {
     let _ = writeln!(
         s,
         "{}: {} frame, {} bytes",
-        text::escape(r["path"].as_str().unwrap_or("")),
+        crate::paths_json::shown(r),
         h["frame_type"].as_str().unwrap_or(""),
         h["frame_len"]
     );
@@ -612,9 +604,7 @@ fn human(r: &Value) -> String {
         .zip(h["filters_meta"].as_array().into_iter().flatten())
         .filter(|(f, _)| f.as_u64() != Some(0))
         .map(|(f, m)| {
-            let id = f.as_u64().unwrap_or(0) as u8;
-            let name =
-                Filter::from_id(id).name().map(str::to_owned).unwrap_or_else(|| format!("filter {id}"));
+            let name = filter_name(f.as_u64().unwrap_or(0) as u8);
             if m.as_u64() == Some(0) { name } else { format!("{name}({m})") }
         })
         .collect();
@@ -711,6 +701,15 @@ fn human(r: &Value) -> String {
         }
     }
     s
+}
+
+/// A filter's name in `header.filter_names`: its name, `"none"` for 0 (no filter in that
+/// slot), `"filter N"` for an id this build does not know.
+fn filter_name(id: u8) -> String {
+    match id {
+        0 => "none".into(),
+        _ => Filter::from_id(id).name().map(str::to_owned).unwrap_or_else(|| format!("filter {id}")),
+    }
 }
 
 /// One chunk's line of the human report.

@@ -4,20 +4,31 @@
 
 pub mod budget;
 pub mod cat;
+pub mod colour;
+pub mod deep;
+pub mod diff;
 pub mod inspect;
 pub mod layouts;
+pub mod ls;
+pub mod man;
 pub mod msgpack_json;
+pub mod names;
 pub mod npy;
 pub mod open;
 pub mod output;
 pub mod pack;
+pub mod paths_json;
 pub mod progress;
 #[cfg(feature = "serve")]
 pub mod serve;
 pub mod slice;
+pub mod stdin;
 pub mod store;
+pub mod summary;
 pub mod text;
 pub mod verify;
+pub mod vlmeta;
+pub mod walk;
 
 /// An error for the user: what failed, where.
 #[derive(Debug)]
@@ -45,5 +56,15 @@ pub fn print(text: &[u8]) -> Result<std::process::ExitCode, Failure> {
             Err(Failure(format!("writing the output: {e}")))
         }
         _ => Ok(std::process::ExitCode::SUCCESS),
+    }
+}
+
+/// A write error ends the command, except a closed pipe (`| head`): that is a normal end.
+pub fn ended(written: std::io::Result<()>) -> Result<(), Failure> {
+    match written {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(Failure(format!("writing the output: {e}")))
+        }
+        _ => Ok(()),
     }
 }

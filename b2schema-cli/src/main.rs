@@ -7,9 +7,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use b2schema_cli::budget::BudgetArgs;
+use b2schema_cli::names::{self, Hint};
 #[cfg(feature = "serve")]
 use b2schema_cli::serve;
-use b2schema_cli::{cat, inspect, layouts, pack, store, verify};
+use b2schema_cli::summary::Select;
+use b2schema_cli::{cat, diff, inspect, layouts, ls, pack, store, verify, vlmeta};
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 
 /// The exit codes, in `--help` (the README says the same).
@@ -44,11 +46,62 @@ enum Color {
 /// The frame a subcommand reads: the same options everywhere.
 #[derive(clap::Args)]
 struct Input {
-    /// A contiguous frame file (any name) or a sparse-frame directory.
+    /// A contiguous frame file (any name), a sparse-frame directory, or - for a frame on stdin
+    /// (read within --max-decompressed-total).
     path: PathBuf,
     /// Where the frame starts inside the file; offsets in messages stay absolute in the file.
     #[arg(long, default_value_t = 0)]
     offset: u64,
+}
+
+/// The frames a subcommand reads many of (one module, `walk.rs`, decides for all).
+#[derive(clap::Args)]
+struct Many {
+    /// Contiguous frame files (any name), sparse-frame directories, - for a frame on stdin, or
+    /// plain directories, which stand for the regular files and sparse frames inside them,
+    /// sorted by name (only those directly inside without -r).
+    #[arg(value_name = "PATH", required = true)]
+    paths: Vec<PathBuf>,
+    /// Enter the subdirectories of a directory, all the way down (symbolic links to
+    /// directories are not entered).
+    #[arg(short, long)]
+    recursive: bool,
+    #[command(flatten)]
+    select: Select,
+}
+
+#[derive(Subcommand)]
+enum VlmetaAction {
+    /// Writes a vlmetalayer's value as one line of JSON (--raw: its bytes).
+    Get {
+        /// The frame (a file, a sparse-frame directory, or -).
+        path: PathBuf,
+        /// The vlmetalayer's name.
+        key: String,
+        /// Its decompressed bytes as they are, not as JSON.
+        #[arg(long)]
+        raw: bool,
+    },
+    /// Sets a vlmetalayer to VALUE, JSON stored as msgpack (as python-blosc2 stores it), or
+    /// with --raw the text's bytes; adds it when new.
+    Set {
+        /// The contiguous frame file.
+        path: PathBuf,
+        /// The vlmetalayer's name (at most 31 bytes).
+        key: String,
+        /// The value: JSON (`'{"units": "m"}'`, `42`, `'"text"'`).
+        value: String,
+        /// Store VALUE's bytes as they are, not as msgpack.
+        #[arg(long)]
+        raw: bool,
+    },
+    /// Deletes a vlmetalayer.
+    Del {
+        /// The contiguous frame file.
+        path: PathBuf,
+        /// The vlmetalayer's name.
+        key: String,
+    },
 }
 
 /// What is cut in the output.
@@ -67,11 +120,8 @@ enum Command {
     /// With several PATHs, or a directory that is not a sparse frame, every frame is inspected
     /// in turn and a file that fails does not stop the others (exit code 2 at the end).
     Inspect {
-        /// Contiguous frame files (any name), sparse-frame directories, or plain directories,
-        /// which stand for the regular files and sparse frames directly inside them, sorted
-        /// by name (not recursing).
-        #[arg(value_name = "PATH", required = true)]
-        paths: Vec<PathBuf>,
+        #[command(flatten)]
+        many: Many,
         /// One JSON object per frame on stdout; with several, JSON Lines (the contract is in
         /// the README).
         #[arg(long)]
@@ -83,18 +133,53 @@ enum Command {
         #[arg(long, visible_alias = "all")]
         all_chunks: bool,
     },
-    /// Re-encodes the header and the trailer from their decoded values and compares the bytes.
+    /// A health check: re-encodes each frame's header and trailer from their decoded values,
+    /// compares the bytes and decodes the offsets index (--deep: also decompresses every chunk
+    /// and checks its size). One line per frame: `ok PATH: ...` or `FAIL PATH: reason`.
     Verify {
         #[command(flatten)]
-        input: Input,
-        /// One JSON object: {"schema": 1, "path", "offset", "header", "trailer", "frame"}.
+        many: Many,
+        /// Where the frame starts inside every file.
+        #[arg(long, default_value_t = 0)]
+        offset: u64,
+        /// One JSON object per frame (JSON Lines): {"schema", "path", "ok", "offset", "header",
+        /// "trailer", "frame", "chunks"}, or {"schema", "path", "ok": false, "error"}.
         #[arg(long)]
         json: bool,
+        /// Also decompress every chunk, check it has its header's size (an NDArray's: the padded
+        /// chunk shape times the typesize) and that the sizes add up to the frame's nbytes.
+        #[arg(long)]
+        deep: bool,
+    },
+    /// One line per frame, tab-separated: path, shape, dtype, codec, nbytes, cbytes, ratio.
+    Ls {
+        #[command(flatten)]
+        many: Many,
+    },
+    /// Totals per PATH (a tree with -r), tab-separated: frames, nbytes, cbytes, ratio, path;
+    /// then `total` with several PATHs.
+    Du {
+        #[command(flatten)]
+        many: Many,
+    },
+    /// How the metadata of two frames differ, one line per value: `KEY: A -> B` (exit 1 when
+    /// they differ, as diff(1)).
+    Diff {
+        /// The first frame (a file, a sparse-frame directory, or -).
+        a: PathBuf,
+        /// The second frame.
+        b: PathBuf,
+    },
+    /// Reads or changes a frame's vlmetalayers (set and del write the file crash-safely: the
+    /// new trailer after the frame's end, then the header in one write).
+    Vlmeta {
+        #[command(subcommand)]
+        action: VlmetaAction,
     },
     /// Draws a built-in layout; with no name, lists them.
     Layout {
-        /// frame-header, frame-flags, filter-pipeline, metalayers, trailer, fingerprint, b2nd,
-        /// b2nd-dev6, caterva.
+        /// The layout's name.
+        #[arg(value_parser = Hint(names::layouts))]
         name: Option<String>,
     },
     /// Writes the data, decompressed: an NDArray's items in C order (padding and block order
@@ -102,7 +187,7 @@ enum Command {
     Cat {
         #[command(flatten)]
         input: Input,
-        /// Write to this file instead of stdout.
+        /// Write to this file (written whole or not at all) instead of stdout; - is stdout.
         #[arg(short, long)]
         output: Option<PathBuf>,
         /// Only these items of an NDArray, NumPy style: `start:stop` per dimension separated by
@@ -124,19 +209,20 @@ enum Command {
     /// Compresses a NumPy .npy file into a .b2nd array (python-blosc2's defaults: zstd,
     /// clevel 5, shuffle, its default chunk and block shapes).
     Pack {
-        /// The .npy file (any dtype, C or Fortran order, 0 to 16 dimensions).
+        /// The .npy file (any dtype, C or Fortran order, 0 to 16 dimensions); - reads stdin
+        /// (within --max-decompressed-total).
         input: PathBuf,
-        /// The .b2nd file to write.
+        /// The .b2nd file to write (whole or not at all); - is stdout.
         output: PathBuf,
-        /// blosclz, lz4, lz4hc, zlib or zstd.
-        #[arg(long, default_value = "zstd")]
+        /// The codec.
+        #[arg(long, default_value = "zstd", value_parser = Hint(names::written_codecs))]
         codec: String,
         /// 0 (no compression) to 9.
         #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u8).range(0..=9))]
         clevel: u8,
         /// shuffle, bitshuffle, delta, trunc_prec:BITS, bytedelta or none; repeat for a
         /// pipeline, in order (default: shuffle).
-        #[arg(long = "filter", value_name = "NAME")]
+        #[arg(long = "filter", value_name = "NAME", value_parser = Hint(names::filters))]
         filters: Vec<String>,
         /// Chunk shape, comma-separated.
         #[arg(long)]
@@ -150,9 +236,9 @@ enum Command {
     },
     /// Writes a .b2nd array as a NumPy .npy file (C order).
     Unpack {
-        /// The .b2nd file.
+        /// The .b2nd file (- reads a frame from stdin).
         input: PathBuf,
-        /// The .npy file to write.
+        /// The .npy file to write (whole or not at all); - is stdout.
         output: PathBuf,
         /// Where the frame starts inside the input file; offsets in messages stay absolute.
         #[arg(long, default_value_t = 0)]
@@ -182,7 +268,8 @@ enum Command {
         /// bash, zsh, fish, elvish or powershell.
         shell: clap_complete::Shell,
     },
-    /// The man page (roff) on stdout (e.g. `b2schema man | man -l -`).
+    /// The man page (roff) on stdout, every subcommand's options in it (e.g. `b2schema man |
+    /// man -l -`).
     Man,
 }
 
@@ -195,15 +282,32 @@ fn main() -> ExitCode {
     }
     let limits = cli.budget.limits();
     let result = match cli.command {
-        Command::Inspect { paths, json, offset, all_chunks } => match paths.as_slice() {
-            [p] if offset == 0 && store::detect(p, limits) => store::inspect(p, json, limits),
-            _ => inspect::run(&paths, offset, json, &inspect::Options { limits, all_chunks }),
+        Command::Inspect { many, json, offset, all_chunks } => match many.paths.as_slice() {
+            [p] if offset == 0 && !many.recursive && store::detect(p, limits) => {
+                store::inspect(p, json, limits)
+            }
+            _ => {
+                let o = inspect::Options { limits, all_chunks, recursive: many.recursive };
+                inspect::run(&many.paths, offset, json, &o, &many.select)
+            }
         },
-        Command::Verify { input, json } => verify::run(&input.path, input.offset, limits, json),
+        Command::Verify { many, offset, json, deep } => {
+            let o = verify::VerifyOptions { limits, offset, json, deep, recursive: many.recursive };
+            verify::run(&many.paths, &o, &many.select)
+        }
+        Command::Ls { many } => ls::ls(&many.paths, many.recursive, &many.select, limits),
+        Command::Du { many } => ls::du(&many.paths, many.recursive, &many.select, limits),
+        Command::Diff { a, b } => diff::run(&a, &b, limits),
+        Command::Vlmeta { action } => match action {
+            VlmetaAction::Get { path, key, raw } => vlmeta::get(&path, &key, raw, limits),
+            VlmetaAction::Set { path, key, value, raw } => vlmeta::set(&path, &key, &value, raw),
+            VlmetaAction::Del { path, key } => vlmeta::del(&path, &key),
+        },
         Command::Layout { name } => layouts::run(name.as_deref()),
         Command::Dump { input, cut } => verify::dump(&input.path, input.offset, limits, cut.all),
         Command::Cat { input, output, slice, threads, npy, key } => {
             let o = cat::CatOptions { slice: slice.as_deref(), threads, npy };
+            let output = output.filter(|p| !b2schema_cli::walk::is_std(p));
             match key {
                 Some(key) => store::cat(&input.path, input.offset, &key, output.as_deref(), limits, &o),
                 None => cat::run(&input.path, input.offset, output.as_deref(), limits, &o),
@@ -214,13 +318,10 @@ fn main() -> ExitCode {
             clap_complete::generate(shell, &mut Cli::command(), "b2schema", &mut text);
             b2schema_cli::print(&text)
         }
-        Command::Man => {
-            let mut text = Vec::new();
-            match clap_mangen::Man::new(Cli::command()).render(&mut text) {
-                Ok(()) => b2schema_cli::print(&text),
-                Err(e) => Err(b2schema_cli::Failure(format!("writing the man page: {e}"))),
-            }
-        }
+        Command::Man => match b2schema_cli::man::page(&Cli::command()) {
+            Ok(text) => b2schema_cli::print(&text),
+            Err(e) => Err(b2schema_cli::Failure(format!("writing the man page: {e}"))),
+        },
         Command::Pack { input, output, codec, clevel, filters, chunks, blocks, nthreads } => {
             let o = pack::PackOptions {
                 codec: &codec,
@@ -229,6 +330,7 @@ fn main() -> ExitCode {
                 chunks: chunks.as_deref(),
                 blocks: blocks.as_deref(),
                 nthreads,
+                max_input: limits.max_decompressed_total(),
             };
             pack::pack(&input, &output, &o)
         }

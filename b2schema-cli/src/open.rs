@@ -25,6 +25,9 @@ fn value_offset(name: &str) -> usize {
 /// What is wrong with the file at `path` (frame at `offset`) before any field is decoded, in a
 /// few words; `None` when the frame looks like one (the field-level decode says the rest).
 pub fn first_words(path: &Path, offset: u64) -> Option<String> {
+    if crate::walk::is_std(path) {
+        return None; // stdin is read once, by the open itself
+    }
     if path.is_dir() {
         return (!path.join(SPARSE_INDEX).exists())
             .then(|| format!("not a sparse frame: the directory has no {SPARSE_INDEX}"));
@@ -86,7 +89,9 @@ pub enum Mode {
 /// `offset`), or says why not: the first words, then the field-level detail with absolute
 /// offsets.
 pub fn open(path: &Path, offset: u64, limits: Limits, mode: Mode) -> Result<FrameFile, Failure> {
-    let opened = if path.is_dir() {
+    let opened = if crate::walk::is_std(path) {
+        crate::stdin::open(offset, limits, mode == Mode::Validated)
+    } else if path.is_dir() {
         match mode {
             Mode::Validated => FrameFile::open_with_limits(path, limits),
             Mode::Located => FrameFile::locate_with_limits(path, limits),
@@ -101,6 +106,18 @@ pub fn open(path: &Path, offset: u64, limits: Limits, mode: Mode) -> Result<Fram
         // Located without complaint, but not what the command reads (a sparse frame's index).
         (Ok(_), Some(words)) => Err(Failure::at(path, words)),
         (Ok(f), None) => Ok(f),
+    }
+}
+
+/// The frame at `path` opened and validated: a sparse frame's directory, `-` (the frame on
+/// stdin), or a file with the frame at `offset`.
+pub fn validated(path: &Path, offset: u64, limits: Limits) -> b2schema::Result<FrameFile> {
+    if crate::walk::is_std(path) {
+        crate::stdin::open(offset, limits, true)
+    } else if path.is_dir() {
+        FrameFile::open_with_limits(path, limits)
+    } else {
+        FrameFile::open_at_with_limits(path, offset, limits)
     }
 }
 

@@ -1,5 +1,5 @@
 //! Files the command writes (`cat -o`, `cat --npy -o`, `pack`, `unpack`): written whole or not
-//! at all, and never onto what is being read.
+//! at all, and never onto what is being read; `-` is stdout ([`Sink`]).
 //!
 //! The data goes to a new temporary file beside the destination (same directory, so the final
 //! rename is atomic), which is renamed over the destination only when everything was written and
@@ -107,6 +107,49 @@ impl Drop for AtomicFile {
     fn drop(&mut self) {
         if self.file.take().is_some() {
             let _ = std::fs::remove_file(&self.tmp);
+        }
+    }
+}
+
+/// Where `pack` and `unpack` write: a file written whole or not at all ([`AtomicFile`]), or stdout
+/// for `-` (a reader that closes the pipe early ends the command quietly).
+pub enum Sink {
+    /// A file.
+    File(AtomicFile),
+    /// Stdout.
+    Stdout(io::BufWriter<io::StdoutLock<'static>>),
+}
+
+impl Sink {
+    /// Starts writing `dest` (stdout for `-`), refusing a file that is one of `inputs`.
+    pub fn create(dest: &Path, inputs: &[&Path]) -> Result<Self, Failure> {
+        if crate::walk::is_std(dest) {
+            return Ok(Sink::Stdout(io::BufWriter::with_capacity(1 << 20, io::stdout().lock())));
+        }
+        AtomicFile::create(dest, inputs).map(Sink::File)
+    }
+
+    /// The file renamed into place, or stdout flushed.
+    pub fn commit(self) -> Result<(), Failure> {
+        match self {
+            Sink::File(f) => f.commit(),
+            Sink::Stdout(mut out) => crate::ended(out.flush()),
+        }
+    }
+}
+
+impl Write for Sink {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            Sink::File(f) => f.write(buf),
+            Sink::Stdout(out) => out.write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Sink::File(f) => f.flush(),
+            Sink::Stdout(out) => out.flush(),
         }
     }
 }

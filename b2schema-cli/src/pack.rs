@@ -151,11 +151,18 @@ pub struct PackOptions<'a> {
     pub chunks: Option<&'a str>,
     pub blocks: Option<&'a str>,
     pub nthreads: i16,
+    /// The most bytes of a `.npy` read from stdin (`-`).
+    pub max_input: u64,
 }
 
 /// `b2schema pack IN.npy OUT.b2nd`.
 pub fn pack(input: &Path, output: &Path, o: &PackOptions<'_>) -> Result<ExitCode, Failure> {
-    let arr = read_npy(input)?;
+    let arr = if crate::walk::is_std(input) {
+        read_npy_from(input, &mut std::io::stdin().lock(), o.max_input)?
+    } else {
+        let (mut f, len) = b2schema::frame::open_regular(input).map_err(|e| Failure::at(input, e))?;
+        read_npy_from(input, &mut f, len)?
+    };
     let itemsize = b2schema::dtype::DType::parse(&arr.descr).map_err(|e| Failure::at(input, e))?.itemsize();
     let ndim = arr.shape.len();
     let (dc, db) = default_shapes(&arr.shape, itemsize as u64);
@@ -199,23 +206,31 @@ pub fn pack(input: &Path, output: &Path, o: &PackOptions<'_>) -> Result<ExitCode
     bar.finish();
     let frame = frame.map_err(|e| Failure::at(input, e))?;
     let bytes = frame.to_vec().map_err(|e| Failure::at(input, e))?;
-    let mut out = crate::output::AtomicFile::create(output, &[input])?;
+    let mut out = crate::output::Sink::create(output, &[input])?;
     std::io::Write::write_all(&mut out, &bytes).map_err(|e| Failure::at(output, e))?;
     out.commit()?;
     Ok(ExitCode::SUCCESS)
 }
 
-/// Reads the `.npy` file at `input`: opened, then checked (a regular file: never a FIFO, a device
-/// or `/dev/zero`), its header parsed from its first bytes, its size checked against what the
-/// header says before the items are read (no more than the header asks for, allocated
-/// fallibly).
-fn read_npy(input: &Path) -> Result<npy::Npy, Failure> {
+/// Reads the `.npy` file `input` from `f` (a regular file opened, then checked: never a FIFO, a
+/// device or `/dev/zero`; or stdin for `-`), which holds at most `len` bytes: its header parsed
+/// from its first bytes, its size checked against what the header says before the items are read
+/// (no more than the header asks for, allocated fallibly).
+fn read_npy_from(input: &Path, f: &mut dyn std::io::Read, len: u64) -> Result<npy::Npy, Failure> {
     use std::io::Read;
-    let (mut f, len) = b2schema::frame::open_regular(input).map_err(|e| Failure::at(input, e))?;
+    let mut f = f;
     let mut prefix = Vec::new();
     (&mut f).take(1 << 20).read_to_end(&mut prefix).map_err(|e| Failure::at(input, e))?;
     let h = npy::read_header(&prefix).map_err(|e| Failure::at(input, e))?;
     let want = (h.data_at as u64).saturating_add(h.data_len as u64);
+    if len < want && crate::walk::is_std(input) {
+        return Err(Failure::at(
+            input,
+            format!(
+                "the .npy on stdin needs {want} bytes, over the limit of {len} (raise --max-decompressed-total)"
+            ),
+        ));
+    }
     if len < want {
         return Err(Failure::at(
             input,
@@ -228,6 +243,13 @@ fn read_npy(input: &Path) -> Result<npy::Npy, Failure> {
         .map_err(|_| Failure::at(input, format!("{want} bytes of items cannot be allocated")))?;
     bytes.extend_from_slice(&prefix[..prefix.len().min(want as usize)]);
     (&mut f).take(want - bytes.len() as u64).read_to_end(&mut bytes).map_err(|e| Failure::at(input, e))?;
+    if (bytes.len() as u64) < want {
+        let got = bytes.len();
+        return Err(Failure::at(
+            input,
+            format!("the .npy ends after {got} bytes, its header and shape need {want}: truncated"),
+        ));
+    }
     npy::read(&bytes).map_err(|e| Failure::at(input, e))
 }
 
@@ -265,7 +287,7 @@ pub fn unpack(
     let total = file.data_len().map_err(|e| Failure::at(input, crate::open::absolute(offset, e)))?;
     let shape: Vec<u64> = nd.shape.iter().map(|&d| d.max(0) as u64).collect();
     let header = npy::header(&descr, &shape, 0);
-    let mut out = crate::output::AtomicFile::create(output, &[input])?;
+    let mut out = crate::output::Sink::create(output, &[input])?;
     out.write_all(&header).map_err(|e| Failure::at(output, e))?;
     // The data streamed (one layer of chunks in memory), with a bar on a terminal.
     let mut bar = crate::progress::Bar::stderr("unpack", total, PROGRESS_FROM);

@@ -49,17 +49,16 @@ fn place_name(p: &Place) -> &'static str {
     }
 }
 
-/// One member's line of `inspect --json` (see `schema/inspect.schema.json`, `store_member`).
+/// One member's line of `inspect --json` (see `schema/inspect.schema.json`, `store_member`;
+/// contract 2, with `path_hex` for a name that is not UTF-8).
 fn member_json(path: &Path, store: &Store, key: &str, place: &Place) -> Value {
-    let mut v = json!({
-        "schema": 1,
-        "path": path.display().to_string(),
-        "kind": "store-member",
-        "store": store.form().name(),
-        "key": key,
-        "place": place_name(place),
-    });
+    let mut v = json!({ "schema": 2 });
     let o = v.as_object_mut().expect("an object");
+    crate::paths_json::insert(o, path);
+    o.insert("kind".into(), json!("store-member"));
+    o.insert("store".into(), json!(store.form().name()));
+    o.insert("key".into(), json!(key));
+    o.insert("place".into(), json!(place_name(place)));
     match place {
         Place::Zip { name, .. } | Place::Compressed { name, .. } => {
             o.insert("name".into(), json!(name));

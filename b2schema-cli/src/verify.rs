@@ -1,6 +1,7 @@
-//! `b2schema verify PATH` and `b2schema dump PATH`.
+//! `b2schema verify PATH...` and `b2schema dump PATH`.
 
-use std::path::Path;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use b2schema::b2nd::{B2nd, B2ndDev6, Caterva, LayoutKind};
@@ -9,76 +10,195 @@ use b2schema::dump::Options;
 use b2schema::frame::{FrameHeader, Trailer};
 use b2schema::layout::{self, B2Layout, Layout};
 
-use crate::open::{self, Mode};
-use crate::{Failure, msgpack_json};
+use serde_json::{Value, json};
 
-/// Decodes each section, re-encodes it from the decoded values and compares the bytes. Exit 0
-/// when everything is identical, 1 at the first difference or section that does not decode.
-/// With `as_json`, one object: `{"schema": 1, "path", "offset", "header", "trailer", "frame"}`,
-/// each section `{"len", "identical": true}` or `{"identical": false, "error"}`.
-pub fn run(path: &Path, offset: u64, limits: b2schema::Limits, as_json: bool) -> Result<ExitCode, Failure> {
-    use serde_json::json;
-    let file = open::open(path, offset, limits, Mode::Located)?;
+use crate::open::{self, Mode};
+use crate::summary::Select;
+use crate::{Failure, colour, msgpack_json, text, walk};
+
+/// What `verify` checks and how it says it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct VerifyOptions {
+    /// The budget of every read.
+    pub limits: b2schema::Limits,
+    /// Where the frame starts inside every file.
+    pub offset: u64,
+    /// One JSON object per frame (JSON Lines).
+    pub json: bool,
+    /// Also decode every chunk (and check its size against the geometry).
+    pub deep: bool,
+    /// Enter subdirectories.
+    pub recursive: bool,
+}
+
+/// Verifies every frame of `paths` (see [`crate::walk`]), one line each on stdout: `ok PATH:
+/// ...` or `FAIL PATH: reason` (with `json`, one object each, also for a frame that cannot be
+/// read). Each frame's header and trailer are decoded, re-encoded from the decoded values and
+/// compared, its offsets index decoded; with `deep`, every chunk is decompressed too (see
+/// [`crate::deep`]). Exit 0 when every frame passed, 1 when one had a difference or a part that
+/// does not decode, 2 when one could not be read at all (said on stderr too).
+/// Only the frames `select` keeps are verified (a frame that cannot be read is always reported).
+pub fn run(paths: &[PathBuf], o: &VerifyOptions, select: &Select) -> Result<ExitCode, Failure> {
+    let mut out = crate::colour::stdout(!o.json);
+    let (mut differ, mut unreadable, mut seen) = (0usize, 0usize, 0usize);
+    let mut written = Ok(());
+    for found in walk::expand(paths, o.recursive) {
+        seen += 1;
+        let (path, verdict) = match found {
+            walk::Found::Frame(p) => match verify_one(&p, o, select) {
+                Some(v) => (p, v),
+                None => {
+                    seen -= 1;
+                    continue;
+                }
+            },
+            walk::Found::Unlisted(p, e) => (p, Verdict::Unreadable(e.to_string())),
+        };
+        match &verdict {
+            Verdict::Checked { failed: true, .. } => differ += 1,
+            Verdict::Unreadable(_) => unreadable += 1,
+            Verdict::Checked { .. } => {}
+        }
+        written = written.and_then(|()| write_verdict(&mut out, &path, &verdict, o));
+        if let Verdict::Unreadable(e) = &verdict {
+            // After the report's lines so far, for a terminal that shows both streams.
+            written = written.and_then(|()| out.flush());
+            let _ = writeln!(io::stderr(), "b2schema: {}: {}", text::path(&path), text::escape(e));
+        }
+        if written.is_err() {
+            break;
+        }
+    }
+    crate::ended(written.and_then(|()| out.flush()))?;
+    if seen > 1 && differ + unreadable > 0 {
+        let _ =
+            writeln!(io::stderr(), "b2schema: {} of {seen} frames failed verification", differ + unreadable);
+    }
+    Ok(match (unreadable, differ) {
+        (0, 0) => ExitCode::SUCCESS,
+        (0, _) => ExitCode::from(1),
+        _ => ExitCode::from(2),
+    })
+}
+
+/// One frame's result.
+enum Verdict {
+    /// Read: each part's name, its result (a summary or what is wrong) and its JSON.
+    Checked { base: u64, parts: Vec<(&'static str, Result<String, String>, Value)>, failed: bool },
+    /// Not read at all: why.
+    Unreadable(String),
+}
+
+/// The verdict on the frame at `path`; `None` when `select` leaves it out.
+fn verify_one(path: &Path, o: &VerifyOptions, select: &Select) -> Option<Verdict> {
+    let file = match open::open(path, o.offset, o.limits, Mode::Located) {
+        Ok(f) => f,
+        Err(Failure(e)) => {
+            // Without the path the message starts with (the line names it).
+            let at = format!("{}: ", path.display());
+            return Some(Verdict::Unreadable(e.strip_prefix(&at).unwrap_or(&e).to_owned()));
+        }
+    };
+    if !select.keeps_file(&file) {
+        return None;
+    }
     let base = file.offset() as usize;
     let t = base + file.trailer_offset() as usize;
     let header = section::<FrameHeader>("header", file.header_bytes(), base, FrameHeader::LAYOUT);
     let trailer = section::<Trailer>("trailer", file.trailer_bytes(), t, Trailer::LAYOUT);
-    // (name, Ok(summary) or Err(message)), as the human lines say them.
-    let mut results: Vec<(&str, Result<String, String>, serde_json::Value)> = Vec::new();
+    let mut parts = Vec::new();
     for (name, r) in [("header", header), ("trailer", trailer)] {
         let j = match &r {
             Ok(n) => json!({ "len": n, "identical": true }),
             Err(msg) => json!({ "identical": false, "error": msg }),
         };
-        results.push((name, r.map(|n| format!("{n} bytes, re-encoded identically")), j));
+        parts.push((name, r.map(|n| format!("{name} {n} bytes")), j));
     }
+    let mut located = None;
     let frame = match file.view() {
-        Ok(v) => match v.chunk_locations_with_limit(limits.max_chunks()) {
+        Ok(v) => match v.chunk_locations_with_limit(o.limits.max_chunks()) {
             Ok(locs) => {
                 let at = base as u64 + v.index_offset;
                 let j = json!({ "valid": true, "nchunks": locs.len(), "index_len": v.index_bytes.len(), "index_offset": at });
-                let line = format!(
-                    "valid: {} chunks, offsets index of {} bytes at {at}",
-                    locs.len(),
-                    v.index_bytes.len()
-                );
+                let line = format!("{} chunks indexed", locs.len());
+                located = Some(locs.len());
                 ("frame", Ok(line), j)
             }
             Err(e) => {
-                let msg = open::absolute(offset, e);
-                ("index", Err(msg.clone()), json!({ "valid": false, "error": msg }))
+                let msg = format!("the offsets index: {}", open::absolute(o.offset, e));
+                ("frame", Err(msg.clone()), json!({ "valid": false, "error": msg }))
             }
         },
         Err(e) => {
-            let msg = open::explain(path, offset, e);
+            let msg = open::explain(path, o.offset, e);
             ("frame", Err(msg.clone()), json!({ "valid": false, "error": msg }))
         }
     };
-    results.push(frame);
-    let failed = results.iter().any(|(_, r, _)| r.is_err());
-    let text = if as_json {
+    parts.push(frame);
+    if o.deep && located.is_some() {
+        let r = crate::deep::decode_all(&file);
+        let j = match &r {
+            Ok(n) => json!({ "decoded": n, "valid": true }),
+            Err(msg) => json!({ "valid": false, "error": msg }),
+        };
+        parts.push(("chunks", r.map(|n| format!("{n} chunks decoded")), j));
+    }
+    let failed = parts.iter().any(|(_, r, _)| r.is_err());
+    Some(Verdict::Checked { base: base as u64, parts, failed })
+}
+
+/// The line (or JSON object) of one frame.
+fn write_verdict(out: &mut dyn Write, path: &Path, v: &Verdict, o: &VerifyOptions) -> io::Result<()> {
+    if o.json {
         let mut m = serde_json::Map::new();
         m.insert("schema".into(), json!(crate::inspect::SCHEMA_VERSION));
-        m.insert("path".into(), json!(path.display().to_string()));
-        m.insert("offset".into(), json!(base));
-        for (name, _, j) in results {
-            let key = if name == "index" { "frame" } else { name };
-            m.insert(key.into(), j);
+        crate::paths_json::insert(&mut m, path);
+        match v {
+            Verdict::Checked { base, parts, failed } => {
+                m.insert("ok".into(), json!(!failed));
+                m.insert("offset".into(), json!(base));
+                for (name, _, j) in parts {
+                    m.insert((*name).into(), j.clone());
+                }
+            }
+            Verdict::Unreadable(e) => {
+                m.insert("ok".into(), json!(false));
+                m.insert("error".into(), json!(e));
+            }
         }
-        format!("{}\n", serde_json::Value::Object(m))
-    } else {
-        let mut s = String::new();
-        if base != 0 {
-            s.push_str(&format!("frame    starts at offset {base} (offsets below are in the file)\n"));
+        return writeln!(out, "{}", Value::Object(m));
+    }
+    let name = text::path(path);
+    match v {
+        Verdict::Checked { base, parts, failed: false } => {
+            let at = if *base == 0 { String::new() } else { format!(" (frame at offset {base})") };
+            let said: Vec<&str> = parts.iter().filter_map(|(_, r, _)| r.as_deref().ok()).collect();
+            let what = said.join(", ");
+            let ok = colour::paint(colour::OK, "ok");
+            writeln!(out, "{ok} {name}{at}: {what}, header and trailer re-encoded identically")
         }
-        for (name, r, _) in results {
-            let (Ok(line) | Err(line)) = r;
-            s.push_str(&format!("{name:<8} {}\n", crate::text::escape(&line)));
+        Verdict::Checked { parts, .. } => {
+            // A part that fails for the reason an earlier one gave (the frame, when its header
+            // does not decode) adds nothing to the line.
+            let mut wrong: Vec<String> = Vec::new();
+            for (part, r, _) in parts {
+                if let Err(e) = r
+                    && !wrong.iter().any(|w| w.contains(e.as_str()))
+                {
+                    wrong.push(format!("{part}: {e}"));
+                }
+            }
+            writeln!(
+                out,
+                "{} {name}: {}",
+                colour::paint(colour::FAIL, "FAIL"),
+                text::escape(&wrong.join("; "))
+            )
         }
-        s
-    };
-    crate::print(text.as_bytes())?;
-    Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+        Verdict::Unreadable(e) => {
+            writeln!(out, "{} {name}: {}", colour::paint(colour::FAIL, "FAIL"), text::escape(e))
+        }
+    }
 }
 
 /// Decodes `bytes` (at `base` in the frame) as a `T`, re-encodes it and compares.

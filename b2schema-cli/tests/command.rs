@@ -6,8 +6,12 @@
 mod cli;
 mod contract;
 mod hostile_files;
+mod listing;
+mod many_files;
 mod serve;
 mod serve_load;
+mod shell_help;
 mod stores;
 mod surfaces;
 mod terminal;
+mod walkthrough;

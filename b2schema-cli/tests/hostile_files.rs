@@ -634,6 +634,15 @@ fn crafted_files_end_cleanly_within_5_s_and_512_mib() {
         // Zeros with no stored bytes: streamed, whatever the chunk's size (never held whole).
         &[(INSPECT, Expect::Succeeds), (CAT, Expect::Bytes(1_800_000_000))],
     );
+    // 4 Mi chunks of one item each (the most chunks the default budget reads): each read by the
+    // band that needs it, never all held, never scanned for every band (an earlier reader held
+    // them all and scanned them for each band, 2^44 steps).
+    let many = nd(&[1 << 22], &[1], &[1], 8, Fill::Zeros);
+    s.file(
+        "nd-4Mi-chunks-of-one-item.b2nd",
+        &many,
+        &[(CAT, Expect::Bytes(8 << 22)), (&["cat", "--slice", "5:4000000"], Expect::Bytes(8 * 3_999_995))],
+    );
     let zeros200 = nd(&[5000, 5000], &[1000, 5000], &[100, 1000], 8, Fill::Zeros);
     s.file("nd-zeros-200MB.b2nd", &zeros200, &[(CAT, Expect::Bytes(200_000_000))]);
     let nan_big = nd(&[100, 100, 100], &[10, 100, 100], &[10, 10, 100], 8, Fill::Nan);

@@ -80,8 +80,13 @@ impl Field<'_> {
 
     /// The type as written, for the layout description.
     pub fn type_string(&self) -> String {
-        self.ty.to_token_stream().to_string().replace(" < ", "<").replace(" >", ">").replace("& '", "&'")
+        type_text(self.ty)
     }
+}
+
+/// A type as written (`Vec<u8>`, `&'a str`).
+pub fn type_text(ty: &impl ToTokens) -> String {
+    ty.to_token_stream().to_string().replace(" < ", "<").replace(" >", ">").replace("& '", "&'")
 }
 
 /// Reads the input into `errors`, which collects every attribute error (the checks across
@@ -116,7 +121,13 @@ pub fn container<'a>(input: &'a DeriveInput, errors: &mut Errors) -> Container<'
     let mut fields = Vec::new();
     for f in named.into_iter().flat_map(|n| &n.named) {
         let Some(ident) = f.ident.as_ref() else { continue };
-        let fa = attr::field(&f.attrs, errors);
+        let mut fa = attr::field(&f.attrs, errors);
+        // Borrowed bytes are read as bytes (serde's `&[u8]` visitor), so they are written as
+        // bytes too: `bin32` is their default, as the crate's table states (serde alone would
+        // write a `[u8]` as an array of fixints, which no decoder reads back).
+        if fa.encoding.is_none() && attrs.packed.is_none() && crate::types::is_borrowed_bytes(&f.ty) {
+            fa.encoding = Some(attr::Spanned_ { value: "Bin32", span: f.ty.span() });
+        }
         fields.push(Field { ident, vis: &f.vis, ty: &f.ty, attrs: fa, doc: attr::doc(&f.attrs) });
     }
     let krate = match &attrs.krate {

@@ -7,9 +7,11 @@
 //! Every error points at the offending tokens; all of them are collected, not only the first.
 
 use syn::Type;
+use syn::spanned::Spanned;
 
 use crate::ast::{Container, Field, Repr};
 use crate::attr::{self, Errors};
+use crate::types;
 
 /// Runs every check on the parsed struct, in the order of the fields, so that the errors come
 /// out in the order of the source.
@@ -20,6 +22,121 @@ pub fn check(c: &Container<'_>, errors: &mut Errors) {
         check_len_type(f, errors);
         check_magic_bytes(c, f, errors);
         check_offset_generics(c, f, errors);
+        check_distinct_values(f, errors);
+        check_encoding_fits_type(c, f, errors);
+        check_packed_field_type(c, f, errors);
+    }
+}
+
+/// Types that cannot tell two values apart, or write what they cannot read back.
+fn check_distinct_values(f: &Field<'_>, errors: &mut Errors) {
+    if let Some(ty) = types::option_in_option(f.ty) {
+        errors.error(
+            ty.span(),
+            format!(
+                "`Option<Option<_>>` in field `{}`: `Some(None)` and `None` are both written `c0` and \
+                 read back as `None`; use one `Option` (or an enum-like integer field beside it)",
+                f.name()
+            ),
+        );
+    }
+    if let Some(r) = types::borrowed_other(f.ty) {
+        errors.error(
+            r.span(),
+            format!(
+                "field `{}` borrows `{}`: a decoder can lend only `&str` and `&[u8]` from its input; \
+                 hold the value itself (`{}`), or a `Box` of it",
+                f.name(),
+                crate::ast::type_text(r),
+                crate::ast::type_text(&r.elem),
+            ),
+        );
+    }
+    if let Some(ty) = types::nested_borrowed_bytes(f.ty) {
+        errors.error(
+            ty.span(),
+            format!(
+                "`&[u8]` inside a container in field `{}`: serde writes it as an array of fixints but \
+                 reads it as bytes; use `Vec<u8>` (an array of fixints) or make it a field of its own \
+                 (written as bin32)",
+                f.name()
+            ),
+        );
+    }
+}
+
+/// An encoding of another family than the field's primitive type (`#[b2(float64)]` on an
+/// `i32`), or a `fixstr(len = N)` on an array of another length, can never encode.
+fn check_encoding_fits_type(c: &Container<'_>, f: &Field<'_>, errors: &mut Errors) {
+    if let (Some(len), Some((n, _))) = (&f.attrs.len, types::array_len(f.ty))
+        && len.value != n
+    {
+        errors.error(
+            len.span,
+            format!(
+                "`fixstr(len = {})` on `{}`: the array holds {n} bytes; write `fixstr(len = {n})` or `fixstr`",
+                len.value,
+                f.type_string()
+            ),
+        );
+    }
+    let (Some(e), Some(prim)) = (&f.attrs.encoding, types::primitive(f.ty)) else { return };
+    // A byte-string constant on a non-byte type has its own error, at the constant.
+    let bytes_magic = f.attrs.magic.as_ref().is_some_and(|m| crate::tokens::byte_string(&m.value).is_some());
+    if c.repr() == Repr::Packed || bytes_magic {
+        return;
+    }
+    let int_encs = ["FixInt", "Uint8", "Uint16", "Uint32", "Uint64", "Int8", "Int16", "Int32", "Int64"];
+    let (fits, instead) = if types::is_int(&prim) {
+        (
+            int_encs.contains(&e.value) || (e.value == "Raw" && matches!(prim.as_str(), "u8" | "i8")),
+            "an integer encoding (fixint, uint8 ... uint64, int8 ... int64)",
+        )
+    } else if prim == "f32" || prim == "f64" {
+        (matches!(e.value, "Float32" | "Float64"), "`float32` or `float64`")
+    } else if prim == "bool" {
+        (false, "no attribute (a bool is `c2`/`c3`)")
+    } else if prim == "String" {
+        (matches!(e.value, "FixStr" | "Str32" | "Bin32"), "`fixstr`, `str32` or `bin32`")
+    } else {
+        (true, "")
+    };
+    if !fits {
+        errors.error(
+            e.span,
+            format!(
+                "`{}` cannot encode field `{}` of type `{prim}`: write {instead}",
+                attr::attr_name(e.value),
+                f.name()
+            ),
+        );
+    }
+}
+
+/// A packed struct holds bare bytes: a field whose type has no byte form (`i32`, `f64`, text,
+/// a `Vec`, an `Option`) can never be written there.
+fn check_packed_field_type(c: &Container<'_>, f: &Field<'_>, errors: &mut Errors) {
+    if c.repr() != Repr::Packed {
+        return;
+    }
+    let bad = match types::primitive(f.ty) {
+        Some(p) => !matches!(p.as_str(), "u8" | "i8" | "bool"),
+        None => {
+            matches!(types::path_args(f.ty), Some((n, _)) if matches!(n.as_str(), "Vec" | "Option" | "Cow" | "BTreeMap" | "HashMap" | "Box"))
+                || matches!(f.ty, Type::Reference(_) | Type::Slice(_) | Type::Tuple(_))
+        }
+    };
+    if bad {
+        errors.error(
+            f.ty.span(),
+            format!(
+                "field `{}` of a packed struct is `{}`, which has no form as bare bytes: a packed struct \
+                 holds `u8`, `i8`, `bool`, `[u8; N]` and packed structs (write `[u8; N]` and convert, or \
+                 remove `packed`)",
+                f.name(),
+                f.type_string()
+            ),
+        );
     }
 }
 

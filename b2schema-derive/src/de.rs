@@ -57,41 +57,20 @@ pub fn expand(c: &Container<'_>, names: &TokenStream) -> TokenStream {
 
     let seq_reads = c.fields.iter().zip(&locals).zip(&seeds).enumerate().map(|(i, ((_, local), seed))| {
         quote! {
-            let #local = match #p::serde_core::de::SeqAccess::next_element_seed(&mut __seq, #seed)? {
-                #p::core::option::Option::Some(__v) => __v,
-                #p::core::option::Option::None => {
-                    return #p::core::result::Result::Err(
-                        #p::serde_core::de::Error::invalid_length(#i, &#expecting),
-                    );
-                }
-            };
+            let #local = #p::next_field(&mut __seq, #seed, #i, #expecting)?;
         }
     });
 
     let map_arms = c.fields.iter().zip(&locals).zip(&seeds).enumerate().map(|(i, ((f, local), seed))| {
         let fname = f.name();
         quote! {
-            #p::core::option::Option::Some(#i) => {
-                if #p::core::option::Option::is_some(&#local) {
-                    return #p::core::result::Result::Err(
-                        #p::serde_core::de::Error::duplicate_field(#fname),
-                    );
-                }
-                #local = #p::core::option::Option::Some(
-                    #p::serde_core::de::MapAccess::next_value_seed(&mut __map, #seed)?,
-                );
-            }
+            #p::core::option::Option::Some(#i) => #p::map_field(&mut __map, &mut #local, #seed, #fname)?,
         }
     });
     let map_takes = c.fields.iter().zip(&locals).map(|(f, local)| {
         let fname = f.name();
         quote! {
-            let #local = match #local {
-                #p::core::option::Option::Some(__v) => __v,
-                #p::core::option::Option::None => {
-                    return #p::core::result::Result::Err(#p::missing_field(#fname));
-                }
-            };
+            let #local = #p::take_field(#local, #fname)?;
         }
     });
 

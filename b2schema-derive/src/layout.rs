@@ -6,6 +6,7 @@ use quote::{format_ident, quote, quote_spanned};
 
 use crate::ast::{Container, Field, Repr};
 use crate::bound;
+use syn::spanned::Spanned;
 
 /// The layout impls of the struct.
 pub fn expand(c: &Container<'_>) -> TokenStream {
@@ -41,28 +42,16 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
             _ => quote!(#p::layout::width(#enc, &#shape)),
         })
         .collect();
-    let keys: Vec<TokenStream> = c
-        .fields
-        .iter()
-        .map(|f| match c.repr() {
-            Repr::Map => {
-                let fname = f.name();
-                quote!(#p::core::option::Option::Some(#p::layout::name_key_len(#widths, #fname)))
-            }
-            _ => quote!(#p::core::option::Option::Some(0usize)),
-        })
-        .collect();
+    let map = c.repr() == Repr::Map;
 
+    // Each field is written once, with no offsets; `place` sums them (the expansion grows
+    // linearly with the fields).
     let entries = c.fields.iter().enumerate().map(|(i, f)| {
         let fname = f.name();
         let ty = f.type_string();
         let enc = &encodings[i];
         let shape = &shapes[i];
         let w = &field_widths[i];
-        let before: Vec<TokenStream> = (0..i)
-            .flat_map(|j| [keys[j].clone(), field_widths[j].clone()])
-            .chain([keys[i].clone()])
-            .collect();
         let role = match (&f.attrs.magic, &f.attrs.computed) {
             (Some(m), _) => {
                 let text = crate::tokens::expr_text(&m.value);
@@ -81,28 +70,33 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
                 rust_type: #ty,
                 encoding: #enc,
                 shape: #shape,
-                marker_offset: #p::layout::sum(#header, &[#(#before),*]),
-                value_offset: #p::layout::field_value_offset(#enc, &#shape, #p::layout::sum(#header, &[#(#before),*])),
+                marker_offset: #p::core::option::Option::None,
+                value_offset: #p::core::option::Option::None,
                 width: #w,
                 role: #role,
                 doc: #doc,
             }
         }
     });
-    let all = (0..n).flat_map(|j| [keys[j].clone(), field_widths[j].clone()]);
 
     let handles = c.fields.iter().enumerate().map(|(i, f)| handle(c, f, i));
     let asserts = c.fields.iter().enumerate().filter_map(|(i, f)| offset_assert(c, f, i));
     let fits = c.fields.iter().filter_map(|f| crate::ser::magic_fits(c, f));
 
     quote! {
+        impl #impl_g #ident #ty_g #where_c {
+            #[doc(hidden)]
+            const __B2SCHEMA_PLACED: #p::layout::Placed<#n> =
+                #p::layout::place(#header, #widths, #map, [#(#entries),*]);
+        }
+
         impl #impl_g #p::B2Layout for #ident #ty_g #where_c {
             const LAYOUT: &'static #p::Layout = &#p::Layout {
                 name: #name,
                 encoding: #container,
                 widths: #widths,
-                fields: &[#(#entries),*],
-                fixed_len: #p::layout::sum(#header, &[#(#all),*]),
+                fields: &Self::__B2SCHEMA_PLACED.fields,
+                fixed_len: Self::__B2SCHEMA_PLACED.fixed_len,
             };
         }
 
@@ -117,6 +111,28 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
 
         #(#asserts)*
         #(#fits)*
+    }
+}
+
+/// A function whose where-clause asks every field type for `B2Type`, first in the expansion: a
+/// type the derive refuses (an enum) is reported there, at the field's type, before the errors of
+/// the serde impls that would also need it.
+pub fn field_types(c: &Container<'_>) -> TokenStream {
+    let p = &c.private;
+    let g = bound::with_bound(c.generics, &quote!(#p::B2Type));
+    let (impl_g, _, where_c) = g.split_for_impl();
+    let bounds = c.fields.iter().map(|f| {
+        let ty = f.ty;
+        let p = crate::ser::respan(p, ty.span());
+        quote_spanned!(ty.span()=> #ty: #p::B2Type,)
+    });
+    let preds = where_c.map(|w| {
+        let preds = w.predicates.iter();
+        quote!(#(#preds,)*)
+    });
+    quote! {
+        #[allow(dead_code, clippy::all)]
+        fn __b2schema_field_types #impl_g () where #preds #(#bounds)* {}
     }
 }
 
@@ -136,7 +152,11 @@ fn shape(c: &Container<'_>, f: &Field<'_>) -> TokenStream {
             let n = len.value;
             quote!(#p::Shape::Bytes(#p::core::option::Option::Some(#n)))
         }
-        None => quote!(<#ty as #p::B2Type>::SHAPE),
+        // A constant has the length of its literal whatever the field's type leaves open.
+        None => match f.attrs.magic.as_ref().and_then(|m| crate::tokens::literal_len(&m.value)) {
+            Some(n) => quote!(#p::layout::with_len(<#ty as #p::B2Type>::SHAPE, #n)),
+            None => quote!(<#ty as #p::B2Type>::SHAPE),
+        },
     }
 }
 

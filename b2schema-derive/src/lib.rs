@@ -20,6 +20,7 @@ mod locals;
 mod ser;
 mod source;
 mod tokens;
+mod types;
 
 use proc_macro::TokenStream;
 use quote::quote;
@@ -43,9 +44,11 @@ fn expand(input: &syn::DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
     let de = de::expand(&c, &names);
     let layout = layout::expand(&c);
     let codec = codec::expand(&c);
+    let types = layout::field_types(&c);
     Ok(dummy::wrap_in_const(
         &c.krate,
         quote! {
+            #types
             #ser
             #de
             #layout

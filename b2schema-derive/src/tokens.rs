@@ -7,6 +7,14 @@ pub fn byte_string(tokens: &TokenStream) -> Option<syn::LitByteStr> {
     syn::parse2::<syn::LitByteStr>(tokens.clone()).ok()
 }
 
+/// The length in bytes of a constant written as a byte-string or string literal.
+pub fn literal_len(tokens: &TokenStream) -> Option<usize> {
+    match byte_string(tokens) {
+        Some(lit) => Some(lit.value().len()),
+        None => syn::parse2::<syn::LitStr>(tokens.clone()).ok().map(|s| s.value().len()),
+    }
+}
+
 /// An expression's tokens as text without the spaces token streams put around `::`, `.` and
 /// parentheses (`self.shape.len()`, not `self . shape . len ()`).
 pub fn expr_text(tokens: &TokenStream) -> String {

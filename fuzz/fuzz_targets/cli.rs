@@ -46,7 +46,7 @@ fuzz_target!(|data: &[u8]| {
         .with_max_chunks(1 << 12);
     if let Ok(file) = FrameFile::open_with_limits(path, limits) {
         for all_chunks in [false, true] {
-            let opts = inspect::Options { limits, all_chunks };
+            let opts = inspect::Options { limits, all_chunks, recursive: false };
             if let Ok(report) = inspect::report(path, &file, &opts) {
                 for as_json in [true, false] {
                     let mut problems = report.problems.clone();
@@ -54,6 +54,8 @@ fuzz_target!(|data: &[u8]| {
                 }
             }
         }
+        // `verify --deep`: every chunk decoded, errors and never a panic.
+        let _ = b2schema_cli::deep::decode_all(&file);
         let mut counter = Counter(0);
         let one_thread = b2schema::array::ReadOptions { nthreads: 1, ..Default::default() };
         if let Ok(n) = cat::write(&file, &mut counter, &one_thread) {

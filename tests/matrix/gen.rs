@@ -19,6 +19,8 @@ enum Conv {
     Str,
     /// `x.as_slice()`.
     Slice,
+    /// `x.as_deref()` (an `Option<Vec<u8>>` as an `Option<&[u8]>`).
+    OptSlice,
 }
 
 /// A field type under an encoding attribute.
@@ -255,6 +257,45 @@ fn kinds() -> Vec<Kind> {
     k.packable = true;
     out.push(k);
     out.push(kind("ext_fixext16", "Ext", "Ext", Conv::Clone, "fixext16", "ext()"));
+    // Issue 38: the types a user writes with no attribute, nested and borrowed.
+    let mut k = kind("slice_default", "&'a [u8]", "Vec<u8>", Conv::Slice, "", bytes);
+    k.magic = Some(("b\"cd\"".into(), "b\"cd\".to_vec()".into()));
+    out.push(k);
+    out.push(kind(
+        "option_slice_default",
+        "Option<&'a [u8]>",
+        "Option<Vec<u8>>",
+        Conv::OptSlice,
+        "",
+        "proptest::option::of(proptest::collection::vec(any::<u8>(), 0..20))",
+    ));
+    let mut k = kind("vecu8_bin32_magic4", "Vec<u8>", "Vec<u8>", Conv::Clone, "bin32", bytes);
+    k.magic = Some(("b\"B2HD\"".into(), "b\"B2HD\".to_vec()".into()));
+    out.push(k);
+    let nested: &[(&str, &str, &str)] = &[
+        ("option_inner", "Option<Inner>", "proptest::option::of(inner())"),
+        ("vec_inner", "Vec<Inner>", "proptest::collection::vec(inner(), 0..=15)"),
+        ("arr_inner2", "[Inner; 2]", "proptest::array::uniform2(inner())"),
+        ("box_inner", "Box<Inner>", "inner().prop_map(Box::new)"),
+        ("vec_option_i32", "Vec<Option<i32>>", "proptest::collection::vec(any::<Option<i32>>(), 0..=15)"),
+        (
+            "option_vec_i32",
+            "Option<Vec<i32>>",
+            "proptest::option::of(proptest::collection::vec(any::<i32>(), 0..=15))",
+        ),
+        ("arr_option_u8", "[Option<u8>; 2]", "proptest::array::uniform2(proptest::option::of(0u8..=127))"),
+        ("option_arr4", "Option<[u8; 4]>", "proptest::option::of(proptest::array::uniform4(0u8..=127))"),
+        ("vec_string", "Vec<String>", "proptest::collection::vec(\"[a-z]{0,8}\", 0..=15)"),
+        (
+            "vec_vecu8",
+            "Vec<Vec<u8>>",
+            "proptest::collection::vec(proptest::collection::vec(0u8..=127, 0..4), 0..=15)",
+        ),
+        ("option_innervar", "Option<InnerVar>", "proptest::option::of(inner_var())"),
+    ];
+    for (id, ty, strat) in nested {
+        out.push(kind(id, ty, ty, Conv::Clone, "", strat));
+    }
     out
 }
 
@@ -278,6 +319,8 @@ enum Container {
     Array16,
     Map,
     Minimal,
+    /// `minimal` and `map` together (python-blosc2's user metalayers as dicts).
+    MinimalMap,
     /// A packed struct inside a `raw` field.
     Packed,
 }
@@ -293,7 +336,7 @@ fn shapes(kinds: &[Kind]) -> Vec<(Kind, Role, Pos, Container)> {
             out.push((k.clone(), Role::Data, pos, FixArray));
         }
         // The other containers in turn, one per kind (every kind family meets each of them).
-        out.push((k.clone(), Role::Data, AfterFixed, [Array16, Map, Minimal][i % 3]));
+        out.push((k.clone(), Role::Data, AfterFixed, [Array16, Map, Minimal, MinimalMap][i % 4]));
         if k.magic.is_some() {
             let (pos, c) = [(First, FixArray), (AfterVariable, FixArray), (AfterFixed, Map)][i % 3];
             out.push((k.clone(), Role::Magic, pos, c));
@@ -360,6 +403,7 @@ fn shape(s: &mut String, n: usize, k: &Kind, role: Role, pos: Pos, container: Co
         Container::Array16 => "array16",
         Container::Map => "map",
         Container::Minimal => "minimal",
+        Container::MinimalMap => "minimal_map",
         Container::Packed => "packed",
     };
     let name = format!("s{n:03}_{}_{role_name}_{pos_name}_{cont_name}", k.id);
@@ -389,12 +433,14 @@ fn shape(s: &mut String, n: usize, k: &Kind, role: Role, pos: Pos, container: Co
         Container::Array16 => "#[b2(array16)]",
         Container::Map => "#[b2(map)]",
         Container::Minimal => "#[b2(minimal)]",
+        Container::MinimalMap => "#[b2(minimal, map)]",
         Container::Packed => "#[b2(packed)]",
     };
     let conv = |c: Conv, e: &str| match c {
         Conv::Clone => format!("{e}.clone()"),
         Conv::Str => format!("{e}.as_str()"),
         Conv::Slice => format!("{e}.as_slice()"),
+        Conv::OptSlice => format!("{e}.as_deref()"),
     };
     let pre_field = pre_ty.map(|t| format!("pre: {t},")).unwrap_or_default();
     let pre_init = pre_ty.map(|_| format!("pre: {},", conv(pre_conv, "o.0"))).unwrap_or_default();

@@ -5,7 +5,7 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use b2schema::frame::SPARSE_INDEX;
+use crate::walk;
 
 /// The most entries listed, and the deepest directory entered, under one root.
 pub const MAX_ENTRIES: usize = 20_000;
@@ -78,41 +78,25 @@ impl Roots {
     pub fn list(&self) -> Vec<Entry> {
         let mut out = Vec::new();
         for (root, base) in self.0.iter().enumerate() {
-            if !is_plain_dir(base) {
+            if !walk::is_plain_dir(base) {
                 out.push(Entry { root, rel: String::new(), path: base.clone() });
                 continue;
             }
-            let mut found = Vec::new();
-            walk(base, base, 0, &mut found);
+            let bounds = walk::Bounds { max_depth: MAX_DEPTH - 1, max_entries: MAX_ENTRIES };
+            let mut found: Vec<(String, PathBuf)> = walk::expand_within(std::slice::from_ref(base), bounds)
+                .into_iter()
+                .filter_map(|found| {
+                    let walk::Found::Frame(p) = found else { return None };
+                    // Not a link out of the root.
+                    let path = p.canonicalize().ok().filter(|c| c.starts_with(base))?;
+                    let rel = p.strip_prefix(base).ok()?.to_string_lossy().replace('\\', "/");
+                    Some((rel, path))
+                })
+                .collect();
             found.sort();
             out.extend(found.into_iter().map(|(rel, path)| Entry { root, rel, path }));
         }
         out
-    }
-}
-
-fn is_plain_dir(p: &Path) -> bool {
-    p.is_dir() && !p.join(SPARSE_INDEX).exists()
-}
-
-fn walk(base: &Path, dir: &Path, depth: usize, out: &mut Vec<(String, PathBuf)>) {
-    let Ok(rd) = std::fs::read_dir(dir) else { return };
-    for entry in rd.flatten() {
-        if out.len() >= MAX_ENTRIES {
-            return;
-        }
-        let Ok(path) = entry.path().canonicalize() else { continue };
-        if !path.starts_with(base) {
-            continue;
-        }
-        let Ok(rel) = entry.path().strip_prefix(base).map(|r| r.to_string_lossy().replace('\\', "/")) else {
-            continue;
-        };
-        if path.is_file() || (path.is_dir() && !is_plain_dir(&path)) {
-            out.push((rel, path));
-        } else if path.is_dir() && depth + 1 < MAX_DEPTH && entry.file_type().is_ok_and(|t| t.is_dir()) {
-            walk(base, &entry.path(), depth + 1, out);
-        }
     }
 }
 

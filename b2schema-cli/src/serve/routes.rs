@@ -133,6 +133,7 @@ fn file_json(rel: &str, file: &FrameFile) -> Result<Value, String> {
     let opts = crate::inspect::Options {
         limits: b2schema::Limits::default().with_max_items(MAX_CHUNKS_LISTED),
         all_chunks: false,
+        recursive: false,
     };
     let mut r = crate::inspect::report(Path::new(rel), file, &opts).map_err(|e| e.to_string())?.value;
     let bytes = file.header_bytes();

@@ -30,17 +30,26 @@
 //!   `&[u8]` or `Vec<u8>`) and fit its encoding, or the struct does not compile.
 //!
 //! Where the derive cannot honour a combination it is a compile error at the offending tokens
-//! (`tests/ui/`). `tests/derive_matrix.rs` checks every clause on a generated matrix of struct
-//! shapes (every field type and encoding attribute × role × position × container).
+//! that says what to write instead: an encoding of another family than the field's type
+//! (`#[b2(float64)]` on an `i32`), a `fixstr(len = 4)` on a `[u8; 3]`, a packed struct's field
+//! that has no byte form (`i32`), an `Option<Option<T>>` (`Some(None)` and `None` would both be
+//! `c0`), a `&[u8]` inside a `Vec` or an array, a reference to anything but `str` or `[u8]`
+//! (`&'a Inner`: a decoder lends only text and bytes), an enum field. The repository's
+//! `tests/derive_matrix.rs` checks every clause on a generated matrix of struct shapes (every
+//! field type and encoding attribute × role × position × container).
+//!
+//! A field with no attribute takes its type's default (the table in the crate documentation);
+//! borrowed bytes (`&[u8]`, `Option<&[u8]>`) default to `bin32`, as they are read, while a
+//! `Vec<u8>` or `[u8; N]` is an array of fixints unless an attribute says otherwise.
 //!
 //! # Options, nested structs, generics, enums
 //!
 //! An `Option<T>` is `c0` for `None` and `T`'s encoding for `Some`, so it ends the fixed part. A
 //! derived struct nests as a field (fixed when it is); a generic struct works (without
 //! `offset = N`). Enums are not supported: `#[derive(B2Layout)]` on an enum is a compile error
-//! ("B2Layout describes structs; an enum has no fixed layout", `tests/ui/enum_input.rs`), and so
-//! is an enum field ("`Codec` has no b2schema layout", `tests/ui/enum_field.rs`): store the
-//! discriminant as an integer field and convert it.
+//! ("B2Layout describes structs; an enum has no fixed layout"), and so
+//! is an enum field ("`Codec` has no b2schema layout", the first error the compiler reports):
+//! store the discriminant as an integer field and convert it.
 //!
 //! ```
 //! use b2schema::B2Layout;
@@ -74,7 +83,7 @@
 //! |---|---|
 //! | `crate = "path"` | the path of b2schema in the generated code (default `::b2schema`) |
 //! | `minimal` | smallest-form msgpack inside (python-blosc2's user metalayers) |
-//! | `map` | the struct is a map keyed by field name (map16, or fixmap with `minimal`) |
+//! | `map` | the struct is a map keyed by field name (map16, or fixmap with `minimal`); each key is the field's name as a `str32` (`db` + u32 length), or as a `fixstr` under `minimal`, so a key takes 5 + name bytes (1 + name under `minimal`) before its value |
 //! | `array16` | the struct is an `array16` (`dc`) rather than a fixarray (needed above 15 fields) |
 //! | `packed` | the struct is bare bytes: every field is byte-sized (`u8`, `i8`, `bool`, `[u8; N]`, packed structs) and has no marker; put it inside a `fixstr`, `raw` or `fixext16` field |
 //!
@@ -165,7 +174,7 @@
 //! |---|---|
 //! | `magic = b"..."` or `magic = <expr>` | the encoder writes the constant whatever the field holds; the decoder checks it and reports the field's offset |
 //! | `computed = <expr>` | the encoder writes `<expr>` (evaluated with `self` in scope, converted to the field type); the decoder checks the field against it once all fields are read |
-//! | `offset = N` | a compile-time check that the field's value starts at byte N of the struct's encoding |
+//! | `offset = N` | a compile-time check that the field's value starts at byte N of the struct's encoding (after its marker and length prefix; for an encoding whose value is in the marker, a fixint or a bool, N is the marker's own byte) |
 //!
 //! ```
 //! use b2schema::B2Layout;
@@ -174,7 +183,7 @@
 //! struct Counted {
 //!     #[b2(fixstr, magic = b"b2", offset = 2)]
 //!     magic: [u8; 2],
-//!     #[b2(fixint, computed = self.items.len(), offset = 4)]
+//!     #[b2(fixint, computed = self.items.len(), offset = 4)] // a fixint: its value is its marker, byte 4
 //!     count: u8,
 //!     items: Vec<i32>,
 //! }
@@ -191,7 +200,7 @@
 //! (`self.items.len()`); otherwise on the built struct.
 //!
 //! Misplaced or conflicting attributes are compile errors at the offending tokens that say what
-//! to write instead (`tests/ui/` lists them).
+//! to write instead.
 //!
 //! # Errors, handles in files, snapshot tests
 //!
@@ -203,7 +212,12 @@
 //!
 //! A metalayer of a frame file is patched field by field by name, without computing offsets:
 //! [`FrameFile::patch_metalayer_field`](crate::frame::FrameFile::patch_metalayer_field)`("units",
-//! Units::SCALE, &2.5)`.
+//! Units::SCALE, &2.5)`; it is read typed by name as its content decoded,
+//! `b2schema::from_slice::<Units>(file.view()?.metalayer("units").unwrap())` (its example writes
+//! the metalayer with the writer's `Frame` and does both). Under `minimal`, only a field with an
+//! encoding attribute has a fixed width, so a handle after a field without one has no place.
+//! python-blosc2's `blosc2.open` refuses a metalayer that holds an ext value (`fixext16`) unless
+//! it is given `deserialize="full"`.
 //!
 //! To snapshot-test a layout of your own, snapshot [`layout::report`](crate::layout::report) of
 //! a value: the diagram, the annotated dump and the bytes as one text

@@ -27,8 +27,8 @@ pub use alloc::format;
 /// The byte arithmetic of layouts, for the constants the derive computes.
 pub mod layout {
     pub use crate::schema::layout::sizes::{
-        field_value_offset, fixed_field, fixed_prefix_len, header_len, name_key_len, raw_len, sum,
-        value_offset, width,
+        Placed, field_value_offset, fixed_field, fixed_prefix_len, header_len, name_key_len, place, raw_len,
+        sum, value_offset, width, with_len,
     };
 }
 pub use core;
@@ -207,8 +207,13 @@ impl<'de> Visitor<'de> for FieldIndex {
         f.write_str("a field name")
     }
 
+    /// A key that names no field is an error at the key (a derived map struct has exactly its
+    /// fields: another key is a corrupted one, which would else surface as a missing field).
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Option<usize>, E> {
-        Ok(self.0.iter().position(|f| *f == v))
+        match self.0.iter().position(|f| *f == v) {
+            Some(i) => Ok(Some(i)),
+            None => Err(E::unknown_field(v, self.0)),
+        }
     }
 
     fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Option<usize>, E> {
@@ -441,5 +446,52 @@ impl<T: ?Sized + Serialize + ByteLen> Serialize for LenChecked<'_, T> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         check_len(self.0, self.1.byte_len(), self.2).map_err(serde_core::ser::Error::custom)?;
         self.1.serialize(s)
+    }
+}
+
+/// The next field of a struct read as a sequence (field `index` of the struct `expecting`
+/// describes): one call per field in the generated `visit_seq`, so that it grows by a line.
+#[inline]
+pub fn next_field<'de, A, S>(
+    seq: &mut A,
+    seed: S,
+    index: usize,
+    expecting: &str,
+) -> Result<S::Value, A::Error>
+where
+    A: de::SeqAccess<'de>,
+    S: DeserializeSeed<'de>,
+{
+    match seq.next_element_seed(seed)? {
+        Some(v) => Ok(v),
+        None => Err(de::Error::invalid_length(index, &expecting)),
+    }
+}
+
+/// Reads the value of map field `name` into `slot`, refusing a second one.
+#[inline]
+pub fn map_field<'de, A, S>(
+    map: &mut A,
+    slot: &mut Option<S::Value>,
+    seed: S,
+    name: &'static str,
+) -> Result<(), A::Error>
+where
+    A: de::MapAccess<'de>,
+    S: DeserializeSeed<'de>,
+{
+    if slot.is_some() {
+        return Err(de::Error::duplicate_field(name));
+    }
+    *slot = Some(map.next_value_seed(seed)?);
+    Ok(())
+}
+
+/// The value of map field `name`, which must have been read.
+#[inline]
+pub fn take_field<T, E: de::Error>(slot: Option<T>, name: &'static str) -> Result<T, E> {
+    match slot {
+        Some(v) => Ok(v),
+        None => Err(E::missing_field(name)),
     }
 }

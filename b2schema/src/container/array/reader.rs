@@ -6,8 +6,10 @@
 //! A band's output is a contiguous run of the C-order result, so runs of bands are handed to
 //! scoped threads with disjoint output slices; inside a band, each touched chunk gives the
 //! blocks that the selection touches (a special chunk fills its part at once). Work and memory follow the
-//! selection and the touched blocks, never the padded chunk grid: one block buffer per thread,
-//! and the chunks' tables (header, block offsets, dictionary) read once, up front.
+//! selection and the touched blocks, never the padded chunk grid, the number of blocks or the number of
+//! chunks: one block buffer per thread, and each chunk's table (header, block offsets,
+//! dictionary) read by the band that needs it, then dropped (a chunk row that two threads
+//! share is read by both, and counted twice in [`ReadStats::chunks`]).
 
 use alloc::vec::Vec;
 use core::ops::Range;
@@ -329,24 +331,17 @@ impl<'f> ArrayReader<'f> {
             sink.copy_block(self, &chunk, &[], ranges, &mut stats, &mut Scratch::default())?;
             return Ok(stats);
         }
-        // The touched chunks, read once: their tables (and first blocks, for delta).
+        // The touched chunks, read by the band that needs them, one at a time (their tables, and
+        // first blocks for delta): memory does not depend on the number of chunks, and a band
+        // visits only the chunks of its chunk row, so work does not grow with their square.
         let lo: Vec<u64> = ranges.iter().zip(&self.chunkshape).map(|(r, &c)| r.start / c).collect();
         let hi: Vec<u64> = ranges.iter().zip(&self.chunkshape).map(|(r, &c)| (r.end - 1) / c).collect();
-        let mut chunks = Vec::new();
-        let mut coords = lo.clone();
-        loop {
-            let index = coords.iter().zip(&self.grid).fold(0u64, |a, (&c, &g)| a * g + c);
-            let origin: Vec<u64> = coords.iter().zip(&self.chunkshape).map(|(&c, &s)| c * s).collect();
-            chunks.push((coords.clone(), self.chunk(index as usize, origin, &mut stats)?));
-            if !next_in_box(&mut coords, &lo, &hi) {
-                break;
-            }
-        }
         let row_bytes = ranges[1..].iter().fold(self.typesize as u64, |a, r| a * (r.end - r.start)) as usize;
         let rows = ranges[0].end - ranges[0].start;
         let nthreads = (opts.nthreads.max(1) as u64).min(rows) as usize;
         // A group of bands is a range of the first dimension: the bands are made as they are
-        // visited, so memory does not depend on how many blocks the selection crosses.
+        // visited, so memory does not depend on how many blocks the selection crosses. Bands are
+        // cut at chunk boundaries: each lies in one chunk row.
         let work = |group: Range<u64>, out: &mut [u8]| -> Result<ReadStats> {
             let mut stats = ReadStats::default();
             let mut scratch = self.take_scratch();
@@ -357,12 +352,17 @@ impl<'f> ArrayReader<'f> {
                 let mut band_ranges = ranges.to_vec();
                 band_ranges[0] = band.clone();
                 let mut sink = Sink::new(self, &band_ranges, part);
-                for (coords, chunk) in &chunks {
-                    let c0 = self.chunkshape[0];
-                    if band.start / c0 != coords[0] {
-                        continue;
+                let mut rest = lo[1..].to_vec();
+                loop {
+                    let coords =
+                        core::iter::once(band.start / self.chunkshape[0]).chain(rest.iter().copied());
+                    let index = coords.clone().zip(&self.grid).fold(0u64, |a, (c, &g)| a * g + c);
+                    let origin: Vec<u64> = coords.zip(&self.chunkshape).map(|(c, &s)| c * s).collect();
+                    let chunk = self.chunk(index as usize, origin, &mut stats)?;
+                    sink.copy_chunk(self, &chunk, &band_ranges, &mut stats, &mut scratch)?;
+                    if !next_in_box(&mut rest, &lo[1..], &hi[1..]) {
+                        break;
                     }
-                    sink.copy_chunk(self, chunk, &band_ranges, &mut stats, &mut scratch)?;
                 }
                 at += n;
             }

@@ -598,17 +598,44 @@ impl FrameFile {
     /// its bytes are written in one write; no other byte of the file changes. Errors name the
     /// field (`metalayers["units"].scale`) and the absolute offset in the file.
     ///
-    /// ```no_run
+    /// The field's place is its place in the layout: `Units::SCALE` below is at byte 2 of the
+    /// content whatever the values, because every field before it has a fixed width (under
+    /// `#[b2(minimal)]` a field has one only with an encoding attribute: `version: u8` alone would
+    /// be the smallest form of its value, and `SCALE` would have no fixed place). To read the
+    /// whole metalayer typed, take its content from the frame's view and decode it, as below.
+    ///
+    /// ```
     /// use b2schema::B2Layout;
     /// use b2schema::frame::FrameFile;
     ///
-    /// #[derive(B2Layout)]
+    /// #[derive(B2Layout, Debug, PartialEq)]
     /// #[b2(minimal)]
-    /// struct Units<'a> { version: u8, #[b2(float64)] scale: f64, #[b2(fixstr(len = 3))] name: &'a str }
+    /// struct Units<'a> {
+    ///     #[b2(fixint)]
+    ///     version: u8,
+    ///     #[b2(float64)]
+    ///     scale: f64,
+    ///     #[b2(fixstr(len = 3))]
+    ///     name: &'a str,
+    /// }
     ///
-    /// let mut frame = FrameFile::open("array.b2nd")?;
-    /// frame.patch_metalayer_field("units", Units::SCALE, &2.5)?;
-    /// # Ok::<(), b2schema::Error>(())
+    /// // A frame holding the metalayer `units` (the writer takes each metalayer's content).
+    /// let path = std::env::temp_dir().join(format!("units-{}.b2frame", std::process::id()));
+    /// let mut writer = b2schema::writer::Frame::new(1);
+    /// let units = b2schema::to_vec(&Units { version: 1, scale: 2.5, name: "m/s" })?;
+    /// writer.metalayers = vec![("units".into(), units)];
+    /// writer.write_file(&path)?;
+    ///
+    /// let mut frame = FrameFile::open(&path)?;
+    /// frame.patch_metalayer_field("units", Units::SCALE, &-9.75)?;
+    ///
+    /// // A typed read of the metalayer by name.
+    /// let view = frame.view()?;
+    /// let content = view.metalayer("units").expect("the metalayer is there");
+    /// let units: Units = b2schema::from_slice(content)?;
+    /// assert_eq!(units, Units { version: 1, scale: -9.75, name: "m/s" });
+    /// # std::fs::remove_file(&path)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn patch_metalayer_field<T>(
         &mut self,

@@ -2,14 +2,21 @@
 //! file (at any offset) or a sparse-frame directory, validated by the reference reader's
 //! checklist, and re-encoded byte for byte.
 //!
-//! ```no_run
-//! let frame = b2schema::frame::FrameFile::open("array.b2nd")?;
+//! ```
+//! # use b2schema::writer::{Fill, NdArray};
+//! # let dir = std::env::temp_dir().join(format!("b2schema-doc-frame-{}", std::process::id()));
+//! # std::fs::create_dir_all(&dir)?;
+//! # let path = dir.join("array.b2nd");
+//! # NdArray::new(&[1000], &[100], &[10], "<i4", 4, Fill::Zeros).to_frame()?.write_file(&path)?;
+//! let frame = b2schema::frame::FrameFile::open(&path)?; // array.b2nd
 //! let view = frame.view()?;
 //! println!("{} chunks, typesize {}", view.nchunks()?, view.header.typesize);
 //! if let Some(meta) = view.metalayer("b2nd") {
 //!     let b2nd = b2schema::b2nd::read(meta)?;
 //!     println!("shape {:?}, dtype {:?}", b2nd.shape, b2nd.dtype);
+//!     assert_eq!(b2nd.shape, [1000]);
 //! }
+//! # std::fs::remove_dir_all(&dir).unwrap();
 //! # Ok::<(), b2schema::Error>(())
 //! ```
 

@@ -32,6 +32,19 @@ pub fn set_vlmetalayer(path: impl AsRef<Path>, name: &str, value: &[u8]) -> Resu
     set_vlmetalayer_to(&mut f, name, value)
 }
 
+/// Deletes vlmetalayer `name` from the contiguous frame file at `path` (an error when it has
+/// none of that name); the others keep their order. Crash-safe as [`set_vlmetalayer`]: the new
+/// trailer is written after the old end, then the header is patched.
+pub fn delete_vlmetalayer(path: impl AsRef<Path>, name: &str) -> Result<()> {
+    let mut f = std::fs::OpenOptions::new().read(true).write(true).open(path)?;
+    delete_vlmetalayer_from(&mut f, name)
+}
+
+/// [`delete_vlmetalayer`] on any seekable reader-writer holding just the frame.
+pub fn delete_vlmetalayer_from<F: Read + Write + Seek>(f: &mut F, name: &str) -> Result<()> {
+    rewrite_tail(f, None, Some((name, None)))
+}
+
 /// [`append_chunk`] on any seekable reader-writer holding just the frame.
 pub fn append_chunk_to<F: Read + Write + Seek>(f: &mut F, chunk: &Chunk) -> Result<()> {
     rewrite_tail(f, Some(chunk), None)
@@ -42,13 +55,13 @@ pub fn set_vlmetalayer_to<F: Read + Write + Seek>(f: &mut F, name: &str, value: 
     if name.len() > 31 {
         return Err(Error::invalid("a vlmetalayer name of at most 31 bytes:", name, name.len(), 0));
     }
-    rewrite_tail(f, None, Some((name, value)))
+    rewrite_tail(f, None, Some((name, Some(value))))
 }
 
 fn rewrite_tail<F: Read + Write + Seek>(
     f: &mut F,
     add: Option<&Chunk>,
-    vl: Option<(&str, &[u8])>,
+    vl: Option<(&str, Option<&[u8]>)>,
 ) -> Result<()> {
     let len = f.seek(SeekFrom::End(0))?;
     let file = FrameFile::from_reader(f, len, 0)?;
@@ -111,7 +124,16 @@ fn rewrite_tail<F: Read + Write + Seek>(
             Chunk::Special { kind, .. } => offsets.push(Chunk::special_entry(*kind)?),
         }
     }
-    if let Some((name, value)) = vl {
+    if let Some((name, None)) = vl {
+        let before = vls.len();
+        vls.retain(|(n, _)| n != name);
+        if vls.len() == before {
+            return Err(
+                Error::invalid("an existing vlmetalayer named", name, "none", 0).in_field("vlmetalayers")
+            );
+        }
+    }
+    if let Some((name, Some(value))) = vl {
         let c = chunk::vlmeta(value)?;
         let count = vls.len();
         match vls.iter_mut().find(|(n, _)| n == name) {

@@ -24,7 +24,10 @@ mod ndarray;
 
 #[cfg(feature = "std")]
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
-pub use append::{append_chunk, append_chunk_to, set_vlmetalayer, set_vlmetalayer_to};
+pub use append::{
+    append_chunk, append_chunk_to, delete_vlmetalayer, delete_vlmetalayer_from, set_vlmetalayer,
+    set_vlmetalayer_to,
+};
 pub use cparams::CParams;
 pub use ndarray::{Fill, NdArray, schunk, schunk_with};
 

@@ -455,7 +455,19 @@ impl<'de> Deserializer<'de> {
                 let window = &self.input[..self.pos + len];
                 let mut raw = RawDeserializer::new(window, self.pos, true);
                 let v = raw.visit(shape, visitor).map_err(|err: Error| named(err.with_offset(start)))?;
-                raw.finish(enc, start).map_err(named)?;
+                raw.finish(enc, start).map_err(|err| match shape {
+                    // A struct of bytes (a packed struct) read whole with bytes left over: its
+                    // marker states another length than the struct's, and is named as the fault.
+                    RawShape::Struct(_) => {
+                        match Expected::counted_mismatch(e, raw.position() - self.pos, found) {
+                            Some(expected) => {
+                                Error::at(ErrorKind::UnexpectedMarker { expected, found }, start)
+                            }
+                            None => err,
+                        }
+                    }
+                    _ => named(err),
+                })?;
                 self.pos += len;
                 return Ok(v);
             }

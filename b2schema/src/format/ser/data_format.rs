@@ -135,7 +135,10 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
     }
 
     fn serialize_none(self) -> Result<()> {
-        self.serialize_unit()
+        // `None` is `c0` under any encoding an `Option` field carries (the encoding is its `Some`
+        // value's), as the decoder reads it.
+        self.pending = None;
+        self.out.write_all(&[marker::NIL])
     }
 
     fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {

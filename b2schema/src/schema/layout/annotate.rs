@@ -59,6 +59,11 @@ fn walk_struct(
             let start = d.pos;
             let bytes = d.take(w, f.name)?;
             let text = match bytes {
+                // A byte shown as its field's type: an `i8` of -1 is -1, a `bool` true or false.
+                [b] if f.rust_type == "i8" => alloc::format!("{}.{}: {} (0x{b:02x})", path, f.name, *b as i8),
+                [b @ (0 | 1)] if f.rust_type == "bool" => {
+                    alloc::format!("{}.{}: {} (0x{b:02x})", path, f.name, *b == 1)
+                }
                 [b] => alloc::format!("{}.{}: {b} (0x{b:02x})", path, f.name),
                 _ => {
                     alloc::format!("{}.{}: {}", path, f.name, crate::format::error::bytes(bytes.len() as u64))

@@ -16,6 +16,7 @@ use alloc::vec::Vec;
 use core::fmt::Write;
 
 use super::{FieldLayout, Layout, Role, Shape};
+use crate::format::config::Widths;
 use crate::format::encoding::{Encoding, Family, MarkerSpec};
 
 /// Bytes drawn per row at most (a field never wraps).
@@ -101,6 +102,33 @@ fn describe(f: &FieldLayout) -> String {
     s
 }
 
+/// The caption of a field written in its smallest form (`minimal`, no encoding attribute).
+fn describe_minimal(f: &FieldLayout) -> String {
+    let what = match f.encoding.family() {
+        Family::Int => "int",
+        Family::Float => "float",
+        Family::Str => "str",
+        Family::Bin => "bin",
+        Family::Array => "array",
+        Family::Map => "map",
+        _ => "value",
+    };
+    let mut s = alloc::format!("{}: [msgpack] smallest {what} for the value", f.name);
+    match f.role {
+        Role::Magic(v) => {
+            let _ = write!(s, ", constant {v}");
+        }
+        Role::Computed(e) => {
+            let _ = write!(s, ", computed as {e}");
+        }
+        Role::Data => {}
+    }
+    if !f.doc.is_empty() {
+        let _ = write!(s, " ({})", f.doc);
+    }
+    s
+}
+
 fn cells(layout: &Layout) -> Vec<Cell> {
     let mut cells = Vec::new();
     let mut pos = super::sizes::header_len(layout.encoding, layout.fields.len());
@@ -126,6 +154,20 @@ fn cells(layout: &Layout) -> Vec<Cell> {
             pos = pos.map(|p| p + k);
         }
         let start = f.marker_offset.or(pos);
+        // Under `minimal` a field with no encoding attribute (no fixed width, though its shape
+        // has one) is the smallest form of its value: no marker of the type's fixed encoding is
+        // ever written, so none is drawn.
+        if layout.widths == Widths::Minimal && f.width.is_none() && !matches!(f.shape, Shape::Variable) {
+            cells.push(Cell {
+                start,
+                bytes: VARIABLE_BYTES,
+                label: f.name.into(),
+                variable: true,
+                caption: Some(describe_minimal(f)),
+            });
+            pos = None;
+            continue;
+        }
         let caption = Some(describe(f));
         let marker_len = f.encoding.marker_len();
         let in_marker = f.encoding.value_width() == Some(0);

@@ -49,12 +49,16 @@ impl<T: ?Sized> FieldRef<T> {
         self.field
     }
 
-    fn place(&self) -> Result<(usize, usize)> {
+    /// Where the field is (marker offset and width); `reading` says which use is refused when it
+    /// has no fixed place.
+    fn place(&self, reading: bool) -> Result<(usize, usize)> {
         match (self.field.marker_offset, self.field.width) {
             (Some(o), Some(w)) => Ok((o, w)),
-            _ => Err(Error::new(ErrorKind::Unsupported(
-                "patching a field whose offset or width depends on the values before it",
-            ))
+            _ => Err(Error::new(ErrorKind::Unsupported(if reading {
+                "reading a field whose offset or width depends on the values before it"
+            } else {
+                "patching a field whose offset or width depends on the values before it"
+            }))
             .in_field(self.field.name)),
         }
     }
@@ -64,7 +68,7 @@ impl<T: ?Sized> FieldRef<T> {
     /// the decoder rejects.
     fn patch_place(&self) -> Result<(usize, usize)> {
         let why = match self.field.role {
-            Role::Data => return self.place(),
+            Role::Data => return self.place(false),
             Role::Magic(_) => {
                 "patching a constant (`magic`) field: the layout fixes its value and the decoder checks it"
             }
@@ -93,17 +97,23 @@ impl<T: ?Sized> FieldRef<T> {
 
 impl<T: ?Sized + Serialize> FieldRef<T> {
     /// The field's bytes for `value`, which must be exactly its width.
+    /// An error names the field's marker offset (`offset`, from the start of the struct).
     fn encode<'b>(&self, value: &T, buf: &'b mut [u8; MAX_FIELD]) -> Result<&'b [u8]> {
-        let (_, width) = self.place()?;
+        let (offset, width) = self.place(false)?;
         let mut ser = Serializer::new(SliceOutput::new(&mut buf[..]));
-        As(self.field.encoding, value).serialize(&mut ser).map_err(|e| e.in_field(self.field.name))?;
+        As(self.field.encoding, value)
+            .serialize(&mut ser)
+            .map_err(|e| e.with_offset(0).shift_offset(offset).in_field(self.field.name))?;
         let n = ser.position();
         if n != width {
-            return Err(Error::new(ErrorKind::Mismatch {
-                what: "field width",
-                expected: crate::format::error::bytes(width as u64),
-                found: crate::format::error::bytes(n as u64),
-            })
+            return Err(Error::at(
+                ErrorKind::Mismatch {
+                    what: "field width",
+                    expected: crate::format::error::bytes(width as u64),
+                    found: crate::format::error::bytes(n as u64),
+                },
+                offset,
+            )
             .in_field(self.field.name));
         }
         Ok(&buf[..n])
@@ -138,7 +148,8 @@ impl<T: ?Sized + Serialize> FieldRef<T> {
         use std::io::SeekFrom;
         let (offset, _) = self.patch_place()?;
         let mut buf = [0u8; MAX_FIELD];
-        let bytes = self.encode(value, &mut buf)?;
+        let shift = usize::try_from(base).unwrap_or(usize::MAX);
+        let bytes = self.encode(value, &mut buf).map_err(|e| e.shift_offset(shift))?;
         let at = base + offset as u64;
         let at_usize = usize::try_from(at).unwrap_or(usize::MAX);
         let name = self.field.name;
@@ -161,7 +172,7 @@ impl<T> FieldRef<T> {
     where
         T: Deserialize<'de>,
     {
-        let (offset, width) = self.place()?;
+        let (offset, width) = self.place(true)?;
         let bytes = encoded.get(offset..offset + width).ok_or_else(|| {
             let available = encoded.len().saturating_sub(offset);
             Error::at(ErrorKind::UnexpectedEof { needed: width, available }, offset).in_field(self.field.name)

@@ -17,7 +17,7 @@ const HEX_LINE: usize = 16;
 ///
 /// b2schema does not depend on insta; in a crate's tests (with `insta` as a dev-dependency):
 ///
-/// ```no_run
+/// ```
 /// # use b2schema::B2Layout;
 /// # #[derive(B2Layout)]
 /// # struct Units<'a> { version: u8, scale: f64, #[b2(fixstr(len = 3))] name: &'a str }
@@ -26,7 +26,6 @@ const HEX_LINE: usize = 16;
 ///     let v = Units { version: 1, scale: 2.5, name: "m/s" };
 ///     insta::assert_snapshot!(b2schema::layout::report(&v));
 /// }
-/// # units_layout();
 /// ```
 ///
 /// The first run writes `snapshots/<test>.snap.new`; read it, then accept it with

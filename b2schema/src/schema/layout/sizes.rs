@@ -115,6 +115,55 @@ pub const fn width(enc: Encoding, shape: &Shape) -> Option<usize> {
     }
 }
 
+/// A layout's fields with their offsets placed, and the layout's fixed length: what [`place`]
+/// computes for the derive.
+pub struct Placed<const N: usize> {
+    /// The fields, each with its marker and value offsets.
+    pub fields: [super::FieldLayout; N],
+    /// The bytes of the whole layout, when every width is fixed.
+    pub fixed_len: Option<usize>,
+}
+
+/// Places `fields` (given with no offsets) one after the other after a header of `header` bytes:
+/// each field's marker after its map key (`map`: the field's name written with `widths`), as a
+/// running sum that stops being known at the first field of no fixed width. The derive writes
+/// each field once and calls this, so that its expansion grows linearly with the fields.
+pub const fn place<const N: usize>(
+    header: Option<usize>,
+    widths: Widths,
+    map: bool,
+    mut fields: [super::FieldLayout; N],
+) -> Placed<N> {
+    let mut pos = header;
+    let mut i = 0;
+    while i < N {
+        let key = if map { name_key_len(widths, fields[i].name) } else { 0 };
+        let marker = match pos {
+            Some(p) => Some(p + key),
+            None => None,
+        };
+        fields[i].marker_offset = marker;
+        fields[i].value_offset = field_value_offset(fields[i].encoding, &fields[i].shape, marker);
+        pos = match (marker, fields[i].width) {
+            (Some(m), Some(w)) => Some(m + w),
+            _ => None,
+        };
+        i += 1;
+    }
+    Placed { fields, fixed_len: pos }
+}
+
+/// `shape` with its length fixed to `n`, when its type leaves it open (text, bytes, a `Vec`): the
+/// shape of a field holding a constant of `n` bytes or elements, which is written the same for
+/// every value.
+pub const fn with_len(shape: Shape, n: usize) -> Shape {
+    match shape {
+        Shape::Bytes(None) => Shape::Bytes(Some(n)),
+        Shape::Seq { len: None, elem, elem_raw } => Shape::Seq { len: Some(n), elem, elem_raw },
+        other => other,
+    }
+}
+
 /// Where the derived decoder reads field `i` of the array layout `layout` at a constant offset:
 /// its marker's offset from the first field's marker, and its width, when every field up to it
 /// has a fixed width; else `None` (the field is read where the one before it ends).

@@ -15,7 +15,7 @@ use crate::format::wrap;
 ///
 /// Implemented for the primitive types, strings, byte slices, arrays, vectors, options, maps,
 /// the [`wrap`] newtypes, and every `#[derive(B2Layout)]` struct. Not for enums: a field of an
-/// enum type does not compile (`tests/ui/enum_field.rs`).
+/// enum type does not compile (this trait's message is the first error).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no b2schema layout: it cannot be a field of a `#[derive(B2Layout)]` struct",
     label = "this field's type",

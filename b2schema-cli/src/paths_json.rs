@@ -1,0 +1,49 @@
+//! A file name in the JSON reports (`inspect --json`, `verify --json`), so that a script finds
+//! the file again: `"path"` is the name as text, and a name that is not UTF-8 (on Unix, any
+//! bytes but NUL) also gets `"path_hex"`, its exact bytes in lowercase hex, since `"path"` then
+//! holds U+FFFD in place of the bytes that are not UTF-8. In a shell:
+//! `jq -r '.path_hex // empty' | xxd -r -p` gives the bytes back.
+
+use std::path::Path;
+
+use serde_json::{Map, Value, json};
+
+/// Inserts `"path"` (and `"path_hex"` when needed) for `path` into `m`.
+pub fn insert(m: &mut Map<String, Value>, path: &Path) {
+    m.insert("path".into(), json!(path.to_string_lossy()));
+    if let Some(hex) = hex_if_not_utf8(path) {
+        m.insert("path_hex".into(), json!(hex));
+    }
+}
+
+/// The bytes of `path` in hex, when they are not UTF-8.
+pub fn hex_if_not_utf8(path: &Path) -> Option<String> {
+    if path.to_str().is_some() {
+        return None;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        Some(crate::msgpack_json::hex(path.as_os_str().as_bytes()))
+    }
+    #[cfg(not(unix))]
+    {
+        Some(crate::msgpack_json::hex(path.to_string_lossy().as_bytes()))
+    }
+}
+
+/// The file name of a report made by [`insert`] (or with its keys), as text for a terminal:
+/// [`crate::text::path`] of its exact bytes when `"path_hex"` holds them (bytes that are not
+/// UTF-8 as `\xNN`), else `"path"` escaped.
+pub fn shown(report: &Value) -> String {
+    #[cfg(unix)]
+    if let Some(hex) = report["path_hex"].as_str() {
+        use std::os::unix::ffi::OsStrExt;
+        let bytes: Option<Vec<u8>> =
+            (0..hex.len() / 2).map(|i| u8::from_str_radix(hex.get(2 * i..2 * i + 2)?, 16).ok()).collect();
+        if let Some(bytes) = bytes {
+            return crate::text::path(Path::new(std::ffi::OsStr::from_bytes(&bytes)));
+        }
+    }
+    crate::text::escape(report["path"].as_str().unwrap_or("")).into_owned()
+}
