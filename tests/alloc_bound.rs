@@ -399,3 +399,44 @@ fn array_reads_hold_memory_independently_of_the_chunk_count() {
     assert!(out.iter().all(|&b| b == 9));
     assert!(info.bytes_max < 256 << 10, "a peak of {} bytes over {n} chunks", info.bytes_max);
 }
+
+/// Opening a store (`b2schema::store`: the ZIP's end record and central directory, the embed
+/// store's map) allocates a constant factor of the file plus the tail searched for the end
+/// record (64 KiB) and what the budget lets one value decompress to, for the store fixtures
+/// and 300 mutations of each (their central directories and end records mutated most).
+#[test]
+fn opening_a_store_allocates_a_constant_factor_of_the_file() {
+    use b2schema::store::Store;
+    let limits = b2schema::Limits::default().with_max_decompressed(1 << 20);
+    let dir = std::env::temp_dir().join(format!("b2schema-alloc-store-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut rng = Rng(0x0b2_5707e);
+    let mut worst = 0.0f64;
+    for name in ["tree.b2z", "dict.b2z", "small.b2z", "embed.b2e"] {
+        let good = std::fs::read(repo_root().join("tests/data/stores").join(name)).unwrap();
+        for i in 0..301 {
+            let bytes = if i == 0 {
+                good.clone()
+            } else if i % 2 == 0 {
+                mutate(&mut rng, &good)
+            } else {
+                // The last 400 bytes: the central directory and the end records.
+                let mut b = good.clone();
+                for _ in 0..1 + rng.below(6) {
+                    let at = b.len() - 1 - rng.below(400.min(b.len()));
+                    b[at] = rng.next_u64() as u8;
+                }
+                b
+            };
+            let path = dir.join(format!("a-{name}"));
+            std::fs::write(&path, &bytes).unwrap();
+            let (_, allocated, _) =
+                measure(|| Store::open_with_limits(&path, limits).map(|s| s.members().len()));
+            let bound = 64 * bytes.len() + (64 << 10) + 2 * (1 << 20) + ERROR_BYTES;
+            assert!(allocated <= bound, "{name} #{i}: {allocated} bytes allocated, bound {bound}");
+            worst = worst.max(allocated as f64 / bytes.len() as f64);
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+    eprintln!("store open: at most {worst:.1} bytes allocated per byte of the file");
+}

@@ -19,4 +19,5 @@ mod fuzz_regressions;
 mod hostile_props;
 mod layers;
 mod malformed;
+mod stores;
 mod writer;

@@ -11,3 +11,4 @@ mod dict_python;
 mod metalayer_patch;
 mod plugins_python;
 mod python_accepts;
+mod store_python;

@@ -23,6 +23,7 @@ pub mod progress;
 pub mod serve;
 pub mod slice;
 pub mod stdin;
+pub mod store;
 pub mod summary;
 pub mod text;
 pub mod verify;

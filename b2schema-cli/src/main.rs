@@ -11,7 +11,7 @@ use b2schema_cli::names::{self, Hint};
 #[cfg(feature = "serve")]
 use b2schema_cli::serve;
 use b2schema_cli::summary::Select;
-use b2schema_cli::{cat, diff, inspect, layouts, ls, pack, verify, vlmeta};
+use b2schema_cli::{cat, diff, inspect, layouts, ls, pack, store, verify, vlmeta};
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 
 /// The exit codes, in `--help` (the README says the same).
@@ -114,7 +114,8 @@ struct Cut {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Everything in a frame's metadata: header, metalayers, vlmetalayers, chunks.
+    /// Everything in a frame's metadata: header, metalayers, vlmetalayers, chunks. A
+    /// python-blosc2 store (.b2z, .b2d, .b2e) lists its members instead.
     ///
     /// With several PATHs, or a directory that is not a sparse frame, every frame is inspected
     /// in turn and a file that fails does not stop the others (exit code 2 at the end).
@@ -201,6 +202,9 @@ enum Command {
         /// `arr[SLICE]`) instead of raw items; NDArrays only.
         #[arg(long)]
         npy: bool,
+        /// A member of a python-blosc2 store (PATH a .b2z, .b2d or .b2e): its key, `/g/x`.
+        #[arg(long, value_name = "KEY")]
+        key: Option<String>,
     },
     /// Compresses a NumPy .npy file into a .b2nd array (python-blosc2's defaults: zstd,
     /// clevel 5, shuffle, its default chunk and block shapes).
@@ -278,10 +282,15 @@ fn main() -> ExitCode {
     }
     let limits = cli.budget.limits();
     let result = match cli.command {
-        Command::Inspect { many, json, offset, all_chunks } => {
-            let o = inspect::Options { limits, all_chunks, recursive: many.recursive };
-            inspect::run(&many.paths, offset, json, &o, &many.select)
-        }
+        Command::Inspect { many, json, offset, all_chunks } => match many.paths.as_slice() {
+            [p] if offset == 0 && !many.recursive && store::detect(p, limits) => {
+                store::inspect(p, json, limits)
+            }
+            _ => {
+                let o = inspect::Options { limits, all_chunks, recursive: many.recursive };
+                inspect::run(&many.paths, offset, json, &o, &many.select)
+            }
+        },
         Command::Verify { many, offset, json, deep } => {
             let o = verify::VerifyOptions { limits, offset, json, deep, recursive: many.recursive };
             verify::run(&many.paths, &o, &many.select)
@@ -296,10 +305,13 @@ fn main() -> ExitCode {
         },
         Command::Layout { name } => layouts::run(name.as_deref()),
         Command::Dump { input, cut } => verify::dump(&input.path, input.offset, limits, cut.all),
-        Command::Cat { input, output, slice, threads, npy } => {
+        Command::Cat { input, output, slice, threads, npy, key } => {
             let o = cat::CatOptions { slice: slice.as_deref(), threads, npy };
             let output = output.filter(|p| !b2schema_cli::walk::is_std(p));
-            cat::run(&input.path, input.offset, output.as_deref(), limits, &o)
+            match key {
+                Some(key) => store::cat(&input.path, input.offset, &key, output.as_deref(), limits, &o),
+                None => cat::run(&input.path, input.offset, output.as_deref(), limits, &o),
+            }
         }
         Command::Completions { shell } => {
             let mut text = Vec::new();

@@ -11,6 +11,7 @@ mod many_files;
 mod serve;
 mod serve_load;
 mod shell_help;
+mod stores;
 mod surfaces;
 mod terminal;
 mod walkthrough;

@@ -18,6 +18,7 @@
 //! | containers | [`b2nd`] | the `b2nd` metalayer of NDArrays (and Caterva's), and the geometry of chunks and blocks |
 //! | containers | [`writer`] | writing frames c-blosc2 opens: chunks, metalayers, whole NDArrays |
 //! | containers | [`array`](mod@array) | reading any slice of an NDArray in a frame file |
+//! | containers | [`store`] | python-blosc2's stores (`.b2z`, `.b2d`, `.b2e`): their keys and members |
 //! | containers | [`dtype`] | NumPy dtype strings (`<f8`, structured dtypes): parsing and printing |
 //! | containers | [`limits`] | the budget of a read: how much memory and work an input may cost |
 //! | derive runtime | [`layout`] | a declared struct's static layout: diagrams, annotated dumps, in-place patches |
@@ -47,7 +48,7 @@
 //!
 //! | feature | default | what it adds |
 //! |---|---|---|
-//! | `std` | yes | `std::io` adapters, files (`FrameFile`, the writer's files), [`array`](mod@array), `std::error::Error` |
+//! | `std` | yes | `std::io` adapters, files (`FrameFile`, the writer's files), [`array`](mod@array), [`store`], `std::error::Error` |
 //! | `derive` | yes | `#[derive(B2Layout)]` (the `b2schema-derive` crate), and the containers declared with it: [`frame`], [`b2nd`], [`writer`], [`array`](mod@array) |
 //! | `blosclz`, `lz4`, `zlib`, `zstd` | yes | the chunk codec's codecs (all pure Rust) |
 //! | `ndarray` | no | `array::ArrayReader::read_ndarray`: slices as `ndarray::ArrayD` |
@@ -112,7 +113,7 @@ pub use b2schema_chunk as chunk;
 #[cfg(all(feature = "std", feature = "derive"))]
 #[cfg_attr(docsrs, doc(cfg(all(feature = "std", feature = "derive"))))]
 #[doc(inline)]
-pub use container::array;
+pub use container::{array, store};
 #[cfg(feature = "derive")]
 #[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
 #[doc(inline)]

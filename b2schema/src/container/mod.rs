@@ -16,6 +16,9 @@ pub mod dtype;
 #[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
 pub mod frame;
 pub mod limits;
+#[cfg(all(feature = "std", feature = "derive"))]
+#[cfg_attr(docsrs, doc(cfg(all(feature = "std", feature = "derive"))))]
+pub mod store;
 #[cfg(feature = "derive")]
 #[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
 pub mod writer;

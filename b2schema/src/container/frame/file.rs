@@ -37,7 +37,7 @@ pub struct FrameFile {
     /// The frame's file (a sparse frame's index file), kept open from the reading of the
     /// metadata so that chunks come from the file that metadata was read from, without opening
     /// it again per chunk; read by position (`pread`), so threads share it. Unix only.
-    kept: Option<Arc<File>>,
+    kept: Option<Source>,
     /// The plugin codecs and filters its chunks are decoded with (the built-ins only unless
     /// [`FrameFile::with_registry`] gave others).
     registry: b2schema_chunk::Registry,
@@ -100,8 +100,45 @@ impl FrameFile {
         let (mut f, file_len) = open_regular(&file)?;
         let mut frame = Self::read_from(&mut f, file_len, offset, frame_type, path, limits)?;
         if cfg!(unix) {
-            frame.kept = Some(Arc::new(f));
+            frame.kept = Some(Source::File(Arc::new(f)));
         }
+        Ok(frame)
+    }
+
+    /// Opens the contiguous frame at byte `offset` of `path` that lies inside the window of
+    /// `len` bytes from there (a member of a ZIP store): no byte outside the window is read,
+    /// now or later, and a frame longer than the window is an error.
+    pub fn open_window_with_limits(
+        path: impl AsRef<Path>,
+        offset: u64,
+        len: u64,
+        limits: Limits,
+    ) -> Result<Self> {
+        let path = path.as_ref();
+        let (mut f, file_len) = open_regular(path)?;
+        let end = offset.saturating_add(len).min(file_len);
+        let mut frame =
+            Self::read_from(&mut f, end, offset, FrameType::Contiguous, path.to_path_buf(), limits)?;
+        frame.kept = Some(Source::File(Arc::new(f)));
+        frame.view()?;
+        Ok(frame)
+    }
+
+    /// Reads the contiguous frame that starts `bytes` (bytes after it are allowed), keeping
+    /// the buffer: its chunks are read from it. `name` stands for its path in messages (an
+    /// embedded member's key).
+    pub fn from_bytes(bytes: Vec<u8>, name: impl Into<PathBuf>, limits: Limits) -> Result<Self> {
+        let len = bytes.len() as u64;
+        let mut frame = Self::read_from(
+            &mut std::io::Cursor::new(bytes.as_slice()),
+            len,
+            0,
+            FrameType::Contiguous,
+            name.into(),
+            limits,
+        )?;
+        frame.kept = Some(Source::Bytes(bytes.into()));
+        frame.view()?;
         Ok(frame)
     }
 
@@ -296,12 +333,12 @@ impl FrameFile {
     /// The file of a stored chunk, where the chunk starts in it and where its section ends
     /// (the offsets index for a contiguous frame, the end of the file for a sparse frame's
     /// chunk file). Only regular files are opened.
-    pub(crate) fn chunk_file(&self, loc: ChunkLocation) -> Result<(Arc<File>, u64, u64)> {
+    pub(crate) fn chunk_file(&self, loc: ChunkLocation) -> Result<(Source, u64, u64)> {
         match loc {
             ChunkLocation::Offset(o) => {
                 let f = match &self.kept {
-                    Some(f) => Arc::clone(f),
-                    None => Arc::new(open_regular(&self.frame_path())?.0),
+                    Some(f) => f.clone(),
+                    None => Source::File(Arc::new(open_regular(&self.frame_path())?.0)),
                 };
                 let at = (self.offset + self.header.len() as u64).saturating_add(o);
                 Ok((f, at, self.offset + self.index_offset))
@@ -311,7 +348,7 @@ impl FrameFile {
                 let (f, len) = open_regular(&path).map_err(|e| {
                     Error::invalid("a readable chunk file", path.display(), e, 0).in_field("chunk_index")
                 })?;
-                Ok((Arc::new(f), 0, len))
+                Ok((Source::File(Arc::new(f)), 0, len))
             }
             ChunkLocation::Special(_) => Err(Error::invalid("a stored chunk", "bytes", "a special value", 0)),
         }
@@ -323,7 +360,7 @@ impl FrameFile {
         Self::header_in(&f, at, end)
     }
 
-    fn header_in(f: &File, at: u64, end: u64) -> Result<ChunkHeader> {
+    fn header_in(f: &Source, at: u64, end: u64) -> Result<ChunkHeader> {
         let len = end.saturating_sub(at).min(32) as usize;
         let mut buf = [0u8; 32];
         let mut n = 0;
@@ -379,7 +416,7 @@ impl FrameFile {
     fn info_with(
         &self,
         h: &SizeFields,
-        frame: &mut Option<Arc<File>>,
+        frame: &mut Option<Source>,
         index: usize,
         loc: ChunkLocation,
     ) -> Result<ChunkInfo> {
@@ -667,9 +704,35 @@ struct SizeFields {
     flags: super::header::FrameFlags,
 }
 
+/// Where a frame's chunks are read from: its file, or the buffer it was read from.
+#[derive(Debug, Clone)]
+pub(crate) enum Source {
+    /// The file, read by position.
+    File(Arc<File>),
+    /// The whole frame in memory (an EmbedStore member).
+    Bytes(Arc<[u8]>),
+}
+
 /// Reads `buf.len()` bytes at `at` of `f` by position (`pread` on Unix, so that threads can
 /// share one handle; elsewhere a seek on a handle of the caller's own), adding them to `counter`.
-pub(crate) fn pread(f: &File, at: u64, buf: &mut [u8], counter: &mut u64) -> Result<()> {
+pub(crate) fn pread(f: &Source, at: u64, buf: &mut [u8], counter: &mut u64) -> Result<()> {
+    let f: &File = match f {
+        Source::File(f) => f,
+        Source::Bytes(b) => {
+            let start = usize::try_from(at).ok().filter(|&s| s <= b.len());
+            let part = start.and_then(|s| b.get(s..s.checked_add(buf.len())?)).ok_or_else(|| {
+                Error::invalid(
+                    "bytes inside the frame's buffer of",
+                    b.len(),
+                    at.saturating_add(buf.len() as u64),
+                    at as usize,
+                )
+            })?;
+            buf.copy_from_slice(part);
+            *counter += buf.len() as u64;
+            return Ok(());
+        }
+    };
     #[cfg(unix)]
     std::os::unix::fs::FileExt::read_exact_at(f, buf, at)
         .map_err(|e| Error::from(e).with_offset(at as usize))?;

@@ -32,12 +32,10 @@ mod view;
 
 pub use codes::{Codec, Filter, FrameType, SplitMode};
 #[cfg(feature = "std")]
-pub(crate) use file::pread;
-#[cfg(feature = "std")]
-pub(crate) use file::open_regular_rw;
-#[cfg(feature = "std")]
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub use file::{FrameFile, SPARSE_INDEX, max_cbytes, open_regular};
+#[cfg(feature = "std")]
+pub(crate) use file::{open_regular_rw, pread, read_at};
 pub use header::{FilterPipeline, FrameFlags, FrameHeader};
 pub use index::{ChunkInfo, ChunkLocation, DEFAULT_MAX_LOCATIONS, MAX_NCHUNKS, SpecialValue, special_entry};
 pub use metalayers::{Content, MetaLayers, NameOffsets};

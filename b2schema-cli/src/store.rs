@@ -1,0 +1,199 @@
+//! `inspect` and `cat --key` of python-blosc2's stores (`.b2z`, `.b2d`, `.b2e`): the members
+//! listed (one JSON line per member with `--json`), one member's data written.
+
+use std::io::{self, BufWriter, Write};
+use std::path::Path;
+use std::process::ExitCode;
+
+use b2schema::Limits;
+use b2schema::frame::FrameFile;
+use b2schema::store::{Embedded, Place, Store};
+use serde_json::{Value, json};
+
+use crate::Failure;
+use crate::cat::CatOptions;
+use crate::text;
+
+/// Whether `path` is a store rather than a frame: a ZIP file, a directory with an `embed.b2e`
+/// (and no `chunks.b2frame`, which would make it a sparse frame), or a `.b2e` file whose frame's
+/// metalayers say it is an EmbedStore (`b2embed`; read within `limits`). Any other path is left
+/// to the frame commands, unread here.
+pub fn detect(path: &Path, limits: Limits) -> bool {
+    if path.is_dir() {
+        return path.join(b2schema::store::EMBED_NAME).exists()
+            && !path.join(b2schema::frame::SPARSE_INDEX).exists();
+    }
+    let Ok((mut f, len)) = b2schema::frame::open_regular(path) else { return false };
+    let mut head = [0u8; 4];
+    if len >= 4 && io::Read::read_exact(&mut f, &mut head).is_ok() && head[..2] == *b"PK" {
+        return matches!(head[2..], [3, 4] | [5, 6]);
+    }
+    path.extension().is_some_and(|e| e == "b2e")
+        && FrameFile::open_with_limits(path, limits)
+            .is_ok_and(|f| f.view().is_ok_and(|v| v.metalayer("b2embed").is_some()))
+}
+
+fn open(path: &Path, limits: Limits) -> Result<Store, Failure> {
+    Store::open_with_limits(path, limits).map_err(|e| Failure::at(path, e))
+}
+
+/// Where a member is, in words: `zip-member`, `compressed-member`, `file`, `embedded` or
+/// `remote`.
+fn place_name(p: &Place) -> &'static str {
+    match p {
+        Place::Zip { .. } => "zip-member",
+        Place::Compressed { .. } => "compressed-member",
+        Place::File(_) => "file",
+        Place::Embedded(Embedded::Frame { .. }) => "embedded",
+        Place::Embedded(Embedded::Remote { .. }) => "remote",
+    }
+}
+
+/// One member's line of `inspect --json` (see `schema/inspect.schema.json`, `store_member`;
+/// contract 2, with `path_hex` for a name that is not UTF-8).
+fn member_json(path: &Path, store: &Store, key: &str, place: &Place) -> Value {
+    let mut v = json!({ "schema": 2 });
+    let o = v.as_object_mut().expect("an object");
+    crate::paths_json::insert(o, path);
+    o.insert("kind".into(), json!("store-member"));
+    o.insert("store".into(), json!(store.form().name()));
+    o.insert("key".into(), json!(key));
+    o.insert("place".into(), json!(place_name(place)));
+    match place {
+        Place::Zip { name, .. } | Place::Compressed { name, .. } => {
+            o.insert("name".into(), json!(name));
+        }
+        Place::File(p) => {
+            o.insert("name".into(), json!(p.display().to_string()));
+        }
+        Place::Embedded(Embedded::Frame { offset, length }) => {
+            o.insert("embed_offset".into(), json!(offset));
+            o.insert("embed_length".into(), json!(length));
+        }
+        Place::Embedded(Embedded::Remote { urlbase, path }) => {
+            o.insert("urlbase".into(), json!(urlbase));
+            o.insert("remote_path".into(), json!(path));
+        }
+    }
+    match store.describe(key) {
+        Ok(d) => {
+            o.insert("member_kind".into(), json!(d.kind.name()));
+            if let Some(shape) = d.shape {
+                o.insert("shape".into(), json!(shape));
+            }
+            if let Some(dtype) = d.dtype {
+                o.insert("dtype".into(), json!(dtype));
+            }
+            o.insert("codec".into(), json!(d.codec.to_string()));
+            o.insert("typesize".into(), json!(d.typesize));
+            o.insert("nbytes".into(), json!(d.nbytes));
+            o.insert("frame_len".into(), json!(d.frame_len));
+        }
+        Err(e) => {
+            o.insert("error".into(), json!(e.to_string()));
+        }
+    }
+    v
+}
+
+/// The text line of a member: key, kind, shape, dtype, codec, where (escaped for a terminal).
+fn member_line(v: &Value) -> String {
+    let s = |k: &str| v[k].as_str().unwrap_or("");
+    if let Some(e) = v["error"].as_str() {
+        return format!("{}  {}  error: {}", text::escape(s("key")), s("place"), text::escape(e));
+    }
+    let shape = v["shape"].as_array().map(|a| {
+        let dims: Vec<String> = a.iter().map(Value::to_string).collect();
+        if dims.len() == 1 { format!("({},)", dims[0]) } else { format!("({})", dims.join(", ")) }
+    });
+    format!(
+        "{}  {}  {}{}  {}  {} bytes  [{}]",
+        text::escape(s("key")),
+        s("member_kind"),
+        shape.unwrap_or_default(),
+        v["dtype"].as_str().map(|d| format!(" {}", text::escape(d))).unwrap_or_default(),
+        text::escape(s("codec")),
+        v["nbytes"],
+        s("place"),
+    )
+}
+
+/// `inspect STORE [--json]`: the store's form and members; a member that cannot be described
+/// is listed with its error, and makes the exit code 2.
+pub fn inspect(path: &Path, as_json: bool, limits: Limits) -> Result<ExitCode, Failure> {
+    let store = open(path, limits)?;
+    let mut out = BufWriter::new(io::stdout().lock());
+    let mut failed = false;
+    if !as_json {
+        let _ = writeln!(
+            out,
+            "{}: {} store, {} members",
+            text::path(path),
+            store.form().name(),
+            store.members().len()
+        );
+    }
+    for m in store.members() {
+        let v = member_json(path, &store, &m.key, &m.place);
+        failed |= v.get("error").is_some();
+        let line = if as_json { v.to_string() } else { format!("  {}", member_line(&v)) };
+        if let Err(e) = writeln!(out, "{line}") {
+            if e.kind() == io::ErrorKind::BrokenPipe {
+                return Ok(ExitCode::SUCCESS);
+            }
+            return Err(Failure(format!("writing the output: {e}")));
+        }
+    }
+    match out.flush() {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+            return Err(Failure(format!("writing the output: {e}")));
+        }
+        _ => {}
+    }
+    Ok(if failed { ExitCode::from(2) } else { ExitCode::SUCCESS })
+}
+
+/// `cat STORE --key KEY [--slice ...] [--npy] [-o FILE]`: the member's data, as `cat` writes a
+/// frame's (an NDArray through the array reader, reading only its touched blocks).
+pub fn cat(
+    path: &Path,
+    offset: u64,
+    key: &str,
+    output: Option<&Path>,
+    limits: Limits,
+    o: &CatOptions<'_>,
+) -> Result<ExitCode, Failure> {
+    if offset != 0 {
+        return Err(Failure::at(path, "--key reads a store, which starts at offset 0: leave out --offset"));
+    }
+    let store = open(path, limits)?;
+    let file = store.open_member(key).map_err(|e| Failure::at(path, e))?;
+    let at = path.join(key.trim_start_matches('/'));
+    let is_array = file.ndarray_meta().map_err(|e| Failure::at(&at, e))?.is_some();
+    if o.slice.is_some() || o.npy || is_array {
+        if !is_array {
+            let flag = if o.npy { "--npy" } else { "--slice" };
+            return Err(Failure::at(
+                &at,
+                format!("{flag} needs an NDArray (a b2nd metalayer); this is an SChunk"),
+            ));
+        }
+        let how = crate::slice::Output { path: output, npy: o.npy };
+        return crate::slice::cat_array(&at, &file, o.slice, o.threads, how, limits.max_output());
+    }
+    let mut w: Box<dyn Write> = match output {
+        Some(out) => {
+            let mut w = crate::output::AtomicFile::create(out, &[path])?;
+            file.write_schunk(&mut w).map_err(|e| Failure::at(&at, e))?;
+            return w.commit().map(|()| ExitCode::SUCCESS);
+        }
+        None => Box::new(BufWriter::with_capacity(1 << 20, io::stdout().lock())),
+    };
+    match file.write_schunk(&mut w).and_then(|_| w.flush().map_err(b2schema::Error::from)) {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        Err(e) if matches!(e.kind(), b2schema::ErrorKind::Io(io) if io.kind() == io::ErrorKind::BrokenPipe) => {
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => Err(Failure::at(&at, e)),
+    }
+}

@@ -1,0 +1,330 @@
+//! python-blosc2's stores: a `DictStore` or `TreeStore` as a ZIP (`.b2z`) or a directory
+//! (`.b2d`), and an `EmbedStore` (`.b2e`).
+//!
+//! A `.b2z` is a ZIP whose *stored* members are frames (`g/x.b2nd` is the key `/g/x`) beside
+//! an `embed.b2e`, the embed store of the small members; a `.b2d` is the same as a directory.
+//! An EmbedStore is one frame whose data holds the members' frames one after another, mapped
+//! by its vlmetalayer `estore_metadata`. Opening a store reads the ZIP's central directory (or
+//! lists the directory) and the embed store's map; opening a member reads only that member's
+//! frame (its metadata, then the chunks read from it).
+//!
+//! ```no_run
+//! use b2schema::store::Store;
+//! let store = Store::open("data.b2z")?;
+//! for m in store.members() {
+//!     println!("{} {:?}", m.key, m.place);
+//! }
+//! let frame = store.open_member("/g/x")?;
+//! let reader = b2schema::array::ArrayReader::new(&frame)?;
+//! println!("{:?}", reader.shape());
+//! # Ok::<(), b2schema::Error>(())
+//! ```
+
+mod describe;
+mod dir;
+mod embed;
+mod key;
+mod member;
+mod msgpack;
+mod zip;
+
+use std::path::{Path, PathBuf};
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+pub use describe::{Description, Kind};
+pub use embed::Embedded;
+pub use key::{EMBED_NAME, MEMBER_SUFFIXES};
+pub use member::{Form, Member, Place};
+
+use crate::container::frame::{FrameFile, FrameHeader, HEADER_FIXED_LEN};
+use crate::container::limits::Limits;
+use crate::format::error::{Error, Result, Segment};
+
+/// A python-blosc2 store opened for reading.
+#[derive(Debug)]
+pub struct Store {
+    path: PathBuf,
+    form: Form,
+    members: Vec<Member>,
+    /// The embed store's frame (`embed.b2e`, or the `.b2e` itself), if any.
+    embed: Option<FrameFile>,
+    limits: Limits,
+    bytes_read: u64,
+}
+
+impl Store {
+    /// Opens the store at `path`: a directory is a `.b2d`, a file that starts with a frame is
+    /// a `.b2e`, any other file a `.b2z`.
+    pub fn open(path: impl AsRef<Path>) -> Result<Self> {
+        Self::open_with_limits(path, Limits::default())
+    }
+
+    /// [`Store::open`] within `limits` (the central directory and the embed store's map are
+    /// read within [`Limits::max_decompressed`]; members count against [`Limits::max_chunks`]).
+    pub fn open_with_limits(path: impl AsRef<Path>, limits: Limits) -> Result<Self> {
+        let path = path.as_ref();
+        if path.is_dir() {
+            return Self::open_directory(path, limits);
+        }
+        let (mut f, len) = crate::container::frame::open_regular(path)?;
+        let mut head = [0u8; 11];
+        let n = head.len().min(len as usize);
+        let mut counter = 0;
+        crate::container::frame::read_at(&mut f, 0, &mut head[..n], &mut counter)?;
+        if head[..n].get(2..10) == Some(b"b2frame\0".as_slice()) {
+            Self::open_embed(path, limits)
+        } else {
+            Self::open_zip(path, limits)
+        }
+    }
+
+    fn open_zip(path: &Path, limits: Limits) -> Result<Self> {
+        let (mut f, _, cd) = zip::read(path, &limits)?;
+        let mut bytes_read = cd.bytes_read;
+        let mut members = Vec::new();
+        crate::container::limits::try_reserve(&mut members, cd.entries.len(), "the members of a store", 0)?;
+        let mut embed = None;
+        for e in &cd.entries {
+            let at_entry =
+                |err: Error| err.in_segment(Segment::Key(e.name.clone())).in_field("central_directory");
+            if e.name == EMBED_NAME {
+                if embed.is_some() {
+                    return Err(at_entry(Error::invalid(
+                        "one embed.b2e",
+                        "one",
+                        "two",
+                        e.central_offset as usize + 46,
+                    )));
+                }
+                if e.method != zip::STORED || e.flags & 1 != 0 {
+                    return Err(at_entry(Error::invalid(
+                        "a stored embed.b2e (a .b2z is read in place; unzip it and open the directory)",
+                        "method 0, not encrypted",
+                        alloc::format!("method {}, flags {:#06x}", e.method, e.flags),
+                        e.central_offset as usize + 10,
+                    )));
+                }
+                let data = zip::data_offset(&mut f, e, &mut bytes_read).map_err(at_entry)?;
+                let frame = FrameFile::open_window_with_limits(path, data, e.compressed_size, limits)
+                    .map_err(|err| err.in_segment(Segment::Key(e.name.clone())))?;
+                bytes_read += frame.bytes_read();
+                embed = Some(frame);
+                continue;
+            }
+            let Some(key) = key::of_member(&e.name)
+                .map_err(|err| at_entry(err.shift_offset(e.central_offset as usize + 46)))?
+            else {
+                continue;
+            };
+            // An encrypted member (flag bit 0) is no frame where it lies either.
+            let encrypted = e.flags & 1 != 0;
+            let place = if encrypted || e.method != zip::STORED {
+                Place::Compressed { name: e.name.clone(), method: e.method, encrypted }
+            } else {
+                Place::Zip {
+                    name: e.name.clone(),
+                    local_offset: e.local_offset,
+                    len: e.compressed_size,
+                    limit: e.limit,
+                }
+            };
+            members.push(Member { key, place });
+        }
+        let mut store =
+            Store { path: path.to_path_buf(), form: Form::Zip, members, embed, limits, bytes_read };
+        store.add_embedded()?;
+        Ok(store)
+    }
+
+    fn open_directory(path: &Path, limits: Limits) -> Result<Self> {
+        let (members, has_embed) = dir::members(path, &limits)?;
+        let mut bytes_read = 0;
+        let embed = if has_embed {
+            let f = FrameFile::open_with_limits(path.join(EMBED_NAME), limits)
+                .map_err(|e| e.in_segment(Segment::Key(EMBED_NAME.into())))?;
+            bytes_read += f.bytes_read();
+            Some(f)
+        } else {
+            None
+        };
+        let mut store =
+            Store { path: path.to_path_buf(), form: Form::Directory, members, embed, limits, bytes_read };
+        store.add_embedded()?;
+        Ok(store)
+    }
+
+    fn open_embed(path: &Path, limits: Limits) -> Result<Self> {
+        let f = FrameFile::open_with_limits(path, limits)?;
+        let v = f.view()?;
+        if !["b2embed", "b2dict", "b2tree"].iter().any(|n| v.metalayer(n).is_some()) {
+            return Err(Error::invalid(
+                "a store: a ZIP, a directory, or an EmbedStore frame (metalayer b2embed, b2dict or b2tree)",
+                "b2embed",
+                "a frame without them",
+                87,
+            )
+            .in_field("metalayers"));
+        }
+        let bytes_read = f.bytes_read();
+        let mut store = Store {
+            path: path.to_path_buf(),
+            form: Form::Embed,
+            members: Vec::new(),
+            embed: Some(f),
+            limits,
+            bytes_read,
+        };
+        store.add_embedded()?;
+        Ok(store)
+    }
+
+    /// Adds the embed store's keys; a key both there and outside is an error (python-blosc2
+    /// would show one of them only).
+    fn add_embedded(&mut self) -> Result<()> {
+        if let Some(f) = &self.embed {
+            for (key, place) in embed::entries(f)? {
+                if self.members.iter().any(|m| m.key == key) {
+                    return Err(Error::invalid(
+                        "keys in one place only (embed.b2e or a member file)",
+                        "once",
+                        "twice",
+                        0,
+                    )
+                    .in_segment(Segment::Key(key))
+                    .in_field("embed_map"));
+                }
+                self.members.push(Member { key, place: Place::Embedded(place) });
+            }
+        }
+        self.members.sort_by(|a, b| a.key.cmp(&b.key));
+        // Two names for one key (`x.b2nd` and `x.b2f`, or a ZIP name twice): python-blosc2 would
+        // show one of them, whichever it met last; b2schema refuses to guess.
+        if let Some(w) = self.members.windows(2).find(|w| w[0].key == w[1].key) {
+            return Err(Error::invalid("one member per key", "one", "two", 0)
+                .in_segment(Segment::Key(w[0].key.clone())));
+        }
+        Ok(())
+    }
+
+    /// The path opened.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Which kind of store it is.
+    pub fn form(&self) -> Form {
+        self.form
+    }
+
+    /// The members, sorted by key.
+    pub fn members(&self) -> &[Member] {
+        &self.members
+    }
+
+    /// The member of `key`.
+    pub fn member(&self, key: &str) -> Option<&Member> {
+        self.members.iter().find(|m| m.key == key)
+    }
+
+    /// Bytes read so far to open the store (central directory, local headers, the embed
+    /// store's metadata).
+    pub fn bytes_read(&self) -> u64 {
+        self.bytes_read
+    }
+
+    /// The budget the store is read within.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// The frame of the member `key`, read in place (a ZIP member at its offset, a file) or
+    /// from the embed store's chunks that hold it; an [`ArrayReader`](crate::container::array::ArrayReader)
+    /// slices it. A compressed ZIP member or a remote reference is an error that names it.
+    pub fn open_member(&self, key: &str) -> Result<FrameFile> {
+        let m = self.member(key).ok_or_else(|| {
+            let mut some: Vec<&str> = self.members.iter().take(5).map(|m| m.key.as_str()).collect();
+            if self.members.len() > 5 {
+                some.push("...");
+            }
+            let some =
+                if some.is_empty() { String::from("(none: the store is empty)") } else { some.join(", ") };
+            Error::invalid("a key of the store, one of", some, key.escape_debug(), 0).in_field("key")
+        })?;
+        let at = |e: Error| e.in_segment(Segment::Key(m.key.clone()));
+        match &m.place {
+            Place::Zip { name, local_offset, len, limit } => {
+                let entry = zip::Entry {
+                    name: name.clone(),
+                    method: zip::STORED,
+                    flags: 0,
+                    compressed_size: *len,
+                    size: *len,
+                    local_offset: *local_offset,
+                    limit: *limit,
+                    central_offset: 0,
+                };
+                let (mut f, _) = crate::container::frame::open_regular(&self.path)?;
+                let data = zip::data_offset(&mut f, &entry, &mut 0).map_err(at)?;
+                FrameFile::open_window_with_limits(&self.path, data, *len, self.limits).map_err(at)
+            }
+            Place::Compressed { name, method, encrypted } => Err(at(Error::invalid(
+                "a stored ZIP member (a .b2z is read in place; unzip it and open the directory)",
+                alloc::format!("{name} with method 0, not encrypted"),
+                alloc::format!(
+                    "method {method}{}{}",
+                    if *method == 8 { " (deflate)" } else { "" },
+                    if *encrypted { ", encrypted" } else { "" }
+                ),
+                0,
+            ))),
+            Place::File(p) => FrameFile::open_with_limits(p, self.limits).map_err(at),
+            Place::Embedded(Embedded::Frame { offset, length }) => {
+                let f = self
+                    .embed
+                    .as_ref()
+                    .ok_or_else(|| Error::invalid("an embed store", EMBED_NAME, "none", 0))?;
+                let bytes = embed::bytes(f, &m.key, *offset, *length)?;
+                let mut frame = FrameFile::from_bytes(bytes, m.key.as_str(), self.limits).map_err(at)?;
+                frame = frame.with_registry(f.registry().clone());
+                Ok(frame)
+            }
+            Place::Embedded(Embedded::Remote { urlbase, path }) => Err(at(Error::invalid(
+                "a member with bytes in the store",
+                "an array",
+                alloc::format!("a reference to {path} at {urlbase}"),
+                0,
+            ))),
+        }
+    }
+
+    /// What the member `key` is (kind, shape, dtype, codec), from its frame's metadata. An
+    /// embedded member is described from its frame header alone (the chunks that hold its
+    /// first bytes are decompressed, not the whole member): [`Store::open_member`] checks the
+    /// rest.
+    pub fn describe(&self, key: &str) -> Result<Description> {
+        if let (Some(m), Some(f)) = (self.member(key), &self.embed)
+            && let Place::Embedded(Embedded::Frame { offset, length }) = m.place
+        {
+            let at = |e: Error| e.in_segment(Segment::Key(m.key.clone()));
+            embed::check_range(f, &m.key, offset, length)?;
+            let fixed = embed::bytes(f, &m.key, offset, length.min(HEADER_FIXED_LEN as u64))?;
+            let header_len: i32 = FrameHeader::HEADER_LEN.read(&fixed).map_err(at)?;
+            let header_len = u64::try_from(header_len).unwrap_or(0);
+            if !(HEADER_FIXED_LEN as u64..=length).contains(&header_len) {
+                return Err(at(Error::invalid(
+                    "a header_len within the member, in",
+                    alloc::format!("87..={length}"),
+                    header_len,
+                    11,
+                )
+                .in_field("header_len")));
+            }
+            let header = embed::bytes(f, &m.key, offset, header_len)?;
+            return describe::of_header_bytes(&header).map_err(at);
+        }
+        let f = self.open_member(key)?;
+        describe::describe(&f)
+    }
+}

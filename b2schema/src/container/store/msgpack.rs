@@ -1,0 +1,209 @@
+//! A reader of the few standard (smallest-form) msgpack values an EmbedStore's map is made of:
+//! maps, strings and integers, any other value skipped. Nothing is allocated from a count: a
+//! count is checked against the bytes left, and values are read one at a time.
+
+use alloc::string::String;
+
+use crate::format::error::{Error, Result};
+
+/// How deep a skipped value may nest.
+const MAX_DEPTH: usize = 32;
+
+/// A position in a msgpack buffer.
+pub struct Cursor<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Cursor<'a> {
+    /// At the start of `bytes`.
+    pub fn new(bytes: &'a [u8]) -> Self {
+        Cursor { bytes, at: 0 }
+    }
+
+    /// Where the next value starts.
+    pub fn offset(&self) -> usize {
+        self.at
+    }
+
+    /// Whether every byte was read.
+    pub fn is_done(&self) -> bool {
+        self.at == self.bytes.len()
+    }
+
+    fn take(&mut self, n: usize) -> Result<&'a [u8]> {
+        let s = self.at.checked_add(n).and_then(|end| self.bytes.get(self.at..end)).ok_or_else(|| {
+            Error::invalid("bytes of a msgpack value, left", self.bytes.len() - self.at, n, self.at)
+        })?;
+        self.at += n;
+        Ok(s)
+    }
+
+    fn be(&mut self, n: usize) -> Result<u64> {
+        Ok(self.take(n)?.iter().fold(0u64, |a, &b| (a << 8) | b as u64))
+    }
+
+    fn marker(&mut self) -> Result<u8> {
+        Ok(self.take(1)?[0])
+    }
+
+    /// A count of `n` items, each at least `min` bytes: refused when the bytes left cannot
+    /// hold them.
+    fn count(&self, n: u64, min: u64, at: usize) -> Result<usize> {
+        let left = (self.bytes.len() - self.at) as u64;
+        if n.saturating_mul(min) > left {
+            return Err(Error::invalid(
+                "a msgpack count the bytes left can hold, at most",
+                left / min.max(1),
+                n,
+                at,
+            ));
+        }
+        Ok(n as usize)
+    }
+
+    /// A map's entry count.
+    pub fn map_len(&mut self) -> Result<usize> {
+        let at = self.at;
+        let n = match self.marker()? {
+            m @ 0x80..=0x8f => (m & 0x0f) as u64,
+            0xde => self.be(2)?,
+            0xdf => self.be(4)?,
+            m => {
+                return Err(Error::invalid(
+                    "a msgpack map",
+                    "80-8f, de or df",
+                    alloc::format!("{m:#04x}"),
+                    at,
+                ));
+            }
+        };
+        self.count(n, 2, at)
+    }
+
+    /// A string.
+    pub fn str(&mut self) -> Result<&'a str> {
+        let at = self.at;
+        let n = match self.marker()? {
+            m @ 0xa0..=0xbf => (m & 0x1f) as usize,
+            0xd9 => self.be(1)? as usize,
+            0xda => self.be(2)? as usize,
+            0xdb => self.be(4)? as usize,
+            m => {
+                return Err(Error::invalid(
+                    "a msgpack string",
+                    "a0-bf, d9, da or db",
+                    alloc::format!("{m:#04x}"),
+                    at,
+                ));
+            }
+        };
+        let b = self.take(n)?;
+        core::str::from_utf8(b).map_err(|e| Error::invalid("a UTF-8 string", "UTF-8", e, at))
+    }
+
+    /// A string, copied (fallibly).
+    pub fn string(&mut self) -> Result<String> {
+        let at = self.at;
+        let s = self.str()?;
+        let mut out = String::new();
+        out.try_reserve_exact(s.len())
+            .map_err(|_| Error::invalid("memory for a string of", s.len(), "none", at))?;
+        out.push_str(s);
+        Ok(out)
+    }
+
+    /// A non-negative integer.
+    pub fn uint(&mut self) -> Result<u64> {
+        let at = self.at;
+        let v: i128 = match self.marker()? {
+            m @ 0x00..=0x7f => m as i128,
+            m @ 0xe0..=0xff => (m as i8) as i128,
+            0xcc => self.be(1)? as i128,
+            0xcd => self.be(2)? as i128,
+            0xce => self.be(4)? as i128,
+            0xcf => self.be(8)? as i128,
+            0xd0 => (self.be(1)? as u8 as i8) as i128,
+            0xd1 => (self.be(2)? as u16 as i16) as i128,
+            0xd2 => (self.be(4)? as u32 as i32) as i128,
+            0xd3 => (self.be(8)? as i64) as i128,
+            m => {
+                return Err(Error::invalid(
+                    "a msgpack integer",
+                    "an int marker",
+                    alloc::format!("{m:#04x}"),
+                    at,
+                ));
+            }
+        };
+        u64::try_from(v).map_err(|_| Error::invalid("a non-negative integer", ">= 0", v, at))
+    }
+
+    /// Skips one value of any kind.
+    pub fn skip(&mut self) -> Result<()> {
+        self.skip_at(0)
+    }
+
+    fn skip_at(&mut self, depth: usize) -> Result<()> {
+        let at = self.at;
+        if depth > MAX_DEPTH {
+            return Err(Error::invalid("msgpack nested at most", MAX_DEPTH, depth, at));
+        }
+        let m = self.marker()?;
+        let (items, bytes) = match m {
+            0x00..=0x7f | 0xe0..=0xff | 0xc0 | 0xc2 | 0xc3 => (0, 0),
+            0x80..=0x8f => ((m & 0x0f) as u64 * 2, 0),
+            0x90..=0x9f => ((m & 0x0f) as u64, 0),
+            0xa0..=0xbf => (0, (m & 0x1f) as u64),
+            0xcc | 0xd0 => (0, 1),
+            0xcd | 0xd1 => (0, 2),
+            0xce | 0xd2 | 0xca => (0, 4),
+            0xcf | 0xd3 | 0xcb => (0, 8),
+            0xc4 | 0xd9 => (0, self.be(1)?),
+            0xc5 | 0xda => (0, self.be(2)?),
+            0xc6 | 0xdb => (0, self.be(4)?),
+            0xd4 => (0, 2),
+            0xd5 => (0, 3),
+            0xd6 => (0, 5),
+            0xd7 => (0, 9),
+            0xd8 => (0, 17),
+            0xc7 => (0, self.be(1)? + 1),
+            0xc8 => (0, self.be(2)? + 1),
+            0xc9 => (0, self.be(4)? + 1),
+            0xdc => (self.be(2)?, 0),
+            0xdd => (self.be(4)?, 0),
+            0xde => (self.be(2)? * 2, 0),
+            0xdf => (self.be(4)? * 2, 0),
+            0xc1 => return Err(Error::invalid("a msgpack marker", "not c1 (never used)", "c1", at)),
+        };
+        self.take(usize::try_from(bytes).unwrap_or(usize::MAX))?;
+        let n = self.count(items, 1, at)?;
+        for _ in 0..n {
+            self.skip_at(depth + 1)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_and_skips() {
+        // {"a": 1, "b": [nil, "x"], "c": -1}
+        let b = [0x83, 0xa1, b'a', 0x01, 0xa1, b'b', 0x92, 0xc0, 0xa1, b'x', 0xa1, b'c', 0xff];
+        let mut c = Cursor::new(&b);
+        assert_eq!(c.map_len().unwrap(), 3);
+        assert_eq!(c.str().unwrap(), "a");
+        assert_eq!(c.uint().unwrap(), 1);
+        assert_eq!(c.str().unwrap(), "b");
+        c.skip().unwrap();
+        assert_eq!(c.str().unwrap(), "c");
+        assert!(c.uint().unwrap_err().to_string().contains("non-negative"));
+        assert!(c.is_done());
+        // A count no input can hold, and a nest too deep.
+        assert!(Cursor::new(&[0xdf, 0xff, 0xff, 0xff, 0xff]).map_len().is_err());
+        assert!(Cursor::new(&[0x91; 100]).skip().is_err());
+    }
+}
