@@ -20,9 +20,7 @@ pub fn decode_all(file: &FrameFile) -> Result<u64, String> {
     let max = usize::try_from(file.limits().max_decompressed()).unwrap_or(usize::MAX);
     let (mut count, mut total) = (0u64, 0u64);
     let mut wrong: Option<String> = None;
-    let mut at = 0;
     let walked = file.for_each_chunk(|info| {
-        at = info.index;
         // A special chunk (zeros, NaN, uninit, a repeated value) is its header: nothing to
         // decode, and its size is its nbytes (not built in memory to be measured).
         let len = match info.special {
@@ -45,7 +43,9 @@ pub fn decode_all(file: &FrameFile) -> Result<u64, String> {
     if let Some(w) = wrong {
         return Err(w);
     }
-    walked.map_err(|e| format!("chunk {at}: {}", in_file(file.offset(), e)))?;
+    // The error names the chunk (`[i]` in its path): a chunk whose header cannot be read fails
+    // before it reaches the closure, so no index kept here would be the right one.
+    walked.map_err(|e| in_file(file.offset(), e))?;
     if let Some(nd) = &nd
         && count != nd.nchunks()
     {

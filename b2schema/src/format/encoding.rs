@@ -10,10 +10,16 @@ pub mod marker {
     pub const POSITIVE_FIXINT_MAX: u8 = 0x7f;
     /// fixmap: `0x80 + n`, n <= 15.
     pub const FIXMAP: u8 = 0x80;
+    /// The last fixmap marker (15 entries).
+    pub const FIXMAP_MAX: u8 = 0x8f;
     /// fixarray: `0x90 + n`, n <= 15.
     pub const FIXARRAY: u8 = 0x90;
+    /// The last fixarray marker (15 items).
+    pub const FIXARRAY_MAX: u8 = 0x9f;
     /// fixstr: `0xa0 + n`, n <= 31.
     pub const FIXSTR: u8 = 0xa0;
+    /// The last fixstr marker (31 bytes).
+    pub const FIXSTR_MAX: u8 = 0xbf;
     /// nil.
     pub const NIL: u8 = 0xc0;
     /// The one byte msgpack never uses.

@@ -4,6 +4,7 @@
 
 use alloc::string::String;
 
+use crate::format::encoding::marker::*;
 use crate::format::error::{Error, Result};
 
 /// How deep a skipped value may nest.
@@ -66,9 +67,9 @@ impl<'a> Cursor<'a> {
     pub fn map_len(&mut self) -> Result<usize> {
         let at = self.at;
         let n = match self.marker()? {
-            m @ 0x80..=0x8f => (m & 0x0f) as u64,
-            0xde => self.be(2)?,
-            0xdf => self.be(4)?,
+            m @ FIXMAP..=FIXMAP_MAX => (m & 0x0f) as u64,
+            MAP16 => self.be(2)?,
+            MAP32 => self.be(4)?,
             m => {
                 return Err(Error::invalid(
                     "a msgpack map",
@@ -85,10 +86,10 @@ impl<'a> Cursor<'a> {
     pub fn str(&mut self) -> Result<&'a str> {
         let at = self.at;
         let n = match self.marker()? {
-            m @ 0xa0..=0xbf => (m & 0x1f) as usize,
-            0xd9 => self.be(1)? as usize,
-            0xda => self.be(2)? as usize,
-            0xdb => self.be(4)? as usize,
+            m @ FIXSTR..=FIXSTR_MAX => (m & 0x1f) as usize,
+            STR8 => self.be(1)? as usize,
+            STR16 => self.be(2)? as usize,
+            STR32 => self.be(4)? as usize,
             m => {
                 return Err(Error::invalid(
                     "a msgpack string",
@@ -117,16 +118,16 @@ impl<'a> Cursor<'a> {
     pub fn uint(&mut self) -> Result<u64> {
         let at = self.at;
         let v: i128 = match self.marker()? {
-            m @ 0x00..=0x7f => m as i128,
-            m @ 0xe0..=0xff => (m as i8) as i128,
-            0xcc => self.be(1)? as i128,
-            0xcd => self.be(2)? as i128,
-            0xce => self.be(4)? as i128,
-            0xcf => self.be(8)? as i128,
-            0xd0 => (self.be(1)? as u8 as i8) as i128,
-            0xd1 => (self.be(2)? as u16 as i16) as i128,
-            0xd2 => (self.be(4)? as u32 as i32) as i128,
-            0xd3 => (self.be(8)? as i64) as i128,
+            m @ 0..=POSITIVE_FIXINT_MAX => m as i128,
+            m @ NEGATIVE_FIXINT..=0xff => (m as i8) as i128,
+            UINT8 => self.be(1)? as i128,
+            UINT16 => self.be(2)? as i128,
+            UINT32 => self.be(4)? as i128,
+            UINT64 => self.be(8)? as i128,
+            INT8 => (self.be(1)? as u8 as i8) as i128,
+            INT16 => (self.be(2)? as u16 as i16) as i128,
+            INT32 => (self.be(4)? as u32 as i32) as i128,
+            INT64 => (self.be(8)? as i64) as i128,
             m => {
                 return Err(Error::invalid(
                     "a msgpack integer",
@@ -151,30 +152,30 @@ impl<'a> Cursor<'a> {
         }
         let m = self.marker()?;
         let (items, bytes) = match m {
-            0x00..=0x7f | 0xe0..=0xff | 0xc0 | 0xc2 | 0xc3 => (0, 0),
-            0x80..=0x8f => ((m & 0x0f) as u64 * 2, 0),
-            0x90..=0x9f => ((m & 0x0f) as u64, 0),
-            0xa0..=0xbf => (0, (m & 0x1f) as u64),
-            0xcc | 0xd0 => (0, 1),
-            0xcd | 0xd1 => (0, 2),
-            0xce | 0xd2 | 0xca => (0, 4),
-            0xcf | 0xd3 | 0xcb => (0, 8),
-            0xc4 | 0xd9 => (0, self.be(1)?),
-            0xc5 | 0xda => (0, self.be(2)?),
-            0xc6 | 0xdb => (0, self.be(4)?),
-            0xd4 => (0, 2),
-            0xd5 => (0, 3),
-            0xd6 => (0, 5),
-            0xd7 => (0, 9),
-            0xd8 => (0, 17),
-            0xc7 => (0, self.be(1)? + 1),
-            0xc8 => (0, self.be(2)? + 1),
-            0xc9 => (0, self.be(4)? + 1),
-            0xdc => (self.be(2)?, 0),
-            0xdd => (self.be(4)?, 0),
-            0xde => (self.be(2)? * 2, 0),
-            0xdf => (self.be(4)? * 2, 0),
-            0xc1 => return Err(Error::invalid("a msgpack marker", "not c1 (never used)", "c1", at)),
+            0..=POSITIVE_FIXINT_MAX | NEGATIVE_FIXINT..=0xff | NIL | FALSE | TRUE => (0, 0),
+            FIXMAP..=FIXMAP_MAX => ((m & 0x0f) as u64 * 2, 0),
+            FIXARRAY..=FIXARRAY_MAX => ((m & 0x0f) as u64, 0),
+            FIXSTR..=FIXSTR_MAX => (0, (m & 0x1f) as u64),
+            UINT8 | INT8 => (0, 1),
+            UINT16 | INT16 => (0, 2),
+            UINT32 | INT32 | FLOAT32 => (0, 4),
+            UINT64 | INT64 | FLOAT64 => (0, 8),
+            BIN8 | STR8 => (0, self.be(1)?),
+            BIN16 | STR16 => (0, self.be(2)?),
+            BIN32 | STR32 => (0, self.be(4)?),
+            FIXEXT1 => (0, 2),
+            FIXEXT2 => (0, 3),
+            FIXEXT4 => (0, 5),
+            FIXEXT8 => (0, 9),
+            FIXEXT16 => (0, 17),
+            EXT8 => (0, self.be(1)? + 1),
+            EXT16 => (0, self.be(2)? + 1),
+            EXT32 => (0, self.be(4)? + 1),
+            ARRAY16 => (self.be(2)?, 0),
+            ARRAY32 => (self.be(4)?, 0),
+            MAP16 => (self.be(2)? * 2, 0),
+            MAP32 => (self.be(4)? * 2, 0),
+            NEVER_USED => return Err(Error::invalid("a msgpack marker", "not c1 (never used)", "c1", at)),
         };
         self.take(usize::try_from(bytes).unwrap_or(usize::MAX))?;
         let n = self.count(items, 1, at)?;
