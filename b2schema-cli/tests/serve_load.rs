@@ -2,7 +2,9 @@
 //! bounded in count and time: 50 idle connections and 8 trickling one header byte every 500 ms
 //! do not keep a legitimate request from being answered within 2 s; a client trickling its head
 //! is cut off with 408 once the whole head took over 10 s (the limit is per request, not per
-//! read); 500 requests at once each get a whole HTTP answer (200 or 503), never a reset.
+//! read); 500 requests at once each get a whole HTTP answer (200 or 503), never a reset; requests
+//! written by hand (a body, a 64 KiB head, bytes not UTF-8, a foreign Host, pipelining, POST, a
+//! head cut short) are each answered or closed, never reset.
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -143,4 +145,63 @@ fn five_hundred_requests_at_once_each_get_a_whole_answer() {
     assert!(counts.get(&200).copied().unwrap_or(0) > 0, "{counts:?}");
     eprintln!("500 requests at once: {counts:?}");
     let _ = std::fs::remove_dir_all(dir);
+}
+
+/// `bytes` sent raw on a fresh connection, its sending side then shut: the answer's status, the
+/// answer read to its end (a reset is an error).
+fn raw(port: u16, bytes: &[u8]) -> Result<u16, String> {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).map_err(|e| format!("connect: {e}"))?;
+    s.set_read_timeout(Some(Duration::from_secs(15))).unwrap();
+    s.write_all(bytes).map_err(|e| format!("write: {e}"))?;
+    let _ = s.shutdown(std::net::Shutdown::Write);
+    let mut out = Vec::new();
+    s.read_to_end(&mut out).map_err(|e| format!("read after {} bytes: {e}", out.len()))?;
+    let head = String::from_utf8_lossy(&out[..out.len().min(64)]).to_string();
+    head.split(' ').nth(1).and_then(|c| c.parse().ok()).ok_or_else(|| format!("no status in {head:?}"))
+}
+
+/// Requests an attacker writes by hand (first written against another implementation of the
+/// viewer): each is answered with a whole HTTP answer, an error status for what is not a plain
+/// GET or HEAD of this host, and no connection is reset (what the server did not read is drained
+/// before it closes); a connection that ends before its head does gets no answer and no reset.
+#[test]
+fn requests_written_by_hand_are_each_answered_and_never_reset() {
+    let (_server, port, dir) = start();
+    let host = format!("Host: 127.0.0.1:{port}\r\n");
+    let attacks: Vec<(&str, Vec<u8>, std::ops::RangeInclusive<u16>)> = vec![
+        ("a body", format!("GET / HTTP/1.1\r\n{host}Content-Length: 5\r\n\r\nhello").into_bytes(), 200..=499),
+        (
+            "a 64 KiB head",
+            format!("GET /{} HTTP/1.1\r\n{host}\r\n", "a".repeat(64 << 10)).into_bytes(),
+            400..=499,
+        ),
+        ("bytes that are not UTF-8", b"GET /\xff\xfe HTTP/1.1\r\n\r\n".to_vec(), 400..=499),
+        ("a foreign Host", b"GET / HTTP/1.1\r\nHost: evil.example\r\n\r\n".to_vec(), 400..=499),
+        (
+            "two requests pipelined",
+            format!("GET / HTTP/1.1\r\n{host}\r\nGET / HTTP/1.1\r\n{host}\r\n").into_bytes(),
+            200..=200,
+        ),
+        ("POST", format!("POST / HTTP/1.1\r\n{host}\r\n").into_bytes(), 400..=499),
+        ("a request line of one word", b"GARBAGE\r\n\r\n".to_vec(), 400..=499),
+    ];
+    for (what, bytes, want) in &attacks {
+        match raw(port, bytes) {
+            Ok(status) => assert!(want.contains(&status), "{what}: answered {status}, want {want:?}"),
+            Err(e) => panic!("{what}: {e}"),
+        }
+    }
+    // Nothing sent, or a head cut short by the client's end of stream: closed with no answer
+    // (or an error status), never reset.
+    for (what, bytes) in
+        [("nothing", Vec::new()), ("a head cut short", format!("GET / HTTP/1.1\r\n{host}").into_bytes())]
+    {
+        match raw(port, &bytes) {
+            Err(e) if e.starts_with("no status") => {}
+            Ok(status) if (400..=499).contains(&status) => {}
+            other => panic!("{what}: {other:?}"),
+        }
+    }
+    assert_eq!(get(port), Ok(200), "still serving");
+    let _ = std::fs::remove_dir_all(&dir);
 }
