@@ -285,8 +285,10 @@ impl<'f> ArrayReader<'f> {
         Ok(stats)
     }
 
-    /// The items of `sel` as an `ndarray::ArrayD<T>` of the selection's shape (the `ndarray`
-    /// feature), checked against the dtype as [`ArrayReader::read_as`] checks them.
+    /// The items of `sel` as an `ndarray::ArrayD<T>` of the shape NumPy gives `arr[sel]`
+    /// ([`Selection::numpy_shape`]: a dimension selected by a single index is dropped, so `"7"`
+    /// of a (100, 37) array is a 1-D array of 37 items, `"7, 3"` a 0-d array), with the `ndarray`
+    /// feature; checked against the dtype as [`ArrayReader::read_as`] checks them.
     #[cfg(feature = "ndarray")]
     #[cfg_attr(docsrs, doc(cfg(feature = "ndarray")))]
     pub fn read_ndarray<T: Element>(
@@ -295,7 +297,7 @@ impl<'f> ArrayReader<'f> {
         opts: &ReadOptions,
     ) -> Result<ndarray::ArrayD<T>> {
         let values = self.read_as::<T>(sel, opts)?;
-        let shape: Vec<usize> = sel.shape().iter().map(|&n| n as usize).collect();
+        let shape: Vec<usize> = sel.numpy_shape().iter().map(|&n| n as usize).collect();
         ndarray::ArrayD::from_shape_vec(ndarray::IxDyn(&shape), values)
             .map_err(|e| invalid("values of the selection's shape", alloc::format!("{shape:?}"), e))
     }
@@ -778,6 +780,22 @@ mod ndarray_tests {
         assert_eq!(a.shape(), &[6, 3]);
         assert_eq!(a[[0, 0]], (3 * 7 + 2) as f64);
         assert_eq!(a[[5, 2]], (8 * 7 + 4) as f64);
+        // NumPy's shapes: a single index drops its dimension (it gave [1, 7] and [1, 1] before).
+        let row = reader
+            .read_ndarray::<f64>(&Selection::parse("7", reader.shape()).unwrap(), &ReadOptions::default());
+        let row = row.unwrap();
+        assert_eq!(row.shape(), &[7]);
+        assert_eq!(row[[6]], (7 * 7 + 6) as f64);
+        let col = reader.read_ndarray::<f64>(
+            &Selection::parse(":, -1", reader.shape()).unwrap(),
+            &ReadOptions::default(),
+        );
+        assert_eq!(col.unwrap().shape(), &[12]);
+        let item = reader
+            .read_ndarray::<f64>(&Selection::parse("2, 3", reader.shape()).unwrap(), &ReadOptions::default());
+        let item = item.unwrap();
+        assert_eq!(item.shape(), &[] as &[usize]);
+        assert_eq!(item[[]], (2 * 7 + 3) as f64);
         std::fs::remove_file(&path).unwrap();
     }
 }
