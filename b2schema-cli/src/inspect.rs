@@ -134,6 +134,9 @@ struct Scan<'a, W: Write> {
 impl<W: Write> Scan<'_, W> {
     fn frame(&mut self, path: &Path) -> io::Result<()> {
         self.inputs += 1;
+        if self.offset == 0 && crate::store::detect(path, self.opts.limits) {
+            return self.store(path);
+        }
         let (file, report) = match open_and_report(path, self.offset, &self.opts) {
             Ok(report) => report,
             Err(e) => return self.failure(path, &crate::open::explain(path, self.offset, e)),
@@ -152,6 +155,23 @@ impl<W: Write> Scan<'_, W> {
             self.failed += 1;
             self.out.flush()?;
             say_problems(path, &problems);
+        }
+        Ok(())
+    }
+
+    /// A python-blosc2 store met in a scan: its members listed as `inspect STORE` lists them
+    /// (the selection options apply to frames, not to a store's members).
+    fn store(&mut self, path: &Path) -> io::Result<()> {
+        let store = match crate::store::open_for_scan(path, self.opts.limits) {
+            Ok(store) => store,
+            Err(e) => return self.failure(path, &e),
+        };
+        if !self.as_json && self.reports > 0 {
+            self.out.write_all(b"\n")?;
+        }
+        self.reports += 1;
+        if crate::store::write_listing(&mut self.out, path, &store, self.as_json)? {
+            self.failed += 1;
         }
         Ok(())
     }

@@ -115,7 +115,8 @@ struct Cut {
 #[derive(Subcommand)]
 enum Command {
     /// Everything in a frame's metadata: header, metalayers, vlmetalayers, chunks. A
-    /// python-blosc2 store (.b2z, .b2d, .b2e) lists its members instead.
+    /// python-blosc2 store (.b2z, .b2d, .b2e) lists its members instead (a .b2z or .b2e met in a
+    /// scan too).
     ///
     /// With several PATHs, or a directory that is not a sparse frame, every frame is inspected
     /// in turn and a file that fails does not stop the others (exit code 2 at the end).

@@ -123,34 +123,43 @@ fn member_line(v: &Value) -> String {
 pub fn inspect(path: &Path, as_json: bool, limits: Limits) -> Result<ExitCode, Failure> {
     let store = open(path, limits)?;
     let mut out = BufWriter::new(io::stdout().lock());
+    let failed = match write_listing(&mut out, path, &store, as_json).and_then(|f| out.flush().map(|()| f)) {
+        Ok(failed) => failed,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
+        Err(e) => return Err(Failure(format!("writing the output: {e}"))),
+    };
+    Ok(if failed { ExitCode::from(2) } else { ExitCode::SUCCESS })
+}
+
+/// The store at `path`, opened within `limits`, or why not (for a scan, which goes on).
+pub fn open_for_scan(path: &Path, limits: Limits) -> Result<Store, String> {
+    Store::open_with_limits(path, limits).map_err(|e| e.to_string())
+}
+
+/// Writes the listing of `store` (found at `path`) to `out`: a heading and a line per member,
+/// or a JSON line per member. `true` when a member could not be described (listed with its
+/// error).
+pub fn write_listing(out: &mut impl Write, path: &Path, store: &Store, as_json: bool) -> io::Result<bool> {
     let mut failed = false;
     if !as_json {
-        let _ = writeln!(
+        writeln!(
             out,
             "{}: {} store, {} members",
             text::path(path),
             store.form().name(),
             store.members().len()
-        );
+        )?;
     }
     for m in store.members() {
-        let v = member_json(path, &store, &m.key, &m.place);
+        let v = member_json(path, store, &m.key, &m.place);
         failed |= v.get("error").is_some();
-        let line = if as_json { v.to_string() } else { format!("  {}", member_line(&v)) };
-        if let Err(e) = writeln!(out, "{line}") {
-            if e.kind() == io::ErrorKind::BrokenPipe {
-                return Ok(ExitCode::SUCCESS);
-            }
-            return Err(Failure(format!("writing the output: {e}")));
+        if as_json {
+            writeln!(out, "{v}")?;
+        } else {
+            writeln!(out, "  {}", member_line(&v))?;
         }
     }
-    match out.flush() {
-        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
-            return Err(Failure(format!("writing the output: {e}")));
-        }
-        _ => {}
-    }
-    Ok(if failed { ExitCode::from(2) } else { ExitCode::SUCCESS })
+    Ok(failed)
 }
 
 /// `cat STORE --key KEY [--slice ...] [--npy] [-o FILE]`: the member's data, as `cat` writes a

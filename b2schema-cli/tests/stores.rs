@@ -52,6 +52,47 @@ fn inspect_json_lists_every_member_by_the_schema() {
     }
 }
 
+/// A scan (`-r`, several paths) lists the stores it meets as `inspect STORE` does, one line per
+/// member by the schema, beside the frames' reports (it said "not a Blosc2 frame" of a `.b2z`).
+#[test]
+fn a_scan_lists_the_stores_it_meets() {
+    let (schemas, index) = schema();
+    let o = b2schema(&[
+        "inspect",
+        "--json",
+        "tests/data/stores/tree.b2z",
+        "tests/data/stores/embed.b2e",
+        "tests/data/fixtures/chunks-10.b2nd",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let lines: Vec<Value> =
+        String::from_utf8(o.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    for v in &lines {
+        if let Err(e) = schemas.validate(v, index) {
+            panic!("{e:#}\n{v}");
+        }
+    }
+    let of = |path: &str| lines.iter().filter(|v| v["path"] == path).collect::<Vec<_>>();
+    let tree = of("tests/data/stores/tree.b2z");
+    assert_eq!(tree.len(), 4);
+    assert!(tree.iter().all(|v| v["kind"] == "store-member"));
+    assert_eq!(of("tests/data/stores/embed.b2e").len(), 4);
+    assert_eq!(of("tests/data/fixtures/chunks-10.b2nd")[0]["kind"], "cframe");
+    // With -r over the stores' folder: every .b2z is listed by member (the lying .b2e files and
+    // the files that are not frames fail, exit 2, the scan goes on).
+    let o = b2schema(&["inspect", "-r", "tests/data/stores"]);
+    assert_eq!(o.status.code(), Some(2));
+    let out = String::from_utf8(o.stdout).unwrap();
+    for name in ["dict.b2z", "tree.b2z", "small.b2z", "kinds.b2z"] {
+        assert!(out.contains(&format!("tests/data/stores/{name}: zip store, ")), "{name}: {out}");
+    }
+    assert!(
+        !String::from_utf8_lossy(&o.stderr).contains("dict.b2z"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
 #[test]
 fn cat_key_writes_a_member_or_its_slice() {
     for name in STORES {
