@@ -202,6 +202,22 @@ impl<'f> ArrayReader<'f> {
         self.typesize
     }
 
+    /// The chunk shape, in the same integer type as [`shape`](Self::shape).
+    pub fn chunks(&self) -> &[u64] {
+        &self.chunkshape
+    }
+
+    /// The block shape, in the same integer type as [`shape`](Self::shape).
+    pub fn blocks(&self) -> &[u64] {
+        &self.blockshape
+    }
+
+    /// The NumPy dtype string (`"<f8"`, `"|S5"`, a structured dtype's list), or `None` for the
+    /// legacy `caterva` layout, which has none.
+    pub fn dtype(&self) -> Option<&str> {
+        self.meta.dtype.as_deref()
+    }
+
     /// The `b2nd` metalayer.
     pub fn meta(&self) -> &NdMeta {
         &self.meta
@@ -832,5 +848,38 @@ impl Iterator for Bands {
         let band = self.at..end;
         self.at = end;
         Some(band)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::container::writer::{Fill, NdArray};
+
+    /// One function reads with `?` on the selection and on the read (issue 36: the selection's
+    /// error did not convert), and the reader says its chunks, blocks and dtype as `u64`s and text.
+    #[test]
+    fn a_reader_says_its_geometry_and_its_errors_are_the_crates() {
+        let path = std::env::temp_dir().join(format!("b2schema-geometry-{}.b2nd", std::process::id()));
+        NdArray::new(&[100, 37], &[50, 37], &[10, 37], "<i2", 2, Fill::Zeros)
+            .to_frame()
+            .unwrap()
+            .write_file(&path)
+            .unwrap();
+        let file = FrameFile::open(&path).unwrap();
+        let reader = ArrayReader::new(&file).unwrap();
+        assert_eq!(
+            (reader.shape(), reader.chunks(), reader.blocks()),
+            (&[100, 37][..], &[50, 37][..], &[10, 37][..])
+        );
+        assert_eq!(reader.dtype(), Some("<i2"));
+        let row = |text: &str| -> Result<Vec<u8>> {
+            let sel = Selection::parse(text, reader.shape())?;
+            Ok(reader.read(&sel, &ReadOptions::default())?.0)
+        };
+        assert_eq!(row("7").unwrap().len(), 37 * 2);
+        let e = row("100").unwrap_err();
+        assert!(e.to_string().starts_with("a selection that fits the array: dimension 0: "), "{e}");
+        std::fs::remove_file(&path).unwrap();
     }
 }

@@ -22,6 +22,15 @@ pub struct SelectionError {
     pub message: String,
 }
 
+/// A selection's error as the crate's error, so that `?` takes both in one function returning
+/// [`crate::Result`].
+impl From<SelectionError> for crate::format::error::Error {
+    fn from(e: SelectionError) -> Self {
+        use crate::format::error::{Error, ErrorKind};
+        Error::new(ErrorKind::Custom(alloc::format!("a selection that fits the array: {e}")))
+    }
+}
+
 impl fmt::Display for SelectionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.dim {
