@@ -14,7 +14,7 @@ use std::fmt::Write;
 use std::path::Path;
 
 /// `true` for a character that must not reach a terminal as itself.
-fn is_unsafe(c: char) -> bool {
+fn needs_escape(c: char) -> bool {
     matches!(c,
         '\u{0}'..='\u{1f}' | '\u{7f}' | '\u{80}'..='\u{9f}'
         // Bidirectional overrides, embeddings, isolates and marks; zero-width and invisible
@@ -39,13 +39,13 @@ fn escape_char(out: &mut String, c: char) {
 }
 
 fn escape_where(s: &str, keep_newlines: bool) -> Cow<'_, str> {
-    let unsafe_at = |c: char| is_unsafe(c) && !(keep_newlines && c == '\n');
-    if !s.chars().any(unsafe_at) {
+    let escaped_at = |c: char| needs_escape(c) && !(keep_newlines && c == '\n');
+    if !s.chars().any(escaped_at) {
         return Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len() + 8);
     for c in s.chars() {
-        if unsafe_at(c) {
+        if escaped_at(c) {
             escape_char(&mut out, c);
         } else {
             out.push(c);
@@ -55,12 +55,12 @@ fn escape_where(s: &str, keep_newlines: bool) -> Cow<'_, str> {
 }
 
 /// One piece of text from input (a name, a dtype, a value, a message about them), on one line:
-/// every unsafe character escaped, line breaks included.
+/// every control or formatting character escaped, line breaks included.
 pub fn escape(s: &str) -> Cow<'_, str> {
     escape_where(s, false)
 }
 
-/// A report made of lines this program wrote: every unsafe character escaped but the line breaks
+/// A report made of lines this program wrote: every control or formatting character escaped but the line breaks
 /// (the backstop behind [`escape`] at every place input text is put into a report).
 pub fn escape_lines(s: &str) -> Cow<'_, str> {
     escape_where(s, true)
@@ -101,11 +101,11 @@ mod tests {
     }
 
     #[test]
-    fn no_unsafe_character_survives_either_escape() {
+    fn no_control_character_survives_either_escape() {
         for c in (0u32..0x3000).filter_map(char::from_u32) {
             let s = format!("a{c}b");
-            assert!(!escape(&s).chars().any(is_unsafe), "{c:?}");
-            assert!(!escape_lines(&s).chars().any(|c| is_unsafe(c) && c != '\n'), "{c:?}");
+            assert!(!escape(&s).chars().any(needs_escape), "{c:?}");
+            assert!(!escape_lines(&s).chars().any(|c| needs_escape(c) && c != '\n'), "{c:?}");
         }
     }
 

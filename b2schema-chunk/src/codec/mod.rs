@@ -11,7 +11,7 @@
 //! | blosclz | [`blosclz`] (this crate) | [`blosclz`] (this crate), byte-identical to c-blosc2's | `blosclz` |
 //! | lz4, lz4hc | [`lz4`] (this crate): safe block decoder with wide copies; a dictionary is the history before the output | [`lz4`]: liblz4 1.10.0's `LZ4_compress_fast` (acceleration `10 - clevel`) and `LZ4_compress_HC` (levels 1-2 `lz4mid`, 3-9 hash chains), byte-identical; with a dictionary `LZ4_loadDict(HC)` + `_continue` | `lz4` |
 //! | zlib | `miniz_oxide` inflate, Adler-32 verified, output bounded by the block | `zlib-rs` `compress2` at clevel (`miniz_oxide` without `std`) | `zlib` |
-//! | zstd | [`zstd::decode`] (this crate, RFC 8878, no `unsafe`): every frame straight into the block, output bounded by the block, windows above 2^27 refused; trained or raw-content dictionaries | `rusty_zstd` at c-blosc2's levels (`2 * clevel - 1`, 22 at 9); with a dictionary, level 1 | `zstd` |
+//! | zstd | [`zstd::decode`] (this crate, RFC 8878, safe Rust only): every frame straight into the block, output bounded by the block, windows above 2^27 refused; trained or raw-content dictionaries | `rusty_zstd` at c-blosc2's levels (`2 * clevel - 1`, 22 at 9); with a dictionary, level 1 | `zstd` |
 //! | snappy | not implemented (Blosc1 format 2, never written by c-blosc2) | no | |
 //! | 32-255 | the [`CodecPlugin`] registered for the id | likewise | |
 

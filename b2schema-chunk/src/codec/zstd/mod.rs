@@ -1,4 +1,4 @@
-//! Zstandard (codec 5): this crate's own decoder ([`decode`]: RFC 8878, no `unsafe`, every
+//! Zstandard (codec 5): this crate's own decoder ([`decode`]: RFC 8878, safe Rust only, every
 //! frame of a stream decoded straight into the block, skippable frames skipped, windows above
 //! 2^27 refused; dictionaries trained, with their id and tables, or raw content) and the encoder
 //! ([`encode`]: `rusty_zstd` at c-blosc2's levels; its input is the caller's own data, never

@@ -8,15 +8,21 @@
 //! lists the directory) and the embed store's map; opening a member reads only that member's
 //! frame (its metadata, then the chunks read from it).
 //!
-//! ```no_run
+//! ```
 //! use b2schema::store::Store;
-//! let store = Store::open("data.b2z")?;
+//! # use b2schema::writer::{Fill, NdArray};
+//! # let dir = std::env::temp_dir().join(format!("b2schema-doc-store-{}", std::process::id()));
+//! # let data = dir.join("data.b2d");
+//! # std::fs::create_dir_all(data.join("g")).unwrap();
+//! # NdArray::new(&[4, 3], &[2, 3], &[1, 3], "<f4", 4, Fill::Zeros).to_frame()?.write_file(data.join("g/x.b2nd"))?;
+//! let store = Store::open(&data)?; // data.b2d (a directory store); a .b2z or .b2e opens the same way
 //! for m in store.members() {
 //!     println!("{} {:?}", m.key, m.place);
 //! }
 //! let frame = store.open_member("/g/x")?;
 //! let reader = b2schema::array::ArrayReader::new(&frame)?;
-//! println!("{:?}", reader.shape());
+//! assert_eq!(reader.shape(), [4, 3]);
+//! # std::fs::remove_dir_all(&dir).unwrap();
 //! # Ok::<(), b2schema::Error>(())
 //! ```
 
