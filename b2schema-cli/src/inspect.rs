@@ -264,7 +264,7 @@ pub fn report(path: &Path, file: &FrameFile, opts: &Options) -> b2schema::Result
             let mut m = json!({ "name": name, "offset": offset, "len": content.len() });
             shown_bytes(&mut m, content, shown);
             if matches!(name, "b2nd" | "caterva")
-                && let Some(nd) = b2nd::read(content).or_else(|_| b2nd::read_compat(content)).ok()
+                && let Some(nd) = b2nd::read_any(content).ok()
             {
                 m["b2nd"] = nd_json(&nd);
             } else if content.len() <= shown

@@ -260,10 +260,7 @@ pub fn dump(path: &Path, offset: u64, limits: b2schema::Limits, all: bool) -> Re
             // The header's offset is the content's bin32 marker; the content follows it.
             let o = base + o.max(0) as usize + BIN32_HEAD;
             let known = match name {
-                "b2nd" | "caterva" => b2schema::b2nd::read(content)
-                    .or_else(|_| b2schema::b2nd::read_compat(content))
-                    .ok()
-                    .map(|nd| nd.layout),
+                "b2nd" | "caterva" => b2schema::b2nd::read_any(content).ok().map(|nd| nd.layout),
                 _ => None,
             };
             let opts = Options { base_offset: o, ..value_opts };

@@ -112,7 +112,7 @@ fn summary(file: &FrameFile) -> b2schema::Result<serde_json::Map<String, Value>>
     m.insert("frame".into(), json!(if v.is_sparse() { "sparse" } else { "contiguous" }));
     m.insert("nchunks".into(), json!(v.nchunks()?));
     let nd = v.metalayer("b2nd").or_else(|| v.metalayer("caterva"));
-    match nd.and_then(|raw| b2nd::read(raw).or_else(|_| b2nd::read_compat(raw)).ok()) {
+    match nd.and_then(|raw| b2nd::read_any(raw).ok()) {
         Some(nd) => {
             m.insert("kind".into(), json!("NDArray"));
             m.insert("shape".into(), json!(nd.shape));

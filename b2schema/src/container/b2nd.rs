@@ -128,6 +128,12 @@ pub struct NdMeta {
     pub dtype: Option<alloc::string::String>,
 }
 
+/// Reads a metalayer as the readers of this crate do: strictly ([`read`]), else as c-blosc2's
+/// own reader accepts it ([`read_compat`]), whose error is the one returned.
+pub fn read_any(content: &[u8]) -> crate::format::error::Result<NdMeta> {
+    read(content).or_else(|_| read_compat(content))
+}
+
 /// Reads a metalayer strictly: the layout is recognized by its array marker (`97`, `96`, `95`)
 /// and every marker must be the one c-blosc2 writes.
 pub fn read(content: &[u8]) -> crate::format::error::Result<NdMeta> {

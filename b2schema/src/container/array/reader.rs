@@ -114,7 +114,7 @@ impl<'f> ArrayReader<'f> {
         let raw = v.metalayer("b2nd").or_else(|| v.metalayer("caterva")).ok_or_else(|| {
             Error::invalid("an NDArray (a b2nd or caterva metalayer)", "b2nd", "an SChunk", 87)
         })?;
-        let meta = b2nd::read(raw).or_else(|_| b2nd::read_compat(raw))?;
+        let meta = b2nd::read_any(raw)?;
         meta.check()?;
         let typesize = usize::try_from(v.header.typesize).ok().filter(|&t| t > 0).ok_or_else(|| {
             Error::invalid("a typesize of at least", 1, v.header.typesize, 48).in_field("typesize")

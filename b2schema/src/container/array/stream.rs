@@ -14,12 +14,10 @@ impl FrameFile {
     /// The NDArray metalayer (`b2nd`, or the older `caterva`) of this frame, if any.
     pub fn ndarray_meta(&self) -> Result<Option<NdMeta>> {
         let v = self.view()?;
-        match v.metalayer("b2nd").or_else(|| v.metalayer("caterva")) {
-            None => Ok(None),
-            Some(raw) => Ok(Some(
-                crate::container::b2nd::read(raw).or_else(|_| crate::container::b2nd::read_compat(raw))?,
-            )),
-        }
+        v.metalayer("b2nd")
+            .or_else(|| v.metalayer("caterva"))
+            .map(crate::container::b2nd::read_any)
+            .transpose()
     }
 
     /// How many bytes [`FrameFile::write_data`] writes: an NDArray's `prod(shape) * typesize`,

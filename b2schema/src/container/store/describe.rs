@@ -73,7 +73,7 @@ fn of_header(h: &FrameHeader<'_>) -> Result<Description> {
     let layer = |n: &str| h.metalayers.get(n);
     let has = |n: &str| layer(n).is_some();
     let (kind, shape, dtype) = if let Some(raw) = layer("b2nd").or_else(|| layer("caterva")) {
-        let meta = b2nd::read(raw).or_else(|_| b2nd::read_compat(raw))?;
+        let meta = b2nd::read_any(raw)?;
         (Kind::NdArray, Some(meta.shape), meta.dtype)
     } else if has("batcharray") || has("listarray") {
         (Kind::BatchArray, None, None)

@@ -4,11 +4,18 @@
 
 use alloc::string::String;
 
+use crate::format::encoding::Encoding;
 use crate::format::encoding::marker::*;
 use crate::format::error::{Error, Result};
 
 /// How deep a skipped value may nest.
 const MAX_DEPTH: usize = 32;
+
+/// A marker `m` at `at` other than the `markers` (hex) of `what`, found named as the crate's
+/// errors name a marker (`d2 (int32)`).
+fn wrong_marker(what: &'static str, markers: &'static str, m: u8, at: usize) -> Error {
+    Error::invalid(what, markers, alloc::format!("{m:02x} ({})", Encoding::describe_marker(m)), at)
+}
 
 /// A position in a msgpack buffer.
 pub struct Cursor<'a> {
@@ -70,14 +77,7 @@ impl<'a> Cursor<'a> {
             m @ FIXMAP..=FIXMAP_MAX => (m & 0x0f) as u64,
             MAP16 => self.be(2)?,
             MAP32 => self.be(4)?,
-            m => {
-                return Err(Error::invalid(
-                    "a msgpack map",
-                    "80-8f, de or df",
-                    alloc::format!("{m:#04x}"),
-                    at,
-                ));
-            }
+            m => return Err(wrong_marker("a msgpack map", "80-8f, de or df", m, at)),
         };
         self.count(n, 2, at)
     }
@@ -90,14 +90,7 @@ impl<'a> Cursor<'a> {
             STR8 => self.be(1)? as usize,
             STR16 => self.be(2)? as usize,
             STR32 => self.be(4)? as usize,
-            m => {
-                return Err(Error::invalid(
-                    "a msgpack string",
-                    "a0-bf, d9, da or db",
-                    alloc::format!("{m:#04x}"),
-                    at,
-                ));
-            }
+            m => return Err(wrong_marker("a msgpack string", "a0-bf, d9, da or db", m, at)),
         };
         let b = self.take(n)?;
         core::str::from_utf8(b).map_err(|e| Error::invalid("a UTF-8 string", "UTF-8", e, at))
@@ -128,14 +121,7 @@ impl<'a> Cursor<'a> {
             INT16 => (self.be(2)? as u16 as i16) as i128,
             INT32 => (self.be(4)? as u32 as i32) as i128,
             INT64 => (self.be(8)? as i64) as i128,
-            m => {
-                return Err(Error::invalid(
-                    "a msgpack integer",
-                    "an int marker",
-                    alloc::format!("{m:#04x}"),
-                    at,
-                ));
-            }
+            m => return Err(wrong_marker("a msgpack integer", "an int marker", m, at)),
         };
         u64::try_from(v).map_err(|_| Error::invalid("a non-negative integer", ">= 0", v, at))
     }
