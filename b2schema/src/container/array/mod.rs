@@ -22,11 +22,12 @@
 //! ```
 
 mod element;
+mod item_de;
 mod reader;
 mod selection;
 mod stream;
 
-pub use element::Element;
+pub use element::{DateTime64, Element, TimeDelta64};
 pub use reader::{ArrayReader, ReadOptions, ReadStats};
 pub use selection::{Selection, SelectionError};
 pub use stream::PIECE_BYTES;

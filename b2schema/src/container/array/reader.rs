@@ -14,9 +14,10 @@
 use alloc::vec::Vec;
 use core::ops::Range;
 
-use super::element::{Element, byte_order_for};
+use super::element::Element;
 use super::selection::Selection;
 use crate::container::b2nd::{self, NdMeta};
+use crate::container::dtype::DType;
 use crate::container::frame::{ChunkLocation, FrameFile, SpecialValue};
 use crate::container::limits::{Limit, Limits};
 use crate::format::error::{Error, Result};
@@ -65,7 +66,7 @@ impl ReadStats {
 /// An NDArray in a frame file, ready to read any part of.
 #[derive(Debug)]
 pub struct ArrayReader<'f> {
-    file: &'f FrameFile,
+    file: FileRef<'f>,
     meta: NdMeta,
     typesize: usize,
     shape: Vec<u64>,
@@ -82,6 +83,24 @@ pub struct ArrayReader<'f> {
     /// Block buffers kept between reads (one per thread of the widest read), so that a small read
     /// repeated (an item, a row) neither allocates nor faults in a block's pages each time.
     spare: std::sync::Mutex<Vec<Scratch>>,
+}
+
+/// The frame file a reader reads: borrowed ([`ArrayReader::new`]) or shared
+/// ([`ArrayReader::from_shared`], which an owned handle such as [`crate::Container`] keeps).
+#[derive(Debug)]
+enum FileRef<'f> {
+    Borrowed(&'f FrameFile),
+    Shared(std::sync::Arc<FrameFile>),
+}
+
+impl core::ops::Deref for FileRef<'_> {
+    type Target = FrameFile;
+    fn deref(&self) -> &FrameFile {
+        match self {
+            FileRef::Borrowed(f) => f,
+            FileRef::Shared(f) => f,
+        }
+    }
 }
 
 /// A touched chunk, with what is needed to give any of its blocks.
@@ -110,6 +129,21 @@ impl<'f> ArrayReader<'f> {
     /// the frame: one chunk per cell of the chunk grid, chunks and blocks of sizes c-blosc2 can
     /// write.
     pub fn new(file: &'f FrameFile) -> Result<Self> {
+        Self::with_file(FileRef::Borrowed(file))
+    }
+
+    /// The NDArray in `file`, which the reader shares (it borrows nothing: an
+    /// `ArrayReader<'static>` to keep in a struct or send to a thread).
+    pub fn from_shared(file: std::sync::Arc<FrameFile>) -> Result<ArrayReader<'static>> {
+        ArrayReader::with_file(FileRef::Shared(file))
+    }
+
+    /// The frame file it reads.
+    pub fn file(&self) -> &FrameFile {
+        &self.file
+    }
+
+    fn with_file(file: FileRef<'f>) -> Result<Self> {
         let v = file.view()?;
         let raw = v.metalayer("b2nd").or_else(|| v.metalayer("caterva")).ok_or_else(|| {
             Error::invalid("an NDArray (a b2nd or caterva metalayer)", "b2nd", "an SChunk", 87)
@@ -234,24 +268,105 @@ impl<'f> ArrayReader<'f> {
         Ok((out, stats))
     }
 
-    /// The items of `sel` as `T`, checked against the array's dtype (kind and size), byte order
-    /// handled.
-    pub fn read_as<T: Element>(&self, sel: &Selection, opts: &ReadOptions) -> Result<Vec<T>> {
-        let dtype = match self.meta.parsed_dtype() {
-            Some(Ok(d)) => d,
-            Some(Err(e)) => return Err(invalid("a NumPy dtype", "a dtype string", e)),
-            None => return Err(invalid("an array with a dtype", "a dtype", "none (a legacy layout)")),
-        };
-        let big = byte_order_for::<T>(&dtype)
-            .map_err(|e| invalid("a dtype that reads as the type asked for", "", e))?;
-        if T::SIZE != self.typesize {
-            return Err(invalid("items of the type's size:", T::SIZE, self.typesize).in_field("typesize"));
+    /// The parsed dtype; an error for a legacy layout (no dtype) or a dtype that does not parse.
+    fn parsed_dtype(&self) -> Result<DType> {
+        match self.meta.parsed_dtype() {
+            Some(Ok(d)) => Ok(d),
+            Some(Err(e)) => Err(invalid("a NumPy dtype", "a dtype string", e)),
+            None => Err(invalid("an array with a dtype", "a dtype", "none (a legacy layout)")),
         }
-        let (bytes, _) = self.read(sel, opts)?;
+    }
+
+    /// The dtype, checked to read as `T` and to be the items' size.
+    fn dtype_for<T: Element>(&self) -> Result<DType> {
+        let dtype = self.parsed_dtype()?;
+        T::check(&dtype).map_err(|e| invalid("a dtype that reads as the type asked for", "", e))?;
+        if dtype.itemsize() != self.typesize {
+            return Err(
+                invalid("items of the dtype's size:", dtype.itemsize(), self.typesize).in_field("typesize")
+            );
+        }
+        Ok(dtype)
+    }
+
+    /// The items of `sel` as `T`, checked against the array's dtype ([`Element::check`]: kind
+    /// and size), byte order handled.
+    pub fn read_as<T: Element + Default>(&self, sel: &Selection, opts: &ReadOptions) -> Result<Vec<T>> {
+        let dtype = self.dtype_for::<T>()?;
+        let n = self.result_len(sel, opts)? / self.typesize;
         let mut out = Vec::new();
-        out.try_reserve_exact(bytes.len() / T::SIZE)
-            .map_err(|_| invalid("a result that can be allocated, items:", "fewer", bytes.len() / T::SIZE))?;
-        out.extend(bytes.chunks_exact(T::SIZE).map(|b| T::from_bytes(b, big)));
+        out.try_reserve_exact(n)
+            .map_err(|_| invalid("a result that can be allocated, items:", "fewer", n))?;
+        out.resize_with(n, T::default);
+        self.read_into_typed(sel, &dtype, &mut out, opts)?;
+        Ok(out)
+    }
+
+    /// The items of `sel` as `T` into `out` (exactly the selection's number of items), checked
+    /// as [`ArrayReader::read_as`] checks them: no result is allocated.
+    pub fn read_as_into<T: Element>(
+        &self,
+        sel: &Selection,
+        out: &mut [T],
+        opts: &ReadOptions,
+    ) -> Result<ReadStats> {
+        let dtype = self.dtype_for::<T>()?;
+        self.read_into_typed(sel, &dtype, out, opts)
+    }
+
+    /// Reads `sel` into `out` as `T`, in pieces of a bounded size decoded in turn.
+    fn read_into_typed<T: Element>(
+        &self,
+        sel: &Selection,
+        dtype: &DType,
+        out: &mut [T],
+        opts: &ReadOptions,
+    ) -> Result<ReadStats> {
+        let n = self.result_len(sel, &ReadOptions { max_bytes: u64::MAX, ..*opts })? / self.typesize;
+        if out.len() != n {
+            return Err(invalid("an output of the selection's items:", n, out.len()));
+        }
+        let mut at = 0;
+        let ts = self.typesize;
+        let stats = self.read_to(sel, opts, super::PIECE_BYTES, |piece| {
+            let k = piece.len() / ts;
+            T::decode_into(piece, dtype, &mut out[at..at + k]);
+            at += k;
+            Ok(())
+        })?;
+        Ok(stats)
+    }
+
+    /// The items of `sel` as any `Deserialize` type, one item at a time: a structured dtype's
+    /// item as your struct (fields by name) or tuple (fields in order), strings (`<U` as
+    /// `String`, `|S` as bytes, trailing NULs removed as NumPy does), numbers, complex numbers as
+    /// `(re, im)`, datetimes as their `i64` count, subarrays as sequences.
+    pub fn read_items<T: serde_core::de::DeserializeOwned>(
+        &self,
+        sel: &Selection,
+        opts: &ReadOptions,
+    ) -> Result<Vec<T>> {
+        let dtype = self.parsed_dtype()?;
+        if dtype.itemsize() != self.typesize {
+            return Err(
+                invalid("items of the dtype's size:", dtype.itemsize(), self.typesize).in_field("typesize")
+            );
+        }
+        let n = self.result_len(sel, opts)? / self.typesize;
+        let mut out = Vec::new();
+        out.try_reserve_exact(n)
+            .map_err(|_| invalid("a result that can be allocated, items:", "fewer", n))?;
+        let ts = self.typesize;
+        self.read_to(sel, opts, super::PIECE_BYTES, |piece| {
+            for item in piece.chunks_exact(ts) {
+                let index = out.len();
+                out.push(
+                    super::item_de::from_item(item, &dtype)
+                        .map_err(|e| e.in_segment(crate::format::error::Segment::Index(index)))?,
+                );
+            }
+            Ok(())
+        })?;
         Ok(out)
     }
 
@@ -267,7 +382,9 @@ impl<'f> ArrayReader<'f> {
     ) -> Result<ReadStats> {
         let total = self.result_len(sel, &ReadOptions { max_bytes: u64::MAX, ..*opts })?;
         let ranges = sel.ranges();
-        if ranges.is_empty() || total == 0 {
+        if ranges.is_empty() || total == 0 || sel.is_strided() {
+            // A strided selection is read whole (its result is within `opts.max_bytes`), from
+            // pieces of its bounding box.
             let (bytes, stats) = self.read(sel, opts)?;
             sink(&bytes)?;
             return Ok(stats);
@@ -307,7 +424,7 @@ impl<'f> ArrayReader<'f> {
     /// feature; checked against the dtype as [`ArrayReader::read_as`] checks them.
     #[cfg(feature = "ndarray")]
     #[cfg_attr(docsrs, doc(cfg(feature = "ndarray")))]
-    pub fn read_ndarray<T: Element>(
+    pub fn read_ndarray<T: Element + Default>(
         &self,
         sel: &Selection,
         opts: &ReadOptions,
@@ -340,6 +457,9 @@ impl<'f> ArrayReader<'f> {
         let mut stats = ReadStats::default();
         if len == 0 {
             return Ok(stats);
+        }
+        if sel.is_strided() {
+            return self.read_strided(sel, out, opts);
         }
         let ranges = sel.ranges();
         if ranges.is_empty() {
@@ -419,6 +539,49 @@ impl<'f> ArrayReader<'f> {
         Ok(stats)
     }
 
+    /// Reads a strided selection: its bounding box in pieces of about [`super::PIECE_BYTES`] (at
+    /// least one row of the first dimension), each read as a plain box, the selected items picked
+    /// from it. Memory: one piece besides the result.
+    fn read_strided(&self, sel: &Selection, out: &mut [u8], opts: &ReadOptions) -> Result<ReadStats> {
+        let ts = self.typesize;
+        let ranges = sel.ranges();
+        let steps = sel.steps();
+        let bx: Vec<u64> = ranges.iter().map(|r| r.end - r.start).collect();
+        let row_box = bx[1..].iter().fold(ts as u64, |a, &n| a.saturating_mul(n));
+        let row_out = sel.shape()[1..].iter().fold(ts as u64, |a, &n| a * n) as usize;
+        // Rows of the box per piece: a whole number of steps of the first dimension.
+        let fit = (super::PIECE_BYTES as u64 / row_box.max(1)).max(1);
+        let rows_per = (fit / steps[0]).max(1) * steps[0];
+        let mut stats = ReadStats::default();
+        let mut piece = Vec::new();
+        let mut at = 0usize;
+        let mut start = ranges[0].start;
+        while start < ranges[0].end {
+            let end = start.saturating_add(rows_per).min(ranges[0].end);
+            let mut part = ranges.to_vec();
+            part[0] = start..end;
+            let part = Selection::new(part, &self.shape)
+                .map_err(|e| invalid("a selection", "inside the shape", e))?;
+            let n = usize::try_from((end - start).saturating_mul(row_box))
+                .map_err(|_| invalid("a piece that fits in memory, bytes:", usize::MAX, "more"))?;
+            if piece.len() < n {
+                let more = n - piece.len();
+                crate::container::limits::try_reserve(&mut piece, more, "a piece of a strided read", 0)?;
+                piece.resize(n, 0);
+            }
+            stats.add(&self.read_into(&part, &mut piece[..n], opts)?);
+            let mut r = 0;
+            while start + r < end {
+                let src = &piece[(r * row_box) as usize..((r + 1) * row_box) as usize];
+                pick(src, &bx[1..], &steps[1..], ts, &mut out[at..at + row_out]);
+                at += row_out;
+                r += steps[0];
+            }
+            start = end;
+        }
+        Ok(stats)
+    }
+
     /// The selection's first-dimension range cut at the array's chunk boundaries, and into
     /// pieces of at most `max_rows` rows (at least one block row) cut at block boundaries;
     /// made one at a time, so that memory never follows the number of block rows (a selection
@@ -490,7 +653,16 @@ impl<'f> ArrayReader<'f> {
                 } else if h.effective_blocksize() == self.block_bytes && !h.is_vl_blocks() {
                     let first = if table.needs_first_block() {
                         let mut b = alloc::vec![0u8; table.block_range(0).len()];
-                        decode_block(self.file, loc, &table, 0, &[], &mut b, &mut BlockIo::default(), stats)?;
+                        decode_block(
+                            &self.file,
+                            loc,
+                            &table,
+                            0,
+                            &[],
+                            &mut b,
+                            &mut BlockIo::default(),
+                            stats,
+                        )?;
                         Some(b)
                     } else {
                         None
@@ -523,6 +695,30 @@ impl<'f> ArrayReader<'f> {
             }
             _ => alloc::vec![0u8; ts],
         })
+    }
+}
+
+/// Copies from `src`, a C-order box of `dims` items of `ts` bytes, the items at multiples of
+/// `steps` into `out` in C order.
+fn pick(src: &[u8], dims: &[u64], steps: &[u64], ts: usize, out: &mut [u8]) {
+    match dims {
+        [] => out.copy_from_slice(&src[..ts]),
+        [n] if steps[0] == 1 => out.copy_from_slice(&src[..*n as usize * ts]),
+        [n] => {
+            for (o, i) in out.chunks_exact_mut(ts).zip((0..*n).step_by(steps[0] as usize)) {
+                let i = i as usize * ts;
+                o.copy_from_slice(&src[i..i + ts]);
+            }
+        }
+        [n, rest @ ..] => {
+            let inner_src = rest.iter().fold(ts as u64, |a, &d| a * d) as usize;
+            let inner_out =
+                rest.iter().zip(&steps[1..]).fold(ts as u64, |a, (&d, &s)| a * d.div_ceil(s)) as usize;
+            for (o, i) in out.chunks_exact_mut(inner_out.max(1)).zip((0..*n).step_by(steps[0] as usize)) {
+                let i = i as usize * inner_src;
+                pick(&src[i..i + inner_src], rest, &steps[1..], ts, o);
+            }
+        }
     }
 }
 
@@ -715,7 +911,7 @@ impl<'o> Sink<'o> {
                     _ => {
                         let reference = first.as_deref().unwrap_or(&[]);
                         let dst = &mut scratch.block[..len];
-                        decode_block(r.file, *loc, table, j, reference, dst, &mut scratch.io, stats)?;
+                        decode_block(&r.file, *loc, table, j, reference, dst, &mut scratch.io, stats)?;
                         &scratch.block[..len]
                     }
                 }

@@ -14,12 +14,24 @@ impl Value {
     /// An integer outside msgpack's range (`i64::MIN..=u64::MAX`) is refused.
     pub fn to_msgpack(&self) -> Result<Vec<u8>> {
         let mut out = Vec::new();
-        self.write(&mut out)?;
+        self.write(&mut out, false)?;
         Ok(out)
     }
 
-    fn write(&self, out: &mut Vec<u8>) -> Result<()> {
+    /// The msgpack of the value as plain data, for a `Deserialize` type to read: a tuple and a set
+    /// as lists (without the tag), a complex number as the list `[re, im]`.
+    pub(crate) fn to_plain_msgpack(&self) -> Result<Vec<u8>> {
+        let mut out = Vec::new();
+        self.write(&mut out, true)?;
+        Ok(out)
+    }
+
+    fn write(&self, out: &mut Vec<u8>, plain: bool) -> Result<()> {
         match self {
+            Value::Tuple(items) | Value::Set(items) if plain => list(out, None, items, plain)?,
+            Value::Complex { re, im } if plain => {
+                list(out, None, &[Value::F64(*re), Value::F64(*im)], plain)?;
+            }
             Value::Nil => out.push(NIL),
             Value::Bool(b) => out.push(of_bool(*b)),
             Value::Int(i) => int(*i, out)?,
@@ -39,13 +51,13 @@ impl Value {
                 head(out, b.len(), None, 0, [BIN8, BIN16, BIN32]);
                 out.extend_from_slice(b);
             }
-            Value::Array(items) => list(out, None, items)?,
-            Value::Tuple(items) => list(out, Some(TUPLE_TAG), items)?,
+            Value::Array(items) => list(out, None, items, plain)?,
+            Value::Tuple(items) => list(out, Some(TUPLE_TAG), items, plain)?,
             Value::Map(entries) => {
                 head(out, entries.len(), Some(FIXMAP), 15, [MAP16, MAP16, MAP32]);
                 for (k, v) in entries {
-                    k.write(out)?;
-                    v.write(out)?;
+                    k.write(out, plain)?;
+                    v.write(out, plain)?;
                 }
             }
             Value::Complex { re, im } => {
@@ -56,7 +68,7 @@ impl Value {
             }
             Value::Set(items) => {
                 let mut data = Vec::new();
-                list(&mut data, None, items)?;
+                list(&mut data, None, items, plain)?;
                 ext(out, EXT_SET, &data);
             }
             Value::Ext(code, data) => ext(out, *code, data),
@@ -65,13 +77,13 @@ impl Value {
     }
 }
 
-fn list(out: &mut Vec<u8>, tag: Option<&str>, items: &[Value]) -> Result<()> {
+fn list(out: &mut Vec<u8>, tag: Option<&str>, items: &[Value], plain: bool) -> Result<()> {
     let n = items.len() + usize::from(tag.is_some());
     head(out, n, Some(FIXARRAY), 15, [ARRAY16, ARRAY16, ARRAY32]);
     if let Some(tag) = tag {
-        Value::Str(tag.into()).write(out)?;
+        Value::Str(tag.into()).write(out, plain)?;
     }
-    items.iter().try_for_each(|v| v.write(out))
+    items.iter().try_for_each(|v| v.write(out, plain))
 }
 
 /// A length or count: the fix form up to `fix_max`, else the first of `wide` (8-, 16-, 32-bit
