@@ -13,6 +13,9 @@
    blocks; times one item of the first and one row of the second with python-blosc2
    (``arr[i]``, ``arr[i, :]``) before and after b2schema's ``examples/slice_bench`` (one
    thread; bytes decoded counted), and prints medians and ratios.
+3. Whole reads: the 2-D array whole, python-blosc2's ``arr[()]`` against ``examples/slice_bench``
+   reading bytes (``ArrayReader::read``) and typed values (``read_as::<f64>``), at 1 and 2
+   threads on both sides.
 """
 
 import json
@@ -103,6 +106,24 @@ def slices(reps):
               f"ratio {ours['median_ms'] / py:.2f}")
 
 
+def whole(reps):
+    make_arrays()
+    for nthreads in (1, 2):
+        blosc2.set_nthreads(nthreads)
+        rows = blosc2.open(ROWS, mode="r")
+        mb = rows.size * rows.dtype.itemsize / 1e6
+        fn = lambda: rows[()]  # noqa: E731
+        before = py_time(fn, reps)
+        ours = {m: json.loads(cargo_example("slice_bench", ROWS, "", str(reps), str(nthreads), m))
+                for m in ("bytes", "f64")}
+        after = py_time(fn, reps)
+        py = statistics.median([before, after])
+        for mode, r in ours.items():
+            print(f"whole 2-D array ({mb:.0f} MB), {nthreads} thread(s), {mode}: b2schema {r['median_ms']:.1f} ms "
+                  f"({mb / r['median_ms'] * 1e3:.0f} MB/s), python-blosc2 arr[()] {py:.1f} ms "
+                  f"({before:.1f} before, {after:.1f} after), ratio {r['median_ms'] / py:.2f}")
+
+
 def main():
     print(f"python-blosc2 {blosc2.__version__} / c-blosc2 {blosc2.blosclib_version}")
     build()
@@ -110,6 +131,8 @@ def main():
         chunks()
     if "--skip-slices" not in sys.argv:
         slices(reps=51)
+    if "--skip-whole" not in sys.argv:
+        whole(reps=9)
 
 
 if __name__ == "__main__":

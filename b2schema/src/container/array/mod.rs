@@ -26,6 +26,8 @@ mod item_de;
 mod reader;
 mod selection;
 mod stream;
+mod strided;
+mod typed;
 
 pub use element::{DateTime64, Element, TimeDelta64};
 pub use reader::{ArrayReader, ReadOptions, ReadStats};

@@ -14,10 +14,8 @@
 use alloc::vec::Vec;
 use core::ops::Range;
 
-use super::element::Element;
 use super::selection::Selection;
 use crate::container::b2nd::{self, NdMeta};
-use crate::container::dtype::DType;
 use crate::container::frame::{ChunkLocation, FrameFile, SpecialValue};
 use crate::container::limits::{Limit, Limits};
 use crate::format::error::{Error, Result};
@@ -55,7 +53,7 @@ pub struct ReadStats {
 }
 
 impl ReadStats {
-    fn add(&mut self, o: &ReadStats) {
+    pub(super) fn add(&mut self, o: &ReadStats) {
         self.chunks += o.chunks;
         self.blocks += o.blocks;
         self.bytes_decoded += o.bytes_decoded;
@@ -120,7 +118,11 @@ enum Source {
     Whole(Vec<u8>),
 }
 
-fn invalid(what: &'static str, expected: impl core::fmt::Display, found: impl core::fmt::Display) -> Error {
+pub(super) fn invalid(
+    what: &'static str,
+    expected: impl core::fmt::Display,
+    found: impl core::fmt::Display,
+) -> Error {
     Error::invalid(what, expected, found, 0)
 }
 
@@ -260,114 +262,9 @@ impl<'f> ArrayReader<'f> {
     /// The items of `sel` in C order, as bytes.
     pub fn read(&self, sel: &Selection, opts: &ReadOptions) -> Result<(Vec<u8>, ReadStats)> {
         let len = self.result_len(sel, opts)?;
-        let mut out = Vec::new();
-        out.try_reserve_exact(len)
-            .map_err(|_| invalid("a result that can be allocated, bytes:", "fewer", len))?;
-        out.resize(len, 0);
+        let mut out = zeroed(len)?;
         let stats = self.read_into(sel, &mut out, opts)?;
         Ok((out, stats))
-    }
-
-    /// The parsed dtype; an error for a legacy layout (no dtype) or a dtype that does not parse.
-    fn parsed_dtype(&self) -> Result<DType> {
-        match self.meta.parsed_dtype() {
-            Some(Ok(d)) => Ok(d),
-            Some(Err(e)) => Err(invalid("a NumPy dtype", "a dtype string", e)),
-            None => Err(invalid("an array with a dtype", "a dtype", "none (a legacy layout)")),
-        }
-    }
-
-    /// The dtype, checked to read as `T` and to be the items' size.
-    fn dtype_for<T: Element>(&self) -> Result<DType> {
-        let dtype = self.parsed_dtype()?;
-        T::check(&dtype).map_err(|e| invalid("a dtype that reads as the type asked for", "", e))?;
-        if dtype.itemsize() != self.typesize {
-            return Err(
-                invalid("items of the dtype's size:", dtype.itemsize(), self.typesize).in_field("typesize")
-            );
-        }
-        Ok(dtype)
-    }
-
-    /// The items of `sel` as `T`, checked against the array's dtype ([`Element::check`]: kind
-    /// and size), byte order handled.
-    pub fn read_as<T: Element + Default>(&self, sel: &Selection, opts: &ReadOptions) -> Result<Vec<T>> {
-        let dtype = self.dtype_for::<T>()?;
-        let n = self.result_len(sel, opts)? / self.typesize;
-        let mut out = Vec::new();
-        out.try_reserve_exact(n)
-            .map_err(|_| invalid("a result that can be allocated, items:", "fewer", n))?;
-        out.resize_with(n, T::default);
-        self.read_into_typed(sel, &dtype, &mut out, opts)?;
-        Ok(out)
-    }
-
-    /// The items of `sel` as `T` into `out` (exactly the selection's number of items), checked
-    /// as [`ArrayReader::read_as`] checks them: no result is allocated.
-    pub fn read_as_into<T: Element>(
-        &self,
-        sel: &Selection,
-        out: &mut [T],
-        opts: &ReadOptions,
-    ) -> Result<ReadStats> {
-        let dtype = self.dtype_for::<T>()?;
-        self.read_into_typed(sel, &dtype, out, opts)
-    }
-
-    /// Reads `sel` into `out` as `T`, in pieces of a bounded size decoded in turn.
-    fn read_into_typed<T: Element>(
-        &self,
-        sel: &Selection,
-        dtype: &DType,
-        out: &mut [T],
-        opts: &ReadOptions,
-    ) -> Result<ReadStats> {
-        let n = self.result_len(sel, &ReadOptions { max_bytes: u64::MAX, ..*opts })? / self.typesize;
-        if out.len() != n {
-            return Err(invalid("an output of the selection's items:", n, out.len()));
-        }
-        let mut at = 0;
-        let ts = self.typesize;
-        let stats = self.read_to(sel, opts, super::PIECE_BYTES, |piece| {
-            let k = piece.len() / ts;
-            T::decode_into(piece, dtype, &mut out[at..at + k]);
-            at += k;
-            Ok(())
-        })?;
-        Ok(stats)
-    }
-
-    /// The items of `sel` as any `Deserialize` type, one item at a time: a structured dtype's
-    /// item as your struct (fields by name) or tuple (fields in order), strings (`<U` as
-    /// `String`, `|S` as bytes, trailing NULs removed as NumPy does), numbers, complex numbers as
-    /// `(re, im)`, datetimes as their `i64` count, subarrays as sequences.
-    pub fn read_items<T: serde_core::de::DeserializeOwned>(
-        &self,
-        sel: &Selection,
-        opts: &ReadOptions,
-    ) -> Result<Vec<T>> {
-        let dtype = self.parsed_dtype()?;
-        if dtype.itemsize() != self.typesize {
-            return Err(
-                invalid("items of the dtype's size:", dtype.itemsize(), self.typesize).in_field("typesize")
-            );
-        }
-        let n = self.result_len(sel, opts)? / self.typesize;
-        let mut out = Vec::new();
-        out.try_reserve_exact(n)
-            .map_err(|_| invalid("a result that can be allocated, items:", "fewer", n))?;
-        let ts = self.typesize;
-        self.read_to(sel, opts, super::PIECE_BYTES, |piece| {
-            for item in piece.chunks_exact(ts) {
-                let index = out.len();
-                out.push(
-                    super::item_de::from_item(item, &dtype)
-                        .map_err(|e| e.in_segment(crate::format::error::Segment::Index(index)))?,
-                );
-            }
-            Ok(())
-        })?;
-        Ok(out)
     }
 
     /// Streams the items of `sel` in C order to `sink`, in pieces of about `slab_bytes` (at
@@ -418,24 +315,7 @@ impl<'f> ArrayReader<'f> {
         Ok(stats)
     }
 
-    /// The items of `sel` as an `ndarray::ArrayD<T>` of the shape NumPy gives `arr[sel]`
-    /// ([`Selection::numpy_shape`]: a dimension selected by a single index is dropped, so `"7"`
-    /// of a (100, 37) array is a 1-D array of 37 items, `"7, 3"` a 0-d array), with the `ndarray`
-    /// feature; checked against the dtype as [`ArrayReader::read_as`] checks them.
-    #[cfg(feature = "ndarray")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "ndarray")))]
-    pub fn read_ndarray<T: Element + Default>(
-        &self,
-        sel: &Selection,
-        opts: &ReadOptions,
-    ) -> Result<ndarray::ArrayD<T>> {
-        let values = self.read_as::<T>(sel, opts)?;
-        let shape: Vec<usize> = sel.numpy_shape().iter().map(|&n| n as usize).collect();
-        ndarray::ArrayD::from_shape_vec(ndarray::IxDyn(&shape), values)
-            .map_err(|e| invalid("values of the selection's shape", alloc::format!("{shape:?}"), e))
-    }
-
-    fn result_len(&self, sel: &Selection, opts: &ReadOptions) -> Result<usize> {
+    pub(super) fn result_len(&self, sel: &Selection, opts: &ReadOptions) -> Result<usize> {
         if sel.ranges().len() != self.shape.len()
             || sel.ranges().iter().zip(&self.shape).any(|(r, &s)| r.end > s)
         {
@@ -535,49 +415,6 @@ impl<'f> ArrayReader<'f> {
         });
         for r in results {
             stats.add(&r?);
-        }
-        Ok(stats)
-    }
-
-    /// Reads a strided selection: its bounding box in pieces of about [`super::PIECE_BYTES`] (at
-    /// least one row of the first dimension), each read as a plain box, the selected items picked
-    /// from it. Memory: one piece besides the result.
-    fn read_strided(&self, sel: &Selection, out: &mut [u8], opts: &ReadOptions) -> Result<ReadStats> {
-        let ts = self.typesize;
-        let ranges = sel.ranges();
-        let steps = sel.steps();
-        let bx: Vec<u64> = ranges.iter().map(|r| r.end - r.start).collect();
-        let row_box = bx[1..].iter().fold(ts as u64, |a, &n| a.saturating_mul(n));
-        let row_out = sel.shape()[1..].iter().fold(ts as u64, |a, &n| a * n) as usize;
-        // Rows of the box per piece: a whole number of steps of the first dimension.
-        let fit = (super::PIECE_BYTES as u64 / row_box.max(1)).max(1);
-        let rows_per = (fit / steps[0]).max(1) * steps[0];
-        let mut stats = ReadStats::default();
-        let mut piece = Vec::new();
-        let mut at = 0usize;
-        let mut start = ranges[0].start;
-        while start < ranges[0].end {
-            let end = start.saturating_add(rows_per).min(ranges[0].end);
-            let mut part = ranges.to_vec();
-            part[0] = start..end;
-            let part = Selection::new(part, &self.shape)
-                .map_err(|e| invalid("a selection", "inside the shape", e))?;
-            let n = usize::try_from((end - start).saturating_mul(row_box))
-                .map_err(|_| invalid("a piece that fits in memory, bytes:", usize::MAX, "more"))?;
-            if piece.len() < n {
-                let more = n - piece.len();
-                crate::container::limits::try_reserve(&mut piece, more, "a piece of a strided read", 0)?;
-                piece.resize(n, 0);
-            }
-            stats.add(&self.read_into(&part, &mut piece[..n], opts)?);
-            let mut r = 0;
-            while start + r < end {
-                let src = &piece[(r * row_box) as usize..((r + 1) * row_box) as usize];
-                pick(src, &bx[1..], &steps[1..], ts, &mut out[at..at + row_out]);
-                at += row_out;
-                r += steps[0];
-            }
-            start = end;
         }
         Ok(stats)
     }
@@ -698,28 +535,17 @@ impl<'f> ArrayReader<'f> {
     }
 }
 
-/// Copies from `src`, a C-order box of `dims` items of `ts` bytes, the items at multiples of
-/// `steps` into `out` in C order.
-fn pick(src: &[u8], dims: &[u64], steps: &[u64], ts: usize, out: &mut [u8]) {
-    match dims {
-        [] => out.copy_from_slice(&src[..ts]),
-        [n] if steps[0] == 1 => out.copy_from_slice(&src[..*n as usize * ts]),
-        [n] => {
-            for (o, i) in out.chunks_exact_mut(ts).zip((0..*n).step_by(steps[0] as usize)) {
-                let i = i as usize * ts;
-                o.copy_from_slice(&src[i..i + ts]);
-            }
-        }
-        [n, rest @ ..] => {
-            let inner_src = rest.iter().fold(ts as u64, |a, &d| a * d) as usize;
-            let inner_out =
-                rest.iter().zip(&steps[1..]).fold(ts as u64, |a, (&d, &s)| a * d.div_ceil(s)) as usize;
-            for (o, i) in out.chunks_exact_mut(inner_out.max(1)).zip((0..*n).step_by(steps[0] as usize)) {
-                let i = i as usize * inner_src;
-                pick(&src[i..i + inner_src], rest, &steps[1..], ts, o);
-            }
-        }
-    }
+/// `len` zero bytes, refused rather than aborting when they cannot be had: the allocation is
+/// tried first, then made zeroed by the allocator (`vec!`), which takes fresh zero pages from the
+/// system for large buffers instead of writing zeros over them (python-blosc2's `np.empty` does
+/// not write them either).
+fn zeroed(len: usize) -> Result<Vec<u8>> {
+    let mut probe: Vec<u8> = Vec::new();
+    probe
+        .try_reserve_exact(len)
+        .map_err(|_| invalid("a result that can be allocated, bytes:", "fewer", len))?;
+    drop(probe);
+    Ok(alloc::vec![0u8; len])
 }
 
 /// Advances `coords` in C order within `lo..=hi`; `false` after the last.
@@ -908,6 +734,14 @@ impl<'o> Sink<'o> {
                 match first {
                     // The first block was decoded with the table (the delta reference).
                     Some(first) if j == 0 => &first[..],
+                    // A whole block whose rows are whole rows of the output: its C order is the
+                    // output's, so it is decoded in place, with no copy.
+                    _ if len == r.block_bytes && self.is_whole_run(r, part) => {
+                        let dst = self.offset(part) * ts;
+                        let reference = first.as_deref().unwrap_or(&[]);
+                        let out = &mut self.out[dst..dst + len];
+                        return decode_block(&r.file, *loc, table, j, reference, out, &mut scratch.io, stats);
+                    }
                     _ => {
                         let reference = first.as_deref().unwrap_or(&[]);
                         let dst = &mut scratch.block[..len];
@@ -948,6 +782,20 @@ impl<'o> Sink<'o> {
                 return Ok(());
             }
         }
+    }
+
+    /// Whether `part`, the items of one block, is the whole block and lies in the output as one
+    /// contiguous run: every dimension after the first is whole in both the block and the output.
+    fn is_whole_run(&self, r: &ArrayReader<'_>, part: &[Range<u64>]) -> bool {
+        let n = part.len();
+        n > 0
+            && part.iter().zip(&r.blockshape).all(|(p, &b)| p.end - p.start == b)
+            && (1..n).all(|d| self.strides[d - 1] == self.strides[d] * r.blockshape[d] as usize)
+    }
+
+    /// Where item `part.start` lies in the output, in items.
+    fn offset(&self, part: &[Range<u64>]) -> usize {
+        part.iter().enumerate().map(|(d, p)| (p.start - self.starts[d]) as usize * self.strides[d]).sum()
     }
 
     /// Fills the items of `part` with `item`.
