@@ -34,6 +34,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CHUNK_DIR = "/tmp/b2chunk-bench"
 BIG = "/tmp/b2bench-1gib.b2nd"
 ROWS = "/tmp/b2bench-2d.b2nd"
+ROWS_LZ4 = "/tmp/b2bench-2d-lz4.b2nd"
 BIG_N = 1 << 27  # 1 GiB of float64
 BIG_CHUNK = 2 << 20  # 16 MiB
 BIG_BLOCK = 32 << 10  # 256 KiB
@@ -70,6 +71,9 @@ def make_arrays():
         data = np.round(rng.normal(size=ROWS_SHAPE), 3)
         blosc2.asarray(data, urlpath=ROWS, mode="w")
         print(f"built {ROWS} in {time.perf_counter() - t:.1f} s")
+    if not os.path.exists(ROWS_LZ4):
+        data = np.round(np.random.default_rng(0).normal(size=ROWS_SHAPE), 3)
+        blosc2.asarray(data, urlpath=ROWS_LZ4, mode="w", cparams=blosc2.CParams(codec=blosc2.Codec.LZ4, clevel=5))
 
 
 def py_time(fn, reps):
@@ -108,20 +112,23 @@ def slices(reps):
 
 def whole(reps):
     make_arrays()
-    for nthreads in (1, 2):
-        blosc2.set_nthreads(nthreads)
-        rows = blosc2.open(ROWS, mode="r")
-        mb = rows.size * rows.dtype.itemsize / 1e6
-        fn = lambda: rows[()]  # noqa: E731
-        before = py_time(fn, reps)
-        ours = {m: json.loads(cargo_example("slice_bench", ROWS, "", str(reps), str(nthreads), m))
-                for m in ("bytes", "f64")}
-        after = py_time(fn, reps)
-        py = statistics.median([before, after])
-        for mode, r in ours.items():
-            print(f"whole 2-D array ({mb:.0f} MB), {nthreads} thread(s), {mode}: b2schema {r['median_ms']:.1f} ms "
-                  f"({mb / r['median_ms'] * 1e3:.0f} MB/s), python-blosc2 arr[()] {py:.1f} ms "
-                  f"({before:.1f} before, {after:.1f} after), ratio {r['median_ms'] / py:.2f}")
+    for path in (ROWS, ROWS_LZ4):
+        for nthreads in (1, 2):
+            blosc2.set_nthreads(nthreads)
+            rows = blosc2.open(path, mode="r")
+            mb = rows.size * rows.dtype.itemsize / 1e6
+            codec = f"{rows.cparams.codec.name.lower()} {rows.cparams.clevel}"
+            fn = lambda: rows[()]  # noqa: E731
+            before = py_time(fn, reps)
+            ours = {m: json.loads(cargo_example("slice_bench", path, "", str(reps), str(nthreads), m))
+                    for m in ("bytes", "f64")}
+            after = py_time(fn, reps)
+            py = statistics.median([before, after])
+            for mode, r in ours.items():
+                print(f"whole {mb:.0f} MB 2-D float64 array, {codec} + shuffle, {nthreads} thread(s), {mode}: "
+                      f"b2schema {r['median_ms']:.1f} ms ({mb / r['median_ms'] * 1e3:.0f} MB/s), "
+                      f"python-blosc2 arr[()] {py:.1f} ms ({before:.1f} before, {after:.1f} after), "
+                      f"ratio {r['median_ms'] / py:.2f}")
 
 
 def main():

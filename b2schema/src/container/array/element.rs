@@ -28,6 +28,13 @@ pub trait Element: Sized + Send + 'static {
             *o = Self::from_item(b, dtype);
         }
     }
+
+    /// Items from `bytes` appended to `out` (whose capacity the caller reserved): each written
+    /// once, never zeroed first.
+    fn decode_extend(bytes: &[u8], dtype: &DType, out: &mut alloc::vec::Vec<Self>) {
+        let n = dtype.itemsize().max(1);
+        out.extend(bytes.chunks_exact(n).map(|b| Self::from_item(b, dtype)));
+    }
 }
 
 /// The scalar of `dtype` when it is of `kind` and `size` bytes; why not, otherwise.
@@ -61,6 +68,15 @@ macro_rules! numbers {
                     out.iter_mut().zip(items).for_each(|(o, b)| *o = <$t>::from_be_bytes(b));
                 } else {
                     out.iter_mut().zip(items).for_each(|(o, b)| *o = <$t>::from_le_bytes(b));
+                }
+            }
+            fn decode_extend(bytes: &[u8], dtype: &DType, out: &mut alloc::vec::Vec<Self>) {
+                const N: usize = core::mem::size_of::<$t>();
+                let items = bytes.chunks_exact(N).map(|b| <[u8; N]>::try_from(b).expect("N bytes"));
+                if is_big(dtype) {
+                    out.extend(items.map(<$t>::from_be_bytes));
+                } else {
+                    out.extend(items.map(<$t>::from_le_bytes));
                 }
             }
         }

@@ -25,6 +25,7 @@ mod element;
 mod item_de;
 mod reader;
 mod selection;
+mod sink;
 mod stream;
 mod strided;
 mod typed;

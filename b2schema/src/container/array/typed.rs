@@ -9,6 +9,10 @@ use super::selection::Selection;
 use crate::container::dtype::DType;
 use crate::format::error::Result;
 
+/// The bytes decoded at a time before they are converted to typed values: small enough to stay
+/// in the cache between the two (measured: 1 MiB reads 256 MB of float64 faster than 16 MiB).
+const TYPED_PIECE_BYTES: usize = 1 << 20;
+
 impl ArrayReader<'_> {
     /// The parsed dtype; an error for a legacy layout (no dtype) or a dtype that does not parse.
     fn parsed_dtype(&self) -> Result<DType> {
@@ -33,14 +37,17 @@ impl ArrayReader<'_> {
 
     /// The items of `sel` as `T`, checked against the array's dtype ([`Element::check`]: kind
     /// and size), byte order handled.
-    pub fn read_as<T: Element + Default>(&self, sel: &Selection, opts: &ReadOptions) -> Result<Vec<T>> {
+    pub fn read_as<T: Element>(&self, sel: &Selection, opts: &ReadOptions) -> Result<Vec<T>> {
         let dtype = self.dtype_for::<T>()?;
-        let n = self.result_len(sel, opts)? / self.typesize();
+        let ts = self.typesize();
+        let n = self.result_len(sel, opts)? / ts;
         let mut out = Vec::new();
         out.try_reserve_exact(n)
             .map_err(|_| invalid("a result that can be allocated, items:", "fewer", n))?;
-        out.resize_with(n, T::default);
-        self.read_into_typed(sel, &dtype, &mut out, opts)?;
+        self.read_to(sel, opts, TYPED_PIECE_BYTES, |piece| {
+            T::decode_extend(piece, &dtype, &mut out);
+            Ok(())
+        })?;
         Ok(out)
     }
 
@@ -70,7 +77,7 @@ impl ArrayReader<'_> {
         }
         let mut at = 0;
         let ts = self.typesize();
-        let stats = self.read_to(sel, opts, super::PIECE_BYTES, |piece| {
+        let stats = self.read_to(sel, opts, TYPED_PIECE_BYTES, |piece| {
             let k = piece.len() / ts;
             T::decode_into(piece, dtype, &mut out[at..at + k]);
             at += k;
@@ -99,7 +106,7 @@ impl ArrayReader<'_> {
         out.try_reserve_exact(n)
             .map_err(|_| invalid("a result that can be allocated, items:", "fewer", n))?;
         let ts = self.typesize();
-        self.read_to(sel, opts, super::PIECE_BYTES, |piece| {
+        self.read_to(sel, opts, TYPED_PIECE_BYTES, |piece| {
             for item in piece.chunks_exact(ts) {
                 let index = out.len();
                 out.push(
@@ -118,7 +125,7 @@ impl ArrayReader<'_> {
     /// feature; checked against the dtype as [`ArrayReader::read_as`] checks them.
     #[cfg(feature = "ndarray")]
     #[cfg_attr(docsrs, doc(cfg(feature = "ndarray")))]
-    pub fn read_ndarray<T: Element + Default>(
+    pub fn read_ndarray<T: Element>(
         &self,
         sel: &Selection,
         opts: &ReadOptions,

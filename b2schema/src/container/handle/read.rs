@@ -69,7 +69,7 @@ impl Container {
     }
 
     /// The items of `sel` as `T` (checked against the dtype: [`Element::check`]).
-    pub fn read_as<T: Element + Default>(&self, sel: impl Select) -> Result<Vec<T>> {
+    pub fn read_as<T: Element>(&self, sel: impl Select) -> Result<Vec<T>> {
         let sel = self.selection(sel)?;
         let a = self.array.as_ref().ok_or_else(|| self.no_array("typed reads"))?;
         a.read_as(&sel, &self.opts).map_err(|e| self.named(e))
@@ -96,7 +96,7 @@ impl Container {
     /// (100, 37) array has shape (37,)), with the `ndarray` feature.
     #[cfg(feature = "ndarray")]
     #[cfg_attr(docsrs, doc(cfg(feature = "ndarray")))]
-    pub fn read_ndarray<T: Element + Default>(&self, sel: impl Select) -> Result<ndarray::ArrayD<T>> {
+    pub fn read_ndarray<T: Element>(&self, sel: impl Select) -> Result<ndarray::ArrayD<T>> {
         let sel = self.selection(sel)?;
         let a = self.array.as_ref().ok_or_else(|| self.no_array("ndarray reads"))?;
         a.read_ndarray(&sel, &self.opts).map_err(|e| self.named(e))
