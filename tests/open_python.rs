@@ -274,3 +274,11 @@ fn python_blosc2_files_read_through_one_open() {
     errors(&run);
     std::fs::remove_dir_all(&run.dir).unwrap();
 }
+
+#[test]
+fn a_container_is_owned_and_goes_to_threads() {
+    fn owned<T: Send + Sync + 'static>() {}
+    owned::<Container>();
+    owned::<b2schema::array::ArrayReader<'static>>();
+    owned::<Value>();
+}
