@@ -80,14 +80,17 @@ impl<'a> BitReader<'a> {
         (self.container << (self.consumed & 63)) >> ((64 - n) & 63)
     }
 
-    /// The unread bits at the top of a word, and how many bits are used: for a loop that
-    /// shifts them out itself and then gives the count back ([`BitReader::set_used`]).
+    /// The unread bits at the top of a word, with a marker bit below them (at the position of the
+    /// bits used so far): a loop that shifts bits out itself gives back how many are used as the
+    /// marker's position ([`BitReader::set_used`] with `trailing_zeros`), as long as fewer than
+    /// 64 are. The marker replaces the word's lowest bit, which such a loop never reads (it
+    /// reloads after at most 55 bits).
     #[inline(always)]
-    pub(crate) fn window(&self) -> (u64, u32) {
-        (self.container << (self.consumed & 63), self.consumed)
+    pub(crate) fn window_marked(&self) -> u64 {
+        (self.container | 1) << (self.consumed & 63)
     }
 
-    /// Sets how many bits of the loaded word are used (after [`BitReader::window`]).
+    /// Sets how many bits of the loaded word are used (after [`BitReader::window_marked`]).
     #[inline(always)]
     pub(crate) fn set_used(&mut self, used: u32) {
         self.consumed = used;

@@ -171,19 +171,18 @@ impl HuffTable {
         let mut i = 0;
         let end = o4.len().saturating_sub(3);
         let t: &[u16; TABLE] = &self.entries;
-        // One symbol of a stream whose next bits are the top of `bits` (shifted as they are
-        // consumed); `used` counts them for the reader.
+        // One symbol of a stream whose next bits are the top of `bits`, shifted out as they are
+        // used. The word carries a marker bit below its data ([`BitReader::window_marked`]),
+        // so how many bits are used is where the marker has moved to: no counter to keep.
         macro_rules! sym {
-            ($bits:ident, $used:ident) => {{
+            ($bits:ident) => {{
                 let e = t[($bits >> (64 - MAX_BITS)) as usize];
-                let n = u32::from(e >> 8);
-                $bits <<= n;
-                $used += n;
+                $bits <<= u32::from(e >> 8);
                 e as u8
             }};
         }
         // After a fast reload at most 7 bits are used: four symbols of at most 12 bits each stay
-        // within the 64 loaded.
+        // within the 64 loaded, and never reach the marker (the lowest bit).
         while i < end
             && r1.can_fast_reload()
             && r2.can_fast_reload()
@@ -194,19 +193,19 @@ impl HuffTable {
             r2.reload();
             r3.reload();
             r4.reload();
-            let ((mut b1, mut u1), (mut b2, mut u2)) = (r1.window(), r2.window());
-            let ((mut b3, mut u3), (mut b4, mut u4)) = (r3.window(), r4.window());
+            let (mut b1, mut b2, mut b3, mut b4) =
+                (r1.window_marked(), r2.window_marked(), r3.window_marked(), r4.window_marked());
             let (a, b, c, d) = (&mut o1[i..i + 4], &mut o2[i..i + 4], &mut o3[i..i + 4], &mut o4[i..i + 4]);
             for k in 0..4 {
-                a[k] = sym!(b1, u1);
-                b[k] = sym!(b2, u2);
-                c[k] = sym!(b3, u3);
-                d[k] = sym!(b4, u4);
+                a[k] = sym!(b1);
+                b[k] = sym!(b2);
+                c[k] = sym!(b3);
+                d[k] = sym!(b4);
             }
-            r1.set_used(u1);
-            r2.set_used(u2);
-            r3.set_used(u3);
-            r4.set_used(u4);
+            r1.set_used(b1.trailing_zeros());
+            r2.set_used(b2.trailing_zeros());
+            r3.set_used(b3.trailing_zeros());
+            r4.set_used(b4.trailing_zeros());
             i += 4;
         }
         let i4 = i.min(o4.len());
