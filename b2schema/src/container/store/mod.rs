@@ -26,6 +26,8 @@
 //! # Ok::<(), b2schema::Error>(())
 //! ```
 
+mod batch;
+mod ctable;
 mod describe;
 mod dir;
 mod embed;
@@ -39,6 +41,8 @@ use std::path::{Path, PathBuf};
 use alloc::string::String;
 use alloc::vec::Vec;
 
+pub use batch::{BatchArray, BatchMeta};
+pub use ctable::{CTable, Cell, ColumnSpec, column_key};
 pub use describe::{Description, Kind};
 pub use embed::Embedded;
 pub use key::{EMBED_NAME, MEMBER_SUFFIXES};
