@@ -27,6 +27,7 @@
 //! | format | [`ser`] | writing: the [`Serializer`], [`to_vec`], [`to_slice`], `to_writer`, [`encoded_len`] |
 //! | format | [`de`] | reading: the [`Deserializer`], [`from_slice`], [`take_from_slice`], `from_reader` |
 //! | format | [`encoding`] | the vocabulary: msgpack [`Encoding`]s, their markers, what a reader [`Expected`] |
+//! | format | [`value`] | [`Value`]: any msgpack value (bytes, ext, python-blosc2's tuples), as user metadata holds it |
 //! | format | [`wrap`] | newtypes that override the encoding of one value (`Str32`, `Counted`, ...) |
 //! | format | [`dump`] | an annotated hex dump of any msgpack bytes |
 //! | beneath | [`chunk`] | the Blosc1/Blosc2 chunk codec (the `b2schema-chunk` crate) |
@@ -121,7 +122,7 @@ pub use container::{b2nd, frame, writer};
 #[doc(inline)]
 pub use container::{dtype, limits};
 #[doc(inline)]
-pub use format::{de, dump, encoding, ser, wrap};
+pub use format::{de, dump, encoding, ser, value, wrap};
 #[doc(inline)]
 pub use schema::{attributes, codec, layout};
 
@@ -153,6 +154,8 @@ pub use format::ser::{
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 #[doc(inline)]
 pub use format::ser::{to_writer, to_writer_with};
+#[doc(inline)]
+pub use format::value::Value;
 #[doc(inline)]
 pub use schema::codec::{
     Decode, Encode, decode_from_slice, decode_from_slice_with, decode_take_from_slice,
