@@ -8,12 +8,13 @@
 //! ```
 //! # fn main() -> Result<(), b2schema::Error> {
 //! # let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/tables/batch.b2b");
-//! use b2schema::store::BatchArray;
+//! use b2schema::{Value, store::BatchArray};
 //!
 //! let batches = BatchArray::open(&path)?;
-//! let first = batches.raw_batch(0)?;       // the items of batch 0, each its msgpack bytes
-//! assert_eq!(first[0], [0x01]);            // the item 1
-//! let all = batches.raw_items()?;          // every item, as python-blosc2's `.items[:]` gives them
+//! let first = batches.batch(0)?;           // the items of batch 0
+//! assert_eq!(first[1], Value::from("two"));
+//! assert_eq!(first[2], Value::Bin(b"three".to_vec()));
+//! let all = batches.items()?;              // every item, as python-blosc2's `.items[:]` gives them
 //! assert_eq!(all.len() as u64, batches.len_items()?);
 //! # Ok(())
 //! # }
@@ -28,6 +29,7 @@ use super::msgpack::Cursor;
 use crate::container::frame::{ChunkInfo, FrameFile};
 use crate::container::limits::{Limit, Limits, try_reserve};
 use crate::format::error::{Error, Result, Segment};
+use crate::format::value::Value;
 
 /// The metalayer that tags a BatchArray.
 pub const METALAYER: &str = "batcharray";
@@ -93,14 +95,9 @@ impl BatchArray {
         if let Some(l) = &lengths
             && l.len() != chunks.len()
         {
-            return Err(Error::invalid(
-                "a batch length per chunk, that is",
-                chunks.len(),
-                l.len(),
-                0,
-            )
-            .in_field("batch_lengths")
-            .in_field(LENGTHS_VLMETA));
+            return Err(Error::invalid("a batch length per chunk, that is", chunks.len(), l.len(), 0)
+                .in_field("batch_lengths")
+                .in_field(LENGTHS_VLMETA));
         }
         Ok(BatchArray { frame, meta, chunks, lengths })
     }
@@ -196,15 +193,21 @@ impl BatchArray {
         if let Some(&want) = self.lengths.as_ref().and_then(|l| l.get(i))
             && want != items.len() as u64
         {
-            return Err(at(Error::invalid(
-                "as many items as batch_lengths says",
-                want,
-                items.len(),
-                0,
-            )
-            .in_field(LENGTHS_VLMETA)));
+            return Err(at(Error::invalid("as many items as batch_lengths says", want, items.len(), 0)
+                .in_field(LENGTHS_VLMETA)));
         }
         Ok(items)
+    }
+
+    /// The items of batch `i`, decoded (python-blosc2's `batches[i][:]`).
+    pub fn batch(&self, i: usize) -> Result<Vec<Value>> {
+        decode_all(self.raw_batch(i)?)
+    }
+
+    /// Every item of every batch, decoded, in order (python-blosc2's `batches.items[:]`); see
+    /// [`BatchArray::raw_items`] for the budget.
+    pub fn items(&self) -> Result<Vec<Value>> {
+        decode_all(self.raw_items()?)
     }
 
     /// Every item of every batch, each as its msgpack bytes, in order; at most
@@ -223,6 +226,15 @@ impl BatchArray {
         }
         Ok(out)
     }
+}
+
+fn decode_all(raw: Vec<Vec<u8>>) -> Result<Vec<Value>> {
+    let mut out = Vec::new();
+    try_reserve(&mut out, raw.len(), "the items of a batch", 0)?;
+    for (i, b) in raw.iter().enumerate() {
+        out.push(Value::from_msgpack(b).map_err(|e| e.in_segment(Segment::Index(i)).in_field("items"))?);
+    }
+    Ok(out)
 }
 
 /// The `batcharray` metalayer: a map of `version`, `serializer`, `items_per_block` (nil or an

@@ -9,13 +9,13 @@
 //! ```
 //! # fn main() -> Result<(), b2schema::Error> {
 //! # let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/tables/table.b2d");
-//! use b2schema::store::{CTable, Cell};
+//! use b2schema::{Value, store::CTable};
 //!
 //! let table = CTable::open(&path)?;
 //! assert_eq!(table.n_rows()?, 6);                      // 7 appended, 1 deleted
 //! assert_eq!(table.columns()[0].name, "id");
 //! let rows = table.rows()?;                            // live rows, in order
-//! assert_eq!(rows[1][0], Cell::Int(2));                // row 1 was deleted
+//! assert_eq!(rows[1][0], Value::Int(2));                // row 1 was deleted
 //! # Ok(())
 //! # }
 //! ```
@@ -33,6 +33,7 @@ use crate::container::array::{ArrayReader, ReadOptions, Selection};
 use crate::container::frame::FrameFile;
 use crate::container::limits::{Limit, Limits, try_reserve};
 use crate::format::error::{Error, Result, Segment};
+use crate::format::value::Value;
 
 /// The member that holds the table's metadata.
 pub const META_KEY: &str = "/_meta";
@@ -49,28 +50,7 @@ pub struct ColumnSpec {
     /// Whether it may hold nulls.
     pub nullable: bool,
     /// Its whole entry in the schema.
-    pub spec: serde_json::Value,
-}
-
-/// One value of a table.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Cell {
-    /// No value (a null of a nullable column).
-    Null,
-    /// A bool.
-    Bool(bool),
-    /// A signed integer.
-    Int(i64),
-    /// An unsigned integer above `i64::MAX`.
-    UInt(u64),
-    /// A float.
-    Float(f64),
-    /// A string (`string` columns, their NUL padding removed; `vlstring`).
-    Str(String),
-    /// Bytes (`bytes` columns, their NUL padding removed; `vlbytes`).
-    Bytes(Vec<u8>),
-    /// Any other msgpack value, as its bytes (`object` and `struct` columns).
-    Msgpack(Vec<u8>),
+    pub spec: Value,
 }
 
 /// A CTable opened for reading.
@@ -103,17 +83,21 @@ impl CTable {
             None => "",
         };
         if kind != "ctable" {
-            return Err(at(Error::invalid("a CTable: the vlmetalayer kind", "ctable", kind.escape_debug(), 0)
-                .in_field("kind")));
+            return Err(at(Error::invalid(
+                "a CTable: the vlmetalayer kind",
+                "ctable",
+                kind.escape_debug(),
+                0,
+            )
+            .in_field("kind")));
         }
         let schema = vlmeta_bytes(&meta, "schema")
             .map_err(at)?
             .ok_or_else(|| at(Error::invalid("a CTable's schema", "the vlmetalayer schema", "none", 0)))?;
         let text = Cursor::new(&schema).str().map_err(|e| at(e.in_field("schema")))?;
-        let json: serde_json::Value = serde_json::from_str(text).map_err(|e| {
-            at(Error::invalid("a schema in JSON", "JSON", e, e.column()).in_field("schema"))
-        })?;
-        let (columns, schema_rows, schema_version) = read_schema(&json).map_err(|e| at(e.in_field("schema")))?;
+        let json = super::json::parse(text).map_err(|e| at(e.in_field("schema")))?;
+        let (columns, schema_rows, schema_version) =
+            read_schema(&json).map_err(|e| at(e.in_field("schema")))?;
         Ok(CTable { store, columns, schema_rows, schema_version })
     }
 
@@ -158,15 +142,20 @@ impl CTable {
         if let Some(want) = self.schema_rows
             && want != n
         {
-            return Err(Error::invalid("as many live rows in /_valid_rows as the schema's n_rows", want, n, 0)
-                .in_field("n_rows"));
+            return Err(Error::invalid(
+                "as many live rows in /_valid_rows as the schema's n_rows",
+                want,
+                n,
+                0,
+            )
+            .in_field("n_rows"));
         }
         Ok(n)
     }
 
     /// Every physical row's value of column `name` (deleted rows included, nulls as
-    /// [`Cell::Null`]), at least as many as `/_valid_rows` has rows.
-    pub fn column_cells(&self, name: &str) -> Result<Vec<Cell>> {
+    /// [`Value::Nil`]), at least as many as `/_valid_rows` has rows.
+    pub fn column_cells(&self, name: &str) -> Result<Vec<Value>> {
         let spec = self.column_spec(name)?;
         let key = column_key(&spec.name);
         let at = |e: Error| e.in_segment(Segment::Key(key.clone()));
@@ -183,7 +172,7 @@ impl CTable {
                 let mut out = Vec::new();
                 try_reserve(&mut out, items.len(), "the cells of a column", 0)?;
                 for (i, item) in items.into_iter().enumerate() {
-                    out.push(vl_cell(&spec.kind, item).map_err(|e| at(e.in_segment(Segment::Index(i))))?);
+                    out.push(vl_cell(&spec.kind, &item).map_err(|e| at(e.in_segment(Segment::Index(i))))?);
                 }
                 out
             }
@@ -207,7 +196,7 @@ impl CTable {
             }
             for (c, &m) in cells.iter_mut().zip(&mask) {
                 if m == 0 {
-                    *c = Cell::Null;
+                    *c = Value::Nil;
                 }
             }
         }
@@ -217,7 +206,7 @@ impl CTable {
     /// The live rows, in order: one cell per column, in the schema's order. Every column is
     /// read whole (within the store's [`Limits`]); a column shorter than `/_valid_rows` is an
     /// error that names it.
-    pub fn rows(&self) -> Result<Vec<Vec<Cell>>> {
+    pub fn rows(&self) -> Result<Vec<Vec<Value>>> {
         let valid = self.valid_rows()?;
         let live = valid.iter().filter(|&&v| v).count();
         let mut columns = Vec::new();
@@ -225,7 +214,7 @@ impl CTable {
         let mut spent = 0u64;
         for c in &self.columns {
             let cells = self.column_cells(&c.name)?;
-            spent = spent.saturating_add((cells.len() * core::mem::size_of::<Cell>()) as u64);
+            spent = spent.saturating_add((cells.len() * core::mem::size_of::<Value>()) as u64);
             Limits::check(
                 "the cells of a table",
                 spent,
@@ -292,20 +281,22 @@ pub fn column_key(name: &str) -> String {
     alloc::format!("/_cols/{}", enc.join("/"))
 }
 
-fn read_schema(json: &serde_json::Value) -> Result<(Vec<ColumnSpec>, Option<u64>, u64)> {
-    let cols = json.get("columns").and_then(|c| c.as_array()).ok_or_else(|| {
+fn read_schema(json: &Value) -> Result<(Vec<ColumnSpec>, Option<u64>, u64)> {
+    let cols = json.get("columns").and_then(|c| c.as_slice()).ok_or_else(|| {
         Error::invalid("a schema with a list of columns", "\"columns\": [...]", "none", 0).in_field("columns")
     })?;
     let mut out: Vec<ColumnSpec> = Vec::new();
     try_reserve(&mut out, cols.len(), "the columns of a schema", 0)?;
     for (i, c) in cols.iter().enumerate() {
         let at = |e: Error| e.in_segment(Segment::Index(i)).in_field("columns");
-        let name = c.get("name").and_then(|n| n.as_str()).ok_or_else(|| {
-            at(Error::invalid("a column with a name", "\"name\": string", "none", 0))
-        })?;
-        let kind = c.get("kind").and_then(|n| n.as_str()).ok_or_else(|| {
-            at(Error::invalid("a column with a kind", "\"kind\": string", "none", 0))
-        })?;
+        let name = c
+            .get("name")
+            .and_then(|n| n.as_str())
+            .ok_or_else(|| at(Error::invalid("a column with a name", "\"name\": string", "none", 0)))?;
+        let kind = c
+            .get("kind")
+            .and_then(|n| n.as_str())
+            .ok_or_else(|| at(Error::invalid("a column with a kind", "\"kind\": string", "none", 0)))?;
         if out.iter().any(|o| o.name == name) {
             return Err(at(Error::invalid("column names used once", "once", name.escape_debug(), 0)));
         }
@@ -330,9 +321,10 @@ fn read_array(f: &FrameFile) -> Result<(String, Vec<u8>)> {
 
 /// The cells of a fixed-width column of `dtype` (a NumPy dtype string, little-endian or one
 /// byte wide), the sentinel `null_value` of its spec made null.
-fn fixed_cells(spec: &ColumnSpec, dtype: &str, bytes: &[u8]) -> Result<Vec<Cell>> {
-    let (order, code, width) = split_dtype(dtype)
-        .ok_or_else(|| Error::invalid("a column dtype b2schema reads", "<i8, <f8, |b1, <U5, |S5 ...", dtype, 0))?;
+fn fixed_cells(spec: &ColumnSpec, dtype: &str, bytes: &[u8]) -> Result<Vec<Value>> {
+    let (order, code, width) = split_dtype(dtype).ok_or_else(|| {
+        Error::invalid("a column dtype b2schema reads", "<i8, <f8, |b1, <U5, |S5 ...", dtype, 0)
+    })?;
     let size = match code {
         'U' => width.checked_mul(4),
         _ => Some(width),
@@ -352,18 +344,15 @@ fn fixed_cells(spec: &ColumnSpec, dtype: &str, bytes: &[u8]) -> Result<Vec<Cell>
         let cell = match (code, size) {
             ('i', 1 | 2 | 4 | 8) => {
                 let shift = 64 - 8 * size as u32;
-                Cell::Int(((u64::from_le_bytes(b) << shift) as i64) >> shift)
+                Value::Int((((u64::from_le_bytes(b) << shift) as i64) >> shift) as i128)
             }
-            ('u', 1 | 2 | 4 | 8) => {
-                let v = u64::from_le_bytes(b);
-                i64::try_from(v).map(Cell::Int).unwrap_or(Cell::UInt(v))
-            }
-            ('f', 4) => Cell::Float(f32::from_le_bytes([b[0], b[1], b[2], b[3]]) as f64),
-            ('f', 8) => Cell::Float(f64::from_le_bytes(b)),
-            ('b', 1) => Cell::Bool(item[0] != 0),
+            ('u', 1 | 2 | 4 | 8) => Value::Int(u64::from_le_bytes(b) as i128),
+            ('f', 4) => Value::F32(f32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+            ('f', 8) => Value::F64(f64::from_le_bytes(b)),
+            ('b', 1) => Value::Bool(item[0] != 0),
             ('S', _) => {
                 let end = item.iter().rposition(|&c| c != 0).map_or(0, |p| p + 1);
-                Cell::Bytes(item[..end].to_vec())
+                Value::Bin(item[..end].to_vec())
             }
             ('U', _) => {
                 let mut s = String::new();
@@ -376,7 +365,7 @@ fn fixed_cells(spec: &ColumnSpec, dtype: &str, bytes: &[u8]) -> Result<Vec<Cell>
                         Error::invalid("a Unicode scalar value in a string column", "<= 0x10ffff", u, 0)
                     })?);
                 }
-                Cell::Str(s)
+                Value::Str(s)
             }
             _ => {
                 return Err(Error::invalid("a column dtype b2schema reads", "i, u, f, b, S or U", dtype, 0)
@@ -386,21 +375,20 @@ fn fixed_cells(spec: &ColumnSpec, dtype: &str, bytes: &[u8]) -> Result<Vec<Cell>
         let is_null = null.is_some_and(|nv| sentinel(&cell, nv));
         // A nullable bool is widened to u1 (255 its null): a bool column reads its bytes as bools.
         let cell = match (&cell, spec.kind.as_str()) {
-            (Cell::Int(v), "bool") => Cell::Bool(*v != 0),
+            (Value::Int(v), "bool") => Value::Bool(*v != 0),
             _ => cell,
         };
-        out.push(if is_null { Cell::Null } else { cell });
+        out.push(if is_null { Value::Nil } else { cell });
     }
     Ok(out)
 }
 
-fn sentinel(cell: &Cell, nv: &serde_json::Value) -> bool {
-    match cell {
-        Cell::Int(v) => nv.as_i64() == Some(*v),
-        Cell::UInt(v) => nv.as_u64() == Some(*v),
-        Cell::Float(v) => nv.as_f64() == Some(*v),
-        Cell::Bool(v) => nv.as_bool() == Some(*v),
-        Cell::Str(s) => nv.as_str() == Some(s.as_str()),
+fn sentinel(cell: &Value, nv: &Value) -> bool {
+    match (cell, nv) {
+        (Value::Int(a), Value::Int(b)) => a == b,
+        (Value::F64(a), _) => nv.as_f64().is_some_and(|b| *a == b || (a.is_nan() && b.is_nan())),
+        (Value::Bool(a), Value::Bool(b)) => a == b,
+        (Value::Str(a), Value::Str(b)) => a == b,
         _ => false,
     }
 }
@@ -417,21 +405,17 @@ fn split_dtype(d: &str) -> Option<(char, char, usize)> {
     Some((order, code, width))
 }
 
-/// A `vlstring` item is a string or nil, a `vlbytes` item binary or nil; other kinds keep the
-/// item's msgpack bytes.
-fn vl_cell(kind: &str, item: Vec<u8>) -> Result<Cell> {
-    let mut c = Cursor::new(&item);
-    if c.nil() && c.is_done() {
-        return Ok(Cell::Null);
-    }
-    let mut c = Cursor::new(&item);
-    let cell = match kind {
-        "vlstring" => Cell::Str(c.string()?),
-        "vlbytes" => Cell::Bytes(c.bin()?.to_vec()),
-        _ => return Ok(Cell::Msgpack(item)),
+/// An item of a variable-length column: a `vlstring` item must be a string or nil, a `vlbytes`
+/// item bytes or nil; other kinds (`object`, `struct`) any value.
+fn vl_cell(kind: &str, item: &[u8]) -> Result<Value> {
+    let v = Value::from_msgpack(item)?;
+    let ok = match kind {
+        "vlstring" => matches!(v, Value::Str(_) | Value::Nil),
+        "vlbytes" => matches!(v, Value::Bin(_) | Value::Nil),
+        _ => true,
     };
-    if !c.is_done() {
-        return Err(Error::invalid("one msgpack value per item, ending at", item.len(), c.offset(), c.offset()));
+    if !ok {
+        return Err(Error::invalid("an item of the column's kind", kind, alloc::format!("{v:?}"), 0));
     }
-    Ok(cell)
+    Ok(v)
 }

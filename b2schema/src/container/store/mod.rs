@@ -31,6 +31,7 @@ mod ctable;
 mod describe;
 mod dir;
 mod embed;
+mod json;
 mod key;
 mod member;
 mod msgpack;
@@ -42,7 +43,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 pub use batch::{BatchArray, BatchMeta};
-pub use ctable::{CTable, Cell, ColumnSpec, column_key};
+pub use ctable::{CTable, ColumnSpec, column_key};
 pub use describe::{Description, Kind};
 pub use embed::Embedded;
 pub use key::{EMBED_NAME, MEMBER_SUFFIXES};

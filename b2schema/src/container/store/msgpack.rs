@@ -124,18 +124,6 @@ impl<'a> Cursor<'a> {
         core::str::from_utf8(b).map_err(|e| Error::invalid("a UTF-8 string", "UTF-8", e, at))
     }
 
-    /// A binary (`c4`-`c6`).
-    pub fn bin(&mut self) -> Result<&'a [u8]> {
-        let at = self.at;
-        let n = match self.marker()? {
-            BIN8 => self.be(1)? as usize,
-            BIN16 => self.be(2)? as usize,
-            BIN32 => self.be(4)? as usize,
-            m => return Err(wrong_marker("a msgpack binary", "c4, c5 or c6", m, at)),
-        };
-        self.take(n)
-    }
-
     /// A string, copied (fallibly).
     pub fn string(&mut self) -> Result<String> {
         let at = self.at;
