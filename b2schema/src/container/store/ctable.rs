@@ -36,7 +36,7 @@ use crate::format::error::{Error, Result, Segment};
 use crate::format::value::Value;
 
 /// The member that holds the table's metadata.
-pub const META_KEY: &str = "/_meta";
+pub const CTABLE_META_KEY: &str = "/_meta";
 /// The member that marks the live rows.
 pub const VALID_ROWS_KEY: &str = "/_valid_rows";
 
@@ -75,8 +75,8 @@ impl CTable {
 
     /// The CTable of `store`: its `/_meta` must say `kind` `"ctable"` and hold a schema.
     pub fn new(store: Store) -> Result<Self> {
-        let meta = store.open_member(META_KEY)?;
-        let at = |e: Error| e.in_segment(Segment::Key(META_KEY.into()));
+        let meta = store.open_member(CTABLE_META_KEY)?;
+        let at = |e: Error| e.in_segment(Segment::Key(CTABLE_META_KEY.into()));
         let kind = vlmeta_bytes(&meta, "kind").map_err(at)?;
         let kind = match &kind {
             Some(b) => Cursor::new(b).str().map_err(|e| at(e.in_field("kind")))?,

@@ -43,7 +43,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 pub use batch::{BatchArray, BatchMeta};
-pub use ctable::{CTable, ColumnSpec, column_key};
+pub use ctable::{CTABLE_META_KEY, CTable, ColumnSpec, VALID_ROWS_KEY, column_key};
 pub use describe::{Description, Kind};
 pub use embed::Embedded;
 pub use key::{EMBED_NAME, MEMBER_SUFFIXES};
