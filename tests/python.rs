@@ -12,3 +12,4 @@ mod metalayer_patch;
 mod plugins_python;
 mod python_accepts;
 mod store_python;
+mod table_python;

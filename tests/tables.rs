@@ -3,7 +3,6 @@
 //! in `tables.json`) read back equal; crafted batches and tables that lie refused with errors
 //! that name the place, never a panic.
 
-use b2schema::Value;
 use b2schema::store::{BatchArray, CTable};
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -16,26 +15,7 @@ fn manifest() -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(dir().join("tables.json")).unwrap()).unwrap()
 }
 
-/// A value as `tables.json` writes it (bytes as `{"__bytes__": hex}`, tuples as lists).
-pub fn to_json(v: &Value) -> serde_json::Value {
-    match v {
-        Value::Nil => serde_json::Value::Null,
-        Value::Bool(b) => json!(b),
-        Value::Int(i) => match i64::try_from(*i) {
-            Ok(i) => json!(i),
-            Err(_) => json!(*i as u64),
-        },
-        Value::F32(f) => json!(*f as f64),
-        Value::F64(f) => json!(f),
-        Value::Str(s) => json!(s),
-        Value::Bin(b) => json!({"__bytes__": b.iter().map(|x| format!("{x:02x}")).collect::<String>()}),
-        Value::Array(a) | Value::Tuple(a) | Value::Set(a) => a.iter().map(to_json).collect(),
-        Value::Map(m) => serde_json::Value::Object(
-            m.iter().map(|(k, v)| (k.as_str().unwrap_or("?").to_string(), to_json(v))).collect(),
-        ),
-        other => panic!("not in the fixtures: {other:?}"),
-    }
-}
+use b2schema_tests::value_json as to_json;
 
 #[test]
 fn batch_arrays_read_equal_to_python_blosc2() {

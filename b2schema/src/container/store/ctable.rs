@@ -387,6 +387,7 @@ fn sentinel(cell: &Value, nv: &Value) -> bool {
     match (cell, nv) {
         (Value::Int(a), Value::Int(b)) => a == b,
         (Value::F64(a), _) => nv.as_f64().is_some_and(|b| *a == b || (a.is_nan() && b.is_nan())),
+        (Value::F32(a), _) => nv.as_f64().is_some_and(|b| *a == b as f32 || (a.is_nan() && b.is_nan())),
         (Value::Bool(a), Value::Bool(b)) => a == b,
         (Value::Str(a), Value::Str(b)) => a == b,
         _ => false,
