@@ -12,4 +12,5 @@ mod metalayer_patch;
 mod plugins_python;
 mod python_accepts;
 mod store_python;
+mod store_write_python;
 mod table_python;

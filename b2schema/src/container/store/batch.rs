@@ -183,9 +183,9 @@ impl BatchArray {
             }
             if !c.is_done() {
                 return Err(in_block(Error::invalid(
-                    "a block that is one msgpack array, ending at",
-                    block.len(),
+                    "a block that is one msgpack array and nothing after it: a block of",
                     c.offset(),
+                    block.len(),
                     c.offset(),
                 )));
             }

@@ -35,7 +35,9 @@ mod json;
 mod key;
 mod member;
 mod msgpack;
+mod write;
 mod zip;
+mod zip_write;
 
 use std::path::{Path, PathBuf};
 
@@ -48,6 +50,7 @@ pub use describe::{Description, Kind};
 pub use embed::Embedded;
 pub use key::{EMBED_NAME, MEMBER_SUFFIXES};
 pub use member::{Form, Member, Place};
+pub use write::{Flavour, StoreWriter};
 
 use crate::container::frame::{FrameFile, FrameHeader, HEADER_FIXED_LEN};
 use crate::container::limits::Limits;
