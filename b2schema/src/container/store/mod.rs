@@ -52,6 +52,12 @@ pub use key::{EMBED_NAME, MEMBER_SUFFIXES};
 pub use member::{Form, Member, Place};
 pub use write::{Flavour, StoreWriter};
 
+/// The CTable schema's JSON reader, for the `store` fuzz target only (not part of the API).
+#[doc(hidden)]
+pub fn __fuzz_schema_json(text: &str) -> Result<crate::format::value::Value> {
+    json::parse(text)
+}
+
 use crate::container::frame::{FrameFile, FrameHeader, HEADER_FIXED_LEN};
 use crate::container::limits::Limits;
 use crate::format::error::{Error, Result, Segment};
