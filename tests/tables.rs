@@ -196,6 +196,21 @@ fn batch_arrays_that_lie_are_errors_that_name_the_place() {
     }
 }
 
+/// Items of one byte take more memory than their bytes: their count is held to the budget.
+#[test]
+fn many_small_items_are_held_to_the_budget() {
+    let mut block = vec![0xdd, 0, 1, 0, 0]; // an array of 65,536 items
+    block.extend(std::iter::repeat_n(0x01u8, 65_536));
+    let bytes = batch_frame(vec![vl_chunk(&[&block])], &meta("msgpack"), None);
+    let read = |limits: b2schema::Limits| {
+        let f = b2schema::frame::FrameFile::from_bytes(bytes.clone(), "many.b2b", limits)?;
+        BatchArray::new(f)?.items()
+    };
+    assert_eq!(read(b2schema::Limits::default()).unwrap().len(), 65_536);
+    let e = read(b2schema::Limits::default().with_max_decompressed(1 << 20)).unwrap_err().to_string();
+    assert!(e.contains("the items of a batch (in memory)"), "{e}");
+}
+
 /// Replaces the vlmetalayer `schema` of the table's `/_meta` by `json`.
 fn set_schema(table: &Path, json: &str) {
     b2schema::writer::set_vlmetalayer(
@@ -284,6 +299,17 @@ fn ctables_that_lie_are_errors_that_name_the_place() {
     set_schema(&t, &schema(r#"{"name": "id", "kind": "int64"}"#, 2));
     let rows = CTable::open(&t).unwrap().rows().unwrap();
     assert_eq!(rows, [[Value::Int(0)], [Value::Int(1)]]);
+
+    // A column of 2^28 zeros (a few hundred bytes of special chunks): refused within the
+    // budget, not allocated.
+    let t = fresh("huge-column");
+    let n = 1i64 << 28;
+    let f =
+        b2schema::writer::NdArray::new(&[n], &[1 << 26], &[1 << 16], "<i8", 8, b2schema::writer::Fill::Zeros);
+    std::fs::remove_file(t.join("_cols/id.b2nd")).unwrap();
+    f.to_frame().unwrap().write_file(t.join("_cols/id.b2nd")).unwrap();
+    let e = CTable::open(&t).unwrap().column_cells("id").unwrap_err().to_string();
+    assert!(e.contains("/_cols/id") && e.contains("budget exceeded"), "{e}");
 
     // A null mask shorter than its column.
     let t = fresh("null-mask");

@@ -36,6 +36,9 @@ pub const METALAYER: &str = "batcharray";
 /// The vlmetalayer that holds the batch lengths.
 pub const LENGTHS_VLMETA: &str = "_batch_array_metadata";
 
+/// What one item takes in memory beyond its bytes: its vector, then its decoded [`Value`].
+const ITEM_COST: u64 = (core::mem::size_of::<Vec<u8>>() + core::mem::size_of::<Value>()) as u64;
+
 /// What the `batcharray` metalayer says.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BatchMeta {
@@ -173,6 +176,17 @@ impl BatchArray {
             let in_block = |e: Error| at(e.in_segment(Segment::Index(b)).in_field("blocks"));
             let mut c = Cursor::new(block);
             let n = c.array_len().map_err(in_block)?;
+            // An item of one byte becomes a vector (and, decoded, a Value): what the items
+            // take in memory is checked against the budget, not only their bytes.
+            let cost = ((items.len() + n) as u64).saturating_mul(ITEM_COST);
+            Limits::check(
+                "the items of a batch (in memory)",
+                cost,
+                Limit::Decompressed,
+                limits.max_decompressed(),
+                0,
+            )
+            .map_err(in_block)?;
             try_reserve(&mut items, n, "the items of a batch", 0).map_err(in_block)?;
             for _ in 0..n {
                 let v = c.value().map_err(in_block)?;
@@ -221,6 +235,9 @@ impl BatchArray {
             Limits::check("the batches of a BatchArray (nbytes)", spent, Limit::DecompressedTotal, total, 0)
                 .map_err(|e| e.in_segment(Segment::Index(i)).in_field("batches"))?;
             let batch = self.raw_batch(i)?;
+            let cost = ((out.len() + batch.len()) as u64).saturating_mul(ITEM_COST);
+            Limits::check("the items of a BatchArray (in memory)", cost, Limit::DecompressedTotal, total, 0)
+                .map_err(|e| e.in_segment(Segment::Index(i)).in_field("batches"))?;
             try_reserve(&mut out, batch.len(), "the items of a BatchArray", 0)?;
             out.extend(batch);
         }

@@ -164,11 +164,14 @@ impl CTable {
         let mut cells = match d.kind {
             Kind::NdArray => {
                 let (dtype, bytes) = read_array(&frame).map_err(at)?;
+                let item = split_dtype(&dtype).map_or(1, |(_, c, w)| if c == 'U' { w * 4 } else { w }).max(1);
+                cells_budget(bytes.len() / item, self.store.limits()).map_err(at)?;
                 fixed_cells(spec, &dtype, &bytes).map_err(at)?
             }
             Kind::BatchArray if frame.view()?.metalayer(super::batch::METALAYER).is_some() => {
                 let b = BatchArray::new(frame).map_err(at)?;
                 let items = b.raw_items().map_err(at)?;
+                cells_budget(items.len(), self.store.limits()).map_err(at)?;
                 let mut out = Vec::new();
                 try_reserve(&mut out, items.len(), "the cells of a column", 0)?;
                 for (i, item) in items.into_iter().enumerate() {
@@ -315,12 +318,28 @@ fn read_array(f: &FrameFile) -> Result<(String, Vec<u8>)> {
         return Err(Error::invalid("a column of one dimension", 1, r.shape().len(), 0).in_field("shape"));
     }
     let dtype = r.dtype().unwrap_or("").into();
-    let (bytes, _) = r.read(&Selection::all(r.shape()), &ReadOptions::default())?;
+    // The whole column, within the budget of all a read may decompress (not ReadOptions'
+    // default of 4 GiB: a column of special chunks claims any size in a few bytes).
+    let opts = ReadOptions { max_bytes: f.limits().max_decompressed_total(), ..ReadOptions::default() };
+    let (bytes, _) = r.read(&Selection::all(r.shape()), &opts)?;
     Ok((dtype, bytes))
 }
 
 /// The cells of a fixed-width column of `dtype` (a NumPy dtype string, little-endian or one
 /// byte wide), the sentinel `null_value` of its spec made null.
+/// Refuses `n` cells when they would take more memory than `limits` lets a read decompress in
+/// all (a cell is a [`Value`], larger than the byte or two an item of a column may take).
+fn cells_budget(n: usize, limits: &Limits) -> Result<()> {
+    let bytes = (n as u64).saturating_mul(core::mem::size_of::<Value>() as u64);
+    Limits::check(
+        "the cells of a column (in memory)",
+        bytes,
+        Limit::DecompressedTotal,
+        limits.max_decompressed_total(),
+        0,
+    )
+}
+
 fn fixed_cells(spec: &ColumnSpec, dtype: &str, bytes: &[u8]) -> Result<Vec<Value>> {
     let (order, code, width) = split_dtype(dtype).ok_or_else(|| {
         Error::invalid("a column dtype b2schema reads", "<i8, <f8, |b1, <U5, |S5 ...", dtype, 0)
