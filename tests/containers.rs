@@ -20,4 +20,5 @@ mod hostile_props;
 mod layers;
 mod malformed;
 mod stores;
+mod tables;
 mod writer;

@@ -13,3 +13,5 @@ mod open_python;
 mod plugins_python;
 mod python_accepts;
 mod store_python;
+mod store_write_python;
+mod table_python;

@@ -71,6 +71,7 @@ pub use chunk::header::{
     SPECIAL_SHIFT, Special, VERSION_FORMAT, VERSION_STABLE,
 };
 pub use chunk::params::{Params, Split};
+pub use chunk::vl::VlBlocks;
 pub use error::{Error, ErrorKind, Expectation, Expected, Finding, Found};
 pub use id::{Codec, Filter, IdRange, UnknownName, UnnamedId};
 pub use registry::{CodecPlugin, FilterPlugin, PluginContext, PluginError, Registry};

@@ -35,11 +35,13 @@ async function showList() {
   const data = await r.json();
   const tbody = el("tbody");
   for (const f of data.files) {
-    const link = el("a", { href: "#/file/" + f.root + "/" + encodeURIComponent(f.path), text: f.name });
+    const page = (f.kind === "store" || f.kind === "CTable") ? "#/store/" : "#/file/";
+    const link = el("a", { href: page + f.root + "/" + encodeURIComponent(f.path), text: f.name });
     const tr = el("tr", { class: "file", "data-path": f.path, "data-root": String(f.root) },
       el("td", {}, link),
       el("td", { class: "num", text: fmtSize(f.size) }),
-      el("td", { text: f.error ? "not Blosc2" : f.kind + (f.frame === "sparse" ? " (sparse)" : "") }),
+      el("td", { text: f.error ? "not Blosc2" : f.kind + (f.frame === "sparse" ? " (sparse)" : "")
+        + (f.members !== undefined ? " (" + f.members + " members)" : "") }),
       el("td", { text: f.shape ? "(" + f.shape.join(", ") + ")" : "" }),
       el("td", { text: f.dtype || (f.typesize ? "typesize " + f.typesize : "") }),
       el("td", { class: "num", text: f.nchunks === undefined ? "" : String(f.nchunks) }));
@@ -273,10 +275,73 @@ async function dataSection(root, path, f) {
   return sec;
 }
 
+// A python-blosc2 store as a folder of its members (a .b2d's member files open as files), and
+// the CTable it holds, if any, as a table of its live rows, a page at a time.
+async function showStore(root, path) {
+  crumb.textContent = "/ " + path;
+  const r = await fetch("/api/store?" + q(root, path));
+  if (!r.ok) {
+    main.replaceChildren(el("p", { class: "error", id: "notframe", text: await r.text() }));
+    return;
+  }
+  const s = await r.json();
+  const rows = s.members.map(m => el("tr", { class: "member" },
+    el("td", {}, m.file ? el("a", { href: "#/file/" + root + "/" + encodeURIComponent(path + "/" + m.file), text: m.key })
+      : document.createTextNode(m.key)),
+    el("td", { text: m.error ? "error" : m.kind }),
+    el("td", { text: m.shape ? "(" + m.shape.join(", ") + ")" : "" }),
+    el("td", { text: m.dtype || "" })));
+  const members = el("table", { id: "members" },
+    el("thead", {}, el("tr", {}, ...["key", "kind", "shape", "dtype"].map(h => el("th", { text: h })))),
+    el("tbody", {}, ...rows));
+  const parts = [el("section", {}, el("h2", { text: s.form + " store, " + s.members.length + " members" }), members)];
+  if (s.table) parts.unshift(await tableSection(root, path, s.table));
+  main.replaceChildren(...parts);
+}
+
+async function tableSection(root, path, t) {
+  const sec = el("section", { id: "ctable" });
+  if (t.error) {
+    sec.append(el("h2", { text: "CTable" }), el("p", { class: "error", text: t.error }));
+    return sec;
+  }
+  const size = 50;
+  let offset = 0;
+  const info = el("span", { id: "rowinfo" });
+  const prev = el("button", { id: "prev", text: "previous" });
+  const next = el("button", { id: "next", text: "next" });
+  const body = el("tbody");
+  const show = v => (v !== null && typeof v === "object" && !Array.isArray(v) && "__bytes__" in v)
+    ? "0x" + v.__bytes__ : (typeof v === "string" ? v : JSON.stringify(v));
+  async function load() {
+    const r = await fetch("/api/table?" + q(root, path) + "&offset=" + offset + "&limit=" + size);
+    const p = await r.json();
+    if (!r.ok || p.error) { body.replaceChildren(el("tr", {}, el("td", { class: "error", text: p.error || "error" }))); return; }
+    body.replaceChildren(...p.rows.map((row, i) => el("tr", {},
+      el("td", { class: "num", text: String(offset + i) }),
+      ...row.map(v => el("td", { class: v === null ? "null" : "", text: v === null ? "null" : show(v) })))));
+    info.textContent = "rows " + (p.rows.length ? offset : 0) + "-" + (offset + p.rows.length) + " of " + p.n_rows;
+    prev.disabled = offset === 0;
+    next.disabled = offset + p.rows.length >= p.n_rows;
+  }
+  prev.addEventListener("click", () => { offset = Math.max(0, offset - size); load(); });
+  next.addEventListener("click", () => { offset += size; load(); });
+  const head = el("tr", {}, el("th", { text: "#" }),
+    ...t.columns.map(c => el("th", { text: c.name, title: c.kind + (c.nullable ? ", nullable" : "") })));
+  sec.append(el("h2", { text: "CTable, " + t.n_rows + " rows, " + t.columns.length + " columns" }),
+    el("div", { class: "controls" }, prev, next, info),
+    el("table", { id: "rows" }, el("thead", {}, head), body));
+  await load();
+  return sec;
+}
+
 async function route() {
   const m = location.hash.match(/^#\/file\/(\d+)\/(.*)$/);
+  const st = location.hash.match(/^#\/store\/(\d+)\/(.*)$/);
   try {
-    if (m) await showFile(m[1], decodeURIComponent(m[2])); else await showList();
+    if (m) await showFile(m[1], decodeURIComponent(m[2]));
+    else if (st) await showStore(st[1], decodeURIComponent(st[2]));
+    else await showList();
     document.body.setAttribute("data-ready", location.hash || "#/");
   } catch (e) {
     main.replaceChildren(el("p", { class: "error", text: String(e) }));

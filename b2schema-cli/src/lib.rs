@@ -25,6 +25,7 @@ pub mod slice;
 pub mod stdin;
 pub mod store;
 pub mod summary;
+pub mod table;
 pub mod text;
 pub mod verify;
 pub mod vlmeta;

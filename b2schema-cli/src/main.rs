@@ -11,7 +11,7 @@ use b2schema_cli::names::{self, Hint};
 #[cfg(feature = "serve")]
 use b2schema_cli::serve;
 use b2schema_cli::summary::Select;
-use b2schema_cli::{cat, diff, inspect, layouts, ls, pack, store, verify, vlmeta};
+use b2schema_cli::{cat, diff, inspect, layouts, ls, pack, store, table, verify, vlmeta};
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 
 /// The exit codes, in `--help` (the README says the same).
@@ -204,9 +204,17 @@ enum Command {
         /// `arr[SLICE]`) instead of raw items; NDArrays only.
         #[arg(long)]
         npy: bool,
-        /// A member of a python-blosc2 store (PATH a .b2z, .b2d or .b2e): its key, `/g/x`.
+        /// A member of a python-blosc2 store (PATH a .b2z, .b2d or .b2e): its key, `/g/x`; for
+        /// a CTable, a column's name (no leading /): its live values.
         #[arg(long, value_name = "KEY")]
         key: Option<String>,
+        /// Items and rows as JSON Lines: a BatchArray's items (a .b2b, or a store member that is
+        /// one), a CTable's live rows (what `cat TABLE` writes anyway).
+        #[arg(long, conflicts_with_all = ["csv", "npy", "slice"])]
+        json: bool,
+        /// A CTable's live rows (or one column's values, --key NAME) as CSV with a header line.
+        #[arg(long, conflicts_with_all = ["npy", "slice"])]
+        csv: bool,
     },
     /// Compresses a NumPy .npy file into a .b2nd array (python-blosc2's defaults: zstd,
     /// clevel 5, shuffle, its default chunk and block shapes).
@@ -307,12 +315,16 @@ fn main() -> ExitCode {
         },
         Command::Layout { name } => layouts::run(name.as_deref()),
         Command::Dump { input, cut } => verify::dump(&input.path, input.offset, limits, cut.all),
-        Command::Cat { input, output, slice, threads, npy, key } => {
+        Command::Cat { input, output, slice, threads, npy, key, json, csv } => {
             let o = cat::CatOptions { slice: slice.as_deref(), threads, npy };
             let output = output.filter(|p| !b2schema_cli::walk::is_std(p));
-            match key {
-                Some(key) => store::cat(&input.path, input.offset, &key, output.as_deref(), limits, &o),
-                None => cat::run(&input.path, input.offset, output.as_deref(), limits, &o),
+            let rows = table::Rows { key: key.as_deref(), json, csv, output: output.as_deref() };
+            match table::cat(&input.path, input.offset, &rows, limits) {
+                Some(done) => done,
+                None => match key {
+                    Some(key) => store::cat(&input.path, input.offset, &key, output.as_deref(), limits, &o),
+                    None => cat::run(&input.path, input.offset, output.as_deref(), limits, &o),
+                },
             }
         }
         Command::Completions { shell } => {

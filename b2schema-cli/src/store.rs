@@ -141,6 +141,27 @@ pub fn open_for_scan(path: &Path, limits: Limits) -> Result<Store, String> {
 /// error).
 pub fn write_listing(out: &mut impl Write, path: &Path, store: &Store, as_json: bool) -> io::Result<bool> {
     let mut failed = false;
+    if crate::table::is_table(store) {
+        match b2schema::store::CTable::open_with_limits(store.path(), *store.limits()) {
+            Ok(t) => failed |= crate::table::write_heading(out, path, &t, as_json)?,
+            Err(e) if as_json => {
+                let mut line = serde_json::Map::new();
+                crate::paths_json::insert(&mut line, path);
+                line.insert("error".into(), json!(e.to_string()));
+                writeln!(out, "{}", Value::Object(line))?;
+                failed = true;
+            }
+            Err(e) => {
+                writeln!(
+                    out,
+                    "{}: not a readable CTable: {}",
+                    text::path(path),
+                    text::escape(&e.to_string())
+                )?;
+                failed = true;
+            }
+        }
+    }
     if !as_json {
         writeln!(
             out,

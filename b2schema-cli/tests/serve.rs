@@ -144,7 +144,10 @@ impl Browser {
             assert!(Instant::now() < deadline, "chromedriver did not start");
             std::thread::sleep(Duration::from_millis(50));
         }
-        let profile = TempDir::new("chromium-profile");
+        // One profile per browser: the tests of this file run at once, each with its own.
+        static BROWSERS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = BROWSERS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let profile = TempDir::new(&format!("chromium-profile-{n}"));
         let caps = json!({ "capabilities": { "alwaysMatch": { "goog:chromeOptions": {
             "binary": chromium,
             "args": ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -449,4 +452,81 @@ fn serve_in_a_browser() {
     assert_eq!(http(port, "GET", "/api/file?root=2&path=x", &host, None).0, 403);
     assert!(!files.to_string().contains("escape.b2nd"), "a link out of the root is not listed");
     eprintln!("first page {first_page:?}, page with the 2500x1200 heatmap {heatmap_page:?}");
+}
+
+/// A python-blosc2 store and a CTable in the viewer (`tests/data/tables/`, and a `.b2z` of the
+/// table written by b2schema's `StoreWriter`): the list shows the `.b2d` and the `.b2z` as
+/// CTables beside the files; the store page lists the members as a folder (a `.b2d` member opens
+/// as a file) and shows the live rows of the table, 50 a page, equal to python-blosc2's reading
+/// (`tables.json`); `/api/table` pages by offset; a path out of the root and a file that is not a
+/// store are refused.
+#[test]
+fn serve_shows_a_store_as_a_folder_and_a_ctable_as_a_paged_table() {
+    let dir = TempDir::new("serve-tables");
+    let tables = repo_root().join("tests/data/tables");
+    // The table again as a .b2z, every member copied into a store b2schema writes.
+    let store = b2schema::store::Store::open(tables.join("table.b2d")).unwrap();
+    let mut w = b2schema::store::StoreWriter::new(b2schema::store::Flavour::Dict);
+    for m in store.members() {
+        let b2schema::store::Place::File(p) = &m.place else { panic!("{}: not a file", m.key) };
+        w.insert(&m.key, std::fs::read(p).unwrap()).unwrap();
+    }
+    w.write_zip(dir.0.join("table.b2z")).unwrap();
+    let (_server, port) = start_server(&[&tables, &dir.0]);
+    let host = format!("127.0.0.1:{port}");
+    let want: Value =
+        serde_json::from_str(&std::fs::read_to_string(tables.join("tables.json")).unwrap()).unwrap();
+    let want_rows: Vec<Vec<Value>> = want["table.b2d"]["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            want["table.b2d"]["columns"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| r[c.as_str().unwrap()].clone())
+                .collect()
+        })
+        .collect();
+
+    let get = |path: &str| {
+        let (status, _, body) = http(port, "GET", path, &host, None);
+        (status, serde_json::from_slice::<Value>(&body).unwrap_or(Value::Null))
+    };
+    let (_, files) = get("/api/files");
+    let kinds: Vec<(Value, Value)> =
+        files["files"].as_array().unwrap().iter().map(|f| (f["path"].clone(), f["kind"].clone())).collect();
+    assert!(kinds.contains(&(json!("table.b2d"), json!("CTable"))), "{kinds:?}");
+    assert!(kinds.contains(&(json!("table.b2z"), json!("CTable"))), "{kinds:?}");
+    for (root, path) in [(0, "table.b2d"), (1, "table.b2z")] {
+        let (status, page) = get(&format!("/api/table?root={root}&path={path}&offset=2&limit=3"));
+        assert_eq!(status, 200, "{page}");
+        assert_eq!(page["rows"], json!(want_rows[2..5]), "{path}");
+        assert_eq!(page["n_rows"], 6);
+    }
+    assert_eq!(get("/api/table?root=0&path=..%2Ftables%2Ftable.b2d").0, 403);
+    assert_eq!(get("/api/store?root=0&path=batch.b2b").0, 422);
+
+    let browser = Browser::start();
+    browser.open(&format!("http://{host}/#/store/0/table.b2d"));
+    let cells = browser.js(
+        "return [...document.querySelectorAll('#rows tbody tr')].map(r => [...r.children].slice(1).map(c => c.textContent))",
+    );
+    let shown: Vec<Vec<String>> = serde_json::from_value(cells).unwrap();
+    assert_eq!(shown.len(), 6);
+    assert_eq!(shown[1], ["2", "1", "true", "nn", "0x0202", "ab", "null"]);
+    let members = browser
+        .js("return [...document.querySelectorAll('#members tr.member a')].map(a => a.getAttribute('href'))");
+    let members: Vec<String> = serde_json::from_value(members).unwrap();
+    assert!(members.contains(&"#/file/0/table.b2d%2F_cols%2Fid.b2nd".to_string()), "{members:?}");
+    // The member opens as a file page.
+    browser.open(&format!("http://{host}/#/file/0/table.b2d%2F_cols%2Fid.b2nd"));
+    assert_eq!(
+        browser.js("return document.querySelector('td[data-key=\"typesize\"]').textContent"),
+        json!("8")
+    );
+    browser.open(&format!("http://{host}/#/store/1/table.b2z"));
+    assert_eq!(browser.js("return document.getElementById('rowinfo').textContent"), json!("rows 0-6 of 6"));
+    assert_eq!(browser.js("return document.querySelectorAll('#members tr.member a').length"), json!(0));
 }

@@ -245,3 +245,66 @@ fn crafted_stores_end_cleanly_within_5_s_and_512_mib() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A CTable (`tests/data/tables/table.b2d`, written by python-blosc2 4.14.1): `inspect` heads the
+/// member listing with its schema and row count (a `ctable` object by the schema with `--json`);
+/// `cat` writes its live rows as JSON Lines equal to python-blosc2's (`tables.json`), or CSV,
+/// `--key NAME` one column; `cat B.b2b --json` a BatchArray's items.
+#[test]
+fn a_ctable_and_a_batch_array_from_the_command_line() {
+    let (schemas, index) = schema();
+    let manifest: Value = serde_json::from_str(
+        &std::fs::read_to_string(repo_root().join("tests/data/tables/tables.json")).unwrap(),
+    )
+    .unwrap();
+    let table = "tests/data/tables/table.b2d";
+    let o = b2schema(&["inspect", table]);
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        out.starts_with("tests/data/tables/table.b2d: CTable, 6 rows, 7 columns\n  id  int64\n"),
+        "{out}"
+    );
+    assert!(out.contains("  raw  vlbytes  nullable\n"), "{out}");
+    let o = b2schema(&["inspect", "--json", table]);
+    assert!(o.status.success());
+    let out = String::from_utf8(o.stdout).unwrap();
+    for line in out.lines() {
+        let v: Value = serde_json::from_str(line).unwrap();
+        if let Err(e) = schemas.validate(&v, index) {
+            panic!("{e:#}\n{line}");
+        }
+    }
+    let head: Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    assert_eq!(head["kind"], "ctable");
+    assert_eq!(head["n_rows"], 6);
+
+    let o = b2schema(&["cat", table]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let rows: Vec<Value> =
+        String::from_utf8(o.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(Value::Array(rows), manifest["table.b2d"]["rows"]);
+
+    let o = b2schema(&["cat", table, "--csv"]);
+    let csv = String::from_utf8(o.stdout).unwrap();
+    assert_eq!(csv.lines().next(), Some("id,x,ok,name,raw,s,n32"));
+    assert_eq!(csv.lines().nth(2), Some("2,1.0,true,nn,0202,ab,"));
+
+    let o = b2schema(&["cat", table, "--key", "name"]);
+    assert_eq!(
+        String::from_utf8(o.stdout).unwrap(),
+        "\"\"\n\"nn\"\n\"nnn\"\n\"nnnn\"\n\"nnnnn\"\n\"nnnnnn\"\n"
+    );
+    let o = b2schema(&["cat", table, "--key", "nope"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("a column of the table"));
+
+    for name in ["batch.b2b", "blocks.b2b"] {
+        let o = b2schema(&["cat", "--json", &format!("tests/data/tables/{name}")]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let items: Vec<Value> =
+            String::from_utf8(o.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        assert_eq!(Value::Array(items), manifest[name], "{name}");
+    }
+    let o = b2schema(&["cat", "--csv", "tests/data/tables/batch.b2b"]);
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -240,3 +240,30 @@ pub fn with_metalayers(frame: &[u8], layers: &[(&str, &[u8])]) -> Vec<u8> {
     out.extend_from_slice(&frame[old..]);
     out
 }
+
+/// A [`b2schema::Value`] as the python checkers write what python-blosc2 reads back
+/// (`tests/python/write_tables.py`, `tests/data/tables/generate.py`): bytes as
+/// `{"__bytes__": hex}`, a tuple as `{"__tuple__": [...]}`, a NaN as `"NaN"`.
+pub fn value_json(v: &b2schema::Value) -> serde_json::Value {
+    use b2schema::Value;
+    use serde_json::json;
+    let float = |f: f64| if f.is_nan() { json!("NaN") } else { json!(f) };
+    match v {
+        Value::Nil => serde_json::Value::Null,
+        Value::Bool(b) => json!(b),
+        Value::Int(i) => match i64::try_from(*i) {
+            Ok(i) => json!(i),
+            Err(_) => json!(u64::try_from(*i).expect("msgpack's range")),
+        },
+        Value::F32(f) => float(f64::from(*f)),
+        Value::F64(f) => float(*f),
+        Value::Str(s) => json!(s),
+        Value::Bin(b) => json!({ "__bytes__": hex(b) }),
+        Value::Array(a) => a.iter().map(value_json).collect(),
+        Value::Tuple(a) => json!({ "__tuple__": a.iter().map(value_json).collect::<Vec<_>>() }),
+        Value::Map(m) => serde_json::Value::Object(
+            m.iter().map(|(k, v)| (k.as_str().expect("string keys").to_string(), value_json(v))).collect(),
+        ),
+        other => panic!("not written by the checkers: {other:?}"),
+    }
+}

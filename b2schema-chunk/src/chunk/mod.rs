@@ -12,3 +12,4 @@ pub(crate) mod header;
 pub(crate) mod params;
 pub(crate) mod split;
 pub(crate) mod stored;
+pub(crate) mod vl;

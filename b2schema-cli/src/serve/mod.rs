@@ -15,6 +15,7 @@ mod paths;
 mod png;
 mod render;
 mod routes;
+mod stores;
 
 #[cfg(test)]
 mod props;

@@ -12,6 +12,7 @@ use serde_json::{Value, json};
 use super::http::{Request, Response, query_param};
 use super::paths::Roots;
 use super::render::{self, Numeric, Scale, Slice2};
+use super::stores;
 
 const INDEX_HTML: &str = include_str!("../../assets/index.html");
 const APP_JS: &str = include_str!("../../assets/app.js");
@@ -34,6 +35,26 @@ pub fn route(roots: &Roots, req: &Request) -> Response {
         "/app.js" => Response::ok("text/javascript; charset=utf-8", APP_JS),
         "/style.css" => Response::ok("text/css; charset=utf-8", STYLE_CSS),
         "/api/files" => json_response(files(roots)),
+        "/api/store" | "/api/table" => {
+            let root = q("root").and_then(|r| r.parse::<usize>().ok());
+            let (Some(root), Some(rel)) = (root, q("path")) else {
+                return Response::error(400, "root and path expected");
+            };
+            let path = match roots.resolve(root, &rel) {
+                Ok(p) => p,
+                Err(why) => return Response::error(403, why),
+            };
+            if !stores::is_store(&path) {
+                return Response::error(422, "not a python-blosc2 store");
+            }
+            let number = |k: &str, d: usize| q(k).and_then(|v| v.parse::<usize>().ok()).unwrap_or(d);
+            let answer = if req.path == "/api/store" {
+                stores::store_json(&path)
+            } else {
+                stores::table_page(&path, number("offset", 0), number("limit", 50))
+            };
+            answer.map(json_response).unwrap_or_else(|why| Response::error(422, why))
+        }
         "/api/file" | "/api/heatmap.png" | "/api/plot.png" | "/api/value" => {
             let root = q("root").and_then(|r| r.parse::<usize>().ok());
             let (Some(root), Some(rel)) = (root, q("path")) else {
@@ -68,8 +89,7 @@ fn json_response(v: Value) -> Response {
 
 /// The list: every entry with its size, kind, shape and dtype (or the reason it is not a frame).
 fn files(roots: &Roots) -> Value {
-    let files: Vec<Value> = roots
-        .list()
+    let files: Vec<Value> = with_store_dirs(roots.list())
         .into_iter()
         .map(|e| {
             let name = if e.rel.is_empty() {
@@ -78,6 +98,12 @@ fn files(roots: &Roots) -> Value {
                 e.rel.clone()
             };
             let mut m = json!({ "root": e.root, "path": e.rel, "name": name, "size": size_of(&e.path) });
+            if stores::is_store(&e.path) {
+                if let Some(o) = m.as_object_mut() {
+                    o.extend(stores::summary(&e.path));
+                }
+                return m;
+            }
             match FrameFile::open(&e.path).and_then(|f| summary(&f)) {
                 Ok(s) => {
                     if let Some(o) = m.as_object_mut() {
@@ -91,6 +117,27 @@ fn files(roots: &Roots) -> Value {
         .collect();
     let roots: Vec<String> = roots.all().iter().map(|r| r.display().to_string()).collect();
     json!({ "roots": roots, "files": files })
+}
+
+/// The entries, with every `.b2d` store directory that holds some of them listed too (before
+/// its first member), so that the list shows the store as well as its files.
+fn with_store_dirs(entries: Vec<super::paths::Entry>) -> Vec<super::paths::Entry> {
+    let mut out: Vec<super::paths::Entry> = Vec::new();
+    for e in entries {
+        let parts: Vec<&str> = e.rel.split('/').collect();
+        for n in 1..parts.len() {
+            let rel = parts[..n].join("/");
+            if !rel.ends_with(".b2d") || out.iter().any(|o| o.root == e.root && o.rel == rel) {
+                continue;
+            }
+            let Some(path) = e.path.ancestors().nth(parts.len() - n) else { continue };
+            if stores::is_store(path) {
+                out.push(super::paths::Entry { root: e.root, rel, path: path.to_path_buf() });
+            }
+        }
+        out.push(e);
+    }
+    out
 }
 
 /// Bytes of a file, or of the files directly inside a sparse frame's directory.

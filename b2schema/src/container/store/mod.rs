@@ -26,23 +26,37 @@
 //! # Ok::<(), b2schema::Error>(())
 //! ```
 
+mod batch;
+mod ctable;
 mod describe;
 mod dir;
 mod embed;
+mod json;
 mod key;
 mod member;
 mod msgpack;
+mod write;
 mod zip;
+mod zip_write;
 
 use std::path::{Path, PathBuf};
 
 use alloc::string::String;
 use alloc::vec::Vec;
 
+pub use batch::{BatchArray, BatchMeta};
+pub use ctable::{CTABLE_META_KEY, CTable, ColumnSpec, VALID_ROWS_KEY, column_key};
 pub use describe::{Description, Kind};
 pub use embed::Embedded;
 pub use key::{EMBED_NAME, MEMBER_SUFFIXES};
 pub use member::{Form, Member, Place};
+pub use write::{Flavour, StoreWriter};
+
+/// The CTable schema's JSON reader, for the `store` fuzz target only (not part of the API).
+#[doc(hidden)]
+pub fn __fuzz_schema_json(text: &str) -> Result<crate::format::value::Value> {
+    json::parse(text)
+}
 
 use crate::container::frame::{FrameFile, FrameHeader, HEADER_FIXED_LEN};
 use crate::container::limits::Limits;

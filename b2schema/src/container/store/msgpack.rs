@@ -82,6 +82,34 @@ impl<'a> Cursor<'a> {
         self.count(n, 2, at)
     }
 
+    /// An array's item count.
+    pub fn array_len(&mut self) -> Result<usize> {
+        let at = self.at;
+        let n = match self.marker()? {
+            m @ FIXARRAY..=FIXARRAY_MAX => (m & 0x0f) as u64,
+            ARRAY16 => self.be(2)?,
+            ARRAY32 => self.be(4)?,
+            m => return Err(wrong_marker("a msgpack array", "90-9f, dc or dd", m, at)),
+        };
+        self.count(n, 1, at)
+    }
+
+    /// Whether the next value is `nil` (then read), or something else (left unread).
+    pub fn nil(&mut self) -> bool {
+        if self.bytes.get(self.at) == Some(&NIL) {
+            self.at += 1;
+            return true;
+        }
+        false
+    }
+
+    /// The bytes of the next value, whole (checked as [`Cursor::skip`] checks it).
+    pub fn value(&mut self) -> Result<&'a [u8]> {
+        let start = self.at;
+        self.skip()?;
+        Ok(&self.bytes[start..self.at])
+    }
+
     /// A string.
     pub fn str(&mut self) -> Result<&'a str> {
         let at = self.at;

@@ -13,15 +13,15 @@ use crate::container::frame::open_regular;
 use crate::container::limits::{Limit, Limits, try_reserve, try_zeros};
 use crate::format::error::{Error, Result, Segment};
 
-const EOCD_SIG: u32 = 0x0605_4b50;
+pub(super) const EOCD_SIG: u32 = 0x0605_4b50;
 const EOCD_LEN: u64 = 22;
 const ZIP64_LOCATOR_SIG: u32 = 0x0706_4b50;
 const ZIP64_LOCATOR_LEN: u64 = 20;
 const ZIP64_EOCD_SIG: u32 = 0x0606_4b50;
 const ZIP64_EOCD_LEN: u64 = 56;
-const CENTRAL_SIG: u32 = 0x0201_4b50;
+pub(super) const CENTRAL_SIG: u32 = 0x0201_4b50;
 const CENTRAL_LEN: usize = 46;
-const LOCAL_SIG: u32 = 0x0403_4b50;
+pub(super) const LOCAL_SIG: u32 = 0x0403_4b50;
 /// The fixed part of a local file header.
 pub const LOCAL_LEN: u64 = 30;
 /// The longest comment, hence how far from the end the end-of-central-directory record can be.

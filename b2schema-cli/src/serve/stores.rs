@@ -1,0 +1,87 @@
+//! The viewer's stores: a python-blosc2 store (`.b2z`, or a `.b2d` directory) listed as a
+//! folder of its members, and a CTable in one shown as a table, a page of live rows at a time.
+
+use std::path::Path;
+
+use b2schema::Limits;
+use b2schema::store::{CTable, Place, Store};
+use serde_json::{Value, json};
+
+/// The most rows one page of a table holds.
+pub const MAX_PAGE: usize = 200;
+
+/// Whether `path` is a store the viewer shows as a folder.
+pub fn is_store(path: &Path) -> bool {
+    crate::store::detect(path, Limits::default())
+}
+
+/// What the file list says of a store: its kind (`store`, or `CTable` when it holds one) and
+/// member count.
+pub fn summary(path: &Path) -> serde_json::Map<String, Value> {
+    let mut m = serde_json::Map::new();
+    match Store::open(path) {
+        Ok(s) => {
+            let table = crate::table::is_table(&s);
+            m.insert("kind".into(), json!(if table { "CTable" } else { "store" }));
+            m.insert("members".into(), json!(s.members().len()));
+        }
+        Err(e) => {
+            m.insert("error".into(), json!(e.to_string()));
+        }
+    }
+    m
+}
+
+/// `/api/store`: the store's form and members (key, kind, shape, dtype, and for a member file
+/// of a `.b2d` its path under the store, which the file page opens), and a CTable's schema.
+pub fn store_json(path: &Path) -> Result<Value, String> {
+    let store = Store::open(path).map_err(|e| e.to_string())?;
+    let members: Vec<Value> = store
+        .members()
+        .iter()
+        .map(|m| {
+            let mut v = json!({ "key": m.key });
+            if let Place::File(p) = &m.place
+                && let Ok(rel) = p.strip_prefix(store.path())
+            {
+                v["file"] = json!(rel.to_string_lossy().replace('\\', "/"));
+            }
+            match store.describe(&m.key) {
+                Ok(d) => {
+                    v["kind"] = json!(d.kind.name());
+                    v["shape"] = json!(d.shape);
+                    v["dtype"] = json!(d.dtype);
+                }
+                Err(e) => v["error"] = json!(e.to_string()),
+            }
+            v
+        })
+        .collect();
+    let mut out = json!({ "form": store.form().name(), "members": members });
+    if crate::table::is_table(&store) {
+        out["table"] = match CTable::new(store) {
+            Ok(t) => json!({
+                "columns": t.columns().iter().map(|c| json!({ "name": c.name, "kind": c.kind, "nullable": c.nullable })).collect::<Vec<_>>(),
+                "n_rows": t.n_rows().ok(),
+            }),
+            Err(e) => json!({ "error": e.to_string() }),
+        };
+    }
+    Ok(out)
+}
+
+/// `/api/table`: live rows `offset..offset + limit` (at most [`MAX_PAGE`]) of the CTable at
+/// `path`, values as `cat` writes them.
+pub fn table_page(path: &Path, offset: usize, limit: usize) -> Result<Value, String> {
+    let t = CTable::open(path).map_err(|e| e.to_string())?;
+    let rows = t.rows().map_err(|e| e.to_string())?;
+    let end = offset.saturating_add(limit.min(MAX_PAGE)).min(rows.len());
+    let page: Vec<Value> = rows
+        .get(offset.min(rows.len())..end)
+        .unwrap_or_default()
+        .iter()
+        .map(|r| r.iter().map(crate::table::value_json).collect())
+        .collect();
+    let columns: Vec<&str> = t.columns().iter().map(|c| c.name.as_str()).collect();
+    Ok(json!({ "columns": columns, "n_rows": rows.len(), "offset": offset, "rows": page }))
+}

@@ -1,0 +1,253 @@
+//! python-blosc2's CTables and BatchArrays on the command line: `inspect t.b2d` heads the
+//! member listing with the table's schema and row count; `cat t.b2d` writes the live rows as
+//! JSON Lines (one object per row, columns in the schema's order) or CSV (`--csv`); `cat t.b2d
+//! --key NAME` one column's live values; `cat b.b2b --json` a BatchArray's items as JSON Lines.
+//! Values are shown as `inspect` shows msgpack: bytes as `{"__bytes__": hex}`, ext values as
+//! `[type, {"__bytes__": hex}]`, non-finite floats as strings.
+
+use std::io::{self, BufWriter, Write};
+use std::path::Path;
+use std::process::ExitCode;
+
+use b2schema::Limits;
+use b2schema::Value;
+use b2schema::store::{BatchArray, CTable, Store};
+use serde_json::{Map, Number, json};
+
+use crate::Failure;
+use crate::msgpack_json::hex;
+use crate::text;
+
+/// How rows are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RowFormat {
+    /// One JSON value per line.
+    JsonLines,
+    /// Comma-separated values with a header line (RFC 4180 quoting).
+    Csv,
+}
+
+/// Whether `store` holds a CTable (a `/_meta` member).
+pub fn is_table(store: &Store) -> bool {
+    store.member(b2schema::store::CTABLE_META_KEY).is_some()
+}
+
+/// A value as JSON, in the command's msgpack convention.
+pub fn value_json(v: &Value) -> serde_json::Value {
+    let float =
+        |f: f64| Number::from_f64(f).map(serde_json::Value::Number).unwrap_or_else(|| json!(f.to_string()));
+    match v {
+        Value::Nil => serde_json::Value::Null,
+        Value::Bool(b) => json!(b),
+        Value::Int(i) => match (i64::try_from(*i), u64::try_from(*i)) {
+            (Ok(i), _) => json!(i),
+            (_, Ok(u)) => json!(u),
+            _ => json!(i.to_string()),
+        },
+        Value::F32(f) => float(f64::from(*f)),
+        Value::F64(f) => float(*f),
+        Value::Str(s) => json!(s),
+        Value::Bin(b) => json!({ "__bytes__": hex(b) }),
+        Value::Array(a) | Value::Tuple(a) | Value::Set(a) => a.iter().map(value_json).collect(),
+        Value::Map(m) => {
+            let mut o = Map::new();
+            for (k, v) in m {
+                let k = match k {
+                    Value::Str(s) => s.clone(),
+                    other => value_json(other).to_string(),
+                };
+                o.insert(k, value_json(v));
+            }
+            serde_json::Value::Object(o)
+        }
+        Value::Complex { re, im } => json!([float(*re), float(*im)]),
+        Value::Ext(code, data) => json!([code, { "__bytes__": hex(data) }]),
+    }
+}
+
+/// A value as one CSV field: strings as they are, bytes in hex, nil empty, others as JSON.
+fn csv_field(v: &Value) -> String {
+    let s = match v {
+        Value::Nil => String::new(),
+        Value::Str(s) => s.clone(),
+        Value::Bin(b) => hex(b),
+        other => value_json(other).to_string(),
+    };
+    if s.contains([',', '"', '\n', '\r']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s }
+}
+
+/// The table's heading of `inspect`: a line, then a line per column (text), or one
+/// `ctable` object (JSON).
+pub fn write_heading(out: &mut impl Write, path: &Path, t: &CTable, as_json: bool) -> io::Result<bool> {
+    let rows = t.n_rows();
+    if as_json {
+        let mut v = json!({ "schema": 2 });
+        let o = v.as_object_mut().expect("an object");
+        crate::paths_json::insert(o, path);
+        o.insert("kind".into(), json!("ctable"));
+        o.insert("schema_version".into(), json!(t.schema_version()));
+        match &rows {
+            Ok(n) => o.insert("n_rows".into(), json!(n)),
+            Err(e) => o.insert("error".into(), json!(e.to_string())),
+        };
+        let cols: Vec<serde_json::Value> = t
+            .columns()
+            .iter()
+            .map(|c| json!({ "name": c.name, "kind": c.kind, "nullable": c.nullable }))
+            .collect();
+        o.insert("columns".into(), json!(cols));
+        writeln!(out, "{v}")?;
+    } else {
+        let n = match &rows {
+            Ok(n) => n.to_string(),
+            Err(e) => format!("? ({})", text::escape(&e.to_string())),
+        };
+        writeln!(out, "{}: CTable, {} rows, {} columns", text::path(path), n, t.columns().len())?;
+        for c in t.columns() {
+            let null = if c.nullable { "  nullable" } else { "" };
+            writeln!(out, "  {}  {}{}", text::escape(&c.name), text::escape(&c.kind), null)?;
+        }
+    }
+    Ok(rows.is_err())
+}
+
+/// What `cat` was asked for, as far as tables and batches go.
+pub struct Rows<'a> {
+    /// `--key`.
+    pub key: Option<&'a str>,
+    /// `--json`.
+    pub json: bool,
+    /// `--csv`.
+    pub csv: bool,
+    /// `-o`.
+    pub output: Option<&'a Path>,
+}
+
+/// `cat` of a CTable (a store with `/_meta`, unless `--key` names a member, `/...`), of a
+/// BatchArray with `--json` (a file, or the store member `--key`), or `None`: the frame and
+/// member `cat` of before.
+pub fn cat(path: &Path, offset: u64, r: &Rows<'_>, limits: Limits) -> Option<Result<ExitCode, Failure>> {
+    let format = if r.csv { RowFormat::Csv } else { RowFormat::JsonLines };
+    if offset == 0 && crate::store::detect(path, limits) {
+        let store = match Store::open_with_limits(path, limits) {
+            Ok(s) => s,
+            Err(e) => return Some(Err(Failure::at(path, e))),
+        };
+        let member_key = r.key.filter(|k| k.starts_with('/'));
+        if is_table(&store) && member_key.is_none() {
+            return Some(cat_table(path, store, r.key, format, r.output));
+        }
+        if r.csv {
+            return Some(Err(Failure::at(
+                path,
+                "--csv writes a CTable's rows; this store holds no CTable (/_meta)",
+            )));
+        }
+        if let (true, Some(k)) = (r.json, member_key) {
+            let b = store.open_member(k).and_then(BatchArray::new).map_err(|e| Failure::at(path, e));
+            return Some(b.and_then(|b| cat_batches(path, &b, r.output)));
+        }
+        return None;
+    }
+    if r.csv {
+        return Some(Err(Failure::at(path, "--csv writes a CTable's rows: give a CTable's .b2d or .b2z")));
+    }
+    if r.json && r.key.is_none() {
+        if offset != 0 {
+            return Some(Err(Failure::at(path, "--json reads a BatchArray frame at offset 0")));
+        }
+        return Some(open_batches(path, limits).and_then(|b| cat_batches(path, &b, r.output)));
+    }
+    None
+}
+
+/// `cat TABLE [--key COLUMN] [--csv]`: the live rows (or one column's live values).
+pub fn cat_table(
+    path: &Path,
+    store: Store,
+    column: Option<&str>,
+    format: RowFormat,
+    output: Option<&Path>,
+) -> Result<ExitCode, Failure> {
+    let t = CTable::new(store).map_err(|e| Failure::at(path, e))?;
+    let (names, rows): (Vec<String>, Vec<Vec<Value>>) = match column {
+        Some(name) => {
+            let cells = t.column_cells(name).map_err(|e| Failure::at(path, e))?;
+            let valid = t.valid_rows().map_err(|e| Failure::at(path, e))?;
+            if cells.len() < valid.len() {
+                return Err(Failure::at(
+                    path,
+                    format!("column {name}: {} values for {} rows", cells.len(), valid.len()),
+                ));
+            }
+            let live = cells.into_iter().zip(valid).filter(|(_, v)| *v).map(|(c, _)| vec![c]).collect();
+            (vec![name.to_string()], live)
+        }
+        None => {
+            let names = t.columns().iter().map(|c| c.name.clone()).collect();
+            (names, t.rows().map_err(|e| Failure::at(path, e))?)
+        }
+    };
+    write_rows(path, output, |w| {
+        if format == RowFormat::Csv {
+            let head: Vec<String> = names.iter().map(|n| csv_field(&Value::Str(n.clone()))).collect();
+            writeln!(w, "{}", head.join(","))?;
+        }
+        for r in &rows {
+            match (format, column) {
+                (RowFormat::Csv, _) => {
+                    let f: Vec<String> = r.iter().map(csv_field).collect();
+                    writeln!(w, "{}", f.join(","))?;
+                }
+                (RowFormat::JsonLines, Some(_)) => writeln!(w, "{}", value_json(&r[0]))?,
+                (RowFormat::JsonLines, None) => {
+                    let o: Map<String, serde_json::Value> =
+                        names.iter().zip(r).map(|(n, v)| (n.clone(), value_json(v))).collect();
+                    writeln!(w, "{}", serde_json::Value::Object(o))?;
+                }
+            }
+        }
+        Ok(())
+    })
+}
+
+/// `cat B.b2b --json` (or a store member that is a BatchArray): its items as JSON Lines.
+pub fn cat_batches(path: &Path, b: &BatchArray, output: Option<&Path>) -> Result<ExitCode, Failure> {
+    write_rows(path, output, |w| {
+        for i in 0..b.len() {
+            let items = b.batch(i).map_err(|e| io::Error::other(e.to_string()))?;
+            for item in &items {
+                writeln!(w, "{}", value_json(item))?;
+            }
+        }
+        Ok(())
+    })
+}
+
+/// Opens `path` as a BatchArray frame within `limits`.
+pub fn open_batches(path: &Path, limits: Limits) -> Result<BatchArray, Failure> {
+    let f = b2schema::frame::FrameFile::open_with_limits(path, limits).map_err(|e| Failure::at(path, e))?;
+    BatchArray::new(f).map_err(|e| Failure::at(path, e))
+}
+
+fn write_rows(
+    path: &Path,
+    output: Option<&Path>,
+    body: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> Result<ExitCode, Failure> {
+    match output {
+        Some(out) => {
+            let mut w = crate::output::AtomicFile::create(out, &[path])?;
+            body(&mut w).map_err(|e| Failure::at(path, e))?;
+            w.commit().map(|()| ExitCode::SUCCESS)
+        }
+        None => {
+            let mut w = BufWriter::new(io::stdout().lock());
+            match body(&mut w).and_then(|()| w.flush()) {
+                Ok(()) => Ok(ExitCode::SUCCESS),
+                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+                Err(e) => Err(Failure::at(path, e)),
+            }
+        }
+    }
+}

@@ -1,0 +1,441 @@
+//! python-blosc2's `CTable` (`blosc2.CTable(Row, urlpath="t.b2d")`, a `.b2d` or `.b2z` store):
+//! the member `/_meta` (an SChunk whose vlmetalayers are `kind` = `"ctable"` and `schema`, a
+//! JSON text `{"version", "columns": [{"name", "kind", ...}], "n_rows"}`), one member per column
+//! under `/_cols/` (an NDArray for fixed-width kinds, a [`BatchArray`] for `vlstring`,
+//! `vlbytes`, `object` and `struct`), `/_cols/<name>.notnull` for a column whose nulls are kept
+//! in a mask, and `/_valid_rows`, the bool mask of the physical rows that are live (deleted rows
+//! stay in the columns, marked false).
+//!
+//! ```
+//! # fn main() -> Result<(), b2schema::Error> {
+//! # let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/tables/table.b2d");
+//! use b2schema::{Value, store::CTable};
+//!
+//! let table = CTable::open(&path)?;
+//! assert_eq!(table.n_rows()?, 6);                      // 7 appended, 1 deleted
+//! assert_eq!(table.columns()[0].name, "id");
+//! let rows = table.rows()?;                            // live rows, in order
+//! assert_eq!(rows[1][0], Value::Int(2));                // row 1 was deleted
+//! # Ok(())
+//! # }
+//! ```
+
+use std::path::Path;
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::Store;
+use super::batch::{BatchArray, vlmeta_bytes};
+use super::describe::Kind;
+use super::msgpack::Cursor;
+use crate::container::array::{ArrayReader, ReadOptions, Selection};
+use crate::container::frame::FrameFile;
+use crate::container::limits::{Limit, Limits, try_reserve};
+use crate::format::error::{Error, Result, Segment};
+use crate::format::value::Value;
+
+/// The member that holds the table's metadata.
+pub const CTABLE_META_KEY: &str = "/_meta";
+/// The member that marks the live rows.
+pub const VALID_ROWS_KEY: &str = "/_valid_rows";
+
+/// One column of the schema.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ColumnSpec {
+    /// Its name (dots separate the parts of a nested name, `\` escapes them).
+    pub name: String,
+    /// Its kind: `int64`, `float64`, `bool`, `string`, `bytes`, `vlstring`, `vlbytes`, ...
+    pub kind: String,
+    /// Whether it may hold nulls.
+    pub nullable: bool,
+    /// Its whole entry in the schema.
+    pub spec: Value,
+}
+
+/// A CTable opened for reading.
+#[derive(Debug)]
+pub struct CTable {
+    store: Store,
+    columns: Vec<ColumnSpec>,
+    schema_rows: Option<u64>,
+    schema_version: u64,
+}
+
+impl CTable {
+    /// Opens the CTable at `path` (a `.b2d` directory or a `.b2z`).
+    pub fn open(path: impl AsRef<Path>) -> Result<Self> {
+        Self::new(Store::open(path)?)
+    }
+
+    /// Opens the CTable at `path` within `limits`.
+    pub fn open_with_limits(path: impl AsRef<Path>, limits: Limits) -> Result<Self> {
+        Self::new(Store::open_with_limits(path, limits)?)
+    }
+
+    /// The CTable of `store`: its `/_meta` must say `kind` `"ctable"` and hold a schema.
+    pub fn new(store: Store) -> Result<Self> {
+        let meta = store.open_member(CTABLE_META_KEY)?;
+        let at = |e: Error| e.in_segment(Segment::Key(CTABLE_META_KEY.into()));
+        let kind = vlmeta_bytes(&meta, "kind").map_err(at)?;
+        let kind = match &kind {
+            Some(b) => Cursor::new(b).str().map_err(|e| at(e.in_field("kind")))?,
+            None => "",
+        };
+        if kind != "ctable" {
+            return Err(at(Error::invalid(
+                "a CTable: the vlmetalayer kind",
+                "ctable",
+                kind.escape_debug(),
+                0,
+            )
+            .in_field("kind")));
+        }
+        let schema = vlmeta_bytes(&meta, "schema")
+            .map_err(at)?
+            .ok_or_else(|| at(Error::invalid("a CTable's schema", "the vlmetalayer schema", "none", 0)))?;
+        let text = Cursor::new(&schema).str().map_err(|e| at(e.in_field("schema")))?;
+        let json = super::json::parse(text).map_err(|e| at(e.in_field("schema")))?;
+        let (columns, schema_rows, schema_version) =
+            read_schema(&json).map_err(|e| at(e.in_field("schema")))?;
+        Ok(CTable { store, columns, schema_rows, schema_version })
+    }
+
+    /// The store the table lies in.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// The columns, in the schema's order.
+    pub fn columns(&self) -> &[ColumnSpec] {
+        &self.columns
+    }
+
+    /// The schema's `version`.
+    pub fn schema_version(&self) -> u64 {
+        self.schema_version
+    }
+
+    /// The column `name`.
+    pub fn column_spec(&self, name: &str) -> Result<&ColumnSpec> {
+        self.columns.iter().find(|c| c.name == name).ok_or_else(|| {
+            let names: Vec<&str> = self.columns.iter().take(8).map(|c| c.name.as_str()).collect();
+            Error::invalid("a column of the table, one of", names.join(", "), name.escape_debug(), 0)
+                .in_field("column")
+        })
+    }
+
+    /// Which physical rows are live (`/_valid_rows`).
+    pub fn valid_rows(&self) -> Result<Vec<bool>> {
+        let f = self.store.open_member(VALID_ROWS_KEY)?;
+        let (dtype, bytes) = read_array(&f).map_err(|e| e.in_segment(Segment::Key(VALID_ROWS_KEY.into())))?;
+        if dtype != "|b1" {
+            return Err(Error::invalid("a bool mask of live rows", "|b1", dtype, 0)
+                .in_segment(Segment::Key(VALID_ROWS_KEY.into())));
+        }
+        Ok(bytes.iter().map(|&b| b != 0).collect())
+    }
+
+    /// The number of live rows (checked against the schema's `n_rows`).
+    pub fn n_rows(&self) -> Result<u64> {
+        let n = self.valid_rows()?.iter().filter(|&&v| v).count() as u64;
+        if let Some(want) = self.schema_rows
+            && want != n
+        {
+            return Err(Error::invalid(
+                "as many live rows in /_valid_rows as the schema's n_rows",
+                want,
+                n,
+                0,
+            )
+            .in_field("n_rows"));
+        }
+        Ok(n)
+    }
+
+    /// Every physical row's value of column `name` (deleted rows included, nulls as
+    /// [`Value::Nil`]), at least as many as `/_valid_rows` has rows.
+    pub fn column_cells(&self, name: &str) -> Result<Vec<Value>> {
+        let spec = self.column_spec(name)?;
+        let key = column_key(&spec.name);
+        let at = |e: Error| e.in_segment(Segment::Key(key.clone()));
+        let d = self.store.describe(&key)?;
+        let frame = self.store.open_member(&key)?;
+        let mut cells = match d.kind {
+            Kind::NdArray => {
+                let (dtype, bytes) = read_array(&frame).map_err(at)?;
+                let item = split_dtype(&dtype).map_or(1, |(_, c, w)| if c == 'U' { w * 4 } else { w }).max(1);
+                cells_budget(bytes.len() / item, self.store.limits()).map_err(at)?;
+                fixed_cells(spec, &dtype, &bytes).map_err(at)?
+            }
+            Kind::BatchArray if frame.view()?.metalayer(super::batch::METALAYER).is_some() => {
+                let b = BatchArray::new(frame).map_err(at)?;
+                let items = b.raw_items().map_err(at)?;
+                cells_budget(items.len(), self.store.limits()).map_err(at)?;
+                let mut out = Vec::new();
+                try_reserve(&mut out, items.len(), "the cells of a column", 0)?;
+                for (i, item) in items.into_iter().enumerate() {
+                    out.push(vl_cell(&spec.kind, &item).map_err(|e| at(e.in_segment(Segment::Index(i))))?);
+                }
+                out
+            }
+            other => {
+                return Err(at(Error::invalid(
+                    "a column b2schema reads: an NDArray or a BatchArray, not",
+                    "ndarray or batcharray",
+                    alloc::format!("{} (column kind {})", other.name(), spec.kind),
+                    0,
+                )));
+            }
+        };
+        // Nulls kept in a mask beside the column (absent: no null so far).
+        let mask_key = alloc::format!("{key}.notnull");
+        if self.store.member(&mask_key).is_some() {
+            let f = self.store.open_member(&mask_key)?;
+            let (_, mask) = read_array(&f).map_err(|e| e.in_segment(Segment::Key(mask_key.clone())))?;
+            if mask.len() != cells.len() {
+                return Err(Error::invalid("a null mask as long as its column", cells.len(), mask.len(), 0)
+                    .in_segment(Segment::Key(mask_key)));
+            }
+            for (c, &m) in cells.iter_mut().zip(&mask) {
+                if m == 0 {
+                    *c = Value::Nil;
+                }
+            }
+        }
+        Ok(cells)
+    }
+
+    /// The live rows, in order: one cell per column, in the schema's order. Every column is
+    /// read whole (within the store's [`Limits`]); a column shorter than `/_valid_rows` is an
+    /// error that names it.
+    pub fn rows(&self) -> Result<Vec<Vec<Value>>> {
+        let valid = self.valid_rows()?;
+        let live = valid.iter().filter(|&&v| v).count();
+        let mut columns = Vec::new();
+        try_reserve(&mut columns, self.columns.len(), "the columns of a table", 0)?;
+        let mut spent = 0u64;
+        for c in &self.columns {
+            let cells = self.column_cells(&c.name)?;
+            spent = spent.saturating_add((cells.len() * core::mem::size_of::<Value>()) as u64);
+            Limits::check(
+                "the cells of a table",
+                spent,
+                Limit::DecompressedTotal,
+                self.store.limits().max_decompressed_total(),
+                0,
+            )?;
+            if cells.len() < valid.len() {
+                return Err(Error::invalid(
+                    "a column as long as /_valid_rows, at least",
+                    valid.len(),
+                    cells.len(),
+                    0,
+                )
+                .in_segment(Segment::Key(column_key(&c.name))));
+            }
+            columns.push(cells);
+        }
+        let mut rows = Vec::new();
+        try_reserve(&mut rows, live, "the rows of a table", 0)?;
+        for (i, _) in valid.iter().enumerate().filter(|(_, v)| **v) {
+            rows.push(columns.iter().map(|c| c[i].clone()).collect());
+        }
+        if let Some(want) = self.schema_rows
+            && want != rows.len() as u64
+        {
+            return Err(Error::invalid(
+                "as many live rows in /_valid_rows as the schema's n_rows",
+                want,
+                rows.len(),
+                0,
+            )
+            .in_field("n_rows"));
+        }
+        Ok(rows)
+    }
+}
+
+/// The store key of column `name`: `/_cols/` then its parts (split at unescaped dots), each
+/// with `%`, `/`, `.` and `\` percent-encoded, as python-blosc2 names them.
+pub fn column_key(name: &str) -> String {
+    let mut parts: Vec<String> = alloc::vec![String::new()];
+    let mut escaped = false;
+    for ch in name.chars() {
+        let last = parts.last_mut().expect("never empty");
+        if escaped {
+            last.push(ch);
+            escaped = false;
+        } else if ch == '\\' {
+            escaped = true;
+        } else if ch == '.' {
+            parts.push(String::new());
+        } else {
+            last.push(ch);
+        }
+    }
+    if escaped {
+        parts.last_mut().expect("never empty").push('\\');
+    }
+    let enc: Vec<String> = parts
+        .iter()
+        .map(|p| p.replace('%', "%25").replace('/', "%2F").replace('.', "%2E").replace('\\', "%5C"))
+        .collect();
+    alloc::format!("/_cols/{}", enc.join("/"))
+}
+
+fn read_schema(json: &Value) -> Result<(Vec<ColumnSpec>, Option<u64>, u64)> {
+    let cols = json.get("columns").and_then(|c| c.as_slice()).ok_or_else(|| {
+        Error::invalid("a schema with a list of columns", "\"columns\": [...]", "none", 0).in_field("columns")
+    })?;
+    let mut out: Vec<ColumnSpec> = Vec::new();
+    try_reserve(&mut out, cols.len(), "the columns of a schema", 0)?;
+    for (i, c) in cols.iter().enumerate() {
+        let at = |e: Error| e.in_segment(Segment::Index(i)).in_field("columns");
+        let name = c
+            .get("name")
+            .and_then(|n| n.as_str())
+            .ok_or_else(|| at(Error::invalid("a column with a name", "\"name\": string", "none", 0)))?;
+        let kind = c
+            .get("kind")
+            .and_then(|n| n.as_str())
+            .ok_or_else(|| at(Error::invalid("a column with a kind", "\"kind\": string", "none", 0)))?;
+        if out.iter().any(|o| o.name == name) {
+            return Err(at(Error::invalid("column names used once", "once", name.escape_debug(), 0)));
+        }
+        let nullable = c.get("nullable").and_then(|n| n.as_bool()).unwrap_or(false);
+        out.push(ColumnSpec { name: name.into(), kind: kind.into(), nullable, spec: c.clone() });
+    }
+    let rows = json.get("n_rows").and_then(|n| n.as_u64());
+    let version = json.get("version").and_then(|n| n.as_u64()).unwrap_or(1);
+    Ok((out, rows, version))
+}
+
+/// A 1-D array's dtype and bytes, read whole (within the frame's limits).
+fn read_array(f: &FrameFile) -> Result<(String, Vec<u8>)> {
+    let r = ArrayReader::new(f)?;
+    if r.shape().len() != 1 {
+        return Err(Error::invalid("a column of one dimension", 1, r.shape().len(), 0).in_field("shape"));
+    }
+    let dtype = r.dtype().unwrap_or("").into();
+    // The whole column, within the budget of all a read may decompress (not ReadOptions'
+    // default of 4 GiB: a column of special chunks claims any size in a few bytes).
+    let opts = ReadOptions { max_bytes: f.limits().max_decompressed_total(), ..ReadOptions::default() };
+    let (bytes, _) = r.read(&Selection::all(r.shape()), &opts)?;
+    Ok((dtype, bytes))
+}
+
+/// The cells of a fixed-width column of `dtype` (a NumPy dtype string, little-endian or one
+/// byte wide), the sentinel `null_value` of its spec made null.
+/// Refuses `n` cells when they would take more memory than `limits` lets a read decompress in
+/// all (a cell is a [`Value`], larger than the byte or two an item of a column may take).
+fn cells_budget(n: usize, limits: &Limits) -> Result<()> {
+    let bytes = (n as u64).saturating_mul(core::mem::size_of::<Value>() as u64);
+    Limits::check(
+        "the cells of a column (in memory)",
+        bytes,
+        Limit::DecompressedTotal,
+        limits.max_decompressed_total(),
+        0,
+    )
+}
+
+fn fixed_cells(spec: &ColumnSpec, dtype: &str, bytes: &[u8]) -> Result<Vec<Value>> {
+    let (order, code, width) = split_dtype(dtype).ok_or_else(|| {
+        Error::invalid("a column dtype b2schema reads", "<i8, <f8, |b1, <U5, |S5 ...", dtype, 0)
+    })?;
+    let size = match code {
+        'U' => width.checked_mul(4),
+        _ => Some(width),
+    }
+    .filter(|&s| s > 0)
+    .ok_or_else(|| Error::invalid("an item size above 0", ">= 1", width, 0).in_field("dtype"))?;
+    if order == '>' && size > 1 && code != 'S' {
+        return Err(Error::invalid("a little-endian column", "< or |", dtype, 0).in_field("dtype"));
+    }
+    let null = spec.spec.get("null_value");
+    let mut out = Vec::new();
+    try_reserve(&mut out, bytes.len() / size, "the cells of a column", 0)?;
+    for item in bytes.chunks_exact(size) {
+        let mut b = [0u8; 8];
+        let n = size.min(8);
+        b[..n].copy_from_slice(&item[..n]);
+        let cell = match (code, size) {
+            ('i', 1 | 2 | 4 | 8) => {
+                let shift = 64 - 8 * size as u32;
+                Value::Int((((u64::from_le_bytes(b) << shift) as i64) >> shift) as i128)
+            }
+            ('u', 1 | 2 | 4 | 8) => Value::Int(u64::from_le_bytes(b) as i128),
+            ('f', 4) => Value::F32(f32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+            ('f', 8) => Value::F64(f64::from_le_bytes(b)),
+            ('b', 1) => Value::Bool(item[0] != 0),
+            ('S', _) => {
+                let end = item.iter().rposition(|&c| c != 0).map_or(0, |p| p + 1);
+                Value::Bin(item[..end].to_vec())
+            }
+            ('U', _) => {
+                let mut s = String::new();
+                for c in item.chunks_exact(4) {
+                    let u = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+                    if u == 0 {
+                        break;
+                    }
+                    s.push(char::from_u32(u).ok_or_else(|| {
+                        Error::invalid("a Unicode scalar value in a string column", "<= 0x10ffff", u, 0)
+                    })?);
+                }
+                Value::Str(s)
+            }
+            _ => {
+                return Err(Error::invalid("a column dtype b2schema reads", "i, u, f, b, S or U", dtype, 0)
+                    .in_field("dtype"));
+            }
+        };
+        let is_null = null.is_some_and(|nv| sentinel(&cell, nv));
+        // A nullable bool is widened to u1 (255 its null): a bool column reads its bytes as bools.
+        let cell = match (&cell, spec.kind.as_str()) {
+            (Value::Int(v), "bool") => Value::Bool(*v != 0),
+            _ => cell,
+        };
+        out.push(if is_null { Value::Nil } else { cell });
+    }
+    Ok(out)
+}
+
+fn sentinel(cell: &Value, nv: &Value) -> bool {
+    match (cell, nv) {
+        (Value::Int(a), Value::Int(b)) => a == b,
+        (Value::F64(a), _) => nv.as_f64().is_some_and(|b| *a == b || (a.is_nan() && b.is_nan())),
+        (Value::F32(a), _) => nv.as_f64().is_some_and(|b| *a == b as f32 || (a.is_nan() && b.is_nan())),
+        (Value::Bool(a), Value::Bool(b)) => a == b,
+        (Value::Str(a), Value::Str(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// `<i8` as (`<`, `i`, 8); `<U5` as (`<`, `U`, 5).
+fn split_dtype(d: &str) -> Option<(char, char, usize)> {
+    let mut it = d.chars();
+    let order = it.next()?;
+    if !matches!(order, '<' | '>' | '|' | '=') {
+        return None;
+    }
+    let code = it.next()?;
+    let width: usize = it.as_str().parse().ok()?;
+    Some((order, code, width))
+}
+
+/// An item of a variable-length column: a `vlstring` item must be a string or nil, a `vlbytes`
+/// item bytes or nil; other kinds (`object`, `struct`) any value.
+fn vl_cell(kind: &str, item: &[u8]) -> Result<Value> {
+    let v = Value::from_msgpack(item)?;
+    let ok = match kind {
+        "vlstring" => matches!(v, Value::Str(_) | Value::Nil),
+        "vlbytes" => matches!(v, Value::Bin(_) | Value::Nil),
+        _ => true,
+    };
+    if !ok {
+        return Err(Error::invalid("an item of the column's kind", kind, alloc::format!("{v:?}"), 0));
+    }
+    Ok(v)
+}

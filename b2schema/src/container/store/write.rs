@@ -1,0 +1,202 @@
+//! Writing a python-blosc2 store: a `.b2d` directory or a `.b2z` ZIP of frames that
+//! `blosc2.DictStore(path, mode="r")` (or `TreeStore`) opens with the same members.
+//!
+//! Every member is a file of its own, as python-blosc2 lays out a store with its default
+//! `threshold=0`: `g/x.b2nd` for an NDArray, `.b2b` for a BatchArray or ListArray, `.b2f` for
+//! another SChunk; beside them `embed.b2e`, an EmbedStore with no member (metalayer `b2dict`
+//! or `b2tree`, vlmetalayer `estore_metadata` = `{"embed_map": {}, "current_offset": 0}`). A
+//! `.b2z` holds the same files as stored ZIP members, largest first and `embed.b2e` last, as
+//! `DictStore.to_b2z` writes them. Both are written whole or not at all: into a temporary name
+//! beside the destination, synced, then renamed onto it (a `.b2d` must not exist yet).
+//!
+//! ```
+//! use b2schema::store::{Flavour, Store, StoreWriter};
+//! use b2schema::writer::{Fill, NdArray};
+//! # let dir = std::env::temp_dir().join(format!("b2schema-doc-store-write-{}", std::process::id()));
+//! # std::fs::create_dir_all(&dir)?;
+//!
+//! let mut w = StoreWriter::new(Flavour::Tree);
+//! let items: Vec<u8> = (0u16..5).flat_map(|i| i.to_le_bytes()).collect();
+//! w.insert("/g/x", NdArray::new(&[5], &[5], &[5], "<u2", 2, Fill::Data(&items)).to_frame()?.to_vec()?)?;
+//! w.write_zip(dir.join("data.b2z"))?;             // or w.write_dir(dir.join("data.b2d"))
+//! let store = Store::open(dir.join("data.b2z"))?;
+//! assert_eq!(store.members()[0].key, "/g/x");
+//! # std::fs::remove_dir_all(&dir)?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::embed::METADATA;
+use super::key::{self, EMBED_NAME};
+use crate::container::frame::FrameView;
+use crate::container::writer::Frame;
+use crate::format::error::{Error, Result, Segment};
+
+/// Which python-blosc2 class the store is for (the embed store's metalayer).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flavour {
+    /// `blosc2.DictStore` (metalayer `b2dict`).
+    Dict,
+    /// `blosc2.TreeStore` (metalayer `b2tree`): no key may also be a group of another.
+    Tree,
+}
+
+impl Flavour {
+    /// The embed store's metalayer name.
+    pub const fn metalayer(self) -> &'static str {
+        match self {
+            Flavour::Dict => "b2dict",
+            Flavour::Tree => "b2tree",
+        }
+    }
+}
+
+/// A store to write: its members' frames by key.
+#[derive(Clone, Debug)]
+pub struct StoreWriter {
+    flavour: Flavour,
+    /// (key, file name in the store, frame bytes), in insertion order.
+    members: Vec<(String, String, Vec<u8>)>,
+}
+
+impl StoreWriter {
+    /// An empty store.
+    pub fn new(flavour: Flavour) -> Self {
+        StoreWriter { flavour, members: Vec::new() }
+    }
+
+    /// Adds the contiguous frame `frame` (its bytes, e.g. from
+    /// [`Frame::to_vec`](crate::writer::Frame::to_vec)) as the member `key` (`/g/x`). The key is
+    /// checked as the reader checks keys; the frame is parsed to choose the file's suffix. A key
+    /// given twice, or (TreeStore) a key that is also a group of another, is refused.
+    pub fn insert(&mut self, key: &str, frame: Vec<u8>) -> Result<()> {
+        key::check(key).map_err(|e| e.in_field("key"))?;
+        let at = |e: Error| e.in_segment(Segment::Key(key.into()));
+        let view = FrameView::from_slice(&frame).map_err(at)?;
+        let suffix = if view.metalayer("b2nd").is_some() || view.metalayer("caterva").is_some() {
+            ".b2nd"
+        } else if view.metalayer("batcharray").is_some() || view.metalayer("listarray").is_some() {
+            ".b2b"
+        } else {
+            ".b2f"
+        };
+        for (k, _, _) in &self.members {
+            let nested =
+                |a: &str, b: &str| b.len() > a.len() && b.starts_with(a) && b.as_bytes()[a.len()] == b'/';
+            if k == key || (self.flavour == Flavour::Tree && (nested(k, key) || nested(key, k))) {
+                return Err(at(Error::invalid(
+                    "a key not yet in the store (and, in a TreeStore, not a group of another)",
+                    "new",
+                    k.as_str(),
+                    0,
+                )));
+            }
+        }
+        let name = alloc::format!("{}{suffix}", &key[1..]);
+        self.members.push((key.into(), name, frame));
+        Ok(())
+    }
+
+    /// The bytes of `embed.b2e`: an EmbedStore with no member.
+    pub fn embed_store(&self) -> Result<Vec<u8>> {
+        let mut f = Frame::new(1);
+        f.chunksize = 1 << 13; // EmbedStore's default chunksize
+        // python's msgpack: {"version": 1}; {"embed_map": {}, "current_offset": 0}.
+        let mut meta = alloc::vec![0x81, 0xa7];
+        meta.extend_from_slice(b"version");
+        meta.push(0x01);
+        let mut map = alloc::vec![0x82, 0xa9];
+        map.extend_from_slice(b"embed_map");
+        map.extend_from_slice(&[0x80, 0xae]);
+        map.extend_from_slice(b"current_offset");
+        map.push(0x00);
+        f.metalayers = alloc::vec![(self.flavour.metalayer().into(), meta)];
+        f.vlmetalayers = alloc::vec![(METADATA.into(), map)];
+        f.to_vec()
+    }
+
+    /// The files of the store (name, bytes): the members largest first, then `embed.b2e`.
+    fn files(&self, embed: &[u8]) -> Vec<(String, Vec<u8>)> {
+        let mut files: Vec<(String, Vec<u8>)> =
+            self.members.iter().map(|(_, name, bytes)| (name.clone(), bytes.clone())).collect();
+        files.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then_with(|| a.0.cmp(&b.0)));
+        files.push((EMBED_NAME.into(), embed.to_vec()));
+        files
+    }
+
+    /// The `.b2z` bytes.
+    pub fn to_zip(&self) -> Result<Vec<u8>> {
+        let embed = self.embed_store()?;
+        let files = self.files(&embed);
+        let members: Vec<(&str, &[u8])> = files.iter().map(|(n, b)| (n.as_str(), b.as_slice())).collect();
+        super::zip_write::zip(&members)
+    }
+
+    /// Writes the `.b2z` at `path`, whole or not at all (a temporary file beside it, synced,
+    /// then renamed onto it; an existing file is replaced).
+    pub fn write_zip(&self, path: impl AsRef<Path>) -> Result<()> {
+        let path = path.as_ref();
+        let bytes = self.to_zip()?;
+        let tmp = temporary(path)?;
+        let written = (|| -> std::io::Result<()> {
+            let mut f = std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp)?;
+            f.write_all(&bytes)?;
+            f.sync_all()?;
+            std::fs::rename(&tmp, path)
+        })();
+        written.map_err(|e| {
+            let _ = std::fs::remove_file(&tmp);
+            Error::from(e).in_field("path")
+        })
+    }
+
+    /// Writes the `.b2d` directory at `path`, which must not exist, whole or not at all (a
+    /// temporary directory beside it, every file synced, then renamed onto `path`).
+    pub fn write_dir(&self, path: impl AsRef<Path>) -> Result<()> {
+        let path = path.as_ref();
+        if std::fs::symlink_metadata(path).is_ok() {
+            return Err(Error::invalid(
+                "a new directory store: a path that does not exist",
+                "none",
+                path.display(),
+                0,
+            )
+            .in_field("path"));
+        }
+        let embed = self.embed_store()?;
+        let tmp = temporary(path)?;
+        let written = (|| -> std::io::Result<()> {
+            std::fs::create_dir(&tmp)?;
+            for (name, bytes) in self.files(&embed) {
+                let p = tmp.join(&name);
+                if let Some(parent) = p.parent() {
+                    std::fs::create_dir_all(parent)?;
+                }
+                let mut f = std::fs::OpenOptions::new().write(true).create_new(true).open(&p)?;
+                f.write_all(&bytes)?;
+                f.sync_all()?;
+            }
+            std::fs::rename(&tmp, path)
+        })();
+        written.map_err(|e| {
+            let _ = std::fs::remove_dir_all(&tmp);
+            Error::from(e).in_field("path")
+        })
+    }
+}
+
+/// A name beside `path` for its temporary (`.NAME.PID.tmp`).
+fn temporary(path: &Path) -> Result<PathBuf> {
+    let name = path.file_name().ok_or_else(|| {
+        Error::invalid("a path that names a file", "a file name", path.display(), 0).in_field("path")
+    })?;
+    let mut t = std::ffi::OsString::from(".");
+    t.push(name);
+    t.push(alloc::format!(".{}.tmp", std::process::id()));
+    Ok(path.with_file_name(t))
+}

@@ -1,0 +1,336 @@
+//! python-blosc2's BatchArray (`.b2b`, VL-block chunks) and CTable (`b2schema::store::{BatchArray,
+//! CTable}`): the fixtures of `tests/data/tables/` (written by python-blosc2 4.14.1, its reading
+//! in `tables.json`) read back equal; crafted batches and tables that lie refused with errors
+//! that name the place, never a panic.
+
+use b2schema::Value;
+use b2schema::store::{BatchArray, CTable};
+use serde_json::json;
+use std::path::{Path, PathBuf};
+
+fn dir() -> PathBuf {
+    b2schema_tests::data_root().join("tables")
+}
+
+fn manifest() -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(dir().join("tables.json")).unwrap()).unwrap()
+}
+
+use b2schema_tests::value_json as to_json;
+
+#[test]
+fn batch_arrays_read_equal_to_python_blosc2() {
+    let m = manifest();
+    for name in ["batch.b2b", "blocks.b2b"] {
+        let b = BatchArray::open(dir().join(name)).unwrap();
+        assert_eq!(b.meta().serializer, "msgpack");
+        let items: Vec<_> = b.items().unwrap().iter().map(to_json).collect();
+        assert_eq!(serde_json::Value::Array(items), m[name], "{name}");
+        assert_eq!(b.len_items().unwrap() as usize, m[name].as_array().unwrap().len());
+    }
+    // Two items per block: batches of 5 and 3 items are 3 and 2 VL blocks.
+    let b = BatchArray::open(dir().join("blocks.b2b")).unwrap();
+    assert_eq!(b.meta().items_per_block, Some(2));
+    assert_eq!(b.batch_lengths(), Some(&[5u64, 3][..]));
+    let f = b.frame();
+    let chunk = f.read_chunk(f.chunks().unwrap()[0].location).unwrap();
+    let blocks = b2schema::chunk::Decoder::new(f.registry()).decompress_vl_blocks(&chunk).unwrap();
+    assert_eq!(blocks.len(), 3);
+}
+
+#[test]
+fn a_ctable_reads_its_schema_columns_and_live_rows_as_python_blosc2() {
+    let m = &manifest()["table.b2d"];
+    let t = CTable::open(dir().join("table.b2d")).unwrap();
+    let names: Vec<&str> = t.columns().iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(json!(names), m["columns"]);
+    assert_eq!(t.n_rows().unwrap(), m["n_rows"].as_u64().unwrap());
+    let rows = t.rows().unwrap();
+    let got: Vec<serde_json::Value> = rows
+        .iter()
+        .map(|r| {
+            serde_json::Value::Object(names.iter().zip(r).map(|(n, v)| (n.to_string(), to_json(v))).collect())
+        })
+        .collect();
+    assert_eq!(json!(got), m["rows"]);
+    // A column alone: every physical row, the deleted one included.
+    assert_eq!(t.column_cells("id").unwrap().len(), 7);
+    assert!(t.column_cells("nope").unwrap_err().to_string().contains("a column of the table"));
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let p = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &p);
+        } else {
+            std::fs::copy(e.path(), p).unwrap();
+        }
+    }
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("b2schema-tables-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+/// A VL-block chunk of `blocks`, each stored as it is (a stream as long as its size field: no
+/// codec), in a 32-byte Blosc2 header: version 6, `blosc2_flags2` bit 0, blocksize = nblocks.
+fn vl_chunk(blocks: &[&[u8]]) -> Vec<u8> {
+    let nblocks = blocks.len();
+    let table = 32 + 4 * nblocks;
+    let cbytes = table + blocks.iter().map(|b| 4 + b.len()).sum::<usize>();
+    let nbytes: usize = blocks.iter().map(|b| b.len()).sum();
+    let mut c = vec![6u8, 1, 0x05, 1];
+    for v in [nbytes as i32, nblocks as i32, cbytes as i32] {
+        c.extend_from_slice(&v.to_le_bytes());
+    }
+    c.extend_from_slice(&[0; 14]);
+    c.extend_from_slice(&[0x01, 0]); // blosc2_flags2: VL blocks; blosc2_flags
+    let mut at = table;
+    for b in blocks {
+        c.extend_from_slice(&(at as i32).to_le_bytes());
+        at += 4 + b.len();
+    }
+    for b in blocks {
+        c.extend_from_slice(&(b.len() as i32).to_le_bytes());
+        c.extend_from_slice(b);
+    }
+    c
+}
+
+/// A `.b2b` frame of `chunks`, tagged with the `batcharray` metalayer `meta` (msgpack), with the
+/// vlmetalayer `_batch_array_metadata` = `{"batch_lengths": lengths}` when given.
+fn batch_frame(chunks: Vec<Vec<u8>>, meta: &Value, lengths: Option<&[i64]>) -> Vec<u8> {
+    let mut f = b2schema::writer::Frame::new(1);
+    f.chunksize = 0;
+    f.metalayers = vec![("batcharray".into(), meta.to_msgpack().unwrap())];
+    if let Some(l) = lengths {
+        let v = Value::Map(vec![(
+            Value::from("batch_lengths"),
+            Value::Array(l.iter().map(|&n| Value::Int(n.into())).collect()),
+        )]);
+        f.vlmetalayers = vec![("_batch_array_metadata".into(), v.to_msgpack().unwrap())];
+    }
+    f.chunks = chunks.into_iter().map(|c| b2schema::writer::Chunk::from_compressed(c).unwrap()).collect();
+    f.to_vec().unwrap()
+}
+
+/// A crafted case: its name, the chunk, the metalayer, the batch lengths, what the error says.
+type Lie = (&'static str, Vec<u8>, Value, Option<Vec<i64>>, &'static str);
+
+fn meta(serializer: &str) -> Value {
+    Value::Map(vec![
+        (Value::from("version"), Value::Int(1)),
+        (Value::from("serializer"), Value::from(serializer)),
+        (Value::from("items_per_block"), Value::Int(2)),
+        (Value::from("arrow_schema"), Value::Nil),
+    ])
+}
+
+fn open_batches(bytes: Vec<u8>) -> b2schema::Result<Vec<Value>> {
+    let f = b2schema::frame::FrameFile::from_bytes(bytes, "crafted.b2b", b2schema::Limits::default())?;
+    BatchArray::new(f)?.items()
+}
+
+/// Crafted `.b2b` files whose VL blocks, items or lengths lie: each an error that names the
+/// field (and the batch and block), never a panic; the well-formed one reads.
+#[test]
+fn batch_arrays_that_lie_are_errors_that_name_the_place() {
+    // [1, "a"] and [nil]: two blocks of msgpack arrays.
+    let good = vl_chunk(&[&[0x92, 0x01, 0xa1, b'a'], &[0x91, 0xc0]]);
+    let items = open_batches(batch_frame(vec![good.clone()], &meta("msgpack"), Some(&[3]))).unwrap();
+    assert_eq!(items, [Value::Int(1), Value::from("a"), Value::Nil]);
+
+    let patched = |at: usize, v: &[u8]| {
+        let mut c = good.clone();
+        c[at..at + v.len()].copy_from_slice(v);
+        c
+    };
+    let cases: Vec<Lie> = vec![
+        // bstarts of block 1 before block 0's, past the end, into the table.
+        ("bstarts backwards", patched(36, &40i32.to_le_bytes()), meta("msgpack"), None, "bstarts"),
+        ("bstarts past the end", patched(36, &4000i32.to_le_bytes()), meta("msgpack"), None, "bstarts"),
+        ("bstarts in the table", patched(32, &33i32.to_le_bytes()), meta("msgpack"), None, "bstarts"),
+        // A block's size field says more (or less, or nothing) than its span holds.
+        ("block nbytes huge", patched(40, &i32::MAX.to_le_bytes()), meta("msgpack"), None, "nbytes"),
+        ("block nbytes 0", patched(40, &0i32.to_le_bytes()), meta("msgpack"), None, "block nbytes"),
+        ("nblocks huge", patched(8, &0x0fff_ffffi32.to_le_bytes()), meta("msgpack"), None, "bstarts"),
+        // Items that are not one msgpack array, whole.
+        ("not an array", vl_chunk(&[&[0x01]]), meta("msgpack"), None, "msgpack array"),
+        (
+            "array count huge",
+            vl_chunk(&[&[0xdd, 0xff, 0xff, 0xff, 0xff, 0x01]]),
+            meta("msgpack"),
+            None,
+            "count",
+        ),
+        (
+            "item truncated",
+            vl_chunk(&[&[0x91, 0xa5, b'a']]),
+            meta("msgpack"),
+            None,
+            "bytes of a msgpack value",
+        ),
+        (
+            "bytes after the array",
+            vl_chunk(&[&[0x91, 0x01, 0x02]]),
+            meta("msgpack"),
+            None,
+            "one msgpack array",
+        ),
+        ("nested too deep", vl_chunk(&[&[0x91; 200]]), meta("msgpack"), None, "nested"),
+        // Lengths that lie, a serializer b2schema does not read.
+        ("batch_lengths lie", good.clone(), meta("msgpack"), Some(vec![7]), "batch_lengths"),
+        ("batch_lengths count", good.clone(), meta("msgpack"), Some(vec![3, 3]), "batch_lengths"),
+        ("arrow", good.clone(), meta("arrow"), None, "serializer"),
+    ];
+    for (name, chunk, meta, lengths, needle) in cases {
+        let bytes = batch_frame(vec![chunk], &meta, lengths.as_deref());
+        let e = open_batches(bytes).expect_err(name).to_string();
+        assert!(e.contains(needle), "{name}: {e}");
+        assert!(e.contains("offset") || e.contains(" at "), "{name}: no place in {e}");
+    }
+}
+
+/// Items of one byte take more memory than their bytes: their count is held to the budget.
+#[test]
+fn many_small_items_are_held_to_the_budget() {
+    let mut block = vec![0xdd, 0, 1, 0, 0]; // an array of 65,536 items
+    block.extend(std::iter::repeat_n(0x01u8, 65_536));
+    let bytes = batch_frame(vec![vl_chunk(&[&block])], &meta("msgpack"), None);
+    let read = |limits: b2schema::Limits| {
+        let f = b2schema::frame::FrameFile::from_bytes(bytes.clone(), "many.b2b", limits)?;
+        BatchArray::new(f)?.items()
+    };
+    assert_eq!(read(b2schema::Limits::default()).unwrap().len(), 65_536);
+    let e = read(b2schema::Limits::default().with_max_decompressed(1 << 20)).unwrap_err().to_string();
+    assert!(e.contains("the items of a batch (in memory)"), "{e}");
+}
+
+/// Replaces the vlmetalayer `schema` of the table's `/_meta` by `json`.
+fn set_schema(table: &Path, json: &str) {
+    b2schema::writer::set_vlmetalayer(
+        table.join("_meta.b2f"),
+        "schema",
+        &Value::from(json).to_msgpack().unwrap(),
+    )
+    .unwrap();
+}
+
+fn bools(path: &Path, v: &[u8]) {
+    let n = v.len() as i64;
+    let f = b2schema::writer::NdArray::new(
+        &[n],
+        &[n as i32],
+        &[n as i32],
+        "|b1",
+        1,
+        b2schema::writer::Fill::Data(v),
+    );
+    std::fs::remove_file(path).unwrap();
+    f.to_frame().unwrap().write_file(path).unwrap();
+}
+
+/// Crafted CTables whose schema lies about its columns or rows, whose masks are shorter or
+/// longer than their columns, or whose items are not of their column's kind: errors that name
+/// the member and the field, never a panic.
+#[test]
+fn ctables_that_lie_are_errors_that_name_the_place() {
+    let fresh = |name: &str| {
+        let d = scratch(name).join("t.b2d");
+        copy_dir(&dir().join("table.b2d"), &d);
+        d
+    };
+    let rows_err = |t: &Path| CTable::open(t).and_then(|t| t.rows()).unwrap_err().to_string();
+    let schema = |cols: &str, n: i64| format!("{{\"version\": 3, \"columns\": [{cols}], \"n_rows\": {n}}}");
+
+    let t = fresh("missing-column");
+    set_schema(&t, &schema(r#"{"name": "id", "kind": "int64"}, {"name": "ghost", "kind": "int64"}"#, 6));
+    let e = rows_err(&t);
+    assert!(e.contains("/_cols/ghost"), "{e}");
+
+    let t = fresh("n-rows");
+    set_schema(&t, &schema(r#"{"name": "id", "kind": "int64"}"#, 1_000_000));
+    let e = rows_err(&t);
+    assert!(e.contains("n_rows"), "{e}");
+
+    for (name, text, needle) in [
+        ("not-json", "{\"columns\": [", "JSON"),
+        ("deep", &"[".repeat(10_000), "nested"),
+        ("no-columns", "{\"n_rows\": 1}", "columns"),
+        ("nameless", &schema(r#"{"kind": "int64"}"#, 0), "name"),
+        ("twice", &schema(r#"{"name": "id", "kind": "int64"}, {"name": "id", "kind": "int64"}"#, 6), "once"),
+    ] {
+        let t = fresh(name);
+        set_schema(&t, text);
+        let e = CTable::open(&t).unwrap_err().to_string();
+        assert!(e.contains(needle) && e.contains("schema"), "{name}: {e}");
+    }
+
+    // A vlstring column whose items are not strings (the name column read as raw bytes).
+    let t = fresh("kind-lies");
+    set_schema(&t, &schema(r#"{"name": "raw", "kind": "vlstring"}"#, 6));
+    let e = rows_err(&t);
+    assert!(e.contains("an item of the column's kind") && e.contains("/_cols/raw"), "{e}");
+
+    // Not a CTable at all.
+    let t = fresh("kind");
+    b2schema::writer::set_vlmetalayer(
+        t.join("_meta.b2f"),
+        "kind",
+        &Value::from("tree").to_msgpack().unwrap(),
+    )
+    .unwrap();
+    assert!(CTable::open(&t).unwrap_err().to_string().contains("ctable"));
+
+    // /_valid_rows longer than the columns: refused; shorter: only its rows (n_rows then lies).
+    let t = fresh("mask-long");
+    bools(&t.join("_valid_rows.b2nd"), &[1; 50]);
+    let e = rows_err(&t);
+    assert!(e.contains("as long as /_valid_rows"), "{e}");
+    let t = fresh("mask-short");
+    bools(&t.join("_valid_rows.b2nd"), &[1, 1]);
+    let e = rows_err(&t);
+    assert!(e.contains("n_rows"), "{e}");
+    set_schema(&t, &schema(r#"{"name": "id", "kind": "int64"}"#, 2));
+    let rows = CTable::open(&t).unwrap().rows().unwrap();
+    assert_eq!(rows, [[Value::Int(0)], [Value::Int(1)]]);
+
+    // A column of 2^28 zeros (a few hundred bytes of special chunks): refused within the
+    // budget, not allocated.
+    let t = fresh("huge-column");
+    let n = 1i64 << 28;
+    let f =
+        b2schema::writer::NdArray::new(&[n], &[1 << 26], &[1 << 16], "<i8", 8, b2schema::writer::Fill::Zeros);
+    std::fs::remove_file(t.join("_cols/id.b2nd")).unwrap();
+    f.to_frame().unwrap().write_file(t.join("_cols/id.b2nd")).unwrap();
+    let e = CTable::open(&t).unwrap().column_cells("id").unwrap_err().to_string();
+    assert!(e.contains("/_cols/id") && e.contains("budget exceeded"), "{e}");
+
+    // A null mask shorter than its column.
+    let t = fresh("null-mask");
+    bools(&t.join("_cols/n32.notnull.b2nd"), &[1, 0]);
+    let e = rows_err(&t);
+    assert!(e.contains("null mask") && e.contains("/_cols/n32.notnull"), "{e}");
+    let _ = std::fs::remove_dir_all(scratch(""));
+    for name in [
+        "missing-column",
+        "n-rows",
+        "not-json",
+        "deep",
+        "no-columns",
+        "nameless",
+        "twice",
+        "kind-lies",
+        "kind",
+        "mask-long",
+        "mask-short",
+        "null-mask",
+    ] {
+        let _ = std::fs::remove_dir_all(scratch(name));
+    }
+}
