@@ -220,7 +220,8 @@ enum Command {
         codec: String,
         /// The codec's meta, -128 to 255: for zfp_acc the tolerance's decimal exponent (-3:
         /// 10^-3), for zfp_prec the bit planes kept less 3 + 2 per dimension, for zfp_rate the
-        /// percentage of the item's bits kept.
+        /// percentage of the item's bits kept, for ndlz the cell size (4 or 8; 2-D arrays of
+        /// 1-byte items).
         #[arg(long = "codec-meta", value_name = "N", default_value = "0", allow_hyphen_values = true)]
         codec_meta: String,
         /// 0 (no compression) to 9.

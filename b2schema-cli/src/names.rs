@@ -58,7 +58,8 @@ pub fn codecs() -> Vec<PossibleValue> {
 /// The codecs `pack` writes: the built-in ones c-blosc2 writes (not Snappy, not the plugins).
 pub fn written_codecs() -> Vec<PossibleValue> {
     let written = |c: &&Codec| {
-        (c.id() < 32 && **c != Codec::Snappy) || matches!(c, Codec::ZfpAcc | Codec::ZfpPrec | Codec::ZfpRate)
+        (c.id() < 32 && **c != Codec::Snappy)
+            || matches!(c, Codec::Ndlz | Codec::ZfpAcc | Codec::ZfpPrec | Codec::ZfpRate)
     };
     Codec::NAMED.iter().filter(written).filter_map(|c| c.name()).map(PossibleValue::new).collect()
 }

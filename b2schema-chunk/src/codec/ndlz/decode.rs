@@ -1,18 +1,8 @@
-//! NDLZ (codec 32, c-blosc2's `ndlz` plugin): an LZ-like codec of 2-D blocks of 1-byte items
-//! cut into cells of 4x4 (meta 4) or 8x8 (meta 8) items, each cell a literal, a repeat of an
-//! earlier cell, a run of one byte, or rows matched against earlier rows of the stream.
-//!
-//! The stream starts with `ndim` (2) and the block's two sides (`int32` little-endian); its
-//! cells follow in C order. Decoding is c-blosc2's `ndlz4_decompress` / `ndlz8_decompress`,
-//! every reference checked against the stream and every cell against the block.
+//! NDLZ decoding: c-blosc2's `ndlz4_decompress` / `ndlz8_decompress`, every reference checked
+//! against the stream and every cell against the block.
 
-use crate::registry::{CodecPlugin, PluginContext, PluginError};
-
-/// c-blosc2's NDLZ plugin.
-pub(crate) struct Ndlz;
-
-/// Bytes before the first cell: `ndim` and two `int32` sides.
-const HEADER_LEN: usize = 9;
+use super::HEADER_LEN;
+use crate::registry::PluginError;
 
 /// A reference outside the stream.
 const OUT_OF_STREAM: PluginError = PluginError("NDLZ references inside the stream");
@@ -31,7 +21,7 @@ fn u16_at(src: &[u8], pos: usize) -> Result<u16, PluginError> {
 
 /// Decodes an NDLZ stream of cell side `side` (4 or 8) into `dst`, which its block shape must
 /// fill exactly.
-fn decode(src: &[u8], dst: &mut [u8], side: usize) -> Result<(), PluginError> {
+pub(super) fn decode(src: &[u8], dst: &mut [u8], side: usize) -> Result<(), PluginError> {
     if src.len() < HEADER_LEN {
         return Err(PluginError("an NDLZ stream of at least 9 bytes (ndim and the block's sides)"));
     }
@@ -177,22 +167,4 @@ fn rows8(src: &[u8], cur: usize, token: u8, local: &mut [u8; 64]) -> Result<usiz
         ip += 8;
     }
     Ok(ip)
-}
-
-impl CodecPlugin for Ndlz {
-    fn name(&self) -> &str {
-        "ndlz"
-    }
-
-    fn encode(&self, _: &[u8], _: &mut [u8], _: &PluginContext<'_>) -> Result<usize, PluginError> {
-        Err(PluginError("a codec b2schema encodes with (it decodes NDLZ but does not write it yet)"))
-    }
-
-    fn decode(&self, src: &[u8], dst: &mut [u8], ctx: &PluginContext<'_>) -> Result<usize, PluginError> {
-        match ctx.meta {
-            4 | 8 => decode(src, dst, usize::from(ctx.meta))?,
-            _ => return Err(PluginError("an NDLZ cell size (codec meta) of 4 or 8")),
-        }
-        Ok(dst.len())
-    }
 }
