@@ -333,3 +333,24 @@ fn crafted_ndlz_streams_are_refused_by_name() {
         assert!(e.offset >= 40 && e.offset < 40 + stream.len().max(1), "{what}: {e}");
     }
 }
+
+/// c-blosc2's ZFP takes 1 to 4 dimensions (`ZFP_MAX_DIM`): a 5-D array is refused when written
+/// (python-blosc2 fails there too) and a ZFP chunk read with 5-D shapes is refused, by name.
+#[test]
+fn zfp_beyond_four_dimensions_is_refused_both_ways() {
+    use b2schema::writer::{CParams, Fill, NdArray};
+    let data: Vec<u8> = (0..4usize.pow(5)).flat_map(|i| (i as f32).to_le_bytes()).collect();
+    let mut a = NdArray::new(&[4; 5], &[4; 5], &[4; 5], "<f4", 4, Fill::Data(&data));
+    a.cparams = CParams {
+        codec: Codec::ZfpRate,
+        codec_meta: 50,
+        filters: [Filter::NoFilter; 6],
+        ..CParams::default()
+    };
+    let e = a.to_frame().unwrap_err().to_string();
+    assert!(e.contains("1 to 4 dimensions"), "{e}");
+    let chunk = cases().into_iter().find(|c| c.name.starts_with("zfp_rate")).unwrap();
+    let five = Registry::new().with_array_shapes(&[4; 5], &[4; 5]);
+    let e = Decoder::new(&five).decompress(&chunk.chunk).unwrap_err().to_string();
+    assert!(e.contains("1 to 4 dimensions"), "{e}");
+}

@@ -112,7 +112,7 @@ pub struct Registry {
     codecs: Vec<(Codec, Arc<dyn CodecPlugin>)>,
     filters: Vec<(Filter, Arc<dyn FilterPlugin>)>,
     /// The `b2nd` array's chunk and block shapes, when the chunks belong to one.
-    shapes: Option<(Vec<i32>, Vec<i32>)>,
+    shapes: Option<Arc<(Vec<i32>, Vec<i32>)>>,
 }
 
 /// The registry of the functions that take none: the built-in codecs and filters only.
@@ -137,7 +137,7 @@ impl Registry {
     /// block shapes of the `b2nd` array the chunks belong to, as c-blosc2's plugins read them
     /// from the super-chunk's `b2nd` metalayer.
     pub fn with_array_shapes(mut self, chunkshape: &[i32], blockshape: &[i32]) -> Self {
-        self.shapes = Some((chunkshape.to_vec(), blockshape.to_vec()));
+        self.shapes = Some(Arc::new((chunkshape.to_vec(), blockshape.to_vec())));
         self
     }
 

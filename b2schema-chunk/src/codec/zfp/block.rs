@@ -258,7 +258,7 @@ fn fwd_lift<I: Int>(p: &mut [I], at: usize, s: usize) {
 fn lines(dims: usize, axis: usize) -> impl Iterator<Item = usize> {
     let size = 1usize << (2 * dims);
     let stride = 1usize << (2 * axis);
-    (0..size).filter(move |i| (i / stride) % 4 == 0)
+    (0..size).filter(move |i| (i / stride).is_multiple_of(4))
 }
 
 /// The inverse decorrelating transform: along the last axis first (`inv_xform`).
