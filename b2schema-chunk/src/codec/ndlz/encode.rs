@@ -16,6 +16,17 @@ fn slot(bytes: &[u8]) -> usize {
     (xxh32(bytes, 1) >> 20) as usize
 }
 
+/// `rows` one after the other, on the stack.
+fn join<const N: usize>(rows: &[&[u8]]) -> [u8; N] {
+    let mut out = [0u8; N];
+    let mut at = 0;
+    for r in rows {
+        out[at..at + r.len()].copy_from_slice(r);
+        at += r.len();
+    }
+    out
+}
+
 /// The output and its position, with the tables the encoder keeps.
 struct State<'a> {
     out: &'a mut [u8],
@@ -155,13 +166,13 @@ fn rows4(
     let near = |d: usize| d != 0 && d < MAX_DISTANCE;
     // Two pairs of rows: (0, j) and the other two.
     for j in 1..4 {
-        let pair = [row(0), row(j)].concat();
+        let pair: [u8; 8] = join(&[row(0), row(j)]);
         let tab = s.tab_pair[slot(&pair)];
         let distance = if s.holds(tab, &pair) { anchor - tab as usize } else { 0 };
         if near(distance) {
             let mut others = (1..4).filter(|&k| k != j);
             let (l, m) = (others.next().unwrap_or(1), others.next().unwrap_or(1));
-            let pair2 = [row(l), row(m)].concat();
+            let pair2: [u8; 8] = join(&[row(l), row(m)]);
             let tab2 = s.tab_pair[slot(&pair2)];
             let distance2 =
                 if s.holds(tab2, &pair2) { (anchor + l * 4).wrapping_sub(tab2 as usize) } else { 0 };
@@ -177,7 +188,7 @@ fn rows4(
     for i in 0..2 {
         for j in i + 1..3 {
             for k in j + 1..4 {
-                let triple = [row(i), row(j), row(k)].concat();
+                let triple: [u8; 12] = join(&[row(i), row(j), row(k)]);
                 let h = slot(&triple);
                 let tab = s.tab_triple[h];
                 let same = s.holds(tab, &triple);
@@ -201,7 +212,7 @@ fn rows4(
     // One pair of rows.
     for i in 0..3 {
         for j in i + 1..4 {
-            let pair = [row(i), row(j)].concat();
+            let pair: [u8; 8] = join(&[row(i), row(j)]);
             let h = slot(&pair);
             let tab = s.tab_pair[h];
             let same = s.holds(tab, &pair);

@@ -261,21 +261,23 @@ fn lines(dims: usize, axis: usize) -> impl Iterator<Item = usize> {
     (0..size).filter(move |i| (i / stride).is_multiple_of(4))
 }
 
-/// The inverse decorrelating transform: along the last axis first (`inv_xform`).
-fn inv_xform<I: Int>(p: &mut [I], dims: usize) {
-    for axis in (0..dims).rev() {
-        for at in lines(dims, axis) {
-            inv_lift(p, at, 1 << (2 * axis));
-        }
+/// The lifts of the forward transform in order (start, stride): along x first, then y, z, w
+/// (`fwd_xform`); the inverse runs them backwards (`inv_xform`: w first).
+fn lifts(dims: usize) -> Vec<(usize, usize)> {
+    (0..dims).flat_map(|axis| lines(dims, axis).map(move |at| (at, 1 << (2 * axis)))).collect()
+}
+
+/// The inverse decorrelating transform (`inv_xform`), `lifts` from [`lifts`].
+fn inv_xform<I: Int>(p: &mut [I], lifts: &[(usize, usize)]) {
+    for &(at, stride) in lifts.iter().rev() {
+        inv_lift(p, at, stride);
     }
 }
 
-/// The forward decorrelating transform: along x first (`fwd_xform`).
-fn fwd_xform<I: Int>(p: &mut [I], dims: usize) {
-    for axis in 0..dims {
-        for at in lines(dims, axis) {
-            fwd_lift(p, at, 1 << (2 * axis));
-        }
+/// The forward decorrelating transform (`fwd_xform`).
+fn fwd_xform<I: Int>(p: &mut [I], lifts: &[(usize, usize)]) {
+    for &(at, stride) in lifts {
+        fwd_lift(p, at, stride);
     }
 }
 
@@ -294,8 +296,17 @@ fn decode_ints(r: &mut BitReader<'_>, maxbits: u32, maxprec: u32, intprec: u32, 
         // step 1: the first n bits of plane k
         let m = n.min(bits as usize);
         bits -= m as u32;
-        for d in data.iter_mut().take(m) {
-            *d += r.bit() << k;
+        let mut i = 0;
+        while i < m {
+            let take = (m - i).min(64);
+            let mut x = r.bits(take as u32);
+            let mut j = i;
+            while x != 0 {
+                data[j] += (x & 1) << k;
+                x >>= 1;
+                j += 1;
+            }
+            i += take;
         }
         // step 2: unary run-length decode the rest of the plane
         while bits > 0 && n < size {
@@ -313,7 +324,7 @@ fn decode_ints(r: &mut BitReader<'_>, maxbits: u32, maxprec: u32, intprec: u32, 
             data[n] += 1 << k;
             n += 1;
         }
-        if r.overrun {
+        if r.overrun() {
             break;
         }
     }
@@ -355,25 +366,44 @@ fn encode_ints(w: &mut BitWriter, maxbits: u32, maxprec: u32, intprec: u32, data
     maxbits - bits
 }
 
+/// Scratch of one block: its coefficients, unsigned and signed, and the transform's lifts.
+struct Scratch<I> {
+    ublock: [u64; 256],
+    iblock: [I; 256],
+    lifts: Vec<(usize, usize)>,
+}
+
+impl<I: Int> Scratch<I> {
+    fn new(dims: usize) -> Self {
+        Scratch { ublock: [0; 256], iblock: [I::default(); 256], lifts: lifts(dims) }
+    }
+}
+
 /// Decodes one block of `dims` dimensions into `out` (4^dims values): zfp's `decode_block`.
-fn decode_block<S: Scalar>(r: &mut BitReader<'_>, dims: usize, p: &Params, out: &mut [S]) {
+fn decode_block<S: Scalar>(
+    r: &mut BitReader<'_>,
+    dims: usize,
+    p: &Params,
+    out: &mut [S],
+    w: &mut Scratch<S::I>,
+) {
     let size = out.len();
     let mut bits = 1u32;
     if r.bit() != 0 {
         bits += S::EBITS;
         let emax = r.bits(S::EBITS) as i32 - S::EBIAS;
         let maxprec = precision(emax, p, dims);
-        let mut ublock = [0u64; 256];
+        let ublock = &mut w.ublock;
         let used = decode_ints(r, p.maxbits.saturating_sub(bits), maxprec, S::INTPREC, &mut ublock[..size]);
         let minbits = p.minbits - bits.min(p.minbits);
         if used < minbits {
             r.skip(minbits - used);
         }
-        let mut iblock = [S::I::default(); 256];
+        let iblock = &mut w.iblock;
         for (u, &at) in ublock[..size].iter().zip(perm(dims)) {
             iblock[usize::from(at)] = S::from_nega(*u);
         }
-        inv_xform(&mut iblock[..size], dims);
+        inv_xform(&mut iblock[..size], &w.lifts);
         let s = S::pow2(emax - (S::INTPREC as i32 - 2));
         for (f, &i) in out.iter_mut().zip(&iblock[..size]) {
             *f = S::scale(s, i);
@@ -387,7 +417,7 @@ fn decode_block<S: Scalar>(r: &mut BitReader<'_>, dims: usize, p: &Params, out: 
 }
 
 /// Encodes one block (`encode_block`).
-fn encode_block<S: Scalar>(w: &mut BitWriter, dims: usize, p: &Params, block: &[S]) {
+fn encode_block<S: Scalar>(w: &mut BitWriter, dims: usize, p: &Params, block: &[S], sc: &mut Scratch<S::I>) {
     let size = block.len();
     let mut bits = 1u32;
     let mut max = S::default();
@@ -404,12 +434,12 @@ fn encode_block<S: Scalar>(w: &mut BitWriter, dims: usize, p: &Params, block: &[
         bits += S::EBITS;
         w.bits(2 * u64::from(e) + 1, bits);
         let s = S::pow2((S::INTPREC as i32 - 2) - emax);
-        let mut iblock = [S::I::default(); 256];
+        let iblock = &mut sc.iblock;
         for (i, &f) in iblock.iter_mut().zip(block) {
             *i = S::quantize(s, f);
         }
-        fwd_xform(&mut iblock[..size], dims);
-        let mut ublock = [0u64; 256];
+        fwd_xform(&mut iblock[..size], &sc.lifts);
+        let ublock = &mut sc.ublock;
         for (u, &at) in ublock[..size].iter_mut().zip(perm(dims)) {
             *u = S::to_nega(iblock[usize::from(at)]);
         }
@@ -462,9 +492,10 @@ pub(crate) fn decode_field<S: Scalar>(
     let mut r = BitReader::new(src);
     let size = 1usize << (2 * dims);
     let mut block = [S::default(); 256];
+    let mut scratch = Scratch::new(dims);
     for (origin, extent) in blocks(n, dims) {
-        decode_block(&mut r, dims, p, &mut block[..size]);
-        if r.overrun {
+        decode_block(&mut r, dims, p, &mut block[..size], &mut scratch);
+        if r.overrun() {
             return false;
         }
         for l in 0..extent[3] {
@@ -504,6 +535,7 @@ pub(crate) fn encode_field<S: Scalar>(src: &[u8], n: &[usize; 4], dims: usize, p
     let mut w = BitWriter::new();
     let size = 1usize << (2 * dims);
     let mut block = [S::default(); 256];
+    let mut scratch = Scratch::new(dims);
     for (origin, extent) in blocks(n, dims) {
         for l in 0..extent[3] {
             for k in 0..extent[2] {
@@ -528,7 +560,7 @@ pub(crate) fn encode_field<S: Scalar>(src: &[u8], n: &[usize; 4], dims: usize, p
                 }
             }
         }
-        encode_block(&mut w, dims, p, &block[..size]);
+        encode_block(&mut w, dims, p, &block[..size], &mut scratch);
     }
     w.finish()
 }
