@@ -42,7 +42,7 @@ def cases():
         ("zfp_acc 1e-3, f4 2048^2", field.astype(np.float32), two, 33, 253, 5, []),
         ("ndcell 4 + shuffle, lz4, i4", ints, two, 1, 0, 5, [(32, 4), (1, 0)]),
         ("ndmean 4 + shuffle, lz4, f8", field, two, 1, 0, 5, [(33, 4), (1, 0)]),
-        ("int_trunc 20 + shuffle, lz4, i4", ints, two, 1, 0, 5, [(36, 20), (1, 0)]),
+        ("int_trunc 28 + shuffle, lz4, i4", ints, two, 1, 0, 5, [(36, 28), (1, 0)]),
     ]
 
 
