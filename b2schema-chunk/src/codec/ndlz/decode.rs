@@ -1,8 +1,10 @@
 //! NDLZ decoding: c-blosc2's `ndlz4_decompress` / `ndlz8_decompress`, every reference checked
 //! against the stream and every cell against the block.
 
-use super::HEADER_LEN;
 use crate::registry::PluginError;
+
+/// Bytes before the first cell: `ndim` and two `int32` sides.
+pub(super) const HEADER_LEN: usize = 9;
 
 /// A reference outside the stream.
 const OUT_OF_STREAM: PluginError = PluginError("NDLZ references inside the stream");

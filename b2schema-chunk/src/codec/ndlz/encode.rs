@@ -6,6 +6,7 @@
 
 use alloc::vec;
 
+use super::decode::HEADER_LEN;
 use super::xxh32::xxh32;
 
 /// c-blosc2's `MAX_DISTANCE`.
@@ -55,7 +56,7 @@ pub(super) fn encode(src: &[u8], dst: &mut [u8], b0: i32, b1: i32, side: usize) 
     let (n0, n1) = (b0 as usize, b1 as usize);
     // c-blosc2's guard, in its int arithmetic.
     let overhead = 17i64 + (i64::from(b0) * i64::from(b1) / cell as i64 - 1) * 2;
-    if src.len() < cell || (dst.len() as i64) < overhead || dst.len() < super::HEADER_LEN {
+    if src.len() < cell || (dst.len() as i64) < overhead || dst.len() < HEADER_LEN {
         return 0;
     }
     let mut s = State {

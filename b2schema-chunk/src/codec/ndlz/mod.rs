@@ -15,9 +15,6 @@ use crate::registry::{CodecPlugin, PluginContext, PluginError};
 /// c-blosc2's NDLZ plugin.
 pub(crate) struct Ndlz;
 
-/// Bytes before the first cell: `ndim` and two `int32` sides.
-const HEADER_LEN: usize = 9;
-
 impl CodecPlugin for Ndlz {
     fn name(&self) -> &str {
         "ndlz"
