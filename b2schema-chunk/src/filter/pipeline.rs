@@ -194,6 +194,8 @@ pub(crate) struct Backward<'r> {
     typesize: usize,
     version: u8,
     registry: &'r Registry,
+    /// Shapes told to plugins before the registry's.
+    shapes: (Option<&'r [i32]>, Option<&'r [i32]>),
 }
 
 impl<'r> Backward<'r> {
@@ -219,7 +221,18 @@ impl<'r> Backward<'r> {
             }
             n += 1;
         }
-        Ok(Backward { steps, typesize, version, registry })
+        Ok(Backward { steps, typesize, version, registry, shapes: (None, None) })
+    }
+
+    /// The pipeline telling its plugins `chunkshape` and `blockshape` (where given) before the
+    /// registry's shapes.
+    pub(crate) fn with_shapes(
+        mut self,
+        chunkshape: Option<&'r [i32]>,
+        blockshape: Option<&'r [i32]>,
+    ) -> Self {
+        self.shapes = (chunkshape, blockshape);
+        self
     }
 
     /// `true` when nothing has to be undone.
