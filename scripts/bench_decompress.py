@@ -13,6 +13,9 @@
    blocks; times one item of the first and one row of the second with python-blosc2
    (``arr[i]``, ``arr[i, :]``) before and after b2schema's ``examples/slice_bench`` (one
    thread; bytes decoded counted), and prints medians and ratios.
+3. Whole reads: the 2-D array whole, python-blosc2's ``arr[()]`` against ``examples/slice_bench``
+   reading bytes (``ArrayReader::read``) and typed values (``read_as::<f64>``), at 1 and 2
+   threads on both sides.
 """
 
 import json
@@ -31,6 +34,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CHUNK_DIR = "/tmp/b2chunk-bench"
 BIG = "/tmp/b2bench-1gib.b2nd"
 ROWS = "/tmp/b2bench-2d.b2nd"
+ROWS_LZ4 = "/tmp/b2bench-2d-lz4.b2nd"
 BIG_N = 1 << 27  # 1 GiB of float64
 BIG_CHUNK = 2 << 20  # 16 MiB
 BIG_BLOCK = 32 << 10  # 256 KiB
@@ -67,6 +71,9 @@ def make_arrays():
         data = np.round(rng.normal(size=ROWS_SHAPE), 3)
         blosc2.asarray(data, urlpath=ROWS, mode="w")
         print(f"built {ROWS} in {time.perf_counter() - t:.1f} s")
+    if not os.path.exists(ROWS_LZ4):
+        data = np.round(np.random.default_rng(0).normal(size=ROWS_SHAPE), 3)
+        blosc2.asarray(data, urlpath=ROWS_LZ4, mode="w", cparams=blosc2.CParams(codec=blosc2.Codec.LZ4, clevel=5))
 
 
 def py_time(fn, reps):
@@ -103,6 +110,27 @@ def slices(reps):
               f"ratio {ours['median_ms'] / py:.2f}")
 
 
+def whole(reps):
+    make_arrays()
+    for path in (ROWS, ROWS_LZ4):
+        for nthreads in (1, 2):
+            blosc2.set_nthreads(nthreads)
+            rows = blosc2.open(path, mode="r")
+            mb = rows.size * rows.dtype.itemsize / 1e6
+            codec = f"{rows.cparams.codec.name.lower()} {rows.cparams.clevel}"
+            fn = lambda: rows[()]  # noqa: E731
+            before = py_time(fn, reps)
+            ours = {m: json.loads(cargo_example("slice_bench", path, "", str(reps), str(nthreads), m))
+                    for m in ("bytes", "f64")}
+            after = py_time(fn, reps)
+            py = statistics.median([before, after])
+            for mode, r in ours.items():
+                print(f"whole {mb:.0f} MB 2-D float64 array, {codec} + shuffle, {nthreads} thread(s), {mode}: "
+                      f"b2schema {r['median_ms']:.1f} ms ({mb / r['median_ms'] * 1e3:.0f} MB/s), "
+                      f"python-blosc2 arr[()] {py:.1f} ms ({before:.1f} before, {after:.1f} after), "
+                      f"ratio {r['median_ms'] / py:.2f}")
+
+
 def main():
     print(f"python-blosc2 {blosc2.__version__} / c-blosc2 {blosc2.blosclib_version}")
     build()
@@ -110,6 +138,8 @@ def main():
         chunks()
     if "--skip-slices" not in sys.argv:
         slices(reps=51)
+    if "--skip-whole" not in sys.argv:
+        whole(reps=9)
 
 
 if __name__ == "__main__":

@@ -8,3 +8,4 @@ mod data_stream;
 mod decode;
 mod encodings;
 mod roundtrip;
+mod value;

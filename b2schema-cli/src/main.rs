@@ -191,9 +191,10 @@ enum Command {
         /// Write to this file (written whole or not at all) instead of stdout; - is stdout.
         #[arg(short, long)]
         output: Option<PathBuf>,
-        /// Only these items of an NDArray, NumPy style: `start:stop` per dimension separated by
-        /// commas (`0:10,5:8`; a single index `3`; `:` or nothing for a whole dimension;
-        /// negative values count from the end). Only the chunks and blocks it touches are read.
+        /// Only these items of an NDArray, NumPy style: `start:stop` or `start:stop:step` per
+        /// dimension separated by commas (`0:10,5:8`, `::2`; a single index `3`; `:` or nothing
+        /// for a whole dimension; negative values count from the end; steps are positive). Only
+        /// the chunks and blocks it touches are read.
         #[arg(long, value_name = "SLICE", allow_hyphen_values = true)]
         slice: Option<String>,
         /// Threads decoding an NDArray (default: the available cores).

@@ -2,78 +2,21 @@
 //! frame", "a sparse frame: give the directory", "truncated: ..." come before the field-level
 //! detail, and offsets in errors are absolute in the file (with the frame's start stated).
 
-use std::fs::File;
-use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 
 use b2schema::Limits;
-use b2schema::frame::{FrameFile, FrameHeader, SPARSE_INDEX};
-use b2schema::layout::B2Layout;
+use b2schema::frame::FrameFile;
 
 use crate::Failure;
 
-/// The magic every frame header holds (the header layout's `magic` field).
-const MAGIC: &[u8] = b"b2frame\0";
-/// `FRAME_DIRECTORY_TYPE`: the flags byte `frame_type` of a sparse frame's index.
-const SPARSE_TYPE: u8 = 1;
-
-/// Where a value of the frame header lies (frame-relative): the header layout's offsets.
-fn value_offset(name: &str) -> usize {
-    FrameHeader::LAYOUT.field(name).and_then(|f| f.value_offset).unwrap_or(0)
-}
-
 /// What is wrong with the file at `path` (frame at `offset`) before any field is decoded, in a
-/// few words; `None` when the frame looks like one (the field-level decode says the rest).
+/// few words ([`b2schema::frame::first_words`], the library's lead of the same errors); `None`
+/// when the frame looks like one, and for stdin (read once, by the open itself).
 pub fn first_words(path: &Path, offset: u64) -> Option<String> {
     if crate::walk::is_std(path) {
-        return None; // stdin is read once, by the open itself
+        return None;
     }
-    if path.is_dir() {
-        return (!path.join(SPARSE_INDEX).exists())
-            .then(|| format!("not a sparse frame: the directory has no {SPARSE_INDEX}"));
-    }
-    // Opened without blocking, then checked: only a regular file is read (the library says
-    // what anything else is).
-    let (mut f, file_len) = b2schema::frame::open_regular(path).ok()?;
-    let at = |o: usize| offset.saturating_add(o as u64);
-    let magic_at = value_offset("magic");
-    let frame_len_at = value_offset("frame_len");
-    let flags_at = value_offset("flags");
-    if offset >= file_len {
-        return Some(format!("nothing at offset {offset}: the file has {file_len} bytes"));
-    }
-    let mut head = [0u8; 32];
-    let want = (flags_at + 2).min(head.len());
-    f.seek(SeekFrom::Start(offset)).ok()?;
-    let got = read_up_to(&mut f, &mut head[..want]);
-    if got < magic_at + MAGIC.len() || &head[magic_at..magic_at + MAGIC.len()] != MAGIC {
-        return Some(format!("not a Blosc2 frame (no b2frame magic at offset {})", at(magic_at)));
-    }
-    if got == want && head[flags_at + 1] == SPARSE_TYPE {
-        let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        return Some(format!("a sparse frame: give the directory ({})", dir.display()));
-    }
-    if got >= frame_len_at + 8 {
-        let mut b = [0u8; 8];
-        b.copy_from_slice(&head[frame_len_at..frame_len_at + 8]);
-        let frame_len = u64::from_be_bytes(b);
-        let have = file_len.saturating_sub(offset);
-        if frame_len > have {
-            return Some(format!("truncated: the header says {frame_len} bytes, the file has {have}"));
-        }
-    }
-    None
-}
-
-fn read_up_to(f: &mut File, buf: &mut [u8]) -> usize {
-    let mut n = 0;
-    while n < buf.len() {
-        match f.read(&mut buf[n..]) {
-            Ok(0) | Err(_) => break,
-            Ok(k) => n += k,
-        }
-    }
-    n
+    b2schema::frame::first_words(path, offset)
 }
 
 /// How a subcommand opens its frame.

@@ -3,12 +3,13 @@
 //! array, one row of a 2-D array), which times python-blosc2's `arr[...]` on the same file.
 //!
 //! ```text
-//! cargo run --release -p b2schema --example slice_bench -- FILE SELECTION [REPS] [NTHREADS]
+//! cargo run --release -p b2schema --example slice_bench -- FILE SELECTION [REPS] [NTHREADS] [bytes|f64]
 //! ```
 //!
 //! Prints one line of JSON: the median and the best time in ms of `REPS` reads (the reader is
 //! opened once, as python-blosc2's array is), and the read's statistics (chunks, blocks, bytes
-//! decoded, bytes read from the file).
+//! decoded, bytes read from the file). `f64` reads typed values (`read_as::<f64>`, into a new
+//! `Vec<f64>`) instead of bytes.
 
 use std::time::Instant;
 
@@ -21,6 +22,7 @@ fn main() {
     let text = args.next().expect("SELECTION");
     let reps: usize = args.next().map_or(21, |r| r.parse().expect("REPS"));
     let nthreads: usize = args.next().map_or(1, |t| t.parse().expect("NTHREADS"));
+    let typed = args.next().is_some_and(|m| m == "f64");
     let file = FrameFile::open(&path).expect("open");
     let reader = ArrayReader::new(&file).expect("an NDArray");
     let sel = Selection::parse(&text, reader.shape()).expect("selection");
@@ -29,9 +31,15 @@ fn main() {
     let mut times = Vec::with_capacity(reps);
     for _ in 0..reps {
         let t = Instant::now();
-        let (out, _) = reader.read(&sel, &opts).expect("read");
-        times.push(t.elapsed().as_secs_f64() * 1e3);
-        assert_eq!(out, first, "the same bytes every time");
+        if typed {
+            let out: Vec<f64> = reader.read_as(&sel, &opts).expect("read_as");
+            times.push(t.elapsed().as_secs_f64() * 1e3);
+            assert_eq!(out.len() * 8, first.len(), "as many items every time");
+        } else {
+            let (out, _) = reader.read(&sel, &opts).expect("read");
+            times.push(t.elapsed().as_secs_f64() * 1e3);
+            assert_eq!(out, first, "the same bytes every time");
+        }
     }
     times.sort_by(f64::total_cmp);
     let median = times.get(times.len() / 2).copied().unwrap_or(f64::NAN);

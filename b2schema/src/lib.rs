@@ -14,6 +14,7 @@
 //!
 //! | layer | module | purpose |
 //! |---|---|---|
+//! | containers | [`handle`] | [`open`]: one owned [`Container`] for an NDArray or SChunk: geometry, dtype, cparams, `info`, decoded metadata, typed slices |
 //! | containers | [`frame`] | Blosc2 frames: header, metalayers, chunk index, trailer; read from a buffer ([`FrameView`](frame::FrameView)) or a file ([`FrameFile`](frame::FrameFile)) and checked |
 //! | containers | [`b2nd`] | the `b2nd` metalayer of NDArrays (and Caterva's), and the geometry of chunks and blocks |
 //! | containers | [`writer`] | writing frames c-blosc2 opens: chunks, metalayers, whole NDArrays |
@@ -27,6 +28,7 @@
 //! | format | [`ser`] | writing: the [`Serializer`], [`to_vec`], [`to_slice`], `to_writer`, [`encoded_len`] |
 //! | format | [`de`] | reading: the [`Deserializer`], [`from_slice`], [`take_from_slice`], `from_reader` |
 //! | format | [`encoding`] | the vocabulary: msgpack [`Encoding`]s, their markers, what a reader [`Expected`] |
+//! | format | [`value`] | [`Value`]: any msgpack value (bytes, ext, python-blosc2's tuples), as user metadata holds it |
 //! | format | [`wrap`] | newtypes that override the encoding of one value (`Str32`, `Counted`, ...) |
 //! | format | [`dump`] | an annotated hex dump of any msgpack bytes |
 //! | beneath | [`chunk`] | the Blosc1/Blosc2 chunk codec (the `b2schema-chunk` crate) |
@@ -52,6 +54,8 @@
 //! | `derive` | yes | `#[derive(B2Layout)]` (the `b2schema-derive` crate), and the containers declared with it: [`frame`], [`b2nd`], [`writer`], [`array`](mod@array) |
 //! | `blosclz`, `lz4`, `zlib`, `zstd` | yes | the chunk codec's codecs (all pure Rust) |
 //! | `ndarray` | no | `array::ArrayReader::read_ndarray`: slices as `ndarray::ArrayD` |
+//! | `half` | no | float16 items as `half::f16` (re-exported as `b2schema::half`) |
+//! | `complex` | no | complex items as `num_complex::Complex` (re-exported as `b2schema::num_complex`) |
 //!
 //! Without default features the crate is `no_std` (with `alloc`): the format, the derive's
 //! runtime, [`dtype`] and [`limits`].
@@ -113,7 +117,11 @@ pub use b2schema_chunk as chunk;
 #[cfg(all(feature = "std", feature = "derive"))]
 #[cfg_attr(docsrs, doc(cfg(all(feature = "std", feature = "derive"))))]
 #[doc(inline)]
-pub use container::{array, store};
+pub use container::handle::{Container, open, open_with_limits};
+#[cfg(all(feature = "std", feature = "derive"))]
+#[cfg_attr(docsrs, doc(cfg(all(feature = "std", feature = "derive"))))]
+#[doc(inline)]
+pub use container::{array, handle, store};
 #[cfg(feature = "derive")]
 #[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
 #[doc(inline)]
@@ -121,7 +129,16 @@ pub use container::{b2nd, frame, writer};
 #[doc(inline)]
 pub use container::{dtype, limits};
 #[doc(inline)]
-pub use format::{de, dump, encoding, ser, wrap};
+pub use format::{de, dump, encoding, ser, value, wrap};
+/// The `half` crate (with the `half` feature), whose `f16` reads NumPy's float16.
+#[cfg(feature = "half")]
+#[cfg_attr(docsrs, doc(cfg(feature = "half")))]
+pub use half;
+/// The `num-complex` crate (with the `complex` feature), whose `Complex` reads NumPy's complex
+/// numbers.
+#[cfg(feature = "complex")]
+#[cfg_attr(docsrs, doc(cfg(feature = "complex")))]
+pub use num_complex;
 #[doc(inline)]
 pub use schema::{attributes, codec, layout};
 
@@ -153,6 +170,8 @@ pub use format::ser::{
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 #[doc(inline)]
 pub use format::ser::{to_writer, to_writer_with};
+#[doc(inline)]
+pub use format::value::Value;
 #[doc(inline)]
 pub use schema::codec::{
     Decode, Encode, decode_from_slice, decode_from_slice_with, decode_take_from_slice,

@@ -1,5 +1,6 @@
 //! Any msgpack into `serde_json::Value` (`deserialize_any`), lenient (`Config::minimal()`) and
-//! strict (`Config::fixed()`). What decodes re-encodes in minimal form and decodes to the same value.
+//! strict (`Config::fixed()`), and into `b2schema::Value` (`Value::take_from_msgpack`). What
+//! decodes re-encodes in minimal form and decodes to the same value.
 #![no_main]
 
 use b2schema::Config;
@@ -22,5 +23,15 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     let _ = b2schema::take_from_slice_with::<Value>(data, minimal);
+    match b2schema::Value::take_from_msgpack(data) {
+        Ok((v, used)) => {
+            assert!(used <= data.len());
+            let again = v.to_msgpack().expect("a decoded value is in msgpack's range");
+            let back = b2schema::Value::from_msgpack(&again).expect("its encoding decodes");
+            // NaN is not equal to itself: compare the bytes of the two encodings instead.
+            assert_eq!(back.to_msgpack().unwrap(), again);
+        }
+        Err(e) => assert!(e.offset().is_some_and(|at| at <= data.len()), "{e}"),
+    }
     let _ = b2schema::from_slice::<Value>(data);
 });

@@ -15,6 +15,9 @@ pub mod dtype;
 #[cfg(feature = "derive")]
 #[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
 pub mod frame;
+#[cfg(all(feature = "std", feature = "derive"))]
+#[cfg_attr(docsrs, doc(cfg(all(feature = "std", feature = "derive"))))]
+pub mod handle;
 pub mod limits;
 #[cfg(all(feature = "std", feature = "derive"))]
 #[cfg_attr(docsrs, doc(cfg(all(feature = "std", feature = "derive"))))]

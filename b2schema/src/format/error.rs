@@ -34,6 +34,14 @@ struct ErrorImpl {
     /// For bytes left after a struct: where its last field was read, and the count or length
     /// that field's header stated (a wrong one leaves bytes over).
     last: Option<LastField>,
+    /// The file the error is about, and what the file is when it is not what it should be.
+    file: Option<Box<FileNote>>,
+}
+
+/// The file an error is about ([`Error::in_file`]).
+struct FileNote {
+    path: String,
+    lead: Option<String>,
 }
 
 /// The last field read before bytes were left over (the field itself is the error's path).
@@ -181,7 +189,7 @@ impl Error {
     /// An error of `kind`, with no position yet.
     #[cold]
     pub fn new(kind: ErrorKind) -> Self {
-        Error { inner: Box::new(ErrorImpl { kind, offset: None, path: Vec::new(), last: None }) }
+        Error { inner: Box::new(ErrorImpl { kind, offset: None, path: Vec::new(), last: None, file: None }) }
     }
 
     /// An error of `kind` at byte `offset`.
@@ -274,6 +282,33 @@ impl Error {
     #[cfg_attr(not(feature = "derive"), allow(dead_code))]
     pub(crate) fn or_field(self, name: &'static str) -> Self {
         if self.inner.path.is_empty() { self.in_field(name) } else { self }
+    }
+
+    /// Names the file the error is about (`path`, as text) and, in `lead`, what the file is when
+    /// it is not what it should be ("not a Blosc2 frame (no b2frame magic at offset 2)",
+    /// "truncated: ..."): the error then reads `path: lead; detail`. A file already named is kept.
+    #[must_use]
+    #[cold]
+    pub fn in_file(mut self, path: impl Display, lead: Option<String>) -> Self {
+        if self.inner.file.is_none() {
+            self.inner.file = Some(Box::new(FileNote { path: path.to_string(), lead }));
+        }
+        self
+    }
+
+    /// The file the error is about, when it names one ([`Error::in_file`]).
+    pub fn file(&self) -> Option<&str> {
+        self.inner.file.as_ref().map(|f| f.path.as_str())
+    }
+
+    /// What the file is, when it is not what it should be ([`Error::in_file`]).
+    pub fn lead(&self) -> Option<&str> {
+        self.inner.file.as_ref().and_then(|f| f.lead.as_deref())
+    }
+
+    /// The error without its file and lead: what went wrong, where, expected and found.
+    pub fn detail(&self) -> impl Display + '_ {
+        Detail(self)
     }
 
     /// What went wrong.
@@ -421,12 +456,28 @@ impl Error {
 
 impl Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (msg, found) = self.message();
+        if let Some(file) = &self.inner.file {
+            write!(f, "{}: ", file.path)?;
+            if let Some(lead) = &file.lead {
+                write!(f, "{lead}; ")?;
+            }
+        }
+        Detail(self).fmt(f)
+    }
+}
+
+/// [`Error::detail`].
+struct Detail<'a>(&'a Error);
+
+impl Display for Detail<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let e = self.0;
+        let (msg, found) = e.message();
         f.write_str(&msg)?;
-        if let Some(off) = self.inner.offset {
+        if let Some(off) = e.inner.offset {
             write!(f, " at offset {off}")?;
         }
-        let path = self.path_string();
+        let path = e.path_string();
         if !path.is_empty() {
             write!(f, " ({path})")?;
         }

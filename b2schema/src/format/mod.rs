@@ -12,4 +12,5 @@ pub mod encoding;
 pub(crate) mod error;
 pub(crate) mod int;
 pub mod ser;
+pub mod value;
 pub mod wrap;

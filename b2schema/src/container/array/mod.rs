@@ -22,11 +22,15 @@
 //! ```
 
 mod element;
+mod item_de;
 mod reader;
 mod selection;
+mod sink;
 mod stream;
+mod strided;
+mod typed;
 
-pub use element::Element;
+pub use element::{DateTime64, Element, TimeDelta64};
 pub use reader::{ArrayReader, ReadOptions, ReadStats};
 pub use selection::{Selection, SelectionError};
 pub use stream::PIECE_BYTES;

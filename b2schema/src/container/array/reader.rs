@@ -14,7 +14,6 @@
 use alloc::vec::Vec;
 use core::ops::Range;
 
-use super::element::{Element, byte_order_for};
 use super::selection::Selection;
 use crate::container::b2nd::{self, NdMeta};
 use crate::container::frame::{ChunkLocation, FrameFile, SpecialValue};
@@ -54,7 +53,7 @@ pub struct ReadStats {
 }
 
 impl ReadStats {
-    fn add(&mut self, o: &ReadStats) {
+    pub(super) fn add(&mut self, o: &ReadStats) {
         self.chunks += o.chunks;
         self.blocks += o.blocks;
         self.bytes_decoded += o.bytes_decoded;
@@ -65,33 +64,51 @@ impl ReadStats {
 /// An NDArray in a frame file, ready to read any part of.
 #[derive(Debug)]
 pub struct ArrayReader<'f> {
-    file: &'f FrameFile,
-    meta: NdMeta,
-    typesize: usize,
-    shape: Vec<u64>,
-    chunkshape: Vec<u64>,
-    blockshape: Vec<u64>,
+    file: FileRef<'f>,
+    pub(super) meta: NdMeta,
+    pub(super) typesize: usize,
+    pub(super) shape: Vec<u64>,
+    pub(super) chunkshape: Vec<u64>,
+    pub(super) blockshape: Vec<u64>,
     /// Blocks per chunk, per dimension (the extended chunk shape over the block shape).
-    bgrid: Vec<u64>,
+    pub(super) bgrid: Vec<u64>,
     /// Chunks per dimension.
-    grid: Vec<u64>,
+    pub(super) grid: Vec<u64>,
     locations: Vec<ChunkLocation>,
     /// Bytes of one (padded) chunk and of one block.
-    chunk_bytes: usize,
-    block_bytes: usize,
+    pub(super) chunk_bytes: usize,
+    pub(super) block_bytes: usize,
     /// Block buffers kept between reads (one per thread of the widest read), so that a small read
     /// repeated (an item, a row) neither allocates nor faults in a block's pages each time.
     spare: std::sync::Mutex<Vec<Scratch>>,
 }
 
-/// A touched chunk, with what is needed to give any of its blocks.
-struct Chunk {
-    /// The chunk's first item in array coordinates.
-    origin: Vec<u64>,
-    source: Source,
+/// The frame file a reader reads: borrowed ([`ArrayReader::new`]) or shared
+/// ([`ArrayReader::from_shared`], which an owned handle such as [`crate::Container`] keeps).
+#[derive(Debug)]
+enum FileRef<'f> {
+    Borrowed(&'f FrameFile),
+    Shared(std::sync::Arc<FrameFile>),
 }
 
-enum Source {
+impl core::ops::Deref for FileRef<'_> {
+    type Target = FrameFile;
+    fn deref(&self) -> &FrameFile {
+        match self {
+            FileRef::Borrowed(f) => f,
+            FileRef::Shared(f) => f,
+        }
+    }
+}
+
+/// A touched chunk, with what is needed to give any of its blocks.
+pub(super) struct Chunk {
+    /// The chunk's first item in array coordinates.
+    pub(super) origin: Vec<u64>,
+    pub(super) source: Source,
+}
+
+pub(super) enum Source {
     /// Every item is this item (special chunks).
     Fill(Vec<u8>),
     /// Blocks decoded one at a time, from the chunk's bytes at `loc`.
@@ -101,7 +118,11 @@ enum Source {
     Whole(Vec<u8>),
 }
 
-fn invalid(what: &'static str, expected: impl core::fmt::Display, found: impl core::fmt::Display) -> Error {
+pub(super) fn invalid(
+    what: &'static str,
+    expected: impl core::fmt::Display,
+    found: impl core::fmt::Display,
+) -> Error {
     Error::invalid(what, expected, found, 0)
 }
 
@@ -110,6 +131,21 @@ impl<'f> ArrayReader<'f> {
     /// the frame: one chunk per cell of the chunk grid, chunks and blocks of sizes c-blosc2 can
     /// write.
     pub fn new(file: &'f FrameFile) -> Result<Self> {
+        Self::with_file(FileRef::Borrowed(file))
+    }
+
+    /// The NDArray in `file`, which the reader shares (it borrows nothing: an
+    /// `ArrayReader<'static>` to keep in a struct or send to a thread).
+    pub fn from_shared(file: std::sync::Arc<FrameFile>) -> Result<ArrayReader<'static>> {
+        ArrayReader::with_file(FileRef::Shared(file))
+    }
+
+    /// The frame file it reads.
+    pub fn file(&self) -> &FrameFile {
+        &self.file
+    }
+
+    fn with_file(file: FileRef<'f>) -> Result<Self> {
         let v = file.view()?;
         let raw = v.metalayer("b2nd").or_else(|| v.metalayer("caterva")).ok_or_else(|| {
             Error::invalid("an NDArray (a b2nd or caterva metalayer)", "b2nd", "an SChunk", 87)
@@ -178,13 +214,13 @@ impl<'f> ArrayReader<'f> {
     }
 
     /// A block buffer kept by an earlier read, or a new one.
-    fn take_scratch(&self) -> Scratch {
+    pub(super) fn take_scratch(&self) -> Scratch {
         self.spare.lock().ok().and_then(|mut v| v.pop()).unwrap_or_default()
     }
 
     /// Keeps `scratch` for the next read. The pool holds at most as many as the most threads
     /// one read ran at once, and never more than 64.
-    fn keep_scratch(&self, scratch: Scratch) {
+    pub(super) fn keep_scratch(&self, scratch: Scratch) {
         if let Ok(mut v) = self.spare.lock()
             && v.len() < 64
         {
@@ -226,33 +262,9 @@ impl<'f> ArrayReader<'f> {
     /// The items of `sel` in C order, as bytes.
     pub fn read(&self, sel: &Selection, opts: &ReadOptions) -> Result<(Vec<u8>, ReadStats)> {
         let len = self.result_len(sel, opts)?;
-        let mut out = Vec::new();
-        out.try_reserve_exact(len)
-            .map_err(|_| invalid("a result that can be allocated, bytes:", "fewer", len))?;
-        out.resize(len, 0);
+        let mut out = zeroed(len)?;
         let stats = self.read_into(sel, &mut out, opts)?;
         Ok((out, stats))
-    }
-
-    /// The items of `sel` as `T`, checked against the array's dtype (kind and size), byte order
-    /// handled.
-    pub fn read_as<T: Element>(&self, sel: &Selection, opts: &ReadOptions) -> Result<Vec<T>> {
-        let dtype = match self.meta.parsed_dtype() {
-            Some(Ok(d)) => d,
-            Some(Err(e)) => return Err(invalid("a NumPy dtype", "a dtype string", e)),
-            None => return Err(invalid("an array with a dtype", "a dtype", "none (a legacy layout)")),
-        };
-        let big = byte_order_for::<T>(&dtype)
-            .map_err(|e| invalid("a dtype that reads as the type asked for", "", e))?;
-        if T::SIZE != self.typesize {
-            return Err(invalid("items of the type's size:", T::SIZE, self.typesize).in_field("typesize"));
-        }
-        let (bytes, _) = self.read(sel, opts)?;
-        let mut out = Vec::new();
-        out.try_reserve_exact(bytes.len() / T::SIZE)
-            .map_err(|_| invalid("a result that can be allocated, items:", "fewer", bytes.len() / T::SIZE))?;
-        out.extend(bytes.chunks_exact(T::SIZE).map(|b| T::from_bytes(b, big)));
-        Ok(out)
     }
 
     /// Streams the items of `sel` in C order to `sink`, in pieces of about `slab_bytes` (at
@@ -267,7 +279,9 @@ impl<'f> ArrayReader<'f> {
     ) -> Result<ReadStats> {
         let total = self.result_len(sel, &ReadOptions { max_bytes: u64::MAX, ..*opts })?;
         let ranges = sel.ranges();
-        if ranges.is_empty() || total == 0 {
+        if ranges.is_empty() || total == 0 || sel.is_strided() {
+            // A strided selection is read whole (its result is within `opts.max_bytes`), from
+            // pieces of its bounding box.
             let (bytes, stats) = self.read(sel, opts)?;
             sink(&bytes)?;
             return Ok(stats);
@@ -301,24 +315,7 @@ impl<'f> ArrayReader<'f> {
         Ok(stats)
     }
 
-    /// The items of `sel` as an `ndarray::ArrayD<T>` of the shape NumPy gives `arr[sel]`
-    /// ([`Selection::numpy_shape`]: a dimension selected by a single index is dropped, so `"7"`
-    /// of a (100, 37) array is a 1-D array of 37 items, `"7, 3"` a 0-d array), with the `ndarray`
-    /// feature; checked against the dtype as [`ArrayReader::read_as`] checks them.
-    #[cfg(feature = "ndarray")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "ndarray")))]
-    pub fn read_ndarray<T: Element>(
-        &self,
-        sel: &Selection,
-        opts: &ReadOptions,
-    ) -> Result<ndarray::ArrayD<T>> {
-        let values = self.read_as::<T>(sel, opts)?;
-        let shape: Vec<usize> = sel.numpy_shape().iter().map(|&n| n as usize).collect();
-        ndarray::ArrayD::from_shape_vec(ndarray::IxDyn(&shape), values)
-            .map_err(|e| invalid("values of the selection's shape", alloc::format!("{shape:?}"), e))
-    }
-
-    fn result_len(&self, sel: &Selection, opts: &ReadOptions) -> Result<usize> {
+    pub(super) fn result_len(&self, sel: &Selection, opts: &ReadOptions) -> Result<usize> {
         if sel.ranges().len() != self.shape.len()
             || sel.ranges().iter().zip(&self.shape).any(|(r, &s)| r.end > s)
         {
@@ -331,104 +328,16 @@ impl<'f> ArrayReader<'f> {
             .map_err(|_| invalid("a selection that fits in memory, bytes:", usize::MAX, bytes))
     }
 
-    /// Reads the items of `sel` in C order into `out` (exactly their size).
-    pub fn read_into(&self, sel: &Selection, out: &mut [u8], opts: &ReadOptions) -> Result<ReadStats> {
-        let len = self.result_len(sel, &ReadOptions { max_bytes: u64::MAX, ..*opts })?;
-        if out.len() != len {
-            return Err(invalid("an output of the selection's size:", len, out.len()));
-        }
-        let mut stats = ReadStats::default();
-        if len == 0 {
-            return Ok(stats);
-        }
-        let ranges = sel.ranges();
-        if ranges.is_empty() {
-            // A scalar: one chunk, one block, one item.
-            let chunk = self.chunk(0, Vec::new(), &mut stats)?;
-            let mut sink = Sink::new(self, ranges, out);
-            sink.copy_block(self, &chunk, &[], ranges, &mut stats, &mut Scratch::default())?;
-            return Ok(stats);
-        }
-        // The touched chunks, read by the band that needs them, one at a time (their tables, and
-        // first blocks for delta): memory does not depend on the number of chunks, and a band
-        // visits only the chunks of its chunk row, so work does not grow with their square.
-        let lo: Vec<u64> = ranges.iter().zip(&self.chunkshape).map(|(r, &c)| r.start / c).collect();
-        let hi: Vec<u64> = ranges.iter().zip(&self.chunkshape).map(|(r, &c)| (r.end - 1) / c).collect();
-        let row_bytes = ranges[1..].iter().fold(self.typesize as u64, |a, r| a * (r.end - r.start)) as usize;
-        let rows = ranges[0].end - ranges[0].start;
-        let nthreads = (opts.nthreads.max(1) as u64).min(rows) as usize;
-        // A group of bands is a range of the first dimension: the bands are made as they are
-        // visited, so memory does not depend on how many blocks the selection crosses. Bands are
-        // cut at chunk boundaries: each lies in one chunk row.
-        let work = |group: Range<u64>, out: &mut [u8]| -> Result<ReadStats> {
-            let mut stats = ReadStats::default();
-            let mut scratch = self.take_scratch();
-            let mut at = 0;
-            for band in self.bands(&group, u64::MAX) {
-                let n = (band.end - band.start) as usize * row_bytes;
-                let (part, _) = out[at..].split_at_mut(n);
-                let mut band_ranges = ranges.to_vec();
-                band_ranges[0] = band.clone();
-                let mut sink = Sink::new(self, &band_ranges, part);
-                let mut rest = lo[1..].to_vec();
-                loop {
-                    let coords =
-                        core::iter::once(band.start / self.chunkshape[0]).chain(rest.iter().copied());
-                    let index = coords.clone().zip(&self.grid).fold(0u64, |a, (c, &g)| a * g + c);
-                    let origin: Vec<u64> = coords.zip(&self.chunkshape).map(|(c, &s)| c * s).collect();
-                    let chunk = self.chunk(index as usize, origin, &mut stats)?;
-                    sink.copy_chunk(self, &chunk, &band_ranges, &mut stats, &mut scratch)?;
-                    if !next_in_box(&mut rest, &lo[1..], &hi[1..]) {
-                        break;
-                    }
-                }
-                at += n;
-            }
-            self.keep_scratch(scratch);
-            Ok(stats)
-        };
-        if nthreads <= 1 {
-            stats.add(&work(ranges[0].clone(), out)?);
-            return Ok(stats);
-        }
-        // Contiguous groups of about as many rows each, cut at band boundaries, each with its
-        // part of the output.
-        let mut parts = Vec::new();
-        let mut rest = out;
-        let mut start = ranges[0].start;
-        for t in 1..=nthreads as u64 {
-            let target = ranges[0].start + rows * t / nthreads as u64;
-            let end = self.band_boundary_at_or_after(target).min(ranges[0].end);
-            if end <= start {
-                continue;
-            }
-            let n = (end - start) as usize * row_bytes;
-            let (part, tail) = rest.split_at_mut(n);
-            parts.push((start..end, part));
-            rest = tail;
-            start = end;
-        }
-        let results: Vec<Result<ReadStats>> = std::thread::scope(|scope| {
-            let workers: Vec<_> =
-                parts.into_iter().map(|(g, part)| scope.spawn(move || work(g, part))).collect();
-            workers.into_iter().map(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect()
-        });
-        for r in results {
-            stats.add(&r?);
-        }
-        Ok(stats)
-    }
-
     /// The selection's first-dimension range cut at the array's chunk boundaries, and into
     /// pieces of at most `max_rows` rows (at least one block row) cut at block boundaries;
     /// made one at a time, so that memory never follows the number of block rows (a selection
     /// may cross 2^30 of them).
-    fn bands(&self, r: &Range<u64>, max_rows: u64) -> Bands {
+    pub(super) fn bands(&self, r: &Range<u64>, max_rows: u64) -> Bands {
         Bands { at: r.start, end: r.end, chunk: self.chunkshape[0], block: self.blockshape[0], max_rows }
     }
 
     /// The first block boundary of the first dimension at or after `row`.
-    fn band_boundary_at_or_after(&self, row: u64) -> u64 {
+    pub(super) fn band_boundary_at_or_after(&self, row: u64) -> u64 {
         let (c, b) = (self.chunkshape[0], self.blockshape[0]);
         let in_chunk = row % c;
         let chunk_start = row - in_chunk;
@@ -436,7 +345,7 @@ impl<'f> ArrayReader<'f> {
     }
 
     /// Reads what is needed to give the blocks of chunk `index`.
-    fn chunk(&self, index: usize, origin: Vec<u64>, stats: &mut ReadStats) -> Result<Chunk> {
+    pub(super) fn chunk(&self, index: usize, origin: Vec<u64>, stats: &mut ReadStats) -> Result<Chunk> {
         let at_chunk =
             |e: Error| e.in_segment(crate::format::error::Segment::Index(index)).in_field("chunks");
         let loc =
@@ -490,7 +399,16 @@ impl<'f> ArrayReader<'f> {
                 } else if h.effective_blocksize() == self.block_bytes && !h.is_vl_blocks() {
                     let first = if table.needs_first_block() {
                         let mut b = alloc::vec![0u8; table.block_range(0).len()];
-                        decode_block(self.file, loc, &table, 0, &[], &mut b, &mut BlockIo::default(), stats)?;
+                        decode_block(
+                            &self.file,
+                            loc,
+                            &table,
+                            0,
+                            &[],
+                            &mut b,
+                            &mut BlockIo::default(),
+                            stats,
+                        )?;
                         Some(b)
                     } else {
                         None
@@ -526,8 +444,21 @@ impl<'f> ArrayReader<'f> {
     }
 }
 
+/// `len` zero bytes, refused rather than aborting when they cannot be had: the allocation is
+/// tried first, then made zeroed by the allocator (`vec!`), which takes fresh zero pages from the
+/// system for large buffers instead of writing zeros over them (python-blosc2's `np.empty` does
+/// not write them either).
+fn zeroed(len: usize) -> Result<Vec<u8>> {
+    let mut probe: Vec<u8> = Vec::new();
+    probe
+        .try_reserve_exact(len)
+        .map_err(|_| invalid("a result that can be allocated, bytes:", "fewer", len))?;
+    drop(probe);
+    Ok(alloc::vec![0u8; len])
+}
+
 /// Advances `coords` in C order within `lo..=hi`; `false` after the last.
-fn next_in_box(coords: &mut [u64], lo: &[u64], hi: &[u64]) -> bool {
+pub(super) fn next_in_box(coords: &mut [u64], lo: &[u64], hi: &[u64]) -> bool {
     for d in (0..coords.len()).rev() {
         if coords[d] < hi[d] {
             coords[d] += 1;
@@ -538,18 +469,9 @@ fn next_in_box(coords: &mut [u64], lo: &[u64], hi: &[u64]) -> bool {
     false
 }
 
-/// Fills `dst` with `item` repeated, at memory speed (zeros with one `fill`).
-fn repeat(dst: &mut [u8], item: &[u8]) {
-    if item.iter().all(|&b| b == 0) {
-        dst.fill(0);
-    } else {
-        b2schema_chunk::fill_pattern(dst, item, 0);
-    }
-}
-
 /// Reads block `j`'s span of the chunk at `loc` and decodes it into `dst`.
 #[allow(clippy::too_many_arguments)]
-fn decode_block(
+pub(super) fn decode_block(
     file: &FrameFile,
     loc: ChunkLocation,
     table: &ChunkBlocks,
@@ -590,9 +512,9 @@ fn decode_block(
 
 /// A thread's reusable buffers.
 #[derive(Default)]
-struct Scratch {
-    block: Vec<u8>,
-    io: BlockIo,
+pub(super) struct Scratch {
+    pub(super) block: Vec<u8>,
+    pub(super) io: BlockIo,
 }
 
 impl core::fmt::Debug for Scratch {
@@ -604,178 +526,9 @@ impl core::fmt::Debug for Scratch {
 /// What decoding one block reuses: the codec's scratch and the buffer the block's bytes are
 /// read into.
 #[derive(Default)]
-struct BlockIo {
+pub(super) struct BlockIo {
     chunk: BlockScratch,
     read: Vec<u8>,
-}
-
-/// Where items go: `out` holds the items of `ranges` in C order.
-struct Sink<'o> {
-    out: &'o mut [u8],
-    /// Item strides of `out`.
-    strides: Vec<usize>,
-    starts: Vec<u64>,
-    typesize: usize,
-}
-
-impl<'o> Sink<'o> {
-    fn new(r: &ArrayReader<'_>, ranges: &[Range<u64>], out: &'o mut [u8]) -> Self {
-        let n = ranges.len();
-        let mut strides = alloc::vec![1usize; n];
-        for d in (0..n.saturating_sub(1)).rev() {
-            strides[d] = strides[d + 1] * (ranges[d + 1].end - ranges[d + 1].start) as usize;
-        }
-        Sink { out, strides, starts: ranges.iter().map(|r| r.start).collect(), typesize: r.typesize }
-    }
-
-    /// Copies the items of `ranges` (array coordinates) that lie in `chunk`, block by block.
-    fn copy_chunk(
-        &mut self,
-        r: &ArrayReader<'_>,
-        chunk: &Chunk,
-        ranges: &[Range<u64>],
-        stats: &mut ReadStats,
-        scratch: &mut Scratch,
-    ) -> Result<()> {
-        // The part of the selection inside the chunk's real items, in chunk coordinates.
-        let n = ranges.len();
-        let mut lo = Vec::with_capacity(n);
-        let mut hi = Vec::with_capacity(n);
-        for (d, range) in ranges.iter().enumerate() {
-            let o = chunk.origin[d];
-            let end = (o + r.chunkshape[d]).min(r.shape[d]);
-            let (a, b) = (range.start.max(o), range.end.min(end));
-            if a >= b {
-                return Ok(());
-            }
-            lo.push(a - o);
-            hi.push(b - o);
-        }
-        // A special chunk is one item everywhere: its part is filled at once, whatever its blocks.
-        if let Source::Fill(item) = &chunk.source {
-            let part: Vec<Range<u64>> =
-                (0..n).map(|d| chunk.origin[d] + lo[d]..chunk.origin[d] + hi[d]).collect();
-            self.fill_rows(&part, item);
-            return Ok(());
-        }
-        let blo: Vec<u64> = lo.iter().zip(&r.blockshape).map(|(&l, &b)| l / b).collect();
-        let bhi: Vec<u64> = hi.iter().zip(&r.blockshape).map(|(&h, &b)| (h - 1) / b).collect();
-        let mut bc = blo.clone();
-        loop {
-            // The block's items in array coordinates, cut to the selection.
-            let block: Vec<Range<u64>> = (0..n)
-                .map(|d| {
-                    let start = chunk.origin[d] + bc[d] * r.blockshape[d];
-                    let a = start.max(chunk.origin[d] + lo[d]);
-                    let b = (start + r.blockshape[d]).min(chunk.origin[d] + hi[d]);
-                    a..b
-                })
-                .collect();
-            self.copy_block(r, chunk, &bc, &block, stats, scratch)?;
-            if !next_in_box(&mut bc, &blo, &bhi) {
-                return Ok(());
-            }
-        }
-    }
-
-    /// Copies `part` (array coordinates, inside block `bc` of `chunk`) into the output.
-    fn copy_block(
-        &mut self,
-        r: &ArrayReader<'_>,
-        chunk: &Chunk,
-        bc: &[u64],
-        part: &[Range<u64>],
-        stats: &mut ReadStats,
-        scratch: &mut Scratch,
-    ) -> Result<()> {
-        let ts = self.typesize;
-        let j = bc.iter().zip(&r.bgrid).fold(0u64, |a, (&c, &g)| a * g + c) as usize;
-        let block: &[u8] = match &chunk.source {
-            Source::Fill(item) => {
-                self.fill_rows(part, item);
-                return Ok(());
-            }
-            Source::Whole(data) => {
-                let start = j * r.block_bytes;
-                data.get(start..start + r.block_bytes)
-                    .ok_or_else(|| invalid("a block inside its chunk at", start, "past the end"))?
-            }
-            Source::Blocks { loc, table, first } => {
-                let len = table.block_range(j).len();
-                if scratch.block.len() < len {
-                    scratch
-                        .block
-                        .try_reserve_exact(len - scratch.block.len())
-                        .map_err(|_| invalid("a block that can be allocated, bytes:", "fewer", len))?;
-                    scratch.block.resize(len, 0);
-                }
-                match first {
-                    // The first block was decoded with the table (the delta reference).
-                    Some(first) if j == 0 => &first[..],
-                    _ => {
-                        let reference = first.as_deref().unwrap_or(&[]);
-                        let dst = &mut scratch.block[..len];
-                        decode_block(r.file, *loc, table, j, reference, dst, &mut scratch.io, stats)?;
-                        &scratch.block[..len]
-                    }
-                }
-            }
-        };
-        // Rows of the part: all dimensions but the last, each a contiguous run of items in both
-        // the block (C order over the block shape) and the output.
-        let n = part.len();
-        if n == 0 {
-            self.out[..ts].copy_from_slice(
-                block.get(..ts).ok_or_else(|| invalid("an item in the block", ts, block.len()))?,
-            );
-            return Ok(());
-        }
-        let mut bstrides = alloc::vec![1usize; n];
-        for d in (0..n - 1).rev() {
-            bstrides[d] = bstrides[d + 1] * r.blockshape[d + 1] as usize;
-        }
-        let bstart: Vec<u64> = (0..n).map(|d| chunk.origin[d] + bc[d] * r.blockshape[d]).collect();
-        let run = (part[n - 1].end - part[n - 1].start) as usize * ts;
-        let mut idx: Vec<u64> = part.iter().map(|p| p.start).collect();
-        let lo = idx.clone();
-        let hi: Vec<u64> = part.iter().map(|p| p.end - 1).collect();
-        loop {
-            let src: usize = (0..n).map(|d| (idx[d] - bstart[d]) as usize * bstrides[d]).sum::<usize>() * ts;
-            let dst: usize =
-                (0..n).map(|d| (idx[d] - self.starts[d]) as usize * self.strides[d]).sum::<usize>() * ts;
-            let from = block
-                .get(src..src + run)
-                .ok_or_else(|| invalid("a row inside the block at", src, "past the end"))?;
-            self.out[dst..dst + run].copy_from_slice(from);
-            // Next row: the last dimension stays at its start.
-            if !next_in_box(&mut idx[..n - 1], &lo[..n - 1], &hi[..n - 1]) {
-                return Ok(());
-            }
-        }
-    }
-
-    /// Fills the items of `part` with `item`.
-    fn fill_rows(&mut self, part: &[Range<u64>], item: &[u8]) {
-        let ts = self.typesize;
-        let n = part.len();
-        let fill = |dst: &mut [u8]| repeat(dst, item);
-        if n == 0 {
-            fill(&mut self.out[..ts]);
-            return;
-        }
-        let run = (part[n - 1].end - part[n - 1].start) as usize * ts;
-        let mut idx: Vec<u64> = part.iter().map(|p| p.start).collect();
-        let lo = idx.clone();
-        let hi: Vec<u64> = part.iter().map(|p| p.end - 1).collect();
-        loop {
-            let dst: usize =
-                (0..n).map(|d| (idx[d] - self.starts[d]) as usize * self.strides[d]).sum::<usize>() * ts;
-            fill(&mut self.out[dst..dst + run]);
-            if !next_in_box(&mut idx[..n - 1], &lo[..n - 1], &hi[..n - 1]) {
-                return;
-            }
-        }
-    }
 }
 
 #[cfg(all(test, feature = "ndarray"))]
@@ -819,7 +572,7 @@ mod ndarray_tests {
 /// The bands of a first-dimension range: cut at chunk boundaries, and at the block boundaries
 /// that keep a band within `max_rows` rows (one block row at least; a chunk's last block may be
 /// shorter than the block shape).
-struct Bands {
+pub(super) struct Bands {
     at: u64,
     end: u64,
     chunk: u64,

@@ -1,14 +1,17 @@
-//! A hyper-rectangle of an array: `start..stop` in every dimension.
+//! A part of an array: `start..stop` (with a step) in every dimension.
 
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::fmt;
 use core::ops::Range;
 
-/// A hyper-rectangle of an array: one `start..stop` per dimension, inside the array's shape.
+/// A part of an array: one `start..stop` per dimension, inside the array's shape, with a step
+/// (1 unless parsed from `start:stop:step`): the items `start, start + step, ...` below `stop`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Selection {
     ranges: Vec<Range<u64>>,
+    /// Per dimension: the step (at least 1).
+    steps: Vec<u64>,
     /// Per dimension: selected by a single index (`3`), which NumPy's result drops.
     indexed: Vec<bool>,
 }
@@ -51,7 +54,11 @@ fn err(dim: Option<usize>, message: impl ToString) -> SelectionError {
 impl Selection {
     /// The whole array of this shape.
     pub fn all(shape: &[u64]) -> Self {
-        Selection { ranges: shape.iter().map(|&s| 0..s).collect(), indexed: alloc::vec![false; shape.len()] }
+        Selection {
+            ranges: shape.iter().map(|&s| 0..s).collect(),
+            steps: alloc::vec![1; shape.len()],
+            indexed: alloc::vec![false; shape.len()],
+        }
     }
 
     /// `ranges`, one per dimension of `shape`, each with `start <= stop <= shape`.
@@ -65,49 +72,68 @@ impl Selection {
             }
         }
         let indexed = alloc::vec![false; ranges.len()];
-        Ok(Selection { ranges, indexed })
+        let steps = alloc::vec![1; ranges.len()];
+        Ok(Selection { ranges, steps, indexed })
     }
 
-    /// Parses NumPy-style text, one item per dimension separated by commas: `start:stop` (either
-    /// may be left out; negative values count from the end), a single index `i` (a range of one),
-    /// or `:` / nothing for the whole dimension. Dimensions not given are whole, as in NumPy;
-    /// indices out of range are an error, bounds of ranges are clipped as Python clips them.
-    /// Steps are not supported.
+    /// Parses NumPy-style text, one item per dimension separated by commas: `start:stop` or
+    /// `start:stop:step` (any may be left out; negative bounds count from the end; the step is
+    /// positive), a single index `i` (a range of one), or `:` / nothing for the whole dimension.
+    /// Dimensions not given are whole, as in NumPy; indices out of range are an error, bounds of
+    /// ranges are clipped as Python clips them. Negative steps (`::-1`) are refused.
     pub fn parse(text: &str, shape: &[u64]) -> Result<Self, SelectionError> {
         let items: Vec<&str> = if text.trim().is_empty() { Vec::new() } else { text.split(',').collect() };
         if items.len() > shape.len() {
             return Err(err(None, alloc::format!("{} items for {} dimensions", items.len(), shape.len())));
         }
         let mut ranges = Vec::with_capacity(shape.len());
+        let mut steps = Vec::with_capacity(shape.len());
         let mut indexed = Vec::with_capacity(shape.len());
         for (d, &s) in shape.iter().enumerate() {
             let item = items.get(d).map_or("", |i| i.trim());
-            ranges.push(parse_item(item, s).map_err(|m| err(Some(d), m))?);
+            let (range, step) = parse_item(item, s).map_err(|m| err(Some(d), m))?;
+            ranges.push(range);
+            steps.push(step);
             indexed.push(!item.is_empty() && !item.contains(':'));
         }
-        Ok(Selection { ranges, indexed })
+        Ok(Selection { ranges, steps, indexed })
     }
 
-    /// The ranges, one per dimension.
+    /// The ranges, one per dimension (with their steps: [`Selection::steps`]).
     pub fn ranges(&self) -> &[Range<u64>] {
         &self.ranges
     }
 
-    /// The shape of what is selected.
+    /// The steps, one per dimension (1 for a plain range).
+    pub fn steps(&self) -> &[u64] {
+        &self.steps
+    }
+
+    /// Whether a step is other than 1.
+    pub fn is_strided(&self) -> bool {
+        self.steps.iter().any(|&s| s != 1)
+    }
+
+    /// The same ranges with steps of 1: the box around the selected items.
+    pub fn bounding_box(&self) -> Selection {
+        Selection { steps: alloc::vec![1; self.ranges.len()], ..self.clone() }
+    }
+
+    /// The shape of what is selected: per dimension, the items of its range taken with its step.
     pub fn shape(&self) -> Vec<u64> {
-        self.ranges.iter().map(|r| r.end - r.start).collect()
+        self.ranges.iter().zip(&self.steps).map(|(r, &s)| (r.end - r.start).div_ceil(s.max(1))).collect()
     }
 
     /// The shape NumPy gives `arr[text]` for the text this selection was parsed from: as
     /// [`shape`](Self::shape), without the dimensions selected by a single index (`3,1:4` of a
     /// 3-D array has 2 dimensions; all single indices give a 0-d result).
     pub fn numpy_shape(&self) -> Vec<u64> {
-        self.ranges.iter().zip(&self.indexed).filter(|(_, i)| !**i).map(|(r, _)| r.end - r.start).collect()
+        self.shape().into_iter().zip(&self.indexed).filter(|(_, i)| !**i).map(|(n, _)| n).collect()
     }
 
     /// The number of items selected (`None` on overflow).
     pub fn len(&self) -> Option<u64> {
-        self.ranges.iter().try_fold(1u64, |n, r| n.checked_mul(r.end - r.start))
+        self.shape().into_iter().try_fold(1u64, |n, d| n.checked_mul(d))
     }
 
     /// `true` when nothing is selected.
@@ -116,8 +142,8 @@ impl Selection {
     }
 }
 
-/// One item of [`Selection::parse`] for a dimension of length `len`.
-fn parse_item(item: &str, len: u64) -> Result<Range<u64>, String> {
+/// One item of [`Selection::parse`] for a dimension of length `len`: its range and step.
+fn parse_item(item: &str, len: u64) -> Result<(Range<u64>, u64), String> {
     let num = |t: &str| -> Result<Option<i128>, String> {
         let t = t.trim();
         if t.is_empty() {
@@ -133,10 +159,16 @@ fn parse_item(item: &str, len: u64) -> Result<Range<u64>, String> {
             if !(0..len_i).contains(&i) {
                 return Err(alloc::format!("index {} is out of bounds for length {len}", item.trim()));
             }
-            Ok(i as u64..i as u64 + 1)
+            Ok((i as u64..i as u64 + 1, 1))
         }
-        [_] => Ok(0..len),
-        [a, b] => {
+        [_] => Ok((0..len, 1)),
+        [a, b] | [a, b, _] => {
+            let step = match item.split(':').nth(2).map(num).transpose()?.flatten() {
+                None => 1,
+                Some(s) if s > 0 => u64::try_from(s).unwrap_or(u64::MAX),
+                Some(0) => return Err(alloc::format!("{item:?}: a step cannot be zero")),
+                Some(_) => return Err(alloc::format!("{item:?}: negative steps are not supported")),
+            };
             let clip = |v: Option<i128>, default: i128| -> u64 {
                 let v = v.unwrap_or(default);
                 let v = if v < 0 { v + len_i } else { v };
@@ -144,9 +176,9 @@ fn parse_item(item: &str, len: u64) -> Result<Range<u64>, String> {
             };
             let start = clip(num(a)?, 0);
             let stop = clip(num(b)?, len_i);
-            Ok(start..stop.max(start))
+            Ok((start..stop.max(start), step))
         }
-        _ => Err(alloc::format!("{item:?}: steps are not supported (use start:stop)")),
+        _ => Err(alloc::format!("{item:?}: more than start:stop:step")),
     }
 }
 
@@ -170,7 +202,15 @@ mod tests {
         assert_eq!(Selection::parse(" 2 ", &[5]).unwrap().shape(), [1]);
         assert_eq!(Selection::all(&[5, 6]).numpy_shape(), [5, 6]);
         assert!(Selection::parse("4", &[4]).unwrap_err().to_string().contains("out of bounds"));
-        assert!(Selection::parse("0:4:2", &[4]).unwrap_err().to_string().contains("steps"));
+        let s = Selection::parse("0:4:2, ::3, 1::2", &[4, 10, 5]).unwrap();
+        assert_eq!(
+            (s.ranges(), s.steps(), s.shape()),
+            (&[0..4, 0..10, 1..5][..], &[2, 3, 2][..], vec![2, 4, 2])
+        );
+        assert_eq!(s.len(), Some(16));
+        assert!(Selection::parse("::-1", &[4]).unwrap_err().to_string().contains("negative steps"));
+        assert!(Selection::parse("::0", &[4]).unwrap_err().to_string().contains("zero"));
+        assert!(Selection::parse("1:2:3:4", &[4]).is_err());
         assert!(Selection::parse("1,2", &[4]).is_err());
         assert!(Selection::parse("x", &[4]).is_err());
         #[allow(clippy::reversed_empty_ranges)]

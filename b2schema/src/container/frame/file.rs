@@ -788,7 +788,7 @@ fn open_regular_with(path: &Path, write: bool) -> Result<(File, u64)> {
         use std::os::unix::fs::OpenOptionsExt;
         options.custom_flags(libc::O_NONBLOCK);
     }
-    let f = options.open(path).map_err(|e| Error::from(e).in_field("path"))?;
+    let f = options.open(path).map_err(Error::from)?;
     let meta = f.metadata()?;
     if !meta.is_file() {
         return Err(

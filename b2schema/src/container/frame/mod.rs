@@ -24,6 +24,8 @@ mod codes;
 mod consistency;
 #[cfg(feature = "std")]
 mod file;
+#[cfg(feature = "std")]
+mod first_words;
 mod header;
 mod index;
 mod metalayers;
@@ -36,6 +38,9 @@ pub use codes::{Codec, Filter, FrameType, SplitMode};
 pub use file::{FrameFile, SPARSE_INDEX, max_cbytes, open_regular};
 #[cfg(feature = "std")]
 pub(crate) use file::{open_regular_rw, pread, read_at};
+#[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
+pub use first_words::first_words;
 pub use header::{FilterPipeline, FrameFlags, FrameHeader};
 pub use index::{ChunkInfo, ChunkLocation, DEFAULT_MAX_LOCATIONS, MAX_NCHUNKS, SpecialValue, special_entry};
 pub use metalayers::{Content, MetaLayers, NameOffsets};

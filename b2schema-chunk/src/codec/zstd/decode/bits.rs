@@ -80,6 +80,19 @@ impl<'a> BitReader<'a> {
         (self.container << (self.consumed & 63)) >> ((64 - n) & 63)
     }
 
+    /// The unread bits at the top of a word, and how many bits are used: for a loop that
+    /// shifts them out itself and then gives the count back ([`BitReader::set_used`]).
+    #[inline(always)]
+    pub(crate) fn window(&self) -> (u64, u32) {
+        (self.container << (self.consumed & 63), self.consumed)
+    }
+
+    /// Sets how many bits of the loaded word are used (after [`BitReader::window`]).
+    #[inline(always)]
+    pub(crate) fn set_used(&mut self, used: u32) {
+        self.consumed = used;
+    }
+
     #[inline(always)]
     pub(crate) fn skip(&mut self, n: u32) {
         self.consumed += n;

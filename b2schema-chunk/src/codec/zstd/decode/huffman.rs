@@ -70,14 +70,19 @@ impl HuffTable {
             start[w] = next;
             next += ranks[w] << (w - 1);
         }
+        // The table is indexed by the next MAX_BITS bits whatever the tree's depth: each code of
+        // `log` bits fills 2^(MAX_BITS - log) entries, so that a lookup shifts by a constant and
+        // its index is below TABLE by construction (no mask, no bounds check in the loop).
+        let spread = MAX_BITS - log;
         for (s, &w) in weights[..=count].iter().enumerate() {
             if w == 0 {
                 continue;
             }
             let len = (1u32 << w) >> 1;
-            let at = start[w as usize] as usize;
+            let at = (start[w as usize] as usize) << spread;
             let e = s as u16 | ((log + 1 - u32::from(w)) as u16) << 8;
-            for x in self.entries.get_mut(at..at + len as usize).ok_or("a Huffman table that fits")? {
+            let run = (len as usize) << spread;
+            for x in self.entries.get_mut(at..at + run).ok_or("a Huffman table that fits")? {
                 *x = e;
             }
             start[w as usize] += len;
@@ -88,7 +93,7 @@ impl HuffTable {
 
     #[inline(always)]
     fn decode(&self, r: &mut BitReader<'_>) -> u8 {
-        let e = self.entries[r.peek_nz(self.log) as usize & (TABLE - 1)];
+        let e = self.entries[r.peek_nz(MAX_BITS) as usize & (TABLE - 1)];
         r.skip(u32::from(e >> 8));
         e as u8
     }
@@ -165,15 +170,20 @@ impl HuffTable {
         // The four streams in lockstep while each can refill eight bytes.
         let mut i = 0;
         let end = o4.len().saturating_sub(3);
-        let t = &self.entries;
-        let log = self.log;
+        let t: &[u16; TABLE] = &self.entries;
+        // One symbol of a stream whose next bits are the top of `bits` (shifted as they are
+        // consumed); `used` counts them for the reader.
         macro_rules! sym {
-            ($r:ident) => {{
-                let e = t[$r.peek_nz(log) as usize & (TABLE - 1)];
-                $r.skip(u32::from(e >> 8));
+            ($bits:ident, $used:ident) => {{
+                let e = t[($bits >> (64 - MAX_BITS)) as usize];
+                let n = u32::from(e >> 8);
+                $bits <<= n;
+                $used += n;
                 e as u8
             }};
         }
+        // After a fast reload at most 7 bits are used: four symbols of at most 12 bits each stay
+        // within the 64 loaded.
         while i < end
             && r1.can_fast_reload()
             && r2.can_fast_reload()
@@ -184,23 +194,19 @@ impl HuffTable {
             r2.reload();
             r3.reload();
             r4.reload();
+            let ((mut b1, mut u1), (mut b2, mut u2)) = (r1.window(), r2.window());
+            let ((mut b3, mut u3), (mut b4, mut u4)) = (r3.window(), r4.window());
             let (a, b, c, d) = (&mut o1[i..i + 4], &mut o2[i..i + 4], &mut o3[i..i + 4], &mut o4[i..i + 4]);
-            a[0] = sym!(r1);
-            b[0] = sym!(r2);
-            c[0] = sym!(r3);
-            d[0] = sym!(r4);
-            a[1] = sym!(r1);
-            b[1] = sym!(r2);
-            c[1] = sym!(r3);
-            d[1] = sym!(r4);
-            a[2] = sym!(r1);
-            b[2] = sym!(r2);
-            c[2] = sym!(r3);
-            d[2] = sym!(r4);
-            a[3] = sym!(r1);
-            b[3] = sym!(r2);
-            c[3] = sym!(r3);
-            d[3] = sym!(r4);
+            for k in 0..4 {
+                a[k] = sym!(b1, u1);
+                b[k] = sym!(b2, u2);
+                c[k] = sym!(b3, u3);
+                d[k] = sym!(b4, u4);
+            }
+            r1.set_used(u1);
+            r2.set_used(u2);
+            r3.set_used(u3);
+            r4.set_used(u4);
             i += 4;
         }
         let i4 = i.min(o4.len());

@@ -1,0 +1,314 @@
+//! Reading into a buffer ([`ArrayReader::read_into`]) and where its items go: the C-order output
+//! of a selection, filled block by block from the chunks it touches (a whole block whose rows are
+//! whole rows of the output is decoded in place).
+
+use alloc::vec::Vec;
+use core::ops::Range;
+
+use super::reader::{
+    ArrayReader, Chunk, ReadOptions, ReadStats, Scratch, Source, decode_block, invalid, next_in_box,
+};
+use super::selection::Selection;
+use crate::format::error::Result;
+
+impl ArrayReader<'_> {
+    /// Reads the items of `sel` in C order into `out` (exactly their size).
+    pub fn read_into(&self, sel: &Selection, out: &mut [u8], opts: &ReadOptions) -> Result<ReadStats> {
+        let len = self.result_len(sel, &ReadOptions { max_bytes: u64::MAX, ..*opts })?;
+        if out.len() != len {
+            return Err(invalid("an output of the selection's size:", len, out.len()));
+        }
+        let mut stats = ReadStats::default();
+        if len == 0 {
+            return Ok(stats);
+        }
+        if sel.is_strided() {
+            return self.read_strided(sel, out, opts);
+        }
+        let ranges = sel.ranges();
+        if ranges.is_empty() {
+            // A scalar: one chunk, one block, one item.
+            let chunk = self.chunk(0, Vec::new(), &mut stats)?;
+            let mut sink = Sink::new(self, ranges, out);
+            sink.copy_block(self, &chunk, &[], ranges, &mut stats, &mut Scratch::default())?;
+            return Ok(stats);
+        }
+        // The touched chunks, read by the band that needs them, one at a time (their tables, and
+        // first blocks for delta): memory does not depend on the number of chunks, and a band
+        // visits only the chunks of its chunk row, so work does not grow with their square.
+        let lo: Vec<u64> = ranges.iter().zip(&self.chunkshape).map(|(r, &c)| r.start / c).collect();
+        let hi: Vec<u64> = ranges.iter().zip(&self.chunkshape).map(|(r, &c)| (r.end - 1) / c).collect();
+        let row_bytes = ranges[1..].iter().fold(self.typesize as u64, |a, r| a * (r.end - r.start)) as usize;
+        let rows = ranges[0].end - ranges[0].start;
+        let nthreads = (opts.nthreads.max(1) as u64).min(rows) as usize;
+        // A group of bands is a range of the first dimension: the bands are made as they are
+        // visited, so memory does not depend on how many blocks the selection crosses. Bands are
+        // cut at chunk boundaries: each lies in one chunk row.
+        let work = |group: Range<u64>, out: &mut [u8]| -> Result<ReadStats> {
+            let mut stats = ReadStats::default();
+            let mut scratch = self.take_scratch();
+            let mut at = 0;
+            for band in self.bands(&group, u64::MAX) {
+                let n = (band.end - band.start) as usize * row_bytes;
+                let (part, _) = out[at..].split_at_mut(n);
+                let mut band_ranges = ranges.to_vec();
+                band_ranges[0] = band.clone();
+                let mut sink = Sink::new(self, &band_ranges, part);
+                let mut rest = lo[1..].to_vec();
+                loop {
+                    let coords =
+                        core::iter::once(band.start / self.chunkshape[0]).chain(rest.iter().copied());
+                    let index = coords.clone().zip(&self.grid).fold(0u64, |a, (c, &g)| a * g + c);
+                    let origin: Vec<u64> = coords.zip(&self.chunkshape).map(|(c, &s)| c * s).collect();
+                    let chunk = self.chunk(index as usize, origin, &mut stats)?;
+                    sink.copy_chunk(self, &chunk, &band_ranges, &mut stats, &mut scratch)?;
+                    if !next_in_box(&mut rest, &lo[1..], &hi[1..]) {
+                        break;
+                    }
+                }
+                at += n;
+            }
+            self.keep_scratch(scratch);
+            Ok(stats)
+        };
+        if nthreads <= 1 {
+            stats.add(&work(ranges[0].clone(), out)?);
+            return Ok(stats);
+        }
+        // Contiguous groups of about as many rows each, cut at band boundaries, each with its
+        // part of the output.
+        let mut parts = Vec::new();
+        let mut rest = out;
+        let mut start = ranges[0].start;
+        for t in 1..=nthreads as u64 {
+            let target = ranges[0].start + rows * t / nthreads as u64;
+            let end = self.band_boundary_at_or_after(target).min(ranges[0].end);
+            if end <= start {
+                continue;
+            }
+            let n = (end - start) as usize * row_bytes;
+            let (part, tail) = rest.split_at_mut(n);
+            parts.push((start..end, part));
+            rest = tail;
+            start = end;
+        }
+        let results: Vec<Result<ReadStats>> = std::thread::scope(|scope| {
+            let workers: Vec<_> =
+                parts.into_iter().map(|(g, part)| scope.spawn(move || work(g, part))).collect();
+            workers.into_iter().map(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect()
+        });
+        for r in results {
+            stats.add(&r?);
+        }
+        Ok(stats)
+    }
+}
+
+/// Where items go: `out` holds the items of `ranges` in C order.
+pub(super) struct Sink<'o> {
+    out: &'o mut [u8],
+    /// Item strides of `out`.
+    strides: Vec<usize>,
+    starts: Vec<u64>,
+    typesize: usize,
+}
+
+impl<'o> Sink<'o> {
+    pub(super) fn new(r: &ArrayReader<'_>, ranges: &[Range<u64>], out: &'o mut [u8]) -> Self {
+        let n = ranges.len();
+        let mut strides = alloc::vec![1usize; n];
+        for d in (0..n.saturating_sub(1)).rev() {
+            strides[d] = strides[d + 1] * (ranges[d + 1].end - ranges[d + 1].start) as usize;
+        }
+        Sink { out, strides, starts: ranges.iter().map(|r| r.start).collect(), typesize: r.typesize }
+    }
+
+    /// Copies the items of `ranges` (array coordinates) that lie in `chunk`, block by block.
+    pub(super) fn copy_chunk(
+        &mut self,
+        r: &ArrayReader<'_>,
+        chunk: &Chunk,
+        ranges: &[Range<u64>],
+        stats: &mut ReadStats,
+        scratch: &mut Scratch,
+    ) -> Result<()> {
+        // The part of the selection inside the chunk's real items, in chunk coordinates.
+        let n = ranges.len();
+        let mut lo = Vec::with_capacity(n);
+        let mut hi = Vec::with_capacity(n);
+        for (d, range) in ranges.iter().enumerate() {
+            let o = chunk.origin[d];
+            let end = (o + r.chunkshape[d]).min(r.shape[d]);
+            let (a, b) = (range.start.max(o), range.end.min(end));
+            if a >= b {
+                return Ok(());
+            }
+            lo.push(a - o);
+            hi.push(b - o);
+        }
+        // A special chunk is one item everywhere: its part is filled at once, whatever its blocks.
+        if let Source::Fill(item) = &chunk.source {
+            let part: Vec<Range<u64>> =
+                (0..n).map(|d| chunk.origin[d] + lo[d]..chunk.origin[d] + hi[d]).collect();
+            self.fill_rows(&part, item);
+            return Ok(());
+        }
+        let blo: Vec<u64> = lo.iter().zip(&r.blockshape).map(|(&l, &b)| l / b).collect();
+        let bhi: Vec<u64> = hi.iter().zip(&r.blockshape).map(|(&h, &b)| (h - 1) / b).collect();
+        let mut bc = blo.clone();
+        loop {
+            // The block's items in array coordinates, cut to the selection.
+            let block: Vec<Range<u64>> = (0..n)
+                .map(|d| {
+                    let start = chunk.origin[d] + bc[d] * r.blockshape[d];
+                    let a = start.max(chunk.origin[d] + lo[d]);
+                    let b = (start + r.blockshape[d]).min(chunk.origin[d] + hi[d]);
+                    a..b
+                })
+                .collect();
+            self.copy_block(r, chunk, &bc, &block, stats, scratch)?;
+            if !next_in_box(&mut bc, &blo, &bhi) {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Copies `part` (array coordinates, inside block `bc` of `chunk`) into the output.
+    pub(super) fn copy_block(
+        &mut self,
+        r: &ArrayReader<'_>,
+        chunk: &Chunk,
+        bc: &[u64],
+        part: &[Range<u64>],
+        stats: &mut ReadStats,
+        scratch: &mut Scratch,
+    ) -> Result<()> {
+        let ts = self.typesize;
+        let j = bc.iter().zip(&r.bgrid).fold(0u64, |a, (&c, &g)| a * g + c) as usize;
+        let block: &[u8] = match &chunk.source {
+            Source::Fill(item) => {
+                self.fill_rows(part, item);
+                return Ok(());
+            }
+            Source::Whole(data) => {
+                let start = j * r.block_bytes;
+                data.get(start..start + r.block_bytes)
+                    .ok_or_else(|| invalid("a block inside its chunk at", start, "past the end"))?
+            }
+            Source::Blocks { loc, table, first } => {
+                let len = table.block_range(j).len();
+                if scratch.block.len() < len {
+                    scratch
+                        .block
+                        .try_reserve_exact(len - scratch.block.len())
+                        .map_err(|_| invalid("a block that can be allocated, bytes:", "fewer", len))?;
+                    scratch.block.resize(len, 0);
+                }
+                match first {
+                    // The first block was decoded with the table (the delta reference).
+                    Some(first) if j == 0 => &first[..],
+                    // A whole block whose rows are whole rows of the output: its C order is the
+                    // output's, so it is decoded in place, with no copy.
+                    _ if len == r.block_bytes && self.is_whole_run(r, part) => {
+                        let dst = self.offset(part) * ts;
+                        let reference = first.as_deref().unwrap_or(&[]);
+                        let out = &mut self.out[dst..dst + len];
+                        return decode_block(
+                            r.file(),
+                            *loc,
+                            table,
+                            j,
+                            reference,
+                            out,
+                            &mut scratch.io,
+                            stats,
+                        );
+                    }
+                    _ => {
+                        let reference = first.as_deref().unwrap_or(&[]);
+                        let dst = &mut scratch.block[..len];
+                        decode_block(r.file(), *loc, table, j, reference, dst, &mut scratch.io, stats)?;
+                        &scratch.block[..len]
+                    }
+                }
+            }
+        };
+        // Rows of the part: all dimensions but the last, each a contiguous run of items in both
+        // the block (C order over the block shape) and the output.
+        let n = part.len();
+        if n == 0 {
+            self.out[..ts].copy_from_slice(
+                block.get(..ts).ok_or_else(|| invalid("an item in the block", ts, block.len()))?,
+            );
+            return Ok(());
+        }
+        let mut bstrides = alloc::vec![1usize; n];
+        for d in (0..n - 1).rev() {
+            bstrides[d] = bstrides[d + 1] * r.blockshape[d + 1] as usize;
+        }
+        let bstart: Vec<u64> = (0..n).map(|d| chunk.origin[d] + bc[d] * r.blockshape[d]).collect();
+        let run = (part[n - 1].end - part[n - 1].start) as usize * ts;
+        let mut idx: Vec<u64> = part.iter().map(|p| p.start).collect();
+        let lo = idx.clone();
+        let hi: Vec<u64> = part.iter().map(|p| p.end - 1).collect();
+        loop {
+            let src: usize = (0..n).map(|d| (idx[d] - bstart[d]) as usize * bstrides[d]).sum::<usize>() * ts;
+            let dst: usize =
+                (0..n).map(|d| (idx[d] - self.starts[d]) as usize * self.strides[d]).sum::<usize>() * ts;
+            let from = block
+                .get(src..src + run)
+                .ok_or_else(|| invalid("a row inside the block at", src, "past the end"))?;
+            self.out[dst..dst + run].copy_from_slice(from);
+            // Next row: the last dimension stays at its start.
+            if !next_in_box(&mut idx[..n - 1], &lo[..n - 1], &hi[..n - 1]) {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Whether `part`, the items of one block, is the whole block and lies in the output as one
+    /// contiguous run: every dimension after the first is whole in both the block and the output.
+    fn is_whole_run(&self, r: &ArrayReader<'_>, part: &[Range<u64>]) -> bool {
+        let n = part.len();
+        n > 0
+            && part.iter().zip(&r.blockshape).all(|(p, &b)| p.end - p.start == b)
+            && (1..n).all(|d| self.strides[d - 1] == self.strides[d] * r.blockshape[d] as usize)
+    }
+
+    /// Where item `part.start` lies in the output, in items.
+    fn offset(&self, part: &[Range<u64>]) -> usize {
+        part.iter().enumerate().map(|(d, p)| (p.start - self.starts[d]) as usize * self.strides[d]).sum()
+    }
+
+    /// Fills the items of `part` with `item`.
+    fn fill_rows(&mut self, part: &[Range<u64>], item: &[u8]) {
+        let ts = self.typesize;
+        let n = part.len();
+        let fill = |dst: &mut [u8]| repeat(dst, item);
+        if n == 0 {
+            fill(&mut self.out[..ts]);
+            return;
+        }
+        let run = (part[n - 1].end - part[n - 1].start) as usize * ts;
+        let mut idx: Vec<u64> = part.iter().map(|p| p.start).collect();
+        let lo = idx.clone();
+        let hi: Vec<u64> = part.iter().map(|p| p.end - 1).collect();
+        loop {
+            let dst: usize =
+                (0..n).map(|d| (idx[d] - self.starts[d]) as usize * self.strides[d]).sum::<usize>() * ts;
+            fill(&mut self.out[dst..dst + run]);
+            if !next_in_box(&mut idx[..n - 1], &lo[..n - 1], &hi[..n - 1]) {
+                return;
+            }
+        }
+    }
+}
+
+/// Fills `dst` with `item` repeated, at memory speed (zeros with one `fill`).
+fn repeat(dst: &mut [u8], item: &[u8]) {
+    if item.iter().all(|&b| b == 0) {
+        dst.fill(0);
+    } else {
+        b2schema_chunk::fill_pattern(dst, item, 0);
+    }
+}
