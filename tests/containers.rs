@@ -19,6 +19,7 @@ mod fuzz_regressions;
 mod hostile_props;
 mod layers;
 mod malformed;
+mod nd_codecs_hostile;
 mod stores;
 mod tables;
 mod writer;

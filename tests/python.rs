@@ -9,6 +9,7 @@ mod array_python;
 mod compress_python;
 mod dict_python;
 mod metalayer_patch;
+mod nd_codecs_python;
 mod open_python;
 mod plugins_python;
 mod python_accepts;

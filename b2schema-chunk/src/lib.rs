@@ -25,6 +25,10 @@
 //! [`compress::compress`] / [`compress::compress_with`], [`ChunkHeader::parse`] and
 //! [`ChunkHeader::peek`]. Codecs and filters are named by [`Codec`] and [`Filter`]; a codec or
 //! filter the crate does not implement plugs in through [`CodecPlugin`] / [`FilterPlugin`].
+//! c-blosc2's own plugins that python-blosc2 writes are built in, both ways: ZFP (33-35), NDLZ
+//! (32), ndcell (32), ndmean (33) and int_trunc (36); all but int_trunc need the array's block
+//! shape ([`Registry::with_array_shapes`] or [`Decoder::shapes`]), as c-blosc2's read it from
+//! the `b2nd` metalayer.
 //! Every size in the chunk is validated before use; no input can make these
 //! functions panic, loop forever or allocate more than the chunk proves
 //! (bounded by the caller's limit).

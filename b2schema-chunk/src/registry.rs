@@ -111,6 +111,8 @@ pub trait FilterPlugin: Send + Sync {
 pub struct Registry {
     codecs: Vec<(Codec, Arc<dyn CodecPlugin>)>,
     filters: Vec<(Filter, Arc<dyn FilterPlugin>)>,
+    /// The `b2nd` array's chunk and block shapes, when the chunks belong to one.
+    shapes: Option<Arc<(Vec<i32>, Vec<i32>)>>,
 }
 
 /// The registry of the functions that take none: the built-in codecs and filters only.
@@ -128,7 +130,25 @@ impl core::fmt::Debug for Registry {
 impl Registry {
     /// The built-in codecs and filters only.
     pub const fn new() -> Self {
-        Registry { codecs: Vec::new(), filters: Vec::new() }
+        Registry { codecs: Vec::new(), filters: Vec::new(), shapes: None }
+    }
+
+    /// Telling every codec and filter (built-in n-dimensional ones and plugins) the chunk and
+    /// block shapes of the `b2nd` array the chunks belong to, as c-blosc2's plugins read them
+    /// from the super-chunk's `b2nd` metalayer.
+    pub fn with_array_shapes(mut self, chunkshape: &[i32], blockshape: &[i32]) -> Self {
+        self.shapes = Some(Arc::new((chunkshape.to_vec(), blockshape.to_vec())));
+        self
+    }
+
+    /// The array's chunk shape given by [`Registry::with_array_shapes`].
+    pub fn chunkshape(&self) -> Option<&[i32]> {
+        self.shapes.as_ref().map(|s| &*s.0)
+    }
+
+    /// The array's block shape given by [`Registry::with_array_shapes`].
+    pub fn blockshape(&self) -> Option<&[i32]> {
+        self.shapes.as_ref().map(|s| &*s.1)
     }
 
     /// The registry the functions without one use: the built-ins only.
@@ -161,14 +181,26 @@ impl Registry {
         Ok(self)
     }
 
-    /// The plugin registered as codec `id`.
+    /// The plugin registered as codec `id` (c-blosc2's own NDLZ and ZFP, which this crate
+    /// implements, are used when none is).
     pub fn codec(&self, id: Codec) -> Option<&dyn CodecPlugin> {
         self.codecs.iter().find(|(c, _)| *c == id).map(|(_, p)| &**p)
     }
 
-    /// The plugin registered as filter `id`.
+    /// The plugin registered as filter `id` (c-blosc2's own ndcell and ndmean, which this crate
+    /// implements, are used when none is).
     pub fn filter(&self, id: Filter) -> Option<&dyn FilterPlugin> {
         self.filters.iter().find(|(c, _)| *c == id).map(|(_, p)| &**p)
+    }
+
+    /// The context of a plugin of this registry: `ctx` with the array's shapes, unless it has
+    /// its own.
+    pub(crate) fn context<'a>(&'a self, ctx: PluginContext<'a>) -> PluginContext<'a> {
+        PluginContext {
+            chunkshape: ctx.chunkshape.or(self.chunkshape()),
+            blockshape: ctx.blockshape.or(self.blockshape()),
+            ..ctx
+        }
     }
 
     /// The ids of the registered codec plugins, in the order they were registered.

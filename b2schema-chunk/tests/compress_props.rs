@@ -127,11 +127,21 @@ fn bad_parameters_are_errors_naming_them() {
     assert_eq!((e.kind, e.offset, e.field), (ErrorKind::Unsupported, 22, "udcompcode"));
     let e = compress(&[0; 64], &{
         let mut p = Params::new(4);
-        p.filters[5] = Filter::NdMean;
+        p.filters[5] = Filter::from_id(40);
         p
     })
     .unwrap_err();
     assert_eq!((e.kind, e.offset), (ErrorKind::Unsupported, 21));
+    // ndmean needs the array's block shape (`Registry::with_array_shapes`): without it, it says so.
+    let e = compress(&[1; 4096], &{
+        let mut p = Params::new(4);
+        p.filters[5] = Filter::NdMean;
+        p.filters_meta[5] = 4;
+        p
+    })
+    .unwrap_err();
+    assert_eq!(e.field, "filters");
+    assert!(e.to_string().contains("block shape"), "{e}");
     let e = compress(&[0; 64], &{
         let mut p = Params::new(4);
         p.filters[4] = Filter::Shuffle;

@@ -227,11 +227,17 @@ enum Command {
         /// The codec.
         #[arg(long, default_value = "zstd", value_parser = Hint(names::written_codecs))]
         codec: String,
+        /// The codec's meta, -128 to 255: for zfp_acc the tolerance's decimal exponent (-3:
+        /// 10^-3), for zfp_prec the bit planes kept less 3 + 2 per dimension, for zfp_rate the
+        /// percentage of the item's bits kept, for ndlz the cell size (4 or 8; 2-D arrays of
+        /// 1-byte items).
+        #[arg(long = "codec-meta", value_name = "N", default_value = "0", allow_hyphen_values = true)]
+        codec_meta: String,
         /// 0 (no compression) to 9.
         #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u8).range(0..=9))]
         clevel: u8,
-        /// shuffle, bitshuffle, delta, trunc_prec:BITS, bytedelta or none; repeat for a
-        /// pipeline, in order (default: shuffle).
+        /// shuffle, bitshuffle, delta, trunc_prec:BITS, bytedelta, int_trunc:BITS, ndcell:CELL,
+        /// ndmean:CELL or none; repeat for a pipeline, in order (default: shuffle; none with ZFP).
         #[arg(long = "filter", value_name = "NAME", value_parser = Hint(names::filters))]
         filters: Vec<String>,
         /// Chunk shape, comma-separated.
@@ -336,9 +342,10 @@ fn main() -> ExitCode {
             Ok(text) => b2schema_cli::print(&text),
             Err(e) => Err(b2schema_cli::Failure(format!("writing the man page: {e}"))),
         },
-        Command::Pack { input, output, codec, clevel, filters, chunks, blocks, nthreads } => {
+        Command::Pack { input, output, codec, codec_meta, clevel, filters, chunks, blocks, nthreads } => {
             let o = pack::PackOptions {
                 codec: &codec,
+                codec_meta: &codec_meta,
                 clevel,
                 filters: &filters,
                 chunks: chunks.as_deref(),

@@ -57,11 +57,15 @@ pub fn codecs() -> Vec<PossibleValue> {
 
 /// The codecs `pack` writes: the built-in ones c-blosc2 writes (not Snappy, not the plugins).
 pub fn written_codecs() -> Vec<PossibleValue> {
-    let written = |c: &&Codec| c.id() < 32 && **c != Codec::Snappy;
+    let written = |c: &&Codec| {
+        (c.id() < 32 && **c != Codec::Snappy)
+            || matches!(c, Codec::Ndlz | Codec::ZfpAcc | Codec::ZfpPrec | Codec::ZfpRate)
+    };
     Codec::NAMED.iter().filter(written).filter_map(|c| c.name()).map(PossibleValue::new).collect()
 }
 
-/// `none` and the built-in filters' names (`trunc_prec` takes `:BITS`).
+/// `none` and the built-in filters' names (`trunc_prec`, `int_trunc` take `:BITS`, `ndcell`
+/// and `ndmean` `:CELL`).
 pub fn filters() -> Vec<PossibleValue> {
     let named = Filter::NAMED.iter().filter_map(|f| f.name()).filter(|n| *n != "nofilter");
     std::iter::once("none").chain(named).map(PossibleValue::new).collect()

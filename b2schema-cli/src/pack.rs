@@ -21,18 +21,21 @@ fn codec(name: &str) -> Result<Codec, Failure> {
     name.parse::<Codec>().map_err(|e| Failure(format!("unknown codec {name:?}: {e}")))
 }
 
+/// A meta from -128 to 255, as its byte (`what` names it in the error).
+fn meta(m: &str, what: &str) -> Result<u8, Failure> {
+    let v: i16 = m
+        .parse()
+        .ok()
+        .filter(|v| (-128..=255).contains(v))
+        .ok_or_else(|| Failure(format!("{what} {m:?}: an integer from -128 to 255")))?;
+    Ok(v as u8)
+}
+
 /// A filter name or id, `NAME:META` with its meta (`trunc_prec:BITS`), as (filter, meta); `none`
 /// is an empty slot.
 fn filter(name: &str) -> Result<(Filter, u8), Failure> {
     let (name, meta) = match name.split_once(':') {
-        Some((n, m)) => {
-            let m: i16 = m
-                .parse()
-                .ok()
-                .filter(|v| (-128..=255).contains(v))
-                .ok_or_else(|| Failure(format!("filter meta {m:?}: an integer from -128 to 255")))?;
-            (n, m as u8)
-        }
+        Some((n, m)) => (n, meta(m, "filter meta")?),
         None => (name, 0),
     };
     let id = match name {
@@ -41,6 +44,12 @@ fn filter(name: &str) -> Result<(Filter, u8), Failure> {
     };
     if id == Filter::TruncPrec && meta == 0 {
         return Err(Failure("trunc_prec needs its precision: trunc_prec:BITS (mantissa bits kept)".into()));
+    }
+    if id == Filter::IntTrunc && meta == 0 {
+        return Err(Failure("int_trunc needs its precision: int_trunc:BITS (integer bits kept)".into()));
+    }
+    if matches!(id, Filter::NdCell | Filter::NdMean) && meta == 0 {
+        return Err(Failure(format!("{id} needs its cell size: {id}:CELL (items a side)")));
     }
     Ok((id, meta))
 }
@@ -146,6 +155,8 @@ fn parse_shape(s: &str, ndim: usize, what: &str) -> Result<Vec<u64>, Failure> {
 /// The options of `pack`.
 pub struct PackOptions<'a> {
     pub codec: &'a str,
+    /// `--codec-meta` as given.
+    pub codec_meta: &'a str,
     pub clevel: u8,
     pub filters: &'a [String],
     pub chunks: Option<&'a str>,
@@ -176,9 +187,11 @@ pub fn pack(input: &Path, output: &Path, o: &PackOptions<'_>) -> Result<ExitCode
         chunks.clear();
         blocks.clear();
     }
+    let codec = codec(o.codec)?;
+    let zfp = matches!(codec, Codec::ZfpAcc | Codec::ZfpPrec | Codec::ZfpRate);
     let mut filters = [Filter::NoFilter; 6];
     let mut metas = [0u8; 6];
-    if o.filters.is_empty() {
+    if o.filters.is_empty() && !zfp {
         filters[5] = Filter::Shuffle;
     } else if o.filters.len() > 6 {
         return Err(Failure(format!("{} filters: a pipeline has 6 slots", o.filters.len())));
@@ -187,7 +200,8 @@ pub fn pack(input: &Path, output: &Path, o: &PackOptions<'_>) -> Result<ExitCode
         (filters[i], metas[i]) = filter(f)?;
     }
     let cparams = CParams {
-        codec: codec(o.codec)?,
+        codec,
+        codec_meta: meta(o.codec_meta, "--codec-meta")?,
         clevel: o.clevel,
         filters,
         filters_meta: metas,

@@ -88,3 +88,66 @@ fn numpy_arrays_pack_and_unpack() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `pack --codec zfp_acc|zfp_prec|zfp_rate --codec-meta N` and `--filter ndcell:CELL`,
+/// `ndmean:CELL`, `int_trunc:BITS`: python-blosc2 opens what is packed with the codec, filters
+/// and metas asked, reads what `unpack` gives, within ZFP's tolerance of the input, and the
+/// integer truncation is exact; ZFP with shuffle is refused as c-blosc2 refuses it.
+#[test]
+fn plugin_codecs_and_filters_pack_as_python_blosc2_reads_them() {
+    let dir = std::env::temp_dir().join(format!("b2schema-pack-plugins-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let py = python();
+    let p = |n: &str| dir.join(n).to_str().unwrap().to_string();
+    let script = format!(
+        "import numpy as np\nnp.save({f8:?}, np.sin(np.arange(90 * 130) * 0.01).reshape(90, 130))\n\
+         np.save({i4:?}, (np.arange(90 * 130) * 7919 % 100003).astype('<i4').reshape(90, 130))\n",
+        f8 = p("f8.npy"),
+        i4 = p("i4.npy")
+    );
+    let made = Command::new(&py).arg("-c").arg(&script).output().unwrap();
+    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+    let cases: &[(&str, &str, &[&str])] = &[
+        ("acc", "f8.npy", &["--codec", "zfp_acc", "--codec-meta", "-3"]),
+        ("prec", "f8.npy", &["--codec", "zfp_prec", "--codec-meta", "20"]),
+        ("rate", "f8.npy", &["--codec", "zfp_rate", "--codec-meta", "25"]),
+        ("mean", "f8.npy", &["--filter", "ndmean:5", "--filter", "shuffle"]),
+        (
+            "cell",
+            "i4.npy",
+            &["--codec", "lz4", "--filter", "ndcell:4", "--filter", "int_trunc:20", "--filter", "shuffle"],
+        ),
+    ];
+    for (name, input, extra) in cases {
+        let mut args = vec!["pack".to_string(), p(input), p(&format!("{name}.b2nd"))];
+        args.extend(extra.iter().map(|s| s.to_string()));
+        args.extend(["--chunks", "50,70", "--blocks", "20,30"].map(String::from));
+        b2schema(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        b2schema(&["unpack", &p(&format!("{name}.b2nd")), &p(&format!("{name}.back.npy"))]);
+    }
+    let check = format!(
+        "import blosc2, numpy as np\nd = {dir:?}\nf8 = np.load(d + '/f8.npy'); i4 = np.load(d + '/i4.npy')\n\
+         def read(n):\n    b = blosc2.open(d + '/' + n + '.b2nd', mode='r')\n    back = np.load(d + '/' + n + '.back.npy')\n\
+         \x20   assert np.array_equal(b[()], back), n\n    return b, back\n\
+         b, x = read('acc'); assert b.schunk.cparams.codec == blosc2.Codec.ZFP_ACC and b.schunk.cparams.codec_meta == 253\n\
+         assert np.abs(x - f8).max() <= 1e-3\n\
+         b, x = read('prec'); assert b.schunk.cparams.codec == blosc2.Codec.ZFP_PREC and np.abs(x - f8).max() < 1e-3\n\
+         b, x = read('rate'); assert b.schunk.cparams.codec == blosc2.Codec.ZFP_RATE and b.schunk.cparams.codec_meta == 25\n\
+         assert b.schunk.cbytes < f8.nbytes / 2\n\
+         b, x = read('mean'); assert b.schunk.cparams.filters[:2] == [blosc2.Filter.NDMEAN, blosc2.Filter.SHUFFLE]\n\
+         assert (x[:5, :5] == x[0, 0]).all() and abs(x[0, 0] - f8[:5, :5].mean()) < 1e-12\n\
+         b, x = read('cell'); assert b.schunk.cparams.filters_meta[:2] == [4, 20]\n\
+         assert np.array_equal(x, i4 & ~((1 << 12) - 1))\nprint('ok')\n",
+        dir = dir.to_str().unwrap()
+    );
+    let out = Command::new(&py).arg("-c").arg(&check).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let refused = Command::new(env!("CARGO_BIN_EXE_b2schema"))
+        .args(["pack", &p("f8.npy"), &p("bad.b2nd"), "--codec", "zfp_rate", "--filter", "shuffle"])
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("no shuffle or bitshuffle with ZFP"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

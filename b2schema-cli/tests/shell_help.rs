@@ -27,7 +27,7 @@ fn completions_offer_codecs_filters_layouts_and_colours() {
     // `pack --codec`: the codecs pack writes, not file names.
     assert!(
         bash.contains(
-            "--codec)\n                    COMPREPLY=($(compgen -W \"blosclz lz4 lz4hc zlib zstd\""
+            "--codec)\n                    COMPREPLY=($(compgen -W \"blosclz lz4 lz4hc zlib zstd ndlz zfp_acc zfp_prec zfp_rate\""
         ),
         "pack --codec"
     );
@@ -40,7 +40,11 @@ fn completions_offer_codecs_filters_layouts_and_colours() {
         "frame-header frame-flags filter-pipeline metalayers trailer fingerprint b2nd b2nd-dev6 caterva"
     ));
     let zsh = out(&["completions", "zsh"]);
-    assert!(zsh.contains("(blosclz lz4 lz4hc zlib zstd)") && zsh.contains("frame-header\\:"), "zsh");
+    assert!(
+        zsh.contains("(blosclz lz4 lz4hc zlib zstd ndlz zfp_acc zfp_prec zfp_rate)")
+            && zsh.contains("frame-header\\:"),
+        "zsh"
+    );
 }
 
 #[test]

@@ -37,7 +37,7 @@ use super::stored;
 use crate::codec::{Encoder, dict};
 use crate::error::{Error, Expected, num};
 use crate::filter::Forward;
-use crate::id::Filter;
+use crate::id::{Codec, Filter};
 use crate::registry::{BUILTIN, PluginContext, Registry};
 
 pub use super::blocksize::MIN_BUFFERSIZE;
@@ -289,6 +289,16 @@ pub fn compress_with(src: &[u8], p: &Params, registry: &Registry) -> Result<Vec<
     }
     if nbytes > MAX_BUFFERSIZE {
         return Err(param_error("nbytes", Expected::AtMost(num(MAX_BUFFERSIZE)), nbytes));
+    }
+    if matches!(p.codec, Codec::ZfpAcc | Codec::ZfpPrec | Codec::ZfpRate)
+        && let Some(i) = p.filters.iter().position(|f| matches!(f, Filter::Shuffle | Filter::BitShuffle))
+    {
+        // c-blosc2: "ZFP cannot be run in presence of SHUFFLE / BITSHUFFLE".
+        return Err(param_error(
+            "filters",
+            Expected::Text("no shuffle or bitshuffle with ZFP (c-blosc2 refuses them)"),
+            usize::from(p.filters[i].id()),
+        ));
     }
     let typesize = if p.typesize > MAX_SPLIT_TYPESIZE { 1 } else { p.typesize };
     let ctx = PluginContext { meta: p.codec_meta, clevel: p.clevel, ..PluginContext::new(typesize, 0) };

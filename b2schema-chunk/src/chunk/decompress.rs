@@ -96,7 +96,8 @@ impl<'r> Decoder<'r> {
         self
     }
 
-    /// Telling plugins the array's chunk and block shapes (n-dimensional codecs and filters).
+    /// Telling codecs and filters the array's chunk and block shapes (n-dimensional ones: ZFP,
+    /// NDLZ, ndcell, ndmean, plugins), before the registry's ([`Registry::with_array_shapes`]).
     pub const fn shapes(mut self, chunkshape: &'r [i32], blockshape: &'r [i32]) -> Self {
         self.chunkshape = Some(chunkshape);
         self.blockshape = Some(blockshape);
@@ -528,7 +529,7 @@ impl Blocks {
         decoder: &Decoder<'_>,
     ) -> Result<(), Error> {
         let mut codec = self.codec(h, src, decoder)?;
-        let pipeline = pipeline(h, decoder.registry)?;
+        let pipeline = decoder_pipeline(h, decoder)?;
         with_scratch(|scratch| self.decode_with(h, src, out, &pipeline, &mut codec, scratch))
     }
 
@@ -578,7 +579,7 @@ impl Blocks {
         if self.vl || self.nblocks < 2 {
             return self.decode(h, src, out, decoder);
         }
-        let pipeline = pipeline(h, decoder.registry)?;
+        let pipeline = decoder_pipeline(h, decoder)?;
         let whole = Window::whole(src);
         let (first, rest) = out.split_at_mut(self.blocksize.min(out.len()));
         let mut codec = self.codec(h, src, decoder)?;
@@ -705,6 +706,12 @@ impl Blocks {
 /// The backward pipeline of a chunk's filter slots.
 pub(crate) fn pipeline<'r>(h: &ChunkHeader, registry: &'r Registry) -> Result<Backward<'r>, Error> {
     Backward::new(&h.filters, &h.filters_meta, usize::from(h.typesize), h.version, registry)
+}
+
+/// The backward pipeline of a chunk decoded by `decoder`: its filter plugins are told the
+/// decoder's shapes ([`Decoder::shapes`]) before the registry's.
+fn decoder_pipeline<'r>(h: &ChunkHeader, decoder: &Decoder<'r>) -> Result<Backward<'r>, Error> {
+    Ok(pipeline(h, decoder.registry)?.with_shapes(decoder.chunkshape, decoder.blockshape))
 }
 
 /// Scratch buffers at most this large (each) are kept by a thread between calls.

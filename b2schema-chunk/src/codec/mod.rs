@@ -13,6 +13,8 @@
 //! | zlib | `miniz_oxide` inflate, Adler-32 verified, output bounded by the block | `zlib-rs` `compress2` at clevel (`miniz_oxide` without `std`) | `zlib` |
 //! | zstd | [`zstd::decode`] (this crate, RFC 8878, safe Rust only): every frame straight into the block, output bounded by the block, windows above 2^27 refused; trained or raw-content dictionaries | `rusty_zstd` at c-blosc2's levels (`2 * clevel - 1`, 22 at 9); with a dictionary, level 1 | `zstd` |
 //! | snappy | not implemented (Blosc1 format 2, never written by c-blosc2) | no | |
+//! | ndlz (32) | [`ndlz`] (this crate): c-blosc2's 4x4 and 8x8 cell decoder, 2-D blocks of 1-byte items | [`ndlz`] | |
+//! | zfp_acc, zfp_prec, zfp_rate (33-35) | [`zfp`] (this crate, safe Rust only): zfp 1.0's fixed-accuracy, -precision and -rate decoding of float32/float64 blocks of 1-4 dimensions (the block shape from the array, [`Registry::with_array_shapes`]) | [`zfp`] | |
 //! | 32-255 | the [`CodecPlugin`] registered for the id | likewise | |
 
 #[cfg(feature = "blosclz")]
@@ -20,6 +22,8 @@ pub(crate) mod blosclz;
 pub(crate) mod dict;
 #[cfg(feature = "lz4")]
 pub(crate) mod lz4;
+pub(crate) mod ndlz;
+pub(crate) mod zfp;
 #[cfg(feature = "zlib")]
 mod zlib;
 #[cfg(feature = "zstd")]
@@ -30,6 +34,18 @@ use crate::fields;
 use crate::id::Codec;
 use crate::registry::{CodecPlugin, PluginContext, PluginError, Registry};
 use dict::Dict;
+
+/// The plugin that codes `codec`: the one registered for it, or else c-blosc2's own plugin of
+/// that id that this crate implements (NDLZ, ZFP in its three modes).
+pub(crate) fn plugin(registry: &Registry, codec: Codec) -> Option<&dyn CodecPlugin> {
+    registry.codec(codec).or(match codec {
+        Codec::Ndlz => Some(&ndlz::Ndlz),
+        Codec::ZfpAcc => Some(&zfp::ZFP_ACC),
+        Codec::ZfpPrec => Some(&zfp::ZFP_PREC),
+        Codec::ZfpRate => Some(&zfp::ZFP_RATE),
+        _ => None,
+    })
+}
 
 /// The error for a codec this build or registry cannot run.
 fn unsupported(field: (usize, &'static str), codec: Codec, what: &'static str) -> Error {
@@ -70,7 +86,7 @@ impl<'a> StreamDecoder<'a> {
             codec,
             field,
             dict: dict.map(|d| d.0),
-            plugin: registry.codec(codec).map(|p| (p, ctx)),
+            plugin: plugin(registry, codec).map(|p| (p, registry.context(ctx))),
             #[cfg(feature = "zstd")]
             zstd: match (codec, dict) {
                 (Codec::Zstd, Some((d, at))) => Some(zstd::ZstdState::with_dict(d, at)?),
@@ -206,8 +222,8 @@ impl<'r> Encoder<'r> {
             | Codec::OpenZl
             | Codec::J2k
             | Codec::Htj2k
-            | Codec::Other(_) => match registry.codec(codec) {
-                Some(p) => return Ok(Encoder { codec, clevel, plugin: Some((p, ctx)) }),
+            | Codec::Other(_) => match plugin(registry, codec) {
+                Some(p) => return Ok(Encoder { codec, clevel, plugin: Some((p, registry.context(ctx))) }),
                 None => {
                     return Err(unsupported(
                         field,

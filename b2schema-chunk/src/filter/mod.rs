@@ -8,12 +8,18 @@
 //! | 3 | delta | [`delta`] | XOR against the chunk's first block | the same XOR, the first block in place |
 //! | 4 | trunc_prec | [`trunc_prec`] | mantissa bits zeroed (lossy) | nothing to undo |
 //! | 34, 35 | bytedelta | [`bytedelta`] | per-channel byte differences | running sums (34: c-blosc2 < 2.10's restart) |
-//! | 36 | int_trunc | | not yet applied | nothing to undo |
+//! | 32 | ndcell | [`ndcell`] | the block regrouped cell by cell (cells of `meta` items a side) | scattered back |
+//! | 33 | ndmean | [`ndmean`] | every cell replaced by its mean (lossy, float32/float64) | scattered back as ndcell |
+//! | 36 | int_trunc | [`int_trunc`] | low integer bits zeroed (lossy, 1-8 byte items) | nothing to undo |
 //! | 32-255 | plugins | [`crate::Registry`] | the registered [`crate::FilterPlugin`] | likewise |
 
 pub(crate) mod bitshuffle;
 pub(crate) mod bytedelta;
+mod cells;
 pub(crate) mod delta;
+pub(crate) mod int_trunc;
+pub(crate) mod ndcell;
+pub(crate) mod ndmean;
 mod pipeline;
 pub(crate) mod shuffle;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]

@@ -3,7 +3,7 @@
 //! (`pipeline_backward`). Both are made of the same [`Step`]s, checked once from the ids and
 //! metas; a filter id that no built-in filter has is looked up in the [`Registry`].
 
-use super::{bitshuffle, bytedelta, delta, shuffle, trunc_prec};
+use super::{bitshuffle, bytedelta, delta, int_trunc, ndcell, ndmean, shuffle, trunc_prec};
 use crate::error::{Error, Expected, Found};
 use crate::fields::{self, MAX_FILTERS};
 use crate::id::Filter;
@@ -20,6 +20,8 @@ enum Step<'r> {
     Delta,
     /// Mantissa truncation zeroing this many low bits (forward only).
     TruncPrec(u32),
+    /// Integer truncation zeroing this many low bits (forward only).
+    IntTrunc(u32),
     /// Byte delta with this channel count; `true` for the fixed filter (35).
     ByteDelta(usize, bool),
     /// A registered filter: its plugin, its meta and its slot.
@@ -51,6 +53,9 @@ fn step<'r>(
         (Filter::TruncPrec, Direction::Forward) => {
             Some(Step::TruncPrec(trunc_prec::zeroed_bits(meta, typesize, slot)?))
         }
+        (Filter::IntTrunc, Direction::Forward) if registry.filter(id).is_none() => {
+            Some(Step::IntTrunc(int_trunc::zeroed_bits(meta, typesize, slot)?))
+        }
         (Filter::ByteDelta, _) => Some(Step::ByteDelta(meta_or_ts, true)),
         (Filter::ByteDeltaBuggy, Direction::Backward) => Some(Step::ByteDelta(meta_or_ts, false)),
         // Lossy filters: nothing to undo (unless a plugin is registered for them).
@@ -62,15 +67,15 @@ fn step<'r>(
     if let Some(s) = built_in {
         return Ok(Some(s));
     }
-    if let Some(plugin) = registry.filter(id) {
+    if let Some(plugin) = plugin(registry, id) {
         return Ok(Some(Step::Plugin(plugin, meta, slot)));
     }
     let expected = match way {
         Direction::Forward => {
-            "a filter this compressor applies (shuffle, bitshuffle, delta, trunc_prec, bytedelta, or a registered plugin)"
+            "a filter this compressor applies (shuffle, bitshuffle, delta, trunc_prec, ndcell, ndmean, bytedelta, int_trunc, or a registered plugin)"
         }
         Direction::Backward => {
-            "a filter this decoder can undo (shuffle, bitshuffle, delta, trunc_prec, bytedelta, int_trunc, or a registered plugin)"
+            "a filter this decoder can undo (shuffle, bitshuffle, delta, trunc_prec, ndcell, ndmean, bytedelta, int_trunc, or a registered plugin)"
         }
     };
     Err(Error::unsupported(
@@ -81,11 +86,22 @@ fn step<'r>(
     ))
 }
 
+/// The plugin that runs filter `id`: the one registered for it, or else c-blosc2's own plugin
+/// of that id that this crate implements (ndcell, ndmean).
+fn plugin(registry: &Registry, id: Filter) -> Option<&dyn FilterPlugin> {
+    registry.filter(id).or(match id {
+        Filter::NdCell => Some(&ndcell::NdCell),
+        Filter::NdMean => Some(&ndmean::NdMean),
+        _ => None,
+    })
+}
+
 /// A checked forward pipeline: the filters of the six slots, applied in slot order.
 #[derive(Clone, Copy)]
 pub(crate) struct Forward<'r> {
     steps: [Option<Step<'r>>; MAX_FILTERS],
     typesize: usize,
+    registry: &'r Registry,
 }
 
 impl<'r> Forward<'r> {
@@ -116,7 +132,7 @@ impl<'r> Forward<'r> {
         for (i, (&id, &meta)) in filters.iter().zip(metas).enumerate() {
             steps[i] = step(id, meta, typesize, i, Direction::Forward, registry)?;
         }
-        Ok(Forward { steps, typesize })
+        Ok(Forward { steps, typesize, registry })
     }
 
     /// `true` when no slot holds a filter.
@@ -155,9 +171,14 @@ impl<'r> Forward<'r> {
                     delta::encode(self.typesize, reference, src, dst);
                 }
                 Step::TruncPrec(zeroed) => trunc_prec::encode(self.typesize, zeroed, src, dst),
+                Step::IntTrunc(zeroed) => int_trunc::encode(self.typesize, zeroed, src, dst),
                 Step::ByteDelta(ts, _) => bytedelta::encode(ts, src, dst),
                 Step::Plugin(plugin, meta, slot) => {
-                    let ctx = PluginContext { meta, clevel, ..PluginContext::new(self.typesize, len) };
+                    let ctx = self.registry.context(PluginContext {
+                        meta,
+                        clevel,
+                        ..PluginContext::new(self.typesize, len)
+                    });
                     plugin.forward(src, dst, &ctx).map_err(|e| plugin_error(slot, e.0))?;
                 }
             }
@@ -172,6 +193,9 @@ pub(crate) struct Backward<'r> {
     steps: [Option<Step<'r>>; MAX_FILTERS],
     typesize: usize,
     version: u8,
+    registry: &'r Registry,
+    /// Shapes told to plugins before the registry's.
+    shapes: (Option<&'r [i32]>, Option<&'r [i32]>),
 }
 
 impl<'r> Backward<'r> {
@@ -197,7 +221,18 @@ impl<'r> Backward<'r> {
             }
             n += 1;
         }
-        Ok(Backward { steps, typesize, version })
+        Ok(Backward { steps, typesize, version, registry, shapes: (None, None) })
+    }
+
+    /// The pipeline telling its plugins `chunkshape` and `blockshape` (where given) before the
+    /// registry's shapes.
+    pub(crate) fn with_shapes(
+        mut self,
+        chunkshape: Option<&'r [i32]>,
+        blockshape: Option<&'r [i32]>,
+    ) -> Self {
+        self.shapes = (chunkshape, blockshape);
+        self
     }
 
     /// `true` when nothing has to be undone.
@@ -293,10 +328,12 @@ impl<'r> Backward<'r> {
                 Step::BitShuffle => bitshuffle::bitunshuffle(self.typesize, self.version, src, out, tmp),
                 Step::ByteDelta(ts, fixed) => bytedelta::decode(ts, fixed, src, out),
                 Step::Plugin(plugin, meta, slot) => {
-                    let ctx = PluginContext { meta, ..PluginContext::new(self.typesize, src.len()) };
+                    let ctx = self
+                        .registry
+                        .context(PluginContext { meta, ..PluginContext::new(self.typesize, src.len()) });
                     plugin.backward(src, out, &ctx).map_err(|e| plugin_error(slot, e.0))?;
                 }
-                Step::Delta | Step::TruncPrec(_) => {}
+                Step::Delta | Step::TruncPrec(_) | Step::IntTrunc(_) => {}
             }
             cur = to;
         }

@@ -144,9 +144,24 @@ impl FrameFile {
 
     /// Decoding its chunks with `registry`'s plugin codecs and filters besides the built-in ones
     /// (c-blosc2's `blosc2_register_codec` / `blosc2_register_filter`).
+    /// The frame's `b2nd` array shapes reach them as c-blosc2's plugins read them.
     pub fn with_registry(mut self, registry: b2schema_chunk::Registry) -> Self {
-        self.registry = registry;
+        self.registry = self.with_array_shapes(registry);
         self
+    }
+
+    /// `registry` told the chunk and block shapes of the frame's `b2nd` metalayer (when it has
+    /// one that reads, and `registry` has no shapes of its own): what c-blosc2's n-dimensional
+    /// plugins (ZFP, ndcell, ndmean) read from the super-chunk.
+    fn with_array_shapes(&self, registry: b2schema_chunk::Registry) -> b2schema_chunk::Registry {
+        if registry.blockshape().is_some() {
+            return registry;
+        }
+        let Ok(view) = self.view() else { return registry };
+        match view.metalayer("b2nd").map(crate::container::b2nd::read_any) {
+            Some(Ok(meta)) => registry.with_array_shapes(&meta.chunkshape, &meta.blockshape),
+            _ => registry,
+        }
     }
 
     /// The plugin codecs and filters its chunks are decoded with.
@@ -254,7 +269,8 @@ impl FrameFile {
             limits,
             kept: None,
             registry: b2schema_chunk::Registry::new(),
-        })
+        }
+        .with_registry(b2schema_chunk::Registry::new()))
     }
 
     /// The decoded, validated metadata.

@@ -272,7 +272,11 @@ impl<'a> NdArray<'a> {
         Ok(match self.fill {
             Fill::Data(data) => {
                 let buf = self.chunk_data(data, at, geometry)?;
-                Chunk::from_compressed(chunk::compressed(&buf, ts, blocksize, cparams)?)?
+                // The array's shapes reach the n-dimensional codecs and filters (ZFP, ndcell,
+                // ndmean), as c-blosc2's read them from the `b2nd` metalayer.
+                let registry =
+                    b2schema_chunk::Registry::new().with_array_shapes(&self.chunkshape, &self.blockshape);
+                Chunk::from_compressed(chunk::compressed_with(&buf, ts, blocksize, cparams, &registry)?)?
             }
             Fill::Zeros => Chunk::Special { kind: SpecialValue::Zeros, nbytes: chunk_nbytes as u64 },
             Fill::Nan => Chunk::Special { kind: SpecialValue::Nan, nbytes: chunk_nbytes as u64 },
