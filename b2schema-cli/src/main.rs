@@ -246,9 +246,11 @@ enum Command {
         /// Block shape, comma-separated.
         #[arg(long)]
         blocks: Option<String>,
-        /// Threads compressing the blocks of a chunk (the output is the same for any count).
-        #[arg(long, default_value_t = 1)]
-        nthreads: i16,
+        /// Threads compressing the blocks of a chunk (default: the available cores, as
+        /// python-blosc2; the output is the same for any count). Also `--nthreads`.
+        #[arg(long = "threads", visible_alias = "nthreads", value_name = "N",
+              value_parser = clap::value_parser!(i16).range(1..))]
+        threads: Option<i16>,
     },
     /// Writes a .b2nd array as a NumPy .npy file (C order).
     Unpack {
@@ -342,7 +344,7 @@ fn main() -> ExitCode {
             Ok(text) => b2schema_cli::print(&text),
             Err(e) => Err(b2schema_cli::Failure(format!("writing the man page: {e}"))),
         },
-        Command::Pack { input, output, codec, codec_meta, clevel, filters, chunks, blocks, nthreads } => {
+        Command::Pack { input, output, codec, codec_meta, clevel, filters, chunks, blocks, threads } => {
             let o = pack::PackOptions {
                 codec: &codec,
                 codec_meta: &codec_meta,
@@ -350,7 +352,10 @@ fn main() -> ExitCode {
                 filters: &filters,
                 chunks: chunks.as_deref(),
                 blocks: blocks.as_deref(),
-                nthreads,
+                nthreads: threads.unwrap_or_else(|| {
+                    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+                    i16::try_from(cores).unwrap_or(i16::MAX)
+                }),
                 max_input: limits.max_decompressed_total(),
             };
             pack::pack(&input, &output, &o)

@@ -29,7 +29,7 @@ fn numpy_arrays_pack_and_unpack() {
         ("i4-2d", &["--codec", "lz4", "--clevel", "9", "--filter", "bitshuffle"], "100,350", "20,70"),
         (
             "f8-1d",
-            &["--codec", "blosclz", "--filter", "delta", "--filter", "shuffle", "--nthreads", "3"],
+            &["--codec", "blosclz", "--filter", "delta", "--filter", "shuffle", "--threads", "3"],
             "25000",
             "5000",
         ),

@@ -31,6 +31,8 @@ mod index;
 mod metalayers;
 mod trailer;
 mod view;
+#[cfg(feature = "std")]
+mod vlmeta;
 
 pub use codes::{Codec, Filter, FrameType, SplitMode};
 #[cfg(feature = "std")]

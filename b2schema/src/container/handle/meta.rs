@@ -43,12 +43,7 @@ impl Container {
 
     /// The decompressed bytes of vlmetalayer `name` (its msgpack), or `None` when there is none.
     pub fn vlmeta_bytes(&self, name: &str) -> Result<Option<Vec<u8>>> {
-        let v = self.file.view().map_err(|e| self.named(e))?;
-        let Some(content) = v.vlmetalayer(name) else { return Ok(None) };
-        let max = usize::try_from(self.file.limits().max_decompressed()).unwrap_or(usize::MAX);
-        let data = b2schema_chunk::decompress_with_limit(content, max)
-            .map_err(|e| self.named(in_layer("vlmetalayers", name, Error::chunk(e, 0))))?;
-        Ok(Some(data))
+        self.file.vlmeta_data(name).map_err(|e| self.named(e))
     }
 
     /// Vlmetalayer `name` as a `T` (`None` when there is none), as python-blosc2's

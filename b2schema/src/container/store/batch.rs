@@ -90,7 +90,7 @@ impl BatchArray {
             .in_field(METALAYER));
         }
         drop(view);
-        let lengths = match vlmeta_bytes(&frame, LENGTHS_VLMETA)? {
+        let lengths = match frame.vlmeta_data(LENGTHS_VLMETA)? {
             Some(map) => Some(read_lengths(&map).map_err(|e| e.in_field(LENGTHS_VLMETA))?),
             None => None,
         };
@@ -276,22 +276,6 @@ fn read_meta(bytes: &[u8]) -> Result<BatchMeta> {
         serializer: serializer.unwrap_or_else(|| "msgpack".into()),
         items_per_block,
     })
-}
-
-/// The value of the vlmetalayer `name` of `frame` (its msgpack bytes, decompressed within
-/// [`Limits::max_decompressed`]); `None` when the frame has none of that name.
-pub(super) fn vlmeta_bytes(frame: &FrameFile, name: &str) -> Result<Option<Vec<u8>>> {
-    let view = frame.view()?;
-    let Some(content) = view.vlmetalayer(name) else { return Ok(None) };
-    let at = |e: Error| e.in_segment(Segment::Key(name.into())).in_field("vlmetalayers");
-    let ch = b2schema_chunk::ChunkHeader::parse(content).map_err(|e| at(Error::chunk(e, 0)))?;
-    let n = ch.uncompressed_len() as u64;
-    frame.limits().require("a vlmetalayer value", n, Limit::Decompressed, 0).map_err(at)?;
-    b2schema_chunk::Decoder::new(frame.registry())
-        .max_nbytes(n as usize)
-        .decompress(content)
-        .map(Some)
-        .map_err(|e| at(Error::chunk(e, 0)))
 }
 
 /// The vlmetalayer `_batch_array_metadata`: `{"batch_lengths": [n, ...]}`.

@@ -26,7 +26,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::Store;
-use super::batch::{BatchArray, vlmeta_bytes};
+use super::batch::BatchArray;
 use super::describe::Kind;
 use super::msgpack::Cursor;
 use crate::container::array::{ArrayReader, ReadOptions, Selection};
@@ -77,7 +77,7 @@ impl CTable {
     pub fn new(store: Store) -> Result<Self> {
         let meta = store.open_member(CTABLE_META_KEY)?;
         let at = |e: Error| e.in_segment(Segment::Key(CTABLE_META_KEY.into()));
-        let kind = vlmeta_bytes(&meta, "kind").map_err(at)?;
+        let kind = meta.vlmeta_data("kind").map_err(at)?;
         let kind = match &kind {
             Some(b) => Cursor::new(b).str().map_err(|e| at(e.in_field("kind")))?,
             None => "",
@@ -91,7 +91,8 @@ impl CTable {
             )
             .in_field("kind")));
         }
-        let schema = vlmeta_bytes(&meta, "schema")
+        let schema = meta
+            .vlmeta_data("schema")
             .map_err(at)?
             .ok_or_else(|| at(Error::invalid("a CTable's schema", "the vlmetalayer schema", "none", 0)))?;
         let text = Cursor::new(&schema).str().map_err(|e| at(e.in_field("schema")))?;

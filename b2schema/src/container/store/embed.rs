@@ -45,21 +45,9 @@ fn in_map(e: Error, key: Option<&str>) -> Error {
 /// The keys of the EmbedStore `frame` (checked: see [`key::check`]) with where each member is;
 /// no map is no key (what python-blosc2 reads from a store it has just created).
 pub fn entries(frame: &FrameFile) -> Result<Vec<(String, Embedded)>> {
-    let view = frame.view()?;
-    let Some(content) = view.vlmetalayer(METADATA) else {
+    let Some(map) = frame.vlmeta_data(METADATA)? else {
         return Ok(Vec::new());
     };
-    let limits = frame.limits();
-    let ch =
-        b2schema_chunk::ChunkHeader::parse(content).map_err(|e| Error::chunk(e, 0).in_field(METADATA))?;
-    let n = ch.uncompressed_len() as u64;
-    limits
-        .require("the estore_metadata vlmetalayer", n, Limit::Decompressed, 0)
-        .map_err(|e| e.in_field(METADATA))?;
-    let map = b2schema_chunk::Decoder::new(frame.registry())
-        .max_nbytes(n as usize)
-        .decompress(content)
-        .map_err(|e| Error::chunk(e, 0).in_field(METADATA))?;
     let mut c = Cursor::new(&map);
     let mut out = Vec::new();
     let top = c.map_len().map_err(|e| e.in_field(METADATA))?;
@@ -70,7 +58,7 @@ pub fn entries(frame: &FrameFile) -> Result<Vec<(String, Embedded)>> {
             continue;
         }
         let count = c.map_len().map_err(|e| in_map(e, None))?;
-        limits.require(
+        frame.limits().require(
             "the keys of an embed store (counted as chunks)",
             count as u64,
             Limit::Chunks,
