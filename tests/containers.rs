@@ -19,5 +19,6 @@ mod fuzz_regressions;
 mod hostile_props;
 mod layers;
 mod malformed;
+mod remote;
 mod stores;
 mod writer;

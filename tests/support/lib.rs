@@ -240,3 +240,4 @@ pub fn with_metalayers(frame: &[u8], layers: &[(&str, &[u8])]) -> Vec<u8> {
     out.extend_from_slice(&frame[old..]);
     out
 }
+pub mod http_server;

@@ -87,6 +87,28 @@ pub fn open_with_limits(path: impl AsRef<Path>, limits: Limits) -> Result<Contai
     Container::from_frame(file).map_err(named)
 }
 
+/// Opens the container at `url` (`http://host[:port]/path`, a contiguous frame) within the
+/// default [`Limits`]: the metadata is read by ranged GETs when opening, and each read fetches
+/// only the chunk tables and blocks it needs (feature `http`; see
+/// [`FrameFile::open_url_with`](crate::frame::FrameFile::open_url_with)). A separate function
+/// rather than [`open`] taking URLs, so that a local path is never read as a URL.
+#[cfg(feature = "http")]
+#[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+pub fn open_url(url: &str) -> Result<Container> {
+    open_url_with_limits(url, Limits::default())
+}
+
+/// [`open_url`] within `limits` ([`Limits::max_fetched`] and [`Limits::max_requests`] bound
+/// everything fetched through it).
+#[cfg(feature = "http")]
+#[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+pub fn open_url_with_limits(url: &str, limits: Limits) -> Result<Container> {
+    let named = |e: Error| if e.file().is_some() { e } else { e.in_file(url, None) };
+    let opts = crate::container::storage::http::HttpOptions::default();
+    let file = FrameFile::open_url_with(url, limits, opts).map_err(named)?;
+    Container::from_frame(file).map_err(named)
+}
+
 /// `e` about the file at `path`: the path, and first words that say what the file is when it is
 /// not a readable frame ("not a Blosc2 frame", "truncated: ...").
 fn name_file(e: Error, path: &Path) -> Error {
