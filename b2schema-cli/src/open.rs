@@ -91,6 +91,12 @@ pub fn failure(path: &Path, offset: u64, e: b2schema::Error) -> Failure {
 /// [`failure`] without the path.
 pub fn explain(path: &Path, offset: u64, e: b2schema::Error) -> String {
     let detail = absolute(offset, e);
+    // An HTTP error names the URL and the range itself; the URL is said once.
+    let url = format!("{} (Range: ", path.display());
+    let detail = match detail.strip_prefix(&url) {
+        Some(rest) if is_url(path) => format!("Range: {rest}"),
+        _ => detail,
+    };
     match first_words(path, offset) {
         // A directory without an index: the detail (no such file) adds nothing.
         Some(words) if path.is_dir() => words,

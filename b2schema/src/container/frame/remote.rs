@@ -26,7 +26,7 @@ impl FrameFile {
         let name = PathBuf::from(url);
         match HttpSource::open(url, limits, options)? {
             Opened::Ranged(src) => {
-                let src = Arc::new(src);
+                let src: Arc<HttpSource> = Arc::from(src);
                 let mut reader = Cursor::new(&*src);
                 FrameFile::from_source(Arc::clone(&src) as Source, &mut reader, name, limits)
             }

@@ -74,7 +74,7 @@ pub struct HttpSource {
 pub enum Opened {
     /// A server that answers ranges: the source, holding the first and the last
     /// [`HttpOptions::prefix`] bytes of the file.
-    Ranged(HttpSource),
+    Ranged(alloc::boxed::Box<HttpSource>),
     /// The whole file in the first answer (a file shorter than [`HttpOptions::prefix`], or a
     /// server that ignored `Range` and sent the whole file, which fitted the budget): its bytes,
     /// and what fetching them cost.
@@ -118,7 +118,7 @@ impl HttpSource {
                 let mut tail = try_zeros((total - from) as usize, "the end of the file", from as usize)?;
                 src.read_at(from, &mut tail)?;
                 src.kept.push((from, tail));
-                Ok(Opened::Ranged(src))
+                Ok(Opened::Ranged(alloc::boxed::Box::new(src)))
             }
             Got::Whole(bytes) => {
                 let fetched = src.fetched().unwrap_or_default();
@@ -251,12 +251,12 @@ impl HttpSource {
             }
         };
         let body = self.body(&mut conn, at, len)?;
-        if head.http11 && !head.close {
-            if let Ok(mut idle) = self.idle.lock() {
-                if idle.len() < self.options.max_idle {
-                    idle.push(conn);
-                }
-            }
+        if head.http11
+            && !head.close
+            && let Ok(mut idle) = self.idle.lock()
+            && idle.len() < self.options.max_idle
+        {
+            idle.push(conn);
         }
         Ok(Got::Part(body, total))
     }
