@@ -259,3 +259,94 @@ fn requests_and_bytes_fetched_are_bounded_by_the_budget() {
     // (one block per reading thread); the client did not read them.
     assert!(server.bytes_sent() <= (1 << 20) + (256 << 10), "{}", server.bytes_sent());
 }
+
+/// A crafted answer to the first request (`Range: bytes=0-65535`) of a file of `len` bytes:
+/// a status among the likely and the odd, `Content-Range` and `Content-Length` right, off by one,
+/// missing, garbage or huge, and a body of any length.
+fn crafted(len: usize) -> impl Strategy<Value = (Vec<u8>, bool, bool)> {
+    let status = prop_oneof![
+        Just("HTTP/1.1 206 Partial Content"),
+        Just("HTTP/1.0 206 Partial Content"),
+        Just("HTTP/1.1 200 OK"),
+        Just("HTTP/1.1 416 Range Not Satisfiable"),
+        Just("HTTP/1.1 503 Busy"),
+        Just("HTTP/1.1 301 Moved"),
+        Just("HTTP/2 206"),
+        Just("HTTP/1.1 99999 What"),
+        Just(""),
+    ];
+    let last = len as u64 - 1;
+    let range = prop_oneof![
+        Just(format!("Content-Range: bytes 0-{last}/{len}")),
+        Just(format!("Content-Range: bytes 1-{last}/{len}")),
+        Just(format!("Content-Range: bytes 0-{}/{len}", last + 1)),
+        Just(format!("Content-Range: bytes 0-{last}/*")),
+        Just("Content-Range: bytes 0-18446744073709551615/18446744073709551615".to_string()),
+        Just("Content-Range: bytes */5".to_string()),
+        Just("Content-Range: lines 0-3/4".to_string()),
+        Just(String::new()),
+    ];
+    let length = prop_oneof![
+        Just(format!("Content-Length: {len}")),
+        Just(format!("Content-Length: {}", len + 1)),
+        Just(format!("Content-Length: {}", len / 2)),
+        Just("Content-Length: 18446744073709551615".to_string()),
+        Just("Content-Length: -1".to_string()),
+        Just("Transfer-Encoding: chunked".to_string()),
+        Just(String::new()),
+    ];
+    (status, range, length, 0..=len + 16, proptest::collection::vec(any::<u8>(), 0..64)).prop_map(
+        move |(status, range, length, body_len, junk)| {
+            let head = format!("{status}\r\n{range}\r\n{length}\r\n\r\n");
+            let honest = status.ends_with("206 Partial Content")
+                && range == format!("Content-Range: bytes 0-{last}/{len}")
+                && (length == format!("Content-Length: {len}") || length.is_empty())
+                && body_len >= len;
+            let whole = status == "HTTP/1.1 200 OK";
+            let mut bytes = head.into_bytes();
+            let file = std::fs::read(fixture_file("nd-3d-f8-zstd.b2nd")).unwrap();
+            bytes.extend(file.iter().chain(junk.iter().cycle()).take(body_len));
+            (bytes, honest, whole)
+        },
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    /// Whatever the server answers, the open is an error naming the URL, or (only for an honest
+    /// answer, or a 200 whose body holds the frame) the frame itself; within a few requests and
+    /// seconds, never a panic.
+    #[test]
+    fn crafted_answers_are_errors_or_the_frame(
+        (answer, honest, whole) in crafted(std::fs::read(fixture_file("nd-3d-f8-zstd.b2nd")).unwrap().len())
+    ) {
+        let server = fixture_server_raw();
+        server.answer_raw(Some(answer));
+        server.reset_counts();
+        let url = server.url("a.b2nd");
+        let started = Instant::now();
+        let opened = FrameFile::open_url_with(&url, Limits::default(), quick());
+        prop_assert!(started.elapsed() < Duration::from_secs(5));
+        prop_assert!(server.requests() <= 4);
+        match opened {
+            Ok(f) => {
+                prop_assert!(honest || whole, "a dishonest answer accepted");
+                let local = FrameFile::open(fixture_file("nd-3d-f8-zstd.b2nd")).unwrap();
+                prop_assert_eq!(f.header_bytes(), local.header_bytes());
+            }
+            Err(e) => {
+                prop_assert!(!honest, "an honest answer refused: {}", e);
+                prop_assert!(e.to_string().contains(&url), "{}", e);
+            }
+        }
+    }
+}
+
+/// A server of its own for the crafted answers.
+fn fixture_server_raw() -> &'static Server {
+    static S: OnceLock<Server> = OnceLock::new();
+    S.get_or_init(|| {
+        Server::start(vec![("a.b2nd".into(), std::fs::read(fixture_file("nd-3d-f8-zstd.b2nd")).unwrap())])
+    })
+}

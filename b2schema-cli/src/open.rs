@@ -92,9 +92,12 @@ pub fn failure(path: &Path, offset: u64, e: b2schema::Error) -> Failure {
 pub fn explain(path: &Path, offset: u64, e: b2schema::Error) -> String {
     let detail = absolute(offset, e);
     // An HTTP error names the URL and the range itself; the URL is said once.
-    let url = format!("{} (Range: ", path.display());
+    let url = path.display().to_string();
     let detail = match detail.strip_prefix(&url) {
-        Some(rest) if is_url(path) => format!("Range: {rest}"),
+        Some(rest) if is_url(path) => match rest.strip_prefix(" (Range: ") {
+            Some(range) => format!("Range: {range}"),
+            None => rest.strip_prefix(": ").unwrap_or(rest).to_string(),
+        },
         _ => detail,
     };
     match first_words(path, offset) {

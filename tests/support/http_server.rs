@@ -40,6 +40,7 @@ struct Shared {
     requests: AtomicU64,
     bytes: AtomicU64,
     ranges: Mutex<Vec<(u64, u64)>>,
+    raw: Mutex<Option<Arc<Vec<u8>>>>,
     stop: AtomicBool,
 }
 
@@ -60,6 +61,7 @@ impl Server {
             requests: AtomicU64::new(0),
             bytes: AtomicU64::new(0),
             ranges: Mutex::new(Vec::new()),
+            raw: Mutex::new(None),
             stop: AtomicBool::new(false),
         });
         let s = Arc::clone(&shared);
@@ -86,6 +88,12 @@ impl Server {
     /// Changes how it answers from now on.
     pub fn misbehave(&self, m: Misbehave) {
         *self.shared.mode.lock().unwrap() = m;
+    }
+
+    /// Answers every request with `bytes` (anything: a crafted head and body), then closes the
+    /// connection; `None` to answer properly again.
+    pub fn answer_raw(&self, bytes: Option<Vec<u8>>) {
+        *self.shared.raw.lock().unwrap() = bytes.map(Arc::new);
     }
 
     /// Requests received (answered or not).
@@ -163,6 +171,11 @@ fn serve(conn: TcpStream, s: &Shared) -> std::io::Result<()> {
             }
             now
         };
+        let raw = s.raw.lock().unwrap().clone();
+        if let Some(raw) = raw {
+            out.write_all(&raw)?;
+            return Ok(());
+        }
         let Some(file) = s.files.get(&path) else {
             out.write_all(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n")?;
             continue;

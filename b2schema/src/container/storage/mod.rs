@@ -98,7 +98,10 @@ impl ReadAt for LocalFile {
         #[cfg(not(unix))]
         {
             let mut f = self.file.lock().map_err(|_| Error::invalid("a file lock", "free", "poisoned", 0))?;
-            crate::container::frame::read_at(&mut *f, offset, buf, &mut 0)?;
+            use std::io::{Read, Seek, SeekFrom};
+            let at = |e: std::io::Error| Error::from(e).with_offset(offset as usize);
+            f.seek(SeekFrom::Start(offset)).map_err(at)?;
+            f.read_exact(buf).map_err(at)?;
         }
         Ok(())
     }
