@@ -28,7 +28,7 @@ pub enum Misbehave {
     ShortBody,
     /// Ignores `Range`: `200` with the whole file.
     IgnoreRange,
-    /// A `Content-Range` one byte off the range asked.
+    /// A `Content-Range` that ends a byte before the range asked (the body as asked).
     WrongRange,
     /// An endless head (header lines without end).
     EndlessHead,
@@ -225,7 +225,7 @@ fn serve(conn: TcpStream, s: &Shared) -> std::io::Result<()> {
             }
         };
         let body = &file[a as usize..=b as usize];
-        let shown = if mode == Misbehave::WrongRange { (a + 1, b + 1) } else { (a, b) };
+        let shown = if mode == Misbehave::WrongRange { (a, b.saturating_sub(1)) } else { (a, b) };
         write!(
             out,
             "HTTP/1.1 206 Partial Content\r\nContent-Range: bytes {}-{}/{len}\r\nContent-Length: {}\r\n\r\n",

@@ -23,7 +23,8 @@ impl FrameFile {
     /// [`Limits::max_requests`], which bound every read through it), with `options`. Errors name
     /// the URL and the range asked.
     pub fn open_url_with(url: &str, limits: Limits, options: HttpOptions) -> Result<Self> {
-        let named = |e: crate::format::error::Error| if e.file().is_some() { e } else { e.in_file(url, None) };
+        let named =
+            |e: crate::format::error::Error| if e.file().is_some() { e } else { e.in_file(url, None) };
         Self::open_url_unnamed(url, limits, options).map_err(named)
     }
 

@@ -414,10 +414,11 @@ impl ReadAt for HttpSource {
             }
         }
         match self.get(offset, want, false)? {
-            Got::Part(bytes, _) => {
+            Got::Part(bytes, _) if bytes.len() == buf.len() => {
                 buf.copy_from_slice(&bytes);
                 Ok(())
             }
+            Got::Part(bytes, _) => Err(self.err(offset, want, "a body of", want, bytes.len())),
             Got::Whole(_) => {
                 Err(self.err(offset, want, "an answer to a range,", "206 Partial Content", "200"))
             }
