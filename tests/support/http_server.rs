@@ -129,9 +129,12 @@ impl Drop for Server {
 
 /// One connection: requests answered until the client closes it (or a misbehaviour does).
 fn serve(conn: TcpStream, s: &Shared) -> std::io::Result<()> {
-    let mut out = conn.try_clone()?;
+    // Heads and bodies go out as they are written (no Nagle delay waiting for the client's ACK).
+    conn.set_nodelay(true)?;
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, conn.try_clone()?);
     let mut r = BufReader::new(conn);
     loop {
+        out.flush()?;
         let mut line = String::new();
         if r.read_line(&mut line)? == 0 {
             return Ok(());
