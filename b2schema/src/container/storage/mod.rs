@@ -145,9 +145,12 @@ impl ReadAt for Memory {
 }
 
 /// A source shared between a frame and its readers.
+// Used by the frames, which come with the `derive` feature.
+#[cfg_attr(not(feature = "derive"), allow(dead_code))]
 pub(crate) type Source = Arc<dyn ReadAt>;
 
 /// Reads `buf.len()` bytes at `at` of `f`, adding them to `counter`.
+#[cfg_attr(not(feature = "derive"), allow(dead_code))]
 pub(crate) fn pread(f: &Source, at: u64, buf: &mut [u8], counter: &mut u64) -> Result<()> {
     f.read_at(at, buf)?;
     *counter += buf.len() as u64;
