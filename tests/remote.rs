@@ -193,6 +193,13 @@ fn each_misbehaviour_is_a_clean_error_naming_the_url_and_the_range() {
         // At most the first attempt and its retries.
         assert!(server.requests() <= 4, "{m:?}: {} requests", server.requests());
     }
+    // A head that trickles in: cut at the timeout (300 ms here), each attempt.
+    server.misbehave(Misbehave::Trickle);
+    let started = Instant::now();
+    let options = HttpOptions { timeout: Duration::from_millis(300), ..quick() };
+    let e = FrameFile::open_url_with(&url, Limits::default(), options).unwrap_err().to_string();
+    assert!(e.contains("the answer took longer than allowed") || e.contains("timed out"), "{e}");
+    assert!(started.elapsed() < Duration::from_secs(3), "{:?}", started.elapsed());
     // A missing file.
     server.misbehave(Misbehave::Not);
     let e = failure(&server.url("nothing.b2nd"), Limits::default());

@@ -32,6 +32,8 @@ pub enum Misbehave {
     WrongRange,
     /// An endless head (header lines without end).
     EndlessHead,
+    /// A head sent a byte every 50 ms.
+    Trickle,
 }
 
 struct Shared {
@@ -207,6 +209,13 @@ fn serve(conn: TcpStream, s: &Shared) -> std::io::Result<()> {
                     if write!(out, "X-Filler-{i}: {}\r\n", "x".repeat(64)).is_err() {
                         return Ok(());
                     }
+                }
+            }
+            Misbehave::Trickle => {
+                for b in b"HTTP/1.1 206 Partial Content\r\nContent-Length: 1\r\n".iter().cycle() {
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                    out.write_all(&[*b])?;
+                    out.flush()?;
                 }
             }
             Misbehave::IgnoreRange => {

@@ -15,7 +15,7 @@ use std::io::{BufReader, Read, Write};
 use std::net::{TcpStream, ToSocketAddrs};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -62,7 +62,7 @@ pub struct HttpSource {
     len: u64,
     options: HttpOptions,
     limits: Limits,
-    idle: Mutex<Vec<BufReader<TcpStream>>>,
+    idle: Mutex<Vec<BufReader<Conn>>>,
     /// Ranges fetched when opening (the prefix, the suffix), served from memory afterwards.
     kept: Vec<(u64, Vec<u8>)>,
     requests: AtomicU64,
@@ -173,7 +173,12 @@ impl HttpSource {
             self.url.host_header(),
             env!("CARGO_PKG_VERSION"),
         );
-        conn.get_mut().write_all(request.as_bytes()).map_err(|e| transient("sending the request", &e))?;
+        // One deadline for the whole head, however slowly it comes.
+        conn.get_mut().deadline = Some(Instant::now() + self.options.timeout);
+        conn.get_mut()
+            .stream
+            .write_all(request.as_bytes())
+            .map_err(|e| transient("sending the request", &e))?;
         let head = match read_head(&mut conn) {
             Ok(h) => h,
             Err(HeadError::Io(e)) => return Err(transient("reading the answer", &e)),
@@ -308,12 +313,7 @@ impl HttpSource {
     }
 
     /// Reads a body of `len` bytes, counted against [`Limits::max_fetched`].
-    fn body(
-        &self,
-        conn: &mut BufReader<TcpStream>,
-        at: u64,
-        len: u64,
-    ) -> core::result::Result<Vec<u8>, Failure> {
+    fn body(&self, conn: &mut BufReader<Conn>, at: u64, len: u64) -> core::result::Result<Vec<u8>, Failure> {
         let spent = self.bytes.fetch_add(len, Ordering::Relaxed).saturating_add(len);
         Limits::check(
             "bytes fetched over HTTP",
@@ -325,6 +325,10 @@ impl HttpSource {
         .map_err(|e| Failure::Fatal(e.in_file(self.range_text(at, at + len.max(1) - 1), None)))?;
         let mut buf =
             try_zeros(len as usize, "an HTTP response body", at as usize).map_err(Failure::Fatal)?;
+        // The body within the timeout plus a second per 64 KiB: a server that trickles it
+        // cannot hold the read for longer.
+        let allowed = self.options.timeout.saturating_add(Duration::from_secs(len >> 16));
+        conn.get_mut().deadline = Some(Instant::now() + allowed);
         let mut got = 0;
         while got < buf.len() {
             match conn.read(&mut buf[got..]) {
@@ -343,7 +347,7 @@ impl HttpSource {
         Ok(buf)
     }
 
-    fn connect(&self) -> std::io::Result<BufReader<TcpStream>> {
+    fn connect(&self) -> std::io::Result<BufReader<Conn>> {
         let t = self.options.timeout;
         let mut last = None;
         for addr in (self.url.connect_host(), self.url.port).to_socket_addrs()?.take(8) {
@@ -352,7 +356,7 @@ impl HttpSource {
                     s.set_read_timeout(Some(t))?;
                     s.set_write_timeout(Some(t))?;
                     s.set_nodelay(true)?;
-                    return Ok(BufReader::with_capacity(64 << 10, s));
+                    return Ok(BufReader::with_capacity(64 << 10, Conn { stream: s, deadline: None }));
                 }
                 Err(e) => last = Some(e),
             }
@@ -376,6 +380,30 @@ impl HttpSource {
     ) -> Error {
         Error::invalid(what, expected, found, at as usize)
             .in_file(self.range_text(at, at.saturating_add(want.max(1) - 1)), None)
+    }
+}
+
+/// A connection whose reads end at a deadline (each read waits at most for what is left of
+/// it), so that a server sending a byte now and then cannot hold a request past it.
+#[derive(Debug)]
+struct Conn {
+    stream: TcpStream,
+    deadline: Option<Instant>,
+}
+
+impl Read for Conn {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if let Some(d) = self.deadline {
+            let left = d.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::TimedOut,
+                    "the answer took longer than allowed",
+                ));
+            }
+            self.stream.set_read_timeout(Some(left))?;
+        }
+        self.stream.read(buf)
     }
 }
 
