@@ -20,6 +20,7 @@ mod hostile_props;
 mod layers;
 mod malformed;
 mod nd_codecs_hostile;
+mod remote;
 mod stores;
 mod tables;
 mod writer;

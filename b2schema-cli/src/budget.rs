@@ -33,6 +33,12 @@ pub struct BudgetArgs {
     /// The most entries of a chunk offsets index decoded (16 bytes of memory each).
     #[arg(long, global = true, help_heading = HEADING, value_name = "N", value_parser = size, default_value_t = b2schema::frame::DEFAULT_MAX_LOCATIONS)]
     pub max_chunks: u64,
+    /// The most bytes fetched from a URL (response bodies, over the whole command).
+    #[arg(long, global = true, help_heading = HEADING, value_name = "BYTES", value_parser = size, default_value_t = b2schema::limits::DEFAULT_MAX_FETCHED)]
+    pub max_fetched: u64,
+    /// The most HTTP requests sent for a URL (retries included).
+    #[arg(long, global = true, help_heading = HEADING, value_name = "N", value_parser = size, default_value_t = b2schema::limits::DEFAULT_MAX_REQUESTS)]
+    pub max_requests: u64,
 }
 
 impl Default for BudgetArgs {
@@ -50,6 +56,8 @@ impl From<&Limits> for BudgetArgs {
             max_output: l.max_output(),
             max_shown: l.max_shown(),
             max_chunks: l.max_chunks(),
+            max_fetched: l.max_fetched(),
+            max_requests: l.max_requests(),
         }
     }
 }
@@ -64,6 +72,8 @@ impl BudgetArgs {
             .with_max_output(self.max_output)
             .with_max_shown(self.max_shown)
             .with_max_chunks(self.max_chunks)
+            .with_max_fetched(self.max_fetched)
+            .with_max_requests(self.max_requests)
     }
 }
 
@@ -121,7 +131,9 @@ mod tests {
                     "--max-items",
                     "--max-output",
                     "--max-shown",
-                    "--max-chunks"
+                    "--max-chunks",
+                    "--max-fetched",
+                    "--max-requests"
                 ]
                 .contains(&flag(limit).as_str())
             );

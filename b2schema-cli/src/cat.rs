@@ -18,6 +18,8 @@ pub struct CatOptions<'a> {
     pub threads: Option<usize>,
     /// A `.npy` file rather than raw items (NDArrays only).
     pub npy: bool,
+    /// What was read, on stderr: bytes read and, for a URL, requests and bytes fetched.
+    pub stats: bool,
 }
 
 /// Writes the data of the frame at `path` to `output` (stdout when `None`): exactly the
@@ -32,8 +34,30 @@ pub fn run(
     limits: Limits,
     o: &CatOptions<'_>,
 ) -> Result<ExitCode, Failure> {
-    let (slice, threads) = (o.slice, o.threads);
     let file = crate::open::open(path, offset, limits, crate::open::Mode::Validated)?;
+    let result = run_opened(path, &file, output, limits, o);
+    if o.stats {
+        say_stats(&file);
+    }
+    result
+}
+
+/// What fetching the frame cost, on stderr (`--stats`).
+pub fn say_stats(file: &FrameFile) {
+    match file.fetched() {
+        Some(f) => eprintln!("fetched: {} requests, {} bytes", f.requests, f.bytes),
+        None => eprintln!("fetched: nothing (a local file; {} bytes of metadata read)", file.bytes_read()),
+    }
+}
+
+fn run_opened(
+    path: &Path,
+    file: &FrameFile,
+    output: Option<&Path>,
+    limits: Limits,
+    o: &CatOptions<'_>,
+) -> Result<ExitCode, Failure> {
+    let (slice, threads) = (o.slice, o.threads);
     let is_array = file.ndarray_meta().map_err(|e| Failure::at(path, e))?.is_some();
     if slice.is_some() || o.npy {
         if !is_array {
@@ -44,7 +68,7 @@ pub fn run(
             ));
         }
         let how = crate::slice::Output { path: output, npy: o.npy };
-        return crate::slice::cat_array(path, &file, slice, threads, how, limits.max_output());
+        return crate::slice::cat_array(path, file, slice, threads, how, limits.max_output());
     }
     let mut opts = b2schema::array::ReadOptions::default();
     if let Some(n) = threads {
@@ -53,14 +77,14 @@ pub fn run(
     let written = match output {
         Some(out) => {
             let mut w = crate::output::AtomicFile::create(out, &[path])?;
-            match write(&file, &mut w, &opts) {
+            match write(file, &mut w, &opts) {
                 Ok(_) => return w.commit().map(|()| ExitCode::SUCCESS),
                 Err(e) => Err(e),
             }
         }
         None => {
             let mut w = BufWriter::with_capacity(1 << 20, io::stdout().lock());
-            write(&file, &mut w, &opts).and_then(|n| w.flush().map(|()| n).map_err(b2schema::Error::from))
+            write(file, &mut w, &opts).and_then(|n| w.flush().map(|()| n).map_err(b2schema::Error::from))
         }
     };
     match written {

@@ -46,7 +46,8 @@ enum Color {
 /// The frame a subcommand reads: the same options everywhere.
 #[derive(clap::Args)]
 struct Input {
-    /// A contiguous frame file (any name), a sparse-frame directory, or - for a frame on stdin
+    /// A contiguous frame file (any name), a sparse-frame directory, an http:// URL (read by
+    /// ranged GETs, only what is needed), or - for a frame on stdin
     /// (read within --max-decompressed-total).
     path: PathBuf,
     /// Where the frame starts inside the file; offsets in messages stay absolute in the file.
@@ -215,6 +216,9 @@ enum Command {
         /// A CTable's live rows (or one column's values, --key NAME) as CSV with a header line.
         #[arg(long, conflicts_with_all = ["npy", "slice"])]
         csv: bool,
+        /// Say on stderr what was read: for a URL, the requests made and the bytes fetched.
+        #[arg(long, visible_alias = "verbose")]
+        stats: bool,
     },
     /// Compresses a NumPy .npy file into a .b2nd array (python-blosc2's defaults: zstd,
     /// clevel 5, shuffle, its default chunk and block shapes).
@@ -323,8 +327,8 @@ fn main() -> ExitCode {
         },
         Command::Layout { name } => layouts::run(name.as_deref()),
         Command::Dump { input, cut } => verify::dump(&input.path, input.offset, limits, cut.all),
-        Command::Cat { input, output, slice, threads, npy, key, json, csv } => {
-            let o = cat::CatOptions { slice: slice.as_deref(), threads, npy };
+        Command::Cat { input, output, slice, threads, npy, key, json, csv, stats } => {
+            let o = cat::CatOptions { slice: slice.as_deref(), threads, npy, stats };
             let output = output.filter(|p| !b2schema_cli::walk::is_std(p));
             let rows = table::Rows { key: key.as_deref(), json, csv, output: output.as_deref() };
             match table::cat(&input.path, input.offset, &rows, limits) {

@@ -13,10 +13,24 @@ use crate::Failure;
 /// few words ([`b2schema::frame::first_words`], the library's lead of the same errors); `None`
 /// when the frame looks like one, and for stdin (read once, by the open itself).
 pub fn first_words(path: &Path, offset: u64) -> Option<String> {
-    if crate::walk::is_std(path) {
+    if crate::walk::is_std(path) || is_url(path) {
         return None;
     }
     b2schema::frame::first_words(path, offset)
+}
+
+/// Whether `path` is a URL (`http://`, `https://`): a frame read by ranged GETs.
+pub fn is_url(path: &Path) -> bool {
+    path.to_str().is_some_and(b2schema::storage::http::is_url)
+}
+
+/// The frame at the URL `path` (only at offset 0).
+fn open_url(path: &Path, offset: u64, limits: Limits) -> b2schema::Result<FrameFile> {
+    if offset != 0 {
+        return Err(b2schema::Error::invalid("a frame at offset 0 of a URL, not at", 0, offset, 0));
+    }
+    let url = path.to_str().unwrap_or_default();
+    FrameFile::open_url_with(url, limits, b2schema::storage::http::HttpOptions::default())
 }
 
 /// How a subcommand opens its frame.
@@ -32,7 +46,9 @@ pub enum Mode {
 /// `offset`), or says why not: the first words, then the field-level detail with absolute
 /// offsets.
 pub fn open(path: &Path, offset: u64, limits: Limits, mode: Mode) -> Result<FrameFile, Failure> {
-    let opened = if crate::walk::is_std(path) {
+    let opened = if is_url(path) {
+        open_url(path, offset, limits)
+    } else if crate::walk::is_std(path) {
         crate::stdin::open(offset, limits, mode == Mode::Validated)
     } else if path.is_dir() {
         match mode {
@@ -55,7 +71,9 @@ pub fn open(path: &Path, offset: u64, limits: Limits, mode: Mode) -> Result<Fram
 /// The frame at `path` opened and validated: a sparse frame's directory, `-` (the frame on
 /// stdin), or a file with the frame at `offset`.
 pub fn validated(path: &Path, offset: u64, limits: Limits) -> b2schema::Result<FrameFile> {
-    if crate::walk::is_std(path) {
+    if is_url(path) {
+        open_url(path, offset, limits)
+    } else if crate::walk::is_std(path) {
         crate::stdin::open(offset, limits, true)
     } else if path.is_dir() {
         FrameFile::open_with_limits(path, limits)
@@ -73,6 +91,15 @@ pub fn failure(path: &Path, offset: u64, e: b2schema::Error) -> Failure {
 /// [`failure`] without the path.
 pub fn explain(path: &Path, offset: u64, e: b2schema::Error) -> String {
     let detail = absolute(offset, e);
+    // An HTTP error names the URL and the range itself; the URL is said once.
+    let url = path.display().to_string();
+    let detail = match detail.strip_prefix(&url) {
+        Some(rest) if is_url(path) => match rest.strip_prefix(" (Range: ") {
+            Some(range) => format!("Range: {range}"),
+            None => rest.strip_prefix(": ").unwrap_or(rest).to_string(),
+        },
+        _ => detail,
+    };
     match first_words(path, offset) {
         // A directory without an index: the detail (no such file) adds nothing.
         Some(words) if path.is_dir() => words,

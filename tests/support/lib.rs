@@ -267,3 +267,5 @@ pub fn value_json(v: &b2schema::Value) -> serde_json::Value {
         other => panic!("not written by the checkers: {other:?}"),
     }
 }
+
+pub mod http_server;

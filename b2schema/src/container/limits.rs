@@ -24,6 +24,8 @@ pub struct Limits {
     max_output: u64,
     max_shown: u64,
     max_chunks: u64,
+    max_fetched: u64,
+    max_requests: u64,
 }
 
 /// Default of [`Limits::max_decompressed`]: 256 MiB.
@@ -42,6 +44,10 @@ pub const DEFAULT_MAX_LOCATIONS: u64 = 1 << 22;
 /// Default of [`Limits::max_shown`]: 1 KiB (8192 vlmetalayers then print at most 16 MiB of
 /// hex).
 pub const DEFAULT_MAX_SHOWN: u64 = 1 << 10;
+/// Default of [`Limits::max_fetched`]: 4 GiB.
+pub const DEFAULT_MAX_FETCHED: u64 = 4 << 30;
+/// Default of [`Limits::max_requests`]: 1 Mi requests.
+pub const DEFAULT_MAX_REQUESTS: u64 = 1 << 20;
 
 impl Default for Limits {
     fn default() -> Self {
@@ -52,6 +58,8 @@ impl Default for Limits {
             max_output: DEFAULT_MAX_OUTPUT,
             max_shown: DEFAULT_MAX_SHOWN,
             max_chunks: DEFAULT_MAX_LOCATIONS,
+            max_fetched: DEFAULT_MAX_FETCHED,
+            max_requests: DEFAULT_MAX_REQUESTS,
         }
     }
 }
@@ -91,6 +99,31 @@ impl Limits {
     /// [`DEFAULT_MAX_LOCATIONS`], 4 Mi chunks.
     pub const fn max_chunks(&self) -> u64 {
         self.max_chunks
+    }
+
+    /// The most bytes of response bodies fetched from a remote source (a URL opened with
+    /// feature `http`), over everything read through it. Default 4 GiB.
+    pub const fn max_fetched(&self) -> u64 {
+        self.max_fetched
+    }
+
+    /// The most requests sent to a remote source (retries included). Default 1 Mi.
+    pub const fn max_requests(&self) -> u64 {
+        self.max_requests
+    }
+
+    /// Sets [`Limits::max_fetched`].
+    #[must_use]
+    pub const fn with_max_fetched(mut self, bytes: u64) -> Self {
+        self.max_fetched = bytes;
+        self
+    }
+
+    /// Sets [`Limits::max_requests`].
+    #[must_use]
+    pub const fn with_max_requests(mut self, requests: u64) -> Self {
+        self.max_requests = requests;
+        self
     }
 
     /// Sets [`Limits::max_decompressed`].
@@ -153,6 +186,8 @@ impl Limits {
             Limit::Output => self.max_output,
             Limit::Shown => self.max_shown,
             Limit::Chunks => self.max_chunks,
+            Limit::Fetched => self.max_fetched,
+            Limit::Requests => self.max_requests,
         }
     }
 

@@ -19,6 +19,9 @@ pub mod frame;
 #[cfg_attr(docsrs, doc(cfg(all(feature = "std", feature = "derive"))))]
 pub mod handle;
 pub mod limits;
+#[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
+pub mod storage;
 #[cfg(all(feature = "std", feature = "derive"))]
 #[cfg_attr(docsrs, doc(cfg(all(feature = "std", feature = "derive"))))]
 pub mod store;

@@ -543,17 +543,23 @@ pub enum Limit {
     Shown,
     /// `Limits::max_chunks`.
     Chunks,
+    /// `Limits::max_fetched`.
+    Fetched,
+    /// `Limits::max_requests`.
+    Requests,
 }
 
 impl Limit {
     /// Every limit.
-    pub const ALL: [Limit; 6] = [
+    pub const ALL: [Limit; 8] = [
         Limit::Decompressed,
         Limit::DecompressedTotal,
         Limit::Items,
         Limit::Output,
         Limit::Shown,
         Limit::Chunks,
+        Limit::Fetched,
+        Limit::Requests,
     ];
 
     /// The `Limits` setting that raises it (`max_decompressed`), as budget errors name it
@@ -567,6 +573,8 @@ impl Limit {
             Limit::Output => "max_output",
             Limit::Shown => "max_shown",
             Limit::Chunks => "max_chunks",
+            Limit::Fetched => "max_fetched",
+            Limit::Requests => "max_requests",
         }
     }
 }

@@ -370,7 +370,10 @@ impl<'f> ArrayReader<'f> {
                                     past,
                                 )));
                             }
-                            prefix.resize(n, 0);
+                            // At least what a read is worth (a remote source's round trip), within
+                            // the chunk's section.
+                            let len = (n as u64).max(f.min_read().min(end - at)) as usize;
+                            prefix.resize(len, 0);
                             crate::container::frame::pread(&f, at, &mut prefix, &mut stats.bytes_read)?;
                         }
                         Prefix::Need(n) => {

@@ -14,6 +14,7 @@ use super::header::FrameHeader;
 use super::index::{ChunkInfo, ChunkLocation, SpecialValue};
 use super::view::{self, FrameView, HEADER_FIXED_LEN, Parts};
 use crate::container::limits::{Limit, Limits, try_zeros};
+use crate::container::storage::{LocalFile, Memory, Source, pread};
 use crate::format::error::{Error, Result};
 use b2schema_chunk::ChunkHeader;
 
@@ -34,9 +35,9 @@ pub struct FrameFile {
     frame_len: u64,
     bytes_read: u64,
     limits: Limits,
-    /// The frame's file (a sparse frame's index file), kept open from the reading of the
-    /// metadata so that chunks come from the file that metadata was read from, without opening
-    /// it again per chunk; read by position (`pread`), so threads share it. Unix only.
+    /// The frame's file (a sparse frame's index file), its buffer or its URL, kept from the
+    /// reading of the metadata so that chunks come from the source that metadata was read from,
+    /// without opening it again per chunk; read by position, so threads share it.
     kept: Option<Source>,
     /// The plugin codecs and filters its chunks are decoded with (the built-ins only unless
     /// [`FrameFile::with_registry`] gave others).
@@ -99,9 +100,7 @@ impl FrameFile {
     ) -> Result<Self> {
         let (mut f, file_len) = open_regular(&file)?;
         let mut frame = Self::read_from(&mut f, file_len, offset, frame_type, path, limits)?;
-        if cfg!(unix) {
-            frame.kept = Some(Source::File(Arc::new(f)));
-        }
+        frame.kept = Some(Arc::new(LocalFile::new(f, file_len)));
         Ok(frame)
     }
 
@@ -119,7 +118,7 @@ impl FrameFile {
         let end = offset.saturating_add(len).min(file_len);
         let mut frame =
             Self::read_from(&mut f, end, offset, FrameType::Contiguous, path.to_path_buf(), limits)?;
-        frame.kept = Some(Source::File(Arc::new(f)));
+        frame.kept = Some(Arc::new(LocalFile::new(f, file_len)));
         frame.view()?;
         Ok(frame)
     }
@@ -137,9 +136,32 @@ impl FrameFile {
             name.into(),
             limits,
         )?;
-        frame.kept = Some(Source::Bytes(bytes.into()));
+        frame.kept = Some(Arc::new(Memory::new(bytes)));
         frame.view()?;
         Ok(frame)
+    }
+
+    /// Reads the contiguous frame at byte 0 of `src`, its metadata through `reader` (the same
+    /// bytes, some of them kept in memory), keeping `src` for its chunks. `name` stands for its
+    /// path in messages (a URL).
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(super) fn from_source<R: Read + Seek>(
+        src: Source,
+        reader: &mut R,
+        name: PathBuf,
+        limits: Limits,
+    ) -> Result<Self> {
+        let len = src.len();
+        let mut frame = Self::read_from(reader, len, 0, FrameType::Contiguous, name, limits)?;
+        frame.kept = Some(src);
+        frame.view()?;
+        Ok(frame)
+    }
+
+    /// Requests made and bytes fetched over the network to this point, by the opening and by every
+    /// read of its chunks since (`None` for a local file or a buffer).
+    pub fn fetched(&self) -> Option<crate::container::storage::Fetched> {
+        self.kept.as_ref().and_then(|k| k.fetched())
     }
 
     /// Decoding its chunks with `registry`'s plugin codecs and filters besides the built-in ones
@@ -354,7 +376,10 @@ impl FrameFile {
             ChunkLocation::Offset(o) => {
                 let f = match &self.kept {
                     Some(f) => f.clone(),
-                    None => Source::File(Arc::new(open_regular(&self.frame_path())?.0)),
+                    None => {
+                        let (f, len) = open_regular(&self.frame_path())?;
+                        Arc::new(LocalFile::new(f, len))
+                    }
                 };
                 let at = (self.offset + self.header.len() as u64).saturating_add(o);
                 Ok((f, at, self.offset + self.index_offset))
@@ -364,7 +389,7 @@ impl FrameFile {
                 let (f, len) = open_regular(&path).map_err(|e| {
                     Error::invalid("a readable chunk file", path.display(), e, 0).in_field("chunk_index")
                 })?;
-                Ok((Source::File(Arc::new(f)), 0, len))
+                Ok((Arc::new(LocalFile::new(f, len)) as Source, 0, len))
             }
             ChunkLocation::Special(_) => Err(Error::invalid("a stored chunk", "bytes", "a special value", 0)),
         }
@@ -718,44 +743,6 @@ struct SizeFields {
     nbytes: i64,
     chunksize: i32,
     flags: super::header::FrameFlags,
-}
-
-/// Where a frame's chunks are read from: its file, or the buffer it was read from.
-#[derive(Debug, Clone)]
-pub(crate) enum Source {
-    /// The file, read by position.
-    File(Arc<File>),
-    /// The whole frame in memory (an EmbedStore member).
-    Bytes(Arc<[u8]>),
-}
-
-/// Reads `buf.len()` bytes at `at` of `f` by position (`pread` on Unix, so that threads can
-/// share one handle; elsewhere a seek on a handle of the caller's own), adding them to `counter`.
-pub(crate) fn pread(f: &Source, at: u64, buf: &mut [u8], counter: &mut u64) -> Result<()> {
-    let f: &File = match f {
-        Source::File(f) => f,
-        Source::Bytes(b) => {
-            let start = usize::try_from(at).ok().filter(|&s| s <= b.len());
-            let part = start.and_then(|s| b.get(s..s.checked_add(buf.len())?)).ok_or_else(|| {
-                Error::invalid(
-                    "bytes inside the frame's buffer of",
-                    b.len(),
-                    at.saturating_add(buf.len() as u64),
-                    at as usize,
-                )
-            })?;
-            buf.copy_from_slice(part);
-            *counter += buf.len() as u64;
-            return Ok(());
-        }
-    };
-    #[cfg(unix)]
-    std::os::unix::fs::FileExt::read_exact_at(f, buf, at)
-        .map_err(|e| Error::from(e).with_offset(at as usize))?;
-    #[cfg(not(unix))]
-    read_at(&mut &*f, at, buf, &mut 0)?;
-    *counter += buf.len() as u64;
-    Ok(())
 }
 
 pub(crate) fn read_at<R: Read + Seek>(f: &mut R, at: u64, buf: &mut [u8], counter: &mut u64) -> Result<()> {

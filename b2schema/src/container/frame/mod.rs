@@ -29,17 +29,21 @@ mod first_words;
 mod header;
 mod index;
 mod metalayers;
+#[cfg(feature = "http")]
+mod remote;
 mod trailer;
 mod view;
 #[cfg(feature = "std")]
 mod vlmeta;
 
+#[cfg(feature = "std")]
+pub(crate) use crate::container::storage::pread;
 pub use codes::{Codec, Filter, FrameType, SplitMode};
 #[cfg(feature = "std")]
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub use file::{FrameFile, SPARSE_INDEX, max_cbytes, open_regular};
 #[cfg(feature = "std")]
-pub(crate) use file::{open_regular_rw, pread, read_at};
+pub(crate) use file::{open_regular_rw, read_at};
 #[cfg(feature = "std")]
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub use first_words::first_words;

@@ -2,7 +2,7 @@
 //! `.b2nd` NDArray, a `.b2frame` SChunk, a sparse frame's directory), a buffer
 //! ([`Container::from_bytes`]) or a store's member ([`Container::from_frame`]), then ask it
 //! everything: geometry, dtype, compression parameters with their names, an `.info`-like
-//! summary, metadata decoded to [`Value`]s or to your own types, and slices as bytes, as typed
+//! summary, metadata decoded to [`Value`](crate::Value)s or to your own types, and slices as bytes, as typed
 //! values or as `ndarray` arrays.
 //!
 //! ```
@@ -84,6 +84,28 @@ pub fn open_with_limits(path: impl AsRef<Path>, limits: Limits) -> Result<Contai
     let path = path.as_ref();
     let named = |e: Error| name_file(e, path);
     let file = FrameFile::open_with_limits(path, limits).map_err(named)?;
+    Container::from_frame(file).map_err(named)
+}
+
+/// Opens the container at `url` (`http://host[:port]/path`, a contiguous frame) within the
+/// default [`Limits`]: the metadata is read by ranged GETs when opening, and each read fetches
+/// only the chunk tables and blocks it needs (feature `http`; see
+/// [`FrameFile::open_url_with`](crate::frame::FrameFile::open_url_with)). A separate function
+/// rather than [`open`] taking URLs, so that a local path is never read as a URL.
+#[cfg(feature = "http")]
+#[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+pub fn open_url(url: &str) -> Result<Container> {
+    open_url_with_limits(url, Limits::default())
+}
+
+/// [`open_url`] within `limits` ([`Limits::max_fetched`] and [`Limits::max_requests`] bound
+/// everything fetched through it).
+#[cfg(feature = "http")]
+#[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+pub fn open_url_with_limits(url: &str, limits: Limits) -> Result<Container> {
+    let named = |e: Error| if e.file().is_some() { e } else { e.in_file(url, None) };
+    let opts = crate::container::storage::http::HttpOptions::default();
+    let file = FrameFile::open_url_with(url, limits, opts).map_err(named)?;
     Container::from_frame(file).map_err(named)
 }
 

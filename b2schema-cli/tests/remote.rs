@@ -1,0 +1,78 @@
+//! `b2schema inspect URL` and `cat URL [--slice ...] --stats` against a Range-capable server on
+//! 127.0.0.1 (`b2schema_tests::http_server`): the same output as for the local file, only the
+//! blocks a slice needs fetched, and the server's misbehaviour a clean failure.
+
+use std::process::{Command, Output};
+
+use b2schema::writer::{Fill, NdArray};
+use b2schema_tests::fixture_file;
+use b2schema_tests::http_server::{Misbehave, Server};
+
+fn b2schema(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_b2schema")).args(args).output().unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// A 4160 x 4160 `|u1` array of 1024 x 1024 chunks of 64 x 64 blocks.
+fn big() -> Vec<u8> {
+    let n = 4160usize;
+    let items: Vec<u8> = (0..n * n).map(|i| ((i / n) * 3 + (i % n) * 5) as u8).collect();
+    let mut a = NdArray::new(&[n as i64, n as i64], &[1024, 1024], &[64, 64], "|u1", 1, Fill::Data(&items));
+    a.cparams.codec = b2schema::frame::Codec::Lz4;
+    a.cparams.clevel = 1;
+    a.to_frame().unwrap().to_vec().unwrap()
+}
+
+#[test]
+fn cat_of_one_item_over_http_fetches_the_metadata_and_one_block() {
+    let server = Server::start(vec![("big.b2nd".into(), big())]);
+    let out = b2schema(&["cat", &server.url("big.b2nd"), "--slice", "2049:2050,4097:4098", "--stats"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(out.stdout, [((2049 * 3 + 4097 * 5) % 256) as u8]);
+    let stats = text(&out.stderr);
+    let want = format!("fetched: {} requests, {} bytes\n", server.requests(), server.bytes_sent());
+    assert_eq!(stats, want);
+    // Opening: the first and last 64 KiB; the item: its chunk's table, then its block.
+    assert_eq!(server.requests(), 4, "{:?}", server.ranges());
+    assert!(server.bytes_sent() <= (128 << 10) + 8192, "{}", server.bytes_sent());
+}
+
+#[test]
+fn inspect_and_cat_of_a_url_say_what_they_say_of_the_file() {
+    let names = ["nd-3d-f8-zstd.b2nd", "schunk-meta-values.b2frame", "special-nans-f8.b2nd"];
+    let files = names.iter().map(|n| (n.to_string(), std::fs::read(fixture_file(n)).unwrap())).collect();
+    let server = Server::start(files);
+    for name in names {
+        let local = fixture_file(name);
+        let local = local.to_str().unwrap();
+        let url = server.url(name);
+        for args in [&["inspect"][..], &["inspect", "--json"], &["cat"], &["verify"]] {
+            let l = b2schema(&[args, &[local]].concat());
+            let r = b2schema(&[args, &[url.as_str()]].concat());
+            assert_eq!(l.status.code(), r.status.code(), "{args:?} {name}: {}", text(&r.stderr));
+            let (l, r) = (text(&l.stdout), text(&r.stdout));
+            assert_eq!(l.replace(local, "FILE"), r.replace(&url, "FILE"), "{args:?} {name}");
+        }
+    }
+}
+
+#[test]
+fn a_misbehaving_server_is_a_failure_naming_the_url_and_the_range() {
+    let server =
+        Server::start(vec![("a.b2nd".into(), std::fs::read(fixture_file("nd-3d-f8-zstd.b2nd")).unwrap())]);
+    let url = server.url("a.b2nd");
+    server.misbehave(Misbehave::Unsatisfiable);
+    let out = b2schema(&["cat", &url]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    let e = text(&out.stderr);
+    assert!(e.starts_with(&format!("b2schema: {url}: Range: bytes=0-65535")) && e.contains("416"), "{e}");
+    server.misbehave(Misbehave::Not);
+    let out = b2schema(&["cat", &url, "--max-requests", "0"]);
+    let e = text(&out.stderr);
+    assert!(e.contains("--max-requests"), "{e}");
+    let out = b2schema(&["cat", "https://127.0.0.1:1/x.b2nd"]);
+    assert!(text(&out.stderr).contains("https is not supported"), "{}", text(&out.stderr));
+}

@@ -1,0 +1,490 @@
+//! Frames on a web server, read by ranged GETs (`Range: bytes=a-b`, answered `206 Partial
+//! Content`) through a small HTTP/1.1 client over `std::net::TcpStream`: keep-alive connections
+//! shared by the reading threads, timeouts on every connect, read and write, a bounded number of
+//! attempts on transient failures (a reset or dropped connection, a short body, a 5xx), and every
+//! request and byte counted against [`Limits::max_requests`] and [`Limits::max_fetched`].
+//! Answers are checked: a `Content-Range` other than the range asked, a `Content-Length` other
+//! than its length, a body framed otherwise, 416, a redirect, a server that ignores `Range`
+//! (a `200` with the whole body, refused unless the whole file fits the budget when opening)
+//! are errors that name the URL and the range. `https://` is not supported (no TLS).
+
+mod response;
+mod url;
+
+use std::io::{BufReader, Read, Write};
+use std::net::{TcpStream, ToSocketAddrs};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+pub use url::{Url, is_url};
+
+use self::response::{Head, HeadError, read_head};
+use super::{Fetched, ReadAt};
+use crate::container::limits::{Limit, Limits, try_zeros};
+use crate::format::error::{Error, Result};
+
+/// How requests are made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HttpOptions {
+    /// The longest wait to connect, and for each read or write on a connection. Default 10 s.
+    pub timeout: Duration,
+    /// Attempts per range after the first, on transient failures. Default 3.
+    pub retries: u32,
+    /// The wait before the first retry, doubled for each next one. Default 50 ms.
+    pub backoff: Duration,
+    /// Bytes asked for by the first request, which learns the file's length and holds the frame's
+    /// header (and often all its metadata). Default 64 KiB.
+    pub prefix: u64,
+    /// The most idle connections kept for reuse. Default 8.
+    pub max_idle: usize,
+}
+
+impl Default for HttpOptions {
+    fn default() -> Self {
+        HttpOptions {
+            timeout: Duration::from_secs(10),
+            retries: 3,
+            backoff: Duration::from_millis(50),
+            prefix: 64 << 10,
+            max_idle: 8,
+        }
+    }
+}
+
+/// A file on a web server, read by ranged GETs.
+#[derive(Debug)]
+pub struct HttpSource {
+    url: Url,
+    len: u64,
+    options: HttpOptions,
+    limits: Limits,
+    idle: Mutex<Vec<BufReader<Conn>>>,
+    /// Ranges fetched when opening (the prefix, the suffix), served from memory afterwards.
+    kept: Vec<(u64, Vec<u8>)>,
+    requests: AtomicU64,
+    bytes: AtomicU64,
+}
+
+/// What the first request found.
+#[derive(Debug)]
+pub enum Opened {
+    /// A server that answers ranges: the source, holding the first and the last
+    /// [`HttpOptions::prefix`] bytes of the file.
+    Ranged(alloc::boxed::Box<HttpSource>),
+    /// The whole file in the first answer (a file shorter than [`HttpOptions::prefix`], or a
+    /// server that ignored `Range` and sent the whole file, which fitted the budget): its bytes,
+    /// and what fetching them cost.
+    Whole(Vec<u8>, Fetched),
+}
+
+/// One attempt's failure.
+enum Failure {
+    /// Worth another attempt.
+    Transient(String),
+    /// Final.
+    Fatal(Error),
+}
+
+impl HttpSource {
+    /// Asks `url` for its first [`HttpOptions::prefix`] bytes, learning its length.
+    pub fn open(url: &str, limits: Limits, options: HttpOptions) -> Result<Opened> {
+        let url = Url::parse(url)?;
+        let mut src = HttpSource {
+            url,
+            len: u64::MAX,
+            options,
+            limits,
+            idle: Mutex::new(Vec::new()),
+            kept: Vec::new(),
+            requests: AtomicU64::new(0),
+            bytes: AtomicU64::new(0),
+        };
+        let want = options.prefix.max(1);
+        match src.get(0, want, true)? {
+            Got::Part(bytes, total) if bytes.len() as u64 == total => {
+                let fetched = src.fetched().unwrap_or_default();
+                Ok(Opened::Whole(bytes, fetched))
+            }
+            Got::Part(bytes, total) => {
+                src.len = total;
+                src.kept.push((0, bytes));
+                // The end of the file: the trailer, and usually the offsets index.
+                let got = src.kept[0].1.len() as u64;
+                let from = total.saturating_sub(want).max(got);
+                let mut tail = try_zeros((total - from) as usize, "the end of the file", from as usize)?;
+                src.read_at(from, &mut tail)?;
+                src.kept.push((from, tail));
+                Ok(Opened::Ranged(alloc::boxed::Box::new(src)))
+            }
+            Got::Whole(bytes) => {
+                let fetched = src.fetched().unwrap_or_default();
+                Ok(Opened::Whole(bytes, fetched))
+            }
+        }
+    }
+
+    /// The URL.
+    pub fn url(&self) -> &str {
+        &self.url.text
+    }
+
+    /// `want` bytes at `at` (fewer only when `first` and the file is shorter), with retries.
+    fn get(&self, at: u64, want: u64, first: bool) -> Result<Got> {
+        let last = at
+            .checked_add(want.saturating_sub(1))
+            .ok_or_else(|| self.err(at, want, "a range", "inside 64 bits", "past it"))?;
+        let mut why = String::new();
+        for attempt in 0..=self.options.retries {
+            if attempt > 0 {
+                std::thread::sleep(self.options.backoff.saturating_mul(1 << (attempt - 1).min(16)));
+            }
+            let n = self.requests.fetch_add(1, Ordering::Relaxed) + 1;
+            Limits::check("HTTP requests", n, Limit::Requests, self.limits.max_requests(), at as usize)
+                .map_err(|e| e.in_file(self.range_text(at, last), None))?;
+            match self.attempt(at, last, first) {
+                Ok(got) => return Ok(got),
+                Err(Failure::Fatal(e)) => return Err(e),
+                Err(Failure::Transient(w)) => why = w,
+            }
+        }
+        Err(self.err(
+            at,
+            want,
+            "an answer within",
+            alloc::format!("{} attempts", self.options.retries + 1),
+            alloc::format!("none; the last failed with: {why}"),
+        ))
+    }
+
+    fn attempt(&self, at: u64, last: u64, first: bool) -> core::result::Result<Got, Failure> {
+        let transient =
+            |what: &str, e: &dyn core::fmt::Display| Failure::Transient(alloc::format!("{what}: {e}"));
+        let mut conn = match self.idle.lock().ok().and_then(|mut v| v.pop()) {
+            Some(c) => c,
+            None => self.connect().map_err(|e| transient("connecting", &e))?,
+        };
+        let request = alloc::format!(
+            "GET {} HTTP/1.1\r\nHost: {}\r\nRange: bytes={at}-{last}\r\nAccept-Encoding: identity\r\nUser-Agent: b2schema/{}\r\n\r\n",
+            self.url.target,
+            self.url.host_header(),
+            env!("CARGO_PKG_VERSION"),
+        );
+        // One deadline for the whole head, however slowly it comes.
+        conn.get_mut().deadline = Some(Instant::now() + self.options.timeout);
+        conn.get_mut()
+            .stream
+            .write_all(request.as_bytes())
+            .map_err(|e| transient("sending the request", &e))?;
+        let head = match read_head(&mut conn) {
+            Ok(h) => h,
+            Err(HeadError::Io(e)) => return Err(transient("reading the answer", &e)),
+            Err(HeadError::Malformed(m)) => {
+                return Err(Failure::Fatal(self.err(
+                    at,
+                    last - at + 1,
+                    "an HTTP/1.x response,",
+                    "a status line and headers",
+                    m,
+                )));
+            }
+        };
+        let want = last - at + 1;
+        let (len, total) = match head.status {
+            206 => self.check_partial(&head, at, last, first).map_err(Failure::Fatal)?,
+            200 => {
+                let len = head.content_length.ok_or_else(|| {
+                    Failure::Fatal(self.err(
+                        at,
+                        want,
+                        "an answer to a range,",
+                        "206 Partial Content",
+                        "200 without a Content-Length",
+                    ))
+                })?;
+                // The server ignores `Range`. Only the first request may take the whole file,
+                // and only within the budget.
+                let fits = len <= self.limits.max_decompressed() && len <= self.limits.max_fetched();
+                if !(first && fits) || head.transfer_encoding {
+                    return Err(Failure::Fatal(self.err(
+                        at,
+                        want,
+                        "an answer to a range,",
+                        "206 Partial Content",
+                        alloc::format!(
+                            "200 with the whole file, {len} bytes: the server ignores Range (refused)"
+                        ),
+                    )));
+                }
+                let body = self.body(&mut conn, at, len)?;
+                return Ok(Got::Whole(body));
+            }
+            416 => {
+                let total = head.content_range.as_deref().and_then(response::unsatisfied_total);
+                return Err(Failure::Fatal(self.err(
+                    at,
+                    want,
+                    "an answer to a range,",
+                    "206 Partial Content",
+                    alloc::format!(
+                        "416 Range Not Satisfiable (the file's length: {})",
+                        total.map_or_else(|| "not given".into(), |t| alloc::format!("{t} bytes"))
+                    ),
+                )));
+            }
+            s @ 500..=599 => return Err(Failure::Transient(alloc::format!("HTTP {s}"))),
+            s @ 300..=399 => {
+                return Err(Failure::Fatal(self.err(
+                    at,
+                    want,
+                    "an answer to a range (redirects are not followed),",
+                    "206 Partial Content",
+                    alloc::format!("HTTP {s} to {:?}", head.location.as_deref().unwrap_or("nowhere")),
+                )));
+            }
+            s => {
+                return Err(Failure::Fatal(self.err(
+                    at,
+                    want,
+                    "an answer to a range,",
+                    "206 Partial Content",
+                    alloc::format!("HTTP {s}"),
+                )));
+            }
+        };
+        let body = self.body(&mut conn, at, len)?;
+        if head.http11
+            && !head.close
+            && let Ok(mut idle) = self.idle.lock()
+            && idle.len() < self.options.max_idle
+        {
+            idle.push(conn);
+        }
+        Ok(Got::Part(body, total))
+    }
+
+    /// The length of a 206's body and the file's length, checked against the range asked.
+    fn check_partial(&self, head: &Head, at: u64, last: u64, first: bool) -> Result<(u64, u64)> {
+        let want = last - at + 1;
+        if head.transfer_encoding {
+            return Err(self.err(
+                at,
+                want,
+                "a 206 body framed by",
+                "its Content-Length",
+                "a Transfer-Encoding",
+            ));
+        }
+        let cr = head.content_range.as_deref().unwrap_or("none");
+        let (a, b, total) = response::parse_content_range(cr).ok_or_else(|| {
+            self.err(at, want, "a Content-Range", "bytes a-b/total", alloc::format!("{cr:?}"))
+        })?;
+        let total = total.ok_or_else(|| {
+            self.err(at, want, "a Content-Range with", "the file's length", alloc::format!("{cr:?}"))
+        })?;
+        // Fewer bytes than asked only for the first request, and only when the file ends there.
+        let end_ok = b == last || (first && b < last && b + 1 == total);
+        if a != at || !end_ok || (!first && total != self.len) {
+            return Err(self.err(
+                at,
+                want,
+                "a Content-Range of the range asked,",
+                alloc::format!(
+                    "bytes {at}-{last}/{}",
+                    if first { "*".into() } else { alloc::format!("{}", self.len) }
+                ),
+                alloc::format!("{cr:?}"),
+            ));
+        }
+        let len = b - a + 1;
+        if head.content_length.is_some_and(|n| n != len) {
+            return Err(self.err(
+                at,
+                want,
+                "a Content-Length equal to the Content-Range's length,",
+                len,
+                alloc::format!("{} for {cr:?}", head.content_length.unwrap_or(0)),
+            ));
+        }
+        Ok((len, total))
+    }
+
+    /// Reads a body of `len` bytes, counted against [`Limits::max_fetched`].
+    fn body(&self, conn: &mut BufReader<Conn>, at: u64, len: u64) -> core::result::Result<Vec<u8>, Failure> {
+        let spent = self.bytes.fetch_add(len, Ordering::Relaxed).saturating_add(len);
+        Limits::check(
+            "bytes fetched over HTTP",
+            spent,
+            Limit::Fetched,
+            self.limits.max_fetched(),
+            at as usize,
+        )
+        .map_err(|e| Failure::Fatal(e.in_file(self.range_text(at, at + len.max(1) - 1), None)))?;
+        let mut buf =
+            try_zeros(len as usize, "an HTTP response body", at as usize).map_err(Failure::Fatal)?;
+        // The body within the timeout plus a second per 64 KiB: a server that trickles it
+        // cannot hold the read for longer.
+        let allowed = self.options.timeout.saturating_add(Duration::from_secs(len >> 16));
+        conn.get_mut().deadline = Some(Instant::now() + allowed);
+        let mut got = 0;
+        while got < buf.len() {
+            match conn.read(&mut buf[got..]) {
+                Ok(0) => {
+                    return Err(Failure::Transient(alloc::format!("a short body: {got} of {len} bytes")));
+                }
+                Ok(n) => got += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    return Err(Failure::Transient(alloc::format!(
+                        "reading the body after {got} of {len} bytes: {e}"
+                    )));
+                }
+            }
+        }
+        Ok(buf)
+    }
+
+    fn connect(&self) -> std::io::Result<BufReader<Conn>> {
+        let t = self.options.timeout;
+        let mut last = None;
+        for addr in (self.url.connect_host(), self.url.port).to_socket_addrs()?.take(8) {
+            match TcpStream::connect_timeout(&addr, t) {
+                Ok(s) => {
+                    s.set_read_timeout(Some(t))?;
+                    s.set_write_timeout(Some(t))?;
+                    s.set_nodelay(true)?;
+                    return Ok(BufReader::with_capacity(64 << 10, Conn { stream: s, deadline: None }));
+                }
+                Err(e) => last = Some(e),
+            }
+        }
+        Err(last
+            .unwrap_or_else(|| std::io::Error::new(std::io::ErrorKind::NotFound, "no address for the host")))
+    }
+
+    fn range_text(&self, at: u64, last: u64) -> String {
+        alloc::format!("{} (Range: bytes={at}-{last})", self.url.text)
+    }
+
+    /// An error about the range of `want` bytes at `at`, naming the URL and the range.
+    fn err(
+        &self,
+        at: u64,
+        want: u64,
+        what: &'static str,
+        expected: impl core::fmt::Display,
+        found: impl core::fmt::Display,
+    ) -> Error {
+        Error::invalid(what, expected, found, at as usize)
+            .in_file(self.range_text(at, at.saturating_add(want.max(1) - 1)), None)
+    }
+}
+
+/// A connection whose reads end at a deadline (each read waits at most for what is left of
+/// it), so that a server sending a byte now and then cannot hold a request past it.
+#[derive(Debug)]
+struct Conn {
+    stream: TcpStream,
+    deadline: Option<Instant>,
+}
+
+impl Read for Conn {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if let Some(d) = self.deadline {
+            let left = d.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::TimedOut,
+                    "the answer took longer than allowed",
+                ));
+            }
+            self.stream.set_read_timeout(Some(left))?;
+        }
+        self.stream.read(buf)
+    }
+}
+
+/// What one GET gave.
+enum Got {
+    /// A 206: the bytes, and the file's length.
+    Part(Vec<u8>, u64),
+    /// A 200 with the whole file.
+    Whole(Vec<u8>),
+}
+
+impl ReadAt for HttpSource {
+    fn len(&self) -> u64 {
+        self.len
+    }
+
+    fn read_at(&self, offset: u64, buf: &mut [u8]) -> Result<()> {
+        if buf.is_empty() {
+            return Ok(());
+        }
+        let want = buf.len() as u64;
+        if offset.checked_add(want).is_none_or(|end| end > self.len) {
+            return Err(self.err(
+                offset,
+                want,
+                "a range inside the file of",
+                alloc::format!("{} bytes", self.len),
+                alloc::format!("{} bytes at {offset}", want),
+            ));
+        }
+        for (start, bytes) in &self.kept {
+            let from = offset.checked_sub(*start).map(|f| f as usize);
+            if let Some(part) = from.and_then(|f| bytes.get(f..f.checked_add(buf.len())?)) {
+                buf.copy_from_slice(part);
+                return Ok(());
+            }
+        }
+        match self.get(offset, want, false)? {
+            Got::Part(bytes, _) if bytes.len() == buf.len() => {
+                buf.copy_from_slice(&bytes);
+                Ok(())
+            }
+            Got::Part(bytes, _) => Err(self.err(offset, want, "a body of", want, bytes.len())),
+            Got::Whole(_) => {
+                Err(self.err(offset, want, "an answer to a range,", "206 Partial Content", "200"))
+            }
+        }
+    }
+
+    /// Neighbouring ranges (no gap between them) are asked for in one request.
+    fn read_ranges(&self, ranges: &mut [(u64, &mut [u8])]) -> Result<()> {
+        ranges.sort_by_key(|(at, _)| *at);
+        let mut i = 0;
+        while i < ranges.len() {
+            let start = ranges[i].0;
+            let mut end = start + ranges[i].1.len() as u64;
+            let mut j = i + 1;
+            while j < ranges.len() && ranges[j].0 == end {
+                end += ranges[j].1.len() as u64;
+                j += 1;
+            }
+            let mut joined = try_zeros((end - start) as usize, "joined ranges", start as usize)?;
+            self.read_at(start, &mut joined)?;
+            for (at, buf) in ranges[i..j].iter_mut() {
+                let from = (*at - start) as usize;
+                buf.copy_from_slice(&joined[from..from + buf.len()]);
+            }
+            i = j;
+        }
+        Ok(())
+    }
+
+    /// A chunk's header and block table in one request (4 KiB hold the table of 1000 blocks).
+    fn min_read(&self) -> u64 {
+        4 << 10
+    }
+
+    fn fetched(&self) -> Option<Fetched> {
+        Some(Fetched {
+            requests: self.requests.load(Ordering::Relaxed),
+            bytes: self.bytes.load(Ordering::Relaxed),
+        })
+    }
+}

@@ -1,0 +1,99 @@
+//! The `http://` URLs a remote frame is read from: host, port and the request target, checked
+//! so that nothing of the URL can end a request line or add a header.
+
+use alloc::string::{String, ToString};
+
+use crate::format::error::{Error, Result};
+
+/// A parsed `http://host[:port]/path` URL.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Url {
+    /// The host as written (a name, an IPv4 address or a bracketed IPv6 address).
+    pub host: String,
+    /// The port (80 unless given).
+    pub port: u16,
+    /// The request target: the path and query (`/` when empty); the fragment dropped.
+    pub target: String,
+    /// The URL as given.
+    pub text: String,
+}
+
+/// Whether `s` names a remote file (`http://` or `https://`) rather than a path.
+pub fn is_url(s: &str) -> bool {
+    let lower = s.get(..8).map(str::to_ascii_lowercase).unwrap_or_default();
+    lower.starts_with("http://") || lower == "https://"
+}
+
+impl Url {
+    /// Parses `text`; `https://` is refused (no TLS in this build), as are user names, spaces and
+    /// control characters.
+    pub fn parse(text: &str) -> Result<Url> {
+        let bad = |why: &str| {
+            Error::invalid("an http:// URL", "http://host[:port]/path", alloc::format!("{text:?} ({why})"), 0)
+        };
+        let lower = text.get(..8).map(str::to_ascii_lowercase).unwrap_or_default();
+        if lower == "https://" {
+            return Err(bad("https is not supported: this build has no TLS; use http://"));
+        }
+        if !lower.starts_with("http://") {
+            return Err(bad("not an http:// URL"));
+        }
+        if !text.bytes().all(|b| (0x21..0x7f).contains(&b)) {
+            return Err(bad("spaces, control or non-ASCII characters"));
+        }
+        let rest = &text[7..];
+        let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+        let (authority, tail) = rest.split_at(end);
+        if authority.contains('@') {
+            return Err(bad("user names and passwords are not supported"));
+        }
+        let (host, port) = match authority.rfind(':') {
+            Some(i) if !authority[i..].contains(']') => {
+                let port = authority[i + 1..].parse::<u16>().map_err(|_| bad("the port is not a number"))?;
+                (&authority[..i], port)
+            }
+            _ => (authority, 80),
+        };
+        if host.is_empty() {
+            return Err(bad("no host"));
+        }
+        let tail = tail.split('#').next().unwrap_or("");
+        let target = if tail.starts_with('/') { tail.to_string() } else { alloc::format!("/{tail}") };
+        Ok(Url { host: host.to_string(), port, target, text: text.to_string() })
+    }
+
+    /// The `Host` header's value.
+    pub fn host_header(&self) -> String {
+        if self.port == 80 { self.host.clone() } else { alloc::format!("{}:{}", self.host, self.port) }
+    }
+
+    /// The host without IPv6 brackets, for name resolution.
+    pub fn connect_host(&self) -> &str {
+        self.host.trim_start_matches('[').trim_end_matches(']')
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parts() {
+        let u = Url::parse("http://127.0.0.1:8080/a/b.b2nd?x=1#frag").unwrap();
+        assert_eq!((u.host.as_str(), u.port, u.target.as_str()), ("127.0.0.1", 8080, "/a/b.b2nd?x=1"));
+        let u = Url::parse("HTTP://[::1]/x").unwrap();
+        assert_eq!((u.connect_host(), u.port, u.target.as_str()), ("::1", 80, "/x"));
+        assert_eq!(Url::parse("http://h").unwrap().target, "/");
+        for bad in [
+            "https://h/x",
+            "ftp://h",
+            "http://h/a b",
+            "http://h/a\r\nX: y",
+            "http://u@h/",
+            "http://:80/",
+            "http://h:99999/",
+        ] {
+            assert!(Url::parse(bad).is_err(), "{bad}");
+        }
+    }
+}
