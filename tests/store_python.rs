@@ -10,19 +10,7 @@ use b2schema_tests::python_checks;
 use serde_json::json;
 use std::collections::BTreeSet;
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+use b2schema_tests::XorShift as Rng;
 
 const DTYPES: [&str; 10] = ["|i1", "|u1", "<i2", "<u2", "<i4", "<u4", "<i8", "<f4", "<f8", "|b1"];
 const FORMS: [&str; 5] = ["dict.b2z", "tree.b2z", "dict.b2d", "tree.b2d", "embed.b2e"];

@@ -13,19 +13,7 @@ use b2schema_tests::{python, python_checks};
 use serde_json::json;
 use std::collections::BTreeSet;
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+use b2schema_tests::XorShift as Rng;
 
 const DTYPES: [(&str, usize); 8] =
     [("|i1", 1), ("|u1", 1), ("<i2", 2), ("<u4", 4), ("<i8", 8), ("<f4", 4), ("<f8", 8), ("|b1", 1)];

@@ -10,19 +10,7 @@ use b2schema::store::{BatchArray, CTable};
 use b2schema_tests::{python_checks, value_json};
 use serde_json::{Value, json};
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+use b2schema_tests::XorShift as Rng;
 
 const CODECS: [&str; 5] = ["zstd", "lz4", "blosclz", "zlib", "lz4hc"];
 const KINDS: [&str; 15] = [

@@ -227,6 +227,26 @@ impl Rng {
     }
 }
 
+/// Marsaglia's xorshift64 (shifts 13, 7, 17): the generator of the store and table tests, whose
+/// cases are the sequences it gives from their seeds.
+pub struct XorShift(pub u64);
+
+impl XorShift {
+    /// The next 64 random bits.
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// A number in `0..n` (`n > 0`).
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
 /// `frame` with its metalayers replaced by `layers` (header_len and frame_len follow; chunk and
 /// vlmetalayer offsets are relative to their sections, so they stay right).
 pub fn with_metalayers(frame: &[u8], layers: &[(&str, &[u8])]) -> Vec<u8> {
