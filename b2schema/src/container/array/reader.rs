@@ -490,17 +490,29 @@ pub(super) fn decode_block(
     let at = start as usize;
     let span = table.block_span(j).map_err(|e| Error::chunk(e, at))?;
     // The block's span, then (for blocks stored out of order, whose streams run past the next
-    // block's start) the chunk from the span to its end.
+    // block's start) the chunk from the span to its end; from the bytes fetched ahead for the
+    // band when they hold them (a remote source), else read.
+    let BlockIo { chunk, read, ahead } = io;
     for end in [span.end, table.header().compressed_len()] {
         let len = end - span.start;
-        if io.read.len() < len {
-            let more = len - io.read.len();
-            crate::container::limits::try_reserve(&mut io.read, more, "a block's bytes", at)?;
-            io.read.resize(len, 0);
-        }
-        let bytes = &mut io.read[..len];
-        crate::container::frame::pread(&f, start + span.start as u64, bytes, &mut stats.bytes_read)?;
-        match table.decode_block(j, bytes, span.start, reference, dst, &mut io.chunk) {
+        let fetched = ahead.as_ref().and_then(|(l, at, bytes)| {
+            let from = usize::try_from((start + span.start as u64).checked_sub(*at)?).ok()?;
+            (*l == loc).then(|| bytes.get(from..from.checked_add(len)?)).flatten()
+        });
+        let bytes = match fetched {
+            Some(bytes) => bytes,
+            None => {
+                if read.len() < len {
+                    let more = len - read.len();
+                    crate::container::limits::try_reserve(read, more, "a block's bytes", at)?;
+                    read.resize(len, 0);
+                }
+                let bytes = &mut read[..len];
+                crate::container::frame::pread(&f, start + span.start as u64, bytes, &mut stats.bytes_read)?;
+                &*bytes
+            }
+        };
+        match table.decode_block(j, bytes, span.start, reference, dst, chunk) {
             Err(e) if e.kind == ChunkErrorKind::ShortInput && end != table.header().compressed_len() => {}
             r => {
                 r.map_err(|e| Error::chunk(e, at))?;
@@ -532,6 +544,36 @@ impl core::fmt::Debug for Scratch {
 pub(super) struct BlockIo {
     chunk: BlockScratch,
     read: Vec<u8>,
+    /// The bytes of one chunk (`loc`) from absolute offset `at` that hold the blocks a band
+    /// needs, fetched in one read from a remote source ([`fetch_ahead`]).
+    ahead: Option<(ChunkLocation, u64, Vec<u8>)>,
+}
+
+/// Fetches in one read the bytes `span` (chunk-relative) of chunk `loc`, which hold the blocks a
+/// band needs from a remote source, so that they are decoded without a request each (a whole
+/// chunk of 256 blocks: one request instead of 256); nothing when they are more than
+/// [`Limits::max_decompressed`] (the blocks are then read one by one).
+pub(super) fn fetch_ahead(
+    file: &FrameFile,
+    loc: ChunkLocation,
+    span: Range<usize>,
+    io: &mut BlockIo,
+    stats: &mut ReadStats,
+) -> Result<()> {
+    let keep = io.ahead.take().map(|(_, _, bytes)| bytes);
+    if span.len() as u64 > file.limits().max_decompressed() {
+        return Ok(());
+    }
+    let (f, start, _) = file.chunk_file(loc)?;
+    let mut bytes = keep.unwrap_or_default();
+    bytes.clear();
+    let what = "a chunk's blocks fetched at once";
+    crate::container::limits::try_reserve(&mut bytes, span.len(), what, start as usize)?;
+    bytes.resize(span.len(), 0);
+    let at = start + span.start as u64;
+    crate::container::frame::pread(&f, at, &mut bytes, &mut stats.bytes_read)?;
+    io.ahead = Some((loc, at, bytes));
+    Ok(())
 }
 
 #[cfg(all(test, feature = "ndarray"))]

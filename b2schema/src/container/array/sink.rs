@@ -6,7 +6,8 @@ use alloc::vec::Vec;
 use core::ops::Range;
 
 use super::reader::{
-    ArrayReader, Chunk, ReadOptions, ReadStats, Scratch, Source, decode_block, invalid, next_in_box,
+    ArrayReader, Chunk, ReadOptions, ReadStats, Scratch, Source, decode_block, fetch_ahead, invalid,
+    next_in_box,
 };
 use super::selection::Selection;
 use crate::format::error::Result;
@@ -155,6 +156,25 @@ impl<'o> Sink<'o> {
         }
         let blo: Vec<u64> = lo.iter().zip(&r.blockshape).map(|(&l, &b)| l / b).collect();
         let bhi: Vec<u64> = hi.iter().zip(&r.blockshape).map(|(&h, &b)| (h - 1) / b).collect();
+        if let Source::Blocks { loc, table, .. } = &chunk.source
+            && r.file().min_read() > 0
+        {
+            // From a remote source, the bytes of the blocks this band needs in one read: from the
+            // first block's span to the last one's.
+            let (mut first, mut last, mut n) = (usize::MAX, 0usize, 0usize);
+            let mut bc = blo.clone();
+            loop {
+                let j = bc.iter().zip(&r.bgrid).fold(0u64, |a, (&c, &g)| a * g + c) as usize;
+                let span = table.block_span(j).map_err(|e| crate::format::error::Error::chunk(e, 0))?;
+                (first, last, n) = (first.min(span.start), last.max(span.end), n + 1);
+                if !next_in_box(&mut bc, &blo, &bhi) {
+                    break;
+                }
+            }
+            if n > 1 && first < last {
+                fetch_ahead(r.file(), *loc, first..last, &mut scratch.io, stats)?;
+            }
+        }
         let mut bc = blo.clone();
         loop {
             // The block's items in array coordinates, cut to the selection.

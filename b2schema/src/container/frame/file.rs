@@ -164,6 +164,12 @@ impl FrameFile {
         self.kept.as_ref().and_then(|k| k.fetched())
     }
 
+    /// The fewest bytes worth one read of its source (0 for a local file or a buffer; a few KiB
+    /// over HTTP, where a round trip costs more): readers join reads when it is not 0.
+    pub(crate) fn min_read(&self) -> u64 {
+        self.kept.as_ref().map_or(0, |k| k.min_read())
+    }
+
     /// Decoding its chunks with `registry`'s plugin codecs and filters besides the built-in ones
     /// (c-blosc2's `blosc2_register_codec` / `blosc2_register_filter`).
     /// The frame's `b2nd` array shapes reach them as c-blosc2's plugins read them.
