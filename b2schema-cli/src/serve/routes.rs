@@ -27,6 +27,20 @@ pub const MAX_CHUNKS_LISTED: u64 = 100_000;
 /// Threads decoding one image.
 const NTHREADS: usize = 2;
 
+/// The file a request names by its `root` and `path` parameters, and its path as given; the
+/// answer to give when they are missing (400) or lead out of the roots (403).
+fn resolved(
+    roots: &Roots,
+    q: &dyn Fn(&str) -> Option<String>,
+) -> Result<(std::path::PathBuf, String), Response> {
+    let root = q("root").and_then(|r| r.parse::<usize>().ok());
+    let (Some(root), Some(rel)) = (root, q("path")) else {
+        return Err(Response::error(400, "root and path expected"));
+    };
+    let path = roots.resolve(root, &rel).map_err(|why| Response::error(403, why))?;
+    Ok((path, rel))
+}
+
 /// Answers one request (already checked for its method and `Host`).
 pub fn route(roots: &Roots, req: &Request) -> Response {
     let q = |k: &str| query_param(&req.query, k);
@@ -36,13 +50,9 @@ pub fn route(roots: &Roots, req: &Request) -> Response {
         "/style.css" => Response::ok("text/css; charset=utf-8", STYLE_CSS),
         "/api/files" => json_response(files(roots)),
         "/api/store" | "/api/table" => {
-            let root = q("root").and_then(|r| r.parse::<usize>().ok());
-            let (Some(root), Some(rel)) = (root, q("path")) else {
-                return Response::error(400, "root and path expected");
-            };
-            let path = match roots.resolve(root, &rel) {
-                Ok(p) => p,
-                Err(why) => return Response::error(403, why),
+            let (path, _) = match resolved(roots, &q) {
+                Ok(found) => found,
+                Err(answer) => return answer,
             };
             if !stores::is_store(&path) {
                 return Response::error(422, "not a python-blosc2 store");
@@ -56,13 +66,9 @@ pub fn route(roots: &Roots, req: &Request) -> Response {
             answer.map(json_response).unwrap_or_else(|why| Response::error(422, why))
         }
         "/api/file" | "/api/heatmap.png" | "/api/plot.png" | "/api/value" => {
-            let root = q("root").and_then(|r| r.parse::<usize>().ok());
-            let (Some(root), Some(rel)) = (root, q("path")) else {
-                return Response::error(400, "root and path expected");
-            };
-            let path = match roots.resolve(root, &rel) {
-                Ok(p) => p,
-                Err(why) => return Response::error(403, why),
+            let (path, rel) = match resolved(roots, &q) {
+                Ok(found) => found,
+                Err(answer) => return answer,
             };
             let file = match FrameFile::open(&path) {
                 Ok(f) => f,

@@ -1,5 +1,5 @@
 //! XXH32 (xxHash's 32-bit hash, as c-blosc2's NDLZ encoder calls it through `xxhash.h`):
-//! written here for the few bytes NDLZ hashes (16 to 64), `no_std` and without `unsafe`.
+//! written here for the few bytes NDLZ hashes (16 to 64), `no_std`, safe Rust only.
 
 const P1: u32 = 2_654_435_761;
 const P2: u32 = 2_246_822_519;

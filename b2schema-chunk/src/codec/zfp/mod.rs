@@ -10,8 +10,8 @@
 //! fastest. c-blosc2 refuses more than 4 dimensions, and so does this codec.
 //!
 //! `zfp-rs` (a pure-Rust zfp) was measured for this and not used: its decoder scatters blocks
-//! through raw pointers (138 `unsafe` in `zfp-rs` 1.0.1's source), which the read path of this
-//! crate does not allow.
+//! through raw pointers (its audit is in SECURITY.md), and the read path of this crate is safe
+//! Rust only.
 
 mod bits;
 mod block;

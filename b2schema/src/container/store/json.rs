@@ -1,6 +1,6 @@
 //! The JSON text python-blosc2 stores a CTable's schema as (`json.dumps`), read into a
-//! [`Value`]. Hand-written rather than `serde_json`, which (with `memchr` and `zmij`) uses
-//! `unsafe` on the reading path: this one is safe Rust only, bounded in depth, and allocates no
+//! [`Value`]. Hand-written rather than `serde_json`, whose reading path (with `memchr` and
+//! `zmij`) is not safe Rust only (its audit is in SECURITY.md): this one is, bounded in depth, and allocates no
 //! more than the text's length. It reads what `json.dumps` writes, `NaN`, `Infinity` and
 //! `-Infinity` included; an error names the byte offset and what was expected and found.
 

@@ -20,8 +20,8 @@ const DOS_DATE: u16 = (1 << 5) | 1;
 const EXTERNAL_ATTR: u32 = 0o100644 << 16;
 
 /// CRC-32 (IEEE 802.3, reflected, as ZIP uses it), bytewise from a table built at compile time:
-/// written here as a dozen lines of safe Rust (`crc32fast` brings SIMD `unsafe` for a speed
-/// a store writer does not need).
+/// written here as a dozen lines of safe Rust (`crc32fast`'s SIMD paths are not safe Rust, for a
+/// speed a store writer does not need).
 pub fn crc32(bytes: &[u8]) -> u32 {
     const TABLE: [u32; 256] = {
         let mut t = [0u32; 256];

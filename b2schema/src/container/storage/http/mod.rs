@@ -197,23 +197,15 @@ impl HttpSource {
             206 => self.check_partial(&head, at, last, first).map_err(Failure::Fatal)?,
             200 => {
                 let len = head.content_length.ok_or_else(|| {
-                    Failure::Fatal(self.err(
-                        at,
-                        want,
-                        "an answer to a range,",
-                        "206 Partial Content",
-                        "200 without a Content-Length",
-                    ))
+                    Failure::Fatal(self.not_partial(at, want, "200 without a Content-Length"))
                 })?;
                 // The server ignores `Range`. Only the first request may take the whole file,
                 // and only within the budget.
                 let fits = len <= self.limits.max_decompressed() && len <= self.limits.max_fetched();
                 if !(first && fits) || head.transfer_encoding {
-                    return Err(Failure::Fatal(self.err(
+                    return Err(Failure::Fatal(self.not_partial(
                         at,
                         want,
-                        "an answer to a range,",
-                        "206 Partial Content",
                         alloc::format!(
                             "200 with the whole file, {len} bytes: the server ignores Range (refused)"
                         ),
@@ -224,11 +216,9 @@ impl HttpSource {
             }
             416 => {
                 let total = head.content_range.as_deref().and_then(response::unsatisfied_total);
-                return Err(Failure::Fatal(self.err(
+                return Err(Failure::Fatal(self.not_partial(
                     at,
                     want,
-                    "an answer to a range,",
-                    "206 Partial Content",
                     alloc::format!(
                         "416 Range Not Satisfiable (the file's length: {})",
                         total.map_or_else(|| "not given".into(), |t| alloc::format!("{t} bytes"))
@@ -246,13 +236,7 @@ impl HttpSource {
                 )));
             }
             s => {
-                return Err(Failure::Fatal(self.err(
-                    at,
-                    want,
-                    "an answer to a range,",
-                    "206 Partial Content",
-                    alloc::format!("HTTP {s}"),
-                )));
+                return Err(Failure::Fatal(self.not_partial(at, want, alloc::format!("HTTP {s}"))));
             }
         };
         let body = self.body(&mut conn, at, len)?;
@@ -370,6 +354,11 @@ impl HttpSource {
     }
 
     /// An error about the range of `want` bytes at `at`, naming the URL and the range.
+    /// An answer other than the `206 Partial Content` a range asks for, `found` saying what it was.
+    fn not_partial(&self, at: u64, want: u64, found: impl core::fmt::Display) -> Error {
+        self.err(at, want, "an answer to a range,", "206 Partial Content", found)
+    }
+
     fn err(
         &self,
         at: u64,
@@ -447,9 +436,7 @@ impl ReadAt for HttpSource {
                 Ok(())
             }
             Got::Part(bytes, _) => Err(self.err(offset, want, "a body of", want, bytes.len())),
-            Got::Whole(_) => {
-                Err(self.err(offset, want, "an answer to a range,", "206 Partial Content", "200"))
-            }
+            Got::Whole(_) => Err(self.not_partial(offset, want, "200")),
         }
     }
 
