@@ -411,3 +411,111 @@ fn fixture_server_raw() -> &'static Server {
         Server::start(vec![("a.b2nd".into(), std::fs::read(fixture_file("nd-3d-f8-zstd.b2nd")).unwrap())])
     })
 }
+
+/// The sparse frames python-blosc2 wrote (directories): each directory's name, and its files as
+/// the server serves them (`dir/name`).
+fn sparse_fixtures() -> Vec<(String, Vec<(String, Vec<u8>)>)> {
+    let mut dirs: Vec<_> = std::fs::read_dir(fixture_file(""))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .map(|dir| {
+            let name = dir.file_name().unwrap().to_str().unwrap().to_string();
+            let mut files: Vec<_> = std::fs::read_dir(&dir)
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .map(|p| (format!("{name}/{}", p.file_name().unwrap().to_str().unwrap()), std::fs::read(&p).unwrap()))
+                .collect();
+            files.sort();
+            (name, files)
+        })
+        .collect();
+    dirs.sort();
+    assert!(dirs.len() >= 4, "the sparse fixtures are there: {}", dirs.len());
+    dirs
+}
+
+#[test]
+fn sparse_frames_read_over_http_equal_their_local_reads() {
+    let dirs = sparse_fixtures();
+    let server = Server::start(dirs.iter().flat_map(|(_, files)| files.clone()).collect());
+    for (name, _) in &dirs {
+        let local = FrameFile::open(fixture_file(name)).unwrap();
+        let local_data = b2schema::Container::from_frame(local.clone()).unwrap().read_all().unwrap();
+        // The directory's URL, the same without its `/` (the server redirects, as web servers
+        // do), and its index's URL; with the default first request and with a small one.
+        for (url, options) in [
+            (server.url(&format!("{name}/")), HttpOptions::default()),
+            (server.url(name), small_prefix()),
+            (server.url(&format!("{name}/chunks.b2frame")), small_prefix()),
+        ] {
+            server.reset_counts();
+            let remote = FrameFile::open_url_with(&url, Limits::default(), options).unwrap();
+            assert!(remote.view().unwrap().is_sparse(), "{url}");
+            assert_eq!(local.header_bytes(), remote.header_bytes(), "{url}");
+            assert_eq!(local.index_bytes(), remote.index_bytes(), "{url}");
+            assert_eq!(local.trailer_bytes(), remote.trailer_bytes(), "{url}");
+            assert_eq!(
+                local.chunks().map_err(|e| e.to_string()),
+                remote.chunks().map_err(|e| e.to_string()),
+                "{url}"
+            );
+            let data = b2schema::Container::from_frame(remote.clone()).unwrap().read_all().unwrap();
+            assert!(data == local_data, "{url}: the data differ");
+            // One budget for the index and every chunk file, the redirect counted.
+            let fetched = remote.fetched().unwrap();
+            assert_eq!((server.requests(), server.bytes_sent()), (fetched.requests, fetched.bytes), "{url}");
+        }
+    }
+}
+
+#[test]
+fn a_slice_of_a_sparse_frame_fetches_only_the_chunk_files_it_needs() {
+    let dirs = sparse_fixtures();
+    let server = Server::start(dirs.iter().flat_map(|(_, files)| files.clone()).collect());
+    let name = "sparse-2d-i4.b2nd";
+    let local = b2schema::open(fixture_file(name)).unwrap();
+    assert!(local.frame().chunks().unwrap().len() > 1, "several chunk files");
+    let array = b2schema::open_url(&server.url(&format!("{name}/"))).unwrap();
+    let opened = array.frame().fetched().unwrap();
+    let item = vec!["0"; local.shape().len()].join(",");
+    assert_eq!(array.read(item.as_str()).unwrap(), local.read(item.as_str()).unwrap());
+    let read = array.frame().fetched().unwrap();
+    // One chunk file: its first bytes (which hold a small chunk whole), then at most its blocks.
+    assert!(read.requests - opened.requests <= 2, "{opened:?} then {read:?}: {:?}", server.ranges());
+    // The budget covers the chunk files: a whole read past it is refused.
+    let limits = Limits::default().with_max_requests(opened.requests + 1);
+    let e = failure(&server.url(&format!("{name}/")), limits);
+    assert!(e.contains("max_requests") && e.contains(".chunk"), "{e}");
+}
+
+#[test]
+fn redirects_are_followed_when_opening_within_a_bound() {
+    let name = "chunks-10.b2nd";
+    let bytes = std::fs::read(fixture_file(name)).unwrap();
+    let server = Server::start(vec![(name.into(), bytes.clone())]);
+    let local = b2schema::Container::from_bytes(bytes).unwrap().read_all().unwrap();
+    // A path from the root, an absolute URL, a path from the directory.
+    server.redirect("r1", &format!("/{name}"));
+    server.redirect("r2", &server.url("r1"));
+    server.redirect("d/r3", "../r2");
+    server.reset_counts();
+    let f = FrameFile::open_url_with(&server.url("d/r3"), Limits::default(), small_prefix()).unwrap();
+    assert_eq!(b2schema::Container::from_frame(f.clone()).unwrap().read_all().unwrap(), local);
+    assert_eq!(f.fetched().unwrap().requests, server.requests());
+    // A loop: refused after the bound, within it.
+    server.redirect("loop", "/loop");
+    server.reset_counts();
+    let e = failure(&server.url("loop"), Limits::default());
+    assert!(e.contains("redirects, at most 5"), "{e}");
+    assert_eq!(server.requests(), 6);
+    // To https (no TLS here) or to a URL with a control character: refused.
+    server.redirect("tls", "https://127.0.0.1/x");
+    let e = failure(&server.url("tls"), Limits::default());
+    assert!(e.contains("https is not supported"), "{e}");
+    // A range answered by a redirect after the opening: an error naming the range.
+    let f = FrameFile::open_url_with(&server.url(name), Limits::default(), small_prefix()).unwrap();
+    server.redirect(name, "/elsewhere");
+    let e = b2schema::Container::from_frame(f).and_then(|c| c.read_all()).unwrap_err().to_string();
+    assert!(e.contains("redirects are followed only when opening") && e.contains("Range: bytes="), "{e}");
+}

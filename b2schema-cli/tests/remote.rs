@@ -76,3 +76,32 @@ fn a_misbehaving_server_is_a_failure_naming_the_url_and_the_range() {
     let out = b2schema(&["cat", "https://127.0.0.1:1/x.b2nd"]);
     assert!(text(&out.stderr).contains("https is not supported"), "{}", text(&out.stderr));
 }
+
+#[test]
+fn inspect_and_cat_of_a_sparse_frame_by_url_say_what_they_say_of_its_directory() {
+    let names = ["sparse-2d-i4.b2nd", "sparse-schunk.b2frame", "sparse-special-2d-f8.b2nd"];
+    let mut files = Vec::new();
+    for name in names {
+        for e in std::fs::read_dir(fixture_file(name)).unwrap() {
+            let p = e.unwrap().path();
+            let file = p.file_name().unwrap().to_str().unwrap().to_string();
+            files.push((format!("{name}/{file}"), std::fs::read(&p).unwrap()));
+        }
+    }
+    let server = Server::start(files);
+    for name in names {
+        let local = fixture_file(name);
+        let local = local.to_str().unwrap();
+        // The directory's URL with its `/`, and without it (the server redirects).
+        for url in [server.url(&format!("{name}/")), server.url(name)] {
+            for args in [&["inspect"][..], &["inspect", "--json"], &["cat"], &["verify"]] {
+                let l = b2schema(&[args, &[local]].concat());
+                let r = b2schema(&[args, &[url.as_str()]].concat());
+                assert_eq!(l.status.code(), r.status.code(), "{args:?} {url}: {}", text(&r.stderr));
+                assert!(l.status.success(), "{args:?} {name}: {}", text(&l.stderr));
+                let (l, r) = (text(&l.stdout), text(&r.stdout));
+                assert_eq!(l.replace(local, "FILE"), r.replace(&url, "FILE"), "{args:?} {url}");
+            }
+        }
+    }
+}

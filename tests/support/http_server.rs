@@ -1,7 +1,9 @@
 //! A small HTTP/1.1 server on 127.0.0.1 for the remote-reading tests (std only, a thread per
 //! connection): it serves files from memory, answers `Range: bytes=a-b` with `206 Partial
 //! Content`, keeps connections alive, counts the requests and the body bytes it sends (as it starts sending them), and
-//! misbehaves on demand ([`Misbehave`]).
+//! misbehaves on demand ([`Misbehave`]). Like common web servers, it answers a directory's URL
+//! without its `/` (a prefix of served names, `dir/...`) with `301` to the URL with the `/`, and
+//! redirects the paths given to [`Server::redirect`].
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
@@ -43,6 +45,7 @@ struct Shared {
     bytes: AtomicU64,
     ranges: Mutex<Vec<(u64, u64)>>,
     raw: Mutex<Option<Arc<Vec<u8>>>>,
+    redirects: Mutex<HashMap<String, String>>,
     stop: AtomicBool,
 }
 
@@ -64,6 +67,7 @@ impl Server {
             bytes: AtomicU64::new(0),
             ranges: Mutex::new(Vec::new()),
             raw: Mutex::new(None),
+            redirects: Mutex::new(HashMap::new()),
             stop: AtomicBool::new(false),
         });
         let s = Arc::clone(&shared);
@@ -96,6 +100,11 @@ impl Server {
     /// connection; `None` to answer properly again.
     pub fn answer_raw(&self, bytes: Option<Vec<u8>>) {
         *self.shared.raw.lock().unwrap() = bytes.map(Arc::new);
+    }
+
+    /// Answers requests for `/from` with `302 Found` and `Location: location` from now on.
+    pub fn redirect(&self, from: &str, location: &str) {
+        self.shared.redirects.lock().unwrap().insert(from.to_string(), location.to_string());
     }
 
     /// Requests received (answered or not).
@@ -181,8 +190,18 @@ fn serve(conn: TcpStream, s: &Shared) -> std::io::Result<()> {
             out.write_all(&raw)?;
             return Ok(());
         }
+        let location = s.redirects.lock().unwrap().get(&path).cloned();
+        if let Some(location) = location {
+            write!(out, "HTTP/1.1 302 Found\r\nLocation: {location}\r\nContent-Length: 0\r\n\r\n")?;
+            continue;
+        }
         let Some(file) = s.files.get(&path) else {
-            out.write_all(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n")?;
+            let dir = format!("{path}/");
+            if !path.is_empty() && s.files.keys().any(|n| n.starts_with(&dir)) {
+                write!(out, "HTTP/1.1 301 Moved Permanently\r\nLocation: /{dir}\r\nContent-Length: 0\r\n\r\n")?;
+            } else {
+                out.write_all(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n")?;
+            }
             continue;
         };
         let len = file.len() as u64;

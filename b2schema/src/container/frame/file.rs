@@ -14,7 +14,7 @@ use super::header::FrameHeader;
 use super::index::{ChunkInfo, ChunkLocation, SpecialValue};
 use super::view::{self, FrameView, HEADER_FIXED_LEN, Parts};
 use crate::container::limits::{Limit, Limits, try_zeros};
-use crate::container::storage::{LocalFile, Memory, Source, pread};
+use crate::container::storage::{LocalFile, Memory, Siblings, Source, pread};
 use crate::format::error::{Error, Result};
 use b2schema_chunk::ChunkHeader;
 
@@ -39,6 +39,9 @@ pub struct FrameFile {
     /// reading of the metadata so that chunks come from the source that metadata was read from,
     /// without opening it again per chunk; read by position, so threads share it.
     kept: Option<Source>,
+    /// Where a sparse frame's chunk files are when they are not in a local directory (beside an
+    /// index read by URL).
+    siblings: Option<Arc<dyn Siblings>>,
     /// The plugin codecs and filters its chunks are decoded with (the built-ins only unless
     /// [`FrameFile::with_registry`] gave others).
     registry: b2schema_chunk::Registry,
@@ -141,19 +144,23 @@ impl FrameFile {
         Ok(frame)
     }
 
-    /// Reads the contiguous frame at byte 0 of `src`, its metadata through `reader` (the same
-    /// bytes, some of them kept in memory), keeping `src` for its chunks. `name` stands for its
-    /// path in messages (a URL).
+    /// Reads the frame at byte 0 of `src` (a contiguous frame, or with `siblings` a sparse
+    /// frame's index, whose chunk files it opens), its metadata through `reader` (the same bytes,
+    /// some of them kept in memory), keeping `src` for its chunks. `name` stands for its path in
+    /// messages (a URL).
     #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(super) fn from_source<R: Read + Seek>(
         src: Source,
         reader: &mut R,
         name: PathBuf,
         limits: Limits,
+        siblings: Option<Arc<dyn Siblings>>,
     ) -> Result<Self> {
         let len = src.len();
-        let mut frame = Self::read_from(reader, len, 0, FrameType::Contiguous, name, limits)?;
+        let frame_type = if siblings.is_some() { FrameType::Sparse } else { FrameType::Contiguous };
+        let mut frame = Self::read_from(reader, len, 0, frame_type, name, limits)?;
         frame.kept = Some(src);
+        frame.siblings = siblings;
         frame.view()?;
         Ok(frame)
     }
@@ -296,6 +303,7 @@ impl FrameFile {
             bytes_read,
             limits,
             kept: None,
+            siblings: None,
             registry: b2schema_chunk::Registry::new(),
         }
         .with_registry(b2schema_chunk::Registry::new()))
@@ -391,7 +399,13 @@ impl FrameFile {
                 Ok((f, at, self.offset + self.index_offset))
             }
             ChunkLocation::File(id) => {
-                let path = self.path.join(alloc::format!("{id:08X}.chunk"));
+                let name = alloc::format!("{id:08X}.chunk");
+                if let Some(siblings) = &self.siblings {
+                    let f = siblings.open(&name).map_err(|e| e.in_field("chunk_index"))?;
+                    let len = f.len();
+                    return Ok((f, 0, len));
+                }
+                let path = self.path.join(name);
                 let (f, len) = open_regular(&path).map_err(|e| {
                     Error::invalid("a readable chunk file", path.display(), e, 0).in_field("chunk_index")
                 })?;

@@ -1,56 +1,125 @@
 //! Frames on a web server: [`FrameFile::open_url`] reads the metadata by ranged GETs (a prefix
 //! of the file, which says its length and holds the header, then a suffix, which holds the
 //! trailer and usually the offsets index; a file shorter than the prefix comes whole in the
-//! first answer), then each chunk's table and blocks as a slice needs them.
+//! first answer), then each chunk's table and blocks as a slice needs them. A sparse frame's
+//! directory (a URL ending in `/`, one ending in `/chunks.b2frame`, or one the server redirects
+//! to the same URL with a `/` added, as web servers do for a directory) is read the same way:
+//! its index `chunks.b2frame`, then each chunk file `%08X.chunk` beside it when a read needs it
+//! (its first [`HttpOptions::prefix`] bytes, then the blocks asked), every request and byte
+//! counted against one budget.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use super::file::FrameFile;
+use super::file::{FrameFile, SPARSE_INDEX};
 use crate::container::limits::Limits;
-use crate::container::storage::http::{HttpOptions, HttpSource, Opened};
-use crate::container::storage::{Cursor, Fetched, Memory, ReadAt, Source};
-use crate::format::error::Result;
+use crate::container::storage::http::{Ends, HttpOptions, HttpSource, Opened, Tally};
+use crate::container::storage::{Cursor, Fetched, Memory, ReadAt, Siblings, Source};
+use crate::format::error::{Error, Result};
 
 impl FrameFile {
-    /// Opens the contiguous frame at `url` (`http://host[:port]/path`) within the default
-    /// [`Limits`] and [`HttpOptions`].
+    /// Opens the frame at `url` (`http://host[:port]/path`: a contiguous frame, or a sparse
+    /// frame's directory) within the default [`Limits`] and [`HttpOptions`].
     pub fn open_url(url: &str) -> Result<Self> {
         Self::open_url_with(url, Limits::default(), HttpOptions::default())
     }
 
     /// [`FrameFile::open_url`] within `limits` (among them [`Limits::max_fetched`] and
-    /// [`Limits::max_requests`], which bound every read through it), with `options`. Errors name
-    /// the URL and the range asked.
+    /// [`Limits::max_requests`], which bound every read through it, a sparse frame's chunk files
+    /// included), with `options`. Errors name the URL and the range asked.
     pub fn open_url_with(url: &str, limits: Limits, options: HttpOptions) -> Result<Self> {
-        let named =
-            |e: crate::format::error::Error| if e.file().is_some() { e } else { e.in_file(url, None) };
-        Self::open_url_unnamed(url, limits, options).map_err(named)
+        Self::open_url_unnamed(url, limits, options).map_err(|e| named(e, url))
     }
 
     fn open_url_unnamed(url: &str, limits: Limits, options: HttpOptions) -> Result<Self> {
-        let name = PathBuf::from(url);
-        match HttpSource::open(url, limits, options)? {
+        let tally = Tally::default();
+        if let Some(dir) = sparse_dir(url) {
+            return Self::open_sparse_url(dir, limits, options, tally);
+        }
+        match HttpSource::open_counted(url, limits, options, &tally, Ends::HeadAndTail)? {
+            Opened::Directory(dir) => Self::open_sparse_url(&dir, limits, options, tally),
+            opened => Self::from_opened(opened, url, limits, None),
+        }
+    }
+
+    /// The sparse frame whose directory is at `dir` (ending in `/`).
+    fn open_sparse_url(dir: &str, limits: Limits, options: HttpOptions, tally: Tally) -> Result<Self> {
+        let index = alloc::format!("{dir}{SPARSE_INDEX}");
+        let opened = HttpSource::open_counted(&index, limits, options, &tally, Ends::HeadAndTail)
+            .map_err(|e| named(e, &index))?;
+        let siblings = Arc::new(RemoteDir { dir: dir.into(), limits, options, tally });
+        Self::from_opened(opened, dir, limits, Some(siblings))
+    }
+
+    fn from_opened(
+        opened: Opened,
+        name: &str,
+        limits: Limits,
+        siblings: Option<Arc<dyn Siblings>>,
+    ) -> Result<Self> {
+        let path = PathBuf::from(name);
+        match opened {
             Opened::Ranged(src) => {
                 let src: Arc<HttpSource> = Arc::from(src);
                 let mut reader = Cursor::new(&*src);
-                FrameFile::from_source(Arc::clone(&src) as Source, &mut reader, name, limits)
+                FrameFile::from_source(Arc::clone(&src) as Source, &mut reader, path, limits, siblings)
             }
-            Opened::Whole(bytes, fetched) => {
-                let src = Arc::new(Downloaded { bytes: Memory::new(bytes), fetched });
+            Opened::Whole(bytes, tally) => {
+                let src = Arc::new(Downloaded { bytes: Memory::new(bytes), tally });
                 let mut reader = std::io::Cursor::new(src.bytes.bytes());
-                FrameFile::from_source(Arc::clone(&src) as Source, &mut reader, name, limits)
+                FrameFile::from_source(Arc::clone(&src) as Source, &mut reader, path, limits, siblings)
             }
+            Opened::Directory(dir) => Err(Error::invalid("a frame file", "a file", "a directory", 0)
+                .in_file(alloc::format!("{name} (redirected to {dir})"), None)),
         }
     }
 }
 
-/// A whole file fetched in one answer (from a server that ignores `Range`), with what fetching
-/// it cost.
+/// `e`, naming `url` unless it names a file already.
+fn named(e: Error, url: &str) -> Error {
+    if e.file().is_some() { e } else { e.in_file(url, None) }
+}
+
+/// The directory of the sparse frame `url` names, ending in `/`: the URL itself when its path
+/// ends in `/`, or the URL of a directory's `chunks.b2frame`; `None` for any other URL.
+fn sparse_dir(url: &str) -> Option<&str> {
+    let path = url.split(['?', '#']).next().unwrap_or(url);
+    if path.ends_with('/') {
+        return Some(path);
+    }
+    path.strip_suffix(SPARSE_INDEX).filter(|dir| dir.ends_with('/'))
+}
+
+/// A sparse frame's directory on a web server: its chunk files, opened when a read needs one,
+/// within the frame's budget.
+#[derive(Debug)]
+struct RemoteDir {
+    dir: alloc::string::String,
+    limits: Limits,
+    options: HttpOptions,
+    tally: Tally,
+}
+
+impl Siblings for RemoteDir {
+    fn open(&self, name: &str) -> Result<Source> {
+        let url = alloc::format!("{}{name}", self.dir);
+        let opened = HttpSource::open_counted(&url, self.limits, self.options, &self.tally, Ends::Head)
+            .map_err(|e| named(e, &url))?;
+        match opened {
+            Opened::Ranged(src) => Ok(Arc::<HttpSource>::from(src) as Source),
+            Opened::Whole(bytes, tally) => Ok(Arc::new(Downloaded { bytes: Memory::new(bytes), tally })),
+            Opened::Directory(dir) => Err(Error::invalid("a chunk file", "a file", "a directory", 0)
+                .in_file(alloc::format!("{url} (redirected to {dir})"), None)),
+        }
+    }
+}
+
+/// A whole file fetched in one answer (from a server that ignores `Range`, or a file shorter
+/// than the first request), with the tally of what its frame fetched.
 #[derive(Debug)]
 struct Downloaded {
     bytes: Memory,
-    fetched: Fetched,
+    tally: Tally,
 }
 
 impl ReadAt for Downloaded {
@@ -63,6 +132,20 @@ impl ReadAt for Downloaded {
     }
 
     fn fetched(&self) -> Option<Fetched> {
-        Some(self.fetched)
+        Some(self.tally.fetched())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sparse_dir;
+
+    #[test]
+    fn sparse_directories() {
+        assert_eq!(sparse_dir("http://h/a.b2nd/"), Some("http://h/a.b2nd/"));
+        assert_eq!(sparse_dir("http://h/a.b2nd/chunks.b2frame"), Some("http://h/a.b2nd/"));
+        assert_eq!(sparse_dir("http://h/a.b2nd/?x=1"), Some("http://h/a.b2nd/"));
+        assert_eq!(sparse_dir("http://h/a.b2nd"), None);
+        assert_eq!(sparse_dir("http://h/xchunks.b2frame"), None);
     }
 }

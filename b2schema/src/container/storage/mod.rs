@@ -149,6 +149,13 @@ impl ReadAt for Memory {
 #[cfg_attr(not(feature = "derive"), allow(dead_code))]
 pub(crate) type Source = Arc<dyn ReadAt>;
 
+/// The files beside a sparse frame's index that live elsewhere than a local directory (on a web
+/// server): its chunk files, opened by name.
+pub(crate) trait Siblings: Send + Sync + core::fmt::Debug {
+    /// The file `name` (`%08X.chunk`) beside the index.
+    fn open(&self, name: &str) -> Result<Source>;
+}
+
 /// Reads `buf.len()` bytes at `at` of `f`, adding them to `counter`.
 #[cfg_attr(not(feature = "derive"), allow(dead_code))]
 pub(crate) fn pread(f: &Source, at: u64, buf: &mut [u8], counter: &mut u64) -> Result<()> {

@@ -6,15 +6,17 @@
 //! Answers are checked: a `Content-Range` other than the range asked, a `Content-Length` other
 //! than its length, a body framed otherwise, 416, a redirect, a server that ignores `Range`
 //! (a `200` with the whole body, refused unless the whole file fits the budget when opening)
-//! are errors that name the URL and the range. `https://` is not supported (no TLS).
+//! are errors that name the URL and the range. Opening follows redirects (at most
+//! [`MAX_REDIRECTS`], to `http://` URLs only); a range asked later that is answered by a
+//! redirect is an error. `https://` is not supported (no TLS).
 
 mod response;
 mod url;
 
 use std::io::{BufReader, Read, Write};
 use std::net::{TcpStream, ToSocketAddrs};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use alloc::string::String;
@@ -55,6 +57,9 @@ impl Default for HttpOptions {
     }
 }
 
+/// The most redirects followed when opening a URL.
+pub const MAX_REDIRECTS: usize = 5;
+
 /// A file on a web server, read by ranged GETs.
 #[derive(Debug)]
 pub struct HttpSource {
@@ -65,20 +70,52 @@ pub struct HttpSource {
     idle: Mutex<Vec<BufReader<Conn>>>,
     /// Ranges fetched when opening (the prefix, the suffix), served from memory afterwards.
     kept: Vec<(u64, Vec<u8>)>,
+    tally: Tally,
+}
+
+/// Requests made and bytes received, shared by the sources that read one frame (a sparse
+/// frame's index and its chunk files): [`Limits::max_requests`] and [`Limits::max_fetched`]
+/// bound their sum.
+#[derive(Clone, Debug, Default)]
+pub struct Tally(Arc<Counts>);
+
+#[derive(Debug, Default)]
+struct Counts {
     requests: AtomicU64,
     bytes: AtomicU64,
+}
+
+impl Tally {
+    /// What was fetched to this point.
+    pub fn fetched(&self) -> Fetched {
+        Fetched { requests: self.0.requests.load(Ordering::Relaxed), bytes: self.0.bytes.load(Ordering::Relaxed) }
+    }
 }
 
 /// What the first request found.
 #[derive(Debug)]
 pub enum Opened {
-    /// A server that answers ranges: the source, holding the first and the last
-    /// [`HttpOptions::prefix`] bytes of the file.
+    /// A server that answers ranges: the source, holding the first and (for
+    /// [`Ends::HeadAndTail`]) the last [`HttpOptions::prefix`] bytes of the file.
     Ranged(alloc::boxed::Box<HttpSource>),
     /// The whole file in the first answer (a file shorter than [`HttpOptions::prefix`], or a
     /// server that ignored `Range` and sent the whole file, which fitted the budget): its bytes,
-    /// and what fetching them cost.
-    Whole(Vec<u8>, Fetched),
+    /// and the tally that counted fetching them.
+    Whole(Vec<u8>, Tally),
+    /// A redirect from the URL to the same URL with a `/` added (how web servers answer for a
+    /// directory): the directory's URL, ending in `/`. Nothing of it was read.
+    Directory(String),
+}
+
+/// Which ends of a file opening fetches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ends {
+    /// The first and the last [`HttpOptions::prefix`] bytes (a frame: its header, then its
+    /// trailer and offsets index).
+    HeadAndTail,
+    /// The first [`HttpOptions::prefix`] bytes only (a sparse frame's chunk file: its header and
+    /// block table).
+    Head,
 }
 
 /// One attempt's failure.
@@ -90,40 +127,76 @@ enum Failure {
 }
 
 impl HttpSource {
-    /// Asks `url` for its first [`HttpOptions::prefix`] bytes, learning its length.
+    /// Asks `url` for its first and last [`HttpOptions::prefix`] bytes, learning its length,
+    /// with a tally of its own.
     pub fn open(url: &str, limits: Limits, options: HttpOptions) -> Result<Opened> {
-        let url = Url::parse(url)?;
-        let mut src = HttpSource {
-            url,
-            len: u64::MAX,
-            options,
-            limits,
-            idle: Mutex::new(Vec::new()),
-            kept: Vec::new(),
-            requests: AtomicU64::new(0),
-            bytes: AtomicU64::new(0),
-        };
-        let want = options.prefix.max(1);
-        match src.get(0, want, true)? {
-            Got::Part(bytes, total) if bytes.len() as u64 == total => {
-                let fetched = src.fetched().unwrap_or_default();
-                Ok(Opened::Whole(bytes, fetched))
-            }
+        Self::open_counted(url, limits, options, &Tally::default(), Ends::HeadAndTail)
+    }
+
+    /// [`HttpSource::open`] counting against `tally` (shared with other sources), fetching
+    /// `ends` of the file. Redirects are followed, at most [`MAX_REDIRECTS`], each counted as a
+    /// request; one from `url` to `url/` is answered [`Opened::Directory`].
+    pub fn open_counted(url: &str, limits: Limits, options: HttpOptions, tally: &Tally, ends: Ends) -> Result<Opened> {
+        let mut url = Url::parse(url)?;
+        let mut hops = 0;
+        loop {
+            let src = HttpSource {
+                url,
+                len: u64::MAX,
+                options,
+                limits,
+                idle: Mutex::new(Vec::new()),
+                kept: Vec::new(),
+                tally: tally.clone(),
+            };
+            let want = options.prefix.max(1);
+            let got = match src.get(0, want, true)? {
+                Got::Redirect(location) => {
+                    let next = src.url.join(&location)?;
+                    if next.text.len() == src.url.text.len() + 1
+                        && next.text.starts_with(&src.url.text)
+                        && next.text.ends_with('/')
+                    {
+                        return Ok(Opened::Directory(next.text));
+                    }
+                    hops += 1;
+                    if hops > MAX_REDIRECTS {
+                        return Err(src.err(
+                            0,
+                            want,
+                            "redirects, at most",
+                            MAX_REDIRECTS,
+                            alloc::format!("more, the last to {:?}", next.text),
+                        ));
+                    }
+                    url = next;
+                    continue;
+                }
+                got => got,
+            };
+            return src.opened(got, want, ends);
+        }
+    }
+
+    /// The source, once the first answer came.
+    fn opened(mut self, got: Got, want: u64, ends: Ends) -> Result<Opened> {
+        match got {
+            Got::Part(bytes, total) if bytes.len() as u64 == total => Ok(Opened::Whole(bytes, self.tally)),
             Got::Part(bytes, total) => {
-                src.len = total;
-                src.kept.push((0, bytes));
-                // The end of the file: the trailer, and usually the offsets index.
-                let got = src.kept[0].1.len() as u64;
-                let from = total.saturating_sub(want).max(got);
-                let mut tail = try_zeros((total - from) as usize, "the end of the file", from as usize)?;
-                src.read_at(from, &mut tail)?;
-                src.kept.push((from, tail));
-                Ok(Opened::Ranged(alloc::boxed::Box::new(src)))
+                self.len = total;
+                self.kept.push((0, bytes));
+                if ends == Ends::HeadAndTail {
+                    // The end of the file: the trailer, and usually the offsets index.
+                    let got = self.kept[0].1.len() as u64;
+                    let from = total.saturating_sub(want).max(got);
+                    let mut tail = try_zeros((total - from) as usize, "the end of the file", from as usize)?;
+                    self.read_at(from, &mut tail)?;
+                    self.kept.push((from, tail));
+                }
+                Ok(Opened::Ranged(alloc::boxed::Box::new(self)))
             }
-            Got::Whole(bytes) => {
-                let fetched = src.fetched().unwrap_or_default();
-                Ok(Opened::Whole(bytes, fetched))
-            }
+            Got::Whole(bytes) => Ok(Opened::Whole(bytes, self.tally)),
+            Got::Redirect(_) => Err(self.not_partial(0, want, "a redirect")),
         }
     }
 
@@ -142,7 +215,7 @@ impl HttpSource {
             if attempt > 0 {
                 std::thread::sleep(self.options.backoff.saturating_mul(1 << (attempt - 1).min(16)));
             }
-            let n = self.requests.fetch_add(1, Ordering::Relaxed) + 1;
+            let n = self.tally.0.requests.fetch_add(1, Ordering::Relaxed) + 1;
             Limits::check("HTTP requests", n, Limit::Requests, self.limits.max_requests(), at as usize)
                 .map_err(|e| e.in_file(self.range_text(at, last), None))?;
             match self.attempt(at, last, first) {
@@ -226,11 +299,14 @@ impl HttpSource {
                 )));
             }
             s @ 500..=599 => return Err(Failure::Transient(alloc::format!("HTTP {s}"))),
+            301 | 302 | 303 | 307 | 308 if first && head.location.is_some() => {
+                return Ok(Got::Redirect(head.location.unwrap_or_default()));
+            }
             s @ 300..=399 => {
                 return Err(Failure::Fatal(self.err(
                     at,
                     want,
-                    "an answer to a range (redirects are not followed),",
+                    "an answer to a range (redirects are followed only when opening),",
                     "206 Partial Content",
                     alloc::format!("HTTP {s} to {:?}", head.location.as_deref().unwrap_or("nowhere")),
                 )));
@@ -298,7 +374,7 @@ impl HttpSource {
 
     /// Reads a body of `len` bytes, counted against [`Limits::max_fetched`].
     fn body(&self, conn: &mut BufReader<Conn>, at: u64, len: u64) -> core::result::Result<Vec<u8>, Failure> {
-        let spent = self.bytes.fetch_add(len, Ordering::Relaxed).saturating_add(len);
+        let spent = self.tally.0.bytes.fetch_add(len, Ordering::Relaxed).saturating_add(len);
         Limits::check(
             "bytes fetched over HTTP",
             spent,
@@ -402,6 +478,8 @@ enum Got {
     Part(Vec<u8>, u64),
     /// A 200 with the whole file.
     Whole(Vec<u8>),
+    /// A redirect (to the first request only): its `Location`.
+    Redirect(String),
 }
 
 impl ReadAt for HttpSource {
@@ -437,6 +515,7 @@ impl ReadAt for HttpSource {
             }
             Got::Part(bytes, _) => Err(self.err(offset, want, "a body of", want, bytes.len())),
             Got::Whole(_) => Err(self.not_partial(offset, want, "200")),
+            Got::Redirect(_) => Err(self.not_partial(offset, want, "a redirect")),
         }
     }
 
@@ -469,9 +548,6 @@ impl ReadAt for HttpSource {
     }
 
     fn fetched(&self) -> Option<Fetched> {
-        Some(Fetched {
-            requests: self.requests.load(Ordering::Relaxed),
-            bytes: self.bytes.load(Ordering::Relaxed),
-        })
+        Some(self.tally.fetched())
     }
 }

@@ -62,6 +62,28 @@ impl Url {
         Ok(Url { host: host.to_string(), port, target, text: text.to_string() })
     }
 
+    /// The URL a `Location` header's value `location` points to from this one: an `http://`
+    /// URL, one without a scheme (`//host/path`), a path from the root (`/path`) or from this
+    /// URL's directory (`name`, `../name`: the dot segments of a path resolved as RFC 3986 says);
+    /// each checked as [`Url::parse`] checks a URL.
+    pub fn join(&self, location: &str) -> Result<Url> {
+        let scheme_len = self.text.find("://").map_or(0, |i| i + 3);
+        let origin_end = self.text[scheme_len..].find(['/', '?', '#']).map_or(self.text.len(), |i| scheme_len + i);
+        let origin = &self.text[..origin_end];
+        let joined = if location.contains("://") {
+            location.to_string()
+        } else if let Some(rest) = location.strip_prefix("//") {
+            alloc::format!("http://{rest}")
+        } else if location.starts_with('/') {
+            alloc::format!("{origin}{}", without_dot_segments(location))
+        } else {
+            let path = self.target.split(['?', '#']).next().unwrap_or("/");
+            let dir = &path[..path.rfind('/').map_or(0, |i| i + 1)];
+            alloc::format!("{origin}{}", without_dot_segments(&alloc::format!("{dir}{location}")))
+        };
+        Url::parse(&joined)
+    }
+
     /// The `Host` header's value.
     pub fn host_header(&self) -> String {
         if self.port == 80 { self.host.clone() } else { alloc::format!("{}:{}", self.host, self.port) }
@@ -71,6 +93,29 @@ impl Url {
     pub fn connect_host(&self) -> &str {
         self.host.trim_start_matches('[').trim_end_matches(']')
     }
+}
+
+/// `path` (from the root, with its query) without its `.` and `..` segments (RFC 3986,
+/// `remove_dot_segments`; `..` at the root stays at the root).
+fn without_dot_segments(path: &str) -> String {
+    let (path, query) = path.split_at(path.find('?').unwrap_or(path.len()));
+    let mut kept: alloc::vec::Vec<&str> = alloc::vec::Vec::new();
+    let segments: alloc::vec::Vec<&str> = path.split('/').skip(1).collect();
+    for (i, seg) in segments.iter().enumerate() {
+        let last = i + 1 == segments.len();
+        match *seg {
+            "." | ".." => {
+                if *seg == ".." {
+                    kept.pop();
+                }
+                if last {
+                    kept.push("");
+                }
+            }
+            s => kept.push(s),
+        }
+    }
+    alloc::format!("/{}{query}", kept.join("/"))
 }
 
 #[cfg(test)]
@@ -94,6 +139,29 @@ mod tests {
             "http://h:99999/",
         ] {
             assert!(Url::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn locations() {
+        let u = Url::parse("http://h:8/a/b.b2nd?q=1").unwrap();
+        for (loc, want) in [
+            ("http://g/x", "http://g/x"),
+            ("//g:9/x", "http://g:9/x"),
+            ("/x/y", "http://h:8/x/y"),
+            ("c.b2nd", "http://h:8/a/c.b2nd"),
+            ("b.b2nd/", "http://h:8/a/b.b2nd/"),
+            ("../x", "http://h:8/x"),
+            ("./x/../../../y?z=../1", "http://h:8/y?z=../1"),
+            ("/a/./b/../", "http://h:8/a/"),
+            ("..", "http://h:8/"),
+        ] {
+            assert_eq!(u.join(loc).unwrap().text, want, "{loc}");
+        }
+        let root = Url::parse("http://h").unwrap();
+        assert_eq!(root.join("x").unwrap().text, "http://h/x");
+        for bad in ["https://g/x", "ftp://g/", "/a\r\nX: y", "//u@g/"] {
+            assert!(u.join(bad).is_err(), "{bad}");
         }
     }
 }
