@@ -424,7 +424,12 @@ fn sparse_fixtures() -> Vec<(String, Vec<(String, Vec<u8>)>)> {
             let mut files: Vec<_> = std::fs::read_dir(&dir)
                 .unwrap()
                 .map(|e| e.unwrap().path())
-                .map(|p| (format!("{name}/{}", p.file_name().unwrap().to_str().unwrap()), std::fs::read(&p).unwrap()))
+                .map(|p| {
+                    (
+                        format!("{name}/{}", p.file_name().unwrap().to_str().unwrap()),
+                        std::fs::read(&p).unwrap(),
+                    )
+                })
                 .collect();
             files.sort();
             (name, files)

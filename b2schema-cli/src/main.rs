@@ -270,7 +270,8 @@ enum Command {
     /// file's header, metalayers, layout with its bytes and chunk map, and NDArrays as images.
     #[cfg(feature = "serve")]
     Serve {
-        /// Frame files, sparse-frame directories or directories (searched recursively).
+        /// Frame files, sparse-frame directories, directories (searched recursively) or
+        /// http:// URLs of frames (read by ranged GETs).
         #[arg(value_name = "PATH", required = true)]
         paths: Vec<PathBuf>,
         /// The port on 127.0.0.1 (0: a free one; the URL is printed).

@@ -530,3 +530,65 @@ fn serve_shows_a_store_as_a_folder_and_a_ctable_as_a_paged_table() {
     assert_eq!(browser.js("return document.getElementById('rowinfo').textContent"), json!("rows 0-6 of 6"));
     assert_eq!(browser.js("return document.querySelectorAll('#members tr.member a').length"), json!(0));
 }
+
+#[test]
+fn serve_shows_a_remote_file_as_it_shows_the_local_one() {
+    use b2schema_tests::fixture_file;
+    use b2schema_tests::http_server::Server;
+    let names = ["nd-3d-f8-zstd.b2nd", "sparse-2d-i4.b2nd"];
+    let mut files = vec![(names[0].to_string(), std::fs::read(fixture_file(names[0])).unwrap())];
+    for e in std::fs::read_dir(fixture_file(names[1])).unwrap() {
+        let p = e.unwrap().path();
+        files.push((
+            format!("{}/{}", names[1], p.file_name().unwrap().to_str().unwrap()),
+            std::fs::read(&p).unwrap(),
+        ));
+    }
+    let remote = Server::start(files);
+    for name in names {
+        let local = fixture_file(name);
+        let url = remote.url(name);
+        let (_l, lp) = start_server(&[&local]);
+        let (_r, rp) = start_server(&[Path::new(&url)]);
+        let get = |port: u16, q: &str| {
+            let (status, _, body) = http(port, "GET", q, &format!("127.0.0.1:{port}"), None);
+            (status, body)
+        };
+        let (ls, lb) = get(lp, "/api/files");
+        let (rs, rb) = get(rp, "/api/files");
+        assert_eq!((ls, rs), (200, 200));
+        let (mut l, mut r): (Value, Value) =
+            (serde_json::from_slice(&lb).unwrap(), serde_json::from_slice(&rb).unwrap());
+        assert_eq!(r["roots"], json!([url]));
+        l["roots"] = Value::Null;
+        r["roots"] = Value::Null;
+        if name.starts_with("sparse") {
+            // The size of a remote sparse frame is its index's frame length (the directory's
+            // files are not listed over HTTP).
+            l["files"][0]["size"] = Value::Null;
+            r["files"][0]["size"] = Value::Null;
+        }
+        assert_eq!(l, r, "{name}");
+        assert!(r["files"][0].get("error").is_none(), "{r}");
+        for q in [
+            "/api/file?root=0&path=",
+            "/api/value?root=0&path=&at=0",
+            "/api/heatmap.png?root=0&path=",
+            "/api/plot.png?root=0&path=",
+        ] {
+            let (ls, lb) = get(lp, q);
+            let (rs, rb) = get(rp, q);
+            assert_eq!(ls, rs, "{name} {q}: {}", String::from_utf8_lossy(&rb));
+            if q.starts_with("/api/file?") {
+                let (l, r): (Value, Value) =
+                    (serde_json::from_slice(&lb).unwrap(), serde_json::from_slice(&rb).unwrap());
+                assert_eq!(l, r, "{name} {q}");
+            } else {
+                assert!(lb == rb, "{name} {q}: the answers differ");
+            }
+        }
+        // Nothing under a URL root.
+        let (status, _) = get(rp, "/api/file?root=0&path=x");
+        assert_eq!(status, 403);
+    }
+}

@@ -198,7 +198,10 @@ fn serve(conn: TcpStream, s: &Shared) -> std::io::Result<()> {
         let Some(file) = s.files.get(&path) else {
             let dir = format!("{path}/");
             if !path.is_empty() && s.files.keys().any(|n| n.starts_with(&dir)) {
-                write!(out, "HTTP/1.1 301 Moved Permanently\r\nLocation: /{dir}\r\nContent-Length: 0\r\n\r\n")?;
+                write!(
+                    out,
+                    "HTTP/1.1 301 Moved Permanently\r\nLocation: /{dir}\r\nContent-Length: 0\r\n\r\n"
+                )?;
             } else {
                 out.write_all(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n")?;
             }

@@ -1,7 +1,8 @@
 //! What the viewer may serve: the roots given on the command line, canonicalized once, and
 //! paths inside them. A request names a root by its number and a relative path; the path is
 //! refused when it has a `..`, `.` or empty component or is absolute, and when its canonical
-//! form (symbolic links resolved) leaves the root.
+//! form (symbolic links resolved) leaves the root. A root may be an `http://` URL (a frame, or
+//! a sparse frame's directory, read by ranged GETs): it is one entry, with no path under it.
 
 use std::path::{Component, Path, PathBuf};
 
@@ -28,11 +29,17 @@ pub struct Entry {
 }
 
 impl Roots {
-    /// Canonicalizes every path given (which must exist).
+    /// Canonicalizes every path given (which must exist); a URL is kept as given once it
+    /// parses.
     pub fn new(paths: &[PathBuf]) -> Result<Self, String> {
         paths
             .iter()
-            .map(|p| p.canonicalize().map_err(|e| format!("{}: {e}", p.display())))
+            .map(|p| match p.to_str().filter(|_| crate::open::is_url(p)) {
+                Some(url) => {
+                    b2schema::storage::http::Url::parse(url).map(|_| p.clone()).map_err(|e| e.to_string())
+                }
+                None => p.canonicalize().map_err(|e| format!("{}: {e}", p.display())),
+            })
             .collect::<Result<Vec<_>, _>>()
             .map(Roots)
     }
@@ -45,6 +52,9 @@ impl Roots {
     /// The canonical path of `rel` under root `root`, or why it is refused.
     pub fn resolve(&self, root: usize, rel: &str) -> Result<PathBuf, String> {
         let base = self.0.get(root).ok_or_else(|| format!("no root number {root}"))?;
+        if crate::open::is_url(base) {
+            return if rel.is_empty() { Ok(base.clone()) } else { Err("a path under a URL root".into()) };
+        }
         let rel_path = Path::new(rel);
         if rel.contains('\\') || rel.contains('\0') {
             return Err("a path with a backslash or a NUL".into());
@@ -78,7 +88,7 @@ impl Roots {
     pub fn list(&self) -> Vec<Entry> {
         let mut out = Vec::new();
         for (root, base) in self.0.iter().enumerate() {
-            if !walk::is_plain_dir(base) {
+            if crate::open::is_url(base) || !walk::is_plain_dir(base) {
                 out.push(Entry { root, rel: String::new(), path: base.clone() });
                 continue;
             }
@@ -122,6 +132,11 @@ mod tests {
         let file_root = Roots::new(&[root.join("sub/a.b2nd")]).unwrap();
         assert_eq!(file_root.resolve(0, "").unwrap(), root.join("sub/a.b2nd").canonicalize().unwrap());
         assert!(file_root.resolve(0, "x").is_err());
+        let url_root = Roots::new(&[PathBuf::from("http://127.0.0.1:1/a.b2nd")]).unwrap();
+        assert_eq!(url_root.resolve(0, "").unwrap(), PathBuf::from("http://127.0.0.1:1/a.b2nd"));
+        assert!(url_root.resolve(0, "x").is_err());
+        assert_eq!(url_root.list().len(), 1);
+        assert!(Roots::new(&[PathBuf::from("http://h/a b")]).is_err());
         let listed: Vec<String> = roots.list().into_iter().map(|e| e.rel).collect();
         assert_eq!(listed, ["sub/a.b2nd"]);
         std::fs::remove_dir_all(&dir).unwrap();

@@ -70,7 +70,7 @@ pub fn route(roots: &Roots, req: &Request) -> Response {
                 Ok(found) => found,
                 Err(answer) => return answer,
             };
-            let file = match FrameFile::open(&path) {
+            let file = match open_frame(&path) {
                 Ok(f) => f,
                 Err(e) => {
                     let body = json!({ "error": format!("not a Blosc2 frame: {e}"), "path": rel });
@@ -103,14 +103,20 @@ fn files(roots: &Roots) -> Value {
             } else {
                 e.rel.clone()
             };
-            let mut m = json!({ "root": e.root, "path": e.rel, "name": name, "size": size_of(&e.path) });
             if stores::is_store(&e.path) {
+                let mut m = json!({ "root": e.root, "path": e.rel, "name": name, "size": size_of(&e.path) });
                 if let Some(o) = m.as_object_mut() {
                     o.extend(stores::summary(&e.path));
                 }
                 return m;
             }
-            match FrameFile::open(&e.path).and_then(|f| summary(&f)) {
+            let opened = open_frame(&e.path);
+            let size = match &opened {
+                Ok(f) if crate::open::is_url(&e.path) => f.frame_len(),
+                _ => size_of(&e.path),
+            };
+            let mut m = json!({ "root": e.root, "path": e.rel, "name": name, "size": size });
+            match opened.and_then(|f| summary(&f)) {
                 Ok(s) => {
                     if let Some(o) = m.as_object_mut() {
                         o.extend(s);
@@ -144,6 +150,14 @@ fn with_store_dirs(entries: Vec<super::paths::Entry>) -> Vec<super::paths::Entry
         out.push(e);
     }
     out
+}
+
+/// The frame at `path`: a file, a sparse frame's directory, or a URL (a root given as one).
+fn open_frame(path: &Path) -> b2schema::Result<FrameFile> {
+    match path.to_str().filter(|_| crate::open::is_url(path)) {
+        Some(url) => FrameFile::open_url(url),
+        None => FrameFile::open(path),
+    }
 }
 
 /// Bytes of a file, or of the files directly inside a sparse frame's directory.

@@ -88,7 +88,10 @@ struct Counts {
 impl Tally {
     /// What was fetched to this point.
     pub fn fetched(&self) -> Fetched {
-        Fetched { requests: self.0.requests.load(Ordering::Relaxed), bytes: self.0.bytes.load(Ordering::Relaxed) }
+        Fetched {
+            requests: self.0.requests.load(Ordering::Relaxed),
+            bytes: self.0.bytes.load(Ordering::Relaxed),
+        }
     }
 }
 
@@ -136,7 +139,13 @@ impl HttpSource {
     /// [`HttpSource::open`] counting against `tally` (shared with other sources), fetching
     /// `ends` of the file. Redirects are followed, at most [`MAX_REDIRECTS`], each counted as a
     /// request; one from `url` to `url/` is answered [`Opened::Directory`].
-    pub fn open_counted(url: &str, limits: Limits, options: HttpOptions, tally: &Tally, ends: Ends) -> Result<Opened> {
+    pub fn open_counted(
+        url: &str,
+        limits: Limits,
+        options: HttpOptions,
+        tally: &Tally,
+        ends: Ends,
+    ) -> Result<Opened> {
         let mut url = Url::parse(url)?;
         let mut hops = 0;
         loop {

@@ -68,7 +68,8 @@ impl Url {
     /// each checked as [`Url::parse`] checks a URL.
     pub fn join(&self, location: &str) -> Result<Url> {
         let scheme_len = self.text.find("://").map_or(0, |i| i + 3);
-        let origin_end = self.text[scheme_len..].find(['/', '?', '#']).map_or(self.text.len(), |i| scheme_len + i);
+        let origin_end =
+            self.text[scheme_len..].find(['/', '?', '#']).map_or(self.text.len(), |i| scheme_len + i);
         let origin = &self.text[..origin_end];
         let joined = if location.contains("://") {
             location.to_string()
