@@ -465,11 +465,21 @@ fn sparse_frames_read_over_http_equal_their_local_reads() {
                 remote.chunks().map_err(|e| e.to_string()),
                 "{url}"
             );
-            let data = b2schema::Container::from_frame(remote.clone()).unwrap().read_all().unwrap();
+            let mut array = b2schema::Container::from_frame(remote.clone()).unwrap();
+            array.set_read_options(b2schema::array::ReadOptions { nthreads: 1, ..*array.read_options() });
+            let data = array.read_all().unwrap();
             assert!(data == local_data, "{url}: the data differ");
             // One budget for the index and every chunk file, the redirect counted.
             let fetched = remote.fetched().unwrap();
             assert_eq!((server.requests(), server.bytes_sent()), (fetched.requests, fetched.bytes), "{url}");
+            // One connection for the index and the chunk files, read on one thread (and the
+            // one the redirect's answer came on).
+            let redirected = url == server.url(name);
+            assert!(
+                server.connections() <= 1 + u64::from(redirected),
+                "{url}: {} connections",
+                server.connections()
+            );
         }
     }
 }

@@ -1,6 +1,7 @@
-//! `b2schema inspect URL` and `cat URL [--slice ...] --stats` against a Range-capable server on
-//! 127.0.0.1 (`b2schema_tests::http_server`): the same output as for the local file, only the
-//! blocks a slice needs fetched, and the server's misbehaviour a clean failure.
+//! `b2schema inspect|verify|dump|ls|du URL` and `cat URL [--slice ...] --stats` against a
+//! Range-capable server on 127.0.0.1 (`b2schema_tests::http_server`), for contiguous frames and
+//! sparse frames' directories: the same output as for the local file, only the blocks a slice
+//! needs fetched, and the server's misbehaviour a clean failure.
 
 use std::process::{Command, Output};
 
@@ -49,7 +50,9 @@ fn inspect_and_cat_of_a_url_say_what_they_say_of_the_file() {
         let local = fixture_file(name);
         let local = local.to_str().unwrap();
         let url = server.url(name);
-        for args in [&["inspect"][..], &["inspect", "--json"], &["cat"], &["verify"]] {
+        for args in
+            [&["inspect"][..], &["inspect", "--json"], &["cat"], &["verify"], &["ls"], &["du"], &["dump"]]
+        {
             let l = b2schema(&[args, &[local]].concat());
             let r = b2schema(&[args, &[url.as_str()]].concat());
             assert_eq!(l.status.code(), r.status.code(), "{args:?} {name}: {}", text(&r.stderr));
@@ -94,7 +97,9 @@ fn inspect_and_cat_of_a_sparse_frame_by_url_say_what_they_say_of_its_directory()
         let local = local.to_str().unwrap();
         // The directory's URL with its `/`, and without it (the server redirects).
         for url in [server.url(&format!("{name}/")), server.url(name)] {
-            for args in [&["inspect"][..], &["inspect", "--json"], &["cat"], &["verify"]] {
+            for args in
+                [&["inspect"][..], &["inspect", "--json"], &["cat"], &["verify"], &["ls"], &["du"], &["dump"]]
+            {
                 let l = b2schema(&[args, &[local]].concat());
                 let r = b2schema(&[args, &[url.as_str()]].concat());
                 assert_eq!(l.status.code(), r.status.code(), "{args:?} {url}: {}", text(&r.stderr));

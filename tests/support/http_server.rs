@@ -42,6 +42,7 @@ struct Shared {
     files: HashMap<String, Arc<Vec<u8>>>,
     mode: Mutex<Misbehave>,
     requests: AtomicU64,
+    connections: AtomicU64,
     bytes: AtomicU64,
     ranges: Mutex<Vec<(u64, u64)>>,
     raw: Mutex<Option<Arc<Vec<u8>>>>,
@@ -64,6 +65,7 @@ impl Server {
             files: files.into_iter().map(|(n, b)| (n, Arc::new(b))).collect(),
             mode: Mutex::new(Misbehave::Not),
             requests: AtomicU64::new(0),
+            connections: AtomicU64::new(0),
             bytes: AtomicU64::new(0),
             ranges: Mutex::new(Vec::new()),
             raw: Mutex::new(None),
@@ -77,6 +79,7 @@ impl Server {
                     break;
                 }
                 let Ok(conn) = conn else { continue };
+                s.connections.fetch_add(1, Ordering::SeqCst);
                 let s = Arc::clone(&s);
                 std::thread::spawn(move || {
                     let _ = serve(conn, &s);
@@ -112,6 +115,11 @@ impl Server {
         self.shared.requests.load(Ordering::SeqCst)
     }
 
+    /// Connections accepted.
+    pub fn connections(&self) -> u64 {
+        self.shared.connections.load(Ordering::SeqCst)
+    }
+
     /// Body bytes sent.
     pub fn bytes_sent(&self) -> u64 {
         self.shared.bytes.load(Ordering::SeqCst)
@@ -127,6 +135,7 @@ impl Server {
     pub fn reset_counts(&self) {
         self.shared.ranges.lock().unwrap().clear();
         self.shared.requests.store(0, Ordering::SeqCst);
+        self.shared.connections.store(0, Ordering::SeqCst);
         self.shared.bytes.store(0, Ordering::SeqCst);
     }
 }

@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use super::file::{FrameFile, SPARSE_INDEX};
 use crate::container::limits::Limits;
-use crate::container::storage::http::{Ends, HttpOptions, HttpSource, Opened, Tally};
+use crate::container::storage::http::{Ends, HttpOptions, HttpSource, Opened, Session};
 use crate::container::storage::{Cursor, Fetched, Memory, ReadAt, Siblings, Source};
 use crate::format::error::{Error, Result};
 
@@ -32,22 +32,22 @@ impl FrameFile {
     }
 
     fn open_url_unnamed(url: &str, limits: Limits, options: HttpOptions) -> Result<Self> {
-        let tally = Tally::default();
+        let session = Session::default();
         if let Some(dir) = sparse_dir(url) {
-            return Self::open_sparse_url(dir, limits, options, tally);
+            return Self::open_sparse_url(dir, limits, options, session);
         }
-        match HttpSource::open_counted(url, limits, options, &tally, Ends::HeadAndTail)? {
-            Opened::Directory(dir) => Self::open_sparse_url(&dir, limits, options, tally),
+        match HttpSource::open_in(url, limits, options, &session, Ends::HeadAndTail)? {
+            Opened::Directory(dir) => Self::open_sparse_url(&dir, limits, options, session),
             opened => Self::from_opened(opened, url, limits, None),
         }
     }
 
     /// The sparse frame whose directory is at `dir` (ending in `/`).
-    fn open_sparse_url(dir: &str, limits: Limits, options: HttpOptions, tally: Tally) -> Result<Self> {
+    fn open_sparse_url(dir: &str, limits: Limits, options: HttpOptions, session: Session) -> Result<Self> {
         let index = alloc::format!("{dir}{SPARSE_INDEX}");
-        let opened = HttpSource::open_counted(&index, limits, options, &tally, Ends::HeadAndTail)
+        let opened = HttpSource::open_in(&index, limits, options, &session, Ends::HeadAndTail)
             .map_err(|e| named(e, &index))?;
-        let siblings = Arc::new(RemoteDir { dir: dir.into(), limits, options, tally });
+        let siblings = Arc::new(RemoteDir { dir: dir.into(), limits, options, session });
         Self::from_opened(opened, dir, limits, Some(siblings))
     }
 
@@ -64,8 +64,8 @@ impl FrameFile {
                 let mut reader = Cursor::new(&*src);
                 FrameFile::from_source(Arc::clone(&src) as Source, &mut reader, path, limits, siblings)
             }
-            Opened::Whole(bytes, tally) => {
-                let src = Arc::new(Downloaded { bytes: Memory::new(bytes), tally });
+            Opened::Whole(bytes, session) => {
+                let src = Arc::new(Downloaded { bytes: Memory::new(bytes), session });
                 let mut reader = std::io::Cursor::new(src.bytes.bytes());
                 FrameFile::from_source(Arc::clone(&src) as Source, &mut reader, path, limits, siblings)
             }
@@ -97,17 +97,17 @@ struct RemoteDir {
     dir: alloc::string::String,
     limits: Limits,
     options: HttpOptions,
-    tally: Tally,
+    session: Session,
 }
 
 impl Siblings for RemoteDir {
     fn open(&self, name: &str) -> Result<Source> {
         let url = alloc::format!("{}{name}", self.dir);
-        let opened = HttpSource::open_counted(&url, self.limits, self.options, &self.tally, Ends::Head)
+        let opened = HttpSource::open_in(&url, self.limits, self.options, &self.session, Ends::Head)
             .map_err(|e| named(e, &url))?;
         match opened {
             Opened::Ranged(src) => Ok(Arc::<HttpSource>::from(src) as Source),
-            Opened::Whole(bytes, tally) => Ok(Arc::new(Downloaded { bytes: Memory::new(bytes), tally })),
+            Opened::Whole(bytes, session) => Ok(Arc::new(Downloaded { bytes: Memory::new(bytes), session })),
             Opened::Directory(dir) => Err(Error::invalid("a chunk file", "a file", "a directory", 0)
                 .in_file(alloc::format!("{url} (redirected to {dir})"), None)),
         }
@@ -115,11 +115,11 @@ impl Siblings for RemoteDir {
 }
 
 /// A whole file fetched in one answer (from a server that ignores `Range`, or a file shorter
-/// than the first request), with the tally of what its frame fetched.
+/// than the first request), with the session its frame is fetched in.
 #[derive(Debug)]
 struct Downloaded {
     bytes: Memory,
-    tally: Tally,
+    session: Session,
 }
 
 impl ReadAt for Downloaded {
@@ -132,7 +132,7 @@ impl ReadAt for Downloaded {
     }
 
     fn fetched(&self) -> Option<Fetched> {
-        Some(self.tally.fetched())
+        Some(self.session.fetched())
     }
 }
 

@@ -67,25 +67,27 @@ pub struct HttpSource {
     len: u64,
     options: HttpOptions,
     limits: Limits,
-    idle: Mutex<Vec<BufReader<Conn>>>,
     /// Ranges fetched when opening (the prefix, the suffix), served from memory afterwards.
     kept: Vec<(u64, Vec<u8>)>,
-    tally: Tally,
+    session: Session,
 }
 
-/// Requests made and bytes received, shared by the sources that read one frame (a sparse
-/// frame's index and its chunk files): [`Limits::max_requests`] and [`Limits::max_fetched`]
-/// bound their sum.
+/// What the sources that read one frame (a sparse frame's index and its chunk files) share:
+/// the requests made and bytes received, which [`Limits::max_requests`] and
+/// [`Limits::max_fetched`] bound in sum, and the idle keep-alive connections (at most
+/// [`HttpOptions::max_idle`], each reused only for its own host and port).
 #[derive(Clone, Debug, Default)]
-pub struct Tally(Arc<Counts>);
+pub struct Session(Arc<Shared>);
 
 #[derive(Debug, Default)]
-struct Counts {
+struct Shared {
     requests: AtomicU64,
     bytes: AtomicU64,
+    /// Idle connections, each with its `host:port`.
+    idle: Mutex<Vec<(String, BufReader<Conn>)>>,
 }
 
-impl Tally {
+impl Session {
     /// What was fetched to this point.
     pub fn fetched(&self) -> Fetched {
         Fetched {
@@ -103,8 +105,8 @@ pub enum Opened {
     Ranged(alloc::boxed::Box<HttpSource>),
     /// The whole file in the first answer (a file shorter than [`HttpOptions::prefix`], or a
     /// server that ignored `Range` and sent the whole file, which fitted the budget): its bytes,
-    /// and the tally that counted fetching them.
-    Whole(Vec<u8>, Tally),
+    /// and the session that fetched them.
+    Whole(Vec<u8>, Session),
     /// A redirect from the URL to the same URL with a `/` added (how web servers answer for a
     /// directory): the directory's URL, ending in `/`. Nothing of it was read.
     Directory(String),
@@ -131,19 +133,20 @@ enum Failure {
 
 impl HttpSource {
     /// Asks `url` for its first and last [`HttpOptions::prefix`] bytes, learning its length,
-    /// with a tally of its own.
+    /// in a session of its own.
     pub fn open(url: &str, limits: Limits, options: HttpOptions) -> Result<Opened> {
-        Self::open_counted(url, limits, options, &Tally::default(), Ends::HeadAndTail)
+        Self::open_in(url, limits, options, &Session::default(), Ends::HeadAndTail)
     }
 
-    /// [`HttpSource::open`] counting against `tally` (shared with other sources), fetching
+    /// [`HttpSource::open`] within `session` (its counts, budget and idle connections shared
+    /// with the other sources of a frame), fetching
     /// `ends` of the file. Redirects are followed, at most [`MAX_REDIRECTS`], each counted as a
     /// request; one from `url` to `url/` is answered [`Opened::Directory`].
-    pub fn open_counted(
+    pub fn open_in(
         url: &str,
         limits: Limits,
         options: HttpOptions,
-        tally: &Tally,
+        session: &Session,
         ends: Ends,
     ) -> Result<Opened> {
         let mut url = Url::parse(url)?;
@@ -154,9 +157,8 @@ impl HttpSource {
                 len: u64::MAX,
                 options,
                 limits,
-                idle: Mutex::new(Vec::new()),
                 kept: Vec::new(),
-                tally: tally.clone(),
+                session: session.clone(),
             };
             let want = options.prefix.max(1);
             let got = match src.get(0, want, true)? {
@@ -190,7 +192,7 @@ impl HttpSource {
     /// The source, once the first answer came.
     fn opened(mut self, got: Got, want: u64, ends: Ends) -> Result<Opened> {
         match got {
-            Got::Part(bytes, total) if bytes.len() as u64 == total => Ok(Opened::Whole(bytes, self.tally)),
+            Got::Part(bytes, total) if bytes.len() as u64 == total => Ok(Opened::Whole(bytes, self.session)),
             Got::Part(bytes, total) => {
                 self.len = total;
                 self.kept.push((0, bytes));
@@ -204,7 +206,7 @@ impl HttpSource {
                 }
                 Ok(Opened::Ranged(alloc::boxed::Box::new(self)))
             }
-            Got::Whole(bytes) => Ok(Opened::Whole(bytes, self.tally)),
+            Got::Whole(bytes) => Ok(Opened::Whole(bytes, self.session)),
             Got::Redirect(_) => Err(self.not_partial(0, want, "a redirect")),
         }
     }
@@ -224,7 +226,7 @@ impl HttpSource {
             if attempt > 0 {
                 std::thread::sleep(self.options.backoff.saturating_mul(1 << (attempt - 1).min(16)));
             }
-            let n = self.tally.0.requests.fetch_add(1, Ordering::Relaxed) + 1;
+            let n = self.session.0.requests.fetch_add(1, Ordering::Relaxed) + 1;
             Limits::check("HTTP requests", n, Limit::Requests, self.limits.max_requests(), at as usize)
                 .map_err(|e| e.in_file(self.range_text(at, last), None))?;
             match self.attempt(at, last, first) {
@@ -245,7 +247,12 @@ impl HttpSource {
     fn attempt(&self, at: u64, last: u64, first: bool) -> core::result::Result<Got, Failure> {
         let transient =
             |what: &str, e: &dyn core::fmt::Display| Failure::Transient(alloc::format!("{what}: {e}"));
-        let mut conn = match self.idle.lock().ok().and_then(|mut v| v.pop()) {
+        let key = self.url.host_header();
+        let reused = self.session.0.idle.lock().ok().and_then(|mut idle| {
+            let i = idle.iter().rposition(|(k, _)| *k == key)?;
+            Some(idle.swap_remove(i).1)
+        });
+        let mut conn = match reused {
             Some(c) => c,
             None => self.connect().map_err(|e| transient("connecting", &e))?,
         };
@@ -327,10 +334,10 @@ impl HttpSource {
         let body = self.body(&mut conn, at, len)?;
         if head.http11
             && !head.close
-            && let Ok(mut idle) = self.idle.lock()
+            && let Ok(mut idle) = self.session.0.idle.lock()
             && idle.len() < self.options.max_idle
         {
-            idle.push(conn);
+            idle.push((key, conn));
         }
         Ok(Got::Part(body, total))
     }
@@ -383,7 +390,7 @@ impl HttpSource {
 
     /// Reads a body of `len` bytes, counted against [`Limits::max_fetched`].
     fn body(&self, conn: &mut BufReader<Conn>, at: u64, len: u64) -> core::result::Result<Vec<u8>, Failure> {
-        let spent = self.tally.0.bytes.fetch_add(len, Ordering::Relaxed).saturating_add(len);
+        let spent = self.session.0.bytes.fetch_add(len, Ordering::Relaxed).saturating_add(len);
         Limits::check(
             "bytes fetched over HTTP",
             spent,
@@ -557,6 +564,6 @@ impl ReadAt for HttpSource {
     }
 
     fn fetched(&self) -> Option<Fetched> {
-        Some(self.tally.fetched())
+        Some(self.session.fetched())
     }
 }
