@@ -472,6 +472,10 @@ fn sparse_frames_read_over_http_equal_their_local_reads() {
             // One budget for the index and every chunk file, the redirect counted.
             let fetched = remote.fetched().unwrap();
             assert_eq!((server.requests(), server.bytes_sent()), (fetched.requests, fetched.bytes), "{url}");
+            // Per chunk file its first bytes, then its blocks in one request; the index's first
+            // and last bytes, and the redirect.
+            let nchunks = local.chunks().unwrap().len() as u64;
+            assert!(fetched.requests <= 3 + 2 * nchunks, "{url}: {fetched:?} for {nchunks} chunks");
             // One connection for the index and the chunk files, read on one thread (and the
             // one the redirect's answer came on).
             let redirected = url == server.url(name);

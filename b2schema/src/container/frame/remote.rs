@@ -47,7 +47,8 @@ impl FrameFile {
         let index = alloc::format!("{dir}{SPARSE_INDEX}");
         let opened = HttpSource::open_in(&index, limits, options, &session, Ends::HeadAndTail)
             .map_err(|e| named(e, &index))?;
-        let siblings = Arc::new(RemoteDir { dir: dir.into(), limits, options, session });
+        let siblings =
+            Arc::new(RemoteDir { dir: dir.into(), limits, options, session, kept: Default::default() });
         Self::from_opened(opened, dir, limits, Some(siblings))
     }
 
@@ -90,18 +91,41 @@ fn sparse_dir(url: &str) -> Option<&str> {
     path.strip_suffix(SPARSE_INDEX).filter(|dir| dir.ends_with('/'))
 }
 
+/// Chunk files of a sparse frame kept open by URL (each holds its first bytes, which a read of
+/// its blocks comes back to for every block).
+const KEPT_CHUNK_FILES: usize = 16;
+
 /// A sparse frame's directory on a web server: its chunk files, opened when a read needs one,
-/// within the frame's budget.
+/// within the frame's budget; the last [`KEPT_CHUNK_FILES`] opened are kept.
 #[derive(Debug)]
 struct RemoteDir {
     dir: alloc::string::String,
     limits: Limits,
     options: HttpOptions,
     session: Session,
+    kept: std::sync::Mutex<alloc::vec::Vec<(alloc::string::String, Source)>>,
 }
 
 impl Siblings for RemoteDir {
     fn open(&self, name: &str) -> Result<Source> {
+        if let Ok(kept) = self.kept.lock()
+            && let Some((_, src)) = kept.iter().find(|(n, _)| n == name)
+        {
+            return Ok(Arc::clone(src));
+        }
+        let src = self.fetch(name)?;
+        if let Ok(mut kept) = self.kept.lock() {
+            if kept.len() == KEPT_CHUNK_FILES {
+                kept.remove(0);
+            }
+            kept.push((name.into(), Arc::clone(&src)));
+        }
+        Ok(src)
+    }
+}
+
+impl RemoteDir {
+    fn fetch(&self, name: &str) -> Result<Source> {
         let url = alloc::format!("{}{name}", self.dir);
         let opened = HttpSource::open_in(&url, self.limits, self.options, &self.session, Ends::Head)
             .map_err(|e| named(e, &url))?;

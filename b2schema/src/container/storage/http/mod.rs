@@ -484,7 +484,13 @@ impl Read for Conn {
             }
             self.stream.set_read_timeout(Some(left))?;
         }
-        self.stream.read(buf)
+        // A read timeout ends a read with `WouldBlock` (EAGAIN) on Unix: said as what it is.
+        self.stream.read(buf).map_err(|e| match e.kind() {
+            std::io::ErrorKind::WouldBlock => {
+                std::io::Error::new(std::io::ErrorKind::TimedOut, "the answer took longer than allowed")
+            }
+            _ => e,
+        })
     }
 }
 
