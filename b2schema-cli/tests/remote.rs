@@ -110,3 +110,41 @@ fn inspect_and_cat_of_a_sparse_frame_by_url_say_what_they_say_of_its_directory()
         }
     }
 }
+
+#[test]
+fn http_proxy_from_the_environment_carries_the_requests_and_no_proxy_bypasses_it() {
+    let name = "nd-3d-f8-zstd.b2nd";
+    // The test server stands for the proxy; the origin's name does not resolve, so only the
+    // proxy can answer.
+    let proxy = Server::start(vec![(name.into(), std::fs::read(fixture_file(name)).unwrap())]);
+    let origin = format!("http://b2schema-origin.invalid/{name}");
+    let run = |env: &[(&str, String)]| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_b2schema"));
+        c.args(["cat", &origin]);
+        for v in ["http_proxy", "HTTP_PROXY", "no_proxy", "NO_PROXY"] {
+            c.env_remove(v);
+        }
+        c.envs(env.iter().map(|(k, v)| (k, v.as_str())));
+        c.output().unwrap()
+    };
+    let local = b2schema(&["cat", fixture_file(name).to_str().unwrap()]);
+    let via = proxy.url("");
+    for p in [via.clone(), via.trim_start_matches("http://").to_string()] {
+        proxy.reset_counts();
+        let out = run(&[("http_proxy", p.clone())]);
+        assert!(out.status.success(), "{p}: {}", text(&out.stderr));
+        assert!(out.stdout == local.stdout, "{p}: the data differ");
+        assert!(proxy.proxied() >= 1 && proxy.proxied() == proxy.requests(), "{p}: {}", proxy.proxied());
+    }
+    // no_proxy naming the origin's domain: straight to the origin, which does not resolve.
+    proxy.reset_counts();
+    let out = run(&[("http_proxy", via.clone()), ("no_proxy", "localhost, .invalid".into())]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains(&origin), "{}", text(&out.stderr));
+    assert_eq!(proxy.requests(), 0);
+    // HTTP_PROXY alone is not read (curl's rule), nor is an https proxy taken.
+    let out = run(&[("HTTP_PROXY", via.clone())]);
+    assert_eq!((out.status.code(), proxy.requests()), (Some(2), 0));
+    let out = run(&[("http_proxy", "https://127.0.0.1:1".into())]);
+    assert!(text(&out.stderr).contains("a proxy in http_proxy"), "{}", text(&out.stderr));
+}

@@ -3,7 +3,8 @@
 //! Content`, keeps connections alive, counts the requests and the body bytes it sends (as it starts sending them), and
 //! misbehaves on demand ([`Misbehave`]). Like common web servers, it answers a directory's URL
 //! without its `/` (a prefix of served names, `dir/...`) with `301` to the URL with the `/`, and
-//! redirects the paths given to [`Server::redirect`].
+//! redirects the paths given to [`Server::redirect`]. It also answers as a proxy would: a request
+//! for `http://any-host/path` is served as `/path` (and counted, [`Server::proxied`]).
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
@@ -42,6 +43,7 @@ struct Shared {
     files: HashMap<String, Arc<Vec<u8>>>,
     mode: Mutex<Misbehave>,
     requests: AtomicU64,
+    proxied: AtomicU64,
     connections: AtomicU64,
     bytes: AtomicU64,
     ranges: Mutex<Vec<(u64, u64)>>,
@@ -65,6 +67,7 @@ impl Server {
             files: files.into_iter().map(|(n, b)| (n, Arc::new(b))).collect(),
             mode: Mutex::new(Misbehave::Not),
             requests: AtomicU64::new(0),
+            proxied: AtomicU64::new(0),
             connections: AtomicU64::new(0),
             bytes: AtomicU64::new(0),
             ranges: Mutex::new(Vec::new()),
@@ -115,6 +118,11 @@ impl Server {
         self.shared.requests.load(Ordering::SeqCst)
     }
 
+    /// Requests received in the absolute form (`GET http://host/path`), as a proxy receives them.
+    pub fn proxied(&self) -> u64 {
+        self.shared.proxied.load(Ordering::SeqCst)
+    }
+
     /// Connections accepted.
     pub fn connections(&self) -> u64 {
         self.shared.connections.load(Ordering::SeqCst)
@@ -136,6 +144,7 @@ impl Server {
         self.shared.ranges.lock().unwrap().clear();
         self.shared.requests.store(0, Ordering::SeqCst);
         self.shared.connections.store(0, Ordering::SeqCst);
+        self.shared.proxied.store(0, Ordering::SeqCst);
         self.shared.bytes.store(0, Ordering::SeqCst);
     }
 }
@@ -159,7 +168,16 @@ fn serve(conn: TcpStream, s: &Shared) -> std::io::Result<()> {
         if r.read_line(&mut line)? == 0 {
             return Ok(());
         }
-        let path = line.split(' ').nth(1).unwrap_or("/").trim_start_matches('/').to_string();
+        let target = line.split(' ').nth(1).unwrap_or("/");
+        // A request through a proxy names the whole URL (the absolute form): served as its path.
+        let target = match target.strip_prefix("http://") {
+            Some(rest) => {
+                s.proxied.fetch_add(1, Ordering::SeqCst);
+                rest.find('/').map_or("/", |i| &rest[i..])
+            }
+            None => target,
+        };
+        let path = target.trim_start_matches('/').to_string();
         let mut range = None;
         loop {
             let mut h = String::new();

@@ -10,6 +10,7 @@
 //! [`MAX_REDIRECTS`], to `http://` URLs only); a range asked later that is answered by a
 //! redirect is an error. `https://` is not supported (no TLS).
 
+pub mod proxy;
 mod response;
 mod url;
 
@@ -43,6 +44,9 @@ pub struct HttpOptions {
     pub prefix: u64,
     /// The most idle connections kept for reuse. Default 8.
     pub max_idle: usize,
+    /// Whether the environment's `http_proxy` (and `no_proxy` / `NO_PROXY`) choose a proxy for
+    /// the requests, as curl reads them ([`proxy::from_env`]). Default true.
+    pub proxy_from_env: bool,
 }
 
 impl Default for HttpOptions {
@@ -53,6 +57,7 @@ impl Default for HttpOptions {
             backoff: Duration::from_millis(50),
             prefix: 64 << 10,
             max_idle: 8,
+            proxy_from_env: true,
         }
     }
 }
@@ -67,6 +72,8 @@ pub struct HttpSource {
     len: u64,
     options: HttpOptions,
     limits: Limits,
+    /// The proxy the requests go through (from the environment), if any.
+    proxy: Option<Url>,
     /// Ranges fetched when opening (the prefix, the suffix), served from memory afterwards.
     kept: Vec<(u64, Vec<u8>)>,
     session: Session,
@@ -152,8 +159,10 @@ impl HttpSource {
         let mut url = Url::parse(url)?;
         let mut hops = 0;
         loop {
+            let proxy = if options.proxy_from_env { proxy::from_env(&url)? } else { None };
             let src = HttpSource {
                 url,
+                proxy,
                 len: u64::MAX,
                 options,
                 limits,
@@ -247,7 +256,8 @@ impl HttpSource {
     fn attempt(&self, at: u64, last: u64, first: bool) -> core::result::Result<Got, Failure> {
         let transient =
             |what: &str, e: &dyn core::fmt::Display| Failure::Transient(alloc::format!("{what}: {e}"));
-        let key = self.url.host_header();
+        // Connections are to the proxy when there is one, else to the URL's host.
+        let key = self.proxy.as_ref().unwrap_or(&self.url).host_header();
         let reused = self.session.0.idle.lock().ok().and_then(|mut idle| {
             let i = idle.iter().rposition(|(k, _)| *k == key)?;
             Some(idle.swap_remove(i).1)
@@ -258,7 +268,11 @@ impl HttpSource {
         };
         let request = alloc::format!(
             "GET {} HTTP/1.1\r\nHost: {}\r\nRange: bytes={at}-{last}\r\nAccept-Encoding: identity\r\nUser-Agent: b2schema/{}\r\n\r\n",
-            self.url.target,
+            // Through a proxy, the absolute form (RFC 9112, 3.2.2).
+            match self.proxy {
+                Some(_) => alloc::format!("http://{}{}", self.url.host_header(), self.url.target),
+                None => self.url.target.clone(),
+            },
             self.url.host_header(),
             env!("CARGO_PKG_VERSION"),
         );
@@ -426,7 +440,8 @@ impl HttpSource {
     fn connect(&self) -> std::io::Result<BufReader<Conn>> {
         let t = self.options.timeout;
         let mut last = None;
-        for addr in (self.url.connect_host(), self.url.port).to_socket_addrs()?.take(8) {
+        let to = self.proxy.as_ref().unwrap_or(&self.url);
+        for addr in (to.connect_host(), to.port).to_socket_addrs()?.take(8) {
             match TcpStream::connect_timeout(&addr, t) {
                 Ok(s) => {
                     s.set_read_timeout(Some(t))?;
