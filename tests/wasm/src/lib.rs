@@ -1,0 +1,86 @@
+//! b2schema-chunk on WebAssembly: what the `.wasm` module exports (`exports.rs`) runs these
+//! functions, and `tests/node.rs` runs the same ones natively to make the results the module
+//! must reproduce under node (`run.mjs`).
+//!
+//! A compression is described by a spec, words `key=value` separated by spaces, whose names are
+//! the chunk crate's own (`Codec` and `Filter` parse them):
+//! `codec=lz4 clevel=5 typesize=4 filters=nofilter,nofilter,nofilter,nofilter,delta,shuffle
+//! metas=0,0,0,0,0,0 split=3 blocksize=0 dict=0` (split: c-blosc2's value, 1 to 4). A key left
+//! out keeps `Params::new`'s default.
+// Safe Rust only, but for the `no_mangle` attribute of the exported functions (exports.rs), each
+// allowed where it stands.
+#![deny(unsafe_code)]
+
+mod exports;
+
+use b2schema_chunk::compress::{self, Params, Split};
+use b2schema_chunk::{Codec, Filter, MAX_FILTERS};
+
+/// The chunk decompressed (refused when it holds more than `limit` bytes), or the error's message.
+pub fn decompress(chunk: &[u8], limit: usize) -> Result<Vec<u8>, String> {
+    b2schema_chunk::decompress_with_limit(chunk, limit).map_err(|e| e.to_string())
+}
+
+/// `data` compressed as `spec` says, or the error's message (a bad spec included).
+pub fn compress(data: &[u8], spec: &str) -> Result<Vec<u8>, String> {
+    let params = params(spec)?;
+    compress::compress(data, &params).map_err(|e| e.to_string())
+}
+
+/// The `Params` a spec describes (see the crate's docs).
+pub fn params(spec: &str) -> Result<Params, String> {
+    let mut p = Params::new(1);
+    for word in spec.split_ascii_whitespace() {
+        let (key, value) =
+            word.split_once('=').ok_or_else(|| format!("spec word {word:?} is not key=value"))?;
+        let bad = |what: &str| format!("spec {key}: {value:?} is not {what}");
+        match key {
+            "codec" => p.codec = value.parse::<Codec>().map_err(|_| bad("a codec"))?,
+            "clevel" => p.clevel = value.parse().map_err(|_| bad("0 to 255"))?,
+            "typesize" => p.typesize = value.parse().map_err(|_| bad("a size"))?,
+            "filters" => {
+                p.filters = six(value, Filter::NoFilter, |s| s.parse::<Filter>().ok())
+                    .ok_or_else(|| bad("six filters"))?
+            }
+            "metas" => {
+                p.filters_meta = six(value, 0, |s| s.parse::<u8>().ok()).ok_or_else(|| bad("six bytes"))?
+            }
+            "split" => {
+                p.split = value.parse().ok().and_then(Split::from_value).ok_or_else(|| bad("1 to 4"))?;
+            }
+            "blocksize" => p.blocksize = value.parse().map_err(|_| bad("a size"))?,
+            "dict" => p.use_dict = value == "1",
+            _ => return Err(format!("spec key {key:?} is unknown")),
+        }
+    }
+    Ok(p)
+}
+
+/// Six comma-separated values, each read by `parse`.
+fn six<T: Copy>(list: &str, init: T, parse: impl Fn(&str) -> Option<T>) -> Option<[T; MAX_FILTERS]> {
+    let mut out = [init; MAX_FILTERS];
+    let mut items = list.split(',');
+    for slot in &mut out {
+        *slot = parse(items.next()?)?;
+    }
+    items.next().is_none().then_some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_spec_sets_every_field_and_bad_words_are_errors() {
+        let p = params("codec=lz4hc clevel=7 typesize=8 filters=nofilter,nofilter,nofilter,nofilter,delta,bitshuffle metas=0,0,0,0,0,0 split=2 blocksize=4096 dict=1")
+            .unwrap();
+        assert_eq!(
+            (p.codec, p.clevel, p.typesize, p.split, p.blocksize, p.use_dict),
+            (Codec::Lz4hc, 7, 8, Split::Never, 4096, true)
+        );
+        assert_eq!(p.filters[4..], [Filter::Delta, Filter::BitShuffle]);
+        for bad in ["codec=nope", "clevel=x", "filters=shuffle", "split=5", "what=1", "typesize"] {
+            assert!(params(bad).is_err(), "{bad}");
+        }
+    }
+}
