@@ -9,13 +9,16 @@
 # Debian's Rust: `rustc-web` and `cargo-web` (rustc and cargo 1.96 as /usr/bin/rustc and
 # /usr/bin/cargo; rustup's proxies stay first on PATH), `rust-web-src` (the library sources, whose
 # own dependencies cargo fetches from crates.io) and `lld-22` (wasm-ld: Debian's rustc has no
-# rust-lld). They come from apt-get (as root, `apt-get update` first). RUSTC_BOOTSTRAP=1 lets that
-# stable cargo take `-Z`. Concurrent runs are serialised with flock; anything apt or cargo prints
-# goes to stderr. Exits non-zero when something cannot be installed or built: the node test fails
-# then, it never skips.
+# rust-lld); and `nodejs` when there is no node. They come from apt-get (as root, `apt-get update`
+# first). RUSTC_BOOTSTRAP=1 lets that stable cargo take `-Z`. The build goes to
+# `$CARGO_TARGET_DIR/wasm` (default `target/wasm`), apart from rustup's builds. Concurrent runs are
+# serialised with flock; anything apt or cargo prints goes to stderr. Exits non-zero when
+# something cannot be installed or built: the node test fails then, it never skips.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 packages=(rustc-web cargo-web rust-web-src lld-22)
+# node runs the module (tests/wasm/run.mjs): the machines have it; a bare one gets Debian's.
+command -v node >/dev/null 2>&1 || packages+=(nodejs)
 linker=wasm-ld-22
 
 installed() {
