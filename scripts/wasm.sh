@@ -46,7 +46,7 @@ if ! installed; then
 fi
 
 # Debian's toolchain, whatever the caller's cargo set (a test run inherits cargo's variables).
-target_dir="${CARGO_TARGET_DIR:-$root/target}/wasm"
+target_dir="$(realpath -m "${CARGO_TARGET_DIR:-$root/target}")/wasm"
 wasm_cargo() {
     env -u RUSTC_WRAPPER -u RUSTC_WORKSPACE_WRAPPER -u RUSTFLAGS -u CARGO_ENCODED_RUSTFLAGS \
         -u CARGO_BUILD_TARGET -u CARGO_BUILD_RUSTFLAGS \
