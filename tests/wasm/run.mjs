@@ -4,11 +4,11 @@
 //     node tests/wasm/run.mjs <module.wasm> <case directory with cases.json>
 //
 // A case: {name, op: "decompress" | "compress", input (a file in the directory), limit (decompress:
-// the most bytes it may give), spec (compress),
-// expect: {ok: true, len, sha256} | {ok: false, error}, decoded (compress: what the native chunk
-// decompresses to natively)}. A chunk the module compresses is decompressed by the module too, and
-// must give `decoded`. Exits 1 when any outcome
-// differs (each is printed), 2 when the cases cannot be read.
+// the most bytes it may give), spec (compress), expect: {ok: true, len, sha256} | {ok: false,
+// error}, blocks (decompress: the outcome of decoding block by block), decoded (compress: what the
+// native chunk decompresses to natively)}. A chunk the module compresses is decompressed by the
+// module too, and must give `decoded`. Exits 1 when any outcome differs (each is printed), 2 when
+// the cases cannot be read.
 import { readFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
@@ -58,6 +58,10 @@ for (const c of cases) {
         const hin = put(input);
         if (c.op === "decompress") {
             got = take(ex.b2_decompress(hin, c.limit));
+            const blocks = outcome(take(ex.b2_decompress_blocks(hin, c.limit)));
+            if (!same(blocks, c.blocks)) {
+                failures.push(`${c.name}: block by block, wasm ${text(blocks)}; native ${text(c.blocks)}`);
+            }
         } else {
             const hspec = put(new TextEncoder().encode(c.spec));
             got = take(ex.b2_compress(hin, hspec));

@@ -112,6 +112,14 @@ pub extern "C" fn b2_decompress(chunk: u32, limit: u32) -> u32 {
     run(&[chunk], |b| crate::decompress(b[0], usize::try_from(limit).unwrap_or(usize::MAX)))
 }
 
+/// The chunk in buffer `chunk` decoded block by block, at most `limit` bytes, as a new buffer
+/// ([`crate::decompress_blocks`]).
+#[allow(unsafe_code)] // `no_mangle`: the host calls the function by this name.
+#[unsafe(no_mangle)]
+pub extern "C" fn b2_decompress_blocks(chunk: u32, limit: u32) -> u32 {
+    run(&[chunk], |b| crate::decompress_blocks(b[0], usize::try_from(limit).unwrap_or(usize::MAX)))
+}
+
 /// The bytes in buffer `data` compressed as the spec in buffer `spec` (UTF-8) says, as a new
 /// buffer ([`crate::compress`]).
 #[allow(unsafe_code)] // `no_mangle`: the host calls the function by this name.

@@ -14,11 +14,45 @@
 mod exports;
 
 use b2schema_chunk::compress::{self, Params, Split};
-use b2schema_chunk::{Codec, Filter, MAX_FILTERS};
+use b2schema_chunk::{BlockScratch, ChunkBlocks, Codec, Filter, MAX_FILTERS};
 
 /// The chunk decompressed (refused when it holds more than `limit` bytes), or the error's message.
 pub fn decompress(chunk: &[u8], limit: usize) -> Result<Vec<u8>, String> {
     b2schema_chunk::decompress_with_limit(chunk, limit).map_err(|e| e.to_string())
+}
+
+/// The chunk decoded block by block, last block first, each from the bytes of its span only
+/// (`ChunkBlocks`, as a reader of a part of a chunk does), at most `limit` bytes; or the first
+/// error's message.
+pub fn decompress_blocks(chunk: &[u8], limit: usize) -> Result<Vec<u8>, String> {
+    let blocks = ChunkBlocks::from_chunk(chunk).map_err(|e| e.to_string())?;
+    let len = blocks.header().uncompressed_len();
+    if len > limit {
+        return Err(format!("the chunk holds {len} bytes, over the limit of {limit}"));
+    }
+    let mut out = Vec::new();
+    out.try_reserve_exact(len).map_err(|_| format!("cannot allocate {len} bytes"))?;
+    out.resize(len, 0);
+    let mut scratch = BlockScratch::default();
+    let mut decode = |j: usize, reference: &[u8], out: &mut [u8]| -> Result<(), String> {
+        let span = blocks.block_span(j).map_err(|e| e.to_string())?;
+        let bytes =
+            chunk.get(span.clone()).ok_or_else(|| format!("block {j}: span {span:?} past the chunk"))?;
+        let dst =
+            out.get_mut(blocks.block_range(j)).ok_or_else(|| format!("block {j}: range past the output"))?;
+        blocks.decode_block(j, bytes, span.start, reference, dst, &mut scratch).map_err(|e| e.to_string())
+    };
+    let nblocks = blocks.nblocks();
+    let reference = if blocks.needs_first_block() && nblocks > 0 {
+        decode(0, &[], &mut out)?;
+        out[blocks.block_range(0)].to_vec()
+    } else {
+        Vec::new()
+    };
+    for j in (0..nblocks).rev() {
+        decode(j, &reference, &mut out)?;
+    }
+    Ok(out)
 }
 
 /// `data` compressed as `spec` says, or the error's message (a bad spec included).

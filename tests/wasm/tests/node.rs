@@ -6,7 +6,8 @@
 //!
 //! - every chunk file of `tests/data` (the Blosc2 chunk corpus, c-blosc 1.x's Blosc1 `.cdata`
 //!   chunks, the rainfall chunk) and every chunk of every frame there (`.b2frame`, `.b2nd`):
-//!   its decompressed bytes, or its error;
+//!   its decompressed bytes, or its error; and the same decoded block by block, last block first,
+//!   each block from its own bytes (`decompress_blocks`);
 //! - mutants of the chunk files (truncated, bytes flipped in the header or anywhere), decoded
 //!   under a 16 MiB limit: the same error, or the same bytes;
 //! - compressions over random parameters (every codec, clevel, filter pipeline, split mode,
@@ -19,7 +20,7 @@
 use b2schema_tests::{
     XorShift, chunk_corpus, compat_file, data_root, files_with_ext, frame_chunks, read_file, sha256_hex,
 };
-use b2schema_wasm_test::{compress, decompress};
+use b2schema_wasm_test::{compress, decompress, decompress_blocks};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -50,11 +51,14 @@ impl Cases {
     }
 
     fn decompress(&mut self, name: String, chunk: &[u8], limit: usize) {
-        let expect = expect(&decompress(chunk, limit));
+        let whole = decompress(chunk, limit);
+        let blocks = decompress_blocks(chunk, limit);
+        if let (Ok(w), Ok(b)) = (&whole, &blocks) {
+            assert!(w == b, "{name}: decoded block by block, the bytes differ");
+        }
+        let (expect, blocks) = (expect(&whole), expect(&blocks));
         let input = self.input(chunk);
-        self.list.push(
-            json!({"name": name, "op": "decompress", "input": input, "limit": limit, "expect": expect}),
-        );
+        self.list.push(json!({"name": name, "op": "decompress", "input": input, "limit": limit, "expect": expect, "blocks": blocks}));
     }
 
     fn compress(&mut self, name: String, data: &[u8], spec: String) {
