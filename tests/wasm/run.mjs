@@ -65,13 +65,15 @@ for (const c of cases) {
         } else {
             const hspec = put(new TextEncoder().encode(c.spec));
             got = take(ex.b2_compress(hin, hspec));
-            ex.b2_buf_free(hspec);
             if (got.ok) {
-                const back = outcome(take(ex.b2_decompress(put(got.bytes), 0x7fffffff)));
+                const hchunk = put(got.bytes);
+                const back = outcome(take(ex.b2_decompress_as(hchunk, hspec, 0x7fffffff)));
+                ex.b2_buf_free(hchunk);
                 if (!same(back, c.decoded)) {
                     failures.push(`${c.name}: the module's chunk decompresses to ${text(back)}; native ${text(c.decoded)}`);
                 }
             }
+            ex.b2_buf_free(hspec);
         }
         ex.b2_buf_free(hin);
     } catch (e) {

@@ -112,6 +112,16 @@ pub extern "C" fn b2_decompress(chunk: u32, limit: u32) -> u32 {
     run(&[chunk], |b| crate::decompress(b[0], usize::try_from(limit).unwrap_or(usize::MAX)))
 }
 
+/// The chunk in buffer `chunk` decompressed with the shapes of the spec in buffer `spec`, at most
+/// `limit` bytes, as a new buffer ([`crate::decompress_as`]).
+#[allow(unsafe_code)] // `no_mangle`: the host calls the function by this name.
+#[unsafe(no_mangle)]
+pub extern "C" fn b2_decompress_as(chunk: u32, spec: u32, limit: u32) -> u32 {
+    run(&[chunk, spec], |b| {
+        crate::decompress_as(b[0], utf8(b[1])?, usize::try_from(limit).unwrap_or(usize::MAX))
+    })
+}
+
 /// The chunk in buffer `chunk` decoded block by block, at most `limit` bytes, as a new buffer
 /// ([`crate::decompress_blocks`]).
 #[allow(unsafe_code)] // `no_mangle`: the host calls the function by this name.
@@ -125,10 +135,12 @@ pub extern "C" fn b2_decompress_blocks(chunk: u32, limit: u32) -> u32 {
 #[allow(unsafe_code)] // `no_mangle`: the host calls the function by this name.
 #[unsafe(no_mangle)]
 pub extern "C" fn b2_compress(data: u32, spec: u32) -> u32 {
-    run(&[data, spec], |b| {
-        let spec = core::str::from_utf8(b[1]).map_err(|e| format!("spec is not UTF-8: {e}"))?;
-        crate::compress(b[0], spec)
-    })
+    run(&[data, spec], |b| crate::compress(b[0], utf8(b[1])?))
+}
+
+/// A spec's text.
+fn utf8(bytes: &[u8]) -> Result<&str, String> {
+    core::str::from_utf8(bytes).map_err(|e| format!("spec is not UTF-8: {e}"))
 }
 
 #[cfg(test)]

@@ -10,7 +10,8 @@
 //!   each block from its own bytes (`decompress_blocks`);
 //! - mutants of the chunk files (truncated, bytes flipped in the header or anywhere), decoded
 //!   under a 16 MiB limit: the same error, or the same bytes;
-//! - compressions over random parameters (every codec, clevel, filter pipeline, split mode,
+//! - compressions of c-blosc2's plugins (ZFP, ndcell, ndmean, with the array's shapes) and over
+//!   random parameters (every codec, clevel, filter pipeline, split mode,
 //!   typesize, blocksize, dictionaries) and data (ramps, noise, runs, empty): the same chunk
 //!   bytes, or the same error; the module's chunk, decompressed by the module, must give what
 //!   the native chunk gives natively (the data, but for trunc_prec, which is lossy).
@@ -20,7 +21,7 @@
 use b2schema_tests::{
     XorShift, chunk_corpus, compat_file, data_root, files_with_ext, frame_chunks, read_file, sha256_hex,
 };
-use b2schema_wasm_test::{compress, decompress, decompress_blocks};
+use b2schema_wasm_test::{compress, decompress, decompress_as, decompress_blocks};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -63,10 +64,12 @@ impl Cases {
 
     fn compress(&mut self, name: String, data: &[u8], spec: String) {
         let result = compress(data, &spec);
-        // What the chunk decompresses to: the data, but for the lossy trunc_prec.
-        let decoded =
-            result.as_ref().map(|chunk| decompress(chunk, REAL_LIMIT)).unwrap_or(Err(String::new()));
-        if result.is_ok() && !spec.contains("trunc_prec") {
+        // What the chunk decompresses to: the data, but for the lossy trunc_prec, ZFP and ndmean.
+        let decoded = result
+            .as_ref()
+            .map(|chunk| decompress_as(chunk, &spec, REAL_LIMIT))
+            .unwrap_or(Err(String::new()));
+        if result.is_ok() && !["trunc_prec", "zfp", "ndmean"].iter().any(|lossy| spec.contains(lossy)) {
             assert_eq!(decoded.as_deref(), Ok(data), "{name}: {spec}");
         }
         let (expect, decoded) = (expect(&result), expect(&decoded));
@@ -151,6 +154,50 @@ fn spec(rng: &mut XorShift) -> String {
     )
 }
 
+/// Specs of c-blosc2's plugins (ZFP in its three modes over 1 to 4 dimensions, ndcell and
+/// ndmean), each with the number of items of its chunk.
+fn plugin_specs() -> Vec<(String, usize)> {
+    let none = "filters=nofilter,nofilter,nofilter,nofilter,nofilter,nofilter metas=0,0,0,0,0,0";
+    let mut out = Vec::new();
+    for (codec, meta) in [("zfp_acc", 253), ("zfp_acc", 0), ("zfp_prec", 12), ("zfp_rate", 40)] {
+        for (dims, ts) in [(1, 4), (2, 8), (3, 4), (4, 8)] {
+            let block: Vec<usize> = [7, 6, 5, 4][..dims].to_vec();
+            let chunk: Vec<usize> =
+                block.iter().enumerate().map(|(i, &b)| if i == 0 { 2 * b } else { b }).collect();
+            let join = |s: &[usize]| s.iter().map(usize::to_string).collect::<Vec<_>>().join("x");
+            let bs = block.iter().product::<usize>() * ts;
+            out.push((
+                format!(
+                    "codec={codec} meta={meta} typesize={ts} {none} blocksize={bs} shapes={};{}",
+                    join(&chunk),
+                    join(&block)
+                ),
+                chunk.iter().product(),
+            ));
+        }
+    }
+    for (filter, meta, ts) in [("ndcell", 3, 4), ("ndcell", 4, 8), ("ndmean", 3, 4), ("ndmean", 5, 8)] {
+        out.push((
+            format!(
+                "codec=lz4 typesize={ts} filters={filter},shuffle,nofilter,nofilter,nofilter,nofilter metas={meta},0,0,0,0,0 blocksize={} shapes=18x7;9x7",
+                9 * 7 * ts
+            ),
+            18 * 7,
+        ));
+    }
+    out
+}
+
+/// `items` floats of `typesize` 4 or 8 bytes: a smooth signal with a little noise.
+fn floats(rng: &mut XorShift, items: usize, typesize: usize) -> Vec<u8> {
+    (0..items)
+        .flat_map(|i| {
+            let v = (i as f64 * 0.1).sin() + rng.below(1000) as f64 * 1e-6;
+            if typesize == 4 { (v as f32).to_le_bytes().to_vec() } else { v.to_le_bytes().to_vec() }
+        })
+        .collect()
+}
+
 fn cases(dir: &Path, seed: u64) -> Vec<Value> {
     let mut c = Cases { dir: dir.to_path_buf(), list: Vec::new() };
     let mut rng = XorShift(seed);
@@ -173,6 +220,10 @@ fn cases(dir: &Path, seed: u64) -> Vec<Value> {
         }
     }
     assert!(frames >= 100, "only {frames} frames cut into chunks");
+    for (k, (spec, items)) in plugin_specs().into_iter().enumerate() {
+        let bytes = floats(&mut rng, items, if spec.contains("typesize=4") { 4 } else { 8 });
+        c.compress(format!("plugin {k}"), &bytes, spec);
+    }
     for k in 0..240 {
         let len = match rng.below(4) {
             0 => rng.below(64) as usize,
