@@ -11,9 +11,7 @@
 //! module on the same data and specs, checks that both made the same chunks, and prints MB/s
 //! (uncompressed megabytes, 1e6 bytes, per second, best of repeated runs) and the ratios.
 
-use b2schema_wasm_test::{compress, decompress};
-use std::path::Path;
-use std::process::Command;
+use b2schema_wasm_test::{compress, decompress, host};
 use std::time::{Duration, Instant};
 
 const SPECS: [&str; 7] = [
@@ -41,10 +39,7 @@ fn best(mut f: impl FnMut()) -> Duration {
 }
 
 fn main() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let build = Command::new("bash").arg(root.join("scripts/wasm.sh")).output().expect("bash runs");
-    assert!(build.status.success(), "scripts/wasm.sh failed:\n{}", String::from_utf8_lossy(&build.stderr));
-    let module = String::from_utf8(build.stdout).unwrap().trim().to_string();
+    let module = host::module();
 
     let mut seed = 0x9E37_79B9_7F4A_7C15u64;
     let data: Vec<u8> = (0..(4 << 20) / 8)
@@ -70,12 +65,7 @@ fn main() {
         native.push((chunk, mb / c.as_secs_f64(), mb / d.as_secs_f64()));
     }
 
-    let run = Command::new("node")
-        .arg(root.join("tests/wasm/bench.mjs"))
-        .arg(&module)
-        .arg(&dir)
-        .output()
-        .expect("node runs");
+    let run = host::node("bench.mjs", &module, &dir);
     assert!(run.status.success(), "bench.mjs failed:\n{}", String::from_utf8_lossy(&run.stderr));
     let wasm: Vec<(f64, f64)> = String::from_utf8(run.stdout)
         .unwrap()

@@ -13,6 +13,8 @@
 #![deny(unsafe_code)]
 
 mod exports;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod host;
 
 use b2schema_chunk::compress::{self, Params, Split};
 use b2schema_chunk::{BlockScratch, ChunkBlocks, Codec, Decoder, Filter, MAX_FILTERS, Registry};

@@ -21,10 +21,9 @@
 use b2schema_tests::{
     XorShift, chunk_corpus, compat_file, data_root, files_with_ext, frame_chunks, read_file, sha256_hex,
 };
-use b2schema_wasm_test::{compress, decompress, decompress_as, decompress_blocks};
+use b2schema_wasm_test::{compress, decompress, decompress_as, decompress_blocks, host};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// Decoding limit of the real chunks (the crate's default) and of the mutants.
 const REAL_LIMIT: usize = b2schema_chunk::DEFAULT_MAX_NBYTES;
@@ -238,14 +237,11 @@ fn cases(dir: &Path, seed: u64) -> Vec<Value> {
 
 #[test]
 fn wasm_module_under_node_gives_the_native_results() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let seed =
         std::env::var("B2SCHEMA_WASM_SEED").map_or(0x2545_F491_4F6C_DD1D, |s| s.parse().expect("a u64 seed"));
     println!("B2SCHEMA_WASM_SEED={seed}");
 
-    let build = Command::new("bash").arg(root.join("scripts/wasm.sh")).output().expect("bash runs");
-    assert!(build.status.success(), "scripts/wasm.sh failed:\n{}", String::from_utf8_lossy(&build.stderr));
-    let module = String::from_utf8(build.stdout).unwrap().trim().to_string();
+    let module = host::module();
 
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("wasm-cases");
     let _ = std::fs::remove_dir_all(&dir);
@@ -255,12 +251,7 @@ fn wasm_module_under_node_gives_the_native_results() {
     assert!(oks.len() >= 400 && errs.len() >= 100, "{} ok and {} error cases", oks.len(), errs.len());
     std::fs::write(dir.join("cases.json"), serde_json::to_vec(&json!({"cases": list})).unwrap()).unwrap();
 
-    let run = Command::new("node")
-        .arg(root.join("tests/wasm/run.mjs"))
-        .arg(&module)
-        .arg(&dir)
-        .output()
-        .expect("node runs (Debian's nodejs)");
+    let run = host::node("run.mjs", &module, &dir);
     let stdout = String::from_utf8_lossy(&run.stdout);
     println!("{stdout}");
     assert!(
