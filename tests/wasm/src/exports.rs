@@ -1,0 +1,170 @@
+//! The module's interface to its host, over linear memory, in safe Rust: the module keeps every
+//! buffer (a table of `Vec<u8>` behind handles), the host asks for one of a given length, writes
+//! its bytes at the address `b2_buf_ptr` gives, calls an operation with handles, and reads the
+//! result the same way. Handles are 1-based; 0 means no buffer (an allocation failed).
+//!
+//! ```js
+//! const h = ex.b2_buf_new(chunk.length);
+//! new Uint8Array(ex.memory.buffer, ex.b2_buf_ptr(h), chunk.length).set(chunk);
+//! const r = ex.b2_decompress(h, limit); // ex.b2_buf_ok(r): 1 the output, 0 the error's message
+//! ```
+
+use std::cell::RefCell;
+
+/// A buffer and whether it holds a result (1) or an error's message (0).
+struct Slot {
+    bytes: Vec<u8>,
+    ok: bool,
+}
+
+thread_local! {
+    static SLOTS: RefCell<Vec<Option<Slot>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Keeps `bytes` and returns its handle.
+fn put(bytes: Vec<u8>, ok: bool) -> u32 {
+    SLOTS.with_borrow_mut(|slots| {
+        let slot = Some(Slot { bytes, ok });
+        let index = match slots.iter().position(Option::is_none) {
+            Some(i) => {
+                slots[i] = slot;
+                i
+            }
+            None => {
+                slots.push(slot);
+                slots.len() - 1
+            }
+        };
+        u32::try_from(index + 1).unwrap_or(0)
+    })
+}
+
+/// What `f` makes of the buffer `handle` (`None` for no such buffer).
+fn with<T>(handle: u32, f: impl FnOnce(&Slot) -> T) -> Option<T> {
+    let index = usize::try_from(handle).ok()?.checked_sub(1)?;
+    SLOTS.with_borrow(|slots| slots.get(index)?.as_ref().map(f))
+}
+
+/// The result of an operation on the buffers `inputs`, kept as a buffer.
+fn run(inputs: &[u32], op: impl FnOnce(&[&[u8]]) -> Result<Vec<u8>, String>) -> u32 {
+    let owned: Option<Vec<Vec<u8>>> = inputs.iter().map(|&h| with(h, |s| s.bytes.clone())).collect();
+    let result = match owned {
+        Some(bufs) => op(&bufs.iter().map(Vec::as_slice).collect::<Vec<_>>()),
+        None => Err(format!("no buffer among the handles {inputs:?}")),
+    };
+    match result {
+        Ok(bytes) => put(bytes, true),
+        Err(message) => put(message.into_bytes(), false),
+    }
+}
+
+/// A new zeroed buffer of `len` bytes (0 when it cannot be allocated).
+#[allow(unsafe_code)] // `no_mangle`: the host calls the function by this name.
+#[unsafe(no_mangle)]
+pub extern "C" fn b2_buf_new(len: u32) -> u32 {
+    let Ok(len) = usize::try_from(len) else { return 0 };
+    let mut bytes = Vec::new();
+    if bytes.try_reserve_exact(len).is_err() {
+        return 0;
+    }
+    bytes.resize(len, 0);
+    put(bytes, true)
+}
+
+/// The address of the buffer's first byte in linear memory (0 for no such buffer).
+#[allow(unsafe_code)] // `no_mangle`: the host calls the function by this name.
+#[unsafe(no_mangle)]
+pub extern "C" fn b2_buf_ptr(handle: u32) -> u32 {
+    with(handle, |s| u32::try_from(s.bytes.as_ptr().expose_provenance()).unwrap_or(0)).unwrap_or(0)
+}
+
+/// The buffer's length in bytes (0 for no such buffer).
+#[allow(unsafe_code)] // `no_mangle`: the host calls the function by this name.
+#[unsafe(no_mangle)]
+pub extern "C" fn b2_buf_len(handle: u32) -> u32 {
+    with(handle, |s| u32::try_from(s.bytes.len()).unwrap_or(u32::MAX)).unwrap_or(0)
+}
+
+/// 1 when the buffer holds an operation's output (or the host's bytes), 0 when an error's message.
+#[allow(unsafe_code)] // `no_mangle`: the host calls the function by this name.
+#[unsafe(no_mangle)]
+pub extern "C" fn b2_buf_ok(handle: u32) -> u32 {
+    with(handle, |s| u32::from(s.ok)).unwrap_or(0)
+}
+
+/// Frees the buffer (nothing for no such buffer).
+#[allow(unsafe_code)] // `no_mangle`: the host calls the function by this name.
+#[unsafe(no_mangle)]
+pub extern "C" fn b2_buf_free(handle: u32) {
+    let Some(index) = usize::try_from(handle).ok().and_then(|h| h.checked_sub(1)) else { return };
+    SLOTS.with_borrow_mut(|slots| {
+        if let Some(slot) = slots.get_mut(index) {
+            *slot = None;
+        }
+    });
+}
+
+/// The chunk in buffer `chunk` decompressed, at most `limit` bytes, as a new buffer
+/// ([`crate::decompress`]).
+#[allow(unsafe_code)] // `no_mangle`: the host calls the function by this name.
+#[unsafe(no_mangle)]
+pub extern "C" fn b2_decompress(chunk: u32, limit: u32) -> u32 {
+    run(&[chunk], |b| crate::decompress(b[0], usize::try_from(limit).unwrap_or(usize::MAX)))
+}
+
+/// The chunk in buffer `chunk` decompressed with the shapes of the spec in buffer `spec`, at most
+/// `limit` bytes, as a new buffer ([`crate::decompress_as`]).
+#[allow(unsafe_code)] // `no_mangle`: the host calls the function by this name.
+#[unsafe(no_mangle)]
+pub extern "C" fn b2_decompress_as(chunk: u32, spec: u32, limit: u32) -> u32 {
+    run(&[chunk, spec], |b| {
+        crate::decompress_as(b[0], utf8(b[1])?, usize::try_from(limit).unwrap_or(usize::MAX))
+    })
+}
+
+/// The chunk in buffer `chunk` decoded block by block, at most `limit` bytes, as a new buffer
+/// ([`crate::decompress_blocks`]).
+#[allow(unsafe_code)] // `no_mangle`: the host calls the function by this name.
+#[unsafe(no_mangle)]
+pub extern "C" fn b2_decompress_blocks(chunk: u32, limit: u32) -> u32 {
+    run(&[chunk], |b| crate::decompress_blocks(b[0], usize::try_from(limit).unwrap_or(usize::MAX)))
+}
+
+/// The bytes in buffer `data` compressed as the spec in buffer `spec` (UTF-8) says, as a new
+/// buffer ([`crate::compress`]).
+#[allow(unsafe_code)] // `no_mangle`: the host calls the function by this name.
+#[unsafe(no_mangle)]
+pub extern "C" fn b2_compress(data: u32, spec: u32) -> u32 {
+    run(&[data, spec], |b| crate::compress(b[0], utf8(b[1])?))
+}
+
+/// A spec's text.
+fn utf8(bytes: &[u8]) -> Result<&str, String> {
+    core::str::from_utf8(bytes).map_err(|e| format!("spec is not UTF-8: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn handles_hold_results_errors_and_free_slots_are_reused() {
+        let data = b2_buf_new(4000);
+        assert_eq!((b2_buf_len(data), b2_buf_ok(data)), (4000, 1));
+        let spec = put(b"codec=lz4 typesize=4".to_vec(), true);
+        let chunk = b2_compress(data, spec);
+        assert_eq!(b2_buf_ok(chunk), 1);
+        let back = b2_decompress(chunk, 4000);
+        assert_eq!(with(back, |s| s.bytes.clone()), Some(vec![0; 4000]));
+        assert_eq!(b2_buf_ok(b2_decompress(chunk, 3999)), 0);
+        let bad = b2_decompress(spec, u32::MAX);
+        assert_eq!(b2_buf_ok(bad), 0);
+        assert!(with(bad, |s| String::from_utf8(s.bytes.clone()).unwrap()).unwrap().contains("offset"));
+        assert_eq!(b2_buf_ok(b2_decompress(0, u32::MAX)), 0);
+        b2_buf_free(spec);
+        assert_eq!(b2_buf_len(spec), 0);
+        assert_eq!(put(Vec::new(), true), spec);
+        b2_buf_free(0);
+        b2_buf_free(u32::MAX);
+    }
+}
