@@ -142,7 +142,7 @@ impl Plan<'_> {
     /// Encodes every block, on `nthreads` scoped threads when there are several.
     fn encode_blocks(&self, nthreads: usize) -> Result<Vec<Block>, Error> {
         #[cfg(feature = "std")]
-        if nthreads > 1 && self.nblocks > 1 {
+        if super::usable_threads(nthreads) > 1 && self.nblocks > 1 {
             let workers = nthreads.min(self.nblocks);
             let results: Vec<Result<Vec<(usize, Block)>, Error>> = std::thread::scope(|scope| {
                 let handles: Vec<_> = (0..workers)

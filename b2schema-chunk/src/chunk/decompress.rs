@@ -263,7 +263,7 @@ impl<'a> Plan<'a> {
     fn run_threaded(&self, out: &mut [u8], nthreads: usize) -> Result<(), Error> {
         #[cfg(feature = "std")]
         if let Layout::Blocks(b) = &self.layout
-            && nthreads > 1
+            && super::usable_threads(nthreads) > 1
         {
             return b.decode_parallel(&self.header, self.src, out, nthreads, &self.decoder);
         }

@@ -13,3 +13,11 @@ pub(crate) mod params;
 pub(crate) mod split;
 pub(crate) mod stored;
 pub(crate) mod vl;
+
+/// The threads a threaded path may use of the `wanted`: one where the target cannot start
+/// threads (WebAssembly without atomics, as `wasm32-unknown-unknown`, where std's spawn fails),
+/// so that `nthreads` above 1 decodes and compresses there on the calling thread.
+#[cfg(feature = "std")]
+pub(crate) const fn usable_threads(wanted: usize) -> usize {
+    if cfg!(all(target_family = "wasm", not(target_feature = "atomics"))) { 1 } else { wanted }
+}

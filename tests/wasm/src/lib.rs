@@ -19,9 +19,11 @@ pub mod host;
 use b2schema_chunk::compress::{self, Params, Split};
 use b2schema_chunk::{BlockScratch, ChunkBlocks, Codec, Decoder, Filter, MAX_FILTERS, Registry};
 
-/// The chunk decompressed (refused when it holds more than `limit` bytes), or the error's message.
+/// The chunk decompressed on 3 threads (one where the target has none), refused when it holds
+/// more than `limit` bytes, or the error's message.
 pub fn decompress(chunk: &[u8], limit: usize) -> Result<Vec<u8>, String> {
-    b2schema_chunk::decompress_with_limit(chunk, limit).map_err(|e| e.to_string())
+    let registry = Registry::new();
+    Decoder::new(&registry).max_nbytes(limit).nthreads(3).decompress(chunk).map_err(|e| e.to_string())
 }
 
 /// The chunk decoded block by block, last block first, each from the bytes of its span only
@@ -106,6 +108,7 @@ impl Spec {
                 }
                 "blocksize" => p.blocksize = value.parse().map_err(|_| bad("a size"))?,
                 "dict" => p.use_dict = value == "1",
+                "nthreads" => p.nthreads = value.parse().map_err(|_| bad("a count"))?,
                 "meta" => p.codec_meta = value.parse().map_err(|_| bad("0 to 255"))?,
                 "shapes" => {
                     let (chunk, block) = value

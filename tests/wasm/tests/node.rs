@@ -145,11 +145,12 @@ fn spec(rng: &mut XorShift) -> String {
     let (filters, metas) = PIPELINES[rng.below(7) as usize];
     let dict = u8::from(rng.below(4) == 0);
     format!(
-        "codec={codec} clevel={} typesize={} filters={filters} metas={metas} split={} blocksize={} dict={dict}",
+        "codec={codec} clevel={} typesize={} filters={filters} metas={metas} split={} blocksize={} dict={dict} nthreads={}",
         rng.below(10),
         TYPESIZES[rng.below(8) as usize],
         1 + rng.below(4),
         BLOCKSIZES[rng.below(4) as usize],
+        1 + rng.below(4),
     )
 }
 
