@@ -29,7 +29,7 @@ const CODECS: [(Codec, &str); 5] = [
 const SHUFFLES: [(Filter, &str); 3] =
     [(Filter::NoFilter, "noshuffle"), (Filter::Shuffle, "shuffle"), (Filter::BitShuffle, "bitshuffle")];
 /// Codecs whose chunks must be byte-identical to c-blosc 1.x's (the others: see `identical`).
-const IDENTICAL_CODECS: [&str; 2] = ["lz4", "lz4hc"];
+const IDENTICAL_CODECS: [&str; 3] = ["blosclz", "lz4", "lz4hc"];
 /// Chunks drawn per run (one python process checks them all).
 const CASES: usize = 400;
 

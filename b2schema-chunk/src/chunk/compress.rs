@@ -410,11 +410,11 @@ fn compress_blosc1(src: &[u8], p: &Params, registry: &Registry) -> Result<Vec<u8
     let nbytes = src.len();
     let typesize = if p.typesize > MAX_SPLIT_TYPESIZE { 1 } else { p.typesize };
     let ctx = PluginContext { clevel: p.clevel, ..PluginContext::new(typesize, 0) };
-    let encoder = Encoder::new(p.codec, p.clevel, registry, ctx)?;
     let blocksize = p.blocksize_for(nbytes).max(1);
     let nblocks = nbytes.div_ceil(blocksize);
     let destsize = nbytes + MIN_HEADER_LEN;
     let dont_split = !blosc1::split_block(p.split, p.codec, typesize, blocksize);
+    let encoder = Encoder::new(p.codec, p.clevel, registry, ctx)?.blosc1(!dont_split);
     let mut header = [0u8; MIN_HEADER_LEN];
     header[0] = blosc1::VERSION_FORMAT;
     header[1] = CODEC_VERSION_FORMAT;
