@@ -1,4 +1,7 @@
-//! Pure-Rust chunk compressor: writes Blosc2 chunks as c-blosc2's `blosc2_compress_ctx` does.
+//! Pure-Rust chunk compressor: writes Blosc2 chunks as c-blosc2's `blosc2_compress_ctx` does,
+//! and Blosc1 chunks ([`Format::Blosc1`]) as c-blosc 1.x's `blosc_compress_ctx` does (its
+//! decisions are in the `blosc1` module; the blocks are cut, filtered, coded and assembled by
+//! the same code, without runs).
 //!
 //! [`compress`] takes one chunk's bytes and [`Params`] (codec, clevel, typesize, the six
 //! filter slots with their metas, split mode, blocksize, threads) and returns a complete
