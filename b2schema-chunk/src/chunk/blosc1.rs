@@ -11,6 +11,7 @@
 //! * a forced blocksize is at least 128 bytes;
 //! * the header records the shuffle, dont-split and codec-format bits even on a memcpy chunk.
 
+use super::blocksize::{L1, l1_scaled};
 use super::split::Split;
 use crate::error::{Error, Expected};
 use crate::id::{Codec, Filter};
@@ -25,8 +26,6 @@ pub const VERSION_FORMAT: u8 = 2;
 pub const MIN_BUFFERSIZE: usize = 128;
 /// Streams are split only for typesizes up to this (`MAX_SPLITS`).
 const MAX_SPLITS: usize = 16;
-/// L1 cache size c-blosc 1.x assumes (`L1`).
-const L1: usize = 32 * 1024;
 /// Largest forced blocksize (`BLOSC_MAX_BLOCKSIZE`).
 const MAX_BLOCKSIZE: usize = (i32::MAX as usize - 255 * 4) / 3;
 
@@ -36,11 +35,6 @@ pub(crate) enum Shuffle {
     None,
     Byte,
     Bit,
-}
-
-/// Codecs meant for high compression ratios get larger blocks (`HCR`).
-fn is_hcr(codec: Codec) -> bool {
-    matches!(codec, Codec::Lz4hc | Codec::Zlib | Codec::Zstd)
 }
 
 /// The shuffle `filters` ask for, or the error when c-blosc 1.x cannot write them (any filter
@@ -115,19 +109,7 @@ pub(crate) fn blocksize(
     if forced != 0 {
         bs = forced.clamp(MIN_BUFFERSIZE, MAX_BLOCKSIZE);
     } else if nbytes >= L1 {
-        bs = L1;
-        if is_hcr(codec) {
-            bs *= 2;
-        }
-        bs = match clevel {
-            0 => bs / 4,
-            1 => bs / 2,
-            2 => bs,
-            3 => bs * 2,
-            4 | 5 => bs * 4,
-            6..=8 => bs * 8,
-            _ => bs * 8 * if is_hcr(codec) { 2 } else { 1 },
-        };
+        bs = l1_scaled(codec, clevel);
     }
     if clevel > 0 && split_block(split, codec, typesize, bs) {
         bs = (bs.min(1 << 18) * typesize).clamp(1 << 16, 1 << 20);
