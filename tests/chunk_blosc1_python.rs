@@ -28,6 +28,13 @@ const CODECS: [(Codec, &str); 5] = [
 /// The shuffles, with numcodecs' names.
 const SHUFFLES: [(Filter, &str); 3] =
     [(Filter::NoFilter, "noshuffle"), (Filter::Shuffle, "shuffle"), (Filter::BitShuffle, "bitshuffle")];
+/// c-blosc 1.x's split modes, with the names of its `BLOSC_SPLITMODE` variable.
+const SPLITS: [(Split, &str); 4] = [
+    (Split::ForwardCompat, "FORWARD_COMPAT"),
+    (Split::Auto, "AUTO"),
+    (Split::Never, "NEVER"),
+    (Split::Always, "ALWAYS"),
+];
 /// Codecs whose chunks must be byte-identical to c-blosc 1.x's (the others: see `identical`).
 const IDENTICAL_CODECS: [&str; 3] = ["blosclz", "lz4", "lz4hc"];
 /// Chunks drawn per run (one python process checks them all).
@@ -40,6 +47,7 @@ struct Case {
     typesize: usize,
     clevel: u8,
     blocksize: usize,
+    split: usize,
     data: Vec<u8>,
 }
 
@@ -81,9 +89,18 @@ fn case() -> impl Strategy<Value = Case> {
         1usize..=16,
         0u8..=9,
         proptest::prop_oneof![3 => Just(0usize), 1 => 1usize..70_000],
+        proptest::prop_oneof![3 => Just(0usize), 1 => 1..SPLITS.len()],
     )
-        .prop_flat_map(|(codec, shuffle, typesize, clevel, blocksize)| {
-            data(typesize).prop_map(move |data| Case { codec, shuffle, typesize, clevel, blocksize, data })
+        .prop_flat_map(|(codec, shuffle, typesize, clevel, blocksize, split)| {
+            data(typesize).prop_map(move |data| Case {
+                codec,
+                shuffle,
+                typesize,
+                clevel,
+                blocksize,
+                split,
+                data,
+            })
         })
 }
 
@@ -93,7 +110,7 @@ fn params(c: &Case) -> Params {
         .with_clevel(c.clevel)
         .with_filter(5, SHUFFLES[c.shuffle].0, 0)
         .with_blocksize(c.blocksize)
-        .with_split(Split::ForwardCompat)
+        .with_split(SPLITS[c.split].0)
 }
 
 #[test]
@@ -116,11 +133,11 @@ fn numcodecs_decodes_our_blosc1_chunks_and_we_write_what_it_writes() {
         std::fs::write(&data, &c.data).unwrap();
         std::fs::write(&ours_path, &ours).unwrap();
         entries.push(json!({
-            "name": format!("{i}: {} {} ts{} clevel{} blocksize{} {} bytes", CODECS[c.codec].1,
-                SHUFFLES[c.shuffle].1, c.typesize, c.clevel, c.blocksize, c.data.len()),
+            "name": format!("{i}: {} {} ts{} clevel{} blocksize{} split {} {} bytes", CODECS[c.codec].1,
+                SHUFFLES[c.shuffle].1, c.typesize, c.clevel, c.blocksize, SPLITS[c.split].1, c.data.len()),
             "data": data, "ours": ours_path, "theirs": theirs,
             "cname": CODECS[c.codec].1, "shuffle": SHUFFLES[c.shuffle].1,
-            "typesize": c.typesize, "clevel": c.clevel, "blocksize": c.blocksize,
+            "typesize": c.typesize, "clevel": c.clevel, "blocksize": c.blocksize, "split": SPLITS[c.split].1,
         }));
         cases.push((c, ours));
     }
@@ -129,8 +146,18 @@ fn numcodecs_decodes_our_blosc1_chunks_and_we_write_what_it_writes() {
     // Per codec: chunks compared, and chunks equal byte for byte.
     let mut identical: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
     let mut differing = Vec::new();
+    let mut unreadable = 0;
     for (i, (c, ours)) in cases.iter().enumerate() {
         let theirs = std::fs::read(dir.join(format!("{i}.theirs"))).unwrap();
+        // Split "always" where c-blosc 1.x's reader does not split (fewer than 128 items a
+        // block): c-blosc 1.x writes a header that says "split" (and streams it cannot read
+        // itself unless the chunk is a memcpy one); ours says "dont split". Only numcodecs
+        // reading ours (above) is checked then.
+        let blocksize = i32::from_le_bytes(ours[8..12].try_into().unwrap()) as usize;
+        if SPLITS[c.split].0 == Split::Always && blocksize / c.typesize < 128 && theirs[2] & 0x10 == 0 {
+            unreadable += 1;
+            continue;
+        }
         assert_eq!(b2schema::chunk::decompress(&theirs).unwrap(), c.data, "case {i}: c-blosc 1.x's chunk");
         let name = CODECS[c.codec].1;
         let e = identical.entry(name).or_default();
@@ -146,7 +173,9 @@ fn numcodecs_decodes_our_blosc1_chunks_and_we_write_what_it_writes() {
             differing.push(format!("case {i}: {}", entries[i]["name"]));
         }
     }
-    eprintln!("byte-identical chunks per codec (compared, equal): {identical:?}");
+    eprintln!(
+        "byte-identical chunks per codec (compared, equal): {identical:?}; {unreadable} chunks c-blosc 1.x cannot read itself left out"
+    );
     assert!(differing.is_empty(), "chunks unlike c-blosc 1.x's: {differing:#?}");
     std::fs::remove_dir_all(&dir).ok();
 }

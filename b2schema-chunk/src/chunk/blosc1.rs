@@ -80,17 +80,28 @@ pub(crate) fn check_codec(codec: Codec) -> Result<(), Error> {
     }
 }
 
-/// c-blosc 1.x's `split_block`: `true` when each block is stored as one stream per byte of
-/// the type. [`Split::Always`] splits only where c-blosc 1.x's reader also splits (at most 16
-/// bytes a type and 128 items a block): c-blosc 1.x itself writes chunks it cannot read there.
-pub(crate) fn split_block(split: Split, codec: Codec, typesize: usize, blocksize: usize) -> bool {
-    let fits = typesize <= MAX_SPLITS && blocksize / typesize.max(1) >= MIN_BUFFERSIZE;
+/// `true` when c-blosc 1.x's reader splits a (whole) block of `blocksize` bytes whose header
+/// does not say "dont split": at most 16 bytes a type and 128 items a block.
+fn readable_split(typesize: usize, blocksize: usize) -> bool {
+    typesize <= MAX_SPLITS && blocksize / typesize.max(1) >= MIN_BUFFERSIZE
+}
+
+/// c-blosc 1.x's `split_block`, as its blocksize rule asks it (before the block is enlarged).
+fn split_rule(split: Split, codec: Codec, typesize: usize, blocksize: usize) -> bool {
     match split {
-        Split::Always => fits,
+        Split::Always => true,
         Split::Never => false,
-        Split::Auto => codec == Codec::BloscLz && fits,
-        Split::ForwardCompat => codec != Codec::Zstd && fits,
+        Split::Auto => codec == Codec::BloscLz && readable_split(typesize, blocksize),
+        Split::ForwardCompat => codec != Codec::Zstd && readable_split(typesize, blocksize),
     }
+}
+
+/// `true` when each block is stored as one stream per byte of the type: c-blosc 1.x's
+/// `split_block`, except that [`Split::Always`] splits only where c-blosc 1.x's reader also
+/// splits (at most 16 bytes a type and 128 items a block): c-blosc 1.x itself writes chunks it
+/// cannot read there.
+pub(crate) fn split_block(split: Split, codec: Codec, typesize: usize, blocksize: usize) -> bool {
+    split_rule(split, codec, typesize, blocksize) && readable_split(typesize, blocksize)
 }
 
 /// c-blosc 1.x's `compute_blocksize` for a chunk of `nbytes` (`forced` non-zero: the caller's).
@@ -111,7 +122,7 @@ pub(crate) fn blocksize(
     } else if nbytes >= L1 {
         bs = l1_scaled(codec, clevel);
     }
-    if clevel > 0 && split_block(split, codec, typesize, bs) {
+    if clevel > 0 && split_rule(split, codec, typesize, bs) {
         bs = (bs.min(1 << 18) * typesize).clamp(1 << 16, 1 << 20);
     }
     bs = bs.min(nbytes);
@@ -171,5 +182,8 @@ mod tests {
         assert!(split_block(Split::Auto, Codec::BloscLz, 16, 4096));
         assert!(!split_block(Split::Always, Codec::BloscLz, 17, 1 << 20));
         assert!(!split_block(Split::Never, Codec::BloscLz, 4, 1 << 20));
+        assert!(!split_block(Split::Always, Codec::Zstd, 4, 511));
+        // Always enlarges a forced block as c-blosc 1.x does (200 * 4, at least 64 KiB).
+        assert_eq!(blocksize(100_000, 4, 5, Codec::Zstd, Split::Always, 200), 65_536);
     }
 }
