@@ -13,11 +13,9 @@
 
 use super::blocksize::{L1, l1_scaled};
 use super::split::Split;
-use crate::error::{Error, Expected};
-use crate::id::{Codec, Filter};
+use crate::id::Codec;
 
-use super::header::{COMPFORMAT_SHIFT, FLAG_BITSHUFFLE, FLAG_DONT_SPLIT, FLAG_SHUFFLE, MAX_FILTERS};
-use super::params::param_error;
+use super::header::{COMPFORMAT_SHIFT, FLAG_BITSHUFFLE, FLAG_DONT_SPLIT, FLAG_SHUFFLE};
 
 /// c-blosc 1.x's format version byte (`BLOSC_VERSION_FORMAT`).
 pub const VERSION_FORMAT: u8 = 2;
@@ -35,49 +33,6 @@ pub(crate) enum Shuffle {
     None,
     Byte,
     Bit,
-}
-
-/// The shuffle `filters` ask for, or the error when c-blosc 1.x cannot write them (any filter
-/// but shuffle and bitshuffle, or both, or one twice).
-pub(crate) fn shuffle_of(filters: &[Filter; MAX_FILTERS]) -> Result<Shuffle, Error> {
-    let mut shuffle = Shuffle::None;
-    for f in filters {
-        let this = match f {
-            Filter::NoFilter => continue,
-            Filter::Shuffle => Shuffle::Byte,
-            Filter::BitShuffle => Shuffle::Bit,
-            other => {
-                return Err(param_error(
-                    "filters",
-                    Expected::Text(
-                        "shuffle, bitshuffle or no filter in a Blosc1 chunk (c-blosc 1.x has no other)",
-                    ),
-                    usize::from(other.id()),
-                ));
-            }
-        };
-        if shuffle != Shuffle::None {
-            return Err(param_error(
-                "filters",
-                Expected::Text("at most one shuffle or bitshuffle in a Blosc1 chunk"),
-                usize::from(f.id()),
-            ));
-        }
-        shuffle = this;
-    }
-    Ok(shuffle)
-}
-
-/// The error for a codec c-blosc 1.x does not know or this compressor does not write.
-pub(crate) fn check_codec(codec: Codec) -> Result<(), Error> {
-    match codec {
-        Codec::BloscLz | Codec::Lz4 | Codec::Lz4hc | Codec::Zlib | Codec::Zstd => Ok(()),
-        other => Err(param_error(
-            "codec",
-            Expected::Text("blosclz, lz4, lz4hc, zlib or zstd in a Blosc1 chunk"),
-            usize::from(other.id()),
-        )),
-    }
 }
 
 /// `true` when c-blosc 1.x's reader splits a (whole) block of `blocksize` bytes whose header

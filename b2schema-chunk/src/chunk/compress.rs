@@ -405,11 +405,7 @@ pub fn compress_with(src: &[u8], p: &Params, registry: &Registry) -> Result<Vec<
 /// blocksize, split rule and flags; no runs; memcpy under 128 bytes, at clevel 0 and when the
 /// streams do not fit in `nbytes + 16`). The caller checked clevel, typesize and nbytes.
 fn compress_blosc1(src: &[u8], p: &Params, registry: &Registry) -> Result<Vec<u8>, Error> {
-    blosc1::check_codec(p.codec)?;
-    let shuffle = blosc1::shuffle_of(&p.filters)?;
-    if p.use_dict {
-        return Err(param_error("use_dict", Expected::Text("no dictionary in a Blosc1 chunk"), 1));
-    }
+    let shuffle = p.blosc1_shuffle()?;
     let nbytes = src.len();
     let typesize = if p.typesize > MAX_SPLIT_TYPESIZE { 1 } else { p.typesize };
     let ctx = PluginContext { clevel: p.clevel, ..PluginContext::new(typesize, 0) };
@@ -468,8 +464,31 @@ fn compress_blosc1(src: &[u8], p: &Params, registry: &Registry) -> Result<Vec<u8
 
 #[cfg(test)]
 mod tests {
-    use super::run_value;
+    use super::{Format, Params, compress, run_value};
+    use crate::id::{Codec, Filter};
+    use alloc::string::ToString;
     use alloc::vec;
+
+    /// What c-blosc 1.x cannot write is refused, naming the parameter.
+    #[test]
+    fn blosc1_refuses_what_c_blosc_1_cannot_write() {
+        let data = vec![1u8; 1000];
+        let p = Params::blosc1(4);
+        let cases = [
+            (p.with_codec(Codec::Ndlz), "codec"),
+            (p.with_filter(4, Filter::Delta, 0), "filters"),
+            (p.with_filter(4, Filter::BitShuffle, 0), "filters"),
+            (p.with_filter(0, Filter::ByteDelta, 0), "filters"),
+            (p.with_use_dict(true), "use_dict"),
+        ];
+        for (p, field) in cases {
+            let e = compress(&data, &p).unwrap_err().to_string();
+            assert!(e.contains(field), "{e}");
+        }
+        // The same parameters in Blosc2 chunks are fine (but the ndlz codec, a plugin).
+        assert!(compress(&data, &p.with_filter(4, Filter::Delta, 0).with_format(Format::Blosc2)).is_ok());
+        assert!(compress(&data, &p).is_ok());
+    }
 
     proptest::proptest! {
         /// A stream is a run exactly when all its bytes are equal, whatever its length and

@@ -207,6 +207,50 @@ impl Params {
     }
 }
 
+impl Params {
+    /// The shuffle of a [`Format::Blosc1`] chunk, or the error when c-blosc 1.x cannot write
+    /// these parameters: a codec other than blosclz, lz4, lz4hc, zlib and zstd; a filter other
+    /// than shuffle and bitshuffle, or both, or one twice; a dictionary.
+    pub(crate) fn blosc1_shuffle(&self) -> Result<blosc1::Shuffle, Error> {
+        if !matches!(self.codec, Codec::BloscLz | Codec::Lz4 | Codec::Lz4hc | Codec::Zlib | Codec::Zstd) {
+            return Err(param_error(
+                "codec",
+                Expected::Text("blosclz, lz4, lz4hc, zlib or zstd in a Blosc1 chunk"),
+                usize::from(self.codec.id()),
+            ));
+        }
+        if self.use_dict {
+            return Err(param_error("use_dict", Expected::Text("no dictionary in a Blosc1 chunk"), 1));
+        }
+        let mut shuffle = blosc1::Shuffle::None;
+        for f in &self.filters {
+            let this = match f {
+                Filter::NoFilter => continue,
+                Filter::Shuffle => blosc1::Shuffle::Byte,
+                Filter::BitShuffle => blosc1::Shuffle::Bit,
+                other => {
+                    return Err(param_error(
+                        "filters",
+                        Expected::Text(
+                            "shuffle, bitshuffle or no filter in a Blosc1 chunk (c-blosc 1.x has no other)",
+                        ),
+                        usize::from(other.id()),
+                    ));
+                }
+            };
+            if shuffle != blosc1::Shuffle::None {
+                return Err(param_error(
+                    "filters",
+                    Expected::Text("at most one shuffle or bitshuffle in a Blosc1 chunk"),
+                    usize::from(f.id()),
+                ));
+            }
+            shuffle = this;
+        }
+        Ok(shuffle)
+    }
+}
+
 /// The error for parameter `field` (offset 0: parameters are not in a chunk yet).
 pub(crate) fn param_error(field: &'static str, expected: Expected, found: usize) -> Error {
     Error::new(ErrorKind::Invalid, 0, field, expected, Found::Value(num(found)))
