@@ -282,7 +282,7 @@ fn run_value(data: &[u8]) -> Option<u8> {
 }
 
 /// Compresses one chunk as c-blosc2 3.x does (see the module documentation); the result
-/// decodes with [`decompress`](crate::decompress::decompress) and with c-blosc2.
+/// decodes with [`decompress`](crate::decompress) and with c-blosc2.
 ///
 /// Errors (offset 0, the parameter named): clevel above 9, typesize 0 or above
 /// [`MAX_TYPESIZE`], more than [`MAX_BUFFERSIZE`] bytes, a codec or filter this build cannot

@@ -31,7 +31,7 @@ pub struct Params {
     pub codec_meta: u8,
     /// Compression level, 0 (memcpy) to 9.
     pub clevel: u8,
-    /// Bytes per item (1 to [`MAX_TYPESIZE`]).
+    /// Bytes per item (1 to [`MAX_TYPESIZE`](crate::MAX_TYPESIZE)).
     pub typesize: usize,
     /// The six filter slots, applied in slot order.
     pub filters: [Filter; MAX_FILTERS],
