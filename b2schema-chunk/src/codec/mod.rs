@@ -193,6 +193,7 @@ pub(crate) struct Encoder<'r> {
     codec: Codec,
     clevel: u8,
     /// BloscLZ as c-blosc 1.x writes it (`Some(split)`: the blocks are split), not c-blosc2.
+    #[cfg_attr(not(feature = "blosclz"), allow(dead_code))]
     blosclz_1x: Option<bool>,
     plugin: Option<(&'r dyn CodecPlugin, PluginContext<'r>)>,
 }
