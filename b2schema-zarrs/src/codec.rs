@@ -42,8 +42,7 @@ impl BloscCodec {
     ) -> Result<Self, PluginCreateError> {
         let clevel = BloscCompressionLevel::try_from(clevel)
             .map_err(|l| PluginCreateError::from(format!("blosc clevel {l}: 0 to 9 expected")))?;
-        let settings = Settings { cname, clevel, shuffle, typesize, blocksize };
-        Ok(Self { settings: Settings::from_configuration(&settings.configuration_typed())? })
+        Ok(Self { settings: Settings { cname, clevel, shuffle, typesize, blocksize }.checked()? })
     }
 
     /// The codec of a `blosc` configuration (v3, or numcodecs' v2).

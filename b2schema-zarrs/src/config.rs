@@ -66,7 +66,8 @@ impl Settings {
         .and_then(Settings::checked)
     }
 
-    fn checked(self) -> Result<Settings, PluginCreateError> {
+    /// These settings, or the error for a typesize of 0 or snappy.
+    pub fn checked(self) -> Result<Settings, PluginCreateError> {
         if self.typesize == Some(0) {
             return Err(PluginCreateError::from("blosc typesize 0: a positive integer expected"));
         }
@@ -105,11 +106,6 @@ impl Settings {
             .with_format(Format::Blosc1)
     }
 
-    /// The v3 configuration as zarrs' type.
-    pub fn configuration_typed(&self) -> BloscCodecConfiguration {
-        self.typed(false)
-    }
-
     /// The configuration zarrs stores: v3 (`shuffle` named, `typesize` when known) or v2
     /// (numcodecs').
     pub fn configuration(&self, v2: bool) -> Configuration {
@@ -144,6 +140,50 @@ impl Settings {
                 typesize: self.typesize,
                 blocksize: self.blocksize,
             })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A configuration read and written again is the same JSON, in either Zarr version.
+    #[test]
+    fn configurations_round_trip() {
+        let v3 = [
+            r#"{"cname":"lz4","clevel":5,"shuffle":"shuffle","typesize":4,"blocksize":0}"#,
+            r#"{"cname":"zstd","clevel":9,"shuffle":"bitshuffle","typesize":8,"blocksize":65536}"#,
+            r#"{"cname":"blosclz","clevel":0,"shuffle":"noshuffle","blocksize":0}"#,
+        ];
+        let v2 = [
+            r#"{"cname":"lz4hc","clevel":1,"shuffle":1,"blocksize":0}"#,
+            r#"{"cname":"zlib","clevel":3,"shuffle":-1,"blocksize":0}"#,
+            r#"{"cname":"zstd","clevel":5,"shuffle":2,"blocksize":4096}"#,
+        ];
+        for (json, is_v2) in v3.iter().map(|j| (j, false)).chain(v2.iter().map(|j| (j, true))) {
+            let c: BloscCodecConfiguration = serde_json::from_str(json).unwrap();
+            let settings = Settings::from_configuration(&c).unwrap();
+            let back = serde_json::to_value(settings.configuration(is_v2)).unwrap();
+            assert_eq!(back, serde_json::from_str::<serde_json::Value>(json).unwrap(), "{json}");
+        }
+    }
+
+    /// What the parameters of a chunk are made of.
+    #[test]
+    fn params_follow_the_settings() {
+        let c: BloscCodecConfiguration =
+            serde_json::from_str(r#"{"cname":"zlib","clevel":3,"shuffle":-1,"blocksize":0}"#).unwrap();
+        let p = Settings::from_configuration(&c).unwrap().params();
+        // numcodecs' auto shuffle on items of one byte (v2 has no typesize): bit shuffle.
+        assert_eq!((p.codec, p.clevel, p.typesize, p.filters[5]), (Codec::Zlib, 3, 1, Filter::BitShuffle));
+        assert_eq!(p.format, Format::Blosc1);
+        for bad in [
+            r#"{"cname":"snappy","clevel":3,"shuffle":"shuffle","typesize":4,"blocksize":0}"#,
+            r#"{"cname":"lz4","clevel":3,"shuffle":"shuffle","typesize":0,"blocksize":0}"#,
+        ] {
+            let c: BloscCodecConfiguration = serde_json::from_str(bad).unwrap();
+            assert!(Settings::from_configuration(&c).is_err(), "{bad}");
         }
     }
 }
