@@ -56,8 +56,10 @@ build() {
         "$py" -m pip install --quiet --only-binary=:all: --requirement "$req" >&2
     # Fail loudly if the environment does not give what the fixtures rely on.
     "$py" - >&2 <<'EOF'
-import blosc2, msgpack, numpy
+import blosc2, msgpack, numpy, numcodecs.blosc, zarr
 assert blosc2.__version__ == "4.14.1", blosc2.__version__
+assert numcodecs.blosc.VERSION_STRING.startswith("1.21."), numcodecs.blosc.VERSION_STRING
+assert zarr.__version__ == "3.1.6", zarr.__version__
 assert blosc2.blosclib_version.startswith("3.3.5"), blosc2.blosclib_version
 EOF
     # Write the stamp last, atomically: its presence means the build completed.

@@ -74,7 +74,7 @@ pub use chunk::header::{
     FLAG_EXTENDED, FLAG_MEMCPYED, FLAG_SHUFFLE, MAX_BLOCKSIZE, MAX_FILTERS, MAX_TYPESIZE, MIN_HEADER_LEN,
     SPECIAL_SHIFT, Special, VERSION_FORMAT, VERSION_STABLE,
 };
-pub use chunk::params::{Params, Split};
+pub use chunk::params::{Format, Params, Split};
 pub use chunk::vl::VlBlocks;
 pub use error::{Error, ErrorKind, Expectation, Expected, Finding, Found};
 pub use id::{Codec, Filter, IdRange, UnknownName, UnnamedId};

@@ -4,8 +4,8 @@
 use super::split::Split;
 use crate::id::Codec;
 
-/// L1 cache size c-blosc2 assumes (`L1`).
-const L1: usize = 32 * 1024;
+/// L1 cache size c-blosc2 (and c-blosc 1.x) assumes (`L1`).
+pub(super) const L1: usize = 32 * 1024;
 /// Streams are split only for typesizes up to this (`MAX_STREAMS`).
 const MAX_STREAMS: usize = 16;
 /// Smallest buffer c-blosc2 compresses (`BLOSC_MIN_BUFFERSIZE`); also the fewest elements
@@ -13,7 +13,7 @@ const MAX_STREAMS: usize = 16;
 pub const MIN_BUFFERSIZE: usize = 32;
 
 /// Codecs meant for high compression ratios get blocks twice as large (`is_HCR`).
-fn is_hcr(codec: Codec) -> bool {
+pub(super) fn is_hcr(codec: Codec) -> bool {
     matches!(codec, Codec::Lz4hc | Codec::Zlib | Codec::Zstd)
 }
 
@@ -38,6 +38,21 @@ pub(crate) fn split_block(
     }
 }
 
+/// The automatic blocksize of a buffer of at least [`L1`] bytes before the split rule, the same
+/// in c-blosc2 and c-blosc 1.x: L1 (twice for HCR codecs) scaled by the clevel.
+pub(super) fn l1_scaled(codec: Codec, clevel: u8) -> usize {
+    let bs = if is_hcr(codec) { 2 * L1 } else { L1 };
+    match clevel {
+        0 => bs / 4,
+        1 => bs / 2,
+        2 => bs,
+        3 => bs * 2,
+        4 | 5 => bs * 4,
+        6..=8 => bs * 8,
+        _ => bs * 8 * if is_hcr(codec) { 2 } else { 1 },
+    }
+}
+
 /// The blocksize c-blosc2 chooses for a chunk of `nbytes` (`user` non-zero: the caller's).
 pub(crate) fn blocksize(
     nbytes: usize,
@@ -57,19 +72,7 @@ pub(crate) fn blocksize(
         bs = user;
     } else {
         if nbytes >= L1 {
-            bs = L1;
-            if is_hcr(codec) {
-                bs *= 2;
-            }
-            bs = match clevel {
-                0 => bs / 4,
-                1 => bs / 2,
-                2 => bs,
-                3 => bs * 2,
-                4 | 5 => bs * 4,
-                6..=8 => bs * 8,
-                _ => bs * 8 * if is_hcr(codec) { 2 } else { 1 },
-            };
+            bs = l1_scaled(codec, clevel);
         }
         if clevel > 0 && splitmode {
             bs = match clevel {

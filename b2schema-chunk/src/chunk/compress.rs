@@ -1,4 +1,7 @@
-//! Pure-Rust chunk compressor: writes Blosc2 chunks as c-blosc2's `blosc2_compress_ctx` does.
+//! Pure-Rust chunk compressor: writes Blosc2 chunks as c-blosc2's `blosc2_compress_ctx` does,
+//! and Blosc1 chunks ([`Format::Blosc1`]) as c-blosc 1.x's `blosc_compress_ctx` does (its
+//! decisions are in the `blosc1` module; the blocks are cut, filtered, coded and assembled by
+//! the same code, without runs).
 //!
 //! [`compress`] takes one chunk's bytes and [`Params`] (codec, clevel, typesize, the six
 //! filter slots with their metas, split mode, blocksize, threads) and returns a complete
@@ -26,14 +29,15 @@
 
 use alloc::vec::Vec;
 
-use super::blocksize;
 use super::buffers::{alloc_error, try_copy, try_zeroed};
 use super::header::{
     B2_USEDICT, COMPFORMAT_SHIFT, EXTENDED_HEADER_LEN, FLAG_DELTA, FLAG_DONT_SPLIT, FLAG_EXTENDED,
     FLAG_MEMCPYED, MAX_TYPESIZE, SPECIAL_SHIFT, Special,
 };
+use super::header::{CODEC_VERSION_FORMAT, MAX_FILTERS, MIN_HEADER_LEN};
 use super::params::param_error;
 use super::stored;
+use super::{blocksize, blosc1};
 use crate::codec::{Encoder, dict};
 use crate::error::{Error, Expected, num};
 use crate::filter::Forward;
@@ -41,7 +45,7 @@ use crate::id::{Codec, Filter};
 use crate::registry::{BUILTIN, PluginContext, Registry};
 
 pub use super::blocksize::MIN_BUFFERSIZE;
-pub use super::params::{MAX_BUFFERSIZE, MAX_SPLIT_TYPESIZE, Params, Split};
+pub use super::params::{Format, MAX_BUFFERSIZE, MAX_SPLIT_TYPESIZE, Params, Split};
 pub use super::stored::{memcpy, repeat_value};
 pub use crate::codec::dict::{MAX_TRAINED_DICT, MIN_USEFUL_DICT};
 
@@ -60,6 +64,12 @@ struct Plan<'a> {
     destsize: usize,
     /// The chunk's dictionary, when it has one.
     dict: Option<dict::Dict>,
+    /// Length of the header before the bstarts (16 for Blosc1, 32 for Blosc2).
+    header_len: usize,
+    /// Streams of one repeated byte stored as runs (Blosc2; c-blosc 1.x has no runs).
+    runs: bool,
+    /// c-blosc 1.x's bitshuffle: a block whose item count is not a multiple of 8 is left as is.
+    bitshuffle1: bool,
 }
 
 /// One stream of a block, encoded with the full output limit.
@@ -91,18 +101,22 @@ impl Plan<'_> {
     fn filter_block(&self, j: usize) -> Result<Vec<u8>, Error> {
         let (bsize, _) = self.block_geometry(j);
         let off = j * self.blocksize;
-        Ok(if self.forward.is_empty() {
-            try_copy(&self.src[off..off + bsize])?
-        } else {
-            let mut a = try_zeroed(bsize)?;
-            let mut b = try_zeroed(bsize)?;
-            let mut tmp = try_zeroed(bsize)?;
-            match self.forward.apply(self.src, off, bsize, &mut a, &mut b, &mut tmp, self.clevel)? {
-                Some(true) => b,
-                Some(false) => a,
-                None => try_copy(&self.src[off..off + bsize])?,
-            }
-        })
+        Ok(
+            if self.forward.is_empty()
+                || (self.bitshuffle1 && blosc1::bitshuffle_copies(self.typesize, bsize))
+            {
+                try_copy(&self.src[off..off + bsize])?
+            } else {
+                let mut a = try_zeroed(bsize)?;
+                let mut b = try_zeroed(bsize)?;
+                let mut tmp = try_zeroed(bsize)?;
+                match self.forward.apply(self.src, off, bsize, &mut a, &mut b, &mut tmp, self.clevel)? {
+                    Some(true) => b,
+                    Some(false) => a,
+                    None => try_copy(&self.src[off..off + bsize])?,
+                }
+            },
+        )
     }
 
     /// Every block through the filters, end to end: c-blosc2's dictionary training pass.
@@ -125,7 +139,7 @@ impl Plan<'_> {
         let mut scratch = try_zeroed(neblock)?;
         for s in 0..nstreams {
             let data = &filtered[s * neblock..(s + 1) * neblock];
-            if let Some(v) = run_value(data) {
+            if let Some(v) = run_value(data).filter(|_| self.runs) {
                 streams.push(Stream::Run(v));
                 continue;
             }
@@ -180,7 +194,7 @@ impl Plan<'_> {
     /// limit; `None` when the chunk does not fit (stored as memcpy instead). Returns the body
     /// (bstarts and streams) and whether every stream was a run of zeros.
     fn assemble(&self, blocks: &[Block], out: &mut Vec<u8>) -> Option<bool> {
-        let mut ntbytes = EXTENDED_HEADER_LEN + 4 * self.nblocks;
+        let mut ntbytes = self.header_len + 4 * self.nblocks;
         out.resize(ntbytes, 0);
         if let Some(d) = &self.dict {
             // After the bstarts: the dictionary's size, then its bytes (at most 32 KiB).
@@ -193,7 +207,7 @@ impl Plan<'_> {
         }
         let mut all_zero_runs = true;
         for (j, block) in blocks.iter().enumerate() {
-            let at = EXTENDED_HEADER_LEN + 4 * j;
+            let at = self.header_len + 4 * j;
             out[at..at + 4].copy_from_slice(&(ntbytes as i32).to_le_bytes());
             let (bsize, nstreams) = self.block_geometry(j);
             let neblock = bsize / nstreams;
@@ -268,7 +282,7 @@ fn run_value(data: &[u8]) -> Option<u8> {
 }
 
 /// Compresses one chunk as c-blosc2 3.x does (see the module documentation); the result
-/// decodes with [`decompress`](crate::decompress::decompress) and with c-blosc2.
+/// decodes with [`decompress`](crate::decompress) and with c-blosc2.
 ///
 /// Errors (offset 0, the parameter named): clevel above 9, typesize 0 or above
 /// [`MAX_TYPESIZE`], more than [`MAX_BUFFERSIZE`] bytes, a codec or filter this build cannot
@@ -289,6 +303,9 @@ pub fn compress_with(src: &[u8], p: &Params, registry: &Registry) -> Result<Vec<
     }
     if nbytes > MAX_BUFFERSIZE {
         return Err(param_error("nbytes", Expected::AtMost(num(MAX_BUFFERSIZE)), nbytes));
+    }
+    if p.format == Format::Blosc1 {
+        return compress_blosc1(src, p, registry);
     }
     if matches!(p.codec, Codec::ZfpAcc | Codec::ZfpPrec | Codec::ZfpRate)
         && let Some(i) = p.filters.iter().position(|f| matches!(f, Filter::Shuffle | Filter::BitShuffle))
@@ -343,6 +360,9 @@ pub fn compress_with(src: &[u8], p: &Params, registry: &Registry) -> Result<Vec<
             forward,
             destsize,
             dict: None,
+            header_len: EXTENDED_HEADER_LEN,
+            runs: true,
+            bitshuffle1: false,
         };
         if p.use_dict {
             // c-blosc2 counts a split chunk's streams as nblocks * typesize (leftover included).
@@ -381,10 +401,94 @@ pub fn compress_with(src: &[u8], p: &Params, registry: &Registry) -> Result<Vec<
     Ok(out)
 }
 
+/// [`compress_with`] for [`Format::Blosc1`]: c-blosc 1.x's `blosc_compress_ctx` (its
+/// blocksize, split rule and flags; no runs; memcpy under 128 bytes, at clevel 0 and when the
+/// streams do not fit in `nbytes + 16`). The caller checked clevel, typesize and nbytes.
+fn compress_blosc1(src: &[u8], p: &Params, registry: &Registry) -> Result<Vec<u8>, Error> {
+    let shuffle = p.blosc1_shuffle()?;
+    let nbytes = src.len();
+    let typesize = if p.typesize > MAX_SPLIT_TYPESIZE { 1 } else { p.typesize };
+    let ctx = PluginContext { clevel: p.clevel, ..PluginContext::new(typesize, 0) };
+    let blocksize = p.blocksize_for(nbytes).max(1);
+    let nblocks = nbytes.div_ceil(blocksize);
+    let destsize = nbytes + MIN_HEADER_LEN;
+    let dont_split = !blosc1::split_block(p.split, p.codec, typesize, blocksize);
+    let encoder = Encoder::new(p.codec, p.clevel, registry, ctx)?.blosc1(!dont_split);
+    let mut header = [0u8; MIN_HEADER_LEN];
+    header[0] = blosc1::VERSION_FORMAT;
+    header[1] = CODEC_VERSION_FORMAT;
+    header[2] = blosc1::flags(shuffle, dont_split, p.codec);
+    header[3] = typesize as u8;
+    // nbytes <= MAX_BUFFERSIZE and blocksize <= nbytes (or 1): both fit an i32.
+    header[4..8].copy_from_slice(&(nbytes as i32).to_le_bytes());
+    header[8..12].copy_from_slice(&(blocksize as i32).to_le_bytes());
+
+    let mut out = Vec::new();
+    out.try_reserve_exact(destsize).map_err(|_| alloc_error(destsize))?;
+    if p.clevel > 0 && nbytes >= blosc1::MIN_BUFFERSIZE {
+        let last = match shuffle {
+            blosc1::Shuffle::None => Filter::NoFilter,
+            blosc1::Shuffle::Byte => Filter::Shuffle,
+            blosc1::Shuffle::Bit => Filter::BitShuffle,
+        };
+        let filters = Params::new(typesize).with_filter(MAX_FILTERS - 1, last, 0).filters;
+        let plan = Plan {
+            src,
+            encoder,
+            clevel: p.clevel,
+            typesize,
+            blocksize,
+            nblocks,
+            dont_split,
+            forward: Forward::new(&filters, &[0; MAX_FILTERS], typesize, registry)?,
+            destsize,
+            dict: None,
+            header_len: MIN_HEADER_LEN,
+            runs: false,
+            bitshuffle1: shuffle == blosc1::Shuffle::Bit,
+        };
+        let blocks = plan.encode_blocks(p.nthreads)?;
+        if plan.assemble(&blocks, &mut out).is_some() {
+            header[12..16].copy_from_slice(&(out.len() as i32).to_le_bytes());
+            out[..MIN_HEADER_LEN].copy_from_slice(&header);
+            return Ok(out);
+        }
+        out.clear();
+    }
+    header[2] |= FLAG_MEMCPYED;
+    header[12..16].copy_from_slice(&(destsize as i32).to_le_bytes());
+    out.extend_from_slice(&header);
+    out.extend_from_slice(src);
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::run_value;
+    use super::{Format, Params, compress, run_value};
+    use crate::id::{Codec, Filter};
+    use alloc::string::ToString;
     use alloc::vec;
+
+    /// What c-blosc 1.x cannot write is refused, naming the parameter.
+    #[test]
+    fn blosc1_refuses_what_c_blosc_1_cannot_write() {
+        let data = vec![1u8; 1000];
+        let p = Params::blosc1(4);
+        let cases = [
+            (p.with_codec(Codec::Ndlz), "codec"),
+            (p.with_filter(4, Filter::Delta, 0), "filters"),
+            (p.with_filter(4, Filter::BitShuffle, 0), "filters"),
+            (p.with_filter(0, Filter::ByteDelta, 0), "filters"),
+            (p.with_use_dict(true), "use_dict"),
+        ];
+        for (p, field) in cases {
+            let e = compress(&data, &p).unwrap_err().to_string();
+            assert!(e.contains(field), "{e}");
+        }
+        // The same parameters in Blosc2 chunks are fine (but the ndlz codec, a plugin).
+        assert!(compress(&data, &p.with_filter(4, Filter::Delta, 0).with_format(Format::Blosc2)).is_ok());
+        assert!(compress(&data, &p).is_ok());
+    }
 
     proptest::proptest! {
         /// A stream is a run exactly when all its bytes are equal, whatever its length and

@@ -5,6 +5,7 @@
 
 pub(crate) mod blocks;
 pub(crate) mod blocksize;
+pub(crate) mod blosc1;
 pub(crate) mod buffers;
 pub mod compress;
 pub(crate) mod decompress;

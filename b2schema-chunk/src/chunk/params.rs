@@ -1,9 +1,9 @@
 //! What to compress a chunk with: [`Params`] and [`Split`], leaves that name codecs and filters
 //! only through [`Codec`] and [`Filter`].
 
-use crate::chunk::blocksize;
 use crate::chunk::header::{EXTENDED_HEADER_LEN, MAX_FILTERS};
 pub use crate::chunk::split::Split;
+use crate::chunk::{blocksize, blosc1};
 use crate::error::{Error, ErrorKind, Expected, Found, num};
 use crate::id::{Codec, Filter};
 
@@ -31,7 +31,7 @@ pub struct Params {
     pub codec_meta: u8,
     /// Compression level, 0 (memcpy) to 9.
     pub clevel: u8,
-    /// Bytes per item (1 to [`MAX_TYPESIZE`]).
+    /// Bytes per item (1 to [`MAX_TYPESIZE`](crate::MAX_TYPESIZE)).
     pub typesize: usize,
     /// The six filter slots, applied in slot order.
     pub filters: [Filter; MAX_FILTERS],
@@ -48,6 +48,35 @@ pub struct Params {
     /// `Unsupported` error).
     /// Chunks too small for a useful one (under 5 120 bytes) are compressed without.
     pub use_dict: bool,
+    /// The chunk format written: [`Format::Blosc2`] (c-blosc2's 32-byte extended header, the
+    /// default) or [`Format::Blosc1`] (c-blosc 1.x's 16-byte header, what numcodecs' `Blosc`
+    /// and zarr-python read).
+    pub format: Format,
+}
+
+/// The chunk format [`compress`](crate::compress::compress) writes.
+///
+/// ```
+/// use b2schema_chunk::{Codec, Filter, compress::{self, Format, Params, Split}};
+///
+/// // numcodecs' Blosc(cname="lz4", clevel=5, shuffle=SHUFFLE) for 4-byte items.
+/// let p = Params::blosc1(4).with_codec(Codec::Lz4);
+/// assert_eq!((p.format, p.split, p.filters[5]), (Format::Blosc1, Split::ForwardCompat, Filter::Shuffle));
+/// let data: Vec<u8> = (0..4000u32).flat_map(|i| (i / 3).to_le_bytes()).collect();
+/// let chunk = compress::compress(&data, &p).unwrap();
+/// assert_eq!(chunk[0], 2); // the Blosc1 format version byte
+/// assert_eq!(b2schema_chunk::decompress(&chunk).unwrap(), data);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// c-blosc2's chunks: the 32-byte extended header, version 5, every codec and filter.
+    Blosc2,
+    /// c-blosc 1.x's chunks (1.21.x): the 16-byte header, version 2, as c-blosc 1.x writes
+    /// them (its blocksize, split rule, no runs, no special chunks). Codecs blosclz, lz4, lz4hc,
+    /// zlib and zstd; at most one shuffle or bitshuffle and no other filter; no dictionary;
+    /// [`Split::Always`] splits only where c-blosc 1.x's reader does (typesize <= 16, 128 items
+    /// a block).
+    Blosc1,
 }
 
 impl Params {
@@ -75,7 +104,26 @@ impl Params {
             blocksize: 0,
             nthreads: 1,
             use_dict: false,
+            format: Format::Blosc2,
         }
+    }
+
+    /// numcodecs' `Blosc` defaults for items of `typesize` bytes, in c-blosc 1.x's format: lz4,
+    /// clevel 5, byte shuffle, c-blosc 1.x's default split mode (forward-compat), automatic
+    /// blocksize, one thread.
+    pub const fn blosc1(typesize: usize) -> Params {
+        Params {
+            codec: Codec::Lz4,
+            split: Split::ForwardCompat,
+            format: Format::Blosc1,
+            ..Params::new(typesize)
+        }
+    }
+
+    /// Writing chunks of `format`.
+    pub const fn with_format(mut self, format: Format) -> Params {
+        self.format = format;
+        self
     }
 
     /// With `codec`.
@@ -141,8 +189,12 @@ impl Params {
         self.filters.contains(&Filter::Shuffle)
     }
 
-    /// The blocksize c-blosc2 uses for a chunk of `nbytes` with these parameters.
+    /// The blocksize c-blosc2 (c-blosc 1.x for [`Format::Blosc1`]) uses for a chunk of `nbytes` with these parameters.
     pub fn blocksize_for(&self, nbytes: usize) -> usize {
+        if self.format == Format::Blosc1 {
+            let typesize = if self.typesize > MAX_SPLIT_TYPESIZE { 1 } else { self.typesize };
+            return blosc1::blocksize(nbytes, typesize, self.clevel, self.codec, self.split, self.blocksize);
+        }
         blocksize::blocksize(
             nbytes,
             self.typesize,
@@ -152,6 +204,50 @@ impl Params {
             self.has_shuffle(),
             self.blocksize,
         )
+    }
+}
+
+impl Params {
+    /// The shuffle of a [`Format::Blosc1`] chunk, or the error when c-blosc 1.x cannot write
+    /// these parameters: a codec other than blosclz, lz4, lz4hc, zlib and zstd; a filter other
+    /// than shuffle and bitshuffle, or both, or one twice; a dictionary.
+    pub(crate) fn blosc1_shuffle(&self) -> Result<blosc1::Shuffle, Error> {
+        if !matches!(self.codec, Codec::BloscLz | Codec::Lz4 | Codec::Lz4hc | Codec::Zlib | Codec::Zstd) {
+            return Err(param_error(
+                "codec",
+                Expected::Text("blosclz, lz4, lz4hc, zlib or zstd in a Blosc1 chunk"),
+                usize::from(self.codec.id()),
+            ));
+        }
+        if self.use_dict {
+            return Err(param_error("use_dict", Expected::Text("no dictionary in a Blosc1 chunk"), 1));
+        }
+        let mut shuffle = blosc1::Shuffle::None;
+        for f in &self.filters {
+            let this = match f {
+                Filter::NoFilter => continue,
+                Filter::Shuffle => blosc1::Shuffle::Byte,
+                Filter::BitShuffle => blosc1::Shuffle::Bit,
+                other => {
+                    return Err(param_error(
+                        "filters",
+                        Expected::Text(
+                            "shuffle, bitshuffle or no filter in a Blosc1 chunk (c-blosc 1.x has no other)",
+                        ),
+                        usize::from(other.id()),
+                    ));
+                }
+            };
+            if shuffle != blosc1::Shuffle::None {
+                return Err(param_error(
+                    "filters",
+                    Expected::Text("at most one shuffle or bitshuffle in a Blosc1 chunk"),
+                    usize::from(f.id()),
+                ));
+            }
+            shuffle = this;
+        }
+        Ok(shuffle)
     }
 }
 

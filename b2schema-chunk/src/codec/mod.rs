@@ -192,6 +192,9 @@ fn plugin_error(offset: usize, e: PluginError) -> Error {
 pub(crate) struct Encoder<'r> {
     codec: Codec,
     clevel: u8,
+    /// BloscLZ as c-blosc 1.x writes it (`Some(split)`: the blocks are split), not c-blosc2.
+    #[cfg_attr(not(feature = "blosclz"), allow(dead_code))]
+    blosclz_1x: Option<bool>,
     plugin: Option<(&'r dyn CodecPlugin, PluginContext<'r>)>,
 }
 
@@ -223,7 +226,14 @@ impl<'r> Encoder<'r> {
             | Codec::J2k
             | Codec::Htj2k
             | Codec::Other(_) => match plugin(registry, codec) {
-                Some(p) => return Ok(Encoder { codec, clevel, plugin: Some((p, registry.context(ctx))) }),
+                Some(p) => {
+                    return Ok(Encoder {
+                        codec,
+                        clevel,
+                        blosclz_1x: None,
+                        plugin: Some((p, registry.context(ctx))),
+                    });
+                }
                 None => {
                     return Err(unsupported(
                         field,
@@ -236,7 +246,12 @@ impl<'r> Encoder<'r> {
         if !enabled {
             return Err(disabled(field, codec));
         }
-        Ok(Encoder { codec, clevel, plugin: None })
+        Ok(Encoder { codec, clevel, blosclz_1x: None, plugin: None })
+    }
+
+    /// This encoder writing BloscLZ as c-blosc 1.x does, for blocks split (`split`) or not.
+    pub(crate) fn blosc1(self, split: bool) -> Self {
+        Encoder { blosclz_1x: Some(split), ..self }
     }
 
     /// The codec's format version for byte 1 of the header (`versionlz`).
@@ -258,7 +273,10 @@ impl<'r> Encoder<'r> {
         let clevel = self.clevel;
         Ok(match self.codec {
             #[cfg(feature = "blosclz")]
-            Codec::BloscLz => blosclz::compress(clevel, input, output),
+            Codec::BloscLz => match self.blosclz_1x {
+                Some(split) => blosclz::compress_1x(clevel, split, input, output),
+                None => blosclz::compress(clevel, input, output),
+            },
             #[cfg(feature = "lz4")]
             Codec::Lz4hc => match dict {
                 Some(d) => lz4::hc::compress_with_dict(clevel, &d.bytes, input, output),

@@ -22,6 +22,11 @@ const HASH_LOG: u32 = 14;
 const IPSHIFT: usize = 4;
 /// Shortest match worth a token.
 const MINLEN: usize = 4;
+/// Hash bits of BloscLZ 2.5.1's entropy probe (`HASH_LOG2`).
+const PROBE_HASH_LOG_1X: u32 = 12;
+/// BloscLZ 2.5.1 (c-blosc 1.x) shortens matches and their minimum by one on blocks that are not
+/// split or whose probed ratio is under this.
+const SPLIT_CRATIO_1X: f64 = 4.0;
 /// Hash bits per clevel.
 const HASHLOG: [u32; 10] =
     [0, HASH_LOG - 2, HASH_LOG - 1, HASH_LOG, HASH_LOG, HASH_LOG, HASH_LOG, HASH_LOG, HASH_LOG, HASH_LOG];
@@ -89,7 +94,7 @@ fn run_end(buf: &[u8], mut ip: usize, bound: usize, mut rf: usize) -> usize {
 
 /// The entropy probe (`get_cratio`): an estimate of the ratio of `block` with the same
 /// parsing as the encoder, counting output bytes instead of writing them.
-fn probe_ratio(block: &[u8], htab: &mut [u32], hashlog: u32) -> f64 {
+fn probe_ratio(block: &[u8], htab: &mut [u32], hashlog: u32, ipshift: usize, minlen: usize) -> f64 {
     let hashlen = 1usize << hashlog;
     let limit = block.len().min(hashlen);
     let Some(ip_limit) = limit.checked_sub(12) else {
@@ -125,9 +130,9 @@ fn probe_ratio(block: &[u8], htab: &mut [u32], hashlog: u32) -> f64 {
         } else {
             match_end(block, anchor + 4, ip_bound, rf + 4)
         };
-        ip = end - IPSHIFT;
+        ip = end - ipshift;
         let len = ip - anchor;
-        if len < MINLEN {
+        if len < minlen {
             literal(&mut ip, anchor, &mut copy, &mut oc);
             continue;
         }
@@ -182,20 +187,45 @@ impl Out<'_> {
 /// 0 when the block does not compress (the probe says so, it is shorter than 16 bytes,
 /// `output` is shorter than 66 bytes, or the output would not fit in `output`).
 pub(crate) fn compress(clevel: u8, input: &[u8], output: &mut [u8]) -> usize {
+    compress_as(clevel, input, output, None)
+}
+
+/// [`compress`] as c-blosc 1.x's BloscLZ 2.5.1 does (`split`: the block is split into streams):
+/// it probes the last quarter of every block with a 12-bit hash, and shortens matches by 3
+/// instead of 4 (and keeps matches of 3) on blocks not split or whose probed ratio is under 4.
+pub(crate) fn compress_1x(clevel: u8, split: bool, input: &[u8], output: &mut [u8]) -> usize {
+    compress_as(clevel, input, output, Some(split))
+}
+
+/// The encoder of c-blosc2 (`v1_split` `None`) or of c-blosc 1.x (`Some(split)`).
+fn compress_as(clevel: u8, input: &[u8], output: &mut [u8], v1_split: Option<bool>) -> usize {
     let clevel = usize::from(clevel.clamp(1, 9));
     let hashlog = HASHLOG[clevel];
     let mut htab = alloc::vec![0u32; 1 << HASH_LOG];
     let length = input.len();
-    let maxlen = match clevel {
-        0..=1 => length / 8,
-        2..=3 => length / 4,
-        4..=6 => length / 2,
-        _ => length,
+    let maxlen = match (v1_split, clevel) {
+        (Some(_), _) => length / 4,
+        (None, 0..=1) => length / 8,
+        (None, 2..=3) => length / 4,
+        (None, 4..=6) => length / 2,
+        (None, _) => length,
     };
     let shift = length - maxlen;
-    if probe_ratio(&input[shift..], &mut htab, hashlog) < MIN_CRATIO[clevel] {
-        return 0;
-    }
+    let (ipshift, minlen) = match v1_split {
+        None => {
+            if probe_ratio(&input[shift..], &mut htab, hashlog, IPSHIFT, MINLEN) < MIN_CRATIO[clevel] {
+                return 0;
+            }
+            (IPSHIFT, MINLEN)
+        }
+        Some(split) => {
+            let cratio = probe_ratio(&input[shift..], &mut htab, PROBE_HASH_LOG_1X, 3, 3);
+            if cratio < MIN_CRATIO[clevel] {
+                return 0;
+            }
+            if !split || cratio < SPLIT_CRATIO_1X { (3, 3) } else { (IPSHIFT, MINLEN) }
+        }
+    };
     if length < 16 || output.len() < 66 {
         return 0;
     }
@@ -228,9 +258,9 @@ pub(crate) fn compress(clevel: u8, input: &[u8], output: &mut [u8]) -> usize {
             } else {
                 match_end(input, anchor + 4, ip_bound, rf + 4)
             };
-            ip = end - IPSHIFT;
+            ip = end - ipshift;
             len = ip - anchor;
-            if len < MINLEN || (len <= 5 && dist >= MAX_DISTANCE) {
+            if len < minlen || (len <= 5 && dist >= MAX_DISTANCE) {
                 is_match = false;
             }
         }

@@ -5,4 +5,4 @@ mod decode;
 mod encode;
 
 pub(crate) use decode::decompress;
-pub(crate) use encode::compress;
+pub(crate) use encode::{compress, compress_1x};
