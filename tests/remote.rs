@@ -412,9 +412,12 @@ fn fixture_server_raw() -> &'static Server {
     })
 }
 
+/// Files as the test server serves them: name, bytes.
+type Files = Vec<(String, Vec<u8>)>;
+
 /// The sparse frames python-blosc2 wrote (directories): each directory's name, and its files as
 /// the server serves them (`dir/name`).
-fn sparse_fixtures() -> Vec<(String, Vec<(String, Vec<u8>)>)> {
+fn sparse_fixtures() -> Vec<(String, Files)> {
     let mut dirs: Vec<_> = std::fs::read_dir(fixture_file(""))
         .unwrap()
         .map(|e| e.unwrap().path())
