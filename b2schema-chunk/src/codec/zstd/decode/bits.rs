@@ -182,12 +182,12 @@ impl<'a> EndBits<'a> {
         Some((EndBits { src, head }, end))
     }
 
-    /// The eight bytes whose top `(-end) & 7` bits lie past `end`: the 57 bits below `end` at
-    /// least, at the top of the word once shifted ([`EndBits::top`]). Past the stream's start
-    /// (`end` < 0, bits read that the stream does not hold) zero, for the caller's final check
+    /// The eight bytes at stream byte `ceil(end / 8) - 8`: their top `(-end) & 7` bits lie past
+    /// `end`, the 57 bits below `end` at least are in them. Past the stream's start (`end` < 0,
+    /// bits read that the stream does not hold) zero, for the caller's final check
     /// ([`EndBits::finished`]) to refuse.
     #[inline(always)]
-    pub(crate) fn word(&self, end: isize) -> u64 {
+    fn word(&self, end: isize) -> u64 {
         let q = ((end + 7) >> 3) - 8;
         if let Some(b) = usize::try_from(q).ok().and_then(|q| self.src.get(q..q + 8)) {
             return u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
@@ -207,17 +207,15 @@ impl<'a> EndBits<'a> {
         u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
     }
 
-    /// The unread bits at the top of a word (57 of them at least, fewer near the stream's start
-    /// with zeros below).
-    #[inline(always)]
-    pub(crate) fn top(&self, end: isize) -> u64 {
-        self.word(end) << ((end.wrapping_neg() as u32) & 7)
-    }
-
-    /// Reads `n` <= 57 bits: the value and the new count.
+    /// Reads `n` <= 57 bits: the value and the new count. One right shift and a mask: the
+    /// word's bit 0 is stream bit `8 * q` ([`EndBits::word`]), the value's lowest bit is stream
+    /// bit `end - n`.
     #[inline(always)]
     pub(crate) fn read(&self, end: isize, n: u32) -> (u64, isize) {
-        (take(self.top(end), n), end - n as isize)
+        let next = end - n as isize;
+        let q8 = (((end + 7) >> 3) - 8) << 3;
+        let v = (self.word(end) >> ((next - q8) as u32 & 63)) & MASK[n as usize & 63];
+        (v, next)
     }
 
     /// Whether every bit of the stream was read, exactly.
@@ -225,12 +223,6 @@ impl<'a> EndBits<'a> {
     pub(crate) fn finished(end: isize) -> bool {
         end == 0
     }
-}
-
-/// The top `n` <= 63 bits of `top`.
-#[inline(always)]
-pub(crate) fn take(top: u64, n: u32) -> u64 {
-    (top >> 1) >> ((63 - n) & 63)
 }
 
 /// A little-endian integer of `n` <= 8 bytes at `src[at..]`, or `None` past the end.

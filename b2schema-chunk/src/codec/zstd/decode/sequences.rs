@@ -2,7 +2,7 @@
 //! of sequences and the three table modes: predefined, RLE, compressed, repeat) and the decoding
 //! loop, which executes each sequence as soon as it is decoded (`execute`).
 
-use super::bits::{EndBits, MASK, take};
+use super::bits::{EndBits, MASK};
 use super::execute::{Out, copy_literals, copy_match, wild_match};
 use super::fse::{Kind, SEQ_ENTRIES, SLOT_AT, SeqTables};
 
@@ -145,8 +145,8 @@ pub(crate) fn decode(
             // 30 + 26 bits, in one read of the 57 below `end`, then split.
             let (sl, sm, so) = (u32::from(l.nb_bits), u32::from(m.nb_bits), u32::from(o.nb_bits));
             let r = extras + sl + sm + so;
-            let mut all = take(bits.top(end), r);
-            end -= r as isize;
+            let (mut all, next) = bits.read(end, r);
+            end = next;
             // Split from the lowest field up (the offset state's bits), shifting each out.
             sof = usize::from(o.next) + (all & MASK[so as usize & 63]) as usize;
             all >>= so;
