@@ -154,6 +154,77 @@ impl<'a> BitReader<'a> {
     }
 }
 
+/// A backward reader whose whole state is one number, the count of unread bits (`end`: the
+/// stream's bits `0..end`, least significant first), kept by the caller in a local: each read
+/// loads the eight bytes that end at or just past bit `end`. The sequence loop keeps fewer values
+/// live this way than with [`BitReader`]'s container, position and count (which it spilled to
+/// the stack every sequence, on the chain from one state to the next).
+pub(crate) struct EndBits<'a> {
+    src: &'a [u8],
+    /// Eight zero bytes, then the stream's first eight (zero-padded): the words of the last
+    /// 56 bits and of streams shorter than eight bytes.
+    head: [u8; 16],
+}
+
+impl<'a> EndBits<'a> {
+    /// A reader of `src` and the count of its bits below the start marker, or `None` when `src`
+    /// is empty or its last byte is zero (no start marker).
+    pub(crate) fn new(src: &'a [u8]) -> Option<(Self, isize)> {
+        let &last = src.last()?;
+        if last == 0 {
+            return None;
+        }
+        let mut head = [0u8; 16];
+        let n = src.len().min(8);
+        head[8..8 + n].copy_from_slice(&src[..n]);
+        // At most 128 KiB of stream (a block): the count fits with room.
+        let end = (src.len() * 8) as isize - (last.leading_zeros() as isize + 1);
+        Some((EndBits { src, head }, end))
+    }
+
+    /// The eight bytes at stream byte `ceil(end / 8) - 8`: their top `(-end) & 7` bits lie past
+    /// `end`, the 57 bits below `end` at least are in them. Past the stream's start (`end` < 0,
+    /// bits read that the stream does not hold) zero, for the caller's final check
+    /// ([`EndBits::finished`]) to refuse.
+    #[inline(always)]
+    fn word(&self, end: isize) -> u64 {
+        let q = ((end + 7) >> 3) - 8;
+        if let Some(b) = usize::try_from(q).ok().and_then(|q| self.src.get(q..q + 8)) {
+            return u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
+        }
+        self.word_near_start(end)
+    }
+
+    #[inline(never)]
+    fn word_near_start(&self, end: isize) -> u64 {
+        if end <= 0 {
+            return 0;
+        }
+        // 1 <= end <= 63 here (q < 8 unless the stream has eight bytes, then q < 0): the word
+        // at stream byte q = ceil(end / 8) - 8 in -8..=0, from `head`.
+        let i = ((((end + 7) >> 3) as usize) & 15).min(8);
+        let b = &self.head[i..i + 8];
+        u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
+    }
+
+    /// Reads `n` <= 57 bits: the value and the new count. One right shift and a mask: the
+    /// word's bit 0 is stream bit `8 * q` ([`EndBits::word`]), the value's lowest bit is stream
+    /// bit `end - n`.
+    #[inline(always)]
+    pub(crate) fn read(&self, end: isize, n: u32) -> (u64, isize) {
+        let next = end - n as isize;
+        let q8 = (((end + 7) >> 3) - 8) << 3;
+        let v = (self.word(end) >> ((next - q8) as u32 & 63)) & MASK[n as usize & 63];
+        (v, next)
+    }
+
+    /// Whether every bit of the stream was read, exactly.
+    #[inline(always)]
+    pub(crate) fn finished(end: isize) -> bool {
+        end == 0
+    }
+}
+
 /// A little-endian integer of `n` <= 8 bytes at `src[at..]`, or `None` past the end.
 #[inline]
 pub(crate) fn le(src: &[u8], at: usize, n: usize) -> Option<u64> {
@@ -164,6 +235,35 @@ pub(crate) fn le(src: &[u8], at: usize, n: usize) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// `EndBits` reads what `BitReader` reads, field by field (reloading as the Huffman and
+        /// weight loops do), to the end of the stream and past it.
+        #[test]
+        fn end_bits_read_as_the_bit_reader(
+            src in proptest::collection::vec(any::<u8>(), 1..40),
+            sizes in proptest::collection::vec(0u32..=31, 1..80),
+        ) {
+            let Some(mut r) = BitReader::new(&src) else {
+                prop_assert!(EndBits::new(&src).is_none());
+                return Ok(());
+            };
+            let (e, mut end) = EndBits::new(&src).unwrap();
+            for &n in &sizes {
+                r.reload();
+                // Past the start both read garbage (then refused): compare within the stream.
+                if end < n as isize {
+                    break;
+                }
+                let (v, next) = e.read(end, n);
+                prop_assert_eq!(v, r.read(n), "{} bits at {}", n, end);
+                end = next;
+            }
+            r.reload();
+            prop_assert_eq!(EndBits::finished(end), r.finished());
+        }
+    }
 
     #[test]
     fn reads_backwards_from_the_marker() {

@@ -61,10 +61,12 @@ pub(crate) fn wild_match(buf: &mut [u8], mut d: usize, offset: usize, len: usize
     let end = d + len;
     let mut s = d - offset;
     if offset >= 32 {
-        while d < end {
-            buf.copy_within(s..s + 32, d);
+        // Most matches take one piece: written first, without the loop's test.
+        buf.copy_within(s..s + 32, d);
+        while d + 32 < end {
             s += 32;
             d += 32;
+            buf.copy_within(s..s + 32, d);
         }
     } else if offset >= 16 {
         while d < end {

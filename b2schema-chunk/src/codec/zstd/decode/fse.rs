@@ -95,50 +95,68 @@ pub(crate) fn read_ncount(
 
 /// Spreads the counts to the symbol of each state (`symbols[..1 << log]`) and sets `next[s]`
 /// to the first state number of each symbol (its count, 1 for "less than one").
-fn spread(
-    norm: &[i16],
-    log: u32,
-    symbols: &mut [u8; 1 << MAX_LOG],
-    next: &mut [u32; 256],
-) -> Result<(), &'static str> {
+///
+/// The same table as RFC 8878 §4.1.1's walk (which skips the positions kept for "less than one"
+/// symbols, and so branches once per symbol and per skip), with a branch only for counts over
+/// eight: as libzstd's `FSE_buildDTable_internal` lays symbols down for tables without "less
+/// than one" symbols, here for all tables, the symbols are first written in order, eight bytes
+/// at a time; the "less than one" symbols are written from the table's end down (each symbol is
+/// written at the next free position there, which only a "less than one" one keeps); then the
+/// walk visits every position, writing the next symbol in order at positions below the kept
+/// ones and into the spare last byte of `symbols` at the others.
+fn spread(norm: &[i16], log: u32, symbols: &mut Symbols, next: &mut [u32; 256]) -> Result<(), &'static str> {
+    const M: usize = (1 << MAX_LOG) - 1;
     let size = 1usize << log;
-    let mut high = size - 1;
+    // The symbols of positive count, in order (then at most 7 bytes past them).
+    let mut sorted = [0u8; (1 << MAX_LOG) + 8];
+    let mut valid = 0usize;
+    let mut lows = 0usize;
     for (s, &c) in norm.iter().enumerate() {
-        if c == -1 {
-            symbols[high & ((1 << MAX_LOG) - 1)] = s as u8;
-            high = high.wrapping_sub(1);
-            next[s] = 1;
-        } else {
-            next[s] = c.max(0) as u32;
+        let low = c == -1;
+        next[s & 255] = if low { 1 } else { c.max(0) as u32 };
+        symbols[size.wrapping_sub(lows + 1) & M] = s as u8;
+        lows += usize::from(low);
+        let run = [s as u8; 8];
+        let c = c.max(0) as usize;
+        // Eight bytes whatever the count (the next symbol's overwrite those past it).
+        let Some(d) = sorted.get_mut(valid..valid + 8) else {
+            return Err(SPREAD);
+        };
+        d.copy_from_slice(&run);
+        let mut i = 8;
+        while i < c {
+            let Some(d) = sorted.get_mut(valid + i..valid + i + 8) else {
+                return Err(SPREAD);
+            };
+            d.copy_from_slice(&run);
+            i += 8;
         }
+        valid += c;
+    }
+    if valid + lows != size {
+        return Err(SPREAD);
     }
     let step = (size >> 1) + (size >> 3) + 3;
     let mask = size - 1;
     let mut pos = 0usize;
-    if high == size - 1 {
-        // No "less than one" symbol: every position is taken in turn.
-        for (s, &c) in norm.iter().enumerate() {
-            for _ in 0..c.max(0) {
-                symbols[pos & ((1 << MAX_LOG) - 1)] = s as u8;
-                pos = (pos + step) & mask;
-            }
+    let mut j = 0usize;
+    // Four positions a round (tables have 32 states at least), computed each from `pos`.
+    for _ in 0..size / 4 {
+        let p = [pos, (pos + step) & mask, (pos + 2 * step) & mask, (pos + 3 * step) & mask];
+        for q in p {
+            let keep = q < valid;
+            symbols[if keep { q } else { 1 << MAX_LOG }] = sorted[j & M];
+            j += usize::from(keep);
         }
-    } else {
-        for (s, &c) in norm.iter().enumerate() {
-            for _ in 0..c.max(0) {
-                symbols[pos & ((1 << MAX_LOG) - 1)] = s as u8;
-                pos = (pos + step) & mask;
-                while pos > high {
-                    pos = (pos + step) & mask;
-                }
-            }
-        }
-    }
-    if pos != 0 {
-        return Err("FSE table counts that spread over the whole table");
+        pos = (pos + 4 * step) & mask;
     }
     Ok(())
 }
+
+/// The symbol of each state, and a spare byte ([`spread`]).
+type Symbols = [u8; (1 << MAX_LOG) + 1];
+
+const SPREAD: &str = "FSE table counts that spread over the whole table";
 
 /// The number of bits and the next state's base for a state whose symbol's counter is `n`.
 #[inline(always)]
@@ -157,7 +175,7 @@ pub(crate) struct SymbolTable {
 impl SymbolTable {
     pub(crate) fn build(norm: &[i16], log: u32) -> Result<Self, &'static str> {
         let mut t = SymbolTable { entries: [0; 1 << 6] };
-        let mut symbols = [0u8; 1 << MAX_LOG];
+        let mut symbols = [0u8; (1 << MAX_LOG) + 1];
         let mut next = [0u32; 256];
         spread(norm, log, &mut symbols, &mut next)?;
         for (state, &s) in symbols[..1 << log].iter().enumerate() {
@@ -288,23 +306,24 @@ impl SeqTables {
     ) -> Result<(), &'static str> {
         let at = SLOT_AT[slot % 6];
         self.log[slot % 6] = log;
-        let mut symbols = [0u8; 1 << MAX_LOG];
+        let mut symbols = [0u8; (1 << MAX_LOG) + 1];
         let mut next = [0u32; 256];
         spread(norm, log, &mut symbols, &mut next)?;
-        let mut info = [(0u32, 0u8); 64];
+        // Each symbol's entry but for the transition, copied to its states.
+        let mut info = [SeqEntry::default(); 64];
         for (s, x) in info.iter_mut().enumerate().take(norm.len()) {
-            *x = kind.symbol(s as u8);
+            let (base, extra) = kind.symbol(s as u8);
+            *x = SeqEntry { base, next: 0, nb_bits: 0, extra };
         }
-        let table = &mut self.entries[at..];
-        for (state, &s) in symbols[..1 << log].iter().enumerate() {
+        for (e, &s) in self.entries[at..].iter_mut().zip(&symbols[..1 << log]) {
             let n = next[s as usize];
-            next[s as usize] += 1;
+            next[s as usize] = n + 1;
             let (nb, next_state) = transition(n, log);
-            let (base, extra) = info[s as usize & 63];
-            let next = next_state.wrapping_add(at as u16);
-            if let Some(e) = table.get_mut(state) {
-                *e = SeqEntry { base, next, nb_bits: nb as u8, extra };
-            }
+            *e = SeqEntry {
+                next: next_state.wrapping_add(at as u16),
+                nb_bits: nb as u8,
+                ..info[s as usize & 63]
+            };
         }
         Ok(())
     }
@@ -331,6 +350,106 @@ impl SeqTables {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::vec::Vec;
+    use proptest::prelude::*;
+
+    /// RFC 8878 §4.1.1's walk, as this decoder spread the counts before (the reference of
+    /// [`spread`]).
+    fn spread_reference(
+        norm: &[i16],
+        log: u32,
+        symbols: &mut [u8; 1 << MAX_LOG],
+        next: &mut [u32; 256],
+    ) -> Result<(), &'static str> {
+        let size = 1usize << log;
+        let mut high = size - 1;
+        for (s, &c) in norm.iter().enumerate() {
+            if c == -1 {
+                symbols[high & ((1 << MAX_LOG) - 1)] = s as u8;
+                high = high.wrapping_sub(1);
+                next[s] = 1;
+            } else {
+                next[s] = c.max(0) as u32;
+            }
+        }
+        let step = (size >> 1) + (size >> 3) + 3;
+        let mask = size - 1;
+        let mut pos = 0usize;
+        if high == size - 1 {
+            // No "less than one" symbol: every position is taken in turn.
+            for (s, &c) in norm.iter().enumerate() {
+                for _ in 0..c.max(0) {
+                    symbols[pos & ((1 << MAX_LOG) - 1)] = s as u8;
+                    pos = (pos + step) & mask;
+                }
+            }
+        } else {
+            for (s, &c) in norm.iter().enumerate() {
+                for _ in 0..c.max(0) {
+                    symbols[pos & ((1 << MAX_LOG) - 1)] = s as u8;
+                    pos = (pos + step) & mask;
+                    while pos > high {
+                        pos = (pos + step) & mask;
+                    }
+                }
+            }
+        }
+        if pos != 0 {
+            return Err("FSE table counts that spread over the whole table");
+        }
+        Ok(())
+    }
+
+    /// Valid counts (they add up to the table size) of `n` symbols at accuracy `log`: those in
+    /// `low` "less than one" (but symbol 0), the rest of the table dealt to the others by `seed`.
+    fn counts(log: u32, n: usize, low: &[bool], seed: u64) -> Vec<i16> {
+        let size = 1usize << log;
+        let mut norm = alloc::vec![0i16; n];
+        let mut x = seed | 1;
+        let mut lows = 0;
+        // Symbol 0 always has a count of its own: the others get the rest.
+        for (c, &l) in norm.iter_mut().zip(low).skip(1) {
+            if l && lows + 1 < size {
+                *c = -1;
+                lows += 1;
+            }
+        }
+        let others: Vec<usize> = (0..n).filter(|&i| norm[i] != -1).collect();
+        for _ in 0..size - lows {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            // Skewed: the first symbols get most of the table, as in real tables.
+            let k = (x % others.len() as u64) as usize;
+            let k = if x >> 60 < 12 { k % (others.len() / 4 + 1) } else { k };
+            norm[others[k]] += 1;
+        }
+        norm
+    }
+
+    proptest! {
+        #[test]
+        fn spread_is_the_rfc_walk(log in 5u32..=9, n in 1usize..=64, low in proptest::collection::vec(any::<bool>(), 64), seed in any::<u64>()) {
+            let norm = counts(log, n, &low, seed);
+            let (mut a, mut na) = ([0u8; (1 << MAX_LOG) + 1], [0u32; 256]);
+            let (mut b, mut nb) = ([0u8; 1 << MAX_LOG], [0u32; 256]);
+            prop_assert_eq!(spread(&norm, log, &mut a, &mut na), Ok(()));
+            prop_assert_eq!(spread_reference(&norm, log, &mut b, &mut nb), Ok(()));
+            prop_assert!(a[..1 << log] == b[..1 << log], "symbols differ");
+            prop_assert!(na == nb, "first states differ");
+        }
+
+        #[test]
+        fn bad_sums_are_refused(log in 5u32..=9, n in 1usize..=64, low in proptest::collection::vec(any::<bool>(), 64), seed in any::<u64>(), i in 0usize..64, d in prop_oneof![Just(-1i16), Just(1)]) {
+            let mut norm = counts(log, n, &low, seed);
+            let i = i % n;
+            norm[i] = (norm[i] + d).max(-1);
+            let sum: i32 = norm.iter().map(|&c| i32::from(c).abs()).sum();
+            let mut a = [0u8; (1 << MAX_LOG) + 1];
+            let r = spread(&norm, log, &mut a, &mut [0u32; 256]);
+            prop_assert_eq!(r.is_ok(), sum == 1 << log);
+        }
+    }
 
     #[test]
     fn predefined_distributions_fill_their_tables() {

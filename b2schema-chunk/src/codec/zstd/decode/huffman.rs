@@ -82,9 +82,7 @@ impl HuffTable {
             let at = (start[w as usize] as usize) << spread;
             let e = s as u16 | ((log + 1 - u32::from(w)) as u16) << 8;
             let run = (len as usize) << spread;
-            for x in self.entries.get_mut(at..at + run).ok_or("a Huffman table that fits")? {
-                *x = e;
-            }
+            self.entries.get_mut(at..at + run).ok_or("a Huffman table that fits")?.fill(e);
             start[w as usize] += len;
         }
         self.log = log;
@@ -234,7 +232,9 @@ fn read_weights(src: &[u8], weights: &mut [u8; 256]) -> Result<(usize, usize), &
     let body = src.get(1..1 + h).ok_or("a Huffman tree description within the literals section")?;
     let mut norm = [0i16; 256];
     let (log, n) = read_ncount(body, &mut norm, 255, 6)?;
-    let t = SymbolTable::build(&norm, log)?;
+    // The weights' symbols up to the last one counted (at most 13 of the 256 read).
+    let used = norm.iter().rposition(|&c| c != 0).map_or(0, |i| i + 1);
+    let t = SymbolTable::build(&norm[..used], log)?;
     let mut r =
         BitReader::new(&body[n..]).ok_or("Huffman weights (an FSE stream ending in a nonzero byte)")?;
     let mut s1 = r.read(log) as u32;

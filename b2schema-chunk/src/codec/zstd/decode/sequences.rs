@@ -2,7 +2,7 @@
 //! of sequences and the three table modes: predefined, RLE, compressed, repeat) and the decoding
 //! loop, which executes each sequence as soon as it is decoded (`execute`).
 
-use super::bits::{BitReader, MASK};
+use super::bits::{EndBits, MASK};
 use super::execute::{Out, copy_literals, copy_match, wild_match};
 use super::fse::{Kind, SEQ_ENTRIES, SLOT_AT, SeqTables};
 
@@ -109,21 +109,30 @@ pub(crate) fn decode(
     lit_len: usize,
     out: &mut Out<'_>,
 ) -> Result<(), &'static str> {
-    let mut br = BitReader::new(src).ok_or("a sequence bitstream ending in a nonzero byte")?;
+    let (bits, mut end) = EndBits::new(src).ok_or("a sequence bitstream ending in a nonzero byte")?;
     let [ll_s, of_s, ml_s] = t.current();
     let st = &t.seq.entries;
-    let mut sll = SLOT_AT[ll_s] + br.read(t.seq.log[ll_s]) as usize;
-    let mut sof = SLOT_AT[of_s] + br.read(t.seq.log[of_s]) as usize;
-    let mut sml = SLOT_AT[ml_s] + br.read(t.seq.log[ml_s]) as usize;
-    br.reload();
+    let state = |end: &mut isize, slot: usize| {
+        let (v, e) = bits.read(*end, t.seq.log[slot]);
+        *end = e;
+        SLOT_AT[slot] + v as usize
+    };
+    let mut sll = state(&mut end, ll_s);
+    let mut sof = state(&mut end, of_s);
+    let mut sml = state(&mut end, ml_s);
     let mut lp = 0usize;
     let mut reps = *rep;
-    // The fast path's bounds, each checked once per sequence: the output (the block's limit
-    // and 32 bytes of room for wild copies), the literals (32 bytes of room past them).
-    let wild_end = out.limit.min(out.buf.len().saturating_sub(32));
+    // The fast path's bound, checked once per sequence: `wild`, the output's end for wild copies
+    // (the block's limit, 32 bytes of room), past `op` (or at it when the fast path is closed:
+    // no room past the literals, or the checked path went past it), so `wild - op` never wraps.
     let lits_room = lit_len + 32 <= lits.len();
+    let wild_end = if lits_room { out.limit.min(out.buf.len().saturating_sub(32)) } else { 0 };
     let fs = out.frame_start;
     let mut op = out.pos;
+    let mut wild = wild_end.max(op);
+    // The output, out of `out` for the loop (one base address in a register); lent back to
+    // `out` for the checked copies.
+    let mut buf: &mut [u8] = core::mem::take(&mut out.buf);
     for left in (0..nb).rev() {
         let l = st[sll & (SEQ_ENTRIES - 1)];
         let o = st[sof & (SEQ_ENTRIES - 1)];
@@ -133,34 +142,36 @@ pub(crate) fn decode(
         let (of_bits, ml_bits, ll_bits);
         if extras < 31 && left != 0 {
             // The common case: the three extra-bit fields and the three state updates, at most
-            // 30 + 26 bits, in one read after the last reload (57 bits), then split.
+            // 30 + 26 bits, in one read of the 57 below `end`, then split.
             let (sl, sm, so) = (u32::from(l.nb_bits), u32::from(m.nb_bits), u32::from(o.nb_bits));
-            let mut r = extras + sl + sm + so;
-            let all = br.read(r);
-            r -= no;
-            of_bits = (all >> r) as u32;
-            r -= nm;
-            ml_bits = (all >> r) & MASK[nm as usize];
-            r -= nl;
-            ll_bits = (all >> r) & MASK[nl as usize];
-            r -= sl;
-            sll = usize::from(l.next) + ((all >> r) & MASK[sl as usize]) as usize;
-            sml = usize::from(m.next) + ((all >> so) & MASK[sm as usize]) as usize;
-            sof = usize::from(o.next) + (all & MASK[so as usize]) as usize;
-            br.reload();
+            let r = extras + sl + sm + so;
+            let (mut all, next) = bits.read(end, r);
+            end = next;
+            // Split from the lowest field up (the offset state's bits), shifting each out.
+            sof = usize::from(o.next) + (all & MASK[so as usize & 63]) as usize;
+            all >>= so;
+            sml = usize::from(m.next) + (all & MASK[sm as usize & 63]) as usize;
+            all >>= sm;
+            sll = usize::from(l.next) + (all & MASK[sl as usize & 63]) as usize;
+            all >>= sl;
+            ll_bits = all & MASK[nl as usize & 63];
+            all >>= nl;
+            ml_bits = all & MASK[nm as usize & 63];
+            of_bits = (all >> nm) as u32;
         } else {
-            // As RFC 8878 §3.1.1.3.2.1.3 reads them, with a reload where 57 bits may not do.
-            of_bits = br.read(no) as u32;
-            ml_bits = br.read(nm);
-            if extras >= 31 {
-                br.reload();
-            }
-            ll_bits = br.read(nl);
+            // As RFC 8878 §3.1.1.3.2.1.3 reads them, one field at a time.
+            let mut read = |n: u32| {
+                let (v, e) = bits.read(end, n);
+                end = e;
+                v
+            };
+            of_bits = read(no) as u32;
+            ml_bits = read(nm);
+            ll_bits = read(nl);
             if left != 0 {
-                sll = usize::from(l.next) + br.read(u32::from(l.nb_bits)) as usize;
-                sml = usize::from(m.next) + br.read(u32::from(m.nb_bits)) as usize;
-                sof = usize::from(o.next) + br.read(u32::from(o.nb_bits)) as usize;
-                br.reload();
+                sll = usize::from(l.next) + read(u32::from(l.nb_bits)) as usize;
+                sml = usize::from(m.next) + read(u32::from(m.nb_bits)) as usize;
+                sof = usize::from(o.next) + read(u32::from(o.nb_bits)) as usize;
             }
         }
         let ml = m.base as usize + ml_bits as usize;
@@ -189,13 +200,7 @@ pub(crate) fn decode(
         let offset = offset as usize;
         // The fast path: room for whole 32-byte pieces past the literals and the match, in the
         // output and in the literals, and a match within the frame's output.
-        if lits_room
-            && ll <= lit_len - lp
-            && ll + ml <= wild_end.wrapping_sub(op)
-            && op <= wild_end
-            && offset.wrapping_sub(1) < op + ll - fs
-        {
-            let buf = &mut *out.buf;
+        if ll <= lit_len - lp && ll + ml <= wild - op && offset.wrapping_sub(1) < op + ll - fs {
             buf[op..op + 16].copy_from_slice(&lits[lp..lp + 16]);
             if ll > 16 {
                 let mut k = 16;
@@ -211,16 +216,21 @@ pub(crate) fn decode(
             continue;
         }
         if ll > lit_len - lp {
+            out.buf = buf;
             return Err("literal lengths within the block's literals");
         }
+        out.buf = buf;
         out.pos = op;
-        copy_literals(out, lits, lp, ll)?;
+        let r = copy_literals(out, lits, lp, ll).and_then(|()| copy_match(out, offset, ml));
+        buf = core::mem::take(&mut out.buf);
+        r?;
         lp += ll;
-        copy_match(out, offset, ml)?;
         op = out.pos;
+        wild = wild_end.max(op);
     }
+    out.buf = buf;
     out.pos = op;
-    if !br.finished() {
+    if !EndBits::finished(end) {
         return Err("a sequence bitstream that ends with its last sequence");
     }
     *rep = reps;
