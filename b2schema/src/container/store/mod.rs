@@ -27,6 +27,7 @@
 //! ```
 
 mod batch;
+mod cells;
 mod ctable;
 mod describe;
 mod dir;
@@ -35,6 +36,7 @@ mod json;
 mod key;
 mod member;
 mod msgpack;
+mod objects;
 mod write;
 mod zip;
 mod zip_write;
