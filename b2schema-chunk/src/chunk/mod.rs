@@ -13,3 +13,4 @@ pub(crate) mod params;
 pub(crate) mod split;
 pub(crate) mod stored;
 pub(crate) mod vl;
+pub(crate) mod vl_compress;

@@ -27,6 +27,7 @@
 //! ```
 
 mod batch;
+mod batch_write;
 mod cells;
 mod ctable;
 mod describe;
@@ -47,6 +48,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 pub use batch::{BatchArray, BatchMeta};
+pub use batch_write::BatchArrayWriter;
 pub use ctable::{CTABLE_META_KEY, CTable, ColumnSpec, VALID_ROWS_KEY, column_key};
 pub use describe::{Description, Kind};
 pub use embed::Embedded;

@@ -7,7 +7,8 @@
 //! or `b2tree`, vlmetalayer `estore_metadata` = `{"embed_map": {}, "current_offset": 0}`). A
 //! `.b2z` holds the same files as stored ZIP members, largest first and `embed.b2e` last, as
 //! `DictStore.to_b2z` writes them. Both are written whole or not at all: into a temporary name
-//! beside the destination, synced, then renamed onto it (a `.b2d` must not exist yet).
+//! beside the destination, synced, then renamed onto it (a `.b2d` must not exist yet), and the
+//! directory that holds it synced so that the rename survives a crash.
 //!
 //! ```
 //! use b2schema::store::{Flavour, Store, StoreWriter};
@@ -140,19 +141,7 @@ impl StoreWriter {
     /// Writes the `.b2z` at `path`, whole or not at all (a temporary file beside it, synced,
     /// then renamed onto it; an existing file is replaced).
     pub fn write_zip(&self, path: impl AsRef<Path>) -> Result<()> {
-        let path = path.as_ref();
-        let bytes = self.to_zip()?;
-        let tmp = temporary(path)?;
-        let written = (|| -> std::io::Result<()> {
-            let mut f = std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp)?;
-            f.write_all(&bytes)?;
-            f.sync_all()?;
-            std::fs::rename(&tmp, path)
-        })();
-        written.map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
-            Error::from(e).in_field("path")
-        })
+        write_atomically(path.as_ref(), &self.to_zip()?)
     }
 
     /// Writes the `.b2d` directory at `path`, which must not exist, whole or not at all (a
@@ -181,13 +170,41 @@ impl StoreWriter {
                 f.write_all(&bytes)?;
                 f.sync_all()?;
             }
-            std::fs::rename(&tmp, path)
+            std::fs::rename(&tmp, path)?;
+            sync_parent(path)
         })();
         written.map_err(|e| {
             let _ = std::fs::remove_dir_all(&tmp);
             Error::from(e).in_field("path")
         })
     }
+}
+
+/// Writes `bytes` to the file `path`, whole or not at all: a temporary file beside it, synced,
+/// renamed onto it (an existing file is replaced), then its directory synced so that the rename
+/// itself is durable.
+pub(super) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    let tmp = temporary(path)?;
+    let written = (|| -> std::io::Result<()> {
+        let mut f = std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)?;
+        sync_parent(path)
+    })();
+    written.map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        Error::from(e).in_field("path")
+    })
+}
+
+/// Syncs the directory that holds `path` (where a directory can be opened: not on Windows).
+fn sync_parent(path: &Path) -> std::io::Result<()> {
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if cfg!(unix) { std::fs::File::open(parent)?.sync_all() } else { Ok(()) }
 }
 
 /// A name beside `path` for its temporary (`.NAME.PID.tmp`).
