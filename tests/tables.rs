@@ -291,7 +291,10 @@ fn ctables_that_lie_are_errors_that_name_the_place() {
     let t = fresh("mask-long");
     bools(&t.join("_valid_rows.b2nd"), &[1; 50]);
     let e = rows_err(&t);
-    assert!(e.contains("as long as /_valid_rows"), "{e}");
+    assert!(e.contains("n_rows"), "{e}");
+    set_schema(&t, &schema(r#"{"name": "id", "kind": "int64"}"#, 50));
+    let e = rows_err(&t);
+    assert!(e.contains("as long as /_valid_rows") && e.contains("/_cols/id"), "{e}");
     let t = fresh("mask-short");
     bools(&t.join("_valid_rows.b2nd"), &[1, 1]);
     let e = rows_err(&t);
@@ -470,4 +473,77 @@ fn column_kinds_that_lie_are_errors_that_name_the_place() {
     let e = cells(&base, "l").unwrap_err().to_string();
     assert!(e.contains("/_cols/l"), "{e}");
     let _ = std::fs::remove_dir_all(&base);
+}
+
+/// A CTable of `n` rows in `dir` (from the fixture's `/_meta`): an `int64` column `id`
+/// (0..n, chunks of 64Ki rows), a `vlstring` column `s` (batches of 2048), every seventh row
+/// deleted.
+fn big_table(dir: &Path, n: i64) -> i64 {
+    copy_dir(&dir_of_fixture(), dir);
+    let cols = dir.join("_cols");
+    std::fs::remove_dir_all(&cols).unwrap();
+    std::fs::create_dir_all(&cols).unwrap();
+    let ids: Vec<u8> = (0..n).flat_map(|i| i.to_le_bytes()).collect();
+    let chunk = [1 << 16];
+    let nd = |dtype: &str, size: usize, data: &[u8], path: &Path| {
+        let f = b2schema::writer::NdArray::new(
+            &[n],
+            &chunk,
+            &[1 << 13],
+            dtype,
+            size,
+            b2schema::writer::Fill::Data(data),
+        );
+        f.to_frame().unwrap().write_file(path).unwrap();
+    };
+    nd("<i8", 8, &ids, &cols.join("id.b2nd"));
+    let valid: Vec<u8> = (0..n).map(|i| u8::from(i % 7 != 3)).collect();
+    std::fs::remove_file(dir.join("_valid_rows.b2nd")).unwrap();
+    nd("|b1", 1, &valid, &dir.join("_valid_rows.b2nd"));
+    let mut w = b2schema::store::BatchArrayWriter::new(b2schema::chunk::Params::new(1), Some(256));
+    for start in (0..n).step_by(2048) {
+        let batch: Vec<Value> =
+            (start..(start + 2048).min(n)).map(|i| Value::from(format!("s{i}"))).collect();
+        w.push(&batch).unwrap();
+    }
+    w.write_file(cols.join("s.b2b")).unwrap();
+    let live = valid.iter().filter(|&&v| v == 1).count() as i64;
+    let cols = r#"{"name": "id", "kind": "int64"}, {"name": "s", "kind": "vlstring"}"#;
+    set_schema(dir, &format!("{{\"version\": 3, \"columns\": [{cols}], \"n_rows\": {live}}}"));
+    live
+}
+
+fn dir_of_fixture() -> PathBuf {
+    dir().join("table.b2d")
+}
+
+/// Rows streamed by `for_each_row` take memory set by the band (a chunk of rows), not by the
+/// number of rows: the peak for a table ten times longer is about the same, and far below
+/// what the rows gathered would take. Every row comes in order, deleted rows skipped.
+#[test]
+fn streamed_rows_take_memory_independent_of_the_row_count() {
+    let mut peaks = Vec::new();
+    for n in [100_000i64, 1_000_000] {
+        let d = scratch(&format!("big{n}"));
+        let live = big_table(&d, n);
+        let t = CTable::open(&d).unwrap();
+        let (mut count, mut last) = (0i64, -1i128);
+        let mut result = None;
+        let info = allocation_counter::measure(|| {
+            result = Some(t.for_each_row(None, |r| {
+                let (Value::Int(id), Value::Str(s)) = (&r[0], &r[1]) else { panic!("{r:?}") };
+                assert!(*id > last && id % 7 != 3 && *s == format!("s{id}"), "{r:?} after {last}");
+                last = *id;
+                count += 1;
+                Ok(())
+            }));
+        });
+        assert_eq!(result.unwrap().unwrap(), live as u64);
+        assert_eq!(count, live);
+        peaks.push(info.bytes_max);
+        let _ = std::fs::remove_dir_all(&d);
+    }
+    // Gathered, the million rows alone would take 2 cells x 32 bytes x 857,143 rows = 54 MB.
+    eprintln!("peak bytes for 100k and 1M rows: {peaks:?}");
+    assert!(peaks[1] < 16 << 20 && peaks[1] < peaks[0] * 3 / 2 + (1 << 20), "peaks {peaks:?}");
 }

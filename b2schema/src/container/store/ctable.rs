@@ -144,18 +144,19 @@ impl CTable {
     /// The number of live rows (checked against the schema's `n_rows`).
     pub fn n_rows(&self) -> Result<u64> {
         let n = self.valid_rows()?.iter().filter(|&&v| v).count() as u64;
-        if let Some(want) = self.schema_rows
-            && want != n
-        {
-            return Err(Error::invalid(
-                "as many live rows in /_valid_rows as the schema's n_rows",
-                want,
-                n,
-                0,
-            )
-            .in_field("n_rows"));
-        }
+        self.check_rows(n)?;
         Ok(n)
+    }
+
+    /// `live` rows, checked against the schema's `n_rows` (when it has one).
+    pub(super) fn check_rows(&self, live: u64) -> Result<()> {
+        match self.schema_rows {
+            Some(want) if want != live => {
+                Err(Error::invalid("as many live rows in /_valid_rows as the schema's n_rows", want, live, 0)
+                    .in_field("n_rows"))
+            }
+            _ => Ok(()),
+        }
     }
 
     /// Every physical row's value of column `name` (deleted rows included, nulls as
@@ -234,7 +235,7 @@ impl CTable {
     }
 
     /// The items of the BatchArray or ObjectArray `key`, each checked as a cell of `kind`.
-    fn vl_cells(&self, key: &str, kind: &str) -> Result<Vec<Value>> {
+    pub(super) fn vl_cells(&self, key: &str, kind: &str) -> Result<Vec<Value>> {
         let at = |e: Error| e.in_segment(Segment::Key(key.into()));
         let frame = self.store.open_member(key)?;
         let view = frame.view()?;
@@ -279,18 +280,15 @@ impl CTable {
         Ok((got, bytes))
     }
 
-    /// The live rows, in order: one cell per column, in the schema's order. Every column is
-    /// read whole (within the store's [`Limits`]); a column shorter than `/_valid_rows` is an
-    /// error that names it.
+    /// The live rows, in order: one cell per column, in the schema's order, read band by band
+    /// ([`CTable::for_each_row`]) and gathered (within the store's [`Limits`]); a column
+    /// shorter than `/_valid_rows` is an error that names it.
     pub fn rows(&self) -> Result<Vec<Vec<Value>>> {
-        let valid = self.valid_rows()?;
-        let live = valid.iter().filter(|&&v| v).count();
-        let mut columns = Vec::new();
-        try_reserve(&mut columns, self.columns.len(), "the columns of a table", 0)?;
+        let mut rows: Vec<Vec<Value>> = Vec::new();
         let mut spent = 0u64;
-        for c in &self.columns {
-            let cells = self.column_cells(&c.name)?;
-            spent = spent.saturating_add((cells.len() * core::mem::size_of::<Value>()) as u64);
+        let per_row = (self.columns.len().max(1) * core::mem::size_of::<Value>()) as u64;
+        self.for_each_row(None, |r| {
+            spent = spent.saturating_add(per_row);
             Limits::check(
                 "the cells of a table",
                 spent,
@@ -298,33 +296,10 @@ impl CTable {
                 self.store.limits().max_decompressed_total(),
                 0,
             )?;
-            if cells.len() < valid.len() {
-                return Err(Error::invalid(
-                    "a column as long as /_valid_rows, at least",
-                    valid.len(),
-                    cells.len(),
-                    0,
-                )
-                .in_segment(Segment::Key(column_key(&c.name))));
-            }
-            columns.push(cells);
-        }
-        let mut rows = Vec::new();
-        try_reserve(&mut rows, live, "the rows of a table", 0)?;
-        for (i, _) in valid.iter().enumerate().filter(|(_, v)| **v) {
-            rows.push(columns.iter().map(|c| c[i].clone()).collect());
-        }
-        if let Some(want) = self.schema_rows
-            && want != rows.len() as u64
-        {
-            return Err(Error::invalid(
-                "as many live rows in /_valid_rows as the schema's n_rows",
-                want,
-                rows.len(),
-                0,
-            )
-            .in_field("n_rows"));
-        }
+            try_reserve(&mut rows, 1, "the rows of a table", 0)?;
+            rows.push(r.to_vec());
+            Ok(())
+        })?;
         Ok(rows)
     }
 }
