@@ -53,7 +53,7 @@ fn random_batch_arrays_written_by_b2schema_read_equal_in_python_blosc2() {
     let dir = std::env::temp_dir().join(format!("b2schema-batch-write-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let mut rng = Rng(0xba7c_4e5_0b1e_u64 | 1);
+    let mut rng = Rng(0x0ba7_c4e5_0b1e_u64 | 1);
     let mut entries = Vec::new();
     let (mut items_written, mut blocks_written) = (0, 0);
     for case in 0..40 {

@@ -9,27 +9,11 @@ as {"__complex__": [re, im]}, a NaN as "NaN"). python-blosc2 opens it with `blos
 must read the same batches (`b[i][:]`), the same items (`b.items[:]`) and each item alone.
 """
 import json
-import math
 
 import blosc2
 
 import manifest  # tests/python/manifest.py, beside this script
-
-
-def plain(v):
-    if isinstance(v, bytes):
-        return {"__bytes__": v.hex()}
-    if isinstance(v, tuple):
-        return {"__tuple__": [plain(x) for x in v]}
-    if isinstance(v, list):
-        return [plain(x) for x in v]
-    if isinstance(v, dict):
-        return {k: plain(x) for k, x in v.items()}
-    if isinstance(v, complex):
-        return {"__complex__": [plain(v.real), plain(v.imag)]}
-    if isinstance(v, float) and math.isnan(v):
-        return "NaN"
-    return v
+from plain import plain  # tests/python/plain.py
 
 
 def same(a, b):

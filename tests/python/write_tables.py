@@ -16,7 +16,6 @@ Where python-blosc2 4.14.1 reads a null back as something else (a `float64` sent
 is null where the column's own `is_null()` says so, which is what b2schema reads.
 """
 import json
-import math
 import os
 import shutil
 from dataclasses import make_dataclass
@@ -25,32 +24,7 @@ import blosc2
 import numpy as np
 
 import manifest  # tests/python/manifest.py, beside this script
-
-
-def plain(v):
-    if v is None or v is np.ma.masked:
-        return None
-    if isinstance(v, (np.ndarray, np.generic)) and v.dtype.kind == "M":
-        return None if np.isnat(v) else int(v.astype(np.int64))
-    if isinstance(v, np.ndarray) and v.shape == ():
-        v = v.item()
-    if isinstance(v, np.ndarray):
-        v = v.tolist()
-    if isinstance(v, np.generic):
-        v = v.item()
-    if isinstance(v, complex):
-        return {"__complex__": [plain(v.real), plain(v.imag)]}
-    if isinstance(v, bytes):
-        return {"__bytes__": v.hex()}
-    if isinstance(v, tuple):
-        return {"__tuple__": [plain(x) for x in v]}
-    if isinstance(v, list):
-        return [plain(x) for x in v]
-    if isinstance(v, dict):
-        return {k: plain(x) for k, x in v.items()}
-    if isinstance(v, float) and math.isnan(v):
-        return "NaN"
-    return v
+from plain import plain  # tests/python/plain.py
 
 
 def text(rng, n):

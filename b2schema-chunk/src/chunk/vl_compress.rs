@@ -128,10 +128,10 @@ mod tests {
         let err = |b: &[&[u8]], p: &Params| compress_vl_blocks(b, p).unwrap_err().to_string();
         assert!(err(&[], &p).contains("blocks"));
         assert!(err(&[b"a", b""], &p).contains("block size"));
-        let mut delta = p.clone();
+        let mut delta = p;
         delta.filters[0] = Filter::Delta;
         assert!(err(&[b"a"], &delta).contains("delta"));
-        let mut level = p.clone();
+        let mut level = p;
         level.clevel = 10;
         assert!(err(&[b"a"], &level).contains("clevel"));
     }
