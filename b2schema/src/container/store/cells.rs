@@ -1,4 +1,4 @@
-//! The cells of a CTable column, decoded from what its members hold: fixed-width items (every
+//! A CTable column (its [`ColumnSpec`]) and its cells, decoded from what its members hold: fixed-width items (every
 //! integer and float width, `bool`, `complex64`/`complex128`, `timestamp` as its epoch offset,
 //! `string` `<U`, `bytes` `|S`), the rows of an `ndarray` column (nested lists), a `utf8`
 //! column's offsets and bytes, a `dictionary` column's codes and values, and the msgpack items
@@ -8,10 +8,22 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::ctable::ColumnSpec;
 use crate::container::limits::try_reserve;
 use crate::format::error::{Error, Result, Segment};
 use crate::format::value::Value;
+
+/// One column of the schema.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ColumnSpec {
+    /// Its name (dots separate the parts of a nested name, `\` escapes them).
+    pub name: String,
+    /// Its kind: `int64`, `float64`, `bool`, `string`, `bytes`, `vlstring`, `vlbytes`, ...
+    pub kind: String,
+    /// Whether it may hold nulls.
+    pub nullable: bool,
+    /// Its whole entry in the schema.
+    pub spec: Value,
+}
 
 /// A decoded NumPy dtype string: `<i8` is (`<`, `i`, 8); `<U5` is (`<`, `U`, 5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

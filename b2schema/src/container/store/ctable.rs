@@ -30,6 +30,7 @@ use alloc::vec::Vec;
 use super::Store;
 use super::batch::BatchArray;
 use super::cells;
+pub use super::cells::ColumnSpec;
 use super::describe::Kind;
 use super::msgpack::Cursor;
 use crate::container::array::{ArrayReader, ReadOptions, Selection};
@@ -48,19 +49,6 @@ pub const UTF8_DATA_SUFFIX: &str = ".utf8";
 pub const DICT_SUFFIX: &str = "_dict";
 /// What the mask of a column's non-null rows adds to its key.
 pub const NOTNULL_SUFFIX: &str = ".notnull";
-
-/// One column of the schema.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ColumnSpec {
-    /// Its name (dots separate the parts of a nested name, `\` escapes them).
-    pub name: String,
-    /// Its kind: `int64`, `float64`, `bool`, `string`, `bytes`, `vlstring`, `vlbytes`, ...
-    pub kind: String,
-    /// Whether it may hold nulls.
-    pub nullable: bool,
-    /// Its whole entry in the schema.
-    pub spec: Value,
-}
 
 /// A CTable opened for reading.
 #[derive(Debug)]
