@@ -1,9 +1,9 @@
-//! A CTable column (its [`ColumnSpec`]) and its cells, decoded from what its members hold: fixed-width items (every
-//! integer and float width, `bool`, `complex64`/`complex128`, `timestamp` as its epoch offset,
-//! `string` `<U`, `bytes` `|S`), the rows of an `ndarray` column (nested lists), a `utf8`
-//! column's offsets and bytes, a `dictionary` column's codes and values, and the msgpack items
-//! of the variable-length kinds. Every cell is checked against its column's kind; a bad cell is
-//! an error naming its row.
+//! A CTable column (its [`ColumnSpec`]) and its cells, decoded from what its members hold:
+//! fixed-width items (every integer and float width, `bool`, `complex64`/`complex128`, `timestamp`
+//! as its epoch offset, `string` `<U`, `bytes` `|S`), the rows of an `ndarray` column (nested
+//! lists), a `utf8` column's offsets and bytes, a `dictionary` column's codes and values, and the
+//! msgpack items of the variable-length kinds. Every cell is checked against its column's kind; a
+//! bad cell is an error naming its row.
 
 use alloc::string::String;
 use alloc::vec::Vec;
