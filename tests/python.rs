@@ -6,6 +6,7 @@
 //! One test binary (`cargo test --test python`) whose modules are the files beside it.
 
 mod array_python;
+mod batch_write_python;
 mod chunk_blosc1_python;
 mod compress_python;
 mod dict_python;

@@ -1,5 +1,6 @@
 //! Stores against the reference: python-blosc2 4.14.1 writes random stores (DictStore and
-//! TreeStore as `.b2z` and `.b2d`, EmbedStores), with nested keys, arrays of random dtype and
+//! TreeStore as `.b2z` and `.b2d`, some `.b2z` rewritten by Python's `zipfile` with zip64
+//! records and extra fields, EmbedStores), with nested keys, arrays of random dtype and
 //! shape, small (embedded) and large (member files), and SChunks of bytes (`.b2f`); b2schema lists
 //! every key and reads every member equal to the data python-blosc2 wrote. Never skipped: without
 //! python-blosc2 (`scripts/pyenv.sh`) it fails.
@@ -38,6 +39,7 @@ fn random_python_blosc2_stores_read_equal() {
     std::fs::create_dir_all(&dir).unwrap();
     let mut rng = Rng(0x05ee_d570_00e5_u64 | 1);
     let mut entries = Vec::new();
+    let mut zip64s = 0;
     for case in 0..40 {
         let form = FORMS[case % FORMS.len()];
         let mut taken = BTreeSet::new();
@@ -64,10 +66,14 @@ fn random_python_blosc2_stores_read_equal() {
         }
         let path = dir.join(format!("c{case}-{form}"));
         let threshold = [0, 64, 4096][rng.below(3) as usize];
+        // Every other .b2z rewritten by Python's zipfile with zip64 records and extra fields.
+        let zip64 = form.ends_with("b2z") && rng.below(2) == 0;
+        zip64s += usize::from(zip64);
         entries.push(json!({
-            "name": format!("case {case} ({form})"),
+            "name": format!("case {case} ({form}{})", if zip64 { ", zip64" } else { "" }),
             "form": form,
             "path": path,
+            "zip64": zip64,
             "threshold": threshold,
             "members": members,
         }));
@@ -112,8 +118,8 @@ fn random_python_blosc2_stores_read_equal() {
     }
     // Both places were exercised.
     assert!(
-        embedded > 10 && files > 10 && schunks > 5,
-        "embedded {embedded}, files {files}, schunks {schunks}"
+        embedded > 10 && files > 10 && schunks > 5 && zip64s > 4,
+        "embedded {embedded}, files {files}, schunks {schunks}, zip64 {zip64s}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }

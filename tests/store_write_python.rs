@@ -1,6 +1,7 @@
 //! Stores written by b2schema (`b2schema::store::StoreWriter`) against the reference: random
 //! DictStores and TreeStores as `.b2d` and `.b2z`, nested keys, NDArrays of random dtype and
-//! shape (small and several-chunk) and SChunks of bytes, opened by python-blosc2 4.14.1
+//! shape (small and several-chunk) and SChunks of bytes, the small ones now and then embedded
+//! in `embed.b2e` (a random threshold, as `DictStore(threshold=n)`), opened by python-blosc2 4.14.1
 //! (`DictStore` / `TreeStore`, mode "r") with every key and every member's data equal; read back
 //! by b2schema's own `Store` equal too; the empty embed store byte-identical to python-blosc2's.
 //! Never skipped: without python-blosc2 (`scripts/pyenv.sh`) it fails.
@@ -27,10 +28,13 @@ fn random_stores_written_by_b2schema_open_in_python_blosc2_equal() {
     let mut rng = Rng(0x0570_7e00_d17e_u64 | 1);
     let mut entries = Vec::new();
     let mut written = Vec::new();
+    let mut embedded = 0;
     for case in 0..24 {
         let flavour = if case % 2 == 0 { Flavour::Dict } else { Flavour::Tree };
         let zip = case % 4 < 2;
-        let mut w = StoreWriter::new(flavour);
+        // Now and then small members embedded in embed.b2e, as DictStore(threshold=n) does.
+        let threshold = [0, 0, 64, 600, 1 << 20][rng.below(5) as usize];
+        let mut w = StoreWriter::new(flavour).with_threshold(threshold);
         let mut taken = BTreeSet::new();
         let mut members = Vec::new();
         for i in 0..1 + rng.below(5) {
@@ -89,6 +93,10 @@ fn random_stores_written_by_b2schema_open_in_python_blosc2_equal() {
                     .to_vec()
                     .unwrap()
             };
+            let nbytes = b2schema::frame::FrameView::from_slice(&frame).unwrap().header.nbytes;
+            if (nbytes as u64) < threshold {
+                embedded += 1;
+            }
             w.insert(&key, frame).unwrap();
         }
         let path = dir.join(format!("c{case}.{}", if zip { "b2z" } else { "b2d" }));
@@ -123,6 +131,7 @@ fn random_stores_written_by_b2schema_open_in_python_blosc2_equal() {
             assert!(got == raw, "{} {}", e["name"], m["key"]);
         }
     }
+    assert!(embedded > 10, "embedded members: {embedded}");
     // A .b2d is written whole or not at all: an existing destination is refused, untouched.
     let again = StoreWriter::new(Flavour::Dict).write_dir(&written[2]);
     assert!(again.unwrap_err().to_string().contains("does not exist"));

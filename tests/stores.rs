@@ -330,6 +330,103 @@ fn zip64_records_are_read_and_their_lies_refused() {
     }
 }
 
+fn u16_at(b: &[u8], at: usize) -> usize {
+    u16::from_le_bytes([b[at], b[at + 1]]) as usize
+}
+
+fn u32_at(b: &[u8], at: usize) -> u64 {
+    u32::from_le_bytes(b[at..at + 4].try_into().unwrap()) as u64
+}
+
+/// `zip` (from [`zip_of`]: no extra field, no comment) with each central entry's size,
+/// compressed size and local header offset moved into a zip64 extra field (the fixed fields
+/// 0xffffffff, as Python's `zipfile` writes them past 4 GiB), the values passed through `lie`
+/// first and `cut` bytes taken off the end of every extra field.
+fn zip64_extra_of(zip: &[u8], lie: impl Fn(usize, &mut [u64; 3]), cut: usize) -> Vec<u8> {
+    let eocd = zip.len() - 22;
+    let n = u16_at(zip, eocd + 10);
+    let cd_at = u32_at(zip, eocd + 16) as usize;
+    let mut out = zip[..cd_at].to_vec();
+    let mut at = cd_at;
+    for i in 0..n {
+        let name_len = u16_at(zip, at + 28);
+        let mut fixed = zip[at..at + 46].to_vec();
+        let mut v = [u32_at(zip, at + 24), u32_at(zip, at + 20), u32_at(zip, at + 42)];
+        lie(i, &mut v);
+        for f in [20, 24, 42] {
+            fixed[f..f + 4].copy_from_slice(&[0xff; 4]);
+        }
+        let mut extra = vec![1, 0];
+        extra.extend_from_slice(&((24 - cut) as u16).to_le_bytes());
+        v.iter().for_each(|x| extra.extend_from_slice(&x.to_le_bytes()));
+        extra.truncate(4 + 24 - cut);
+        fixed[30..32].copy_from_slice(&(extra.len() as u16).to_le_bytes());
+        out.extend_from_slice(&fixed);
+        out.extend_from_slice(&zip[at + 46..at + 46 + name_len]);
+        out.extend_from_slice(&extra);
+        at += 46 + name_len;
+    }
+    let cd_size = (out.len() - cd_at) as u32;
+    out.extend_from_slice(&zip[eocd..eocd + 12]);
+    out.extend_from_slice(&cd_size.to_le_bytes());
+    out.extend_from_slice(&(cd_at as u32).to_le_bytes());
+    out.extend_from_slice(&[0; 2]);
+    out
+}
+
+/// Central entries whose sizes and offsets are in zip64 extra fields: read when they are
+/// true; refused by name when they point past the end, overlap, overflow or are cut short.
+#[test]
+fn zip64_extra_fields_are_read_and_their_lies_refused() {
+    let x = x_frame();
+    let zip = zip_of(&[("x.b2nd", &x), ("g/y.b2nd", &x)], 0);
+    let honest = zip64_extra_of(&zip, |_, _| {}, 0);
+    let s = open_bytes("z64x.b2z", &honest).unwrap();
+    assert_eq!(s.members().len(), 2);
+    assert_eq!(ArrayReader::new(&s.open_member("/g/y").unwrap()).unwrap().shape(), &[10]);
+    let both = zip64_of(&honest, None, None, None);
+    assert_eq!(
+        ArrayReader::new(&open_bytes("z64b.b2z", &both).unwrap().open_member("/x").unwrap()).unwrap().shape(),
+        &[10]
+    );
+    let lies: Vec<(&str, Vec<u8>, &str)> = vec![
+        (
+            "offset past the end",
+            zip64_extra_of(
+                &zip,
+                |i, v| {
+                    if i == 1 {
+                        v[2] = 1 << 40
+                    }
+                },
+                0,
+            ),
+            "do not overlap",
+        ),
+        (
+            "offset at u64::MAX",
+            zip64_extra_of(
+                &zip,
+                |i, v| {
+                    if i == 0 {
+                        v[2] = u64::MAX
+                    }
+                },
+                0,
+            ),
+            "do not overlap",
+        ),
+        ("huge compressed size", zip64_extra_of(&zip, |_, v| v[1] = u64::MAX - 3, 0), "do not overlap"),
+        ("same offset twice", zip64_extra_of(&zip, |_, v| v[2] = 0, 0), "do not overlap"),
+        ("offset field cut", zip64_extra_of(&zip, |_, _| {}, 8), "8-byte zip64 value"),
+        ("every field cut", zip64_extra_of(&zip, |_, _| {}, 24), "8-byte zip64 value"),
+    ];
+    for (what, bytes, needle) in lies {
+        let e = open_bytes("z64xlie.b2z", &bytes).unwrap_err().to_string();
+        assert!(e.contains(needle) && e.contains("central_directory"), "{what}: {e}");
+    }
+}
+
 #[test]
 fn stores_are_read_within_the_budget() {
     use b2schema::Limits;

@@ -13,21 +13,70 @@ use serde_json::{Value, json};
 use b2schema_tests::XorShift as Rng;
 
 const CODECS: [&str; 5] = ["zstd", "lz4", "blosclz", "zlib", "lz4hc"];
-const KINDS: [&str; 15] = [
-    "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64", "bool",
-    "string", "bytes", "vlstring", "vlbytes",
+/// The integer and float kinds (also an `ndarray` column's element dtypes).
+const NUMERIC: [&str; 10] =
+    ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64"];
+/// The other kinds python-blosc2 4.14.1's CTable accepts.
+const OTHER_KINDS: [&str; 14] = [
+    "bool",
+    "string",
+    "bytes",
+    "vlstring",
+    "vlbytes",
+    "complex64",
+    "complex128",
+    "timestamp",
+    "utf8",
+    "dictionary",
+    "ndarray",
+    "list",
+    "struct",
+    "object",
 ];
 
+fn kinds() -> Vec<&'static str> {
+    NUMERIC.iter().chain(&OTHER_KINDS).copied().collect()
+}
+
+/// Element dtypes of an `ndarray` column.
+fn nd_dtypes() -> Vec<&'static str> {
+    NUMERIC.iter().chain(&["complex128", "bool"]).copied().collect()
+}
+
+/// Items of a `list` column.
+const LIST_ITEMS: [&str; 6] = ["int64", "float64", "bool", "string", "vlstring", "int8"];
+
 fn column(rng: &mut Rng, i: usize) -> Value {
-    let kind = if rng.below(8) == 0 { "object" } else { KINDS[rng.below(KINDS.len() as u64) as usize] };
+    let kinds = kinds();
+    let kind = kinds[rng.below(kinds.len() as u64) as usize];
     let mut c = json!({ "name": format!("c{i}"), "kind": kind });
-    if matches!(kind, "string" | "bytes") {
-        c["max_length"] = json!(1 + rng.below(12));
+    match kind {
+        "string" | "bytes" => c["max_length"] = json!(1 + rng.below(12)),
+        "timestamp" => c["unit"] = json!(["s", "ms", "us", "ns"][rng.below(4) as usize]),
+        "ndarray" => {
+            let dims = 1 + rng.below(2) as usize;
+            c["item_shape"] = json!((0..dims).map(|_| 1 + rng.below(3)).collect::<Vec<_>>());
+            let dtypes = nd_dtypes();
+            c["dtype"] = json!(dtypes[rng.below(dtypes.len() as u64) as usize]);
+        }
+        "list" => {
+            c["item"] = json!(LIST_ITEMS[rng.below(LIST_ITEMS.len() as u64) as usize]);
+            c["storage"] = json!(["batch", "vl"][rng.below(2) as usize]);
+        }
+        _ => {}
     }
-    match rng.below(3) {
-        0 if kind != "object" => c["nullable"] = json!(true),
+    // A dictionary is nullable of itself; python-blosc2 widens a nullable bool ndarray to u1.
+    let may_be_nullable =
+        !(matches!(kind, "object" | "dictionary") || kind == "ndarray" && c["dtype"] == "bool");
+    match rng.below(4) {
+        0 | 3 if may_be_nullable => c["nullable"] = json!(true),
         // A sentinel for the signed integers (python-blosc2 reads it back as None).
         1 if kind.starts_with("int") => c["null_value"] = json!(-1),
+        // Nulls as a sentinel rather than in a mask.
+        2 if matches!(kind, "utf8" | "timestamp" | "float64") => {
+            c["nullable"] = json!(true);
+            c["null_storage"] = json!("sentinel");
+        }
         _ => {}
     }
     c
@@ -57,7 +106,7 @@ fn random_python_blosc2_batch_arrays_and_ctables_read_equal() {
             "clevel": 1 + rng.below(9),
         }));
     }
-    for case in 0..30 {
+    for case in 0..40 {
         let columns: Vec<Value> = (0..1 + rng.below(6) as usize).map(|i| column(&mut rng, i)).collect();
         let rows = rng.below(60);
         let deletes: Vec<u64> = (0..rng.below(4)).map(|_| rng.next() % 1000).collect();
@@ -72,6 +121,13 @@ fn random_python_blosc2_batch_arrays_and_ctables_read_equal() {
             "deletes": deletes,
         }));
     }
+    // Every kind is drawn in a table with rows.
+    let kinds: std::collections::BTreeSet<&str> = entries
+        .iter()
+        .filter(|e| e["kind"] == "table" && e["rows"].as_u64() > Some(4))
+        .flat_map(|e| e["columns"].as_array().unwrap().iter().map(|c| c["kind"].as_str().unwrap()))
+        .collect();
+    assert_eq!(kinds.len(), NUMERIC.len() + OTHER_KINDS.len(), "kinds drawn: {kinds:?}");
     python_checks("write_tables.py", &dir, &entries);
     let (mut items, mut rows, mut nulls) = (0, 0, 0);
     for e in &entries {

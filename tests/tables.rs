@@ -291,7 +291,10 @@ fn ctables_that_lie_are_errors_that_name_the_place() {
     let t = fresh("mask-long");
     bools(&t.join("_valid_rows.b2nd"), &[1; 50]);
     let e = rows_err(&t);
-    assert!(e.contains("as long as /_valid_rows"), "{e}");
+    assert!(e.contains("n_rows"), "{e}");
+    set_schema(&t, &schema(r#"{"name": "id", "kind": "int64"}"#, 50));
+    let e = rows_err(&t);
+    assert!(e.contains("as long as /_valid_rows") && e.contains("/_cols/id"), "{e}");
     let t = fresh("mask-short");
     bools(&t.join("_valid_rows.b2nd"), &[1, 1]);
     let e = rows_err(&t);
@@ -333,4 +336,214 @@ fn ctables_that_lie_are_errors_that_name_the_place() {
     ] {
         let _ = std::fs::remove_dir_all(scratch(name));
     }
+}
+
+/// An NDArray member at `path` of `dtype` and `shape` holding `data` (one chunk, one block).
+fn array(path: &Path, dtype: &str, shape: &[i64], data: &[u8]) {
+    let items = shape.iter().product::<i64>().max(1) as usize;
+    let dims: Vec<i32> = shape.iter().map(|&d| d.max(1) as i32).collect();
+    let f = b2schema::writer::NdArray::new(
+        shape,
+        &dims,
+        &dims,
+        dtype,
+        (data.len() / items).max(1),
+        b2schema::writer::Fill::Data(data),
+    );
+    let _ = std::fs::remove_file(path);
+    f.to_frame().unwrap().write_file(path).unwrap();
+}
+
+fn le<T: Copy, const N: usize>(v: &[T], f: impl Fn(T) -> [u8; N]) -> Vec<u8> {
+    v.iter().flat_map(|&x| f(x)).collect()
+}
+
+/// Crafted columns of the kinds beyond the fixed-width ones (`utf8` offsets that decrease,
+/// run past their bytes or start elsewhere than 0, bytes that are not UTF-8, a missing `.utf8`
+/// member; `dictionary` codes past their values, values that are not text; an `ndarray` of
+/// another item shape; `list` items that are not lists; an ObjectArray chunk with bytes after
+/// its value): errors that name the member and the row or field, never a panic.
+#[test]
+fn column_kinds_that_lie_are_errors_that_name_the_place() {
+    let base = scratch("kinds");
+    copy_dir(&dir().join("table.b2d"), &base);
+    let schema = |col: &str| format!("{{\"version\": 3, \"columns\": [{col}], \"n_rows\": 6}}");
+    let cells = |t: &Path, col: &str| CTable::open(t).and_then(|t| t.column_cells(col));
+    let utf8 = r#"{"name": "u", "kind": "utf8"}"#;
+    set_schema(&base, &schema(utf8));
+    let cols = base.join("_cols");
+    let text = |offsets: &[i64], data: &[u8]| {
+        array(&cols.join("u.b2nd"), "<i8", &[offsets.len() as i64], &le(offsets, i64::to_le_bytes));
+        array(&cols.join("u.utf8.b2nd"), "|u1", &[data.len() as i64], data);
+    };
+    // Well formed first: seven rows cut from "ab\u{e9}cd", two of them empty, one "\u{e9}".
+    text(&[0, 1, 2, 2, 4, 5, 6, 6], "ab\u{e9}cd".as_bytes());
+    let got = cells(&base, "u").unwrap();
+    assert_eq!(got[2..4], [Value::from(""), Value::from("\u{e9}")], "{got:?}");
+    for (name, offsets, data, needle) in [
+        ("decreasing", &[0i64, 1, 2, 3, 2, 4, 5, 6][..], &b"abcdef"[..], "never decrease"),
+        ("past the bytes", &[0, 1, 2, 3, 4, 5, 6, 60], b"abcdef", "never decrease"),
+        ("negative", &[0, -1, 2, 3, 4, 5, 6, 6], b"abcdef", "never decrease"),
+        ("not from 0", &[1, 1, 2, 3, 4, 5, 6, 6], b"abcdef", "start at 0"),
+        ("no offsets", &[], b"abcdef", "start at 0"),
+        ("not UTF-8", &[0, 1, 2, 3, 4, 5, 6, 6], &[0xff; 6], "UTF-8"),
+    ] {
+        text(offsets, data);
+        let e = cells(&base, "u").unwrap_err().to_string();
+        assert!(e.contains(needle) && e.contains("/_cols/u"), "{name}: {e}");
+    }
+    array(&cols.join("u.b2nd"), "<i4", &[2], &[0; 8]);
+    let e = cells(&base, "u").unwrap_err().to_string();
+    assert!(e.contains("<i8") && e.contains("/_cols/u"), "{e}");
+    std::fs::remove_file(cols.join("u.utf8.b2nd")).unwrap();
+    array(&cols.join("u.b2nd"), "<i8", &[1], &[0; 8]);
+    let e = cells(&base, "u").unwrap_err().to_string();
+    assert!(e.contains("/_cols/u.utf8"), "{e}");
+
+    // A dictionary: codes into two values; a code past them, values that are not text.
+    set_schema(&base, &schema(r#"{"name": "d", "kind": "dictionary", "null_code": -1}"#));
+    let values = |items: &[Value]| {
+        let block = Value::Array(items.to_vec()).to_msgpack().unwrap();
+        let frame = batch_frame(vec![vl_chunk(&[&block])], &meta("msgpack"), Some(&[items.len() as i64]));
+        std::fs::write(cols.join("d_dict.b2b"), frame).unwrap();
+    };
+    values(&[Value::from("red"), Value::from("blue")]);
+    array(&cols.join("d.b2nd"), "<i4", &[7], &le(&[0i32, 1, -1, 1, 0, 0, 1], i32::to_le_bytes));
+    let got = cells(&base, "d").unwrap();
+    assert_eq!(got[..3], [Value::from("red"), Value::from("blue"), Value::Nil]);
+    array(&cols.join("d.b2nd"), "<i4", &[7], &le(&[0i32, 1, 2, 1, 0, 0, 1], i32::to_le_bytes));
+    let e = cells(&base, "d").unwrap_err().to_string();
+    assert!(e.contains("dictionary code") && e.contains("[2]") && e.contains("/_cols/d"), "{e}");
+    array(&cols.join("d.b2nd"), "<i4", &[7], &le(&[-7i32; 7], i32::to_le_bytes));
+    assert!(cells(&base, "d").unwrap_err().to_string().contains("dictionary code"));
+    values(&[Value::from("red"), Value::Int(3)]);
+    let e = cells(&base, "d").unwrap_err().to_string();
+    assert!(e.contains("an item of the column's kind") && e.contains("/_cols/d_dict"), "{e}");
+
+    // An ndarray column of another item shape than its schema says; then the right one.
+    set_schema(
+        &base,
+        &schema(r#"{"name": "id", "kind": "ndarray", "item_shape": [2, 2], "dtype_str": "<i8"}"#),
+    );
+    let e = cells(&base, "id").unwrap_err().to_string();
+    assert!(e.contains("item_shape") && e.contains("/_cols/id"), "{e}");
+    array(&cols.join("id.b2nd"), "|i1", &[7, 2, 2], &(0..28).collect::<Vec<u8>>());
+    let got = cells(&base, "id").unwrap();
+    let row = |a: i128| Value::Array(vec![Value::Int(a), Value::Int(a + 1)]);
+    assert_eq!(got[1], Value::Array(vec![row(4), row(6)]));
+    set_schema(&base, &schema(r#"{"name": "id", "kind": "ndarray", "item_shape": [2], "dtype_str": "<i8"}"#));
+    assert!(cells(&base, "id").unwrap_err().to_string().contains("item_shape"));
+
+    // List items that are not lists (the vlbytes column read as a list).
+    set_schema(&base, &schema(r#"{"name": "raw", "kind": "list", "item": {"kind": "int64"}}"#));
+    let e = cells(&base, "raw").unwrap_err().to_string();
+    assert!(e.contains("an item of the column's kind") && e.contains("/_cols/raw"), "{e}");
+
+    // A list stored "vl" (an ObjectArray: one msgpack value a chunk); a chunk with a second
+    // value after the first is refused.
+    let objects = |values: &[&[u8]]| {
+        let mut f = b2schema::writer::Frame::new(1);
+        f.chunksize = 0;
+        let m = Value::Map(vec![(Value::from("version"), Value::Int(1))]);
+        f.metalayers = vec![("vlarray".into(), m.to_msgpack().unwrap())];
+        let p = b2schema::chunk::Params::new(1);
+        f.chunks = values
+            .iter()
+            .map(|v| {
+                let c = b2schema::chunk::compress::compress(v, &p).unwrap();
+                b2schema::writer::Chunk::from_compressed(c).unwrap()
+            })
+            .collect();
+        std::fs::write(cols.join("l.b2b"), f.to_vec().unwrap()).unwrap();
+    };
+    set_schema(
+        &base,
+        &schema(r#"{"name": "l", "kind": "list", "storage": "vl", "item": {"kind": "int64"}}"#),
+    );
+    let one = Value::Array(vec![Value::Int(1)]).to_msgpack().unwrap();
+    objects(&[&one, &[0x90], &[0xc0]]);
+    assert_eq!(
+        cells(&base, "l").unwrap(),
+        [Value::Array(vec![Value::Int(1)]), Value::Array(vec![]), Value::Nil]
+    );
+    objects(&[&one, &[0x90, 0x90]]);
+    let e = cells(&base, "l").unwrap_err().to_string();
+    assert!(e.contains("one msgpack value") && e.contains("/_cols/l") && e.contains("[1]"), "{e}");
+    objects(&[&[0x92, 0x01]]);
+    let e = cells(&base, "l").unwrap_err().to_string();
+    assert!(e.contains("/_cols/l"), "{e}");
+    let _ = std::fs::remove_dir_all(&base);
+}
+
+/// A CTable of `n` rows in `dir` (from the fixture's `/_meta`): an `int64` column `id`
+/// (0..n, chunks of 64Ki rows), a `vlstring` column `s` (batches of 2048), every seventh row
+/// deleted.
+fn big_table(dir: &Path, n: i64) -> i64 {
+    copy_dir(&dir_of_fixture(), dir);
+    let cols = dir.join("_cols");
+    std::fs::remove_dir_all(&cols).unwrap();
+    std::fs::create_dir_all(&cols).unwrap();
+    let ids: Vec<u8> = (0..n).flat_map(|i| i.to_le_bytes()).collect();
+    let chunk = [1 << 16];
+    let nd = |dtype: &str, size: usize, data: &[u8], path: &Path| {
+        let f = b2schema::writer::NdArray::new(
+            &[n],
+            &chunk,
+            &[1 << 13],
+            dtype,
+            size,
+            b2schema::writer::Fill::Data(data),
+        );
+        f.to_frame().unwrap().write_file(path).unwrap();
+    };
+    nd("<i8", 8, &ids, &cols.join("id.b2nd"));
+    let valid: Vec<u8> = (0..n).map(|i| u8::from(i % 7 != 3)).collect();
+    std::fs::remove_file(dir.join("_valid_rows.b2nd")).unwrap();
+    nd("|b1", 1, &valid, &dir.join("_valid_rows.b2nd"));
+    let mut w = b2schema::store::BatchArrayWriter::new(b2schema::chunk::Params::new(1), Some(256));
+    for start in (0..n).step_by(2048) {
+        let batch: Vec<Value> =
+            (start..(start + 2048).min(n)).map(|i| Value::from(format!("s{i}"))).collect();
+        w.push(&batch).unwrap();
+    }
+    w.write_file(cols.join("s.b2b")).unwrap();
+    let live = valid.iter().filter(|&&v| v == 1).count() as i64;
+    let cols = r#"{"name": "id", "kind": "int64"}, {"name": "s", "kind": "vlstring"}"#;
+    set_schema(dir, &format!("{{\"version\": 3, \"columns\": [{cols}], \"n_rows\": {live}}}"));
+    live
+}
+
+fn dir_of_fixture() -> PathBuf {
+    dir().join("table.b2d")
+}
+
+/// Rows streamed by `for_each_row` take memory set by the band (a chunk of rows), not by the
+/// number of rows: the peak for a table ten times longer is about the same, and far below
+/// what the rows gathered would take. Every row comes in order, deleted rows skipped.
+#[test]
+fn streamed_rows_take_memory_independent_of_the_row_count() {
+    let mut peaks = Vec::new();
+    for n in [100_000i64, 1_000_000] {
+        let d = scratch(&format!("big{n}"));
+        let live = big_table(&d, n);
+        let t = CTable::open(&d).unwrap();
+        let (mut count, mut last) = (0i64, -1i128);
+        let mut result = None;
+        let info = allocation_counter::measure(|| {
+            result = Some(t.for_each_row(None, |r| {
+                let (Value::Int(id), Value::Str(s)) = (&r[0], &r[1]) else { panic!("{r:?}") };
+                assert!(*id > last && id % 7 != 3 && *s == format!("s{id}"), "{r:?} after {last}");
+                last = *id;
+                count += 1;
+                Ok(())
+            }));
+        });
+        assert_eq!(result.unwrap().unwrap(), live as u64);
+        assert_eq!(count, live);
+        peaks.push(info.bytes_max);
+        let _ = std::fs::remove_dir_all(&d);
+    }
+    // Gathered, the million rows alone would take 2 cells x 32 bytes x 857,143 rows = 54 MB.
+    eprintln!("peak bytes for 100k and 1M rows: {peaks:?}");
+    assert!(peaks[1] < 16 << 20 && peaks[1] < peaks[0] * 3 / 2 + (1 << 20), "peaks {peaks:?}");
 }

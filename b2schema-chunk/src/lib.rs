@@ -76,6 +76,7 @@ pub use chunk::header::{
 };
 pub use chunk::params::{Format, Params, Split};
 pub use chunk::vl::VlBlocks;
+pub use chunk::vl_compress::compress_vl_blocks;
 pub use error::{Error, ErrorKind, Expectation, Expected, Finding, Found};
 pub use id::{Codec, Filter, IdRange, UnknownName, UnnamedId};
 pub use registry::{CodecPlugin, FilterPlugin, PluginContext, PluginError, Registry};

@@ -161,7 +161,9 @@ pub fn cat(path: &Path, offset: u64, r: &Rows<'_>, limits: Limits) -> Option<Res
     None
 }
 
-/// `cat TABLE [--key COLUMN] [--csv]`: the live rows (or one column's live values).
+/// `cat TABLE [--key COLUMN] [--csv]`: the live rows (or one column's live values), streamed:
+/// the columns are read a band of rows at a time ([`CTable::for_each_row`]) and each row written
+/// as it comes, so memory does not grow with the table.
 pub fn cat_table(
     path: &Path,
     store: Store,
@@ -170,44 +172,43 @@ pub fn cat_table(
     output: Option<&Path>,
 ) -> Result<ExitCode, Failure> {
     let t = CTable::new(store).map_err(|e| Failure::at(path, e))?;
-    let (names, rows): (Vec<String>, Vec<Vec<Value>>) = match column {
-        Some(name) => {
-            let cells = t.column_cells(name).map_err(|e| Failure::at(path, e))?;
-            let valid = t.valid_rows().map_err(|e| Failure::at(path, e))?;
-            if cells.len() < valid.len() {
-                return Err(Failure::at(
-                    path,
-                    format!("column {name}: {} values for {} rows", cells.len(), valid.len()),
-                ));
-            }
-            let live = cells.into_iter().zip(valid).filter(|(_, v)| *v).map(|(c, _)| vec![c]).collect();
-            (vec![name.to_string()], live)
-        }
-        None => {
-            let names = t.columns().iter().map(|c| c.name.clone()).collect();
-            (names, t.rows().map_err(|e| Failure::at(path, e))?)
-        }
+    let names: Vec<String> = match column {
+        Some(name) => vec![t.column_spec(name).map_err(|e| Failure::at(path, e))?.name.clone()],
+        None => t.columns().iter().map(|c| c.name.clone()).collect(),
     };
+    let selected: Vec<&str> = names.iter().map(String::as_str).collect();
     write_rows(path, output, |w| {
         if format == RowFormat::Csv {
             let head: Vec<String> = names.iter().map(|n| csv_field(&Value::Str(n.clone()))).collect();
             writeln!(w, "{}", head.join(","))?;
         }
-        for r in &rows {
+        let mut write_row = |r: &[Value]| -> io::Result<()> {
             match (format, column) {
                 (RowFormat::Csv, _) => {
                     let f: Vec<String> = r.iter().map(csv_field).collect();
-                    writeln!(w, "{}", f.join(","))?;
+                    writeln!(w, "{}", f.join(","))
                 }
-                (RowFormat::JsonLines, Some(_)) => writeln!(w, "{}", value_json(&r[0]))?,
+                (RowFormat::JsonLines, Some(_)) => writeln!(w, "{}", value_json(&r[0])),
                 (RowFormat::JsonLines, None) => {
                     let o: Map<String, serde_json::Value> =
                         names.iter().zip(r).map(|(n, v)| (n.clone(), value_json(v))).collect();
-                    writeln!(w, "{}", serde_json::Value::Object(o))?;
+                    writeln!(w, "{}", serde_json::Value::Object(o))
                 }
             }
+        };
+        // An output error stops the walk and is returned as it is (a closed pipe stays one).
+        let mut io_error = None;
+        let walked = t.for_each_row(Some(&selected), |r| {
+            write_row(r).map_err(|e| {
+                let stop = b2schema::Error::from(io::Error::new(e.kind(), e.to_string()));
+                io_error = Some(e);
+                stop
+            })
+        });
+        if let Some(e) = io_error {
+            return Err(e);
         }
-        Ok(())
+        walked.map(|_| ()).map_err(|e| io::Error::other(e.to_string()))
     })
 }
 

@@ -284,6 +284,7 @@ pub fn value_json(v: &b2schema::Value) -> serde_json::Value {
         Value::Map(m) => serde_json::Value::Object(
             m.iter().map(|(k, v)| (k.as_str().expect("string keys").to_string(), value_json(v))).collect(),
         ),
+        Value::Complex { re, im } => json!({ "__complex__": [float(*re), float(*im)] }),
         other => panic!("not written by the checkers: {other:?}"),
     }
 }

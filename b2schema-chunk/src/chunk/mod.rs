@@ -14,6 +14,7 @@ pub(crate) mod params;
 pub(crate) mod split;
 pub(crate) mod stored;
 pub(crate) mod vl;
+pub(crate) mod vl_compress;
 
 /// The threads a threaded path may use of the `wanted`: one where the target cannot start
 /// threads (WebAssembly without atomics, as `wasm32-unknown-unknown`, where std's spawn fails),

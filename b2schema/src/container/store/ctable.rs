@@ -1,9 +1,11 @@
 //! python-blosc2's `CTable` (`blosc2.CTable(Row, urlpath="t.b2d")`, a `.b2d` or `.b2z` store):
 //! the member `/_meta` (an SChunk whose vlmetalayers are `kind` = `"ctable"` and `schema`, a
 //! JSON text `{"version", "columns": [{"name", "kind", ...}], "n_rows"}`), one member per column
-//! under `/_cols/` (an NDArray for fixed-width kinds, a [`BatchArray`] for `vlstring`,
-//! `vlbytes`, `object` and `struct`), `/_cols/<name>.notnull` for a column whose nulls are kept
-//! in a mask, and `/_valid_rows`, the bool mask of the physical rows that are live (deleted rows
+//! under `/_cols/` (an NDArray for fixed-width kinds, `complex64`/`complex128`, `timestamp`
+//! and `ndarray`; a [`BatchArray`] for `vlstring`, `vlbytes`, `object`, `struct` and `list`,
+//! or an ObjectArray for a `list` stored `"vl"`; for `utf8`, `<i8` offsets plus the bytes at
+//! `<name>.utf8`; for `dictionary`, `<i4` codes plus the values at `<name>_dict`),
+//! `/_cols/<name>.notnull` for a column whose nulls are kept in a mask, and `/_valid_rows`, the bool mask of the physical rows that are live (deleted rows
 //! stay in the columns, marked false).
 //!
 //! ```
@@ -27,6 +29,8 @@ use alloc::vec::Vec;
 
 use super::Store;
 use super::batch::BatchArray;
+use super::cells;
+pub use super::cells::ColumnSpec;
 use super::describe::Kind;
 use super::msgpack::Cursor;
 use crate::container::array::{ArrayReader, ReadOptions, Selection};
@@ -39,19 +43,12 @@ use crate::format::value::Value;
 pub const CTABLE_META_KEY: &str = "/_meta";
 /// The member that marks the live rows.
 pub const VALID_ROWS_KEY: &str = "/_valid_rows";
-
-/// One column of the schema.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ColumnSpec {
-    /// Its name (dots separate the parts of a nested name, `\` escapes them).
-    pub name: String,
-    /// Its kind: `int64`, `float64`, `bool`, `string`, `bytes`, `vlstring`, `vlbytes`, ...
-    pub kind: String,
-    /// Whether it may hold nulls.
-    pub nullable: bool,
-    /// Its whole entry in the schema.
-    pub spec: Value,
-}
+/// What a `utf8` column's bytes add to its key (its offsets are at the key itself).
+pub const UTF8_DATA_SUFFIX: &str = ".utf8";
+/// What a `dictionary` column's values add to its key (its codes are at the key itself).
+pub const DICT_SUFFIX: &str = "_dict";
+/// What the mask of a column's non-null rows adds to its key.
+pub const NOTNULL_SUFFIX: &str = ".notnull";
 
 /// A CTable opened for reading.
 #[derive(Debug)]
@@ -128,72 +125,60 @@ impl CTable {
 
     /// Which physical rows are live (`/_valid_rows`).
     pub fn valid_rows(&self) -> Result<Vec<bool>> {
-        let f = self.store.open_member(VALID_ROWS_KEY)?;
-        let (dtype, bytes) = read_array(&f).map_err(|e| e.in_segment(Segment::Key(VALID_ROWS_KEY.into())))?;
-        if dtype != "|b1" {
-            return Err(Error::invalid("a bool mask of live rows", "|b1", dtype, 0)
-                .in_segment(Segment::Key(VALID_ROWS_KEY.into())));
-        }
+        let (_, bytes) = self.typed_member(VALID_ROWS_KEY, "|b1")?;
         Ok(bytes.iter().map(|&b| b != 0).collect())
     }
 
     /// The number of live rows (checked against the schema's `n_rows`).
     pub fn n_rows(&self) -> Result<u64> {
         let n = self.valid_rows()?.iter().filter(|&&v| v).count() as u64;
-        if let Some(want) = self.schema_rows
-            && want != n
-        {
-            return Err(Error::invalid(
-                "as many live rows in /_valid_rows as the schema's n_rows",
-                want,
-                n,
-                0,
-            )
-            .in_field("n_rows"));
-        }
+        self.check_rows(n)?;
         Ok(n)
     }
 
+    /// `live` rows, checked against the schema's `n_rows` (when it has one).
+    pub(super) fn check_rows(&self, live: u64) -> Result<()> {
+        match self.schema_rows {
+            Some(want) if want != live => {
+                Err(Error::invalid("as many live rows in /_valid_rows as the schema's n_rows", want, live, 0)
+                    .in_field("n_rows"))
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// Every physical row's value of column `name` (deleted rows included, nulls as
-    /// [`Value::Nil`]), at least as many as `/_valid_rows` has rows.
+    /// [`Value::Nil`]), at least as many as `/_valid_rows` has rows. A `utf8` column reads its
+    /// offsets and its `.utf8` bytes, a `dictionary` column its codes and its `_dict` values,
+    /// an `ndarray` column gives each row as nested lists, a `timestamp` its epoch offset in
+    /// the schema's `unit`, a complex column [`Value::Complex`].
     pub fn column_cells(&self, name: &str) -> Result<Vec<Value>> {
         let spec = self.column_spec(name)?;
         let key = column_key(&spec.name);
         let at = |e: Error| e.in_segment(Segment::Key(key.clone()));
-        let d = self.store.describe(&key)?;
-        let frame = self.store.open_member(&key)?;
-        let mut cells = match d.kind {
-            Kind::NdArray => {
-                let (dtype, bytes) = read_array(&frame).map_err(at)?;
-                let item = split_dtype(&dtype).map_or(1, |(_, c, w)| if c == 'U' { w * 4 } else { w }).max(1);
-                cells_budget(bytes.len() / item, self.store.limits()).map_err(at)?;
-                fixed_cells(spec, &dtype, &bytes).map_err(at)?
+        let limits = self.store.limits();
+        let mut cells = match spec.kind.as_str() {
+            "utf8" => {
+                let (_, offsets) = self.typed_member(&key, "<i8")?;
+                let data_key = alloc::format!("{key}{UTF8_DATA_SUFFIX}");
+                let (_, data) = self.typed_member(&data_key, "|u1")?;
+                cells_budget((offsets.len() / 8).saturating_sub(1), limits).map_err(at)?;
+                cells::utf8_cells(spec, &offsets, &data).map_err(at)?
             }
-            Kind::BatchArray if frame.view()?.metalayer(super::batch::METALAYER).is_some() => {
-                let b = BatchArray::new(frame).map_err(at)?;
-                let items = b.raw_items().map_err(at)?;
-                cells_budget(items.len(), self.store.limits()).map_err(at)?;
-                let mut out = Vec::new();
-                try_reserve(&mut out, items.len(), "the cells of a column", 0)?;
-                for (i, item) in items.into_iter().enumerate() {
-                    out.push(vl_cell(&spec.kind, &item).map_err(|e| at(e.in_segment(Segment::Index(i))))?);
-                }
-                out
+            "dictionary" => {
+                let (_, codes) = self.typed_member(&key, "<i4")?;
+                cells_budget(codes.len() / 4, limits).map_err(at)?;
+                let dict_key = alloc::format!("{key}{DICT_SUFFIX}");
+                let values = self.vl_cells(&dict_key, "vlstring")?;
+                cells::dictionary_cells(spec, &codes, &values).map_err(at)?
             }
-            other => {
-                return Err(at(Error::invalid(
-                    "a column b2schema reads: an NDArray or a BatchArray, not",
-                    "ndarray or batcharray",
-                    alloc::format!("{} (column kind {})", other.name(), spec.kind),
-                    0,
-                )));
-            }
+            _ => self.member_cells(spec, &key)?,
         };
         // Nulls kept in a mask beside the column (absent: no null so far).
-        let mask_key = alloc::format!("{key}.notnull");
+        let mask_key = alloc::format!("{key}{NOTNULL_SUFFIX}");
         if self.store.member(&mask_key).is_some() {
             let f = self.store.open_member(&mask_key)?;
-            let (_, mask) = read_array(&f).map_err(|e| e.in_segment(Segment::Key(mask_key.clone())))?;
+            let (_, _, mask) = read_array(&f).map_err(|e| e.in_segment(Segment::Key(mask_key.clone())))?;
             if mask.len() != cells.len() {
                 return Err(Error::invalid("a null mask as long as its column", cells.len(), mask.len(), 0)
                     .in_segment(Segment::Key(mask_key)));
@@ -207,18 +192,91 @@ impl CTable {
         Ok(cells)
     }
 
-    /// The live rows, in order: one cell per column, in the schema's order. Every column is
-    /// read whole (within the store's [`Limits`]); a column shorter than `/_valid_rows` is an
-    /// error that names it.
+    /// The cells of the member `key` of column `spec`, by what the member is.
+    fn member_cells(&self, spec: &ColumnSpec, key: &str) -> Result<Vec<Value>> {
+        let at = |e: Error| e.in_segment(Segment::Key(key.into()));
+        let d = self.store.describe(key)?;
+        match d.kind {
+            Kind::NdArray => {
+                let frame = self.store.open_member(key)?;
+                let (dtype, shape, bytes) = read_array(&frame).map_err(at)?;
+                let rows = shape.first().copied().unwrap_or(0);
+                cells_budget(usize::try_from(rows).unwrap_or(usize::MAX), self.store.limits()).map_err(at)?;
+                if spec.kind == "ndarray" {
+                    return cells::nd_cells(spec, &dtype, &shape, &bytes).map_err(at);
+                }
+                if shape.len() != 1 {
+                    return Err(at(
+                        Error::invalid("a column of one dimension", 1, shape.len(), 0).in_field("shape")
+                    ));
+                }
+                cells::fixed_cells(spec, &dtype, &bytes).map_err(at)
+            }
+            Kind::BatchArray | Kind::ObjectArray => self.vl_cells(key, &spec.kind),
+            other => Err(at(Error::invalid(
+                "a column b2schema reads: an NDArray, a BatchArray or an ObjectArray, not",
+                "ndarray, batcharray or objectarray",
+                alloc::format!("{} (column kind {})", other.name(), spec.kind),
+                0,
+            ))),
+        }
+    }
+
+    /// The items of the BatchArray or ObjectArray `key`, each checked as a cell of `kind`.
+    pub(super) fn vl_cells(&self, key: &str, kind: &str) -> Result<Vec<Value>> {
+        let at = |e: Error| e.in_segment(Segment::Key(key.into()));
+        let frame = self.store.open_member(key)?;
+        let view = frame.view()?;
+        let batch = view.metalayer(super::batch::METALAYER).is_some();
+        let objects = view.metalayer(super::objects::METALAYER).is_some();
+        drop(view);
+        let items = if batch {
+            BatchArray::new(frame).map_err(at)?.raw_items().map_err(at)?
+        } else if objects {
+            super::objects::raw_items(&frame).map_err(at)?
+        } else {
+            return Err(at(Error::invalid(
+                "a variable-length column: a frame with the metalayer",
+                "batcharray or vlarray",
+                "neither",
+                0,
+            )));
+        };
+        cells_budget(items.len(), self.store.limits()).map_err(at)?;
+        let mut out = Vec::new();
+        try_reserve(&mut out, items.len(), "the cells of a column", 0)?;
+        for (i, item) in items.into_iter().enumerate() {
+            out.push(cells::vl_cell(kind, &item).map_err(|e| at(e.in_segment(Segment::Index(i))))?);
+        }
+        Ok(out)
+    }
+
+    /// The bytes of the one-dimensional array member `key`, whose dtype must be `dtype`.
+    fn typed_member(&self, key: &str, dtype: &str) -> Result<(String, Vec<u8>)> {
+        let at = |e: Error| e.in_segment(Segment::Key(key.into()));
+        let f = self.store.open_member(key)?;
+        let (got, shape, bytes) = read_array(&f).map_err(at)?;
+        if got != dtype || shape.len() != 1 {
+            return Err(at(Error::invalid(
+                "a one-dimensional array of dtype",
+                dtype,
+                alloc::format!("{got} of shape {shape:?}"),
+                0,
+            )
+            .in_field("dtype")));
+        }
+        Ok((got, bytes))
+    }
+
+    /// The live rows, in order: one cell per column, in the schema's order, read band by band
+    /// ([`CTable::for_each_row`]) and gathered (within the store's [`Limits`]); a column
+    /// shorter than `/_valid_rows` is an error that names it.
     pub fn rows(&self) -> Result<Vec<Vec<Value>>> {
-        let valid = self.valid_rows()?;
-        let live = valid.iter().filter(|&&v| v).count();
-        let mut columns = Vec::new();
-        try_reserve(&mut columns, self.columns.len(), "the columns of a table", 0)?;
+        let mut rows: Vec<Vec<Value>> = Vec::new();
         let mut spent = 0u64;
-        for c in &self.columns {
-            let cells = self.column_cells(&c.name)?;
-            spent = spent.saturating_add((cells.len() * core::mem::size_of::<Value>()) as u64);
+        let per_row = (self.columns.len().max(1) * core::mem::size_of::<Value>()) as u64;
+        self.for_each_row(None, |r| {
+            spent = spent.saturating_add(per_row);
             Limits::check(
                 "the cells of a table",
                 spent,
@@ -226,33 +284,10 @@ impl CTable {
                 self.store.limits().max_decompressed_total(),
                 0,
             )?;
-            if cells.len() < valid.len() {
-                return Err(Error::invalid(
-                    "a column as long as /_valid_rows, at least",
-                    valid.len(),
-                    cells.len(),
-                    0,
-                )
-                .in_segment(Segment::Key(column_key(&c.name))));
-            }
-            columns.push(cells);
-        }
-        let mut rows = Vec::new();
-        try_reserve(&mut rows, live, "the rows of a table", 0)?;
-        for (i, _) in valid.iter().enumerate().filter(|(_, v)| **v) {
-            rows.push(columns.iter().map(|c| c[i].clone()).collect());
-        }
-        if let Some(want) = self.schema_rows
-            && want != rows.len() as u64
-        {
-            return Err(Error::invalid(
-                "as many live rows in /_valid_rows as the schema's n_rows",
-                want,
-                rows.len(),
-                0,
-            )
-            .in_field("n_rows"));
-        }
+            try_reserve(&mut rows, 1, "the rows of a table", 0)?;
+            rows.push(r.to_vec());
+            Ok(())
+        })?;
         Ok(rows)
     }
 }
@@ -312,22 +347,17 @@ fn read_schema(json: &Value) -> Result<(Vec<ColumnSpec>, Option<u64>, u64)> {
     Ok((out, rows, version))
 }
 
-/// A 1-D array's dtype and bytes, read whole (within the frame's limits).
-fn read_array(f: &FrameFile) -> Result<(String, Vec<u8>)> {
+/// An array's dtype, shape and bytes, read whole (within the frame's limits).
+fn read_array(f: &FrameFile) -> Result<(String, Vec<u64>, Vec<u8>)> {
     let r = ArrayReader::new(f)?;
-    if r.shape().len() != 1 {
-        return Err(Error::invalid("a column of one dimension", 1, r.shape().len(), 0).in_field("shape"));
-    }
     let dtype = r.dtype().unwrap_or("").into();
     // The whole column, within the budget of all a read may decompress (not ReadOptions'
     // default of 4 GiB: a column of special chunks claims any size in a few bytes).
     let opts = ReadOptions { max_bytes: f.limits().max_decompressed_total(), ..ReadOptions::default() };
     let (bytes, _) = r.read(&Selection::all(r.shape()), &opts)?;
-    Ok((dtype, bytes))
+    Ok((dtype, r.shape().to_vec(), bytes))
 }
 
-/// The cells of a fixed-width column of `dtype` (a NumPy dtype string, little-endian or one
-/// byte wide), the sentinel `null_value` of its spec made null.
 /// Refuses `n` cells when they would take more memory than `limits` lets a read decompress in
 /// all (a cell is a [`Value`], larger than the byte or two an item of a column may take).
 fn cells_budget(n: usize, limits: &Limits) -> Result<()> {
@@ -339,104 +369,4 @@ fn cells_budget(n: usize, limits: &Limits) -> Result<()> {
         limits.max_decompressed_total(),
         0,
     )
-}
-
-fn fixed_cells(spec: &ColumnSpec, dtype: &str, bytes: &[u8]) -> Result<Vec<Value>> {
-    let (order, code, width) = split_dtype(dtype).ok_or_else(|| {
-        Error::invalid("a column dtype b2schema reads", "<i8, <f8, |b1, <U5, |S5 ...", dtype, 0)
-    })?;
-    let size = match code {
-        'U' => width.checked_mul(4),
-        _ => Some(width),
-    }
-    .filter(|&s| s > 0)
-    .ok_or_else(|| Error::invalid("an item size above 0", ">= 1", width, 0).in_field("dtype"))?;
-    if order == '>' && size > 1 && code != 'S' {
-        return Err(Error::invalid("a little-endian column", "< or |", dtype, 0).in_field("dtype"));
-    }
-    let null = spec.spec.get("null_value");
-    let mut out = Vec::new();
-    try_reserve(&mut out, bytes.len() / size, "the cells of a column", 0)?;
-    for item in bytes.chunks_exact(size) {
-        let mut b = [0u8; 8];
-        let n = size.min(8);
-        b[..n].copy_from_slice(&item[..n]);
-        let cell = match (code, size) {
-            ('i', 1 | 2 | 4 | 8) => {
-                let shift = 64 - 8 * size as u32;
-                Value::Int((((u64::from_le_bytes(b) << shift) as i64) >> shift) as i128)
-            }
-            ('u', 1 | 2 | 4 | 8) => Value::Int(u64::from_le_bytes(b) as i128),
-            ('f', 4) => Value::F32(f32::from_le_bytes([b[0], b[1], b[2], b[3]])),
-            ('f', 8) => Value::F64(f64::from_le_bytes(b)),
-            ('b', 1) => Value::Bool(item[0] != 0),
-            ('S', _) => {
-                let end = item.iter().rposition(|&c| c != 0).map_or(0, |p| p + 1);
-                Value::Bin(item[..end].to_vec())
-            }
-            ('U', _) => {
-                let mut s = String::new();
-                for c in item.chunks_exact(4) {
-                    let u = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
-                    if u == 0 {
-                        break;
-                    }
-                    s.push(char::from_u32(u).ok_or_else(|| {
-                        Error::invalid("a Unicode scalar value in a string column", "<= 0x10ffff", u, 0)
-                    })?);
-                }
-                Value::Str(s)
-            }
-            _ => {
-                return Err(Error::invalid("a column dtype b2schema reads", "i, u, f, b, S or U", dtype, 0)
-                    .in_field("dtype"));
-            }
-        };
-        let is_null = null.is_some_and(|nv| sentinel(&cell, nv));
-        // A nullable bool is widened to u1 (255 its null): a bool column reads its bytes as bools.
-        let cell = match (&cell, spec.kind.as_str()) {
-            (Value::Int(v), "bool") => Value::Bool(*v != 0),
-            _ => cell,
-        };
-        out.push(if is_null { Value::Nil } else { cell });
-    }
-    Ok(out)
-}
-
-fn sentinel(cell: &Value, nv: &Value) -> bool {
-    match (cell, nv) {
-        (Value::Int(a), Value::Int(b)) => a == b,
-        (Value::F64(a), _) => nv.as_f64().is_some_and(|b| *a == b || (a.is_nan() && b.is_nan())),
-        (Value::F32(a), _) => nv.as_f64().is_some_and(|b| *a == b as f32 || (a.is_nan() && b.is_nan())),
-        (Value::Bool(a), Value::Bool(b)) => a == b,
-        (Value::Str(a), Value::Str(b)) => a == b,
-        _ => false,
-    }
-}
-
-/// `<i8` as (`<`, `i`, 8); `<U5` as (`<`, `U`, 5).
-fn split_dtype(d: &str) -> Option<(char, char, usize)> {
-    let mut it = d.chars();
-    let order = it.next()?;
-    if !matches!(order, '<' | '>' | '|' | '=') {
-        return None;
-    }
-    let code = it.next()?;
-    let width: usize = it.as_str().parse().ok()?;
-    Some((order, code, width))
-}
-
-/// An item of a variable-length column: a `vlstring` item must be a string or nil, a `vlbytes`
-/// item bytes or nil; other kinds (`object`, `struct`) any value.
-fn vl_cell(kind: &str, item: &[u8]) -> Result<Value> {
-    let v = Value::from_msgpack(item)?;
-    let ok = match kind {
-        "vlstring" => matches!(v, Value::Str(_) | Value::Nil),
-        "vlbytes" => matches!(v, Value::Bin(_) | Value::Nil),
-        _ => true,
-    };
-    if !ok {
-        return Err(Error::invalid("an item of the column's kind", kind, alloc::format!("{v:?}"), 0));
-    }
-    Ok(v)
 }

@@ -27,6 +27,8 @@
 //! ```
 
 mod batch;
+mod batch_write;
+mod cells;
 mod ctable;
 mod describe;
 mod dir;
@@ -35,6 +37,8 @@ mod json;
 mod key;
 mod member;
 mod msgpack;
+mod objects;
+mod rows;
 mod write;
 mod zip;
 mod zip_write;
@@ -45,11 +49,16 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 pub use batch::{BatchArray, BatchMeta};
-pub use ctable::{CTABLE_META_KEY, CTable, ColumnSpec, VALID_ROWS_KEY, column_key};
+pub use batch_write::BatchArrayWriter;
+pub use ctable::{
+    CTABLE_META_KEY, CTable, ColumnSpec, DICT_SUFFIX, NOTNULL_SUFFIX, UTF8_DATA_SUFFIX, VALID_ROWS_KEY,
+    column_key,
+};
 pub use describe::{Description, Kind};
 pub use embed::Embedded;
 pub use key::{EMBED_NAME, MEMBER_SUFFIXES};
 pub use member::{Form, Member, Place};
+pub use rows::MAX_BAND_ROWS;
 pub use write::{Flavour, StoreWriter};
 
 /// The CTable schema's JSON reader, for the `store` fuzz target only (not part of the API).

@@ -7,7 +7,8 @@
 //! or `b2tree`, vlmetalayer `estore_metadata` = `{"embed_map": {}, "current_offset": 0}`). A
 //! `.b2z` holds the same files as stored ZIP members, largest first and `embed.b2e` last, as
 //! `DictStore.to_b2z` writes them. Both are written whole or not at all: into a temporary name
-//! beside the destination, synced, then renamed onto it (a `.b2d` must not exist yet).
+//! beside the destination, synced, then renamed onto it (a `.b2d` must not exist yet), and the
+//! directory that holds it synced so that the rename survives a crash.
 //!
 //! ```
 //! use b2schema::store::{Flavour, Store, StoreWriter};
@@ -36,6 +37,7 @@ use super::key::{self, EMBED_NAME};
 use crate::container::frame::FrameView;
 use crate::container::writer::Frame;
 use crate::format::error::{Error, Result, Segment};
+use crate::format::value::Value;
 
 /// Which python-blosc2 class the store is for (the embed store's metalayer).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,14 +62,24 @@ impl Flavour {
 #[derive(Clone, Debug)]
 pub struct StoreWriter {
     flavour: Flavour,
-    /// (key, file name in the store, frame bytes), in insertion order.
-    members: Vec<(String, String, Vec<u8>)>,
+    /// Members whose data (a frame's `nbytes`) is below it go into `embed.b2e`.
+    threshold: u64,
+    /// (key, file name in the store, frame bytes, embedded), in insertion order.
+    members: Vec<(String, String, Vec<u8>, bool)>,
 }
 
 impl StoreWriter {
     /// An empty store.
     pub fn new(flavour: Flavour) -> Self {
-        StoreWriter { flavour, members: Vec::new() }
+        StoreWriter { flavour, threshold: 0, members: Vec::new() }
+    }
+
+    /// Members inserted from now on whose data is smaller than `threshold` bytes (their
+    /// frame's `nbytes`) are embedded in `embed.b2e`, the others written as files: python-blosc2's
+    /// `DictStore(..., threshold=n)` rule (its default, 0, embeds nothing).
+    pub fn with_threshold(mut self, threshold: u64) -> Self {
+        self.threshold = threshold;
+        self
     }
 
     /// Adds the contiguous frame `frame` (its bytes, e.g. from
@@ -85,7 +97,8 @@ impl StoreWriter {
         } else {
             ".b2f"
         };
-        for (k, _, _) in &self.members {
+        let embedded = (view.header.nbytes.max(0) as u64) < self.threshold;
+        for (k, _, _, _) in &self.members {
             let nested =
                 |a: &str, b: &str| b.len() > a.len() && b.starts_with(a) && b.as_bytes()[a.len()] == b'/';
             if k == key || (self.flavour == Flavour::Tree && (nested(k, key) || nested(key, k))) {
@@ -98,32 +111,54 @@ impl StoreWriter {
             }
         }
         let name = alloc::format!("{}{suffix}", &key[1..]);
-        self.members.push((key.into(), name, frame));
+        self.members.push((key.into(), name, frame, embedded));
         Ok(())
     }
 
-    /// The bytes of `embed.b2e`: an EmbedStore with no member.
+    /// The bytes of `embed.b2e`: an EmbedStore holding the embedded members' frames one after
+    /// another (in insertion order, chunks of 8 KiB as python-blosc2's EmbedStore cuts them),
+    /// mapped by its vlmetalayer `estore_metadata`.
     pub fn embed_store(&self) -> Result<Vec<u8>> {
-        let mut f = Frame::new(1);
-        f.chunksize = 1 << 13; // EmbedStore's default chunksize
-        // python's msgpack: {"version": 1}; {"embed_map": {}, "current_offset": 0}.
-        let mut meta = alloc::vec![0x81, 0xa7];
-        meta.extend_from_slice(b"version");
-        meta.push(0x01);
-        let mut map = alloc::vec![0x82, 0xa9];
-        map.extend_from_slice(b"embed_map");
-        map.extend_from_slice(&[0x80, 0xae]);
-        map.extend_from_slice(b"current_offset");
-        map.push(0x00);
-        f.metalayers = alloc::vec![(self.flavour.metalayer().into(), meta)];
-        f.vlmetalayers = alloc::vec![(METADATA.into(), map)];
+        let mut data = Vec::new();
+        let mut entries = Vec::new();
+        for (key, _, frame, _) in self.members.iter().filter(|m| m.3) {
+            let place = Value::Map(alloc::vec![
+                (Value::from("offset"), Value::Int(data.len() as i128)),
+                (Value::from("length"), Value::Int(frame.len() as i128)),
+            ]);
+            entries.push((Value::from(key.as_str()), place));
+            data.extend_from_slice(frame);
+        }
+        const CHUNKSIZE: usize = 1 << 13; // EmbedStore's default chunksize
+        let mut f = if data.is_empty() {
+            Frame::new(1)
+        } else {
+            crate::container::writer::schunk(
+                &data,
+                1,
+                CHUNKSIZE,
+                crate::container::writer::CParams::default(),
+            )?
+        };
+        f.chunksize = CHUNKSIZE as i32;
+        let meta = Value::Map(alloc::vec![(Value::from("version"), Value::Int(1))]);
+        let map = Value::Map(alloc::vec![
+            (Value::from("embed_map"), Value::Map(entries)),
+            (Value::from("current_offset"), Value::Int(data.len() as i128)),
+        ]);
+        f.metalayers = alloc::vec![(self.flavour.metalayer().into(), meta.to_msgpack()?)];
+        f.vlmetalayers = alloc::vec![(METADATA.into(), map.to_msgpack()?)];
         f.to_vec()
     }
 
     /// The files of the store (name, bytes): the members largest first, then `embed.b2e`.
     fn files(&self, embed: &[u8]) -> Vec<(String, Vec<u8>)> {
-        let mut files: Vec<(String, Vec<u8>)> =
-            self.members.iter().map(|(_, name, bytes)| (name.clone(), bytes.clone())).collect();
+        let mut files: Vec<(String, Vec<u8>)> = self
+            .members
+            .iter()
+            .filter(|m| !m.3)
+            .map(|(_, name, bytes, _)| (name.clone(), bytes.clone()))
+            .collect();
         files.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then_with(|| a.0.cmp(&b.0)));
         files.push((EMBED_NAME.into(), embed.to_vec()));
         files
@@ -140,19 +175,7 @@ impl StoreWriter {
     /// Writes the `.b2z` at `path`, whole or not at all (a temporary file beside it, synced,
     /// then renamed onto it; an existing file is replaced).
     pub fn write_zip(&self, path: impl AsRef<Path>) -> Result<()> {
-        let path = path.as_ref();
-        let bytes = self.to_zip()?;
-        let tmp = temporary(path)?;
-        let written = (|| -> std::io::Result<()> {
-            let mut f = std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp)?;
-            f.write_all(&bytes)?;
-            f.sync_all()?;
-            std::fs::rename(&tmp, path)
-        })();
-        written.map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
-            Error::from(e).in_field("path")
-        })
+        write_atomically(path.as_ref(), &self.to_zip()?)
     }
 
     /// Writes the `.b2d` directory at `path`, which must not exist, whole or not at all (a
@@ -181,13 +204,41 @@ impl StoreWriter {
                 f.write_all(&bytes)?;
                 f.sync_all()?;
             }
-            std::fs::rename(&tmp, path)
+            std::fs::rename(&tmp, path)?;
+            sync_parent(path)
         })();
         written.map_err(|e| {
             let _ = std::fs::remove_dir_all(&tmp);
             Error::from(e).in_field("path")
         })
     }
+}
+
+/// Writes `bytes` to the file `path`, whole or not at all: a temporary file beside it, synced,
+/// renamed onto it (an existing file is replaced), then its directory synced so that the rename
+/// itself is durable.
+pub(super) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    let tmp = temporary(path)?;
+    let written = (|| -> std::io::Result<()> {
+        let mut f = std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)?;
+        sync_parent(path)
+    })();
+    written.map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        Error::from(e).in_field("path")
+    })
+}
+
+/// Syncs the directory that holds `path` (where a directory can be opened: not on Windows).
+fn sync_parent(path: &Path) -> std::io::Result<()> {
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if cfg!(unix) { std::fs::File::open(parent)?.sync_all() } else { Ok(()) }
 }
 
 /// A name beside `path` for its temporary (`.NAME.PID.tmp`).

@@ -1,0 +1,294 @@
+//! A CTable's live rows streamed band by band: every column (and its null mask, and
+//! `/_valid_rows`) is read a band of rows at a time, so that what is held in memory depends on
+//! the band (the largest chunk of the table's arrays along their rows, at most
+//! [`MAX_BAND_ROWS`]) and a BatchArray column's current batch, never on the number of rows.
+//! The schema's `n_rows` is checked against `/_valid_rows` first, band by band, before any row
+//! is given.
+
+use alloc::boxed::Box;
+use alloc::string::String;
+use alloc::vec::Vec;
+use std::sync::Arc;
+
+use super::batch::BatchArray;
+use super::cells;
+use super::ctable::{
+    CTable, ColumnSpec, DICT_SUFFIX, NOTNULL_SUFFIX, UTF8_DATA_SUFFIX, VALID_ROWS_KEY, column_key,
+};
+use super::describe::Kind;
+use crate::container::array::{ArrayReader, ReadOptions, Selection};
+use crate::container::frame::{ChunkInfo, FrameFile};
+use crate::container::limits::Limits;
+use crate::format::error::{Error, Result, Segment};
+use crate::format::value::Value;
+
+/// The most rows read at once.
+pub const MAX_BAND_ROWS: u64 = 1 << 20;
+/// The fewest rows read at once (unless the table has fewer).
+const MIN_BAND_ROWS: u64 = 1024;
+
+/// Where a column's cells come from.
+enum Source {
+    /// A fixed-width or `ndarray` column.
+    Array(ArrayReader<'static>),
+    /// A `utf8` column: its offsets and its bytes.
+    Utf8 { offsets: ArrayReader<'static>, data: Box<ArrayReader<'static>> },
+    /// A `dictionary` column: its codes, and its values (read whole: one per category).
+    Dictionary { codes: ArrayReader<'static>, values: Vec<Value> },
+    /// A BatchArray column: the batch being read and how far.
+    Batches { batches: BatchArray, next: usize, pending: Vec<Vec<u8>>, pos: usize },
+    /// An ObjectArray column (one chunk a row).
+    Objects { frame: FrameFile, chunks: Vec<ChunkInfo> },
+}
+
+/// One column being read in bands.
+struct Column {
+    spec: ColumnSpec,
+    key: String,
+    source: Source,
+    mask: Option<ArrayReader<'static>>,
+}
+
+fn shared(store: &super::Store, key: &str) -> Result<ArrayReader<'static>> {
+    let f = store.open_member(key)?;
+    ArrayReader::from_shared(Arc::new(f)).map_err(|e| e.in_segment(Segment::Key(key.into())))
+}
+
+/// Rows `a..b` of the array `r` (every other dimension whole), within `limits`; a shorter
+/// array is an error that says how long it had to be.
+fn read_rows(r: &ArrayReader<'_>, a: u64, b: u64, limits: &Limits) -> Result<Vec<u8>> {
+    let shape = r.shape();
+    let len = shape.first().copied().unwrap_or(0);
+    if b > len {
+        return Err(Error::invalid("a column as long as /_valid_rows, at least", b, len, 0));
+    }
+    let mut ranges = alloc::vec![a..b];
+    ranges.extend(shape[1..].iter().map(|&d| 0..d));
+    let sel = Selection::new(ranges, shape)?;
+    let opts = ReadOptions { nthreads: 1, max_bytes: limits.max_decompressed() };
+    Ok(r.read(&sel, &opts)?.0)
+}
+
+fn dtype_of(r: &ArrayReader<'_>) -> String {
+    r.dtype().unwrap_or("").into()
+}
+
+impl Column {
+    fn open(t: &CTable, spec: &ColumnSpec) -> Result<Self> {
+        let store = t.store();
+        let key = column_key(&spec.name);
+        let source = match spec.kind.as_str() {
+            "utf8" => Source::Utf8 {
+                offsets: shared(store, &key)?,
+                data: Box::new(shared(store, &alloc::format!("{key}{UTF8_DATA_SUFFIX}"))?),
+            },
+            "dictionary" => Source::Dictionary {
+                codes: shared(store, &key)?,
+                values: t.vl_cells(&alloc::format!("{key}{DICT_SUFFIX}"), "vlstring")?,
+            },
+            _ => match store.describe(&key)?.kind {
+                Kind::NdArray => Source::Array(shared(store, &key)?),
+                Kind::BatchArray | Kind::ObjectArray => {
+                    let frame = store.open_member(&key)?;
+                    let at = |e: Error| e.in_segment(Segment::Key(key.clone()));
+                    // A ListArray stored "vl" has the listarray and vlarray metalayers.
+                    let batches = frame.view().map_err(at)?.metalayer(super::batch::METALAYER).is_some();
+                    if batches {
+                        let batches = BatchArray::new(frame).map_err(at)?;
+                        Source::Batches { batches, next: 0, pending: Vec::new(), pos: 0 }
+                    } else {
+                        let chunks = frame.chunks().map_err(at)?;
+                        Source::Objects { frame, chunks }
+                    }
+                }
+                other => {
+                    return Err(Error::invalid(
+                        "a column b2schema reads: an NDArray, a BatchArray or an ObjectArray, not",
+                        "ndarray, batcharray or objectarray",
+                        alloc::format!("{} (column kind {})", other.name(), spec.kind),
+                        0,
+                    )
+                    .in_segment(Segment::Key(key)));
+                }
+            },
+        };
+        let mask_key = alloc::format!("{key}{NOTNULL_SUFFIX}");
+        let mask = if store.member(&mask_key).is_some() { Some(shared(store, &mask_key)?) } else { None };
+        Ok(Column { spec: spec.clone(), key, source, mask })
+    }
+
+    /// The largest chunk of its arrays along the rows.
+    fn chunk_rows(&self) -> u64 {
+        let first = |r: &ArrayReader<'_>| r.chunks().first().copied().unwrap_or(0);
+        let own = match &self.source {
+            Source::Array(r) | Source::Utf8 { offsets: r, .. } | Source::Dictionary { codes: r, .. } => {
+                first(r)
+            }
+            _ => 0,
+        };
+        own.max(self.mask.as_ref().map_or(0, first))
+    }
+
+    /// Its cells of rows `a..b` (bands asked for in order), nulls made [`Value::Nil`].
+    fn cells(&mut self, a: u64, b: u64, limits: &Limits) -> Result<Vec<Value>> {
+        let at = |e: Error| e.in_segment(Segment::Key(self.key.clone()));
+        let spec = &self.spec;
+        let mut out = match &mut self.source {
+            Source::Array(r) => {
+                let bytes = read_rows(r, a, b, limits).map_err(at)?;
+                let dtype = dtype_of(r);
+                if spec.kind == "ndarray" {
+                    let mut shape = r.shape().to_vec();
+                    shape[0] = b - a;
+                    cells::nd_cells(spec, &dtype, &shape, &bytes)
+                } else if r.shape().len() != 1 {
+                    Err(Error::invalid("a column of one dimension", 1, r.shape().len(), 0).in_field("shape"))
+                } else {
+                    cells::fixed_cells(spec, &dtype, &bytes)
+                }
+                .map_err(|e| at(e.in_segment(Segment::Index(a as usize))))?
+            }
+            Source::Utf8 { offsets, data } => {
+                if dtype_of(offsets) != "<i8" || dtype_of(data) != "|u1" {
+                    return Err(at(Error::invalid(
+                        "utf8 offsets <i8 and bytes |u1",
+                        "<i8, |u1",
+                        alloc::format!("{}, {}", dtype_of(offsets), dtype_of(data)),
+                        0,
+                    )
+                    .in_field("dtype")));
+                }
+                let raw = read_rows(offsets, a, b + 1, limits).map_err(at)?;
+                let offs: Vec<i64> =
+                    raw.chunks_exact(8).map(|c| i64::from_le_bytes(c.try_into().expect("8 bytes"))).collect();
+                let (first, last) = (offs[0], offs[offs.len() - 1]);
+                let data_len = data.shape().first().copied().unwrap_or(0);
+                let bad = (a == 0 && first != 0) || first < 0 || last < first || last as u64 > data_len;
+                if bad {
+                    return Err(at(Error::invalid(
+                        "utf8 offsets that start at 0, never decrease and stay within its bytes",
+                        alloc::format!("0..={data_len}"),
+                        alloc::format!("{first}..{last}"),
+                        0,
+                    )
+                    .in_segment(Segment::Index(a as usize))
+                    .in_field("offsets")));
+                }
+                let text = read_rows(data, first as u64, last as u64, limits).map_err(at)?;
+                let rebased: Vec<u8> = offs.iter().flat_map(|o| (o - first).to_le_bytes()).collect();
+                cells::utf8_cells(spec, &rebased, &text).map_err(at)?
+            }
+            Source::Dictionary { codes, values } => {
+                let bytes = read_rows(codes, a, b, limits).map_err(at)?;
+                cells::dictionary_cells(spec, &bytes, values).map_err(at)?
+            }
+            Source::Batches { batches, next, pending, pos } => {
+                let mut out = Vec::new();
+                while (out.len() as u64) < b - a {
+                    if *pos == pending.len() {
+                        if *next == batches.len() {
+                            return Err(at(Error::invalid(
+                                "a column as long as /_valid_rows, at least",
+                                b,
+                                a + out.len() as u64,
+                                0,
+                            )));
+                        }
+                        *pending = batches.raw_batch(*next).map_err(at)?;
+                        *next += 1;
+                        *pos = 0;
+                        continue;
+                    }
+                    let row = a as usize + out.len();
+                    let cell = cells::vl_cell(&spec.kind, &pending[*pos]);
+                    out.push(cell.map_err(|e| at(e.in_segment(Segment::Index(row))))?);
+                    *pos += 1;
+                }
+                out
+            }
+            Source::Objects { frame, chunks } => {
+                let mut out = Vec::new();
+                for i in a..b {
+                    let info = chunks.get(i as usize).ok_or_else(|| {
+                        at(Error::invalid("a column as long as /_valid_rows, at least", b, chunks.len(), 0))
+                    })?;
+                    let max = usize::try_from(limits.max_decompressed()).unwrap_or(usize::MAX);
+                    let bytes = frame.chunk_data(info, max).map_err(at)?;
+                    let cell = cells::vl_cell(&spec.kind, &bytes);
+                    out.push(cell.map_err(|e| at(e.in_segment(Segment::Index(i as usize))))?);
+                }
+                out
+            }
+        };
+        if let Some(m) = &self.mask {
+            let key = alloc::format!("{}{NOTNULL_SUFFIX}", self.key);
+            let len = m.shape().first().copied().unwrap_or(0);
+            if len < b {
+                return Err(Error::invalid("a null mask as long as its column, at least", b, len, 0)
+                    .in_segment(Segment::Key(key)));
+            }
+            let bits = read_rows(m, a, b, limits).map_err(|e| e.in_segment(Segment::Key(key)))?;
+            for (c, &bit) in out.iter_mut().zip(&bits) {
+                if bit == 0 {
+                    *c = Value::Nil;
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+impl CTable {
+    /// Calls `f` with each live row, in order (one cell per column of `names`, all the columns
+    /// when `names` is `None`), reading every column a band of rows at a time (see the module
+    /// documentation); returns the number of rows given. An error of `f` stops the walk.
+    pub fn for_each_row(
+        &self,
+        names: Option<&[&str]>,
+        mut f: impl FnMut(&[Value]) -> Result<()>,
+    ) -> Result<u64> {
+        let specs: Vec<&ColumnSpec> = match names {
+            Some(n) => n.iter().map(|n| self.column_spec(n)).collect::<Result<_>>()?,
+            None => self.columns().iter().collect(),
+        };
+        let limits = *self.store().limits();
+        let valid = shared(self.store(), VALID_ROWS_KEY)?;
+        if dtype_of(&valid) != "|b1" || valid.shape().len() != 1 {
+            return Err(Error::invalid("a bool mask of live rows", "|b1", dtype_of(&valid), 0)
+                .in_segment(Segment::Key(VALID_ROWS_KEY.into())));
+        }
+        let mut columns = specs.iter().map(|s| Column::open(self, s)).collect::<Result<Vec<_>>>()?;
+        let total = valid.shape()[0];
+        let widest = columns.iter().map(Column::chunk_rows).fold(valid.chunks()[0], u64::max);
+        let band = widest.clamp(MIN_BAND_ROWS, MAX_BAND_ROWS);
+        let at_valid = |e: Error| e.in_segment(Segment::Key(VALID_ROWS_KEY.into()));
+        // The live rows counted first, so that a schema that lies is an error before any row.
+        let mut live = 0u64;
+        for a in (0..total).step_by(band as usize) {
+            let bits = read_rows(&valid, a, (a + band).min(total), &limits).map_err(at_valid)?;
+            live += bits.iter().filter(|&&v| v != 0).count() as u64;
+        }
+        self.check_rows(live)?;
+        let mut given = 0u64;
+        for a in (0..total).step_by(band as usize) {
+            let b = (a + band).min(total);
+            let bits = read_rows(&valid, a, b, &limits).map_err(at_valid)?;
+            let mut band_cells = Vec::new();
+            for c in &mut columns {
+                band_cells.push(c.cells(a, b, &limits)?.into_iter());
+            }
+            let mut row = Vec::new();
+            for &bit in &bits {
+                row.clear();
+                for cells in &mut band_cells {
+                    row.push(cells.next().unwrap_or(Value::Nil));
+                }
+                if bit != 0 {
+                    f(&row)?;
+                    given += 1;
+                }
+            }
+        }
+        Ok(given)
+    }
+}
