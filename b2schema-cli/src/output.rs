@@ -103,6 +103,16 @@ impl Write for AtomicFile {
     }
 }
 
+/// Seeking flushes what is buffered first (the frame writer patches its header at the end).
+impl io::Seek for AtomicFile {
+    fn seek(&mut self, pos: io::SeekFrom) -> io::Result<u64> {
+        match &mut self.file {
+            Some(f) => f.seek(pos),
+            None => Err(io::Error::other("committed")),
+        }
+    }
+}
+
 impl Drop for AtomicFile {
     fn drop(&mut self) {
         if self.file.take().is_some() {
