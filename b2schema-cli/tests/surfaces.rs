@@ -297,3 +297,33 @@ fn a_link_flipped_to_a_fifo_never_blocks_inspect() {
     flipper.join().unwrap();
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// A Fortran-order `.npy` (read whole, then reordered) packs to the same array as its C-order
+/// twin (read slab by slab), and a short one is refused as truncated.
+#[test]
+fn pack_of_fortran_order_items_is_the_c_order_array() {
+    let d = dir("pack-fortran");
+    // 3 x 4 items 0..12 in C order; Fortran order lists the columns.
+    let c: Vec<u8> = (0..12).collect();
+    let f: Vec<u8> = (0..4).flat_map(|j| (0..3).map(move |i| i * 4 + j)).collect();
+    let fortran = |data: &[u8]| {
+        let mut v = npy("|u1", "(3, 4)", data);
+        let at = v.windows(5).position(|w| w == b"False").unwrap();
+        v.splice(at..at + 5, *b"True ");
+        v
+    };
+    let (pc, pf, ps) = (d.join("c.npy"), d.join("f.npy"), d.join("short.npy"));
+    std::fs::write(&pc, npy("|u1", "(3, 4)", &c)).unwrap();
+    std::fs::write(&pf, fortran(&f)).unwrap();
+    std::fs::write(&ps, fortran(&f[..11])).unwrap();
+    let (oc, of) = (d.join("c.b2nd"), d.join("f.b2nd"));
+    for (i, o) in [(&pc, &oc), (&pf, &of)] {
+        let r = run(&["pack", "--chunks", "2,3", "--blocks", "1,2", i.to_str().unwrap(), o.to_str().unwrap()]);
+        assert!(r.status.success(), "{}", stderr(&r));
+    }
+    assert_eq!(std::fs::read(&oc).unwrap(), std::fs::read(&of).unwrap());
+    let r = run(&["pack", ps.to_str().unwrap(), d.join("s.b2nd").to_str().unwrap()]);
+    assert_eq!(r.status.code(), Some(2), "{}", stderr(&r));
+    assert!(stderr(&r).contains("truncated"), "{}", stderr(&r));
+    let _ = std::fs::remove_dir_all(&d);
+}
