@@ -356,6 +356,7 @@ pub fn unpack(
     input: &Path,
     offset: u64,
     output: &Path,
+    threads: Option<usize>,
     limits: b2schema::Limits,
 ) -> Result<ExitCode, Failure> {
     use std::io::Write;
@@ -377,7 +378,7 @@ pub fn unpack(
     let mut bar = crate::progress::Bar::stderr("unpack", total, PROGRESS_FROM);
     let written = file.write_ndarray_with(
         &mut crate::progress::Counting { inner: &mut out, bar: &mut bar },
-        &b2schema::array::ReadOptions::default(),
+        &crate::cat::read_options(threads),
     );
     bar.finish();
     written.map_err(|e| Failure::at(input, crate::open::in_file(offset, e)))?;

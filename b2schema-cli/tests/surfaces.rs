@@ -318,7 +318,8 @@ fn pack_of_fortran_order_items_is_the_c_order_array() {
     std::fs::write(&ps, fortran(&f[..11])).unwrap();
     let (oc, of) = (d.join("c.b2nd"), d.join("f.b2nd"));
     for (i, o) in [(&pc, &oc), (&pf, &of)] {
-        let r = run(&["pack", "--chunks", "2,3", "--blocks", "1,2", i.to_str().unwrap(), o.to_str().unwrap()]);
+        let r =
+            run(&["pack", "--chunks", "2,3", "--blocks", "1,2", i.to_str().unwrap(), o.to_str().unwrap()]);
         assert!(r.status.success(), "{}", stderr(&r));
     }
     assert_eq!(std::fs::read(&oc).unwrap(), std::fs::read(&of).unwrap());
