@@ -214,16 +214,22 @@ fn pack_from(
     let mut progress = advance(&mut bar);
     let mut out = crate::output::Sink::create(output, &[input])?;
     let written = match &mut out {
-        crate::output::Sink::File(file) if data.is_empty() => a.write_from(&mut items, file, &mut progress),
-        crate::output::Sink::File(file) => a.write_to(file, &mut progress),
-        crate::output::Sink::Stdout(stdout) => {
+        crate::output::Sink::File(file) if file.is_regular() => {
+            if data.is_empty() {
+                a.write_from(&mut items, file, &mut progress)
+            } else {
+                a.write_to(file, &mut progress)
+            }
+        }
+        // stdout, a device or a pipe: the frame is made in memory, then written.
+        sink => {
             let mut frame = std::io::Cursor::new(Vec::new());
             let done = if data.is_empty() {
                 a.write_from(&mut items, &mut frame, &mut progress)
             } else {
                 a.write_to(&mut frame, &mut progress)
             };
-            done.and_then(|n| Ok(std::io::Write::write_all(stdout, frame.get_ref()).map(|()| n)?))
+            done.and_then(|n| Ok(std::io::Write::write_all(sink, frame.get_ref()).map(|()| n)?))
         }
     };
     drop(progress);

@@ -328,3 +328,47 @@ fn pack_of_fortran_order_items_is_the_c_order_array() {
     assert!(stderr(&r).contains("truncated"), "{}", stderr(&r));
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// An output that exists and is not a regular file (a FIFO here; `/dev/null` alike) is written
+/// straight through and stays what it is: a temporary file renamed over it replaced the node
+/// (`cat -o /dev/null` as root left a regular file in place of the device).
+#[cfg(unix)]
+#[test]
+fn outputs_that_are_not_regular_files_are_written_through_not_replaced() {
+    use std::os::unix::fs::FileTypeExt;
+    let d = dir("out-fifo");
+    let npy_path = d.join("a.npy");
+    let items: Vec<u8> = (0..4096u32).flat_map(|v| v.to_le_bytes()).collect();
+    std::fs::write(&npy_path, npy("<u4", "(64, 64)", &items)).unwrap();
+    let packed = d.join("a.b2nd");
+    let r = run(&["pack", npy_path.to_str().unwrap(), packed.to_str().unwrap()]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    for args in [
+        vec!["cat", packed.to_str().unwrap(), "-o"],
+        vec!["pack", npy_path.to_str().unwrap()],
+        vec!["unpack", packed.to_str().unwrap()],
+    ] {
+        let fifo = d.join("out.fifo");
+        let _ = std::fs::remove_file(&fifo);
+        assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || std::fs::read(fifo).unwrap())
+        };
+        let o = run(&[&args[..], &[fifo.to_str().unwrap()]].concat());
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        // Checked before waiting for the reader, which would wait for ever on a replaced node.
+        assert!(
+            std::fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo(),
+            "{args:?}: not a FIFO any more"
+        );
+        let got = reader.join().unwrap();
+        let expected = match args[0] {
+            "cat" => items.clone(),
+            "pack" => std::fs::read(&packed).unwrap(),
+            _ => std::fs::read(&npy_path).unwrap(),
+        };
+        assert_eq!(got, expected, "{args:?}");
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}
