@@ -128,7 +128,7 @@ impl NdArray<'_> {
             (Some(&g), Some(&c)) => (g, c as usize),
             _ => (usize::from(lay.nchunks > 0), 1),
         };
-        let per_slab = if nslabs == 0 { 0 } else { lay.nchunks / nslabs };
+        let per_slab = lay.nchunks.checked_div(nslabs).unwrap_or(0);
         let nitems: usize = self.shape.iter().map(|&s| s as usize).product();
         let nthreads = usize::try_from(self.cparams.nthreads).unwrap_or(1).max(1);
         let workers = nthreads.min(lay.nchunks).max(1);
