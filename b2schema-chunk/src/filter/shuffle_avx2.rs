@@ -1,4 +1,5 @@
-//! Byte shuffle and unshuffle of 4- and 8-byte items with AVX2, chosen at run time (the `std`
+//! Byte shuffle and unshuffle of 4- and 8-byte items, and the bit step of the forward
+//! bitshuffle, with AVX2, chosen at run time (the `std`
 //! feature, x86-64): `pulp`'s `V3` token exists only on a CPU that has AVX2 (detected once by
 //! the standard library), and `V3::vectorize` runs our safe kernel compiled for it. This crate
 //! keeps `#![forbid(unsafe_code)]`: the intrinsics are `pulp`'s safe wrappers, the loads and
@@ -156,6 +157,34 @@ fn shuffle_tiles<const T: usize>(s: V3, src: &[u8], dst: &mut [u8], n: usize) ->
     tiles * TILE
 }
 
+/// The bit step of the forward bitshuffle for one byte plane (`plane`: `8 * rowlen` bytes, one
+/// per element) into its 8 bit-rows (`rows`: 8 rows of `rowlen` bytes; bit `i % 8` of byte
+/// `i / 8` of row `k` is bit `k` of byte `i`), 32 bytes at a time: `movemask` gathers the top bit
+/// of 32 bytes into the 4 row bytes, then each byte is doubled to bring up the next bit (as
+/// c-blosc2's `bitshuffle_avx2`). `None` without AVX2, else the plane bytes done.
+pub(crate) fn plane_to_bit_rows(plane: &[u8], rows: &mut [u8], rowlen: usize) -> Option<usize> {
+    let s = token()?;
+    Some(s.vectorize(|| plane_to_bit_rows_tiles(s, plane, rows, rowlen)))
+}
+
+#[inline(always)]
+fn plane_to_bit_rows_tiles(s: V3, plane: &[u8], rows: &mut [u8], rowlen: usize) -> usize {
+    let tiles = plane.len().min(rowlen * 8) / TILE;
+    if rows.len() < 8 * rowlen {
+        return 0;
+    }
+    let a = s.avx2;
+    for (m, bytes) in plane.chunks_exact(TILE).take(tiles).enumerate() {
+        let mut x = load(bytes);
+        for k in (0..8).rev() {
+            let mask = a._mm256_movemask_epi8(x) as u32;
+            rows[k * rowlen + 4 * m..k * rowlen + 4 * m + 4].copy_from_slice(&mask.to_le_bytes());
+            x = a._mm256_add_epi8(x, x);
+        }
+    }
+    tiles * TILE
+}
+
 #[cfg(test)]
 mod tests {
     /// On a CPU with AVX2 the kernels run (so the property tests of `shuffle` and `unshuffle`,
@@ -168,6 +197,7 @@ mod tests {
         assert_eq!(super::unshuffle(8, &src, &mut dst, 64), avx2.then_some(64));
         assert_eq!(super::shuffle(4, &src, &mut dst, 128), avx2.then_some(128));
         assert_eq!(super::shuffle(2, &src, &mut dst, 256), None, "2-byte items are SSE2's");
+        assert_eq!(super::plane_to_bit_rows(&src[..64], &mut dst[..64], 8), avx2.then_some(64));
         println!("AVX2 kernels in use: {avx2}");
     }
 }
