@@ -133,3 +133,20 @@ fn a_short_reader_is_an_error_naming_where_it_ended() {
         "expected items from the reader, bytes: 80 at offset 37, found the end after 37"
     );
 }
+
+/// A shape whose size in bytes overflows is an error from `write_from` (no items in memory bound
+/// it), never a panic nor an allocation.
+#[test]
+fn write_from_refuses_a_shape_that_overflows() {
+    // Chunks of up to 2^27 items keep the chunk count and the chunk size in range: the items
+    // overflow, not the chunks (the last case: the chunk count).
+    for (shape, chunks, says) in [
+        ([i64::MAX / 2, 4], [1 << 13, 4], "fits in memory"),
+        ([1 << 40, 1 << 30], [1 << 13, 1 << 14], "fits in memory"),
+        ([i64::MAX / 2, i64::MAX / 2], [1, 1], "a chunk count that fits"),
+    ] {
+        let a = NdArray::new(&shape, &chunks, &[1, 1], "<f8", 8, Fill::Data(&[]));
+        let e = a.write_from(&mut &[0u8; 8][..], &mut Cursor::new(Vec::new()), |_, _| {}).unwrap_err();
+        assert!(e.to_string().contains(says), "{shape:?}: {e}");
+    }
+}

@@ -217,7 +217,10 @@ impl<'a> NdArray<'a> {
             .zip(&self.chunkshape)
             .map(|(&s, &c)| if s == 0 { 0 } else { (s as usize).div_ceil(c as usize) })
             .collect();
-        let nchunks: usize = grid.iter().product();
+        let nchunks = grid
+            .iter()
+            .try_fold(1usize, |a, &g| a.checked_mul(g))
+            .ok_or_else(|| Error::invalid("a chunk count that fits", "usize", "overflow", 0))?;
 
         let mut frame = Frame::new(ts as i32);
         frame.cparams = self.cparams;

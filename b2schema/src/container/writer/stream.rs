@@ -123,13 +123,22 @@ impl NdArray<'_> {
         out.write_all(&header0)?;
 
         // Slabs: the chunks of one place along dimension 0 (all chunks for a scalar).
-        let row_items: usize = self.shape.iter().skip(1).map(|&s| s as usize).product();
+        // Sizes from the caller's shape, checked (a reader's array has no items in memory that
+        // would have bounded them).
+        let items_of = |dims: &[i64]| {
+            dims.iter()
+                .try_fold(1usize, |a, &s| a.checked_mul(usize::try_from(s).ok()?))
+                .filter(|n| n.checked_mul(ts).is_some())
+        };
+        let too_big =
+            || Error::invalid("an array whose size in bytes fits in memory", "usize", "an overflow", 0);
+        let row_items = items_of(self.shape.get(1..).unwrap_or(&[])).ok_or_else(too_big)?;
         let (nslabs, slab_rows) = match (lay.grid.first(), self.chunkshape.first()) {
             (Some(&g), Some(&c)) => (g, c as usize),
             _ => (usize::from(lay.nchunks > 0), 1),
         };
         let per_slab = lay.nchunks.checked_div(nslabs).unwrap_or(0);
-        let nitems: usize = self.shape.iter().map(|&s| s as usize).product();
+        let nitems = items_of(&self.shape).ok_or_else(too_big)?;
         let nthreads = usize::try_from(self.cparams.nthreads).unwrap_or(1).max(1);
         let workers = nthreads.min(lay.nchunks).max(1);
         // Fewer chunks than threads: the threads left over share each chunk's blocks.
