@@ -24,3 +24,4 @@ mod remote;
 mod stores;
 mod tables;
 mod writer;
+mod writer_stream;

@@ -70,10 +70,7 @@ fn run_opened(
         let how = crate::slice::Output { path: output, npy: o.npy };
         return crate::slice::cat_array(path, file, slice, threads, how, limits.max_output());
     }
-    let mut opts = b2schema::array::ReadOptions::default();
-    if let Some(n) = threads {
-        opts.nthreads = n.max(1);
-    }
+    let opts = read_options(threads);
     let written = match output {
         Some(out) => {
             let mut w = crate::output::AtomicFile::create(out, &[path])?;
@@ -103,4 +100,13 @@ pub fn write(
     opts: &b2schema::array::ReadOptions,
 ) -> b2schema::Result<u64> {
     if file.ndarray_meta()?.is_some() { file.write_ndarray_with(out, opts) } else { file.write_schunk(out) }
+}
+
+/// Decoding on `threads` threads (`--threads`; default: the available cores).
+pub(crate) fn read_options(threads: Option<usize>) -> b2schema::array::ReadOptions {
+    let mut opts = b2schema::array::ReadOptions::default();
+    if let Some(n) = threads {
+        opts.nthreads = n.max(1);
+    }
+    opts
 }

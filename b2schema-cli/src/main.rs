@@ -250,9 +250,9 @@ enum Command {
         /// Block shape, comma-separated.
         #[arg(long)]
         blocks: Option<String>,
-        /// Threads compressing the blocks of a chunk (default: the available cores, as
-        /// python-blosc2; the output is the same for any count). Also `--nthreads`.
-        #[arg(long = "threads", visible_alias = "nthreads", value_name = "N",
+        /// Threads compressing chunks (default: the available cores, as python-blosc2; the
+        /// output is the same for any count).
+        #[arg(long = "threads", alias = "nthreads", value_name = "N",
               value_parser = clap::value_parser!(i16).range(1..))]
         threads: Option<i16>,
     },
@@ -265,6 +265,9 @@ enum Command {
         /// Where the frame starts inside the input file; offsets in messages stay absolute.
         #[arg(long, default_value_t = 0)]
         offset: u64,
+        /// Threads decoding (default: the available cores).
+        #[arg(long, value_name = "N")]
+        threads: Option<usize>,
     },
     /// A local web viewer of Blosc2 files (127.0.0.1 only, read-only): the file list, each
     /// file's header, metalayers, layout with its bytes and chunk map, and NDArrays as images.
@@ -365,7 +368,9 @@ fn main() -> ExitCode {
             };
             pack::pack(&input, &output, &o)
         }
-        Command::Unpack { input, output, offset } => pack::unpack(&input, offset, &output, limits),
+        Command::Unpack { input, output, offset, threads } => {
+            pack::unpack(&input, offset, &output, threads, limits)
+        }
         #[cfg(feature = "serve")]
         Command::Serve { paths, port } => serve::run(&paths, port),
     };

@@ -227,7 +227,7 @@ pub fn read_header(bytes: &[u8]) -> Result<Header, String> {
 }
 
 /// Reorders Fortran-order items into C order.
-fn fortran_to_c(data: &[u8], shape: &[u64], itemsize: usize) -> Vec<u8> {
+pub fn fortran_to_c(data: &[u8], shape: &[u64], itemsize: usize) -> Vec<u8> {
     let dims: Vec<usize> = shape.iter().map(|&d| d as usize).collect();
     let mut fstride = vec![1usize; dims.len()];
     for k in 1..dims.len() {

@@ -15,9 +15,13 @@ use std::path::{Path, PathBuf};
 use crate::Failure;
 
 /// An output file being written: commit it, or drop it to leave the destination untouched.
+/// A destination that exists and is not a regular file (`/dev/null`, a FIFO, a terminal) is
+/// written straight through, as a shell redirection would: renaming a file over it replaced
+/// the device node itself (`cat -o /dev/null` run as root left a 128 MB regular file there).
 pub struct AtomicFile {
     dest: PathBuf,
-    tmp: PathBuf,
+    /// The temporary file renamed over `dest` on commit; `None` when `dest` is written directly.
+    tmp: Option<PathBuf>,
     file: Option<io::BufWriter<File>>,
 }
 
@@ -51,6 +55,15 @@ impl AtomicFile {
             if d.is_dir() {
                 return Err(Failure::at(dest, "is a directory"));
             }
+            if !d.is_file() {
+                let f =
+                    std::fs::OpenOptions::new().write(true).open(dest).map_err(|e| Failure::at(dest, e))?;
+                return Ok(AtomicFile {
+                    dest: dest.to_path_buf(),
+                    tmp: None,
+                    file: Some(io::BufWriter::with_capacity(1 << 20, f)),
+                });
+            }
         }
         let dir = match dest.parent() {
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
@@ -66,7 +79,7 @@ impl AtomicFile {
                 Ok(f) => {
                     return Ok(AtomicFile {
                         dest: dest.to_path_buf(),
-                        tmp,
+                        tmp: Some(tmp),
                         file: Some(io::BufWriter::with_capacity(1 << 20, f)),
                     });
                 }
@@ -81,9 +94,16 @@ impl AtomicFile {
     pub fn commit(mut self) -> Result<(), Failure> {
         let file = self.file.take().ok_or_else(|| Failure::at(&self.dest, "written twice"))?;
         let file = file.into_inner().map_err(|e| Failure::at(&self.dest, e.error()))?;
+        let Some(tmp) = self.tmp.take() else { return Ok(()) };
         file.sync_all().map_err(|e| Failure::at(&self.dest, e))?;
         drop(file);
-        std::fs::rename(&self.tmp, &self.dest).map_err(|e| Failure::at(&self.dest, e))
+        std::fs::rename(&tmp, &self.dest).map_err(|e| Failure::at(&self.dest, e))
+    }
+
+    /// `true` when the data goes to a temporary regular file (which can seek), `false` when
+    /// straight to a device or a pipe.
+    pub fn is_regular(&self) -> bool {
+        self.tmp.is_some()
     }
 }
 
@@ -103,10 +123,20 @@ impl Write for AtomicFile {
     }
 }
 
+/// Seeking flushes what is buffered first (the frame writer patches its header at the end).
+impl io::Seek for AtomicFile {
+    fn seek(&mut self, pos: io::SeekFrom) -> io::Result<u64> {
+        match &mut self.file {
+            Some(f) => f.seek(pos),
+            None => Err(io::Error::other("committed")),
+        }
+    }
+}
+
 impl Drop for AtomicFile {
     fn drop(&mut self) {
-        if self.file.take().is_some() {
-            let _ = std::fs::remove_file(&self.tmp);
+        if let (Some(_), Some(tmp)) = (self.file.take(), &self.tmp) {
+            let _ = std::fs::remove_file(tmp);
         }
     }
 }

@@ -166,17 +166,116 @@ pub struct PackOptions<'a> {
     pub max_input: u64,
 }
 
-/// `b2schema pack IN.npy OUT.b2nd`.
+/// `b2schema pack IN.npy OUT.b2nd`: the items read and compressed one slab of chunks at a time
+/// (C order; a Fortran-order file is read whole and reordered first), the frame written as its
+/// chunks are made (to stdout, held until done).
 pub fn pack(input: &Path, output: &Path, o: &PackOptions<'_>) -> Result<ExitCode, Failure> {
-    let arr = if crate::walk::is_std(input) {
-        read_npy_from(input, &mut std::io::stdin().lock(), o.max_input)?
+    if crate::walk::is_std(input) {
+        pack_from(input, &mut std::io::stdin().lock(), o.max_input, output, o)
     } else {
         let (mut f, len) = b2schema::frame::open_regular(input).map_err(|e| Failure::at(input, e))?;
-        read_npy_from(input, &mut f, len)?
+        pack_from(input, &mut f, len, output, o)
+    }
+}
+
+/// [`pack`] of the `.npy` file `input` read from `f` (a regular file opened, then checked: never
+/// a FIFO, a device or `/dev/zero`; or stdin for `-`), which holds at most `len` bytes.
+fn pack_from(
+    input: &Path,
+    f: &mut dyn std::io::Read,
+    len: u64,
+    output: &Path,
+    o: &PackOptions<'_>,
+) -> Result<ExitCode, Failure> {
+    use std::io::Read;
+    let (h, prefix) = read_npy_header(input, f, len)?;
+    let in_prefix = &prefix[h.data_at.min(prefix.len())..];
+    let in_prefix = &in_prefix[..in_prefix.len().min(h.data_len)];
+    let rest = (h.data_len - in_prefix.len()) as u64;
+    let mut items = Counted { inner: in_prefix.chain(f.take(rest)), read: 0 };
+    let fortran;
+    let (data, descr): (&[u8], &str) = if h.fortran && h.shape.len() > 1 {
+        let mut bytes = Vec::new();
+        bytes
+            .try_reserve_exact(h.data_len)
+            .map_err(|_| Failure::at(input, format!("{} bytes of items cannot be allocated", h.data_len)))?;
+        items.read_to_end(&mut bytes).map_err(|e| Failure::at(input, e))?;
+        if bytes.len() < h.data_len {
+            return Err(truncated(input, &h, bytes.len()));
+        }
+        fortran = npy::fortran_to_c(&bytes, &h.shape, h.itemsize);
+        (&fortran, &h.descr)
+    } else {
+        (&[], &h.descr)
     };
-    let itemsize = b2schema::dtype::DType::parse(&arr.descr).map_err(|e| Failure::at(input, e))?.itemsize();
-    let ndim = arr.shape.len();
-    let (dc, db) = default_shapes(&arr.shape, itemsize as u64);
+    let a = ndarray(&h.shape, descr, h.itemsize, Fill::Data(data), o)?;
+    // A bar over the chunks' bytes as they are compressed (on a terminal, for long runs).
+    let mut bar = crate::progress::Bar::stderr("pack", h.data_len as u64, PROGRESS_FROM);
+    let mut progress = advance(&mut bar);
+    let mut out = crate::output::Sink::create(output, &[input])?;
+    let written = match &mut out {
+        crate::output::Sink::File(file) if file.is_regular() => {
+            if data.is_empty() {
+                a.write_from(&mut items, file, &mut progress)
+            } else {
+                a.write_to(file, &mut progress)
+            }
+        }
+        // stdout, a device or a pipe: the frame is made in memory, then written.
+        sink => {
+            let mut frame = std::io::Cursor::new(Vec::new());
+            let done = if data.is_empty() {
+                a.write_from(&mut items, &mut frame, &mut progress)
+            } else {
+                a.write_to(&mut frame, &mut progress)
+            };
+            done.and_then(|n| Ok(std::io::Write::write_all(sink, frame.get_ref()).map(|()| n)?))
+        }
+    };
+    drop(progress);
+    bar.finish();
+    if written.is_err() && items.read < h.data_len {
+        return Err(truncated(input, &h, items.read));
+    }
+    written.map_err(|e| Failure::at(input, e))?;
+    out.commit()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The error for a `.npy` file whose items end after `read` bytes.
+fn truncated(input: &Path, h: &npy::Header, read: usize) -> Failure {
+    let (got, want) = (h.data_at + read, h.data_at + h.data_len);
+    Failure::at(
+        input,
+        format!("the .npy ends after {got} bytes, its header and shape need {want}: truncated"),
+    )
+}
+
+/// A reader that counts the bytes it hands out (where a short `.npy` ended).
+struct Counted<R> {
+    inner: R,
+    read: usize,
+}
+
+impl<R: std::io::Read> std::io::Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read += n;
+        Ok(n)
+    }
+}
+
+/// The array `pack` writes: `o`'s codec, filters and threads, its chunk and block shapes or
+/// python-blosc2's defaults.
+fn ndarray<'a>(
+    shape: &[u64],
+    descr: &str,
+    itemsize: usize,
+    fill: Fill<'a>,
+    o: &PackOptions<'_>,
+) -> Result<NdArray<'a>, Failure> {
+    let ndim = shape.len();
+    let (dc, db) = default_shapes(shape, itemsize as u64);
     let mut chunks = o.chunks.map(|s| parse_shape(s, ndim, "chunks")).transpose()?.unwrap_or(dc);
     let mut blocks = o.blocks.map(|s| parse_shape(s, ndim, "blocks")).transpose()?.unwrap_or(db);
     if o.chunks.is_some() && o.blocks.is_none() {
@@ -209,32 +308,25 @@ pub fn pack(input: &Path, output: &Path, o: &PackOptions<'_>) -> Result<ExitCode
         nthreads: o.nthreads.max(1),
         ..CParams::default()
     };
-    let shape: Vec<i64> = arr.shape.iter().map(|&d| d as i64).collect();
+    let shape: Vec<i64> = shape.iter().map(|&d| d as i64).collect();
     let chunks: Vec<i32> = chunks.iter().map(|&d| i32::try_from(d).unwrap_or(i32::MAX)).collect();
     let blocks: Vec<i32> = blocks.iter().map(|&d| i32::try_from(d).unwrap_or(i32::MAX)).collect();
-    let mut a = NdArray::new(&shape, &chunks, &blocks, &arr.descr, itemsize, Fill::Data(&arr.data));
+    let mut a = NdArray::new(&shape, &chunks, &blocks, descr, itemsize, fill);
     a.cparams = cparams;
-    // A bar over the chunks' bytes as they are compressed (on a terminal, for long runs).
-    let mut bar = crate::progress::Bar::stderr("pack", arr.data.len() as u64, PROGRESS_FROM);
-    let frame = pack_frame(&a, &mut bar);
-    bar.finish();
-    let frame = frame.map_err(|e| Failure::at(input, e))?;
-    let bytes = frame.to_vec().map_err(|e| Failure::at(input, e))?;
-    let mut out = crate::output::Sink::create(output, &[input])?;
-    std::io::Write::write_all(&mut out, &bytes).map_err(|e| Failure::at(output, e))?;
-    out.commit()?;
-    Ok(ExitCode::SUCCESS)
+    Ok(a)
 }
 
-/// Reads the `.npy` file `input` from `f` (a regular file opened, then checked: never a FIFO, a
-/// device or `/dev/zero`; or stdin for `-`), which holds at most `len` bytes: its header parsed
-/// from its first bytes, its size checked against what the header says before the items are read
-/// (no more than the header asks for, allocated fallibly).
-fn read_npy_from(input: &Path, f: &mut dyn std::io::Read, len: u64) -> Result<npy::Npy, Failure> {
+/// The header of the `.npy` file `input` read from `f`, which holds at most `len` bytes, with
+/// the first bytes read (up to 1 MiB: the header and maybe some items): its size checked
+/// against what the header says before any item is read.
+fn read_npy_header(
+    input: &Path,
+    f: &mut dyn std::io::Read,
+    len: u64,
+) -> Result<(npy::Header, Vec<u8>), Failure> {
     use std::io::Read;
-    let mut f = f;
     let mut prefix = Vec::new();
-    (&mut f).take(1 << 20).read_to_end(&mut prefix).map_err(|e| Failure::at(input, e))?;
+    (&mut *f).take(1 << 20).read_to_end(&mut prefix).map_err(|e| Failure::at(input, e))?;
     let h = npy::read_header(&prefix).map_err(|e| Failure::at(input, e))?;
     let want = (h.data_at as u64).saturating_add(h.data_len as u64);
     if len < want && crate::walk::is_std(input) {
@@ -251,34 +343,18 @@ fn read_npy_from(input: &Path, f: &mut dyn std::io::Read, len: u64) -> Result<np
             format!("the .npy file holds {len} bytes, its header and shape need {want}: truncated"),
         ));
     }
-    let mut bytes = Vec::new();
-    bytes
-        .try_reserve_exact(want as usize)
-        .map_err(|_| Failure::at(input, format!("{want} bytes of items cannot be allocated")))?;
-    bytes.extend_from_slice(&prefix[..prefix.len().min(want as usize)]);
-    (&mut f).take(want - bytes.len() as u64).read_to_end(&mut bytes).map_err(|e| Failure::at(input, e))?;
-    if (bytes.len() as u64) < want {
-        let got = bytes.len();
-        return Err(Failure::at(
-            input,
-            format!("the .npy ends after {got} bytes, its header and shape need {want}: truncated"),
-        ));
-    }
-    npy::read(&bytes).map_err(|e| Failure::at(input, e))
+    Ok((h, prefix))
 }
 
-/// The frame of `a`, advancing `bar` after each chunk by the share of the array's bytes done
-/// (the writer counts padded chunk bytes; the bar counts the array's).
-fn pack_frame<W: std::io::Write>(
-    a: &NdArray<'_>,
-    bar: &mut crate::progress::Bar<W>,
-) -> b2schema::Result<b2schema::writer::Frame> {
+/// What advances `bar` after each chunk by the share of the array's bytes done (the writer
+/// counts padded chunk bytes; the bar counts the array's).
+fn advance<W: std::io::Write>(bar: &mut crate::progress::Bar<W>) -> impl FnMut(u64, u64) + '_ {
     let mut shown = 0u64;
-    a.to_frame_with_progress(|done, total| {
+    move |done, total| {
         let now = crate::progress::share(done, total, bar.total());
         bar.add(now.saturating_sub(shown));
         shown = now;
-    })
+    }
 }
 
 /// `b2schema unpack IN.b2nd OUT.npy`.
@@ -286,6 +362,7 @@ pub fn unpack(
     input: &Path,
     offset: u64,
     output: &Path,
+    threads: Option<usize>,
     limits: b2schema::Limits,
 ) -> Result<ExitCode, Failure> {
     use std::io::Write;
@@ -307,7 +384,7 @@ pub fn unpack(
     let mut bar = crate::progress::Bar::stderr("unpack", total, PROGRESS_FROM);
     let written = file.write_ndarray_with(
         &mut crate::progress::Counting { inner: &mut out, bar: &mut bar },
-        &b2schema::array::ReadOptions::default(),
+        &crate::cat::read_options(threads),
     );
     bar.finish();
     written.map_err(|e| Failure::at(input, crate::open::in_file(offset, e)))?;
@@ -329,7 +406,7 @@ mod tests {
         let data: Vec<u8> = (0..950u64).flat_map(|i| (i * i).to_le_bytes()).collect();
         let a = NdArray::new(&[950], &[100], &[25], "<u8", 8, Fill::Data(&data));
         let mut bar = crate::progress::Bar::new(Some(Vec::new()), "pack", data.len() as u64);
-        pack_frame(&a, &mut bar).unwrap();
+        a.write_to(&mut std::io::Cursor::new(Vec::new()), advance(&mut bar)).unwrap();
         let drawn = String::from_utf8(bar.into_output().unwrap()).unwrap();
         let pcts: Vec<&str> = drawn.split('\r').filter(|l| !l.is_empty()).collect();
         assert_eq!(pcts.len(), 10, "one redraw per chunk: {drawn:?}");

@@ -297,3 +297,78 @@ fn a_link_flipped_to_a_fifo_never_blocks_inspect() {
     flipper.join().unwrap();
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// A Fortran-order `.npy` (read whole, then reordered) packs to the same array as its C-order
+/// twin (read slab by slab), and a short one is refused as truncated.
+#[test]
+fn pack_of_fortran_order_items_is_the_c_order_array() {
+    let d = dir("pack-fortran");
+    // 3 x 4 items 0..12 in C order; Fortran order lists the columns.
+    let c: Vec<u8> = (0..12).collect();
+    let f: Vec<u8> = (0..4).flat_map(|j| (0..3).map(move |i| i * 4 + j)).collect();
+    let fortran = |data: &[u8]| {
+        let mut v = npy("|u1", "(3, 4)", data);
+        let at = v.windows(5).position(|w| w == b"False").unwrap();
+        v.splice(at..at + 5, *b"True ");
+        v
+    };
+    let (pc, pf, ps) = (d.join("c.npy"), d.join("f.npy"), d.join("short.npy"));
+    std::fs::write(&pc, npy("|u1", "(3, 4)", &c)).unwrap();
+    std::fs::write(&pf, fortran(&f)).unwrap();
+    std::fs::write(&ps, fortran(&f[..11])).unwrap();
+    let (oc, of) = (d.join("c.b2nd"), d.join("f.b2nd"));
+    for (i, o) in [(&pc, &oc), (&pf, &of)] {
+        let r =
+            run(&["pack", "--chunks", "2,3", "--blocks", "1,2", i.to_str().unwrap(), o.to_str().unwrap()]);
+        assert!(r.status.success(), "{}", stderr(&r));
+    }
+    assert_eq!(std::fs::read(&oc).unwrap(), std::fs::read(&of).unwrap());
+    let r = run(&["pack", ps.to_str().unwrap(), d.join("s.b2nd").to_str().unwrap()]);
+    assert_eq!(r.status.code(), Some(2), "{}", stderr(&r));
+    assert!(stderr(&r).contains("truncated"), "{}", stderr(&r));
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// An output that exists and is not a regular file (a FIFO here; `/dev/null` alike) is written
+/// straight through and stays what it is: a temporary file renamed over it replaced the node
+/// (`cat -o /dev/null` as root left a regular file in place of the device).
+#[cfg(unix)]
+#[test]
+fn outputs_that_are_not_regular_files_are_written_through_not_replaced() {
+    use std::os::unix::fs::FileTypeExt;
+    let d = dir("out-fifo");
+    let npy_path = d.join("a.npy");
+    let items: Vec<u8> = (0..4096u32).flat_map(|v| v.to_le_bytes()).collect();
+    std::fs::write(&npy_path, npy("<u4", "(64, 64)", &items)).unwrap();
+    let packed = d.join("a.b2nd");
+    let r = run(&["pack", npy_path.to_str().unwrap(), packed.to_str().unwrap()]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    for args in [
+        vec!["cat", packed.to_str().unwrap(), "-o"],
+        vec!["pack", npy_path.to_str().unwrap()],
+        vec!["unpack", packed.to_str().unwrap()],
+    ] {
+        let fifo = d.join("out.fifo");
+        let _ = std::fs::remove_file(&fifo);
+        assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || std::fs::read(fifo).unwrap())
+        };
+        let o = run(&[&args[..], &[fifo.to_str().unwrap()]].concat());
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        // Checked before waiting for the reader, which would wait for ever on a replaced node.
+        assert!(
+            std::fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo(),
+            "{args:?}: not a FIFO any more"
+        );
+        let got = reader.join().unwrap();
+        let expected = match args[0] {
+            "cat" => items.clone(),
+            "pack" => std::fs::read(&packed).unwrap(),
+            _ => std::fs::read(&npy_path).unwrap(),
+        };
+        assert_eq!(got, expected, "{args:?}");
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -22,6 +22,8 @@ pub(crate) mod ndcell;
 pub(crate) mod ndmean;
 mod pipeline;
 pub(crate) mod shuffle;
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+mod shuffle_avx2;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod shuffle_sse2;
 pub(crate) mod trunc_prec;

@@ -73,6 +73,12 @@ pub(crate) fn unshuffle(typesize: usize, src: &[u8], dst: &mut [u8]) {
     }
     let n = len / typesize;
     let body = n * typesize;
+    #[cfg(all(feature = "std", target_arch = "x86_64"))]
+    if let Some(done) = super::shuffle_avx2::unshuffle(typesize, src, dst, n) {
+        tail(typesize, src, dst, n, done);
+        dst[body..].copy_from_slice(&src[body..]);
+        return;
+    }
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     {
         use super::shuffle_sse2::unshuffle_tiles;
@@ -205,25 +211,29 @@ pub(crate) fn shuffle(typesize: usize, src: &[u8], dst: &mut [u8]) {
     }
     let n = len / typesize;
     let body = n * typesize;
+    #[cfg(all(feature = "std", target_arch = "x86_64"))]
+    let simd = super::shuffle_avx2::shuffle(typesize, src, dst, n);
+    #[cfg(not(all(feature = "std", target_arch = "x86_64")))]
+    let simd = None;
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    {
+    let simd = simd.or_else(|| {
         use super::shuffle_sse2::shuffle_tiles;
-        let done = match typesize {
-            2 => shuffle_tiles::<2>(src, dst, n),
-            4 => shuffle_tiles::<4>(src, dst, n),
-            8 => shuffle_tiles::<8>(src, dst, n),
-            16 => shuffle_tiles::<16>(src, dst, n),
-            _ => 0,
-        };
-        if matches!(typesize, 2 | 4 | 8 | 16) {
-            for i in done..n {
-                for j in 0..typesize {
-                    dst[j * n + i] = src[i * typesize + j];
-                }
-            }
-            dst[body..].copy_from_slice(&src[body..]);
-            return;
+        match typesize {
+            2 => Some(shuffle_tiles::<2>(src, dst, n)),
+            4 => Some(shuffle_tiles::<4>(src, dst, n)),
+            8 => Some(shuffle_tiles::<8>(src, dst, n)),
+            16 => Some(shuffle_tiles::<16>(src, dst, n)),
+            _ => None,
         }
+    });
+    if let Some(done) = simd {
+        for i in done..n {
+            for j in 0..typesize {
+                dst[j * n + i] = src[i * typesize + j];
+            }
+        }
+        dst[body..].copy_from_slice(&src[body..]);
+        return;
     }
     match typesize {
         2 => shuffle_n::<2>(&src[..body], &mut dst[..body], n),

@@ -21,6 +21,7 @@ mod append;
 pub mod chunk;
 mod cparams;
 mod ndarray;
+mod stream;
 
 #[cfg(feature = "std")]
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
@@ -250,13 +251,8 @@ impl Frame {
         }
         let index = if nbytes == 0 { Vec::new() } else { chunk::offsets_index(&offsets)? };
 
-        let vl_chunks: Vec<(String, Vec<u8>)> = self
-            .vlmetalayers
-            .iter()
-            .map(|(n, v)| Ok((n.clone(), chunk::vlmeta(v)?)))
-            .collect::<Result<_>>()?;
         let header = self.header(nbytes, stored, kind, 0)?;
-        let trailer = trailer(&vl_chunks)?;
+        let trailer = self.vl_trailer()?;
         let frame_len = (header.len() + chunks.len() + index.len() + trailer.len()) as i64;
         let header = self.header(
             nbytes,
@@ -269,6 +265,16 @@ impl Frame {
             },
         )?;
         Ok(Encoded { header, chunks, index, trailer })
+    }
+
+    /// The trailer's bytes: the vlmetalayers, each compressed as a chunk.
+    fn vl_trailer(&self) -> Result<Vec<u8>> {
+        let vl_chunks: Vec<(String, Vec<u8>)> = self
+            .vlmetalayers
+            .iter()
+            .map(|(n, v)| Ok((n.clone(), chunk::vlmeta(v)?)))
+            .collect::<Result<_>>()?;
+        trailer(&vl_chunks)
     }
 
     /// The header's bytes for these totals.

@@ -154,6 +154,41 @@ impl<'a> NdArray<'a> {
     /// assert_eq!(seen, [(30, 120), (60, 120), (90, 120), (120, 120)]);
     /// ```
     pub fn to_frame_with_progress(&self, mut progress: impl FnMut(u64, u64)) -> Result<Frame> {
+        let (mut frame, lay) = self.layout()?;
+        let mut coords = vec![0usize; lay.grid.len()];
+        let total = (lay.chunk_nbytes as u64).saturating_mul(lay.nchunks as u64);
+        // With data and several threads, chunks are compressed side by side in groups of
+        // `nthreads` (each chunk's blocks then on one thread): the chunks do not depend on the
+        // thread count, and they are kept in grid order.
+        let group = match self.fill {
+            Fill::Data(_) if cfg!(feature = "std") => {
+                usize::try_from(self.cparams.nthreads).unwrap_or(1).max(1)
+            }
+            _ => 1,
+        };
+        let mut done = 0usize;
+        while done < lay.nchunks {
+            let n = group.min(lay.nchunks - done);
+            let mut places = Vec::new();
+            places
+                .try_reserve_exact(n)
+                .map_err(|_| Error::invalid("an allocatable chunk group", "", n, 0))?;
+            for _ in 0..n {
+                places.push(coords.clone());
+                let _ = odometer(&mut coords, &lay.grid);
+            }
+            for c in self.make_chunks(&places, &lay)? {
+                frame.chunks.push(c);
+                done += 1;
+                progress((lay.chunk_nbytes as u64).saturating_mul(done as u64), total);
+            }
+        }
+        Ok(frame)
+    }
+
+    /// The array checked, its frame without chunks (header parameters, `b2nd` and the user
+    /// metalayers, vlmetalayers) and the layout of its chunks.
+    pub(super) fn layout(&self) -> Result<(Frame, Layout)> {
         self.check()?;
         let ts = self.typesize;
         let meta = B2nd {
@@ -182,7 +217,10 @@ impl<'a> NdArray<'a> {
             .zip(&self.chunkshape)
             .map(|(&s, &c)| if s == 0 { 0 } else { (s as usize).div_ceil(c as usize) })
             .collect();
-        let nchunks: usize = grid.iter().product();
+        let nchunks = grid
+            .iter()
+            .try_fold(1usize, |a, &g| a.checked_mul(g))
+            .ok_or_else(|| Error::invalid("a chunk count that fits", "usize", "overflow", 0))?;
 
         let mut frame = Frame::new(ts as i32);
         frame.cparams = self.cparams;
@@ -193,56 +231,19 @@ impl<'a> NdArray<'a> {
         frame.metalayers.push(("b2nd".into(), crate::schema::codec::encode_to_vec(&meta)?));
         frame.metalayers.extend(self.metalayers.iter().cloned());
         frame.vlmetalayers = self.vlmetalayers.clone();
-
         let geometry = Geometry::new(&self.shape, &self.chunkshape, &self.blockshape);
-        let mut coords = vec![0usize; grid.len()];
-        let total = (chunk_nbytes as u64).saturating_mul(nchunks as u64);
-        // With data and several threads, chunks are compressed side by side in groups of
-        // `nthreads` (each chunk's blocks then on one thread): the chunks do not depend on the
-        // thread count, and they are kept in grid order.
-        let group = match self.fill {
-            Fill::Data(_) if cfg!(feature = "std") => {
-                usize::try_from(self.cparams.nthreads).unwrap_or(1).max(1)
-            }
-            _ => 1,
-        };
-        let mut done = 0usize;
-        while done < nchunks {
-            let n = group.min(nchunks - done);
-            let mut places = Vec::new();
-            places
-                .try_reserve_exact(n)
-                .map_err(|_| Error::invalid("an allocatable chunk group", "", n, 0))?;
-            for _ in 0..n {
-                places.push(coords.clone());
-                let _ = odometer(&mut coords, &grid);
-            }
-            for c in self.make_chunks(&places, &geometry, chunk_nbytes, blocksize)? {
-                frame.chunks.push(c);
-                done += 1;
-                progress((chunk_nbytes as u64).saturating_mul(done as u64), total);
-            }
-        }
-        Ok(frame)
+        Ok((frame, Layout { chunk_nbytes, blocksize, grid, nchunks, geometry }))
     }
 
     /// The chunks at grid places `places`, in that order: several at once on scoped threads
     /// when there are several (one thread each, compressing its blocks alone).
-    fn make_chunks(
-        &self,
-        places: &[Vec<usize>],
-        geometry: &Geometry,
-        chunk_nbytes: usize,
-        blocksize: usize,
-    ) -> Result<Vec<Chunk>> {
+    fn make_chunks(&self, places: &[Vec<usize>], lay: &Layout) -> Result<Vec<Chunk>> {
         #[cfg(feature = "std")]
         if places.len() > 1 {
             let one = CParams { nthreads: 1, ..self.cparams };
             return std::thread::scope(|s| {
-                let handles: Vec<_> = places
-                    .iter()
-                    .map(|at| s.spawn(move || self.make_chunk(at, geometry, chunk_nbytes, blocksize, &one)))
-                    .collect();
+                let handles: Vec<_> =
+                    places.iter().map(|at| s.spawn(move || self.make_chunk(at, lay, &one))).collect();
                 handles
                     .into_iter()
                     .map(|h| {
@@ -253,41 +254,63 @@ impl<'a> NdArray<'a> {
                     .collect()
             });
         }
-        places
-            .iter()
-            .map(|at| self.make_chunk(at, geometry, chunk_nbytes, blocksize, &self.cparams))
-            .collect()
+        places.iter().map(|at| self.make_chunk(at, lay, &self.cparams)).collect()
     }
 
     /// The chunk at grid place `at`.
-    fn make_chunk(
-        &self,
-        at: &[usize],
-        geometry: &Geometry,
-        chunk_nbytes: usize,
-        blocksize: usize,
-        cparams: &CParams,
-    ) -> Result<Chunk> {
-        let ts = self.typesize;
+    pub(super) fn make_chunk(&self, at: &[usize], lay: &Layout, cparams: &CParams) -> Result<Chunk> {
+        let nbytes = lay.chunk_nbytes as u64;
         Ok(match self.fill {
-            Fill::Data(data) => {
-                let buf = self.chunk_data(data, at, geometry)?;
-                // The array's shapes reach the n-dimensional codecs and filters (ZFP, ndcell,
-                // ndmean), as c-blosc2's read them from the `b2nd` metalayer.
-                let registry =
-                    b2schema_chunk::Registry::new().with_array_shapes(&self.chunkshape, &self.blockshape);
-                Chunk::from_compressed(chunk::compressed_with(&buf, ts, blocksize, cparams, &registry)?)?
-            }
-            Fill::Zeros => Chunk::Special { kind: SpecialValue::Zeros, nbytes: chunk_nbytes as u64 },
-            Fill::Nan => Chunk::Special { kind: SpecialValue::Nan, nbytes: chunk_nbytes as u64 },
-            Fill::Uninit => Chunk::Special { kind: SpecialValue::Uninit, nbytes: chunk_nbytes as u64 },
-            Fill::Value(v) => Chunk::Stored(chunk::repeat_value(v, chunk_nbytes, blocksize)?),
+            Fill::Data(data) => self.data_chunk(data, 0, at, lay, cparams)?,
+            Fill::Zeros => Chunk::Special { kind: SpecialValue::Zeros, nbytes },
+            Fill::Nan => Chunk::Special { kind: SpecialValue::Nan, nbytes },
+            Fill::Uninit => Chunk::Special { kind: SpecialValue::Uninit, nbytes },
+            Fill::Value(v) => Chunk::Stored(chunk::repeat_value(v, lay.chunk_nbytes, lay.blocksize)?),
         })
     }
 
-    /// The bytes of the chunk at grid `coords`: blocks in C order, items in C order inside each
-    /// block, zeros where the extended chunk passes the chunk or the array.
-    fn chunk_data(&self, data: &[u8], coords: &[usize], geometry: &Geometry) -> Result<Vec<u8>> {
+    /// The chunk at grid place `at` of items `data`, which are the array's items from item
+    /// `first` on in C order (the whole array, or the slab of chunk rows the chunk lies in). A
+    /// chunk whose items are one contiguous run of `data` in its own order (no padding, blocks
+    /// that are whole rows) is compressed from `data` itself, without a copy.
+    pub(super) fn data_chunk(
+        &self,
+        data: &[u8],
+        first: usize,
+        at: &[usize],
+        lay: &Layout,
+        cparams: &CParams,
+    ) -> Result<Chunk> {
+        let ts = self.typesize;
+        let bytes;
+        let src = match contiguous(&lay.geometry, at)? {
+            Some((start, len)) => {
+                let from = start.checked_sub(first).and_then(|i| i.checked_mul(ts));
+                from.and_then(|f| data.get(f..f.checked_add(len.checked_mul(ts)?)?)).ok_or_else(|| {
+                    Error::invalid("the items of a chunk inside the data", data.len(), start, 0)
+                })?
+            }
+            None => {
+                bytes = self.chunk_data(data, first, at, &lay.geometry)?;
+                &bytes[..]
+            }
+        };
+        // The array's shapes reach the n-dimensional codecs and filters (ZFP, ndcell, ndmean),
+        // as c-blosc2's read them from the `b2nd` metalayer.
+        let registry = b2schema_chunk::Registry::new().with_array_shapes(&self.chunkshape, &self.blockshape);
+        Chunk::from_compressed(chunk::compressed_with(src, ts, lay.blocksize, cparams, &registry)?)
+    }
+
+    /// The bytes of the chunk at grid `coords` (of `data`, the array's items from item `first`
+    /// on): blocks in C order, items in C order inside each block, zeros where the extended
+    /// chunk passes the chunk or the array.
+    fn chunk_data(
+        &self,
+        data: &[u8],
+        first: usize,
+        coords: &[usize],
+        geometry: &Geometry,
+    ) -> Result<Vec<u8>> {
         let ts = self.typesize;
         let n = geometry
             .chunk_items()
@@ -295,12 +318,46 @@ impl<'a> NdArray<'a> {
             .ok_or_else(|| Error::invalid("a chunk of at most 2 GiB", "", "an overflowing chunk shape", 0))?;
         let mut out = crate::container::limits::try_zeros(n, "a chunk being written", 0)?;
         geometry.each_run(coords, |r| {
-            out[r.chunk_at * ts..(r.chunk_at + r.len) * ts]
-                .copy_from_slice(&data[r.array_at * ts..(r.array_at + r.len) * ts]);
+            let from = r.array_at.checked_sub(first).map(|i| i * ts);
+            let src = from.and_then(|f| data.get(f..f + r.len * ts)).ok_or_else(|| {
+                Error::invalid("the items of a chunk inside the data", data.len(), r.array_at, 0)
+            })?;
+            out[r.chunk_at * ts..(r.chunk_at + r.len) * ts].copy_from_slice(src);
             Ok(())
         })?;
         Ok(out)
     }
+}
+
+/// How an array's chunks are laid out (from [`NdArray::layout`]).
+pub(super) struct Layout {
+    /// Bytes of a padded chunk.
+    pub chunk_nbytes: usize,
+    /// Bytes of a block.
+    pub blocksize: usize,
+    /// Chunks per dimension.
+    pub grid: Vec<usize>,
+    /// Chunks in all.
+    pub nchunks: usize,
+    /// Where each chunk's items are in the array.
+    pub geometry: Geometry,
+}
+
+/// `Some((first item, items))` when the chunk at `at` is one run of the array's items in its
+/// own order, covering the whole padded chunk (no padding to add, nothing to reorder).
+fn contiguous(geometry: &Geometry, at: &[usize]) -> Result<Option<(usize, usize)>> {
+    let Some(items) = geometry.chunk_items() else { return Ok(None) };
+    let mut run: Option<(usize, usize)> = None;
+    let mut whole = true;
+    geometry.each_run(at, |r| {
+        match run {
+            None if r.chunk_at == 0 => run = Some((r.array_at, r.len)),
+            Some((a, n)) if whole && r.chunk_at == n && r.array_at == a + n => run = Some((a, n + r.len)),
+            _ => whole = false,
+        }
+        Ok(())
+    })?;
+    Ok(run.filter(|&(_, n)| whole && n == items))
 }
 
 /// A frame of plain bytes cut into chunks of `chunksize` bytes (the last one may be shorter), as

@@ -1,0 +1,299 @@
+//! An array's contiguous frame written as its chunks are made (std only): the header first
+//! (its totals patched once the chunks are written), each chunk as soon as it and the chunks
+//! before it are done, then the offsets index and the trailer. The bytes are those of
+//! [`NdArray::to_frame`] then [`Frame::to_vec`](super::Frame::to_vec).
+//!
+//! The items come from a slice ([`NdArray::write_to`] with [`Fill::Data`]) or a reader in C
+//! order ([`NdArray::write_from`], e.g. the items of a `.npy` file), one slab at a time: the
+//! chunks of one place along the first dimension, which are a contiguous run of the array's
+//! items. Chunks are compressed on `cparams.nthreads` worker threads while the calling thread
+//! reads the next slab and writes the chunks done, so memory is the slabs and chunks in flight
+//! (a few per thread), not the array nor the frame.
+
+#![cfg(feature = "std")]
+
+use std::collections::BTreeMap;
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::sync::{Arc, Mutex, mpsc};
+
+use alloc::vec::Vec;
+
+use super::cparams::CParams;
+use super::{Chunk, Fill, Kind, NdArray, chunk};
+use crate::format::error::{Error, Result};
+
+/// Where the items come from.
+enum Source<'a> {
+    /// All of them, in memory.
+    Slice(&'a [u8]),
+    /// In C order from a reader.
+    Reader(&'a mut dyn Read),
+    /// None: the array is a fill (zeros, NaN, uninit, a value).
+    Fill,
+}
+
+/// The items of one slab.
+#[derive(Clone)]
+enum Slab<'a> {
+    Borrowed(&'a [u8]),
+    Owned(Arc<Vec<u8>>),
+}
+
+impl Slab<'_> {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Slab::Borrowed(b) => b,
+            Slab::Owned(v) => v,
+        }
+    }
+}
+
+/// One chunk to make: its index, grid place, and the slab it lies in with the slab's first item.
+struct Job<'a> {
+    index: usize,
+    at: Vec<usize>,
+    slab: Slab<'a>,
+    first: usize,
+}
+
+impl NdArray<'_> {
+    /// Writes the array's contiguous frame to `out` (from its current position) as its chunks
+    /// are made, calling `progress(done, total)` after each chunk as
+    /// [`to_frame_with_progress`](Self::to_frame_with_progress) does; returns the frame's length.
+    /// The bytes are those of `to_frame()?.to_vec()`, without the frame in memory.
+    ///
+    /// ```
+    /// use b2schema::writer::{Fill, NdArray};
+    /// let data: Vec<u8> = (0..12i32).flat_map(|v| v.to_le_bytes()).collect();
+    /// let a = NdArray::new(&[3, 4], &[2, 4], &[1, 2], "<i4", 4, Fill::Data(&data));
+    /// let mut out = std::io::Cursor::new(Vec::new());
+    /// a.write_to(&mut out, |_, _| {}).unwrap();
+    /// assert_eq!(out.into_inner(), a.to_frame().unwrap().to_vec().unwrap());
+    /// ```
+    pub fn write_to<W: Write + Seek>(&self, out: &mut W, progress: impl FnMut(u64, u64)) -> Result<u64> {
+        match self.fill {
+            Fill::Data(d) => self.stream(Source::Slice(d), out, progress),
+            _ => self.stream(Source::Fill, out, progress),
+        }
+    }
+
+    /// [`write_to`](Self::write_to) with the items read from `items` (`prod(shape) * typesize`
+    /// bytes in C order; `self.fill` must be `Fill::Data(&[])`, it is not read): one slab of
+    /// chunks at a time, so that memory does not grow with the array. A reader that ends early
+    /// is an error naming the item offset where it ended.
+    ///
+    /// ```
+    /// use b2schema::writer::{Fill, NdArray};
+    /// let data: Vec<u8> = (0..12i32).flat_map(|v| v.to_le_bytes()).collect();
+    /// let a = NdArray::new(&[3, 4], &[2, 4], &[1, 2], "<i4", 4, Fill::Data(&[]));
+    /// let mut out = std::io::Cursor::new(Vec::new());
+    /// a.write_from(&mut &data[..], &mut out, |_, _| {}).unwrap();
+    /// let whole = NdArray::new(&[3, 4], &[2, 4], &[1, 2], "<i4", 4, Fill::Data(&data));
+    /// assert_eq!(out.into_inner(), whole.to_frame().unwrap().to_vec().unwrap());
+    /// ```
+    pub fn write_from<W: Write + Seek>(
+        &self,
+        items: &mut dyn Read,
+        out: &mut W,
+        progress: impl FnMut(u64, u64),
+    ) -> Result<u64> {
+        if !matches!(self.fill, Fill::Data(d) if d.is_empty()) {
+            return Err(Error::invalid("Fill::Data(&[]) with items from a reader", "", "another fill", 0));
+        }
+        self.stream(Source::Reader(items), out, progress)
+    }
+
+    fn stream<W: Write + Seek>(
+        &self,
+        mut src: Source<'_>,
+        out: &mut W,
+        mut progress: impl FnMut(u64, u64),
+    ) -> Result<u64> {
+        // A reader's array is checked with its size, as if its items were in memory.
+        let (frame, lay) = match src {
+            Source::Reader(_) => {
+                let fake = NdArray { fill: Fill::Zeros, ..self.clone() };
+                fake.layout()?
+            }
+            _ => self.layout()?,
+        };
+        let ts = self.typesize;
+        let base = out.stream_position()?;
+        let header0 = frame.header(0, 0, Kind::Contiguous, 0)?;
+        out.write_all(&header0)?;
+
+        // Slabs: the chunks of one place along dimension 0 (all chunks for a scalar).
+        // Sizes from the caller's shape, checked (a reader's array has no items in memory that
+        // would have bounded them).
+        let items_of = |dims: &[i64]| {
+            dims.iter()
+                .try_fold(1usize, |a, &s| a.checked_mul(usize::try_from(s).ok()?))
+                .filter(|n| n.checked_mul(ts).is_some())
+        };
+        let too_big =
+            || Error::invalid("an array whose size in bytes fits in memory", "usize", "an overflow", 0);
+        let row_items = items_of(self.shape.get(1..).unwrap_or(&[])).ok_or_else(too_big)?;
+        let (nslabs, slab_rows) = match (lay.grid.first(), self.chunkshape.first()) {
+            (Some(&g), Some(&c)) => (g, c as usize),
+            _ => (usize::from(lay.nchunks > 0), 1),
+        };
+        let per_slab = lay.nchunks.checked_div(nslabs).unwrap_or(0);
+        let nitems = items_of(&self.shape).ok_or_else(too_big)?;
+        let nthreads = usize::try_from(self.cparams.nthreads).unwrap_or(1).max(1);
+        let workers = nthreads.min(lay.nchunks).max(1);
+        // Fewer chunks than threads: the threads left over share each chunk's blocks.
+        let one = CParams { nthreads: i16::try_from(nthreads / workers).unwrap_or(1), ..self.cparams };
+        let cap = workers + 1;
+
+        let mut offsets = Vec::new();
+        offsets
+            .try_reserve_exact(lay.nchunks)
+            .map_err(|_| Error::invalid("an allocatable offsets index", "", lay.nchunks, 0))?;
+        let (mut nbytes, mut cbytes) = (0u64, 0u64);
+        let total = (lay.chunk_nbytes as u64).saturating_mul(lay.nchunks as u64);
+        let lay = &lay;
+        let one = &one;
+        std::thread::scope(|s| -> Result<()> {
+            let (job_tx, job_rx) = mpsc::channel::<Job<'_>>();
+            let job_rx = Arc::new(Mutex::new(job_rx));
+            let (res_tx, res_rx) = mpsc::channel::<(usize, Result<Chunk>)>();
+            for _ in 0..workers {
+                let (job_rx, res_tx) = (Arc::clone(&job_rx), res_tx.clone());
+                s.spawn(move || {
+                    loop {
+                        let job = match job_rx.lock() {
+                            Ok(rx) => rx.recv(),
+                            Err(_) => return,
+                        };
+                        let Ok(job) = job else { return };
+                        // A panic is an error of this chunk, so that the calling thread never
+                        // waits for a result that will not come.
+                        let made = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            if matches!(self.fill, Fill::Data(_)) {
+                                self.data_chunk(job.slab.bytes(), job.first, &job.at, lay, one)
+                            } else {
+                                self.make_chunk(&job.at, lay, one)
+                            }
+                        }))
+                        .unwrap_or_else(|_| {
+                            Err(Error::invalid("a chunk compressed on its thread", "", "a panic", 0))
+                        });
+                        if res_tx.send((job.index, made)).is_err() {
+                            return;
+                        }
+                    }
+                });
+            }
+            drop(res_tx);
+
+            let mut pending: BTreeMap<usize, Chunk> = BTreeMap::new();
+            let (mut inflight, mut written) = (0usize, 0usize);
+            // Takes one result, writing every chunk now in order.
+            let mut take_one = |inflight: &mut usize| -> Result<()> {
+                let (index, made) = res_rx
+                    .recv()
+                    .map_err(|_| Error::invalid("a chunk from its worker thread", "", "a panic", 0))?;
+                *inflight -= 1;
+                pending.insert(index, made?);
+                while let Some(c) = pending.remove(&written) {
+                    nbytes += c.nbytes();
+                    match &c {
+                        Chunk::Stored(bytes) => {
+                            offsets.push(cbytes as i64);
+                            out.write_all(bytes)?;
+                            cbytes += bytes.len() as u64;
+                        }
+                        Chunk::Special { kind, .. } => offsets.push(Chunk::special_entry(*kind)?),
+                    }
+                    written += 1;
+                    progress((lay.chunk_nbytes as u64).saturating_mul(written as u64), total);
+                }
+                Ok(())
+            };
+
+            let mut pool: Vec<Arc<Vec<u8>>> = Vec::new();
+            let mut coords = alloc::vec![0usize; lay.grid.len()];
+            let mut index = 0usize;
+            for k in 0..nslabs {
+                let first = k.saturating_mul(slab_rows).saturating_mul(row_items);
+                let items = slab_rows.saturating_mul(row_items).min(nitems - first.min(nitems));
+                let slab = match &mut src {
+                    Source::Slice(d) => Slab::Borrowed(&d[first * ts..(first + items) * ts]),
+                    Source::Fill => Slab::Borrowed(&[]),
+                    Source::Reader(r) => {
+                        let mut buf = reuse(&mut pool, items * ts)?;
+                        if let Some(v) = Arc::get_mut(&mut buf) {
+                            read_items(&mut **r, v, first * ts, nitems * ts)?;
+                        }
+                        pool.push(Arc::clone(&buf));
+                        Slab::Owned(buf)
+                    }
+                };
+                for _ in 0..per_slab {
+                    while inflight >= cap {
+                        take_one(&mut inflight)?;
+                    }
+                    let job = Job { index, at: coords.clone(), slab: slab.clone(), first };
+                    job_tx.send(job).map_err(|_| Error::invalid("a worker thread", "", "none left", 0))?;
+                    inflight += 1;
+                    index += 1;
+                    let _ = crate::container::b2nd::odometer(&mut coords, &lay.grid);
+                }
+            }
+            drop(job_tx);
+            while inflight > 0 {
+                take_one(&mut inflight)?;
+            }
+            Ok(())
+        })?;
+
+        let index = if nbytes == 0 { Vec::new() } else { chunk::offsets_index(&offsets)? };
+        let trailer = frame.vl_trailer()?;
+        out.write_all(&index)?;
+        out.write_all(&trailer)?;
+        let frame_len = header0.len() as u64 + cbytes + index.len() as u64 + trailer.len() as u64;
+        let header = frame.header(nbytes, cbytes, Kind::Contiguous, frame_len as i64)?;
+        if header.len() != header0.len() {
+            return Err(Error::invalid("a header of fixed length", header0.len(), header.len(), 0));
+        }
+        out.seek(SeekFrom::Start(base))?;
+        out.write_all(&header)?;
+        out.seek(SeekFrom::Start(base + frame_len))?;
+        Ok(frame_len)
+    }
+}
+
+/// A slab buffer of `len` bytes: one of `pool`'s that no chunk in flight holds any more (taken
+/// out of the pool), or a new one.
+fn reuse(pool: &mut Vec<Arc<Vec<u8>>>, len: usize) -> Result<Arc<Vec<u8>>> {
+    if let Some(i) = pool.iter().position(|b| Arc::strong_count(b) == 1) {
+        let mut buf = pool.swap_remove(i);
+        if let Some(v) = Arc::get_mut(&mut buf) {
+            v.resize(len, 0);
+        }
+        return Ok(buf);
+    }
+    Ok(Arc::new(crate::container::limits::try_zeros(len, "a slab of chunks being written", 0)?))
+}
+
+/// Fills `buf` (the bytes from `at` on of an array of `total` bytes) from `r`; a reader that
+/// ends first is an error at the byte where it ended.
+fn read_items(r: &mut dyn Read, buf: &mut [u8], at: usize, total: usize) -> Result<()> {
+    let mut done = 0;
+    while done < buf.len() {
+        match r.read(&mut buf[done..]) {
+            Ok(0) => {
+                return Err(Error::invalid(
+                    "items from the reader, bytes:",
+                    total,
+                    alloc::format!("the end after {}", at + done),
+                    at + done,
+                ));
+            }
+            Ok(n) => done += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,152 @@
+//! The streamed array writer (`NdArray::write_to`, `NdArray::write_from`) over the space of
+//! array geometries, fills, codecs and thread counts: its bytes are those of the whole-frame
+//! writer (`to_frame()?.to_vec()`), from a slice or from a reader that hands out the items in
+//! reads of any size; written after other bytes it leaves them alone; a reader that ends early
+//! is an error naming where, never a panic nor a frame.
+
+use std::io::{Cursor, Read};
+
+use b2schema::chunk::{Codec, Filter};
+use b2schema::writer::{CParams, Fill, NdArray};
+use proptest::prelude::*;
+
+/// A shape of 0 to 3 dimensions with chunk and block shapes (block <= chunk, both >= 1).
+fn geometry() -> impl Strategy<Value = (Vec<i64>, Vec<i32>, Vec<i32>)> {
+    prop::collection::vec((0i64..13, 1i32..7, 1i32..7), 0..=3).prop_map(|dims| {
+        let shape = dims.iter().map(|d| d.0).collect();
+        let chunks: Vec<i32> = dims.iter().map(|d| d.1).collect();
+        let blocks = dims.iter().zip(&chunks).map(|(d, &c)| d.2.min(c)).collect();
+        (shape, chunks, blocks)
+    })
+}
+
+/// A reader handing out `data` in reads of at most `step` bytes.
+struct Trickle<'a> {
+    data: &'a [u8],
+    step: usize,
+}
+
+impl Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = buf.len().min(self.step).min(self.data.len());
+        buf[..n].copy_from_slice(&self.data[..n]);
+        self.data = &self.data[n..];
+        Ok(n)
+    }
+}
+
+fn cparams(codec: u8, filter: u8, nthreads: i16) -> CParams {
+    let mut filters = [Filter::NoFilter; 6];
+    filters[5] = [Filter::NoFilter, Filter::Shuffle, Filter::BitShuffle][filter as usize % 3];
+    CParams {
+        codec: [Codec::BloscLz, Codec::Lz4, Codec::Zstd][codec as usize % 3],
+        clevel: codec % 10,
+        filters,
+        nthreads,
+        ..CParams::default()
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn streamed_frames_are_the_whole_frames(
+        (shape, chunks, blocks) in geometry(),
+        ts in 1usize..5,
+        codec in 0u8..30,
+        filter in 0u8..3,
+        nthreads in 1i16..5,
+        step in 1usize..200,
+        runs in any::<bool>(),
+        vlmeta in any::<bool>(),
+    ) {
+        let nitems: usize = shape.iter().map(|&s| s as usize).product();
+        // Runs of equal bytes (zero chunks, runs) or counters.
+        let data: Vec<u8> =
+            (0..nitems * ts).map(|i| if runs { (i / 97 % 2) as u8 * 5 } else { (i * 7 + 3) as u8 }).collect();
+        let mut a = NdArray::new(&shape, &chunks, &blocks, &format!("|V{ts}"), ts, Fill::Data(&data));
+        a.cparams = cparams(codec, filter, nthreads);
+        if vlmeta {
+            a.vlmetalayers.push(("note".into(), vec![0xa3, b'a', b'b', b'c']));
+            a.metalayers.push(("user".into(), vec![0xc0]));
+        }
+        let whole = a.to_frame().unwrap().to_vec().unwrap();
+
+        let mut out = Cursor::new(Vec::new());
+        let mut calls = Vec::new();
+        let n = a.write_to(&mut out, |done, total| calls.push((done, total))).unwrap();
+        prop_assert_eq!(n as usize, whole.len());
+        prop_assert!(out.get_ref() == &whole, "write_to differs from to_vec");
+        let mut whole_calls = Vec::new();
+        a.to_frame_with_progress(|d, t| whole_calls.push((d, t))).unwrap();
+        prop_assert_eq!(calls, whole_calls);
+
+        // From a reader, after 5 bytes that stay as they are.
+        let mut streamed = a.clone();
+        streamed.fill = Fill::Data(&[]);
+        let mut out = Cursor::new(b"head!".to_vec());
+        out.set_position(5);
+        streamed.write_from(&mut Trickle { data: &data, step }, &mut out, |_, _| {}).unwrap();
+        prop_assert_eq!(&out.get_ref()[..5], b"head!");
+        prop_assert!(out.get_ref()[5..] == whole[..], "write_from differs from to_vec");
+        prop_assert_eq!(out.position() as usize, 5 + whole.len());
+
+        // A reader that ends early: an error at the byte where it ended.
+        if !data.is_empty() {
+            let cut = step % data.len();
+            let e = streamed
+                .write_from(&mut Trickle { data: &data[..cut], step }, &mut Cursor::new(Vec::new()), |_, _| {})
+                .unwrap_err()
+                .to_string();
+            prop_assert!(e.ends_with(&format!("bytes: {} at offset {cut}, found the end after {cut}", data.len())), "{e}");
+        }
+    }
+}
+
+/// Fills (zeros, NaN, a value) stream to the same bytes as the whole frame.
+#[test]
+fn fills_stream_as_whole_frames() {
+    for fill in [Fill::Zeros, Fill::Nan, Fill::Uninit, Fill::Value(&[1, 2, 3, 4])] {
+        let a = NdArray::new(&[10, 7], &[4, 3], &[2, 3], "<f4", 4, fill);
+        let mut out = Cursor::new(Vec::new());
+        a.write_to(&mut out, |_, _| {}).unwrap();
+        assert_eq!(out.into_inner(), a.to_frame().unwrap().to_vec().unwrap(), "{fill:?}");
+    }
+}
+
+/// `write_from` refuses an array whose fill holds items: they would be ignored.
+#[test]
+fn write_from_refuses_items_in_the_fill() {
+    let a = NdArray::new(&[2], &[2], &[1], "|u1", 1, Fill::Data(&[1, 2]));
+    let e = a.write_from(&mut &[1u8, 2][..], &mut Cursor::new(Vec::new()), |_, _| {}).unwrap_err();
+    assert!(e.to_string().contains("Fill::Data(&[])"), "{e}");
+}
+
+/// A reader that ends early names the byte it ended at and the bytes the array needs.
+#[test]
+fn a_short_reader_is_an_error_naming_where_it_ended() {
+    let a = NdArray::new(&[10, 4], &[4, 4], &[2, 4], "<i2", 2, Fill::Data(&[]));
+    let e = a.write_from(&mut &[0u8; 37][..], &mut Cursor::new(Vec::new()), |_, _| {}).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "expected items from the reader, bytes: 80 at offset 37, found the end after 37"
+    );
+}
+
+/// A shape whose size in bytes overflows is an error from `write_from` (no items in memory bound
+/// it), never a panic nor an allocation.
+#[test]
+fn write_from_refuses_a_shape_that_overflows() {
+    // Chunks of up to 2^27 items keep the chunk count and the chunk size in range: the items
+    // overflow, not the chunks (the last case: the chunk count).
+    for (shape, chunks, says) in [
+        ([i64::MAX / 2, 4], [1 << 13, 4], "fits in memory"),
+        ([1 << 40, 1 << 30], [1 << 13, 1 << 14], "fits in memory"),
+        ([i64::MAX / 2, i64::MAX / 2], [1, 1], "a chunk count that fits"),
+    ] {
+        let a = NdArray::new(&shape, &chunks, &[1, 1], "<f8", 8, Fill::Data(&[]));
+        let e = a.write_from(&mut &[0u8; 8][..], &mut Cursor::new(Vec::new()), |_, _| {}).unwrap_err();
+        assert!(e.to_string().contains(says), "{shape:?}: {e}");
+    }
+}
