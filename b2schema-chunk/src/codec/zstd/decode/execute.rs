@@ -24,14 +24,22 @@ const STEP: [usize; 16] = [16, 16, 16, 15, 16, 15, 12, 14, 16, 9, 10, 11, 12, 13
 /// The largest whole number of periods of a pattern of `k` < 8 bytes within 8 bytes.
 const STEP8: [usize; 8] = [8, 8, 8, 6, 8, 5, 6, 7];
 
-const TOO_LONG: &str = "a block that decodes within the output and the block maximum size";
+/// The refusal of a literal run or match past the output's end.
+const PAST_OUTPUT: &str = "a block that decodes within the output";
+
+/// The refusal of a literal run or match past the block's limit: past
+/// the block maximum size when that is the limit (libzstd's one-shot decoder does not check it
+/// on compressed blocks), else past the output.
+fn too_long(out: &Out<'_>) -> &'static str {
+    if out.limit < out.buf.len() { super::frame::BLOCK_TOO_LARGE } else { PAST_OUTPUT }
+}
 
 /// Copies `lits[lp..lp + n]` (already checked to lie within the literals) to the output.
 #[inline(never)]
 pub(crate) fn copy_literals(out: &mut Out<'_>, lits: &[u8], lp: usize, n: usize) -> Result<(), &'static str> {
     let op = out.pos;
     if n > out.limit - op {
-        return Err(TOO_LONG);
+        return Err(too_long(out));
     }
     if n <= 16 {
         if let (Some(d), Some(s)) = (out.buf.get_mut(op..op + 16), lits.get(lp..lp + 16)) {
@@ -105,7 +113,7 @@ pub(crate) fn wild_match(buf: &mut [u8], mut d: usize, offset: usize, len: usize
 pub(crate) fn copy_match(out: &mut Out<'_>, offset: usize, len: usize) -> Result<(), &'static str> {
     let op = out.pos;
     if len > out.limit - op {
-        return Err(TOO_LONG);
+        return Err(too_long(out));
     }
     let end = op + len;
     let buf = &mut *out.buf;
