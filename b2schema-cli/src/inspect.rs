@@ -134,7 +134,7 @@ struct Scan<'a, W: Write> {
 impl<W: Write> Scan<'_, W> {
     fn frame(&mut self, path: &Path) -> io::Result<()> {
         self.inputs += 1;
-        if self.offset == 0 && crate::store::detect(path, self.opts.limits) {
+        if self.offset == 0 && crate::kind::is_store(path, self.opts.limits) {
             return self.store(path);
         }
         let (file, report) = match open_and_report(path, self.offset, &self.opts) {

@@ -11,7 +11,7 @@ use b2schema_cli::names::{self, Hint};
 #[cfg(feature = "serve")]
 use b2schema_cli::serve;
 use b2schema_cli::summary::Select;
-use b2schema_cli::{cat, diff, inspect, layouts, ls, pack, store, table, verify, vlmeta};
+use b2schema_cli::{cat, diff, inspect, kind, layouts, ls, pack, store, table, verify, vlmeta};
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 
 /// The exit codes, in `--help` (the README says the same).
@@ -309,7 +309,7 @@ fn main() -> ExitCode {
     let limits = cli.budget.limits();
     let result = match cli.command {
         Command::Inspect { many, json, offset, all_chunks } => match many.paths.as_slice() {
-            [p] if offset == 0 && !many.recursive && store::detect(p, limits) => {
+            [p] if offset == 0 && !many.recursive && kind::is_store(p, limits) => {
                 store::inspect(p, json, limits)
             }
             _ => {

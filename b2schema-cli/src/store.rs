@@ -6,32 +6,12 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use b2schema::Limits;
-use b2schema::frame::FrameFile;
 use b2schema::store::{Embedded, Place, Store};
 use serde_json::{Value, json};
 
 use crate::Failure;
 use crate::cat::CatOptions;
 use crate::text;
-
-/// Whether `path` is a store rather than a frame: a ZIP file, a directory with an `embed.b2e`
-/// (and no `chunks.b2frame`, which would make it a sparse frame), or a `.b2e` file whose frame's
-/// metalayers say it is an EmbedStore (`b2embed`; read within `limits`). Any other path is left
-/// to the frame commands, unread here.
-pub fn detect(path: &Path, limits: Limits) -> bool {
-    if path.is_dir() {
-        return path.join(b2schema::store::EMBED_NAME).exists()
-            && !path.join(b2schema::frame::SPARSE_INDEX).exists();
-    }
-    let Ok((mut f, len)) = b2schema::frame::open_regular(path) else { return false };
-    let mut head = [0u8; 4];
-    if len >= 4 && io::Read::read_exact(&mut f, &mut head).is_ok() && head[..2] == *b"PK" {
-        return matches!(head[2..], [3, 4] | [5, 6]);
-    }
-    path.extension().is_some_and(|e| e == "b2e")
-        && FrameFile::open_with_limits(path, limits)
-            .is_ok_and(|f| f.view().is_ok_and(|v| v.metalayer("b2embed").is_some()))
-}
 
 fn open(path: &Path, limits: Limits) -> Result<Store, Failure> {
     Store::open_with_limits(path, limits).map_err(|e| Failure::at(path, e))

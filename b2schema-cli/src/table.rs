@@ -128,7 +128,7 @@ pub struct Rows<'a> {
 /// member `cat` of before.
 pub fn cat(path: &Path, offset: u64, r: &Rows<'_>, limits: Limits) -> Option<Result<ExitCode, Failure>> {
     let format = if r.csv { RowFormat::Csv } else { RowFormat::JsonLines };
-    if offset == 0 && crate::store::detect(path, limits) {
+    if offset == 0 && crate::kind::is_store(path, limits) {
         let store = match Store::open_with_limits(path, limits) {
             Ok(s) => s,
             Err(e) => return Some(Err(Failure::at(path, e))),

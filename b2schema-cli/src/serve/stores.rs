@@ -12,7 +12,7 @@ pub const MAX_PAGE: usize = 200;
 
 /// Whether `path` is a store the viewer shows as a folder.
 pub fn is_store(path: &Path) -> bool {
-    crate::store::detect(path, Limits::default())
+    crate::kind::is_store(path, Limits::default())
 }
 
 /// What the file list says of a store: its kind (`store`, or `CTable` when it holds one) and

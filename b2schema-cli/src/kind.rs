@@ -1,0 +1,27 @@
+//! What a path holds, told before a command reads it: one of python-blosc2's stores, or a frame
+//! for the frame commands. Below both `store` and `table`, which ask it.
+
+use std::io;
+use std::path::Path;
+
+use b2schema::Limits;
+use b2schema::frame::FrameFile;
+
+/// Whether `path` is a store rather than a frame: a ZIP file, a directory with an `embed.b2e`
+/// (and no `chunks.b2frame`, which would make it a sparse frame), or a `.b2e` file whose frame's
+/// metalayers say it is an EmbedStore (`b2embed`; read within `limits`). Any other path is left
+/// to the frame commands, unread here.
+pub fn is_store(path: &Path, limits: Limits) -> bool {
+    if path.is_dir() {
+        return path.join(b2schema::store::EMBED_NAME).exists()
+            && !path.join(b2schema::frame::SPARSE_INDEX).exists();
+    }
+    let Ok((mut f, len)) = b2schema::frame::open_regular(path) else { return false };
+    let mut head = [0u8; 4];
+    if len >= 4 && io::Read::read_exact(&mut f, &mut head).is_ok() && head[..2] == *b"PK" {
+        return matches!(head[2..], [3, 4] | [5, 6]);
+    }
+    path.extension().is_some_and(|e| e == "b2e")
+        && FrameFile::open_with_limits(path, limits)
+            .is_ok_and(|f| f.view().is_ok_and(|v| v.metalayer("b2embed").is_some()))
+}
