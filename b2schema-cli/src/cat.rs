@@ -20,6 +20,43 @@ pub struct CatOptions<'a> {
     pub npy: bool,
     /// What was read, on stderr: bytes read and, for a URL, requests and bytes fetched.
     pub stats: bool,
+    /// An NDArray's items as lines of text ([`crate::items`]) rather than raw bytes.
+    pub text: bool,
+    /// Standard output is a terminal and no file was given: an NDArray is written as text, and
+    /// binary output (an SChunk's bytes, a `.npy`) is refused rather than sent to it.
+    pub to_terminal: bool,
+}
+
+impl CatOptions<'_> {
+    /// How an NDArray's items are written, or why they are not: `Ok(true)` as text.
+    pub(crate) fn array_as_text(&self, path: &Path) -> Result<bool, Failure> {
+        if self.to_terminal && self.npy {
+            return Err(binary_to_terminal(path, "a .npy file"));
+        }
+        Ok(self.text || self.to_terminal)
+    }
+
+    /// The refusal for data that is not an NDArray when text was asked or stdout is a terminal.
+    pub(crate) fn refuse_raw(&self, path: &Path) -> Result<(), Failure> {
+        if self.text {
+            return Err(Failure::at(path, "--text needs an NDArray (a b2nd metalayer); this is an SChunk"));
+        }
+        if self.to_terminal {
+            return Err(binary_to_terminal(path, "an SChunk's bytes"));
+        }
+        Ok(())
+    }
+}
+
+/// Binary data is not written to a terminal (whose control sequences the data could hold).
+fn binary_to_terminal(path: &Path, what: &str) -> Failure {
+    Failure::at(
+        path,
+        format!(
+            "{what} would go to a terminal as binary; write it with -o FILE or through a pipe \
+             (an NDArray's items show as text on a terminal, or anywhere with --text)"
+        ),
+    )
 }
 
 /// Writes the data of the frame at `path` to `output` (stdout when `None`): exactly the
@@ -59,7 +96,11 @@ fn run_opened(
 ) -> Result<ExitCode, Failure> {
     let (slice, threads) = (o.slice, o.threads);
     let is_array = file.ndarray_meta().map_err(|e| Failure::at(path, e))?.is_some();
-    if slice.is_some() || o.npy {
+    if !is_array {
+        o.refuse_raw(path)?;
+    }
+    let text = is_array && o.array_as_text(path)?;
+    if slice.is_some() || o.npy || text {
         if !is_array {
             let flag = if o.npy { "--npy" } else { "--slice" };
             return Err(Failure::at(
@@ -67,7 +108,7 @@ fn run_opened(
                 format!("{flag} needs an NDArray (a b2nd metalayer); this is an SChunk"),
             ));
         }
-        let how = crate::slice::Output { path: output, npy: o.npy };
+        let how = crate::slice::Output { path: output, npy: o.npy, text };
         return crate::slice::cat_array(path, file, slice, threads, how, limits.max_output());
     }
     let opts = read_options(threads);

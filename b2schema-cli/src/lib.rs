@@ -8,6 +8,7 @@ pub mod colour;
 pub mod deep;
 pub mod diff;
 pub mod inspect;
+pub mod items;
 pub mod kind;
 pub mod layouts;
 pub mod ls;

@@ -3,6 +3,7 @@
 //! Exit codes: 0 success, 1 `verify` found a difference, 2 unreadable input or bad usage.
 #![forbid(unsafe_code)]
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -219,6 +220,10 @@ enum Command {
         /// Say on stderr what was read: for a URL, the requests made and the bytes fetched.
         #[arg(long, visible_alias = "verbose")]
         stats: bool,
+        /// An NDArray's items as text, a row of the last dimension a line (what `cat` writes
+        /// to a terminal, which never gets binary data).
+        #[arg(long, conflicts_with_all = ["npy", "json", "csv"])]
+        text: bool,
     },
     /// Compresses a NumPy .npy file into a .b2nd array (python-blosc2's defaults: zstd,
     /// clevel 5, shuffle, its default chunk and block shapes).
@@ -331,9 +336,10 @@ fn main() -> ExitCode {
         },
         Command::Layout { name } => layouts::run(name.as_deref()),
         Command::Dump { input, cut } => verify::dump(&input.path, input.offset, limits, cut.all),
-        Command::Cat { input, output, slice, threads, npy, key, json, csv, stats } => {
-            let o = cat::CatOptions { slice: slice.as_deref(), threads, npy, stats };
+        Command::Cat { input, output, slice, threads, npy, key, json, csv, stats, text } => {
             let output = output.filter(|p| !b2schema_cli::walk::is_std(p));
+            let to_terminal = output.is_none() && std::io::stdout().is_terminal();
+            let o = cat::CatOptions { slice: slice.as_deref(), threads, npy, stats, text, to_terminal };
             let rows = table::Rows { key: key.as_deref(), json, csv, output: output.as_deref() };
             match table::cat(&input.path, input.offset, &rows, limits) {
                 Some(done) => done,

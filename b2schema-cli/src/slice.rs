@@ -21,6 +21,9 @@ pub struct Output<'a> {
     pub path: Option<&'a Path>,
     /// A `.npy` header first: the array's dtype and the selection's NumPy shape.
     pub npy: bool,
+    /// The items as lines of text ([`crate::items`]), a row of the selection's last dimension
+    /// a line.
+    pub text: bool,
 }
 
 /// Writes the items of `slice` (NumPy-style text, the whole array when `None`) of the NDArray
@@ -63,6 +66,17 @@ pub fn cat_array(
     } else {
         None
     };
+    let mut lines = if output.text {
+        let dtype = match reader.meta().parsed_dtype() {
+            Some(Ok(d)) => d,
+            Some(Err(e)) => return Err(Failure::at(path, format!("--text: the dtype does not parse: {e}"))),
+            None => return Err(Failure::at(path, "--text needs a dtype; this array has none")),
+        };
+        let row = sel.numpy_shape().last().copied().unwrap_or(1);
+        Some(crate::items::Lines::new(dtype, reader.typesize(), row))
+    } else {
+        None
+    };
     let mut file_out = match output.path {
         Some(p) => Some(crate::output::AtomicFile::create(p, &[path])?),
         None => None,
@@ -82,13 +96,24 @@ pub fn cat_array(
         Ok(b2schema::array::ReadStats::default())
     } else {
         reader.read_to(&sel, &opts, PIECE_BYTES, |piece| {
-            out.write_all(piece).map_err(|e| {
+            let bytes = match &mut lines {
+                Some(lines) => lines.text(piece)?.as_bytes(),
+                None => piece,
+            };
+            out.write_all(bytes).map_err(|e| {
                 let message = format!("writing the data: {e}");
                 write_error = Some(message.clone());
                 <b2schema::Error as serde_core::ser::Error>::custom(message)
             })
         })
     };
+    if write_error.is_none()
+        && result.is_ok()
+        && let Some(lines) = &mut lines
+        && let Err(e) = out.write_all(lines.finish().as_bytes())
+    {
+        write_error = Some(format!("writing the data: {e}"));
+    }
     if let Some(message) = write_error {
         // A reader that closes the pipe early (`| head`) ends the output quietly.
         if message.contains("Broken pipe") {

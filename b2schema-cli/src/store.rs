@@ -180,6 +180,9 @@ pub fn cat(
     let file = store.open_member(key).map_err(|e| Failure::at(path, e))?;
     let at = path.join(key.trim_start_matches('/'));
     let is_array = file.ndarray_meta().map_err(|e| Failure::at(&at, e))?.is_some();
+    if !is_array {
+        o.refuse_raw(&at)?;
+    }
     if o.slice.is_some() || o.npy || is_array {
         if !is_array {
             let flag = if o.npy { "--npy" } else { "--slice" };
@@ -188,7 +191,7 @@ pub fn cat(
                 format!("{flag} needs an NDArray (a b2nd metalayer); this is an SChunk"),
             ));
         }
-        let how = crate::slice::Output { path: output, npy: o.npy };
+        let how = crate::slice::Output { path: output, npy: o.npy, text: o.array_as_text(&at)? };
         return crate::slice::cat_array(&at, &file, o.slice, o.threads, how, limits.max_output());
     }
     let mut w: Box<dyn Write> = match output {

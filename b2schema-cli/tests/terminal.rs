@@ -14,7 +14,12 @@ const HOSTILE: [&str; 7] =
     ["\x1b]0;owned\x07", "\x1b[2J", "\u{9b}31m", "ok\rFORGED", "x\nb2schema: forged", "\u{202e}fdp", "\x7f"];
 
 fn dir() -> PathBuf {
-    let d = std::env::temp_dir().join(format!("b2schema-terminal-{}", std::process::id()));
+    dir_named("terminal")
+}
+
+/// A fresh directory of this test process's, one per test (they run in parallel).
+fn dir_named(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("b2schema-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
@@ -114,5 +119,85 @@ fn no_control_character_from_a_file_reaches_the_terminal() {
             assert!(all.contains("\\x1b[2J"), "{args:?}: {all}");
         }
     }
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// Runs the binary with `args` on a pseudo-terminal (util-linux's `script`, part of every
+/// Debian system): what it writes there, and its exit status.
+fn on_a_terminal(args: &[&str]) -> (Vec<u8>, bool) {
+    let quoted: Vec<String> = std::iter::once(env!("CARGO_BIN_EXE_b2schema"))
+        .chain(args.iter().copied())
+        .map(|a| format!("'{}'", a.replace('\'', r"'\''")))
+        .collect();
+    let o = Command::new("script")
+        .args(["-qec", &quoted.join(" "), "/dev/null"])
+        .output()
+        .expect("util-linux's script, to give the command a terminal");
+    // The terminal ends lines with CR LF (its `onlcr`): back to the program's LF.
+    let text = String::from_utf8_lossy(&o.stdout).replace("\r\n", "\n");
+    (text.into_bytes(), o.status.success())
+}
+
+#[test]
+fn cat_writes_items_as_text_to_a_terminal_and_never_binary() {
+    let d = dir_named("terminal-cat");
+    // Bytes a terminal acts on, as the items of a |u1 array, and as the text of a <U array.
+    let raw: Vec<u8> = HOSTILE.concat().into_bytes();
+    let bytes_path = d.join("bytes.b2nd");
+    let n = raw.len();
+    NdArray::new(&[n as i64], &[n as i32], &[n as i32], "|u1", 1, Fill::Data(&raw))
+        .to_frame()
+        .unwrap()
+        .write_file(&bytes_path)
+        .unwrap();
+    let text: Vec<u8> = HOSTILE
+        .iter()
+        .flat_map(|h| {
+            let mut item: Vec<u8> = h.chars().flat_map(|c| (c as u32).to_le_bytes()).collect();
+            item.resize(4 * 12, 0);
+            item
+        })
+        .collect();
+    let text_path = d.join("text.b2nd");
+    NdArray::new(&[7], &[7], &[7], "<U12", 48, Fill::Data(&text))
+        .to_frame()
+        .unwrap()
+        .write_file(&text_path)
+        .unwrap();
+    let schunk = d.join("s.b2frame");
+    let mut frame = b2schema::writer::Frame::new(1);
+    frame.chunksize = raw.len() as i32;
+    let chunk = b2schema::writer::chunk::memcpy(&raw, 1, 0, &Default::default()).unwrap();
+    frame.chunks = vec![b2schema::writer::Chunk::Stored(chunk)];
+    frame.write_file(&schunk).unwrap();
+    let (b, t, s) = (bytes_path.to_str().unwrap(), text_path.to_str().unwrap(), schunk.to_str().unwrap());
+
+    // On a terminal: the numbers, one line, and no byte of the data itself.
+    let (out, ok) = on_a_terminal(&["cat", b]);
+    let shown: Vec<String> = raw.iter().map(|v| v.to_string()).collect();
+    assert!(ok, "{}", String::from_utf8_lossy(&out));
+    assert_eq!(String::from_utf8_lossy(&out).trim_end(), shown.join(" "));
+    // Strings shown quoted and escaped, a slice of them too, through a pipe with --text.
+    for args in [&["cat", t][..], &["cat", t, "--slice", "1:6"], &["cat", "--text", t]] {
+        let (out, ok) = if args.contains(&"--text") {
+            let o = Command::new(env!("CARGO_BIN_EXE_b2schema")).args(args).output().unwrap();
+            (o.stdout, o.status.success())
+        } else {
+            on_a_terminal(args)
+        };
+        assert!(ok, "{args:?}");
+        let bad = unsafe_bytes(&out);
+        assert!(bad.is_empty(), "{args:?}: {bad:?}\n{}", String::from_utf8_lossy(&out));
+        assert!(String::from_utf8_lossy(&out).contains("\\u{1b}[2J"), "{}", String::from_utf8_lossy(&out));
+    }
+    // Binary data is refused on a terminal, with the way to get it; through a pipe it flows.
+    for args in [&["cat", s][..], &["cat", b, "--npy"]] {
+        let (out, ok) = on_a_terminal(args);
+        assert!(!ok, "{args:?}");
+        assert!(String::from_utf8_lossy(&out).contains("-o FILE"), "{}", String::from_utf8_lossy(&out));
+        assert!(unsafe_bytes(&without_sgr(&out)).is_empty(), "{args:?}");
+    }
+    let piped = Command::new(env!("CARGO_BIN_EXE_b2schema")).args(["cat", s]).output().unwrap();
+    assert_eq!(piped.stdout, raw);
     let _ = std::fs::remove_dir_all(&d);
 }

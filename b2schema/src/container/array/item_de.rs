@@ -15,6 +15,30 @@ pub(crate) fn from_item<T: de::DeserializeOwned>(bytes: &[u8], dtype: &DType) ->
     T::deserialize(Item { bytes, dtype })
 }
 
+/// One item of `dtype` as any `Deserialize` type, as [`ArrayReader::read_items`] gives each
+/// (a structured item as a map of its fields, strings without NumPy's trailing NULs, floats of 2
+/// and 4 bytes visited as `f32`, complex numbers as `(re, im)`, datetimes as their `i64` count,
+/// subarrays as sequences). `item` must be exactly `dtype.itemsize()` bytes.
+///
+/// ```
+/// use b2schema::array::decode_item;
+/// use b2schema::dtype::DType;
+/// let dtype = DType::parse("<f4").unwrap();
+/// let v: f32 = decode_item(&0.1f32.to_le_bytes(), &dtype)?;
+/// assert_eq!(v, 0.1);
+/// assert!(decode_item::<f32>(&[0, 0], &dtype).is_err()); // 2 bytes for a 4-byte item
+/// # Ok::<(), b2schema::Error>(())
+/// ```
+///
+/// [`ArrayReader::read_items`]: super::ArrayReader::read_items
+pub fn decode_item<T: de::DeserializeOwned>(item: &[u8], dtype: &DType) -> Result<T> {
+    let size = dtype.itemsize();
+    if item.len() != size {
+        return Err(Error::invalid("an item of the dtype's size", size, item.len(), 0));
+    }
+    from_item(item, dtype)
+}
+
 struct Item<'a> {
     bytes: &'a [u8],
     dtype: &'a DType,
@@ -121,7 +145,15 @@ impl<'de> Deserializer<'de> for Item<'_> {
                     Kind::DateTime { .. } | Kind::TimeDelta { .. } => {
                         visitor.visit_i64(self.raw(s, true) as i64)
                     }
+                    // Floats of 2 and 4 bytes as `f32` (exact), so that a reader can tell their
+                    // width (`f64` targets take them as serde widens them).
+                    Kind::Float if s.size <= 4 => visitor.visit_f32(self.float(s, self.bytes)? as f32),
                     Kind::Float => visitor.visit_f64(self.float(s, self.bytes)?),
+                    Kind::Complex if s.size <= 8 => {
+                        let (re, im) = self.bytes.split_at(s.size / 2);
+                        let pair = [self.float(s, re)? as f32, self.float(s, im)? as f32];
+                        visitor.visit_seq(de::value::SeqDeserializer::new(pair.into_iter()))
+                    }
                     Kind::Complex => {
                         let (re, im) = self.bytes.split_at(s.size / 2);
                         let pair = [self.float(s, re)?, self.float(s, im)?];

@@ -31,6 +31,7 @@ mod strided;
 mod typed;
 
 pub use element::{DateTime64, Element, TimeDelta64};
+pub use item_de::decode_item;
 pub use reader::{ArrayReader, ReadOptions, ReadStats};
 pub use selection::{Selection, SelectionError};
 pub use stream::PIECE_BYTES;
