@@ -31,6 +31,8 @@ mod index;
 mod metalayers;
 #[cfg(feature = "http")]
 mod remote;
+#[cfg(feature = "std")]
+mod siblings;
 mod trailer;
 mod view;
 #[cfg(feature = "std")]
@@ -40,15 +42,17 @@ mod vlmeta;
 pub(crate) use crate::container::storage::pread;
 pub use codes::{Codec, Filter, FrameType, SplitMode};
 #[cfg(feature = "std")]
+pub(crate) use file::open_regular_rw;
+#[cfg(feature = "std")]
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub use file::{FrameFile, SPARSE_INDEX, max_cbytes, open_regular};
-#[cfg(feature = "std")]
-pub(crate) use file::{open_regular_rw, read_at};
 #[cfg(feature = "std")]
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub use first_words::first_words;
 pub use header::{FilterPipeline, FrameFlags, FrameHeader};
 pub use index::{ChunkInfo, ChunkLocation, DEFAULT_MAX_LOCATIONS, MAX_NCHUNKS, SpecialValue, special_entry};
 pub use metalayers::{Content, MetaLayers, NameOffsets};
+#[cfg(feature = "http")]
+pub(crate) use remote::source_of;
 pub use trailer::{Fingerprint, TRAILER_FIXED_LEN, Trailer};
 pub use view::{FrameView, HEADER_FIXED_LEN, MAX_METALAYERS, MAX_VLMETALAYERS, TRAILER_MIN_LEN};
