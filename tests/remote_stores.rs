@@ -15,7 +15,7 @@ use b2schema::writer::{Fill, NdArray};
 use b2schema_tests::http_server::{Misbehave, Server};
 use proptest::prelude::*;
 
-use crate::stores::zip_of;
+use b2schema_tests::stored_zip::dir_as_zip;
 
 /// The store files python-blosc2 wrote (the `.b2d` is a directory, refused by URL).
 const STORES: [&str; 5] = ["dict.b2z", "tree.b2z", "kinds.b2z", "small.b2z", "embed.b2e"];
@@ -210,23 +210,7 @@ fn a_ctable_in_a_b2z_reads_by_url_as_locally() {
 
 /// python-blosc2's CTable directory `tables/table.b2d` as a stored ZIP (as `.b2z` holds it).
 fn table_zip() -> Vec<u8> {
-    let root = b2schema_tests::data_root().join("tables/table.b2d");
-    let mut files = Vec::new();
-    let mut stack = vec![root.clone()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                let name = p.strip_prefix(&root).unwrap().to_str().unwrap().replace('\\', "/");
-                files.push((name, std::fs::read(&p).unwrap()));
-            }
-        }
-    }
-    files.sort();
-    let members: Vec<(&str, &[u8])> = files.iter().map(|(n, b)| (n.as_str(), b.as_slice())).collect();
-    zip_of(&members, 0)
+    dir_as_zip(&b2schema_tests::data_root().join("tables/table.b2d"))
 }
 
 #[test]

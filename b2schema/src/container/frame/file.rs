@@ -12,6 +12,7 @@ use alloc::vec::Vec;
 use super::codes::FrameType;
 use super::header::FrameHeader;
 use super::index::{ChunkInfo, ChunkLocation, SpecialValue};
+use super::regular::open_regular;
 use super::siblings::{Kept, LocalDir};
 use super::view::{self, FrameView, HEADER_FIXED_LEN, Parts};
 use crate::container::limits::{Limit, Limits, try_zeros};
@@ -773,56 +774,6 @@ pub(crate) fn read_at<R: Read + Seek>(f: &mut R, at: u64, buf: &mut [u8], counte
     f.read_exact(buf).map_err(|e| Error::from(e).with_offset(at as usize))?;
     *counter += buf.len() as u64;
     Ok(())
-}
-
-/// Opens `path` for reading only if it is a regular file (after following symbolic links): a
-/// FIFO, a socket or a device could block or never end, and is refused by what the opened handle
-/// is (`fstat`), never by a look at the path before it. Returns the file and its length.
-pub fn open_regular(path: &Path) -> Result<(File, u64)> {
-    open_regular_with(path, false)
-}
-
-/// [`open_regular`], for reading and writing (an update in place of a frame file).
-pub(crate) fn open_regular_rw(path: &Path) -> Result<(File, u64)> {
-    open_regular_with(path, true)
-}
-
-fn open_regular_with(path: &Path, write: bool) -> Result<(File, u64)> {
-    // Opened first, then checked: a check of the path before the open could be answered by
-    // another file than the one opened (a symlink flipped in between). Non-blocking, so that a
-    // FIFO without a writer, or a device, opens at once and is refused by what the handle is.
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true).write(write);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NONBLOCK);
-    }
-    let f = options.open(path).map_err(Error::from)?;
-    let meta = f.metadata()?;
-    if !meta.is_file() {
-        return Err(
-            Error::invalid("a regular file", path.display(), kind_of(&meta.file_type()), 0).in_field("path")
-        );
-    }
-    Ok((f, meta.len()))
-}
-
-fn kind_of(t: &std::fs::FileType) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if t.is_fifo() {
-            return "a FIFO";
-        }
-        if t.is_socket() {
-            return "a socket";
-        }
-        if t.is_block_device() || t.is_char_device() {
-            return "a device";
-        }
-    }
-    if t.is_dir() { "a directory" } else { "not a regular file" }
 }
 
 /// The most bytes read for an offsets index of at most `max_chunks` entries: their 8 bytes

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::file::open_regular;
+use super::regular::open_regular;
 use crate::container::storage::{LocalFile, Siblings, Source};
 use crate::format::error::{Error, Result};
 

@@ -162,6 +162,7 @@ pub(crate) type Source = Arc<dyn ReadAt>;
 
 /// The files beside a sparse frame's index (in its local directory, or on a web server): its
 /// chunk files, opened by name.
+#[cfg_attr(not(feature = "derive"), allow(dead_code))]
 pub(crate) trait Siblings: Send + Sync + core::fmt::Debug {
     /// The file `name` (`%08X.chunk`) beside the index.
     fn open(&self, name: &str) -> Result<Source>;
@@ -177,12 +178,14 @@ pub(crate) fn pread(f: &Source, at: u64, buf: &mut [u8], counter: &mut u64) -> R
 
 /// A source read as a `Read + Seek` (how a frame's metadata is read).
 #[derive(Debug)]
+#[cfg_attr(not(feature = "derive"), allow(dead_code))]
 pub(crate) struct Cursor<'a> {
     src: &'a dyn ReadAt,
     pos: u64,
 }
 
 impl<'a> Cursor<'a> {
+    #[cfg_attr(not(feature = "derive"), allow(dead_code))]
     pub(crate) fn new(src: &'a dyn ReadAt) -> Self {
         Cursor { src, pos: 0 }
     }

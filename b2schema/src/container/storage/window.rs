@@ -4,6 +4,9 @@
 //! ([`ReadAt::ahead`] bytes each) and kept, so that a frame's metadata comes in one or two
 //! requests rather than one per field.
 
+// Used by the frames, which come with the `derive` feature.
+#![cfg_attr(not(feature = "derive"), allow(dead_code))]
+
 use alloc::vec::Vec;
 
 use super::{Fetched, ReadAt, Source};
@@ -84,7 +87,7 @@ impl Window {
         Ok(())
     }
 
-    fn from_kept(&self, offset: u64, buf: &mut [u8]) -> bool {
+    fn read_kept(&self, offset: u64, buf: &mut [u8]) -> bool {
         for (at, bytes) in &self.kept {
             let from = offset.checked_sub(*at).and_then(|f| usize::try_from(f).ok());
             if let Some(part) = from.and_then(|f| bytes.get(f..f.checked_add(buf.len())?)) {
@@ -104,7 +107,7 @@ impl ReadAt for Window {
 
     fn read_at(&self, offset: u64, buf: &mut [u8]) -> Result<()> {
         self.check(offset, buf.len() as u64)?;
-        if !self.from_kept(offset, buf) {
+        if !self.read_kept(offset, buf) {
             self.src.read_at(offset, buf)?;
         }
         Ok(())
@@ -114,7 +117,7 @@ impl ReadAt for Window {
         for (at, buf) in ranges.iter() {
             self.check(*at, buf.len() as u64)?;
         }
-        if ranges.iter_mut().all(|(at, buf)| self.from_kept(*at, buf)) {
+        if ranges.iter_mut().all(|(at, buf)| self.read_kept(*at, buf)) {
             return Ok(());
         }
         self.src.read_ranges(ranges)

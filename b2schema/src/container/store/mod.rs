@@ -85,8 +85,8 @@ pub struct Store {
     embed: Option<FrameFile>,
     limits: Limits,
     bytes_read: u64,
-    /// A `.b2z`'s file (local, or by URL), which its members are windows of.
-    zip: Option<Source>,
+    /// A `.b2z`'s or `.b2e`'s file (local, or by URL); a `.b2z`'s members are windows of it.
+    file: Option<Source>,
 }
 
 /// The frame of the stored ZIP member `e` of `src`: its local header read (over a remote
@@ -189,7 +189,7 @@ impl Store {
             };
             members.push(Member { key, place });
         }
-        let mut store = Store { path, form: Form::Zip, members, embed, limits, bytes_read, zip: Some(src) };
+        let mut store = Store { path, form: Form::Zip, members, embed, limits, bytes_read, file: Some(src) };
         store.add_embedded()?;
         Ok(store)
     }
@@ -212,14 +212,14 @@ impl Store {
             embed,
             limits,
             bytes_read,
-            zip: None,
+            file: None,
         };
         store.add_embedded()?;
         Ok(store)
     }
 
     fn open_embed(src: Source, path: PathBuf, limits: Limits) -> Result<Self> {
-        let f = FrameFile::from_source(src, 0, path.clone(), limits, None)?;
+        let f = FrameFile::from_source(Arc::clone(&src), 0, path.clone(), limits, None)?;
         let v = f.view()?;
         if !["b2embed", "b2dict", "b2tree"].iter().any(|n| v.metalayer(n).is_some()) {
             return Err(Error::invalid(
@@ -238,7 +238,7 @@ impl Store {
             embed: Some(f),
             limits,
             bytes_read,
-            zip: None,
+            file: Some(src),
         };
         store.add_embedded()?;
         Ok(store)
@@ -277,6 +277,12 @@ impl Store {
         &self.path
     }
 
+    /// The length of the store's file (a `.b2z` or `.b2e`, local or by URL); `None` for a
+    /// directory.
+    pub fn file_len(&self) -> Option<u64> {
+        self.file.as_ref().map(|f| f.len())
+    }
+
     /// Which kind of store it is.
     pub fn form(&self) -> Form {
         self.form
@@ -302,7 +308,7 @@ impl Store {
     /// every read of its members since (`None` for a local store). One budget
     /// ([`Limits::max_requests`], [`Limits::max_fetched`]) bounds them all.
     pub fn fetched(&self) -> Option<Fetched> {
-        self.zip.as_ref().and_then(|z| z.fetched()).or_else(|| self.embed.as_ref()?.fetched())
+        self.file.as_ref().and_then(|f| f.fetched())
     }
 
     /// The budget the store is read within.
@@ -336,10 +342,10 @@ impl Store {
                     limit: *limit,
                     central_offset: 0,
                 };
-                let src = self
-                    .zip
-                    .as_ref()
-                    .ok_or_else(|| Error::invalid("a ZIP store's file", "open", "none (not a .b2z)", 0))?;
+                let src =
+                    self.file.as_ref().filter(|_| self.form == Form::Zip).ok_or_else(|| {
+                        Error::invalid("a ZIP store's file", "open", "none (not a .b2z)", 0)
+                    })?;
                 zip_member(src, &self.path, &entry, self.limits, &mut 0).map_err(at)
             }
             Place::Compressed { name, method, encrypted } => Err(at(Error::invalid(
