@@ -14,6 +14,7 @@ use super::header::FrameHeader;
 use super::index::{ChunkInfo, ChunkLocation, SpecialValue};
 use super::regular::open_regular;
 use super::siblings::{Kept, LocalDir};
+use super::tables::KeptTables;
 use super::view::{self, FrameView, HEADER_FIXED_LEN, Parts};
 use crate::container::limits::{Limit, Limits, try_zeros};
 use crate::container::storage::{Cursor, LocalFile, Memory, Siblings, Source, Window, pread};
@@ -44,6 +45,8 @@ pub struct FrameFile {
     /// Where a sparse frame's chunk files are: its local directory, or beside an index read by
     /// URL; the last ones opened kept open.
     siblings: Option<Arc<dyn Siblings>>,
+    /// The tables of the chunks read last, over a remote source.
+    tables: KeptTables,
     /// The plugin codecs and filters its chunks are decoded with (the built-ins only unless
     /// [`FrameFile::with_registry`] gave others).
     registry: b2schema_chunk::Registry,
@@ -184,6 +187,20 @@ impl FrameFile {
         self.kept.as_ref().map_or(0, |k| k.min_read())
     }
 
+    /// The bytes at the start of the chunk at `loc` (its header and block table) kept from an
+    /// earlier read, over a remote source.
+    pub(crate) fn kept_table(&self, loc: ChunkLocation) -> Option<Arc<[u8]>> {
+        self.tables.get(loc)
+    }
+
+    /// Keeps the bytes at the start of the chunk at `loc` that held its table, when the frame is
+    /// read over a remote source (a local file may change under the reader).
+    pub(crate) fn keep_table(&self, loc: ChunkLocation, table: &[u8]) {
+        if self.min_read() > 0 {
+            self.tables.keep(loc, table);
+        }
+    }
+
     /// Decoding its chunks with `registry`'s plugin codecs and filters besides the built-in ones
     /// (c-blosc2's `blosc2_register_codec` / `blosc2_register_filter`).
     /// The frame's `b2nd` array shapes reach them as c-blosc2's plugins read them.
@@ -311,6 +328,7 @@ impl FrameFile {
             limits,
             kept: None,
             siblings: None,
+            tables: KeptTables::default(),
             registry: b2schema_chunk::Registry::new(),
         }
         .with_registry(b2schema_chunk::Registry::new()))

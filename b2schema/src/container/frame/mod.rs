@@ -30,11 +30,15 @@ mod header;
 mod index;
 mod metalayers;
 #[cfg(feature = "std")]
+mod recent;
+#[cfg(feature = "std")]
 mod regular;
 #[cfg(feature = "http")]
 mod remote;
 #[cfg(feature = "std")]
 mod siblings;
+#[cfg(feature = "std")]
+mod tables;
 mod trailer;
 mod view;
 #[cfg(feature = "std")]

@@ -4,11 +4,11 @@
 //! for every block.
 
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use alloc::string::String;
-use alloc::vec::Vec;
 
+use super::recent::Recent;
 use super::regular::open_regular;
 use crate::container::storage::{LocalFile, Siblings, Source};
 use crate::format::error::{Error, Result};
@@ -34,29 +34,22 @@ impl Siblings for LocalDir {
 #[derive(Debug)]
 pub(crate) struct Kept<S> {
     inner: S,
-    files: Mutex<Vec<(String, Source)>>,
+    files: Recent<String, Source>,
 }
 
 impl<S: Siblings> Kept<S> {
     pub(crate) fn new(inner: S) -> Self {
-        Kept { inner, files: Mutex::new(Vec::new()) }
+        Kept { inner, files: Recent::new(KEPT_CHUNK_FILES) }
     }
 }
 
 impl<S: Siblings> Siblings for Kept<S> {
     fn open(&self, name: &str) -> Result<Source> {
-        if let Ok(files) = self.files.lock()
-            && let Some((_, src)) = files.iter().find(|(n, _)| n == name)
-        {
-            return Ok(Arc::clone(src));
+        if let Some(src) = self.files.get(name) {
+            return Ok(src);
         }
         let src = self.inner.open(name)?;
-        if let Ok(mut files) = self.files.lock() {
-            if files.len() == KEPT_CHUNK_FILES {
-                files.remove(0);
-            }
-            files.push((name.into(), Arc::clone(&src)));
-        }
+        self.files.keep(name.into(), Arc::clone(&src));
         Ok(src)
     }
 }
