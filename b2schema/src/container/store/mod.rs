@@ -6,7 +6,8 @@
 //! An EmbedStore is one frame whose data holds the members' frames one after another, mapped
 //! by its vlmetalayer `estore_metadata`. Opening a store reads the ZIP's central directory (or
 //! lists the directory) and the embed store's map; opening a member reads only that member's
-//! frame (its metadata, then the chunks read from it).
+//! frame (its metadata, then the chunks read from it). With feature `http`,
+//! `Store::open_url` opens a `.b2z` or `.b2e` on a web server the same way, by ranged GETs.
 //!
 //! ```
 //! use b2schema::store::Store;
@@ -272,7 +273,7 @@ impl Store {
         Ok(())
     }
 
-    /// The path opened.
+    /// The path opened (a store opened by URL: the URL, as [`FrameFile::path`] holds it).
     pub fn path(&self) -> &Path {
         &self.path
     }
