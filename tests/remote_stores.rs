@@ -310,6 +310,7 @@ proptest! {
         let remote = Store::open_url_with(&url, Limits::default(), small_prefix())
             .map(|s| contents(&s))
             .map_err(|e| e.to_string());
+        std::fs::remove_file(&path).unwrap();
         match (local, remote) {
             (Ok(l), Ok(r)) => {
                 let p = path.display().to_string();
