@@ -21,6 +21,7 @@ mod layers;
 mod malformed;
 mod nd_codecs_hostile;
 mod remote;
+mod remote_stores;
 mod stores;
 mod tables;
 mod writer;

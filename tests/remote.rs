@@ -185,6 +185,26 @@ fn one_item_of_a_large_array_fetches_its_metadata_and_one_block() {
 }
 
 #[test]
+fn items_read_one_by_one_from_one_chunk_cost_one_request_each() {
+    let big = big_array();
+    let server = Server::start(vec![("big.b2nd".into(), big.clone())]);
+    let array = b2schema::open_url(&server.url("big.b2nd")).unwrap();
+    let local = b2schema::Container::from_bytes(big.clone()).unwrap();
+    // The first item of a chunk: its table, then its block.
+    let mut before = array.frame().fetched().unwrap();
+    // Items of chunk (2, 4): rows 2048..3072, columns 4096..4160.
+    for (i, &item) in ["2049, 4097", "2100, 4150", "3000, 4100", "2049, 4097"].iter().enumerate() {
+        assert_eq!(array.read(item).unwrap(), local.read(item).unwrap(), "{item}");
+        let after = array.frame().fetched().unwrap();
+        // Then, the chunk's table kept, only the block of each item (the same one again too:
+        // blocks are not kept).
+        let want = if i == 0 { 2 } else { 1 };
+        assert_eq!(after.requests - before.requests, want, "{item}: {:?}", server.ranges());
+        before = after;
+    }
+}
+
+#[test]
 fn the_blocks_of_a_chunk_that_a_read_needs_come_in_one_request() {
     let big = big_array();
     let server = Server::start(vec![("big.b2nd".into(), big.clone())]);

@@ -113,48 +113,7 @@ fn store_member_reads_only_its_bytes() {
     assert!(f.offset() > 0 && f.offset() + f.frame_len() <= len);
 }
 
-/// A stored ZIP of `members` (name, bytes), written here byte by byte.
-pub fn zip_of(members: &[(&str, &[u8])], method: u16) -> Vec<u8> {
-    let mut out = Vec::new();
-    let mut central = Vec::new();
-    for (name, data) in members {
-        let at = out.len() as u32;
-        let local = |v: &mut Vec<u8>, sig: u32| {
-            v.extend_from_slice(&sig.to_le_bytes());
-        };
-        local(&mut out, 0x0403_4b50);
-        out.extend_from_slice(&[20, 0, 0, 0]);
-        out.extend_from_slice(&method.to_le_bytes());
-        out.extend_from_slice(&[0; 8]);
-        out.extend_from_slice(&(data.len() as u32).to_le_bytes());
-        out.extend_from_slice(&(data.len() as u32).to_le_bytes());
-        out.extend_from_slice(&(name.len() as u16).to_le_bytes());
-        out.extend_from_slice(&0u16.to_le_bytes());
-        out.extend_from_slice(name.as_bytes());
-        out.extend_from_slice(data);
-        local(&mut central, 0x0201_4b50);
-        central.extend_from_slice(&[20, 3, 20, 0, 0, 0]);
-        central.extend_from_slice(&method.to_le_bytes());
-        central.extend_from_slice(&[0; 8]);
-        central.extend_from_slice(&(data.len() as u32).to_le_bytes());
-        central.extend_from_slice(&(data.len() as u32).to_le_bytes());
-        central.extend_from_slice(&(name.len() as u16).to_le_bytes());
-        central.extend_from_slice(&[0; 12]);
-        central.extend_from_slice(&at.to_le_bytes());
-        central.extend_from_slice(name.as_bytes());
-    }
-    let cd_at = out.len() as u32;
-    out.extend_from_slice(&central);
-    out.extend_from_slice(&0x0605_4b50u32.to_le_bytes());
-    out.extend_from_slice(&[0; 4]);
-    let n = members.len() as u16;
-    out.extend_from_slice(&n.to_le_bytes());
-    out.extend_from_slice(&n.to_le_bytes());
-    out.extend_from_slice(&(central.len() as u32).to_le_bytes());
-    out.extend_from_slice(&cd_at.to_le_bytes());
-    out.extend_from_slice(&[0; 2]);
-    out
-}
+pub use b2schema_tests::stored_zip::zip_of;
 
 fn open_bytes(name: &str, bytes: &[u8]) -> Result<Store, b2schema::Error> {
     let dir = std::env::temp_dir().join(format!("b2schema-stores-{}", std::process::id()));

@@ -14,7 +14,7 @@ use crate::cat::CatOptions;
 use crate::text;
 
 fn open(path: &Path, limits: Limits) -> Result<Store, Failure> {
-    Store::open_with_limits(path, limits).map_err(|e| Failure::at(path, e))
+    crate::kind::open_store(path, limits).map_err(|e| Failure::at(path, e))
 }
 
 /// Where a member is, in words: `zip-member`, `compressed-member`, `file`, `embedded` or
@@ -113,7 +113,7 @@ pub fn inspect(path: &Path, as_json: bool, limits: Limits) -> Result<ExitCode, F
 
 /// The store at `path`, opened within `limits`, or why not (for a scan, which goes on).
 pub fn open_for_scan(path: &Path, limits: Limits) -> Result<Store, String> {
-    Store::open_with_limits(path, limits).map_err(|e| e.to_string())
+    crate::kind::open_store(path, limits).map_err(|e| e.to_string())
 }
 
 /// Writes the listing of `store` (found at `path`) to `out`: a heading and a line per member,
@@ -122,7 +122,7 @@ pub fn open_for_scan(path: &Path, limits: Limits) -> Result<Store, String> {
 pub fn write_listing(out: &mut impl Write, path: &Path, store: &Store, as_json: bool) -> io::Result<bool> {
     let mut failed = false;
     if crate::table::is_table(store) {
-        match b2schema::store::CTable::open_with_limits(store.path(), *store.limits()) {
+        match crate::kind::open_store(store.path(), *store.limits()).and_then(b2schema::store::CTable::new) {
             Ok(t) => failed |= crate::table::write_heading(out, path, &t, as_json)?,
             Err(e) if as_json => {
                 let mut line = serde_json::Map::new();

@@ -129,7 +129,7 @@ pub struct Rows<'a> {
 pub fn cat(path: &Path, offset: u64, r: &Rows<'_>, limits: Limits) -> Option<Result<ExitCode, Failure>> {
     let format = if r.csv { RowFormat::Csv } else { RowFormat::JsonLines };
     if offset == 0 && crate::kind::is_store(path, limits) {
-        let store = match Store::open_with_limits(path, limits) {
+        let store = match crate::kind::open_store(path, limits) {
             Ok(s) => s,
             Err(e) => return Some(Err(Failure::at(path, e))),
         };

@@ -148,3 +148,62 @@ fn http_proxy_from_the_environment_carries_the_requests_and_no_proxy_bypasses_it
     let out = run(&[("http_proxy", "https://127.0.0.1:1".into())]);
     assert!(text(&out.stderr).contains("a proxy in http_proxy"), "{}", text(&out.stderr));
 }
+
+/// `inspect`, `inspect --json`, `cat --key` (whole, a slice) of python-blosc2's `.b2z` and
+/// `.b2e` stores, and `inspect` / `cat` / `cat --csv` / `cat --key COLUMN` of a CTable in a
+/// `.b2z`, by URL: the same output, byte for byte, as of the local file (its path said as the
+/// URL), the same exit code.
+#[test]
+fn store_commands_on_a_url_say_what_they_say_of_the_file() {
+    let dir = std::env::temp_dir().join(format!("b2schema-cli-remote-stores-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let table = b2schema_tests::stored_zip::dir_as_zip(&b2schema_tests::data_root().join("tables/table.b2d"));
+    std::fs::write(dir.join("table.b2z"), &table).unwrap();
+    let stores = b2schema_tests::data_root().join("stores");
+    let mut files = vec![("table.b2z".to_string(), table)];
+    for name in ["dict.b2z", "tree.b2z", "kinds.b2z", "small.b2z", "embed.b2e"] {
+        let bytes = std::fs::read(stores.join(name)).unwrap();
+        std::fs::write(dir.join(name), &bytes).unwrap();
+        files.push((name.to_string(), bytes));
+    }
+    let server = Server::start(files.clone());
+    let mut compared = 0;
+    for (name, _) in &files {
+        let local = dir.join(name);
+        let local = local.to_str().unwrap();
+        let url = server.url(name);
+        let runs: Vec<Vec<&str>> = if name == "table.b2z" {
+            vec![
+                vec!["inspect"],
+                vec!["inspect", "--json"],
+                vec!["cat"],
+                vec!["cat", "--csv"],
+                vec!["cat", "--key", "name"],
+                vec!["cat", "--key", "/_cols/id"],
+            ]
+        } else {
+            vec![
+                vec!["inspect"],
+                vec!["inspect", "--json"],
+                vec!["cat", "--key", "/g/x"],
+                vec!["cat", "--key", "/big", "--slice", "1,2:5"],
+                vec!["cat", "--key", "/nope"],
+            ]
+        };
+        for args in runs {
+            let l = b2schema(&[&args[..1], &[local], &args[1..]].concat());
+            let r = b2schema(&[&args[..1], &[url.as_str()], &args[1..]].concat());
+            assert_eq!(l.status.code(), r.status.code(), "{args:?} {name}: {}", text(&r.stderr));
+            assert_eq!(text(&l.stderr).replace(local, "FILE"), text(&r.stderr).replace(&url, "FILE"));
+            let (l, r) = (text(&l.stdout), text(&r.stdout));
+            assert_eq!(l.replace(local, "FILE"), r.replace(&url, "FILE"), "{args:?} {name}");
+            compared += usize::from(!l.is_empty());
+        }
+    }
+    assert!(compared >= 20, "{compared} outputs compared");
+    // A directory store by URL: refused, saying why and what opens instead.
+    let out = b2schema(&["inspect", &server.url("dict.b2d")]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("cannot be listed over HTTP"), "{}", text(&out.stderr));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -592,3 +592,42 @@ fn serve_shows_a_remote_file_as_it_shows_the_local_one() {
         assert_eq!(status, 403);
     }
 }
+
+#[test]
+fn serve_shows_a_remote_store_as_it_shows_the_local_one() {
+    use b2schema_tests::http_server::Server;
+    let dir = TempDir::new("serve-remote-stores");
+    let table = b2schema_tests::stored_zip::dir_as_zip(&repo_root().join("tests/data/tables/table.b2d"));
+    std::fs::write(dir.0.join("table.b2z"), &table).unwrap();
+    std::fs::copy(repo_root().join("tests/data/stores/tree.b2z"), dir.0.join("tree.b2z")).unwrap();
+    let remote = Server::start(vec![
+        ("table.b2z".into(), table),
+        ("tree.b2z".into(), std::fs::read(dir.0.join("tree.b2z")).unwrap()),
+    ]);
+    for name in ["table.b2z", "tree.b2z"] {
+        let local = dir.0.join(name);
+        let url = remote.url(name);
+        let (_l, lp) = start_server(&[&local]);
+        let (_r, rp) = start_server(&[Path::new(&url)]);
+        let get = |port: u16, q: &str| {
+            let (status, _, body) = http(port, "GET", q, &format!("127.0.0.1:{port}"), None);
+            (status, serde_json::from_slice::<Value>(&body).unwrap_or(Value::Null))
+        };
+        let (ls, mut l) = get(lp, "/api/files");
+        let (rs, mut r) = get(rp, "/api/files");
+        assert_eq!((ls, rs), (200, 200));
+        assert_eq!(r["roots"], json!([url]));
+        l["roots"] = Value::Null;
+        r["roots"] = Value::Null;
+        assert_eq!(l, r, "{name}");
+        assert!(r["files"][0]["kind"].is_string() && r["files"][0].get("error").is_none(), "{r}");
+        for q in ["/api/store?root=0&path=", "/api/table?root=0&path=&offset=1&limit=3"] {
+            let (ls, l) = get(lp, q);
+            let (rs, r) = get(rp, q);
+            assert_eq!((ls, &l), (rs, &r), "{name} {q}");
+            if name == "table.b2z" {
+                assert_eq!(ls, 200, "{q}: {l}");
+            }
+        }
+    }
+}

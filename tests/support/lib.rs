@@ -290,3 +290,4 @@ pub fn value_json(v: &b2schema::Value) -> serde_json::Value {
 }
 
 pub mod http_server;
+pub mod stored_zip;

@@ -104,7 +104,11 @@ fn files(roots: &Roots) -> Value {
                 e.rel.clone()
             };
             if stores::is_store(&e.path) {
-                let mut m = json!({ "root": e.root, "path": e.rel, "name": name, "size": size_of(&e.path) });
+                let size = match crate::open::is_url(&e.path) {
+                    true => stores::file_len(&e.path),
+                    false => size_of(&e.path),
+                };
+                let mut m = json!({ "root": e.root, "path": e.rel, "name": name, "size": size });
                 if let Some(o) = m.as_object_mut() {
                     o.extend(stores::summary(&e.path));
                 }

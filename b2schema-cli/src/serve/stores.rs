@@ -15,11 +15,21 @@ pub fn is_store(path: &Path) -> bool {
     crate::kind::is_store(path, Limits::default())
 }
 
+/// The store at `path` (a path, or a URL given as a root).
+fn open(path: &Path) -> b2schema::Result<Store> {
+    crate::kind::open_store(path, Limits::default())
+}
+
+/// The length of the store file at `path` (a URL root), 0 when it does not open.
+pub fn file_len(path: &Path) -> u64 {
+    open(path).ok().and_then(|s| s.file_len()).unwrap_or(0)
+}
+
 /// What the file list says of a store: its kind (`store`, or `CTable` when it holds one) and
 /// member count.
 pub fn summary(path: &Path) -> serde_json::Map<String, Value> {
     let mut m = serde_json::Map::new();
-    match Store::open(path) {
+    match open(path) {
         Ok(s) => {
             let table = crate::table::is_table(&s);
             m.insert("kind".into(), json!(if table { "CTable" } else { "store" }));
@@ -35,7 +45,7 @@ pub fn summary(path: &Path) -> serde_json::Map<String, Value> {
 /// `/api/store`: the store's form and members (key, kind, shape, dtype, and for a member file
 /// of a `.b2d` its path under the store, which the file page opens), and a CTable's schema.
 pub fn store_json(path: &Path) -> Result<Value, String> {
-    let store = Store::open(path).map_err(|e| e.to_string())?;
+    let store = open(path).map_err(|e| e.to_string())?;
     let members: Vec<Value> = store
         .members()
         .iter()
@@ -73,7 +83,7 @@ pub fn store_json(path: &Path) -> Result<Value, String> {
 /// `/api/table`: live rows `offset..offset + limit` (at most [`MAX_PAGE`]) of the CTable at
 /// `path`, values as `cat` writes them.
 pub fn table_page(path: &Path, offset: usize, limit: usize) -> Result<Value, String> {
-    let t = CTable::open(path).map_err(|e| e.to_string())?;
+    let t = open(path).and_then(CTable::new).map_err(|e| e.to_string())?;
     let rows = t.rows().map_err(|e| e.to_string())?;
     let end = offset.saturating_add(limit.min(MAX_PAGE)).min(rows.len());
     let page: Vec<Value> = rows

@@ -355,7 +355,9 @@ impl<'f> ArrayReader<'f> {
             ChunkLocation::Special(kind) => Source::Fill(self.special_item(kind).map_err(at_chunk)?),
             loc => {
                 let (f, at, end) = self.file.chunk_file(loc)?;
-                let mut prefix = Vec::new();
+                // The table kept from an earlier read of the chunk (remote sources), else read.
+                let mut prefix = self.file.kept_table(loc).map(|t| t.to_vec()).unwrap_or_default();
+                let mut read = false;
                 let table = loop {
                     match ChunkBlocks::from_prefix(&prefix).map_err(|e| Error::chunk(e, at as usize))? {
                         Prefix::Ready(t) => break t.with_registry(self.file.registry()),
@@ -375,6 +377,7 @@ impl<'f> ArrayReader<'f> {
                             let len = (n as u64).max(f.min_read().min(end - at)) as usize;
                             prefix.resize(len, 0);
                             crate::container::frame::pread(&f, at, &mut prefix, &mut stats.bytes_read)?;
+                            read = true;
                         }
                         Prefix::Need(n) => {
                             return Err(at_chunk(invalid(
@@ -385,6 +388,9 @@ impl<'f> ArrayReader<'f> {
                         }
                     }
                 };
+                if read {
+                    self.file.keep_table(loc, &prefix);
+                }
                 let h = table.header();
                 if at.saturating_add(h.compressed_len() as u64) > end {
                     let past = at.saturating_add(h.compressed_len() as u64);

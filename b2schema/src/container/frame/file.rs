@@ -12,9 +12,12 @@ use alloc::vec::Vec;
 use super::codes::FrameType;
 use super::header::FrameHeader;
 use super::index::{ChunkInfo, ChunkLocation, SpecialValue};
+use super::regular::open_regular;
+use super::siblings::{Kept, LocalDir};
+use super::tables::KeptTables;
 use super::view::{self, FrameView, HEADER_FIXED_LEN, Parts};
 use crate::container::limits::{Limit, Limits, try_zeros};
-use crate::container::storage::{LocalFile, Memory, Siblings, Source, pread};
+use crate::container::storage::{Cursor, LocalFile, Memory, Siblings, Source, Window, pread};
 use crate::format::error::{Error, Result};
 use b2schema_chunk::ChunkHeader;
 
@@ -39,9 +42,11 @@ pub struct FrameFile {
     /// reading of the metadata so that chunks come from the source that metadata was read from,
     /// without opening it again per chunk; read by position, so threads share it.
     kept: Option<Source>,
-    /// Where a sparse frame's chunk files are when they are not in a local directory (beside an
-    /// index read by URL).
+    /// Where a sparse frame's chunk files are: its local directory, or beside an index read by
+    /// URL; the last ones opened kept open.
     siblings: Option<Arc<dyn Siblings>>,
+    /// The tables of the chunks read last, over a remote source.
+    tables: KeptTables,
     /// The plugin codecs and filters its chunks are decoded with (the built-ins only unless
     /// [`FrameFile::with_registry`] gave others).
     registry: b2schema_chunk::Registry,
@@ -104,6 +109,9 @@ impl FrameFile {
         let (mut f, file_len) = open_regular(&file)?;
         let mut frame = Self::read_from(&mut f, file_len, offset, frame_type, path, limits)?;
         frame.kept = Some(Arc::new(LocalFile::new(f, file_len)));
+        if frame_type == FrameType::Sparse {
+            frame.siblings = Some(Arc::new(Kept::new(LocalDir(frame.path.clone()))));
+        }
         Ok(frame)
     }
 
@@ -117,13 +125,10 @@ impl FrameFile {
         limits: Limits,
     ) -> Result<Self> {
         let path = path.as_ref();
-        let (mut f, file_len) = open_regular(path)?;
-        let end = offset.saturating_add(len).min(file_len);
-        let mut frame =
-            Self::read_from(&mut f, end, offset, FrameType::Contiguous, path.to_path_buf(), limits)?;
-        frame.kept = Some(Arc::new(LocalFile::new(f, file_len)));
-        frame.view()?;
-        Ok(frame)
+        let (f, file_len) = open_regular(path)?;
+        let src: Source = Arc::new(LocalFile::new(f, file_len));
+        let window = Window::new(src, offset, offset.saturating_add(len));
+        Self::from_source(Arc::new(window), offset, path.to_path_buf(), limits, None)
     }
 
     /// Reads the contiguous frame that starts `bytes` (bytes after it are allowed), keeping
@@ -144,25 +149,30 @@ impl FrameFile {
         Ok(frame)
     }
 
-    /// Reads the frame at byte 0 of `src` (a contiguous frame, or with `siblings` a sparse
-    /// frame's index, whose chunk files it opens), its metadata through `reader` (the same bytes,
-    /// some of them kept in memory), keeping `src` for its chunks. `name` stands for its path in
-    /// messages (a URL).
-    #[cfg_attr(not(feature = "http"), allow(dead_code))]
-    pub(super) fn from_source<R: Read + Seek>(
+    /// Reads the frame at byte `offset` of `src` (a contiguous frame ending by the end of `src`,
+    /// or with `siblings` a sparse frame's index, whose chunk files it opens), keeping `src` for
+    /// its chunks. `name` stands for its path in messages (a URL, a store's file).
+    pub(crate) fn from_source(
         src: Source,
-        reader: &mut R,
+        offset: u64,
         name: PathBuf,
         limits: Limits,
         siblings: Option<Arc<dyn Siblings>>,
     ) -> Result<Self> {
         let len = src.len();
         let frame_type = if siblings.is_some() { FrameType::Sparse } else { FrameType::Contiguous };
-        let mut frame = Self::read_from(reader, len, 0, frame_type, name, limits)?;
+        let mut frame = Self::read_from(&mut Cursor::new(&*src), len, offset, frame_type, name, limits)?;
         frame.kept = Some(src);
         frame.siblings = siblings;
         frame.view()?;
         Ok(frame)
+    }
+
+    /// The frame with its chunk files opened through `siblings` (a test's counting directory).
+    #[cfg(test)]
+    pub(super) fn with_siblings(mut self, siblings: Arc<dyn Siblings>) -> Self {
+        self.siblings = Some(siblings);
+        self
     }
 
     /// Requests made and bytes fetched over the network to this point, by the opening and by every
@@ -175,6 +185,20 @@ impl FrameFile {
     /// over HTTP, where a round trip costs more): readers join reads when it is not 0.
     pub(crate) fn min_read(&self) -> u64 {
         self.kept.as_ref().map_or(0, |k| k.min_read())
+    }
+
+    /// The bytes at the start of the chunk at `loc` (its header and block table) kept from an
+    /// earlier read, over a remote source.
+    pub(crate) fn kept_table(&self, loc: ChunkLocation) -> Option<Arc<[u8]>> {
+        self.tables.get(loc)
+    }
+
+    /// Keeps the bytes at the start of the chunk at `loc` that held its table, when the frame is
+    /// read over a remote source (a local file may change under the reader).
+    pub(crate) fn keep_table(&self, loc: ChunkLocation, table: &[u8]) {
+        if self.min_read() > 0 {
+            self.tables.keep(loc, table);
+        }
     }
 
     /// Decoding its chunks with `registry`'s plugin codecs and filters besides the built-in ones
@@ -304,6 +328,7 @@ impl FrameFile {
             limits,
             kept: None,
             siblings: None,
+            tables: KeptTables::default(),
             registry: b2schema_chunk::Registry::new(),
         }
         .with_registry(b2schema_chunk::Registry::new()))
@@ -400,16 +425,13 @@ impl FrameFile {
             }
             ChunkLocation::File(id) => {
                 let name = alloc::format!("{id:08X}.chunk");
-                if let Some(siblings) = &self.siblings {
-                    let f = siblings.open(&name).map_err(|e| e.in_field("chunk_index"))?;
-                    let len = f.len();
-                    return Ok((f, 0, len));
+                let f = match &self.siblings {
+                    Some(siblings) => siblings.open(&name),
+                    None => LocalDir(self.path.clone()).open(&name),
                 }
-                let path = self.path.join(name);
-                let (f, len) = open_regular(&path).map_err(|e| {
-                    Error::invalid("a readable chunk file", path.display(), e, 0).in_field("chunk_index")
-                })?;
-                Ok((Arc::new(LocalFile::new(f, len)) as Source, 0, len))
+                .map_err(|e| e.in_field("chunk_index"))?;
+                let len = f.len();
+                Ok((f, 0, len))
             }
             ChunkLocation::Special(_) => Err(Error::invalid("a stored chunk", "bytes", "a special value", 0)),
         }
@@ -770,56 +792,6 @@ pub(crate) fn read_at<R: Read + Seek>(f: &mut R, at: u64, buf: &mut [u8], counte
     f.read_exact(buf).map_err(|e| Error::from(e).with_offset(at as usize))?;
     *counter += buf.len() as u64;
     Ok(())
-}
-
-/// Opens `path` for reading only if it is a regular file (after following symbolic links): a
-/// FIFO, a socket or a device could block or never end, and is refused by what the opened handle
-/// is (`fstat`), never by a look at the path before it. Returns the file and its length.
-pub fn open_regular(path: &Path) -> Result<(File, u64)> {
-    open_regular_with(path, false)
-}
-
-/// [`open_regular`], for reading and writing (an update in place of a frame file).
-pub(crate) fn open_regular_rw(path: &Path) -> Result<(File, u64)> {
-    open_regular_with(path, true)
-}
-
-fn open_regular_with(path: &Path, write: bool) -> Result<(File, u64)> {
-    // Opened first, then checked: a check of the path before the open could be answered by
-    // another file than the one opened (a symlink flipped in between). Non-blocking, so that a
-    // FIFO without a writer, or a device, opens at once and is refused by what the handle is.
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true).write(write);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NONBLOCK);
-    }
-    let f = options.open(path).map_err(Error::from)?;
-    let meta = f.metadata()?;
-    if !meta.is_file() {
-        return Err(
-            Error::invalid("a regular file", path.display(), kind_of(&meta.file_type()), 0).in_field("path")
-        );
-    }
-    Ok((f, meta.len()))
-}
-
-fn kind_of(t: &std::fs::FileType) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if t.is_fifo() {
-            return "a FIFO";
-        }
-        if t.is_socket() {
-            return "a socket";
-        }
-        if t.is_block_device() || t.is_char_device() {
-            return "a device";
-        }
-    }
-    if t.is_dir() { "a directory" } else { "not a regular file" }
 }
 
 /// The most bytes read for an offsets index of at most `max_chunks` entries: their 8 bytes

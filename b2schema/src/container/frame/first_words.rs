@@ -7,8 +7,9 @@ use std::path::Path;
 
 use alloc::string::String;
 
-use super::file::{SPARSE_INDEX, open_regular};
+use super::file::SPARSE_INDEX;
 use super::header::FrameHeader;
+use super::regular::open_regular;
 use crate::schema::layout::B2Layout;
 
 /// The magic every frame header holds (the header layout's `magic` field).

@@ -29,8 +29,16 @@ mod first_words;
 mod header;
 mod index;
 mod metalayers;
+#[cfg(feature = "std")]
+mod recent;
+#[cfg(feature = "std")]
+mod regular;
 #[cfg(feature = "http")]
 mod remote;
+#[cfg(feature = "std")]
+mod siblings;
+#[cfg(feature = "std")]
+mod tables;
 mod trailer;
 mod view;
 #[cfg(feature = "std")]
@@ -41,14 +49,19 @@ pub(crate) use crate::container::storage::pread;
 pub use codes::{Codec, Filter, FrameType, SplitMode};
 #[cfg(feature = "std")]
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
-pub use file::{FrameFile, SPARSE_INDEX, max_cbytes, open_regular};
-#[cfg(feature = "std")]
-pub(crate) use file::{open_regular_rw, read_at};
+pub use file::{FrameFile, SPARSE_INDEX, max_cbytes};
 #[cfg(feature = "std")]
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub use first_words::first_words;
 pub use header::{FilterPipeline, FrameFlags, FrameHeader};
 pub use index::{ChunkInfo, ChunkLocation, DEFAULT_MAX_LOCATIONS, MAX_NCHUNKS, SpecialValue, special_entry};
 pub use metalayers::{Content, MetaLayers, NameOffsets};
+#[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
+pub use regular::open_regular;
+#[cfg(feature = "std")]
+pub(crate) use regular::open_regular_rw;
+#[cfg(feature = "http")]
+pub(crate) use remote::source_of;
 pub use trailer::{Fingerprint, TRAILER_FIXED_LEN, Trailer};
 pub use view::{FrameView, HEADER_FIXED_LEN, MAX_METALAYERS, MAX_VLMETALAYERS, TRAILER_MIN_LEN};

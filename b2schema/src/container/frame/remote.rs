@@ -12,9 +12,10 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::file::{FrameFile, SPARSE_INDEX};
+use super::siblings::Kept;
 use crate::container::limits::Limits;
 use crate::container::storage::http::{Ends, HttpOptions, HttpSource, Opened, Session};
-use crate::container::storage::{Cursor, Fetched, Memory, ReadAt, Siblings, Source};
+use crate::container::storage::{Fetched, Memory, ReadAt, Siblings, Source};
 use crate::format::error::{Error, Result};
 
 impl FrameFile {
@@ -47,8 +48,7 @@ impl FrameFile {
         let index = alloc::format!("{dir}{SPARSE_INDEX}");
         let opened = HttpSource::open_in(&index, limits, options, &session, Ends::HeadAndTail)
             .map_err(|e| named(e, &index))?;
-        let siblings =
-            Arc::new(RemoteDir { dir: dir.into(), limits, options, session, kept: Default::default() });
+        let siblings = Arc::new(Kept::new(RemoteDir { dir: dir.into(), limits, options, session }));
         Self::from_opened(opened, dir, limits, Some(siblings))
     }
 
@@ -58,21 +58,19 @@ impl FrameFile {
         limits: Limits,
         siblings: Option<Arc<dyn Siblings>>,
     ) -> Result<Self> {
-        let path = PathBuf::from(name);
-        match opened {
-            Opened::Ranged(src) => {
-                let src: Arc<HttpSource> = Arc::from(src);
-                let mut reader = Cursor::new(&*src);
-                FrameFile::from_source(Arc::clone(&src) as Source, &mut reader, path, limits, siblings)
-            }
-            Opened::Whole(bytes, session) => {
-                let src = Arc::new(Downloaded { bytes: Memory::new(bytes), session });
-                let mut reader = std::io::Cursor::new(src.bytes.bytes());
-                FrameFile::from_source(Arc::clone(&src) as Source, &mut reader, path, limits, siblings)
-            }
-            Opened::Directory(dir) => Err(Error::invalid("a frame file", "a file", "a directory", 0)
-                .in_file(alloc::format!("{name} (redirected to {dir})"), None)),
-        }
+        let src = source_of(opened, "a frame file", name)?;
+        FrameFile::from_source(src, 0, PathBuf::from(name), limits, siblings)
+    }
+}
+
+/// The source of what opening `url` found, a file: a redirect to a directory is an error that
+/// says `what` was expected.
+pub(crate) fn source_of(opened: Opened, what: &'static str, url: &str) -> Result<Source> {
+    match opened {
+        Opened::Ranged(src) => Ok(Arc::<HttpSource>::from(src) as Source),
+        Opened::Whole(bytes, session) => Ok(Arc::new(Downloaded { bytes: Memory::new(bytes), session })),
+        Opened::Directory(dir) => Err(Error::invalid(what, "a file", "a directory", 0)
+            .in_file(alloc::format!("{url} (redirected to {dir})"), None)),
     }
 }
 
@@ -91,50 +89,22 @@ fn sparse_dir(url: &str) -> Option<&str> {
     path.strip_suffix(SPARSE_INDEX).filter(|dir| dir.ends_with('/'))
 }
 
-/// Chunk files of a sparse frame kept open by URL (each holds its first bytes, which a read of
-/// its blocks comes back to for every block).
-const KEPT_CHUNK_FILES: usize = 16;
-
 /// A sparse frame's directory on a web server: its chunk files, opened when a read needs one,
-/// within the frame's budget; the last [`KEPT_CHUNK_FILES`] opened are kept.
+/// within the frame's budget (kept by [`Kept`]).
 #[derive(Debug)]
 struct RemoteDir {
     dir: alloc::string::String,
     limits: Limits,
     options: HttpOptions,
     session: Session,
-    kept: std::sync::Mutex<alloc::vec::Vec<(alloc::string::String, Source)>>,
 }
 
 impl Siblings for RemoteDir {
     fn open(&self, name: &str) -> Result<Source> {
-        if let Ok(kept) = self.kept.lock()
-            && let Some((_, src)) = kept.iter().find(|(n, _)| n == name)
-        {
-            return Ok(Arc::clone(src));
-        }
-        let src = self.fetch(name)?;
-        if let Ok(mut kept) = self.kept.lock() {
-            if kept.len() == KEPT_CHUNK_FILES {
-                kept.remove(0);
-            }
-            kept.push((name.into(), Arc::clone(&src)));
-        }
-        Ok(src)
-    }
-}
-
-impl RemoteDir {
-    fn fetch(&self, name: &str) -> Result<Source> {
         let url = alloc::format!("{}{name}", self.dir);
         let opened = HttpSource::open_in(&url, self.limits, self.options, &self.session, Ends::Head)
             .map_err(|e| named(e, &url))?;
-        match opened {
-            Opened::Ranged(src) => Ok(Arc::<HttpSource>::from(src) as Source),
-            Opened::Whole(bytes, session) => Ok(Arc::new(Downloaded { bytes: Memory::new(bytes), session })),
-            Opened::Directory(dir) => Err(Error::invalid("a chunk file", "a file", "a directory", 0)
-                .in_file(alloc::format!("{url} (redirected to {dir})"), None)),
-        }
+        source_of(opened, "a chunk file", &url)
     }
 }
 

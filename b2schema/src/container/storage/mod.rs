@@ -15,11 +15,15 @@
 #[cfg(feature = "http")]
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub mod http;
+mod window;
 
 use std::fs::File;
 use std::sync::Arc;
 
 use crate::format::error::{Error, Result};
+
+#[cfg_attr(not(feature = "derive"), allow(unused_imports))]
+pub(crate) use window::Window;
 
 /// Bytes that can be read by position, from any thread.
 pub trait ReadAt: Send + Sync + core::fmt::Debug {
@@ -47,6 +51,13 @@ pub trait ReadAt: Send + Sync + core::fmt::Debug {
     /// (a chunk's header, then its block table) ask for at least this many at once, where a
     /// round trip costs more than a few KiB. 0 (no minimum) for local sources.
     fn min_read(&self) -> u64 {
+        0
+    }
+
+    /// The bytes worth fetching at once where a structure of unknown length starts (a ZIP
+    /// member's local header and frame metadata): [`http::HttpOptions::prefix`] over HTTP, 0
+    /// (read what is asked, no more) for local sources.
+    fn ahead(&self) -> u64 {
         0
     }
 
@@ -149,8 +160,9 @@ impl ReadAt for Memory {
 #[cfg_attr(not(feature = "derive"), allow(dead_code))]
 pub(crate) type Source = Arc<dyn ReadAt>;
 
-/// The files beside a sparse frame's index that live elsewhere than a local directory (on a web
-/// server): its chunk files, opened by name.
+/// The files beside a sparse frame's index (in its local directory, or on a web server): its
+/// chunk files, opened by name.
+#[cfg_attr(not(feature = "derive"), allow(dead_code))]
 pub(crate) trait Siblings: Send + Sync + core::fmt::Debug {
     /// The file `name` (`%08X.chunk`) beside the index.
     fn open(&self, name: &str) -> Result<Source>;
@@ -166,13 +178,14 @@ pub(crate) fn pread(f: &Source, at: u64, buf: &mut [u8], counter: &mut u64) -> R
 
 /// A source read as a `Read + Seek` (how a frame's metadata is read).
 #[derive(Debug)]
+#[cfg_attr(not(feature = "derive"), allow(dead_code))]
 pub(crate) struct Cursor<'a> {
     src: &'a dyn ReadAt,
     pos: u64,
 }
 
 impl<'a> Cursor<'a> {
-    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    #[cfg_attr(not(feature = "derive"), allow(dead_code))]
     pub(crate) fn new(src: &'a dyn ReadAt) -> Self {
         Cursor { src, pos: 0 }
     }

@@ -6,7 +6,8 @@
 //! An EmbedStore is one frame whose data holds the members' frames one after another, mapped
 //! by its vlmetalayer `estore_metadata`. Opening a store reads the ZIP's central directory (or
 //! lists the directory) and the embed store's map; opening a member reads only that member's
-//! frame (its metadata, then the chunks read from it).
+//! frame (its metadata, then the chunks read from it). With feature `http`,
+//! `Store::open_url` opens a `.b2z` or `.b2e` on a web server the same way, by ranged GETs.
 //!
 //! ```
 //! use b2schema::store::Store;
@@ -39,11 +40,14 @@ mod member;
 mod msgpack;
 mod objects;
 mod rows;
+#[cfg(feature = "http")]
+mod url;
 mod write;
 mod zip;
 mod zip_write;
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -69,6 +73,7 @@ pub fn __fuzz_schema_json(text: &str) -> Result<crate::format::value::Value> {
 
 use crate::container::frame::{FrameFile, FrameHeader, HEADER_FIXED_LEN};
 use crate::container::limits::Limits;
+use crate::container::storage::{Fetched, LocalFile, Source, Window};
 use crate::format::error::{Error, Result, Segment};
 
 /// A python-blosc2 store opened for reading.
@@ -81,6 +86,27 @@ pub struct Store {
     embed: Option<FrameFile>,
     limits: Limits,
     bytes_read: u64,
+    /// A `.b2z`'s or `.b2e`'s file (local, or by URL); a `.b2z`'s members are windows of it.
+    file: Option<Source>,
+}
+
+/// The frame of the stored ZIP member `e` of `src`: its local header read (over a remote
+/// source, with the start of its bytes in one request), then the frame opened over the window
+/// of its bytes, outside which nothing is read, now or later.
+fn zip_member(
+    src: &Source,
+    name: &Path,
+    e: &zip::Entry,
+    limits: Limits,
+    bytes_read: &mut u64,
+) -> Result<FrameFile> {
+    let at_entry = |err: Error| err.in_segment(Segment::Key(e.name.clone()));
+    let mut around = Window::new(Arc::clone(src), e.local_offset, e.limit);
+    around.fetch_head().map_err(at_entry)?;
+    let data = zip::data_offset(&around, e, bytes_read).map_err(at_entry)?;
+    let mut window = around.narrow(data, data.saturating_add(e.compressed_size)).map_err(at_entry)?;
+    window.fetch_tail().map_err(at_entry)?;
+    FrameFile::from_source(Arc::new(window), data, name.to_path_buf(), limits, None).map_err(at_entry)
 }
 
 impl Store {
@@ -97,20 +123,25 @@ impl Store {
         if path.is_dir() {
             return Self::open_directory(path, limits);
         }
-        let (mut f, len) = crate::container::frame::open_regular(path)?;
+        let (f, len) = crate::container::frame::open_regular(path)?;
+        Self::open_source(Arc::new(LocalFile::new(f, len)), path.to_path_buf(), limits)
+    }
+
+    /// The store in `src` (a `.b2e` when it starts with a frame, else a `.b2z`), named `name`
+    /// (its path, or its URL).
+    fn open_source(src: Source, name: PathBuf, limits: Limits) -> Result<Self> {
         let mut head = [0u8; 11];
-        let n = head.len().min(len as usize);
-        let mut counter = 0;
-        crate::container::frame::read_at(&mut f, 0, &mut head[..n], &mut counter)?;
+        let n = head.len().min(src.len() as usize);
+        src.read_at(0, &mut head[..n])?;
         if head[..n].get(2..10) == Some(b"b2frame\0".as_slice()) {
-            Self::open_embed(path, limits)
+            Self::open_embed(src, name, limits)
         } else {
-            Self::open_zip(path, limits)
+            Self::open_zip(src, name, limits)
         }
     }
 
-    fn open_zip(path: &Path, limits: Limits) -> Result<Self> {
-        let (mut f, _, cd) = zip::read(path, &limits)?;
+    fn open_zip(src: Source, path: PathBuf, limits: Limits) -> Result<Self> {
+        let cd = zip::read_from(&*src, &limits)?;
         let mut bytes_read = cd.bytes_read;
         let mut members = Vec::new();
         crate::container::limits::try_reserve(&mut members, cd.entries.len(), "the members of a store", 0)?;
@@ -135,9 +166,7 @@ impl Store {
                         e.central_offset as usize + 10,
                     )));
                 }
-                let data = zip::data_offset(&mut f, e, &mut bytes_read).map_err(at_entry)?;
-                let frame = FrameFile::open_window_with_limits(path, data, e.compressed_size, limits)
-                    .map_err(|err| err.in_segment(Segment::Key(e.name.clone())))?;
+                let frame = zip_member(&src, &path, e, limits, &mut bytes_read)?;
                 bytes_read += frame.bytes_read();
                 embed = Some(frame);
                 continue;
@@ -161,8 +190,7 @@ impl Store {
             };
             members.push(Member { key, place });
         }
-        let mut store =
-            Store { path: path.to_path_buf(), form: Form::Zip, members, embed, limits, bytes_read };
+        let mut store = Store { path, form: Form::Zip, members, embed, limits, bytes_read, file: Some(src) };
         store.add_embedded()?;
         Ok(store)
     }
@@ -178,14 +206,21 @@ impl Store {
         } else {
             None
         };
-        let mut store =
-            Store { path: path.to_path_buf(), form: Form::Directory, members, embed, limits, bytes_read };
+        let mut store = Store {
+            path: path.to_path_buf(),
+            form: Form::Directory,
+            members,
+            embed,
+            limits,
+            bytes_read,
+            file: None,
+        };
         store.add_embedded()?;
         Ok(store)
     }
 
-    fn open_embed(path: &Path, limits: Limits) -> Result<Self> {
-        let f = FrameFile::open_with_limits(path, limits)?;
+    fn open_embed(src: Source, path: PathBuf, limits: Limits) -> Result<Self> {
+        let f = FrameFile::from_source(Arc::clone(&src), 0, path.clone(), limits, None)?;
         let v = f.view()?;
         if !["b2embed", "b2dict", "b2tree"].iter().any(|n| v.metalayer(n).is_some()) {
             return Err(Error::invalid(
@@ -198,12 +233,13 @@ impl Store {
         }
         let bytes_read = f.bytes_read();
         let mut store = Store {
-            path: path.to_path_buf(),
+            path,
             form: Form::Embed,
             members: Vec::new(),
             embed: Some(f),
             limits,
             bytes_read,
+            file: Some(src),
         };
         store.add_embedded()?;
         Ok(store)
@@ -237,9 +273,15 @@ impl Store {
         Ok(())
     }
 
-    /// The path opened.
+    /// The path opened (a store opened by URL: the URL, as [`FrameFile::path`] holds it).
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// The length of the store's file (a `.b2z` or `.b2e`, local or by URL); `None` for a
+    /// directory.
+    pub fn file_len(&self) -> Option<u64> {
+        self.file.as_ref().map(|f| f.len())
     }
 
     /// Which kind of store it is.
@@ -261,6 +303,13 @@ impl Store {
     /// store's metadata).
     pub fn bytes_read(&self) -> u64 {
         self.bytes_read
+    }
+
+    /// Requests made and bytes fetched over the network to this point, by the opening and by
+    /// every read of its members since (`None` for a local store). One budget
+    /// ([`Limits::max_requests`], [`Limits::max_fetched`]) bounds them all.
+    pub fn fetched(&self) -> Option<Fetched> {
+        self.file.as_ref().and_then(|f| f.fetched())
     }
 
     /// The budget the store is read within.
@@ -294,9 +343,11 @@ impl Store {
                     limit: *limit,
                     central_offset: 0,
                 };
-                let (mut f, _) = crate::container::frame::open_regular(&self.path)?;
-                let data = zip::data_offset(&mut f, &entry, &mut 0).map_err(at)?;
-                FrameFile::open_window_with_limits(&self.path, data, *len, self.limits).map_err(at)
+                let src =
+                    self.file.as_ref().filter(|_| self.form == Form::Zip).ok_or_else(|| {
+                        Error::invalid("a ZIP store's file", "open", "none (not a .b2z)", 0)
+                    })?;
+                zip_member(src, &self.path, &entry, self.limits, &mut 0).map_err(at)
             }
             Place::Compressed { name, method, encrypted } => Err(at(Error::invalid(
                 "a stored ZIP member (a .b2z is read in place; unzip it and open the directory)",

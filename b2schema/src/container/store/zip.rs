@@ -3,14 +3,11 @@
 //! read. Every offset and count is checked against the file and the budget before it is used,
 //! and members may not overlap.
 
-use std::fs::File;
-use std::io::{Read, Seek};
-
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::container::frame::open_regular;
 use crate::container::limits::{Limit, Limits, try_reserve, try_zeros};
+use crate::container::storage::ReadAt;
 use crate::format::error::{Error, Result, Segment};
 
 pub(super) const EOCD_SIG: u32 = 0x0605_4b50;
@@ -74,22 +71,16 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(v)
 }
 
-fn read_exact_at(f: &mut File, at: u64, buf: &mut [u8], counter: &mut u64) -> Result<()> {
-    f.seek(std::io::SeekFrom::Start(at)).map_err(|e| Error::from(e).with_offset(at as usize))?;
-    f.read_exact(buf).map_err(|e| Error::from(e).with_offset(at as usize))?;
+fn read_exact_at(f: &dyn ReadAt, at: u64, buf: &mut [u8], counter: &mut u64) -> Result<()> {
+    f.read_at(at, buf)?;
     *counter += buf.len() as u64;
     Ok(())
 }
 
-/// Reads the central directory of the ZIP file `path` (opened only if it is a regular file).
-pub fn read(path: &std::path::Path, limits: &Limits) -> Result<(File, u64, CentralDirectory)> {
-    let (mut f, len) = open_regular(path)?;
-    let cd = read_from(&mut f, len, limits)?;
-    Ok((f, len, cd))
-}
-
-/// Reads the central directory of the ZIP of `len` bytes in `f`.
-pub fn read_from(f: &mut File, len: u64, limits: &Limits) -> Result<CentralDirectory> {
+/// Reads the central directory of the ZIP in `f` (a local file, or a remote one whose tail was
+/// fetched when it was opened).
+pub fn read_from(f: &dyn ReadAt, limits: &Limits) -> Result<CentralDirectory> {
+    let len = f.len();
     let mut bytes_read = 0;
     if len < EOCD_LEN {
         return Err(Error::invalid(
@@ -410,7 +401,7 @@ fn check_layout(entries: &mut [Entry], cd_offset: u64) -> Result<()> {
 
 /// Where the stored bytes of `e` start: after its local header, which is read (30 bytes, then
 /// the name and extra lengths it gives) and checked against the central directory.
-pub fn data_offset(f: &mut File, e: &Entry, counter: &mut u64) -> Result<u64> {
+pub fn data_offset(f: &dyn ReadAt, e: &Entry, counter: &mut u64) -> Result<u64> {
     let mut h = [0u8; LOCAL_LEN as usize];
     read_exact_at(f, e.local_offset, &mut h, counter)?;
     let at = e.local_offset as usize;

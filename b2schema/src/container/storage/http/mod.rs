@@ -170,7 +170,7 @@ impl HttpSource {
                 session: session.clone(),
             };
             let want = options.prefix.max(1);
-            let got = match src.get(0, want, true)? {
+            return match src.get(0, want, true)? {
                 Got::Redirect(location) => {
                     let next = src.url.join(&location)?;
                     if next.text.len() == src.url.text.len() + 1
@@ -192,32 +192,34 @@ impl HttpSource {
                     url = next;
                     continue;
                 }
-                got => got,
+                Got::Part(bytes, total) if bytes.len() as u64 != total => {
+                    src.ranged(bytes, total, want, ends).map(Opened::Ranged)
+                }
+                Got::Part(bytes, _) | Got::Whole(bytes) => Ok(Opened::Whole(bytes, src.session)),
             };
-            return src.opened(got, want, ends);
         }
     }
 
-    /// The source, once the first answer came.
-    fn opened(mut self, got: Got, want: u64, ends: Ends) -> Result<Opened> {
-        match got {
-            Got::Part(bytes, total) if bytes.len() as u64 == total => Ok(Opened::Whole(bytes, self.session)),
-            Got::Part(bytes, total) => {
-                self.len = total;
-                self.kept.push((0, bytes));
-                if ends == Ends::HeadAndTail {
-                    // The end of the file: the trailer, and usually the offsets index.
-                    let got = self.kept[0].1.len() as u64;
-                    let from = total.saturating_sub(want).max(got);
-                    let mut tail = try_zeros((total - from) as usize, "the end of the file", from as usize)?;
-                    self.read_at(from, &mut tail)?;
-                    self.kept.push((from, tail));
-                }
-                Ok(Opened::Ranged(alloc::boxed::Box::new(self)))
-            }
-            Got::Whole(bytes) => Ok(Opened::Whole(bytes, self.session)),
-            Got::Redirect(_) => Err(self.not_partial(0, want, "a redirect")),
+    /// The source, once the first answer gave the first `bytes` of a file of `total` bytes
+    /// (fewer than `total`); with the last `want` bytes too for [`Ends::HeadAndTail`].
+    fn ranged(
+        mut self,
+        bytes: Vec<u8>,
+        total: u64,
+        want: u64,
+        ends: Ends,
+    ) -> Result<alloc::boxed::Box<Self>> {
+        self.len = total;
+        self.kept.push((0, bytes));
+        if ends == Ends::HeadAndTail {
+            // The end of the file: the trailer, and usually the offsets index.
+            let got = self.kept[0].1.len() as u64;
+            let from = total.saturating_sub(want).max(got);
+            let mut tail = try_zeros((total - from) as usize, "the end of the file", from as usize)?;
+            self.read_at(from, &mut tail)?;
+            self.kept.push((from, tail));
         }
+        Ok(alloc::boxed::Box::new(self))
     }
 
     /// The URL.
@@ -582,6 +584,10 @@ impl ReadAt for HttpSource {
     /// A chunk's header and block table in one request (4 KiB hold the table of 1000 blocks).
     fn min_read(&self) -> u64 {
         4 << 10
+    }
+
+    fn ahead(&self) -> u64 {
+        self.options.prefix
     }
 
     fn fetched(&self) -> Option<Fetched> {

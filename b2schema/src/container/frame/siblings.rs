@@ -1,0 +1,102 @@
+//! A sparse frame's chunk files (`%08X.chunk` beside its index), opened by name: from a local
+//! directory ([`LocalDir`]) or a web server's (`remote.rs`), the last [`KEPT_CHUNK_FILES`]
+//! opened kept by [`Kept`] for both, since a read of a chunk's blocks comes back to its file
+//! for every block.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use alloc::string::String;
+
+use super::recent::Recent;
+use super::regular::open_regular;
+use crate::container::storage::{LocalFile, Siblings, Source};
+use crate::format::error::{Error, Result};
+
+/// Chunk files kept open per sparse frame.
+pub(crate) const KEPT_CHUNK_FILES: usize = 16;
+
+/// A sparse frame's local directory: its chunk files opened as regular files only.
+#[derive(Debug)]
+pub(crate) struct LocalDir(pub(crate) PathBuf);
+
+impl Siblings for LocalDir {
+    fn open(&self, name: &str) -> Result<Source> {
+        let path = self.0.join(name);
+        let (f, len) =
+            open_regular(&path).map_err(|e| Error::invalid("a readable chunk file", path.display(), e, 0))?;
+        Ok(Arc::new(LocalFile::new(f, len)))
+    }
+}
+
+/// `S`'s files, the last [`KEPT_CHUNK_FILES`] opened kept open (shared by the threads reading
+/// the frame).
+#[derive(Debug)]
+pub(crate) struct Kept<S> {
+    inner: S,
+    files: Recent<String, Source>,
+}
+
+impl<S: Siblings> Kept<S> {
+    pub(crate) fn new(inner: S) -> Self {
+        Kept { inner, files: Recent::new(KEPT_CHUNK_FILES) }
+    }
+}
+
+impl<S: Siblings> Siblings for Kept<S> {
+    fn open(&self, name: &str) -> Result<Source> {
+        if let Some(src) = self.files.get(name) {
+            return Ok(src);
+        }
+        let src = self.inner.open(name)?;
+        self.files.keep(name.into(), Arc::clone(&src));
+        Ok(src)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    use super::*;
+    use crate::container::array::{ArrayReader, ReadOptions, Selection};
+    use crate::container::frame::FrameFile;
+
+    /// A local directory that counts the files it opens.
+    #[derive(Debug)]
+    struct Counting(LocalDir, Arc<AtomicU64>);
+
+    impl Siblings for Counting {
+        fn open(&self, name: &str) -> Result<Source> {
+            self.1.fetch_add(1, Ordering::SeqCst);
+            self.0.open(name)
+        }
+    }
+
+    fn sparse_fixture() -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/data/fixtures/sparse-2d-i4.b2nd")
+    }
+
+    #[test]
+    fn a_local_sparse_frame_opens_each_chunk_file_once_per_read() {
+        let dir = sparse_fixture();
+        let opens = Arc::new(AtomicU64::new(0));
+        let counted = Kept::new(Counting(LocalDir(dir.clone()), Arc::clone(&opens)));
+        let frame = FrameFile::open(&dir).unwrap().with_siblings(Arc::new(counted));
+        let files = std::fs::read_dir(&dir)
+            .unwrap()
+            .filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().ends_with(".chunk"));
+        let files = files.count() as u64;
+        let all = |f: &FrameFile| {
+            let reader = ArrayReader::new(f).unwrap();
+            let sel = Selection::parse(":, :", reader.shape()).unwrap();
+            let (bytes, stats) = reader.read(&sel, &ReadOptions::default()).unwrap();
+            (bytes, stats.blocks)
+        };
+        let (mine, blocks) = all(&frame);
+        // The same values as the frame opened as every caller opens it.
+        assert_eq!(mine, all(&FrameFile::open(&dir).unwrap()).0);
+        assert!(blocks > files, "the fixture has more blocks ({blocks}) than chunk files ({files})");
+        assert_eq!(opens.load(Ordering::SeqCst), files, "each chunk file opened once");
+    }
+}
