@@ -1,0 +1,46 @@
+//! Compresses one file as a single chunk with one codec at clevels 1, 5 and 9 (python-blosc2's
+//! defaults otherwise: shuffle, auto split, automatic blocksize, one thread) and prints one JSON
+//! line per clevel: codec, clevel, compressed size, best time of `reps`. An optional fifth
+//! argument lists the clevels (`1,5,9` by default). The chunk crate alone
+//! builds it, so an encoder can be measured without building the `b2schema` crate.
+//!
+//! ```sh
+//! cargo run --release -p b2schema-chunk --example codec_bench -- DATA.bin TYPESIZE REPS lz4hc
+//! ```
+
+use std::time::Instant;
+
+use b2schema_chunk::compress::compress;
+use b2schema_chunk::{Codec, Params};
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let (Some(path), Some(ts), Some(reps), Some(codec)) =
+        (args.get(1), args.get(2), args.get(3), args.get(4))
+    else {
+        eprintln!("usage: codec_bench DATA.bin TYPESIZE REPS CODEC [CLEVELS]");
+        std::process::exit(2);
+    };
+    let data = std::fs::read(path).expect("read the data file");
+    let typesize: usize = ts.parse().expect("a typesize");
+    let reps: usize = reps.parse().expect("a repetition count");
+    let codec: Codec = codec.parse().expect("a codec name");
+    let clevels: Vec<u8> = args
+        .get(5)
+        .map_or("1,5,9", String::as_str)
+        .split(',')
+        .map(|c| c.parse().expect("a clevel"))
+        .collect();
+    for clevel in clevels {
+        let p = Params::new(typesize).with_codec(codec).with_clevel(clevel);
+        let mut best = f64::INFINITY;
+        let mut size = 0;
+        for _ in 0..reps {
+            let t = Instant::now();
+            let c = compress(&data, &p).expect("compresses");
+            best = best.min(t.elapsed().as_secs_f64());
+            size = c.len();
+        }
+        println!(r#"{{"codec": "{codec}", "clevel": {clevel}, "cbytes": {size}, "seconds": {best}}}"#);
+    }
+}
