@@ -98,7 +98,7 @@ fn encode(clevel: u8, buf: &[u8], dsize: usize, output: &mut [u8]) -> usize {
 /// The 2 bytes at `at`, little-endian (0 past the end, where the encoders never read).
 #[inline(always)]
 fn read2(buf: &[u8], at: usize) -> u16 {
-    match buf.get(at..at + 2) {
+    match buf.get(at..at.wrapping_add(2)) {
         Some(&[a, b]) => u16::from_le_bytes([a, b]),
         _ => 0,
     }
@@ -107,6 +107,7 @@ fn read2(buf: &[u8], at: usize) -> u16 {
 /// One sequence as `LZ4HC_encodeSequence` writes it in limited-output mode: the literals
 /// `input[anchor..ip]`, then a match of `mlen` at distance `dist`; `None` when liblz4's bound
 /// says it might not fit.
+#[inline(always)]
 fn sequence(
     out: &mut Out<'_>,
     input: &[u8],
