@@ -37,13 +37,22 @@ fn hc_hash(input: &[u8], p: usize) -> usize {
 }
 
 /// Bytes from `p` on that repeat `pattern` (its little-endian bytes in turn), before `end`.
+/// Eight bytes at a time as `LZ4HC_countPattern`.
 fn count_pattern(input: &[u8], p: usize, end: usize, pattern: u32) -> usize {
-    let bytes = pattern.to_le_bytes();
-    let mut k = 0;
-    while p + k < end && input.get(p + k) == Some(&bytes[k % 4]) {
-        k += 1;
+    let Some(s) = input.get(p..end) else {
+        return 0;
+    };
+    let pattern = u64::from(pattern) | (u64::from(pattern) << 32);
+    let (chunks, rest) = s.as_chunks::<8>();
+    let mut n = 0;
+    for c in chunks {
+        let diff = u64::from_le_bytes(*c) ^ pattern;
+        if diff != 0 {
+            return n + (diff.trailing_zeros() / 8) as usize;
+        }
+        n += 8;
     }
-    k
+    n + rest.iter().zip(pattern.to_le_bytes()).take_while(|&(&a, b)| a == b).count()
 }
 
 /// Bytes before `p` (down to `low`) that repeat `pattern` backwards (`LZ4HC_reverseCountPattern`).
@@ -63,13 +72,24 @@ fn reverse_count_pattern(input: &[u8], p: usize, low: usize, pattern: u32) -> us
 
 /// Equal bytes right before `ip` and `m`, at most down to `ip_min` and `m_min`, as a
 /// negative count (`LZ4HC_countBack`).
+/// Eight bytes at a time from the end.
+#[inline(always)]
 fn count_back(input: &[u8], ip: usize, m: usize, ip_min: usize, m_min: usize) -> isize {
     let limit = (ip - ip_min).min(m - m_min);
+    let (Some(a), Some(b)) = (input.get(ip - limit..ip), input.get(m - limit..m)) else {
+        return 0;
+    };
+    let (a_rest, a_chunks) = a.as_rchunks::<8>();
+    let (b_rest, b_chunks) = b.as_rchunks::<8>();
     let mut k = 0;
-    while k < limit && input.get(ip - 1 - k) == input.get(m - 1 - k) {
-        k += 1;
+    for (x, y) in a_chunks.iter().rev().zip(b_chunks.iter().rev()) {
+        let diff = u64::from_le_bytes(*x) ^ u64::from_le_bytes(*y);
+        if diff != 0 {
+            return -((k + diff.leading_zeros() as usize / 8) as isize);
+        }
+        k += 8;
     }
-    -(k as isize)
+    -((k + a_rest.iter().rev().zip(b_rest.iter().rev()).take_while(|(x, y)| x == y).count()) as isize)
 }
 
 /// `LZ4HC_protectDictEnd` for a dictionary that ends at `prefix_idx`.
