@@ -54,13 +54,8 @@ pub(super) fn mid(input: &[u8], dsize: usize, out: &mut Out<'_>, tables: &mut Ta
     let matchlimit = dsize + n - LASTLITERALS;
     let ilimit_idx = idx(dsize + n - MID_HASH_SIZE);
     // A candidate in the dictionary counts up to its end only (`safeLen`).
-    let candidate = |ip: usize, pos: u32| -> usize {
-        let m = (pos - base) as usize;
-        if pos >= prefix_idx {
-            count(input, ip, m, matchlimit)
-        } else {
-            count(input, ip, m, ip + ((prefix_idx - pos) as usize).min(matchlimit - ip))
-        }
+    let limit = |ip: usize, pos: u32| -> usize {
+        if pos >= prefix_idx { matchlimit } else { ip + ((prefix_idx - pos) as usize).min(matchlimit - ip) }
     };
     // An index of this stream within reach (an empty slot or an earlier stream's is below `base`).
     let reach = |from: u32, pos: u32| from.wrapping_sub(pos) <= MAX_DISTANCE as u32 && pos >= base;
@@ -73,7 +68,7 @@ pub(super) fn mid(input: &[u8], dsize: usize, out: &mut Out<'_>, tables: &mut Ta
         let pos8 = h8t[h8];
         h8t[h8] = ip_index;
         if reach(ip_index, pos8) {
-            let ml = candidate(ip, pos8);
+            let ml = count(input, ip, (pos8 - base) as usize, limit(ip, pos8));
             if ml >= MINMATCH {
                 found = Some((ml, ip_index - pos8));
             }
@@ -83,7 +78,7 @@ pub(super) fn mid(input: &[u8], dsize: usize, out: &mut Out<'_>, tables: &mut Ta
             let pos4 = h4t[h4];
             h4t[h4] = ip_index;
             if reach(ip_index, pos4) {
-                let ml = candidate(ip, pos4);
+                let ml = count(input, ip, (pos4 - base) as usize, limit(ip, pos4));
                 if ml >= MINMATCH && pos4 < prefix_idx {
                     // In the dictionary: no look at the next position.
                     found = Some((ml, ip_index - pos4));

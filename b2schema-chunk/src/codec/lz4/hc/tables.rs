@@ -3,10 +3,12 @@
 //! liblz4's `LZ4_compress_HC` zeroes its 256 KiB state for every stream. The tables here are
 //! zeroed once and then reused: each stream gets indexes above every index the tables already
 //! hold by more than 64 KiB (`GAP`), the way liblz4's streaming state moves its `dictLimit` on.
-//! An index from an earlier stream is then below the stream's first index, so it is refused
-//! exactly where an empty slot (0) is (every search stops below the stream's start), and a
-//! chain link computed from it exceeds 65 535 and is cut to 65 535, the link an empty slot gives.
-//! The output is therefore the bytes of a fresh state, which the byte-identity tests check.
+//! Both match finders take the stream's first index as the lowest they may reach, so an index
+//! from an earlier stream is refused exactly where an empty slot (0) is; and with the gap, a
+//! chain link computed from one exceeds 65 535 and is cut to 65 535, the link an empty slot
+//! gives, so the chain table holds a fresh state's links. The output is therefore the bytes of a
+//! fresh state, which the byte-identity tests check (with a gap of 0 and the lowest index taken
+//! as a fresh state's, they fail).
 //! When the indexes would pass 2^31, the tables are zeroed and the count starts again.
 //!
 //! With `std`, each thread keeps its tables (256 KiB) for its life; without it, every stream
