@@ -3,7 +3,8 @@
 //! line per clevel: codec, clevel, compressed size, best time of `reps` (wall clock), and on
 //! Linux the mean CPU time of the thread (`/proc/thread-self/schedstat`, which a loaded machine
 //! disturbs less; the runs go on until they have taken a quarter of a second, as that clock
-//! moves by scheduler ticks). An optional fifth argument lists the clevels (`1,5,9` by default). The chunk crate alone
+//! moves by scheduler ticks). An optional fifth argument lists the clevels (`1,5,9` by default),
+//! a sixth sets the blocksize (automatic by default). The chunk crate alone
 //! builds it, so an encoder can be measured without building the `b2schema` crate.
 //!
 //! ```sh
@@ -20,7 +21,7 @@ fn main() {
     let (Some(path), Some(ts), Some(reps), Some(codec)) =
         (args.get(1), args.get(2), args.get(3), args.get(4))
     else {
-        eprintln!("usage: codec_bench DATA.bin TYPESIZE REPS CODEC [CLEVELS]");
+        eprintln!("usage: codec_bench DATA.bin TYPESIZE REPS CODEC [CLEVELS [BLOCKSIZE]]");
         std::process::exit(2);
     };
     let data = std::fs::read(path).expect("read the data file");
@@ -33,8 +34,12 @@ fn main() {
         .split(',')
         .map(|c| c.parse().expect("a clevel"))
         .collect();
+    let blocksize: Option<usize> = args.get(6).map(|b| b.parse().expect("a blocksize"));
     for clevel in clevels {
-        let p = Params::new(typesize).with_codec(codec).with_clevel(clevel);
+        let mut p = Params::new(typesize).with_codec(codec).with_clevel(clevel);
+        if let Some(b) = blocksize {
+            p = p.with_blocksize(b);
+        }
         let mut best = f64::INFINITY;
         let mut size = 0;
         let (mut runs, cpu) = (0, cpu_seconds());

@@ -120,16 +120,16 @@ impl Chains<'_> {
 
     /// `LZ4HC_InsertAndGetWiderMatch` (external dictionary or none, no chain swap, favouring
     /// ratio): the longest match around `ip` that may start as far back as `i_low`, longer than
-    /// `longest`.
+    /// `longest`. `DICT`: whether there is a dictionary; `PATTERN`: whether the repeated-pattern
+    /// analysis runs (each pair its own loop, as liblz4's inlining gives).
     #[inline(always)]
-    fn wider_match(
+    fn wider_match<const DICT: bool, const PATTERN: bool>(
         &mut self,
         ip: usize,
         i_low: usize,
         i_high: usize,
         mut longest: isize,
         attempts: u32,
-        pattern_analysis: bool,
     ) -> Match {
         let input = self.input;
         let (dsize, prefix_idx, base) = (self.dsize, self.prefix_idx, self.base);
@@ -151,7 +151,7 @@ impl Chains<'_> {
         while match_index >= lowest && attempts_left > 0 {
             attempts_left -= 1;
             let m = (match_index - base) as usize;
-            if match_index >= prefix_idx {
+            if !DICT || match_index >= prefix_idx {
                 if tail == read2(input, (m + (longest - 1) as usize).wrapping_sub(look_back))
                     && read_u32(input, m) == pattern
                 {
@@ -177,7 +177,7 @@ impl Chains<'_> {
                 }
             }
             let dist_next = self.link(match_index);
-            if pattern_analysis && dist_next == 1 {
+            if PATTERN && dist_next == 1 {
                 let candidate = match_index - 1;
                 if repeat.is_none() {
                     let confirmed =
@@ -241,10 +241,24 @@ pub(super) fn hash_chain(
     attempts: u32,
     tables: &mut Tables,
 ) -> Option<usize> {
+    match (dsize > 0, attempts > PATTERN_ANALYSIS_ABOVE) {
+        (false, false) => hash_chain_as::<false, false>(input, dsize, out, attempts, tables),
+        (false, true) => hash_chain_as::<false, true>(input, dsize, out, attempts, tables),
+        (true, false) => hash_chain_as::<true, false>(input, dsize, out, attempts, tables),
+        (true, true) => hash_chain_as::<true, true>(input, dsize, out, attempts, tables),
+    }
+}
+
+fn hash_chain_as<const DICT: bool, const PATTERN: bool>(
+    input: &[u8],
+    dsize: usize,
+    out: &mut Out<'_>,
+    attempts: u32,
+    tables: &mut Tables,
+) -> Option<usize> {
     let n = input.len() - dsize;
     let mut anchor = dsize;
     if n >= MIN_LENGTH {
-        let pattern_analysis = attempts > PATTERN_ANALYSIS_ABOVE;
         let base = tables.start(input.len());
         let mut c = Chains {
             input,
@@ -268,7 +282,7 @@ pub(super) fn hash_chain(
         // Positions are signed where liblz4 subtracts pointers.
         let at = |p: usize, d: isize| p.wrapping_add_signed(d);
         while ip <= mflimit {
-            let mut m1 = c.wider_match(ip, ip, matchlimit, MINMATCH as isize - 1, attempts, pattern_analysis);
+            let mut m1 = c.wider_match::<DICT, PATTERN>(ip, ip, matchlimit, MINMATCH as isize - 1, attempts);
             if m1.len < MINMATCH as isize {
                 ip += 1;
                 continue;
@@ -283,7 +297,7 @@ pub(super) fn hash_chain(
             'search2: loop {
                 if at(ip, m1.len) <= mflimit {
                     start2 = at(ip, m1.len - 2);
-                    m2 = c.wider_match(start2, ip, matchlimit, m1.len, attempts, pattern_analysis);
+                    m2 = c.wider_match::<DICT, PATTERN>(start2, ip, matchlimit, m1.len, attempts);
                     start2 = at(start2, m2.back);
                 } else {
                     start2 = 0;
@@ -319,7 +333,7 @@ pub(super) fn hash_chain(
                     }
                     if at(start2, m2.len) <= mflimit {
                         start3 = at(start2, m2.len - 3);
-                        m3 = c.wider_match(start3, start2, matchlimit, m2.len, attempts, pattern_analysis);
+                        m3 = c.wider_match::<DICT, PATTERN>(start3, start2, matchlimit, m2.len, attempts);
                         start3 = at(start3, m3.back);
                     } else {
                         start3 = 0;
