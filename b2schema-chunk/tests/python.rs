@@ -4,7 +4,7 @@
 
 #[allow(dead_code)]
 mod common;
-mod lz4hc_python;
+mod lz4_python;
 mod zstd_python;
 
 use std::path::PathBuf;

@@ -33,6 +33,8 @@ pub(crate) const MIN_LENGTH: usize = MFLIMIT + 1;
 pub(crate) const MAX_DISTANCE: usize = 65_535;
 /// The 4-bit length fields' escape value (`RUN_MASK`, `ML_MASK`).
 pub(crate) const LEN_MASK: usize = 15;
+/// The literal runs shorter than the 4-bit field's escape are copied as this many bytes.
+const WILD: usize = 16;
 /// Streams shorter than this use the 16-bit table (`LZ4_64Klimit`).
 const LIMIT_64K: usize = 65_536 + MFLIMIT - 1;
 /// `LZ4_HASHLOG` for the default `LZ4_MEMORY_USAGE` of 14.
@@ -130,6 +132,28 @@ impl Out<'_> {
         }
         self.extend(literals)?;
         Some(token)
+    }
+
+    /// [`Out::literals`] of `input[anchor..ip]`; a short run is copied as 16 bytes when both
+    /// sides have them (the bytes past the run are written over by what follows, or lie past
+    /// the returned length), which saves a `memcpy` call per sequence.
+    #[inline(always)]
+    pub(crate) fn literals_of(&mut self, input: &[u8], anchor: usize, ip: usize) -> Option<usize> {
+        let ll = ip.checked_sub(anchor)?;
+        if ll < LEN_MASK {
+            let token = self.op;
+            let src = input.get(anchor..).and_then(|s| s.first_chunk::<WILD>());
+            let dst = self.buf.get_mut(token..).and_then(|s| s.split_first_mut());
+            if let (Some(src), Some((t, rest))) = (src, dst)
+                && let Some(dst) = rest.first_chunk_mut::<WILD>()
+            {
+                *t = (ll as u8) << 4;
+                *dst = *src;
+                self.op = token + 1 + ll;
+                return Some(token);
+            }
+        }
+        self.literals(input.get(anchor..ip)?)
     }
 
     /// The match part of the sequence whose token is at `token`: its offset, then its length
@@ -280,7 +304,7 @@ fn encode<T: Table>(table: &mut T, accel: u32, input: &[u8], out: &mut Out<'_>) 
             if out.op + 1 + ll + (2 + 1 + LASTLITERALS) + ll / 255 > olimit {
                 return None;
             }
-            let mut token = out.literals(input.get(anchor..ip)?)?;
+            let mut token = out.literals_of(input, anchor, ip)?;
             loop {
                 // The match at `ip`, `mat` earlier.
                 out.match_offset(ip - mat)?;
@@ -432,7 +456,7 @@ fn encode_ext_dict(
             if out.op + 1 + ll + (2 + 1 + LASTLITERALS) + ll / 255 > olimit {
                 return None;
             }
-            let mut token = out.literals(buf.get(anchor..ip)?)?;
+            let mut token = out.literals_of(buf, anchor, ip)?;
             loop {
                 // The match at `ip`, `mat` earlier; from the dictionary it may run on into the
                 // block (liblz4 counts to the dictionary's end, then from the block's start).

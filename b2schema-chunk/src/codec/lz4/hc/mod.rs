@@ -121,7 +121,7 @@ fn sequence(
     if out.op + 1 + ll / 255 + ll + (2 + 1 + LASTLITERALS) > oend {
         return None;
     }
-    let token = out.literals(input.get(anchor..ip)?)?;
+    let token = out.literals_of(input, anchor, ip)?;
     out.match_offset(dist)?;
     let code = mlen.checked_sub(MINMATCH)?;
     if out.op + code / 255 + (1 + LASTLITERALS) > oend {
