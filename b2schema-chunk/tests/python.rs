@@ -2,7 +2,8 @@
 //! `scripts/pyenv.sh`, installed on first use): one binary, `cargo test -p b2schema-chunk --test
 //! python`, apart from the `chunk` binary, which needs no python.
 
-#[allow(dead_code)]
+// The shared data shapes; this binary uses a part of them.
+#[allow(dead_code, unused_imports)]
 mod common;
 mod lz4_python;
 mod zstd_python;
