@@ -19,7 +19,7 @@
 //! With `use_dict`, c-blosc2 calls `LZ4_loadDict` then `LZ4_compress_fast_continue` per stream
 //! instead: [`compress_with_dict`] (the `usingExtDict` variant of the same loop).
 //!
-//! The shared pieces (reads, match counting, the sequence writer) are used by [`super::lz4hc`].
+//! The shared pieces (reads, match counting, the sequence writer) are used by [`super::hc`].
 
 /// Shortest match of the LZ4 format (`MINMATCH`).
 pub(crate) const MINMATCH: usize = 4;
