@@ -150,6 +150,8 @@ impl Chains<'_> {
         let mut tail = read2(input, i_low + (longest - 1) as usize);
         while match_index >= lowest && attempts_left > 0 {
             attempts_left -= 1;
+            // The next link is read first, so that its load overlaps the candidate's.
+            let dist_next = self.link(match_index);
             let m = (match_index - base) as usize;
             if !DICT || match_index >= prefix_idx {
                 if tail == read2(input, (m + (longest - 1) as usize).wrapping_sub(look_back))
@@ -176,7 +178,6 @@ impl Chains<'_> {
                     tail = read2(input, i_low + (longest - 1) as usize);
                 }
             }
-            let dist_next = self.link(match_index);
             if PATTERN && dist_next == 1 {
                 let candidate = match_index - 1;
                 if repeat.is_none() {
