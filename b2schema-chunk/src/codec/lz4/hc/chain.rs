@@ -231,6 +231,29 @@ impl Chains<'_> {
         }
         Match { len: longest, off: offset, back: s_back }
     }
+
+    /// The next match of the parser (`_Search2`, `_Search3`): after the one of `len` at `p`,
+    /// searched from `len - from_end` bytes on and reaching back to `low`; its start and itself,
+    /// none (start 0) when the one at `p` ends past `mflimit`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn overlapping<const DICT: bool, const PATTERN: bool>(
+        &mut self,
+        p: usize,
+        len: isize,
+        from_end: isize,
+        low: usize,
+        mflimit: usize,
+        matchlimit: usize,
+        attempts: u32,
+    ) -> (usize, Match) {
+        if p.wrapping_add_signed(len) > mflimit {
+            return (0, Match::default());
+        }
+        let start = p.wrapping_add_signed(len - from_end);
+        let m = self.wider_match::<DICT, PATTERN>(start, low, matchlimit, len, attempts);
+        (start.wrapping_add_signed(m.back), m)
+    }
 }
 
 /// `LZ4HC_compress_hashChain` in limited-output mode of the block `input[dsize..]`, with the
@@ -278,7 +301,6 @@ fn hash_chain_as<const DICT: bool, const PATTERN: bool>(
         c.next_to_update = c.prefix_idx;
         let mflimit = dsize + n - MFLIMIT;
         let matchlimit = dsize + n - LASTLITERALS;
-        let nomatch = Match::default();
         let mut ip = dsize;
         // Positions are signed where liblz4 subtracts pointers.
         let at = |p: usize, d: isize| p.wrapping_add_signed(d);
@@ -296,14 +318,8 @@ fn hash_chain_as<const DICT: bool, const PATTERN: bool>(
             let mut m3;
             // _Search2
             'search2: loop {
-                if at(ip, m1.len) <= mflimit {
-                    start2 = at(ip, m1.len - 2);
-                    m2 = c.wider_match::<DICT, PATTERN>(start2, ip, matchlimit, m1.len, attempts);
-                    start2 = at(start2, m2.back);
-                } else {
-                    start2 = 0;
-                    m2 = nomatch;
-                }
+                (start2, m2) =
+                    c.overlapping::<DICT, PATTERN>(ip, m1.len, 2, ip, mflimit, matchlimit, attempts);
                 if m2.len <= m1.len {
                     sequence(out, input, anchor, ip, m1.len as usize, m1.off)?;
                     ip = at(ip, m1.len);
@@ -332,14 +348,9 @@ fn hash_chain_as<const DICT: bool, const PATTERN: bool>(
                             m2.len -= correction;
                         }
                     }
-                    if at(start2, m2.len) <= mflimit {
-                        start3 = at(start2, m2.len - 3);
-                        m3 = c.wider_match::<DICT, PATTERN>(start3, start2, matchlimit, m2.len, attempts);
-                        start3 = at(start3, m3.back);
-                    } else {
-                        start3 = 0;
-                        m3 = nomatch;
-                    }
+                    (start3, m3) = c.overlapping::<DICT, PATTERN>(
+                        start2, m2.len, 3, start2, mflimit, matchlimit, attempts,
+                    );
                     if m3.len <= m2.len {
                         // No better match: ML1 and ML2.
                         if start2 < at(ip, m1.len) {
