@@ -3,7 +3,6 @@
 //! decoded to the bytes c-blosc2 decodes it to. Needs the pinned python-blosc2
 //! (`scripts/pyenv.sh`, installed on first use): fails, never skips, without it.
 
-use std::path::PathBuf;
 use std::process::Command;
 
 const SCRIPT: &str = r#"
@@ -42,21 +41,11 @@ for clevel in range(10):
 print(k)
 "#;
 
-fn repo_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
-}
-
-fn python() -> PathBuf {
-    let out = Command::new("bash").arg(repo_root().join("scripts/pyenv.sh")).output().unwrap();
-    assert!(out.status.success(), "scripts/pyenv.sh failed:\n{}", String::from_utf8_lossy(&out.stderr));
-    PathBuf::from(String::from_utf8(out.stdout).unwrap().trim())
-}
-
 #[test]
 fn python_blosc2_zstd_chunks_decode_as_c_blosc2_decodes_them() {
     let dir = std::env::temp_dir().join(format!("b2schema-zstd-matrix-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let out = Command::new(python()).arg("-c").arg(SCRIPT).arg(&dir).output().unwrap();
+    let out = Command::new(crate::python()).arg("-c").arg(SCRIPT).arg(&dir).output().unwrap();
     assert!(out.status.success(), "python-blosc2 failed:\n{}", String::from_utf8_lossy(&out.stderr));
     let written: usize = String::from_utf8_lossy(&out.stdout).trim().parse().unwrap();
     let mut checked = 0;

@@ -19,7 +19,7 @@
 //! With `use_dict`, c-blosc2 calls `LZ4_loadDict` then `LZ4_compress_fast_continue` per stream
 //! instead: [`compress_with_dict`] (the `usingExtDict` variant of the same loop).
 //!
-//! The shared pieces (reads, match counting, the sequence writer) are used by [`super::lz4hc`].
+//! The shared pieces (reads, match counting, the sequence writer) are used by [`super::hc`].
 
 /// Shortest match of the LZ4 format (`MINMATCH`).
 pub(crate) const MINMATCH: usize = 4;
@@ -33,6 +33,8 @@ pub(crate) const MIN_LENGTH: usize = MFLIMIT + 1;
 pub(crate) const MAX_DISTANCE: usize = 65_535;
 /// The 4-bit length fields' escape value (`RUN_MASK`, `ML_MASK`).
 pub(crate) const LEN_MASK: usize = 15;
+/// The literal runs shorter than the 4-bit field's escape are copied as this many bytes.
+const WILD: usize = 16;
 /// Streams shorter than this use the 16-bit table (`LZ4_64Klimit`).
 const LIMIT_64K: usize = 65_536 + MFLIMIT - 1;
 /// `LZ4_HASHLOG` for the default `LZ4_MEMORY_USAGE` of 14.
@@ -48,38 +50,42 @@ const PRIME5BYTES: u64 = 889_523_592_379;
 
 #[inline(always)]
 pub(crate) fn read_u32(buf: &[u8], at: usize) -> u32 {
-    match buf.get(at..at + 4) {
-        Some(s) => u32::from_le_bytes([s[0], s[1], s[2], s[3]]),
-        None => 0,
+    match buf.get(at..at.wrapping_add(4)) {
+        Some(&[a, b, c, d]) => u32::from_le_bytes([a, b, c, d]),
+        _ => 0,
     }
 }
 
 #[inline(always)]
 pub(crate) fn read_u64(buf: &[u8], at: usize) -> u64 {
-    match buf.get(at..at + 8) {
-        Some(s) => u64::from_le_bytes([s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]]),
+    match buf.get(at..at.wrapping_add(8)).and_then(|s| s.first_chunk::<8>()) {
+        Some(s) => u64::from_le_bytes(*s),
         None => 0,
     }
 }
 
 /// Length of the common run of `buf[a..]` and `buf[b..]`, not reading `a` past `limit`
-/// (`LZ4_count(buf + a, buf + b, buf + limit)`, `b < a`).
+/// (`LZ4_count(buf + a, buf + b, buf + limit)`, `b < a`): 8 bytes at a time, the first
+/// difference found by the trailing zeros of their XOR.
 #[inline(always)]
-pub(crate) fn count(buf: &[u8], mut a: usize, mut b: usize, limit: usize) -> usize {
-    let start = a;
-    while a + 8 <= limit {
-        let diff = read_u64(buf, a) ^ read_u64(buf, b);
+pub(crate) fn count(buf: &[u8], a: usize, b: usize, limit: usize) -> usize {
+    let (Some(x), Some(y)) = (buf.get(a..limit), buf.get(b..)) else {
+        return 0;
+    };
+    let (xs, _) = x.as_chunks::<8>();
+    let (ys, _) = y.as_chunks::<8>();
+    let mut n = 0;
+    for (p, q) in xs.iter().zip(ys) {
+        let diff = u64::from_le_bytes(*p) ^ u64::from_le_bytes(*q);
         if diff != 0 {
-            return a + (diff.trailing_zeros() / 8) as usize - start;
+            return n + (diff.trailing_zeros() / 8) as usize;
         }
-        a += 8;
-        b += 8;
+        n += 8;
     }
-    while a < limit && buf.get(a) == buf.get(b) {
-        a += 1;
-        b += 1;
-    }
-    a - start
+    let (Some(x), Some(y)) = (x.get(n..), y.get(n..)) else {
+        return n;
+    };
+    n + x.iter().zip(y).take_while(|(p, q)| p == q).count()
 }
 
 /// The output of one block: writes fail (`None`) past the end of the buffer. The callers check
@@ -126,6 +132,28 @@ impl Out<'_> {
         }
         self.extend(literals)?;
         Some(token)
+    }
+
+    /// [`Out::literals`] of `input[anchor..ip]`; a short run is copied as 16 bytes when both
+    /// sides have them (the bytes past the run are written over by what follows, or lie past
+    /// the returned length), which saves a `memcpy` call per sequence.
+    #[inline(always)]
+    pub(crate) fn literals_of(&mut self, input: &[u8], anchor: usize, ip: usize) -> Option<usize> {
+        let ll = ip.checked_sub(anchor)?;
+        if ll < LEN_MASK {
+            let token = self.op;
+            let src = input.get(anchor..).and_then(|s| s.first_chunk::<WILD>());
+            let dst = self.buf.get_mut(token..).and_then(|s| s.split_first_mut());
+            if let (Some(src), Some((t, rest))) = (src, dst)
+                && let Some(dst) = rest.first_chunk_mut::<WILD>()
+            {
+                *t = (ll as u8) << 4;
+                *dst = *src;
+                self.op = token + 1 + ll;
+                return Some(token);
+            }
+        }
+        self.literals(input.get(anchor..ip)?)
     }
 
     /// The match part of the sequence whose token is at `token`: its offset, then its length
@@ -276,7 +304,7 @@ fn encode<T: Table>(table: &mut T, accel: u32, input: &[u8], out: &mut Out<'_>) 
             if out.op + 1 + ll + (2 + 1 + LASTLITERALS) + ll / 255 > olimit {
                 return None;
             }
-            let mut token = out.literals(input.get(anchor..ip)?)?;
+            let mut token = out.literals_of(input, anchor, ip)?;
             loop {
                 // The match at `ip`, `mat` earlier.
                 out.match_offset(ip - mat)?;
@@ -428,7 +456,7 @@ fn encode_ext_dict(
             if out.op + 1 + ll + (2 + 1 + LASTLITERALS) + ll / 255 > olimit {
                 return None;
             }
-            let mut token = out.literals(buf.get(anchor..ip)?)?;
+            let mut token = out.literals_of(buf, anchor, ip)?;
             loop {
                 // The match at `ip`, `mat` earlier; from the dictionary it may run on into the
                 // block (liblz4 counts to the dictionary's end, then from the block's start).
