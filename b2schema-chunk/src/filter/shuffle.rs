@@ -73,8 +73,7 @@ pub(crate) fn unshuffle(typesize: usize, src: &[u8], dst: &mut [u8]) {
     }
     let n = len / typesize;
     let body = n * typesize;
-    #[cfg(all(feature = "std", target_arch = "x86_64"))]
-    if let Some(done) = super::shuffle_avx2::unshuffle(typesize, src, dst, n) {
+    if let Some(done) = super::avx2::unshuffle(typesize, src, dst, n) {
         tail(typesize, src, dst, n, done);
         dst[body..].copy_from_slice(&src[body..]);
         return;
@@ -211,10 +210,7 @@ pub(crate) fn shuffle(typesize: usize, src: &[u8], dst: &mut [u8]) {
     }
     let n = len / typesize;
     let body = n * typesize;
-    #[cfg(all(feature = "std", target_arch = "x86_64"))]
-    let simd = super::shuffle_avx2::shuffle(typesize, src, dst, n);
-    #[cfg(not(all(feature = "std", target_arch = "x86_64")))]
-    let simd = None;
+    let simd = super::avx2::shuffle(typesize, src, dst, n);
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     let simd = simd.or_else(|| {
         use super::shuffle_sse2::shuffle_tiles;

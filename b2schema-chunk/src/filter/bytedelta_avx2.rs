@@ -1,0 +1,182 @@
+//! Bytedelta (filters 34 and 35) with AVX2, chosen at run time (the `std` feature, x86-64; the
+//! token and tile loop of [`super::shuffle_avx2`]). Safe Rust only: `pulp`'s register wrappers,
+//! loads and stores by array copies of slices whose bounds our code checks.
+//!
+//! - Undo, [`running_sums`]: each 32-byte group's own prefix sums in four shift-and-add steps
+//!   per 128-bit lane, the low lane's total added to the high lane, then the sum carried in
+//!   from the groups before; the carry is updated from the group's total, not from the output,
+//!   so the chain between groups is one add (c-blosc2's `bytedelta.c` does the shifts and adds
+//!   with 16-byte vectors).
+//! - Undo fused with the byte unshuffle, [`undelta_unshuffle`]: the same sums taken on each
+//!   plane's 32 bytes as the unshuffle tile loads them.
+//! - Forward, [`differences`]: each byte minus the one before it, two overlapping loads.
+
+use super::shuffle_avx2::{TILE, load, store, token, unshuffle_tiles_with, zero};
+use core::arch::x86_64::__m256i;
+use pulp::x86::V3;
+
+/// The prefix (wrapping) byte sums of the 32 bytes of `x`.
+#[inline(always)]
+fn prefix_sums(s: V3, x: __m256i) -> __m256i {
+    let a = s.avx2;
+    let x = a._mm256_add_epi8(x, a._mm256_bslli_epi128::<1>(x));
+    let x = a._mm256_add_epi8(x, a._mm256_bslli_epi128::<2>(x));
+    let x = a._mm256_add_epi8(x, a._mm256_bslli_epi128::<4>(x));
+    let x = a._mm256_add_epi8(x, a._mm256_bslli_epi128::<8>(x));
+    // Byte 15 of each lane in all its bytes; the low lane's goes to the high lane.
+    let last = a._mm256_shuffle_epi8(x, s.avx._mm256_set1_epi8(15));
+    a._mm256_add_epi8(x, a._mm256_permute2x128_si256::<0x08>(last, last))
+}
+
+/// Byte 31 of `x` in every byte.
+#[inline(always)]
+fn splat_last(s: V3, x: __m256i) -> __m256i {
+    let a = s.avx2;
+    let last = a._mm256_shuffle_epi8(x, s.avx._mm256_set1_epi8(15));
+    a._mm256_permute2x128_si256::<0x11>(last, last)
+}
+
+/// The running (wrapping) sums of the first `len / 32 * 32` bytes of `src` into `dst` (same
+/// length), from 0; `None` without AVX2, else the bytes done and the last sum.
+pub(crate) fn running_sums(src: &[u8], dst: &mut [u8]) -> Option<(usize, u8)> {
+    let s = token()?;
+    Some(s.vectorize(|| {
+        let mut carry = zero();
+        let len = src.len().min(dst.len()) / TILE * TILE;
+        for (d, x) in dst[..len].chunks_exact_mut(TILE).zip(src[..len].chunks_exact(TILE)) {
+            let x = prefix_sums(s, load(x));
+            store(s.avx2._mm256_add_epi8(x, carry), d);
+            carry = s.avx2._mm256_add_epi8(carry, splat_last(s, x));
+        }
+        (len, pulp::cast::<__m256i, [u8; 32]>(carry)[0])
+    }))
+}
+
+/// The undo of bytedelta then of the byte shuffle of `typesize` (4 or 8, the sizes the
+/// pipeline fuses) bytes, for the
+/// first `n / 32 * 32` elements of the planes of `n` bytes in `src`, into `dst`: `None` without
+/// AVX2 or for another size, else the elements done and each plane's sum after them.
+pub(crate) fn undelta_unshuffle(
+    typesize: usize,
+    src: &[u8],
+    dst: &mut [u8],
+    n: usize,
+) -> Option<(usize, [u8; 8])> {
+    let s = token()?;
+    match typesize {
+        4 => Some(s.vectorize(|| undelta_unshuffle_tiles::<4>(s, src, dst, n))),
+        8 => Some(s.vectorize(|| undelta_unshuffle_tiles::<8>(s, src, dst, n))),
+        _ => None,
+    }
+}
+
+#[inline(always)]
+fn undelta_unshuffle_tiles<const T: usize>(s: V3, src: &[u8], dst: &mut [u8], n: usize) -> (usize, [u8; 8]) {
+    let mut carry = [zero(); T];
+    let pre = |j: usize, v| {
+        let x = prefix_sums(s, v);
+        let out = s.avx2._mm256_add_epi8(x, carry[j]);
+        carry[j] = s.avx2._mm256_add_epi8(carry[j], splat_last(s, x));
+        out
+    };
+    let done = unshuffle_tiles_with::<T>(s, src, dst, n, pre, |v| v);
+    let mut sums = [0u8; 8];
+    for (sum, c) in sums.iter_mut().zip(carry) {
+        *sum = pulp::cast::<__m256i, [u8; 32]>(c)[0];
+    }
+    (done, sums)
+}
+
+/// Byte differences of one channel: `dst[i] = src[i] - src[i - 1]` (`src[-1]` taken as 0) for
+/// the first `1 + (len - 1) / 32 * 32` bytes (none of an empty channel); `None` without AVX2,
+/// else the bytes done.
+pub(crate) fn differences(src: &[u8], dst: &mut [u8]) -> Option<usize> {
+    let s = token()?;
+    Some(s.vectorize(|| {
+        let len = src.len().min(dst.len());
+        let (Some(&first), Some(d0)) = (src.first(), dst.first_mut()) else {
+            return 0;
+        };
+        *d0 = first;
+        let groups = (len - 1) / TILE;
+        for (g, d) in dst[1..1 + groups * TILE].chunks_exact_mut(TILE).enumerate() {
+            let at = 1 + g * TILE;
+            let x = load(&src[at..at + TILE]);
+            let prev = load(&src[at - 1..at - 1 + TILE]);
+            store(s.avx2._mm256_sub_epi8(x, prev), d);
+        }
+        1 + groups * TILE
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use alloc::vec;
+    use alloc::vec::Vec;
+
+    /// On a CPU with AVX2 the kernels run (so the property tests of `bytedelta`, which compare
+    /// them with the definition, test them); elsewhere they say so by `None`.
+    #[test]
+    fn avx2_bytedelta_kernels_run_where_the_cpu_has_avx2() {
+        let avx2 = std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma");
+        let src = [1u8; 8 * 64];
+        let mut dst = [0u8; 8 * 64];
+        assert_eq!(super::running_sums(&src[..70], &mut dst[..70]), avx2.then_some((64, 64)));
+        assert_eq!(super::differences(&src[..70], &mut dst[..70]), avx2.then_some(65));
+        assert_eq!(super::undelta_unshuffle(8, &src, &mut dst, 64).map(|r| r.0), avx2.then_some(64));
+        assert_eq!(super::undelta_unshuffle(16, &src, &mut dst, 32), None);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(500))]
+        /// The three kernels alone, on slices starting at any offset of a larger buffer,
+        /// against their definitions: running sums, byte differences, and running sums per
+        /// plane then unshuffle; every whole tile done, the rest of the output left alone.
+        #[test]
+        fn kernels_equal_the_definition_at_any_offset(
+            ts in proptest::sample::select(&[4usize, 8][..]),
+            offset in 0usize..64,
+            data in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..4000),
+        ) {
+            let data = &data[offset.min(data.len())..];
+            let len = data.len();
+            let mut sums = vec![0xA5u8; len];
+            let got = super::running_sums(data, &mut sums);
+            if !crate::filter::avx2_detected() {
+                proptest::prop_assert_eq!(got, None, "no AVX2: the kernel says so");
+                return Ok(());
+            }
+            let whole = len / 32 * 32;
+            let mut acc = 0u8;
+            for (i, &b) in data.iter().enumerate() {
+                acc = acc.wrapping_add(b);
+                proptest::prop_assert_eq!(sums[i], if i < whole { acc } else { 0xA5 }, "sum {}", i);
+            }
+            let last = data[..whole].iter().fold(0u8, |a, &b| a.wrapping_add(b));
+            proptest::prop_assert_eq!(got, Some((whole, last)));
+
+            let mut diffs = vec![0xA5u8; len];
+            let done = if len == 0 { 0 } else { 1 + (len - 1) / 32 * 32 };
+            proptest::prop_assert_eq!(super::differences(data, &mut diffs), Some(done));
+            for i in 0..len {
+                let want = if i >= done { 0xA5 } else if i == 0 { data[0] } else { data[i].wrapping_sub(data[i - 1]) };
+                proptest::prop_assert_eq!(diffs[i], want, "difference {}", i);
+            }
+
+            let n = len / ts;
+            let tiles = n / 32 * 32;
+            let mut out = vec![0xA5u8; len];
+            let got = super::undelta_unshuffle(ts, data, &mut out, n);
+            let plane_sums: Vec<u8> =
+                (0..ts).map(|j| data[j * n..j * n + tiles].iter().fold(0u8, |a, &b| a.wrapping_add(b))).collect();
+            proptest::prop_assert_eq!(got.map(|(d, s)| (d, s[..ts].to_vec())), Some((tiles, plane_sums)));
+            for j in 0..ts {
+                let mut acc = 0u8;
+                for i in 0..n {
+                    acc = acc.wrapping_add(data[j * n + i]);
+                    proptest::prop_assert_eq!(out[i * ts + j], if i < tiles { acc } else { 0xA5 }, "element {} byte {}", i, j);
+                }
+            }
+        }
+    }
+}
