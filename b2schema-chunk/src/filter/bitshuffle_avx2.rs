@@ -1,6 +1,5 @@
-//! The bit steps of bitshuffle with AVX2, chosen at run time (the `std` feature, x86-64; the
-//! token and tile loop of [`super::shuffle_avx2`]). Safe Rust only: `pulp`'s register wrappers,
-//! loads and stores by array copies of slices whose bounds our code checks.
+//! The bit steps of bitshuffle with AVX2, chosen at run time ([`super::avx2_kernel`]; the
+//! unshuffle tile loop of [`super::shuffle_avx2`]).
 //!
 //! - Forward, [`plane_to_bit_rows`]: `movemask` gathers the top bit of 32 plane bytes into 4
 //!   row bytes, then each byte is doubled to bring up the next bit (as c-blosc2's
@@ -11,7 +10,8 @@
 //!   lanes at once (c-blosc2's `bshuf_trans_byte_bitrow_AVX` and
 //!   `bshuf_shuffle_bit_eightelem_AVX` do the same two steps in two passes; here they are one).
 
-use super::shuffle_avx2::{TILE, load, token, unshuffle_tiles_with};
+use super::avx2_kernel::{Kernel, TILE, load, run};
+use super::shuffle_avx2::{TileSteps, unshuffle_tiles_with};
 use core::arch::x86_64::__m256i;
 use pulp::x86::V3;
 
@@ -20,8 +20,23 @@ use pulp::x86::V3;
 /// `i / 8` of row `k` is bit `k` of byte `i`), 32 bytes at a time. `None` without AVX2, else the
 /// plane bytes done.
 pub(crate) fn plane_to_bit_rows(plane: &[u8], rows: &mut [u8], rowlen: usize) -> Option<usize> {
-    let s = token()?;
-    Some(s.vectorize(|| plane_to_bit_rows_tiles(s, plane, rows, rowlen)))
+    run(PlaneToBitRows { plane, rows, rowlen })
+}
+
+/// The forward bit step: `plane` into 8 `rows` of `rowlen` bytes.
+struct PlaneToBitRows<'a> {
+    plane: &'a [u8],
+    rows: &'a mut [u8],
+    rowlen: usize,
+}
+
+impl Kernel for PlaneToBitRows<'_> {
+    type Output = usize;
+
+    #[inline(always)]
+    fn run(self, s: V3) -> usize {
+        plane_to_bit_rows_tiles(s, self.plane, self.rows, self.rowlen)
+    }
 }
 
 #[inline(always)]
@@ -60,14 +75,37 @@ fn transpose_bits(s: V3, x: __m256i) -> __m256i {
     bit_round::<28>(s, x, 0x0000_0000_F0F0_F0F0)
 }
 
+/// The bit transpose of each output vector of the 8-plane unshuffle.
+struct BitTranspose;
+
+impl TileSteps for BitTranspose {
+    #[inline(always)]
+    fn post(&self, s: V3, v: __m256i) -> __m256i {
+        transpose_bits(s, v)
+    }
+}
+
 /// Turns the first `rowlen / 32 * 32` bytes of each of the 8 bit-rows of one byte plane
 /// (`rows`: 8 rows of `rowlen` bytes) into the first `8 * that` bytes of the plane; `None`
 /// without AVX2, else the row bytes done.
 pub(crate) fn bit_rows_to_plane(rows: &[u8], rowlen: usize, plane: &mut [u8]) -> Option<usize> {
-    let s = token()?;
-    Some(
-        s.vectorize(|| unshuffle_tiles_with::<8>(s, rows, plane, rowlen, |_, v| v, |v| transpose_bits(s, v))),
-    )
+    run(BitRowsToPlane { rows, rowlen, plane })
+}
+
+/// The backward bit step: 8 `rows` of `rowlen` bytes into `plane`.
+struct BitRowsToPlane<'a> {
+    rows: &'a [u8],
+    rowlen: usize,
+    plane: &'a mut [u8],
+}
+
+impl Kernel for BitRowsToPlane<'_> {
+    type Output = usize;
+
+    #[inline(always)]
+    fn run(self, s: V3) -> usize {
+        unshuffle_tiles_with::<8>(s, self.rows, self.plane, self.rowlen, &mut BitTranspose)
+    }
 }
 
 #[cfg(test)]

@@ -97,7 +97,7 @@ fn running_sums(src: &[u8], dst: &mut [u8]) -> u8 {
 /// shift-and-add steps, then the sum carried in from the groups before (a scalar chain of one
 /// add per group, so the groups' work overlaps).
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-fn running_sums_16(src: &[u8], dst: &mut [u8], mut acc: u8) -> u8 {
+pub(super) fn running_sums_16(src: &[u8], dst: &mut [u8], mut acc: u8) -> u8 {
     use safe_arch::{add_i8_m128i, byte_shl_imm_u128_m128i, m128i, set_splat_i8_m128i};
     for (d, s) in dst.chunks_exact_mut(16).zip(src.chunks_exact(16)) {
         let mut x = m128i::from(<[u8; 16]>::try_from(s).unwrap_or([0; 16]));
@@ -115,7 +115,7 @@ fn running_sums_16(src: &[u8], dst: &mut [u8], mut acc: u8) -> u8 {
 
 /// [`running_sums_16`] without SSE2: one add per byte.
 #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-fn running_sums_16(src: &[u8], dst: &mut [u8], mut acc: u8) -> u8 {
+pub(super) fn running_sums_16(src: &[u8], dst: &mut [u8], mut acc: u8) -> u8 {
     for (o, &v) in dst.iter_mut().zip(src) {
         acc = acc.wrapping_add(v);
         *o = acc;

@@ -1,6 +1,5 @@
-//! Bytedelta (filters 34 and 35) with AVX2, chosen at run time (the `std` feature, x86-64; the
-//! token and tile loop of [`super::shuffle_avx2`]). Safe Rust only: `pulp`'s register wrappers,
-//! loads and stores by array copies of slices whose bounds our code checks.
+//! Bytedelta (filters 34 and 35) with AVX2, chosen at run time ([`super::avx2_kernel`]; the
+//! unshuffle tile loop of [`super::shuffle_avx2`]).
 //!
 //! - Undo, [`running_sums`]: each 32-byte group's own prefix sums in four shift-and-add steps
 //!   per 128-bit lane, the low lane's total added to the high lane, then the sum carried in
@@ -11,7 +10,8 @@
 //!   plane's 32 bytes as the unshuffle tile loads them.
 //! - Forward, [`differences`]: each byte minus the one before it, two overlapping loads.
 
-use super::shuffle_avx2::{TILE, load, store, token, unshuffle_tiles_with, zero};
+use super::avx2_kernel::{Kernel, TILE, load, run, store, zero};
+use super::shuffle_avx2::{TileSteps, unshuffle_tiles_with};
 use core::arch::x86_64::__m256i;
 use pulp::x86::V3;
 
@@ -39,17 +39,34 @@ fn splat_last(s: V3, x: __m256i) -> __m256i {
 /// The running (wrapping) sums of the first `len / 32 * 32` bytes of `src` into `dst` (same
 /// length), from 0; `None` without AVX2, else the bytes done and the last sum.
 pub(crate) fn running_sums(src: &[u8], dst: &mut [u8]) -> Option<(usize, u8)> {
-    let s = token()?;
-    Some(s.vectorize(|| {
-        let mut carry = zero();
-        let len = src.len().min(dst.len()) / TILE * TILE;
-        for (d, x) in dst[..len].chunks_exact_mut(TILE).zip(src[..len].chunks_exact(TILE)) {
-            let x = prefix_sums(s, load(x));
-            store(s.avx2._mm256_add_epi8(x, carry), d);
-            carry = s.avx2._mm256_add_epi8(carry, splat_last(s, x));
-        }
-        (len, pulp::cast::<__m256i, [u8; 32]>(carry)[0])
-    }))
+    run(RunningSums { src, dst })
+}
+
+/// The running sums of `src` into `dst`.
+struct RunningSums<'a> {
+    src: &'a [u8],
+    dst: &'a mut [u8],
+}
+
+impl Kernel for RunningSums<'_> {
+    type Output = (usize, u8);
+
+    #[inline(always)]
+    fn run(self, s: V3) -> (usize, u8) {
+        running_sums_tiles(s, self.src, self.dst)
+    }
+}
+
+#[inline(always)]
+fn running_sums_tiles(s: V3, src: &[u8], dst: &mut [u8]) -> (usize, u8) {
+    let mut carry = zero();
+    let len = src.len().min(dst.len()) / TILE * TILE;
+    for (d, x) in dst[..len].chunks_exact_mut(TILE).zip(src[..len].chunks_exact(TILE)) {
+        let x = prefix_sums(s, load(x));
+        store(s.avx2._mm256_add_epi8(x, carry), d);
+        carry = s.avx2._mm256_add_epi8(carry, splat_last(s, x));
+    }
+    (len, pulp::cast::<__m256i, [u8; 32]>(carry)[0])
 }
 
 /// The undo of bytedelta then of the byte shuffle of `typesize` (4 or 8, the sizes the
@@ -62,26 +79,52 @@ pub(crate) fn undelta_unshuffle(
     dst: &mut [u8],
     n: usize,
 ) -> Option<(usize, [u8; 8])> {
-    let s = token()?;
     match typesize {
-        4 => Some(s.vectorize(|| undelta_unshuffle_tiles::<4>(s, src, dst, n))),
-        8 => Some(s.vectorize(|| undelta_unshuffle_tiles::<8>(s, src, dst, n))),
+        4 => run(UndeltaUnshuffle::<4> { src, dst, n }),
+        8 => run(UndeltaUnshuffle::<8> { src, dst, n }),
         _ => None,
+    }
+}
+
+/// Bytedelta and the byte shuffle of `T`-byte items undone: the planes of `n` bytes in `src`
+/// into `dst`.
+struct UndeltaUnshuffle<'a, const T: usize> {
+    src: &'a [u8],
+    dst: &'a mut [u8],
+    n: usize,
+}
+
+impl<const T: usize> Kernel for UndeltaUnshuffle<'_, T> {
+    type Output = (usize, [u8; 8]);
+
+    #[inline(always)]
+    fn run(self, s: V3) -> (usize, [u8; 8]) {
+        undelta_unshuffle_tiles::<T>(s, self.src, self.dst, self.n)
+    }
+}
+
+/// Each plane's running sums as the unshuffle tile loop loads it: `carry[j]` holds plane `j`'s
+/// sum so far in every byte.
+struct Sums<const T: usize> {
+    carry: [__m256i; T],
+}
+
+impl<const T: usize> TileSteps for Sums<T> {
+    #[inline(always)]
+    fn pre(&mut self, s: V3, j: usize, v: __m256i) -> __m256i {
+        let x = prefix_sums(s, v);
+        let out = s.avx2._mm256_add_epi8(x, self.carry[j]);
+        self.carry[j] = s.avx2._mm256_add_epi8(self.carry[j], splat_last(s, x));
+        out
     }
 }
 
 #[inline(always)]
 fn undelta_unshuffle_tiles<const T: usize>(s: V3, src: &[u8], dst: &mut [u8], n: usize) -> (usize, [u8; 8]) {
-    let mut carry = [zero(); T];
-    let pre = |j: usize, v| {
-        let x = prefix_sums(s, v);
-        let out = s.avx2._mm256_add_epi8(x, carry[j]);
-        carry[j] = s.avx2._mm256_add_epi8(carry[j], splat_last(s, x));
-        out
-    };
-    let done = unshuffle_tiles_with::<T>(s, src, dst, n, pre, |v| v);
+    let mut steps = Sums { carry: [zero(); T] };
+    let done = unshuffle_tiles_with::<T>(s, src, dst, n, &mut steps);
     let mut sums = [0u8; 8];
-    for (sum, c) in sums.iter_mut().zip(carry) {
+    for (sum, c) in sums.iter_mut().zip(steps.carry) {
         *sum = pulp::cast::<__m256i, [u8; 32]>(c)[0];
     }
     (done, sums)
@@ -91,22 +134,38 @@ fn undelta_unshuffle_tiles<const T: usize>(s: V3, src: &[u8], dst: &mut [u8], n:
 /// the first `1 + (len - 1) / 32 * 32` bytes (none of an empty channel); `None` without AVX2,
 /// else the bytes done.
 pub(crate) fn differences(src: &[u8], dst: &mut [u8]) -> Option<usize> {
-    let s = token()?;
-    Some(s.vectorize(|| {
-        let len = src.len().min(dst.len());
-        let (Some(&first), Some(d0)) = (src.first(), dst.first_mut()) else {
-            return 0;
-        };
-        *d0 = first;
-        let groups = (len - 1) / TILE;
-        for (g, d) in dst[1..1 + groups * TILE].chunks_exact_mut(TILE).enumerate() {
-            let at = 1 + g * TILE;
-            let x = load(&src[at..at + TILE]);
-            let prev = load(&src[at - 1..at - 1 + TILE]);
-            store(s.avx2._mm256_sub_epi8(x, prev), d);
-        }
-        1 + groups * TILE
-    }))
+    run(Differences { src, dst })
+}
+
+/// The byte differences of `src` into `dst`.
+struct Differences<'a> {
+    src: &'a [u8],
+    dst: &'a mut [u8],
+}
+
+impl Kernel for Differences<'_> {
+    type Output = usize;
+
+    #[inline(always)]
+    fn run(self, s: V3) -> usize {
+        differences_tiles(s, self.src, self.dst)
+    }
+}
+
+#[inline(always)]
+fn differences_tiles(s: V3, src: &[u8], dst: &mut [u8]) -> usize {
+    let len = src.len().min(dst.len());
+    let (Some(&first), Some(d0)) = (src.first(), dst.first_mut()) else {
+        return 0;
+    };
+    *d0 = first;
+    let groups = (len - 1) / TILE;
+    // Bytes 1.. against bytes 0..: chunk iterators, so that the loop has no bounds checks.
+    let (cur, prev) = (src[1..len].chunks_exact(TILE), src[..len - 1].chunks_exact(TILE));
+    for ((d, x), p) in dst[1..len].chunks_exact_mut(TILE).zip(cur).zip(prev) {
+        store(s.avx2._mm256_sub_epi8(load(x), load(p)), d);
+    }
+    1 + groups * TILE
 }
 
 #[cfg(test)]

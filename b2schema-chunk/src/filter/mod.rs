@@ -14,6 +14,8 @@
 //! | 32-255 | plugins | [`crate::Registry`] | the registered [`crate::FilterPlugin`] | likewise |
 
 mod avx2;
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+mod avx2_kernel;
 pub(crate) mod bitshuffle;
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
 mod bitshuffle_avx2;
@@ -23,6 +25,8 @@ mod bytedelta_avx2;
 mod cells;
 pub(crate) mod delta;
 pub(crate) mod int_trunc;
+#[cfg(all(feature = "std", target_arch = "x86_64", target_feature = "sse2"))]
+pub(crate) mod kernel_bench;
 pub(crate) mod ndcell;
 pub(crate) mod ndmean;
 mod pipeline;

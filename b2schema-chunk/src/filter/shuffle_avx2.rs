@@ -1,8 +1,5 @@
 //! Byte shuffle and unshuffle of 2-, 4-, 8- and 16-byte items with AVX2, chosen at run time
-//! (the `std` feature, x86-64): `pulp`'s `V3` token exists only on a CPU that has AVX2
-//! (detected once by the standard library), and `V3::vectorize` runs our safe kernel compiled
-//! for it. This crate keeps `#![forbid(unsafe_code)]`: the intrinsics are `pulp`'s safe
-//! wrappers, the loads and stores are array copies of slices whose bounds our code checks.
+//! ([`super::avx2_kernel`]: the token, how a kernel runs, loads and stores).
 //!
 //! A tile is 32 elements: the SSE2 byte transposes of [`super::shuffle_sse2`] run on both
 //! 128-bit lanes at once (AVX2 interleaves within lanes), the low lane on elements 0..16, the
@@ -11,35 +8,9 @@
 //! ([`unshuffle_tiles_with`]) is shared with the bit unshuffle ([`super::bitshuffle_avx2`]) and
 //! the one-pass undo of bytedelta and shuffle ([`super::bytedelta_avx2`]).
 
+use super::avx2_kernel::{Kernel, TILE, load, run, store, zero};
 use core::arch::x86_64::__m256i;
 use pulp::x86::V3;
-
-/// Elements per tile.
-pub(super) const TILE: usize = 32;
-
-/// The AVX2 token, when the CPU has AVX2 (and the rest of x86-64-v3).
-#[inline]
-pub(super) fn token() -> Option<V3> {
-    V3::try_new()
-}
-
-/// The 32 bytes of `bytes` (exactly 32 long; zeros otherwise) as a vector.
-#[inline(always)]
-pub(super) fn load(bytes: &[u8]) -> __m256i {
-    pulp::cast(<[u8; 32]>::try_from(bytes).unwrap_or([0; 32]))
-}
-
-/// Writes `v` to `out` (exactly 32 long).
-#[inline(always)]
-pub(super) fn store(v: __m256i, out: &mut [u8]) {
-    out.copy_from_slice(&pulp::cast::<__m256i, [u8; 32]>(v));
-}
-
-/// The vector of zeros.
-#[inline(always)]
-pub(super) fn zero() -> __m256i {
-    pulp::cast([0u8; 32])
-}
 
 /// Interleaves the bytes of 2 planes per lane: vector `r` holds elements `8r..8r + 8` of each
 /// lane's 16.
@@ -68,14 +39,14 @@ fn transpose4(s: V3, p: [__m256i; 4]) -> [__m256i; 4] {
 fn transpose8(s: V3, p: &[__m256i]) -> [__m256i; 8] {
     let ab = transpose4(s, [p[0], p[1], p[2], p[3]]);
     let cd = transpose4(s, [p[4], p[5], p[6], p[7]]);
-    core::array::from_fn(|r| {
-        let q = r / 2;
-        if r % 2 == 0 {
-            s.avx2._mm256_unpacklo_epi32(ab[q], cd[q])
-        } else {
-            s.avx2._mm256_unpackhi_epi32(ab[q], cd[q])
-        }
-    })
+    // Loops, not `array::from_fn`, here and below: a closure does not inherit the AVX2
+    // target feature, and the intrinsics in its body could stay calls.
+    let mut rows = [zero(); 8];
+    for (q, pair) in rows.chunks_exact_mut(2).enumerate() {
+        pair[0] = s.avx2._mm256_unpacklo_epi32(ab[q], cd[q]);
+        pair[1] = s.avx2._mm256_unpackhi_epi32(ab[q], cd[q]);
+    }
+    rows
 }
 
 /// The in-lane byte transpose of `T` planes (`T` 2, 4, 8 or 16) into `T` rows: row `r` holds,
@@ -100,18 +71,38 @@ fn transpose_rows<const T: usize>(s: V3, p: &[__m256i; T]) -> [__m256i; T] {
     core::array::from_fn(|r| rows[r])
 }
 
+/// What the unshuffle tile loop does to the vectors besides moving them. Methods, not
+/// closures: a closure does not inherit the AVX2 target feature, and the intrinsics in its body
+/// would stay calls; `#[inline(always)]` methods are compiled inside the kernel.
+pub(super) trait TileSteps {
+    /// Applied to each 32-byte load of plane `j`, in plane order, tile after tile.
+    #[inline(always)]
+    fn pre(&mut self, _s: V3, _j: usize, v: __m256i) -> __m256i {
+        v
+    }
+
+    /// Applied to each 32-byte output vector before it is stored.
+    #[inline(always)]
+    fn post(&self, _s: V3, v: __m256i) -> __m256i {
+        v
+    }
+}
+
+/// The plain byte unshuffle: vectors only moved.
+struct Moved;
+
+impl TileSteps for Moved {}
+
 /// The unshuffle tile loop: the first `n / 32 * 32` elements of `T` bytes (`T` 2, 4, 8 or 16)
-/// from the `T` planes of `n` bytes in `src` into `dst`. Each 32-byte plane load goes through
-/// `pre(plane, vector)` (in plane order, tile after tile) and each 32-byte output vector
-/// through `post` before it is stored. Returns the elements done.
+/// from the `T` planes of `n` bytes in `src` into `dst`, through `steps`. Returns the elements
+/// done.
 #[inline(always)]
 pub(super) fn unshuffle_tiles_with<const T: usize>(
     s: V3,
     src: &[u8],
     dst: &mut [u8],
     n: usize,
-    mut pre: impl FnMut(usize, __m256i) -> __m256i,
-    post: impl Fn(__m256i) -> __m256i,
+    steps: &mut impl TileSteps,
 ) -> usize {
     let tiles = n / TILE;
     let Some(dst) = dst.get_mut(..tiles * TILE * T) else {
@@ -121,12 +112,16 @@ pub(super) fn unshuffle_tiles_with<const T: usize>(
         core::array::from_fn(|j| src.get(j * n..j * n + tiles * TILE).unwrap_or(&[]).chunks_exact(TILE));
     let a = s.avx2;
     for out in dst.chunks_exact_mut(TILE * T) {
-        let p: [__m256i; T] = core::array::from_fn(|j| pre(j, planes[j].next().map_or(zero(), load)));
+        // A loop, not `array::from_fn`: `pre` runs intrinsics, which a closure body would call.
+        let mut p = [zero(); T];
+        for (j, (v, plane)) in p.iter_mut().zip(&mut planes).enumerate() {
+            *v = steps.pre(s, j, plane.next().map_or(zero(), load));
+        }
         let rows = transpose_rows::<T>(s, &p);
         // Elements 0..16 are the low lanes in order, 16..32 the high lanes.
         let (first, second) = out.split_at_mut(TILE / 2 * T);
         for (q, pair) in rows.chunks_exact(2).enumerate() {
-            let (x, y) = (post(pair[0]), post(pair[1]));
+            let (x, y) = (steps.post(s, pair[0]), steps.post(s, pair[1]));
             store(a._mm256_permute2x128_si256::<0x20>(x, y), &mut first[32 * q..32 * q + 32]);
             store(a._mm256_permute2x128_si256::<0x31>(x, y), &mut second[32 * q..32 * q + 32]);
         }
@@ -138,15 +133,28 @@ pub(super) fn unshuffle_tiles_with<const T: usize>(
 /// planes of `n` bytes in `src` into `dst`; `None` without AVX2 or for another size, else the
 /// elements done.
 pub(crate) fn unshuffle(typesize: usize, src: &[u8], dst: &mut [u8], n: usize) -> Option<usize> {
-    let s = token()?;
-    let id = |_: usize, v| v;
-    let same = |v| v;
     match typesize {
-        2 => Some(s.vectorize(|| unshuffle_tiles_with::<2>(s, src, dst, n, id, same))),
-        4 => Some(s.vectorize(|| unshuffle_tiles_with::<4>(s, src, dst, n, id, same))),
-        8 => Some(s.vectorize(|| unshuffle_tiles_with::<8>(s, src, dst, n, id, same))),
-        16 => Some(s.vectorize(|| unshuffle_tiles_with::<16>(s, src, dst, n, id, same))),
+        2 => run(Unshuffle::<2> { src, dst, n }),
+        4 => run(Unshuffle::<4> { src, dst, n }),
+        8 => run(Unshuffle::<8> { src, dst, n }),
+        16 => run(Unshuffle::<16> { src, dst, n }),
         _ => None,
+    }
+}
+
+/// The byte unshuffle of `T`-byte items: the planes of `n` bytes in `src` into `dst`.
+struct Unshuffle<'a, const T: usize> {
+    src: &'a [u8],
+    dst: &'a mut [u8],
+    n: usize,
+}
+
+impl<const T: usize> Kernel for Unshuffle<'_, T> {
+    type Output = usize;
+
+    #[inline(always)]
+    fn run(self, s: V3) -> usize {
+        unshuffle_tiles_with::<T>(s, self.src, self.dst, self.n, &mut Moved)
     }
 }
 
@@ -154,13 +162,28 @@ pub(crate) fn unshuffle(typesize: usize, src: &[u8], dst: &mut [u8], n: usize) -
 /// `n` elements) into byte planes of `n` bytes in `dst`; `None` without AVX2 or for another
 /// size, else the elements done.
 pub(crate) fn shuffle(typesize: usize, src: &[u8], dst: &mut [u8], n: usize) -> Option<usize> {
-    let s = token()?;
     match typesize {
-        2 => Some(s.vectorize(|| shuffle_tiles::<2>(s, src, dst, n))),
-        4 => Some(s.vectorize(|| shuffle_tiles::<4>(s, src, dst, n))),
-        8 => Some(s.vectorize(|| shuffle_tiles::<8>(s, src, dst, n))),
-        16 => Some(s.vectorize(|| shuffle_tiles::<16>(s, src, dst, n))),
+        2 => run(Shuffle::<2> { src, dst, n }),
+        4 => run(Shuffle::<4> { src, dst, n }),
+        8 => run(Shuffle::<8> { src, dst, n }),
+        16 => run(Shuffle::<16> { src, dst, n }),
         _ => None,
+    }
+}
+
+/// The byte shuffle of `n` elements of `T` bytes in `src` into planes of `n` bytes in `dst`.
+struct Shuffle<'a, const T: usize> {
+    src: &'a [u8],
+    dst: &'a mut [u8],
+    n: usize,
+}
+
+impl<const T: usize> Kernel for Shuffle<'_, T> {
+    type Output = usize;
+
+    #[inline(always)]
+    fn run(self, s: V3) -> usize {
+        shuffle_tiles::<T>(s, self.src, self.dst, self.n)
     }
 }
 
@@ -177,24 +200,20 @@ fn shuffle_tiles<const T: usize>(s: V3, src: &[u8], dst: &mut [u8], n: usize) ->
     for (t, tile) in src.chunks_exact(TILE * T).enumerate() {
         // The 16 bytes of row r of elements 0..16 in the low lane, of 16..32 in the high lane.
         let (first, second) = tile.split_at(TILE / 2 * T);
-        let mut v: [__m256i; T] = core::array::from_fn(|r| {
-            let (x, y) = (
-                load(&first[32 * (r / 2)..32 * (r / 2) + 32]),
-                load(&second[32 * (r / 2)..32 * (r / 2) + 32]),
-            );
-            if r % 2 == 0 {
-                a._mm256_permute2x128_si256::<0x20>(x, y)
-            } else {
-                a._mm256_permute2x128_si256::<0x31>(x, y)
-            }
-        });
+        let mut v = [zero(); T];
+        for (q, pair) in v.chunks_exact_mut(2).enumerate() {
+            let (x, y) = (load(&first[32 * q..32 * q + 32]), load(&second[32 * q..32 * q + 32]));
+            pair[0] = a._mm256_permute2x128_si256::<0x20>(x, y);
+            pair[1] = a._mm256_permute2x128_si256::<0x31>(x, y);
+        }
         // Each round interleaves vectors k/2 and k/2 + T/2 (see `shuffle_sse2::shuffle_tiles`):
         // log2(16) rounds take "element, byte" to "byte, element" in each lane.
         for _ in 0..4 {
-            v = core::array::from_fn(|k| {
-                let (x, y) = (v[k / 2], v[k / 2 + T / 2]);
-                if k % 2 == 0 { a._mm256_unpacklo_epi8(x, y) } else { a._mm256_unpackhi_epi8(x, y) }
-            });
+            let w = v;
+            for (k, pair) in v.chunks_exact_mut(2).enumerate() {
+                pair[0] = a._mm256_unpacklo_epi8(w[k], w[k + T / 2]);
+                pair[1] = a._mm256_unpackhi_epi8(w[k], w[k + T / 2]);
+            }
         }
         for (j, plane) in v.into_iter().enumerate() {
             store(plane, &mut dst[j * n + t * TILE..j * n + (t + 1) * TILE]);
