@@ -4,8 +4,10 @@
 //!     cargo run --release -p b2schema-chunk --example filter_kernels [-- BLOCK_KIB [MILLIS]]
 //!
 //! Prints MB/s (input bytes per second, the best of 5 rounds of MILLIS ms each, 200 by default)
-//! and each AVX2 kernel's speed over the one before it. On a CPU without AVX2 the AVX2 rows
-//! measure a call that returns at once: the program says so and stops.
+//! and each AVX2 kernel's speed over the one before it. Input and output start on a 64-byte
+//! boundary, or `B2_ALIGN` bytes past one (32-byte stores across cache lines cost: see
+//! `unshuffle` in `src/filter/shuffle_avx2.rs`). On a CPU without AVX2 the program says so and
+//! stops.
 
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 fn main() {
@@ -28,7 +30,15 @@ fn main() {
             (i / 97) as u8 ^ (x as u8 & 7)
         })
         .collect();
-    let mut dst = vec![0u8; len];
+    // B2_ALIGN=k: the input starts k bytes past a 64-byte boundary.
+    let skew: usize = std::env::var("B2_ALIGN").ok().map_or(0, |v| v.parse().unwrap());
+    let mut backing = vec![0u8; len + 128];
+    let at = (64 - backing.as_ptr() as usize % 64) % 64 + skew;
+    backing[at..at + len].copy_from_slice(&src);
+    let src = &backing[at..at + len];
+    let mut dst_backing = vec![0u8; len + 128];
+    let dst_at = (64 - dst_backing.as_ptr() as usize % 64) % 64 + skew;
+    let dst = &mut dst_backing[dst_at..dst_at + len];
     let mut previous = 0.0;
     println!("{:28} {:>9} {:>8}", "kernel", "MB/s", "speedup");
     for k in b2schema_chunk::__filter_kernels() {
@@ -36,7 +46,7 @@ fn main() {
         for _ in 0..5 {
             let (start, mut runs) = (Instant::now(), 0u32);
             while start.elapsed() < Duration::from_millis(millis) {
-                (k.run)(std::hint::black_box(&src), std::hint::black_box(&mut dst));
+                (k.run)(std::hint::black_box(src), std::hint::black_box(&mut *dst));
                 runs += 1;
             }
             best = best.min(start.elapsed().as_secs_f64() / f64::from(runs));

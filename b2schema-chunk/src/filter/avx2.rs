@@ -50,7 +50,12 @@ mod absent {
     }
 
     #[inline]
-    pub(crate) fn unshuffle(_ts: usize, _src: &[u8], _dst: &mut [u8], _n: usize) -> Option<usize> {
+    pub(crate) fn unshuffle(
+        _ts: usize,
+        _src: &[u8],
+        _dst: &mut [u8],
+        _n: usize,
+    ) -> Option<core::ops::Range<usize>> {
         None
     }
 }

@@ -104,7 +104,7 @@ impl Kernel for BitRowsToPlane<'_> {
 
     #[inline(always)]
     fn run(self, s: V3) -> usize {
-        unshuffle_tiles_with::<8>(s, self.rows, self.plane, self.rowlen, &mut BitTranspose)
+        unshuffle_tiles_with::<8>(s, self.rows, self.plane, self.rowlen, 0, &mut BitTranspose)
     }
 }
 

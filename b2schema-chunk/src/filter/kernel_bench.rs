@@ -29,6 +29,18 @@ pub fn kernels() -> alloc::vec::Vec<Kernel> {
         k!("unshuffle 2-byte      sse2", |s, d| {
             shuffle_sse2::unshuffle_tiles::<2>(s, d, s.len() / 2);
         }),
+        k!("unshuffle 4-byte      avx2", |s, d| {
+            avx2::unshuffle(4, s, d, s.len() / 4);
+        }),
+        k!("unshuffle 4-byte      sse2", |s, d| {
+            shuffle_sse2::unshuffle_tiles::<4>(s, d, s.len() / 4);
+        }),
+        k!("unshuffle 8-byte      avx2", |s, d| {
+            avx2::unshuffle(8, s, d, s.len() / 8);
+        }),
+        k!("unshuffle 8-byte      sse2", |s, d| {
+            shuffle_sse2::unshuffle_tiles::<8>(s, d, s.len() / 8);
+        }),
         k!("unshuffle 16-byte     avx2", |s, d| {
             avx2::unshuffle(16, s, d, s.len() / 16);
         }),
