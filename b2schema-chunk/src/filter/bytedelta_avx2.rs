@@ -131,8 +131,9 @@ fn undelta_unshuffle_tiles<const T: usize>(s: V3, src: &[u8], dst: &mut [u8], n:
 }
 
 /// Byte differences of one channel: `dst[i] = src[i] - src[i - 1]` (`src[-1]` taken as 0) for
-/// the first `1 + (len - 1) / 32 * 32` bytes (none of an empty channel); `None` without AVX2,
-/// else the bytes done.
+/// the bytes before the first `i >= 1` where `dst` is 32-byte aligned one at a time, then
+/// whole tiles of 32 (aligned stores: a 32-byte store across two cache lines cost a third of
+/// the speed on 256 KiB blocks); `None` without AVX2, else the bytes done.
 pub(crate) fn differences(src: &[u8], dst: &mut [u8]) -> Option<usize> {
     run(Differences { src, dst })
 }
@@ -159,13 +160,23 @@ fn differences_tiles(s: V3, src: &[u8], dst: &mut [u8]) -> usize {
         return 0;
     };
     *d0 = first;
-    let groups = (len - 1) / TILE;
-    // Bytes 1.. against bytes 0..: chunk iterators, so that the loop has no bounds checks.
-    let (cur, prev) = (src[1..len].chunks_exact(TILE), src[..len - 1].chunks_exact(TILE));
-    for ((d, x), p) in dst[1..len].chunks_exact_mut(TILE).zip(cur).zip(prev) {
+    let start = aligned_from(dst, 1).min(len);
+    for i in 1..start {
+        dst[i] = src[i].wrapping_sub(src[i - 1]);
+    }
+    let groups = (len - start) / TILE;
+    // Bytes start.. against bytes start - 1..: chunk iterators, so that the loop has no bounds
+    // checks.
+    let (cur, prev) = (src[start..len].chunks_exact(TILE), src[start - 1..len - 1].chunks_exact(TILE));
+    for ((d, x), p) in dst[start..len].chunks_exact_mut(TILE).zip(cur).zip(prev) {
         store(s.avx2._mm256_sub_epi8(load(x), load(p)), d);
     }
-    1 + groups * TILE
+    start + groups * TILE
+}
+
+/// The first index `i >= from` where `buf[i..]` starts on a 32-byte boundary.
+pub(super) fn aligned_from(buf: &[u8], from: usize) -> usize {
+    from + (32 - (buf.as_ptr() as usize + from) % 32) % 32
 }
 
 #[cfg(test)]
@@ -181,7 +192,7 @@ mod tests {
         let src = [1u8; 8 * 64];
         let mut dst = [0u8; 8 * 64];
         assert_eq!(super::running_sums(&src[..70], &mut dst[..70]), avx2.then_some((64, 64)));
-        assert_eq!(super::differences(&src[..70], &mut dst[..70]), avx2.then_some(65));
+        assert_eq!(super::differences(&src[..70], &mut dst[..70]).map(|d| d > 32), avx2.then_some(true));
         assert_eq!(super::undelta_unshuffle(8, &src, &mut dst, 64).map(|r| r.0), avx2.then_some(64));
         assert_eq!(super::undelta_unshuffle(16, &src, &mut dst, 32), None);
     }
@@ -214,9 +225,12 @@ mod tests {
             let last = data[..whole].iter().fold(0u8, |a, &b| a.wrapping_add(b));
             proptest::prop_assert_eq!(got, Some((whole, last)));
 
-            let mut diffs = vec![0xA5u8; len];
-            let done = if len == 0 { 0 } else { 1 + (len - 1) / 32 * 32 };
-            proptest::prop_assert_eq!(super::differences(data, &mut diffs), Some(done));
+            // The output at any offset from a 32-byte boundary too.
+            let mut diffs_buf = vec![0xA5u8; len + 32];
+            let diffs = &mut diffs_buf[offset % 32..offset % 32 + len];
+            let start = (1..).find(|i| (diffs.as_ptr() as usize + i).is_multiple_of(32)).unwrap_or(1).min(len);
+            let done = if len == 0 { 0 } else { start + (len - start) / 32 * 32 };
+            proptest::prop_assert_eq!(super::differences(data, diffs), Some(done));
             for i in 0..len {
                 let want = if i >= done { 0xA5 } else if i == 0 { data[0] } else { data[i].wrapping_sub(data[i - 1]) };
                 proptest::prop_assert_eq!(diffs[i], want, "difference {}", i);
