@@ -116,7 +116,7 @@ mod tests {
     /// `bitunshuffle`, which compare them with the definition, test them); elsewhere `None`.
     #[test]
     fn avx2_bit_kernels_run_where_the_cpu_has_avx2() {
-        let avx2 = std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma");
+        let avx2 = crate::filter::avx2_detected();
         let src = [7u8; 8 * 64];
         let mut dst = [0u8; 8 * 64];
         assert_eq!(super::plane_to_bit_rows(&src[..64], &mut dst[..64], 8), avx2.then_some(64));

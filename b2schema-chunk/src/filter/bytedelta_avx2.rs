@@ -188,7 +188,7 @@ mod tests {
     /// them with the definition, test them); elsewhere they say so by `None`.
     #[test]
     fn avx2_bytedelta_kernels_run_where_the_cpu_has_avx2() {
-        let avx2 = std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma");
+        let avx2 = crate::filter::avx2_detected();
         let src = [1u8; 8 * 64];
         let mut dst = [0u8; 8 * 64];
         assert_eq!(super::running_sums(&src[..70], &mut dst[..70]), avx2.then_some((64, 64)));

@@ -240,7 +240,7 @@ mod tests {
     /// which compare them with the definition, test them); elsewhere they say so by `None`.
     #[test]
     fn avx2_kernels_run_where_the_cpu_has_avx2() {
-        let avx2 = std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma");
+        let avx2 = crate::filter::avx2_detected();
         let src = [7u8; 16 * 64];
         let mut dst = [0u8; 16 * 64];
         for ts in [2, 4, 8, 16] {
