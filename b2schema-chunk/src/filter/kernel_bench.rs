@@ -13,7 +13,8 @@ pub struct Kernel {
     pub run: fn(&[u8], &mut [u8]),
 }
 
-/// The kernels, each AVX2 one after the one it replaced. The element count of the shuffles is
+/// The kernels in pairs: each new one (AVX2, or AVX-512 for the forward bit step, beside the
+/// AVX2 one it comes before), then the one it replaced. The element count of the shuffles is
 /// `len / typesize`, the bit steps see one 8-row byte plane of `len` bytes.
 #[doc(hidden)]
 pub fn kernels() -> alloc::vec::Vec<Kernel> {
@@ -58,6 +59,12 @@ pub fn kernels() -> alloc::vec::Vec<Kernel> {
         }),
         k!("shuffle 16-byte       sse2", |s, d| {
             shuffle_sse2::shuffle_tiles::<16>(s, d, s.len() / 16);
+        }),
+        k!("plane -> bit rows   avx512", |s, d| {
+            super::bitshuffle_avx512::plane_to_bit_rows(s, d, s.len() / 8);
+        }),
+        k!("plane -> bit rows     avx2", |s, d| {
+            super::bitshuffle_avx2::plane_to_bit_rows(s, d, s.len() / 8);
         }),
         k!("bit rows -> plane     avx2", |s, d| {
             avx2::bit_rows_to_plane(s, s.len() / 8, d);

@@ -19,6 +19,8 @@ mod avx2_kernel;
 pub(crate) mod bitshuffle;
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
 mod bitshuffle_avx2;
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+mod bitshuffle_avx512;
 pub(crate) mod bytedelta;
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
 mod bytedelta_avx2;
