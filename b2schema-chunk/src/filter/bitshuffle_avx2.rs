@@ -108,6 +108,29 @@ impl Kernel for BitRowsToPlane<'_> {
     }
 }
 
+/// For the forward bit step's tests (this file's and the AVX-512 one's): the rows equal the
+/// definition (bit `b` of byte `e` of row `k` is bit `k` of plane byte `8e + b`) for the first
+/// `plane_done` plane bytes, and are 0x5A (their initial value) after.
+#[cfg(test)]
+pub(super) fn forward_rows_match(
+    data: &[u8],
+    rows: &[u8],
+    rowlen: usize,
+    plane_done: usize,
+) -> Result<(), proptest::test_runner::TestCaseError> {
+    for k in 0..8 {
+        for e in 0..rowlen {
+            let want = if e < plane_done / 8 {
+                (0..8).map(|b| ((data[8 * e + b] >> k) & 1) << b).sum::<u8>()
+            } else {
+                0x5A
+            };
+            proptest::prop_assert_eq!(rows[k * rowlen + e], want, "row {} byte {}", k, e);
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use alloc::vec;
@@ -155,16 +178,7 @@ mod tests {
             // Forward: whole 32-byte tiles of the plane, 4 bytes of each row per tile.
             let plane_done = 8 * rowlen / 32 * 32;
             proptest::prop_assert_eq!(super::plane_to_bit_rows(&data[..8 * rowlen], &mut rows, rowlen), Some(plane_done));
-            for k in 0..8 {
-                for e in 0..rowlen {
-                    let want = if e < plane_done / 8 {
-                        (0..8).map(|b| ((data[8 * e + b] >> k) & 1) << b).sum::<u8>()
-                    } else {
-                        0x5A
-                    };
-                    proptest::prop_assert_eq!(rows[k * rowlen + e], want, "row {} byte {}", k, e);
-                }
-            }
+            super::forward_rows_match(data, &rows, rowlen, plane_done)?;
         }
     }
 }
