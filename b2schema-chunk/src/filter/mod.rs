@@ -4,7 +4,7 @@
 //! | id | filter | file | forward | backward |
 //! |---|---|---|---|---|
 //! | 1 | shuffle | [`shuffle`] | byte shuffle (AVX2 at run time, else SSE2, for 2/4/8/16-byte items) | unshuffle (likewise) |
-//! | 2 | bitshuffle | [`bitshuffle`] | bit transpose of 8-item groups (AVX2 bit step) | its inverse (AVX2, else SSE2) |
+//! | 2 | bitshuffle | [`bitshuffle`] | bit transpose of 8-item groups (AVX-512 or AVX2 bit step) | its inverse (AVX2, else SSE2) |
 //! | 3 | delta | [`delta`] | XOR against the chunk's first block | the same XOR, the first block in place |
 //! | 4 | trunc_prec | [`trunc_prec`] | mantissa bits zeroed (lossy) | nothing to undo |
 //! | 34, 35 | bytedelta | [`bytedelta`] | per-channel byte differences (AVX2) | running sums (AVX2, else SSE2; 34: c-blosc2 < 2.10's restart) |
