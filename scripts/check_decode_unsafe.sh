@@ -22,15 +22,19 @@ COMPRESS_ONLY = {"rusty_zstd", "zlib-rs"}
 ALLOWED = {
     "safe_arch": "safe wrappers of the SSE2 intrinsics (the byte unshuffle of decoded blocks); "
                  "no parsing: it reads only slices whose bounds the caller's safe code checked",
-    # AVX2 chosen at run time (issue 33; `std` feature, x86-64; src/filter/shuffle_avx2.rs), and
-    # the crates pulp brings. Decoded bytes reach pulp only as register values: our kernels load
-    # and store with safe slice copies whose bounds our code checks, and call only pulp's
-    # register-to-register wrappers (unpack, permute) and `pulp::cast` ([u8; 32] <-> __m256i).
-    "pulp": "runtime SIMD dispatch: a V3 token made only after std's is_x86_feature_detected "
-            "says AVX2/FMA, `vectorize` runs our safe kernel compiled for those features; its "
+    # AVX2 chosen at run time (issue 33; `std` feature, x86-64; src/filter/*_avx2.rs, run by
+    # src/filter/avx2_kernel.rs), and the crates pulp brings. Decoded bytes reach pulp only as
+    # register values: our kernels load and store with safe slice copies whose bounds our code
+    # checks, and call only pulp's register-to-register wrappers (unpack, permute, byte shifts
+    # and shuffles, adds, subtracts, and/xor, 64-bit shifts, set1, movemask) and `pulp::cast`
+    # ([u8; 32] <-> __m256i).
+    "pulp": "runtime SIMD dispatch: a V3 (V4) token made only after std's is_x86_feature_detected "
+            "says AVX2/FMA (AVX-512 F/BW/CD/DQ/VL), `Simd::vectorize` runs our safe kernel compiled "
+            "for those features; its "
             "unsafe (about 1600 uses) is the intrinsic wrappers, the target-feature call and "
             "masked loads we do not use; no parsing, no pointer from our data",
-    "bytemuck": "pulp::cast between [u8; 32] and __m256i (both Pod); unsafe confined to "
+    "bytemuck": "pulp::cast between [u8; 32] and __m256i, [u8; 64] and __m512i (all Pod; the "
+                "latter with its avx512_simd feature, which pulp's x86-v4 turns on); unsafe confined to "
                 "transmutes its Pod bounds justify; no parsing",
     "raw_cpuid": "pulp's CPU feature detection without std (the cpuid instruction; with our std feature pulp uses std's detection); sees no input",
     "bitflags": "raw-cpuid's flag types (its unsafe: bytemuck Pod impls of the flag types); sees no input",

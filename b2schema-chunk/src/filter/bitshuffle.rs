@@ -31,14 +31,16 @@ fn bit_rows_to_planes(src: &[u8], planes: &mut [u8], n: usize, es: usize) {
     for j in 0..es {
         let rows = 8 * j * rowlen;
         let plane = j * n;
-        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-        let done = super::shuffle_sse2::bit_rows_to_plane(
+        let (rows_in, plane_out) = (
             src.get(rows..rows + 8 * rowlen).unwrap_or(&[]),
-            rowlen,
             planes.get_mut(plane..plane + n).unwrap_or(&mut []),
         );
+        // AVX2 (chosen at run time) on 32 row bytes at a time, else SSE2 on 16.
+        let simd = super::avx2::bit_rows_to_plane(rows_in, rowlen, plane_out);
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        let done = simd.unwrap_or_else(|| super::shuffle_sse2::bit_rows_to_plane(rows_in, rowlen, plane_out));
         #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-        let done = 0;
+        let done = simd.unwrap_or(0);
         // 8 row bytes at a time: 8 u64 loads, a byte transpose, 8 bit transposes, 64 bytes out.
         let mut row_iters: [core::slice::ChunksExact<'_, u8>; 8] = core::array::from_fn(|k| {
             let at = rows + k * rowlen;
@@ -115,14 +117,8 @@ pub(crate) fn bitshuffle(typesize: usize, src: &[u8], dst: &mut [u8], tmp: &mut 
     let rowlen = n / 8;
     for j in 0..typesize {
         let plane = &tmp[j * n..(j + 1) * n];
-        #[cfg(all(feature = "std", target_arch = "x86_64"))]
-        let simd = super::shuffle_avx2::plane_to_bit_rows(
-            plane,
-            &mut dst[8 * j * rowlen..8 * (j + 1) * rowlen],
-            rowlen,
-        );
-        #[cfg(not(all(feature = "std", target_arch = "x86_64")))]
-        let simd: Option<usize> = None;
+        let simd =
+            super::avx2::plane_to_bit_rows(plane, &mut dst[8 * j * rowlen..8 * (j + 1) * rowlen], rowlen);
         let from = simd.unwrap_or(0) / 8;
         for (e, group) in plane.chunks_exact(8).enumerate().skip(from) {
             let x = u64::from_le_bytes(<[u8; 8]>::try_from(group).unwrap_or([0; 8]));

@@ -26,7 +26,7 @@ pub(crate) fn decode(typesize: usize, fixed: bool, src: &[u8], dst: &mut [u8]) {
         for (d, s) in dst[..body].chunks_exact_mut(stream_len).zip(src[..body].chunks_exact(stream_len)) {
             let (d_head, d_tail) = d.split_at_mut(whole);
             let (s_head, s_tail) = s.split_at(whole);
-            let mut acc = running_sums_16(s_head, d_head);
+            let mut acc = running_sums(s_head, d_head);
             if !fixed {
                 acc = 0;
             }
@@ -40,7 +40,7 @@ pub(crate) fn decode(typesize: usize, fixed: bool, src: &[u8], dst: &mut [u8]) {
 }
 
 /// Undoes filter 35 (`fixed`) or 34 and then the byte shuffle of the same `typesize` (at most
-/// 8), from `src` into `dst`, in one pass (the SSE2 tiles for `typesize` 4 and 8): the same bytes
+/// 8), from `src` into `dst`, in one pass (AVX2 or SSE2 tiles for `typesize` 4 and 8): the same bytes
 /// as [`decode`] then [`super::shuffle::unshuffle`].
 pub(crate) fn decode_unshuffle(typesize: usize, fixed: bool, src: &[u8], dst: &mut [u8]) {
     let len = src.len().min(dst.len());
@@ -49,8 +49,13 @@ pub(crate) fn decode_unshuffle(typesize: usize, fixed: bool, src: &[u8], dst: &m
     let n = len / typesize;
     let mut sums = [0u8; 8];
     let mut done = 0;
+    // AVX2 (chosen at run time), else SSE2, for 4- and 8-byte items.
+    let simd = super::avx2::undelta_unshuffle(typesize, src, dst, n);
+    if let Some((d, s)) = simd {
+        (done, sums) = (d, s);
+    }
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    {
+    if simd.is_none() {
         use super::shuffle_sse2::undelta_unshuffle_tiles;
         if typesize == 4 {
             let (d, s) = undelta_unshuffle_tiles::<4>(src, dst, n);
@@ -78,13 +83,22 @@ pub(crate) fn decode_unshuffle(typesize: usize, fixed: bool, src: &[u8], dst: &m
 }
 
 /// The running (wrapping) sums of `src` into `dst`, both a multiple of 16 bytes long, from 0;
-/// returns the last sum. SSE2: each 16-byte group's own prefix sums in four shift-and-add
-/// steps, then the sum carried in from the groups before (a scalar chain of one add per group,
-/// so the groups' work overlaps).
+/// returns the last sum: AVX2 (chosen at run time) on 32 bytes at a time, the rest by
+/// [`running_sums_16`].
+fn running_sums(src: &[u8], dst: &mut [u8]) -> u8 {
+    if let Some((done, acc)) = super::avx2::running_sums(src, dst) {
+        return running_sums_16(&src[done..], &mut dst[done..], acc);
+    }
+    running_sums_16(src, dst, 0)
+}
+
+/// The running (wrapping) sums of `src` into `dst`, both a multiple of 16 bytes long, from
+/// `acc`; returns the last sum. SSE2: each 16-byte group's own prefix sums in four
+/// shift-and-add steps, then the sum carried in from the groups before (a scalar chain of one
+/// add per group, so the groups' work overlaps).
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-fn running_sums_16(src: &[u8], dst: &mut [u8]) -> u8 {
+pub(super) fn running_sums_16(src: &[u8], dst: &mut [u8], mut acc: u8) -> u8 {
     use safe_arch::{add_i8_m128i, byte_shl_imm_u128_m128i, m128i, set_splat_i8_m128i};
-    let mut acc = 0u8;
     for (d, s) in dst.chunks_exact_mut(16).zip(src.chunks_exact(16)) {
         let mut x = m128i::from(<[u8; 16]>::try_from(s).unwrap_or([0; 16]));
         x = add_i8_m128i(x, byte_shl_imm_u128_m128i::<1>(x));
@@ -101,8 +115,7 @@ fn running_sums_16(src: &[u8], dst: &mut [u8]) -> u8 {
 
 /// [`running_sums_16`] without SSE2: one add per byte.
 #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-fn running_sums_16(src: &[u8], dst: &mut [u8]) -> u8 {
-    let mut acc = 0u8;
+pub(super) fn running_sums_16(src: &[u8], dst: &mut [u8], mut acc: u8) -> u8 {
     for (o, &v) in dst.iter_mut().zip(src) {
         acc = acc.wrapping_add(v);
         *o = acc;
@@ -120,8 +133,10 @@ pub(crate) fn encode(typesize: usize, src: &[u8], dst: &mut [u8]) {
     let body = stream_len * typesize;
     if stream_len > 0 {
         for (d, s) in dst[..body].chunks_exact_mut(stream_len).zip(src[..body].chunks_exact(stream_len)) {
-            let mut prev = 0u8;
-            for (o, &v) in d.iter_mut().zip(s) {
+            // AVX2 (chosen at run time) on 32 bytes at a time, the rest one byte at a time.
+            let done = super::avx2::differences(s, d).unwrap_or(0);
+            let mut prev = if done > 0 { s[done - 1] } else { 0 };
+            for (o, &v) in d[done..].iter_mut().zip(&s[done..]) {
                 *o = v.wrapping_sub(prev);
                 prev = v;
             }

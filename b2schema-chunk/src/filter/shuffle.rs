@@ -73,9 +73,9 @@ pub(crate) fn unshuffle(typesize: usize, src: &[u8], dst: &mut [u8]) {
     }
     let n = len / typesize;
     let body = n * typesize;
-    #[cfg(all(feature = "std", target_arch = "x86_64"))]
-    if let Some(done) = super::shuffle_avx2::unshuffle(typesize, src, dst, n) {
-        tail(typesize, src, dst, n, done);
+    if let Some(done) = super::avx2::unshuffle(typesize, src, dst, n) {
+        tail(typesize, src, dst, n, 0..done.start);
+        tail(typesize, src, dst, n, done.end..n);
         dst[body..].copy_from_slice(&src[body..]);
         return;
     }
@@ -90,7 +90,7 @@ pub(crate) fn unshuffle(typesize: usize, src: &[u8], dst: &mut [u8]) {
             _ => 0,
         };
         if done > 0 || matches!(typesize, 2 | 4 | 8 | 16) {
-            tail(typesize, src, dst, n, done);
+            tail(typesize, src, dst, n, done..n);
             dst[body..].copy_from_slice(&src[body..]);
             return;
         }
@@ -110,13 +110,13 @@ pub(crate) fn unshuffle(typesize: usize, src: &[u8], dst: &mut [u8]) {
         16 => tiles_n::<16>(src, dst, n),
         _ => tile_groups(src, dst, n, typesize),
     }
-    tail(typesize, src, dst, n, tiles);
+    tail(typesize, src, dst, n, tiles..n);
     dst[body..].copy_from_slice(&src[body..]);
 }
 
-/// Unshuffles elements `from..n` one byte at a time (the elements after the last whole tile).
-fn tail(typesize: usize, src: &[u8], dst: &mut [u8], n: usize, from: usize) {
-    for i in from..n {
+/// Unshuffles elements `range` one byte at a time (those before and after the whole tiles).
+fn tail(typesize: usize, src: &[u8], dst: &mut [u8], n: usize, range: core::ops::Range<usize>) {
+    for i in range {
         for j in 0..typesize {
             if let (Some(d), Some(&s)) = (dst.get_mut(i * typesize + j), src.get(j * n + i)) {
                 *d = s;
@@ -211,10 +211,7 @@ pub(crate) fn shuffle(typesize: usize, src: &[u8], dst: &mut [u8]) {
     }
     let n = len / typesize;
     let body = n * typesize;
-    #[cfg(all(feature = "std", target_arch = "x86_64"))]
-    let simd = super::shuffle_avx2::shuffle(typesize, src, dst, n);
-    #[cfg(not(all(feature = "std", target_arch = "x86_64")))]
-    let simd = None;
+    let simd = super::avx2::shuffle(typesize, src, dst, n);
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     let simd = simd.or_else(|| {
         use super::shuffle_sse2::shuffle_tiles;

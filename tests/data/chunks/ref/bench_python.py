@@ -36,6 +36,9 @@ CHUNK = 4 << 20
 ZSTD_ROWS = [(f"zstd-{d}-c{cl}", d, ts, cl) for d, ts in (("smooth", 8), ("counters", 4)) for cl in (1, 5, 9)]
 # zstd + bytedelta (issues 29 and 33): shuffle then bytedelta, clevel 1, on both datasets.
 BYTEDELTA_ROWS = [(f"zstd-bytedelta-{d}", d, ts, 1) for d, ts in (("smooth", 8), ("counters", 4))]
+# Byte shuffle of 2- and 16-byte items (issue 33's AVX2 kernels): the same data as CONFIGS,
+# typesize 2 or 16, lz4 clevel 5.
+SHUFFLE_SIZE_ROWS = [(f"lz4-shuffle-ts{ts}", ts) for ts in (2, 16)]
 # B2_BENCH_ONLY=zstd runs only the configurations whose name starts with it.
 ONLY = os.environ.get("B2_BENCH_ONLY", "")
 
@@ -85,6 +88,7 @@ def main():
     rows += [(name, C.ZSTD, [F.SHUFFLE], ts, cl, lambda i, d=d: dataset(d, i)) for name, d, ts, cl in ZSTD_ROWS]
     rows += [(name, C.ZSTD, [F.SHUFFLE, F.BYTEDELTA], ts, cl, lambda i, d=d: dataset(d, i))
              for name, d, ts, cl in BYTEDELTA_ROWS]
+    rows += [(name, C.LZ4, [F.SHUFFLE], ts, 5, data) for name, ts in SHUFFLE_SIZE_ROWS]
     for name, codec, filters, typesize, clevel, make in rows:
         if not name.startswith(ONLY):
             continue
