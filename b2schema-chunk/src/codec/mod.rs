@@ -254,6 +254,12 @@ impl<'r> Encoder<'r> {
         Encoder { blosclz_1x: Some(split), ..self }
     }
 
+    /// Whether a registered plugin codes the streams (its output under a smaller limit may
+    /// differ).
+    pub(crate) fn is_plugin(&self) -> bool {
+        self.plugin.is_some()
+    }
+
     /// The codec's format version for byte 1 of the header (`versionlz`).
     pub(crate) fn version(&self) -> u8 {
         self.plugin.map_or(fields::CODEC_VERSION_FORMAT, |(p, _)| p.version())
@@ -297,6 +303,8 @@ impl<'r> Encoder<'r> {
             _ => match self.plugin {
                 Some((plugin, ctx)) => {
                     let ctx = PluginContext { blocksize: input.len(), ..ctx };
+                    // The output buffer is reused: what a plugin claims and did not write is zeros.
+                    output.fill(0);
                     let n = plugin.encode(input, output, &ctx).map_err(|e| {
                         Error::invalid(
                             fields::UDCOMPCODE,
