@@ -17,9 +17,17 @@
 //! * **special zeros**: a chunk whose every stream is a run of zeros becomes a 32-byte
 //!   `BLOSC2_SPECIAL_ZERO` chunk.
 //!
+//! Blocks are written as c-blosc2's serial loop writes them (`serial_blosc`, `blosc_c`):
+//! straight into the chunk, each stream's codec limited to what is left of `nbytes + 32`,
+//! stopping at the first block that does not fit (the chunk is then stored as memcpy: c-blosc2's
+//! early exit). The filters and the codec write into the thread's kept scratch buffers, grown
+//! only when a block needs more; a block without filters is read in place.
+//!
 //! Blocks are independent: with `nthreads > 1` (and the `std` feature) they are filtered and
-//! compressed on scoped threads, then assembled in block order, so the output does not depend
-//! on the thread count (c-blosc2 itself stores blocks in the order its threads finish them).
+//! compressed on scoped threads, every thread giving up as soon as the blocks encoded so far no
+//! longer fit (c-blosc2's `thread_giveup_code`), then laid out in block order, the blocks that
+//! could meet the limit by the serial loop; so the output does not depend on the thread count
+//! (c-blosc2 itself stores blocks in the order its threads finish them).
 //!
 //! With [`Params::use_dict`], a zstd, lz4 or lz4hc chunk carries a dictionary made from its
 //! own filtered blocks, as c-blosc2's `use_dict` does (its samples and size limits; zstd:
@@ -237,7 +245,7 @@ impl Plan<'_> {
         let gave_up = AtomicBool::new(false);
         // A plugin codec may write other bytes under a smaller limit: no early give-up then.
         let may_give_up = !self.encoder.is_plugin();
-        let worker = |t: usize| -> Result<Vec<(usize, Vec<u8>, bool)>, Error> {
+        let worker = |t: usize| -> Result<Vec<Encoded>, Error> {
             let mut scratch = Scratch::default();
             let mut done = Vec::new();
             for j in (t..self.nblocks).step_by(workers) {
@@ -258,7 +266,7 @@ impl Plan<'_> {
             }
             Ok(done)
         };
-        let results: Vec<Result<Vec<(usize, Vec<u8>, bool)>, Error>> = std::thread::scope(|scope| {
+        let results: Vec<Result<Vec<Encoded>, Error>> = std::thread::scope(|scope| {
             let worker = &worker;
             let handles: Vec<_> = (0..workers).map(|t| scope.spawn(move || worker(t))).collect();
             handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err(alloc_error(0)))).collect()
@@ -286,6 +294,10 @@ impl Plan<'_> {
         Ok(true)
     }
 }
+
+/// A block encoded on a thread: its index, its bytes, whether its streams are all runs of zeros.
+#[cfg(feature = "std")]
+type Encoded = (usize, Vec<u8>, bool);
 
 /// The byte every byte of `data` equals, if any (c-blosc2's `get_run`), 32 bytes at a time.
 fn run_value(data: &[u8]) -> Option<u8> {

@@ -92,15 +92,12 @@ mod tests {
             .collect()
     }
 
-    /// A xorshift's bytes: a flat histogram, no matches.
+    /// The top bytes of a 64-bit LCG (Knuth's MMIX constants): a flat histogram, no matches.
     fn noise(n: usize, seed: u64) -> Vec<u8> {
-        let mut x = seed | 1;
         (0..n)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                x as u8
+            .scan(seed, |x, _| {
+                *x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                Some((*x >> 56) as u8)
             })
             .collect()
     }
