@@ -501,6 +501,7 @@ mod tests {
     use crate::id::{Codec, Filter};
     use alloc::string::ToString;
     use alloc::vec;
+    use alloc::vec::Vec;
 
     /// What c-blosc 1.x cannot write is refused, naming the parameter.
     #[test]
@@ -521,6 +522,41 @@ mod tests {
         // The same parameters in Blosc2 chunks are fine (but the ndlz codec, a plugin).
         assert!(compress(&data, &p.with_filter(4, Filter::Delta, 0).with_format(Format::Blosc2)).is_ok());
         assert!(compress(&data, &p).is_ok());
+    }
+
+    /// The last block meets c-blosc2's output limit: 60 bytes are left for its stream, under
+    /// blosclz's 66-byte floor, so the serial loop cannot compress it and the chunk is a memcpy
+    /// chunk; unlimited, the stream compresses to far less than 60 bytes. Two threads must hand
+    /// that block to the serial loop (not keep their own, smaller, encoding of it).
+    #[cfg(feature = "std")]
+    #[test]
+    fn a_block_at_the_output_limit_is_written_by_the_serial_loop() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        // Three 256-byte blocks of noise (stored raw), then 92 bytes of a short pattern.
+        let mut src: Vec<u8> = (0..3 * 256)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x as u8
+            })
+            .collect();
+        src.extend((0..92).map(|i| b"abcd"[i % 4]));
+        let p = Params::new(1)
+            .with_codec(Codec::BloscLz)
+            .with_clevel(9)
+            .with_filters([Filter::NoFilter; 6], [0; 6])
+            .with_split(super::Split::Never)
+            .with_blocksize(256);
+        let one = compress(&src, &p).unwrap();
+        assert!(crate::ChunkHeader::parse(&one).unwrap().is_memcpyed(), "the serial loop gives up");
+        assert_eq!(one.len(), src.len() + 32);
+        for nthreads in [2, 3, 4] {
+            assert_eq!(compress(&src, &p.with_nthreads(nthreads)).unwrap(), one, "{nthreads} threads");
+        }
+        // The last block alone does compress (the limit, not the data, made the chunk memcpy).
+        let last = compress(&src[3 * 256..], &p).unwrap();
+        assert!(last.len() < 60 + 32, "{} bytes", last.len());
     }
 
     proptest::proptest! {
