@@ -501,7 +501,6 @@ mod tests {
     use crate::id::{Codec, Filter};
     use alloc::string::ToString;
     use alloc::vec;
-    use alloc::vec::Vec;
 
     /// What c-blosc 1.x cannot write is refused, naming the parameter.
     #[test]
@@ -531,16 +530,8 @@ mod tests {
     #[cfg(feature = "std")]
     #[test]
     fn a_block_at_the_output_limit_is_written_by_the_serial_loop() {
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
         // Three 256-byte blocks of noise (stored raw), then 92 bytes of a short pattern.
-        let mut src: Vec<u8> = (0..3 * 256)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                x as u8
-            })
-            .collect();
+        let mut src = crate::test_data::noise(3 * 256, 1);
         src.extend((0..92).map(|i| b"abcd"[i % 4]));
         let p = Params::new(1)
             .with_codec(Codec::BloscLz)

@@ -75,6 +75,7 @@ const DICT_LEVEL: i32 = 1;
 #[cfg(test)]
 mod tests {
     use super::{encode, zstd_level};
+    use crate::test_data::noise;
     use alloc::vec;
     use alloc::vec::Vec;
 
@@ -88,16 +89,6 @@ mod tests {
                 x ^= x >> 7;
                 x ^= x << 17;
                 b'a' + (x & 15) as u8
-            })
-            .collect()
-    }
-
-    /// The top bytes of a 64-bit LCG (Knuth's MMIX constants): a flat histogram, no matches.
-    fn noise(n: usize, seed: u64) -> Vec<u8> {
-        (0..n)
-            .scan(seed, |x, _| {
-                *x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-                Some((*x >> 56) as u8)
             })
             .collect()
     }
