@@ -7,7 +7,8 @@ bytes), compresses each as one chunk with python-blosc2 (nthreads 1) and with b2
 `compress_bench` example (release build), per codec at clevels 1, 5 and 9 with python-blosc2's
 defaults otherwise (shuffle, auto split, automatic blocksize), checks that each side decodes the
 other's chunk, and prints a Markdown table: compressed size ratio (b2schema / c-blosc2) and
-speed ratio (b2schema MB/s / c-blosc2 MB/s).
+speed ratio (b2schema MB/s / c-blosc2 MB/s), with the load average at the start and the end.
+The binary is built with cargo first (`CARGO_TARGET_DIR` is honoured).
 """
 import argparse
 import json
@@ -59,9 +60,11 @@ def main():
     blosc2.set_nthreads(1)
     subprocess.run(["cargo", "build", "--release", "-q", "-p", "b2schema", "--example", "compress_bench"],
                    cwd=ROOT, check=True)
-    exe = os.path.join(ROOT, "target", "release", "examples", "compress_bench")
+    target = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
+    exe = os.path.join(target, "release", "examples", "compress_bench")
     print(f"python-blosc2 {blosc2.__version__} (c-blosc2 {blosc2.blosclib_version.split()[0]}), "
-          f"one chunk of {args.mb:g} MB per dataset, nthreads 1, best of {args.reps}\n")
+          f"one chunk of {args.mb:g} MB per dataset, nthreads 1, best of {args.reps}; "
+          f"load average {os.getloadavg()[0]:.1f} at the start\n")
     print("| data | codec | clevel | c-blosc2 ratio | b2schema ratio | size b2schema/c-blosc2 | size target | "
           "c-blosc2 MB/s | b2schema MB/s | speed b2schema/c-blosc2 |")
     print("|---|---|---|---|---|---|---|---|---|---|")
@@ -86,6 +89,7 @@ def main():
                     print(f"| {label} | {codec} | {clevel} | {len(data) / csize:.2f} | {len(data) / r['cbytes']:.2f} | "
                           f"{size_ratio:.3f} | <= {TARGET[codec]:.2f} {met} | {mb / secs:.0f} | {mb / r['seconds']:.0f} | "
                           f"{speed:.2f}{sp} |")
+    print(f"\nload average {os.getloadavg()[0]:.1f} at the end")
     sys.exit(1 if failures else 0)
 
 

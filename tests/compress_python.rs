@@ -84,6 +84,27 @@ fn data(ts: usize, n: usize, seed: u64) -> Vec<u8> {
     out
 }
 
+/// Bytes that do not compress (a xorshift), with a run of zeros of `run` bytes in the middle of
+/// each `chunk` bytes: chunks at c-blosc2's output limit, stored as memcpy chunks, or with
+/// streams stored raw, as c-blosc2 decides block by block (its early exit).
+fn noise(n: usize, seed: u64, chunk: usize, run: usize) -> Vec<u8> {
+    let mut s = seed | 1;
+    let mut out: Vec<u8> = (0..n)
+        .map(|_| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s as u8
+        })
+        .collect();
+    for c in out.chunks_mut(chunk) {
+        let mid = c.len() / 2;
+        let end = (mid + run).min(c.len());
+        c[mid..end].fill(0);
+    }
+    out
+}
+
 /// What trunc_prec keeps of `data` (the low mantissa bits cleared).
 fn truncated(data: &[u8], ts: usize, keep: u32) -> Vec<u8> {
     let zeroed = if ts == 4 { 23 - keep } else { 52 - keep };
@@ -190,15 +211,28 @@ fn array_cases(dir: &Path) -> Vec<Case> {
     cases
 }
 
-/// SChunks with c-blosc2's automatic blocksize: 2 chunks of 96 KiB.
+/// SChunks with c-blosc2's automatic blocksize: 2 chunks of 96 KiB, of data that compresses,
+/// of noise, and of noise with a run of zeros (chunks at the output limit).
 fn schunk_cases(dir: &Path) -> Vec<Case> {
     let mut cases = Vec::new();
+    let kinds = ["data", "noise", "nearly-noise"];
     for (codec, cname) in CODECS {
         for clevel in [1u8, 5, 9] {
             for ts in [1usize, 4, 8] {
-                for split in [SplitMode::Auto, SplitMode::Never] {
-                    let name = format!("schunk-{cname}-c{clevel}-ts{ts}-split{}", split.value());
-                    let input = data(ts, 2 * 96 * 1024 / ts, clevel as u64);
+                for (kind, split) in kinds.iter().flat_map(|k| [(k, SplitMode::Auto), (k, SplitMode::Never)])
+                {
+                    let name = format!("schunk-{kind}-{cname}-c{clevel}-ts{ts}-split{}", split.value());
+                    let n = 2 * 96 * 1024;
+                    let input = match *kind {
+                        "data" => data(ts, n / ts, clevel as u64),
+                        "noise" => noise(n, u64::from(clevel) * 31 + ts as u64, 96 * 1024, 0),
+                        _ => noise(
+                            n,
+                            u64::from(clevel) * 37 + ts as u64,
+                            96 * 1024,
+                            24 * usize::from(clevel) * ts,
+                        ),
+                    };
                     let shuffle = [0, 0, 0, 0, 0, filter_id::SHUFFLE];
                     let cp = cparams(codec, clevel, shuffle, [0; 6], split);
                     let ours = dir.join(format!("{name}.ours.b2frame"));
@@ -286,6 +320,10 @@ fn python_blosc2_and_b2schema_read_each_others_compressed_files() {
                 && (th.is_memcpyed() || oh.is_memcpyed() || th.dont_split() == oh.dont_split());
             if !same_layout {
                 layout_differs.push(format!("{name} chunk {i}: python {th:?}\n  ours {oh:?}"));
+            }
+            // Noise is stored as memcpy chunks by both (every codec gives up on it).
+            if name.starts_with("schunk-noise-") {
+                assert!(th.is_memcpyed() && oh.is_memcpyed(), "{name} chunk {i}: noise not a memcpy chunk");
             }
             let e = identical.entry(c.codec).or_default();
             e.1 += 1;

@@ -53,6 +53,8 @@ mod fields;
 mod filter;
 mod id;
 mod registry;
+#[cfg(test)]
+mod test_data;
 /// The zstd decoder's entry for the fuzz target only (not part of the API).
 #[cfg(feature = "zstd")]
 #[doc(hidden)]

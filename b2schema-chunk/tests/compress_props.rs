@@ -25,6 +25,29 @@ fn data() -> impl Strategy<Value = Vec<u8>> {
     ]
 }
 
+/// Noise with some redundancy (a run of one byte somewhere, up to an eighth of the data):
+/// chunks about as large as their input, where c-blosc2's output limit decides between
+/// compressed and memcpy chunks block by block and stream by stream.
+fn nearly_noise() -> impl Strategy<Value = Vec<u8>> {
+    (any::<u64>(), 64usize..40_000, 0usize..=8, any::<prop::sample::Index>(), any::<u8>()).prop_map(
+        |(seed, len, eighths, at, v)| {
+            let mut x = seed | 1;
+            let mut out: Vec<u8> = (0..len)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    x as u8
+                })
+                .collect();
+            let run = len * eighths / 64;
+            let start = at.index(len - run + 1);
+            out[start..start + run].fill(v);
+            out
+        },
+    )
+}
+
 fn params() -> impl Strategy<Value = Params> {
     (
         proptest::sample::select(CODECS.to_vec()),
@@ -71,6 +94,20 @@ proptest! {
         let one = compress(&src, &{ let mut p = p; p.nthreads = 1; p }).unwrap();
         let many = compress(&src, &{ let mut p = p; p.nthreads = 3; p }).unwrap();
         prop_assert_eq!(one, many);
+    }
+
+    /// Where the output limit bites (the threaded compressor gives up early, or hands the
+    /// last blocks to the serial loop), the chunk is still the serial loop's, and decodes.
+    #[test]
+    fn chunks_at_the_output_limit_do_not_depend_on_threads(
+        src in nearly_noise(),
+        p in params(),
+        nthreads in 2usize..=4,
+    ) {
+        let one = compress(&src, &{ let mut p = p; p.nthreads = 1; p }).unwrap();
+        let many = compress(&src, &{ let mut p = p; p.nthreads = nthreads; p }).unwrap();
+        prop_assert_eq!(&one, &many);
+        prop_assert_eq!(chunk::decompress(&one).unwrap(), src);
     }
 
     #[test]

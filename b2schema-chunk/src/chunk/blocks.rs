@@ -13,7 +13,8 @@
 use alloc::vec::Vec;
 use core::ops::Range;
 
-use super::decompress::{Blocks, Decoder, Layout, Scratch, Window, fill_special_at, pipeline, simple_layout};
+use super::buffers::Scratch;
+use super::decompress::{Blocks, Decoder, Layout, Window, fill_special_at, pipeline, simple_layout};
 use super::header::{ChunkHeader, MIN_HEADER_LEN, Special, found_usize};
 use crate::error::{Error, ErrorKind, Expected, num};
 use crate::fields;

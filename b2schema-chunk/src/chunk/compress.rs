@@ -17,9 +17,17 @@
 //! * **special zeros**: a chunk whose every stream is a run of zeros becomes a 32-byte
 //!   `BLOSC2_SPECIAL_ZERO` chunk.
 //!
+//! Blocks are written as c-blosc2's serial loop writes them (`serial_blosc`, `blosc_c`):
+//! straight into the chunk, each stream's codec limited to what is left of `nbytes + 32`,
+//! stopping at the first block that does not fit (the chunk is then stored as memcpy: c-blosc2's
+//! early exit). The filters and the codec write into the thread's kept scratch buffers, grown
+//! only when a block needs more; a block without filters is read in place.
+//!
 //! Blocks are independent: with `nthreads > 1` (and the `std` feature) they are filtered and
-//! compressed on scoped threads, then assembled in block order, so the output does not depend
-//! on the thread count (c-blosc2 itself stores blocks in the order its threads finish them).
+//! compressed on scoped threads, every thread giving up as soon as the blocks encoded so far no
+//! longer fit (c-blosc2's `thread_giveup_code`), then laid out in block order, the blocks that
+//! could meet the limit by the serial loop; so the output does not depend on the thread count
+//! (c-blosc2 itself stores blocks in the order its threads finish them).
 //!
 //! With [`Params::use_dict`], a zstd, lz4 or lz4hc chunk carries a dictionary made from its
 //! own filtered blocks, as c-blosc2's `use_dict` does (its samples and size limits; zstd:
@@ -29,7 +37,7 @@
 
 use alloc::vec::Vec;
 
-use super::buffers::{alloc_error, try_copy, try_zeroed};
+use super::buffers::{Scratch, ScratchBlocks, alloc_error, with_scratch};
 use super::header::{
     B2_USEDICT, COMPFORMAT_SHIFT, EXTENDED_HEADER_LEN, FLAG_DELTA, FLAG_DONT_SPLIT, FLAG_EXTENDED,
     FLAG_MEMCPYED, MAX_TYPESIZE, SPECIAL_SHIFT, Special,
@@ -72,21 +80,6 @@ struct Plan<'a> {
     bitshuffle1: bool,
 }
 
-/// One stream of a block, encoded with the full output limit.
-enum Stream {
-    /// All bytes equal to this one.
-    Run(u8),
-    /// Compressed bytes, or `None` when the codec gave up (stored raw unless it is retried).
-    Coded(Option<Vec<u8>>),
-}
-
-/// A block after the filters and the codec, before assembly.
-struct Block {
-    /// The filtered block (kept for raw streams and retries under a smaller limit).
-    filtered: Vec<u8>,
-    streams: Vec<Stream>,
-}
-
 impl Plan<'_> {
     /// Size and stream count of block `j`.
     fn block_geometry(&self, j: usize) -> (usize, usize) {
@@ -97,172 +90,214 @@ impl Plan<'_> {
         (bsize, nstreams)
     }
 
-    /// Block `j` through the filters.
-    fn filter_block(&self, j: usize) -> Result<Vec<u8>, Error> {
+    /// Block `j` through the filters: the chunk's own bytes when no filter runs, else one of
+    /// the scratch buffers `bufs` (of at least the block's size).
+    fn filtered<'s>(&'s self, j: usize, bufs: ScratchBlocks<'s>) -> Result<&'s [u8], Error> {
         let (bsize, _) = self.block_geometry(j);
         let off = j * self.blocksize;
-        Ok(
-            if self.forward.is_empty()
-                || (self.bitshuffle1 && blosc1::bitshuffle_copies(self.typesize, bsize))
-            {
-                try_copy(&self.src[off..off + bsize])?
-            } else {
-                let mut a = try_zeroed(bsize)?;
-                let mut b = try_zeroed(bsize)?;
-                let mut tmp = try_zeroed(bsize)?;
-                match self.forward.apply(self.src, off, bsize, &mut a, &mut b, &mut tmp, self.clevel)? {
-                    Some(true) => b,
-                    Some(false) => a,
-                    None => try_copy(&self.src[off..off + bsize])?,
-                }
-            },
-        )
+        let own = &self.src[off..off + bsize];
+        if self.forward.is_empty() || (self.bitshuffle1 && blosc1::bitshuffle_copies(self.typesize, bsize)) {
+            return Ok(own);
+        }
+        let (a, b, tmp) = bufs;
+        let which = self.forward.apply(self.src, off, bsize, &mut *a, &mut *b, tmp, self.clevel)?;
+        let (a, b): (&'s [u8], &'s [u8]) = (a, b);
+        Ok(match which {
+            Some(true) => &b[..bsize],
+            Some(false) => &a[..bsize],
+            None => own,
+        })
     }
 
     /// Every block through the filters, end to end: c-blosc2's dictionary training pass.
     fn filter_all(&self) -> Result<Vec<u8>, Error> {
         let mut all = Vec::new();
         all.try_reserve_exact(self.src.len()).map_err(|_| alloc_error(self.src.len()))?;
-        for j in 0..self.nblocks {
-            all.extend_from_slice(&self.filter_block(j)?);
-        }
-        Ok(all)
+        with_scratch(|scratch| {
+            for j in 0..self.nblocks {
+                let (bsize, _) = self.block_geometry(j);
+                all.extend_from_slice(self.filtered(j, scratch.blocks(bsize, true)?)?);
+            }
+            Ok(all)
+        })
     }
 
-    /// Filters and compresses block `j` with each stream's limit its own length.
-    fn encode_block(&self, j: usize) -> Result<Block, Error> {
+    /// Writes block `j`'s streams at the end of `out` as c-blosc2's `blosc_c` does, with its
+    /// output limit: `out` may grow to `destsize` bytes. `false` when the block does not fit
+    /// (c-blosc2's "non-compressible": the chunk is stored as memcpy instead). `zeros` is
+    /// cleared by every stream that is not a run of zeros.
+    fn write_block(
+        &self,
+        j: usize,
+        scratch: &mut Scratch,
+        out: &mut Vec<u8>,
+        destsize: usize,
+        zeros: &mut bool,
+    ) -> Result<bool, Error> {
         let (bsize, nstreams) = self.block_geometry(j);
-        let filtered = self.filter_block(j)?;
         let neblock = bsize / nstreams;
-        let mut streams = Vec::new();
-        streams.try_reserve_exact(nstreams).map_err(|_| alloc_error(nstreams))?;
-        let mut scratch = try_zeroed(neblock)?;
+        let (bufs, coded) = scratch.blocks_and_coded(bsize, true, neblock)?;
+        let filtered = self.filtered(j, bufs)?;
         for s in 0..nstreams {
             let data = &filtered[s * neblock..(s + 1) * neblock];
-            if let Some(v) = run_value(data).filter(|_| self.runs) {
-                streams.push(Stream::Run(v));
+            let ntbytes = out.len() + 4;
+            if self.runs
+                && let Some(v) = run_value(data)
+            {
+                let needed = ntbytes + usize::from(v > 0);
+                if needed > destsize {
+                    return Ok(false);
+                }
+                out.extend_from_slice(&(-i32::from(v)).to_le_bytes());
+                if v > 0 {
+                    // The run-length token after a run of a non-zero byte.
+                    *zeros = false;
+                    out.push(1);
+                }
                 continue;
             }
-            let n = self.encoder.encode(self.dict.as_ref(), data, &mut scratch)?;
-            streams.push(Stream::Coded(if n == 0 || n >= neblock {
-                None
-            } else {
-                Some(try_copy(&scratch[..n])?)
-            }));
-        }
-        Ok(Block { filtered, streams })
-    }
-
-    /// Encodes every block, on `nthreads` scoped threads when there are several.
-    fn encode_blocks(&self, nthreads: usize) -> Result<Vec<Block>, Error> {
-        #[cfg(feature = "std")]
-        if super::usable_threads(nthreads) > 1 && self.nblocks > 1 {
-            let workers = nthreads.min(self.nblocks);
-            let results: Vec<Result<Vec<(usize, Block)>, Error>> = std::thread::scope(|scope| {
-                let handles: Vec<_> = (0..workers)
-                    .map(|t| {
-                        scope.spawn(move || {
-                            (t..self.nblocks)
-                                .step_by(workers)
-                                .map(|j| self.encode_block(j).map(|b| (j, b)))
-                                .collect::<Result<Vec<_>, _>>()
-                        })
-                    })
-                    .collect();
-                handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err(alloc_error(0)))).collect()
-            });
-            let mut slots: Vec<Option<Block>> = Vec::new();
-            slots.try_reserve_exact(self.nblocks).map_err(|_| alloc_error(self.nblocks))?;
-            slots.resize_with(self.nblocks, || None);
-            for r in results {
-                for (j, b) in r? {
-                    slots[j] = Some(b);
-                }
+            *zeros = false;
+            // The codec's limit: the stream's size, or what is left of the output.
+            let maxout = match destsize.checked_sub(ntbytes) {
+                Some(left) if left < neblock => left,
+                Some(_) => neblock,
+                None => 0,
+            };
+            if maxout == 0 {
+                return Ok(false);
             }
-            return Ok(slots.into_iter().flatten().collect());
+            let n = self.encoder.encode(self.dict.as_ref(), data, &mut coded[..maxout])?;
+            if n == 0 || n >= neblock {
+                // Not compressed: the stream is stored as is, if it fits.
+                if ntbytes + neblock > destsize {
+                    return Ok(false);
+                }
+                out.extend_from_slice(&(neblock as i32).to_le_bytes());
+                out.extend_from_slice(data);
+            } else {
+                out.extend_from_slice(&(n as i32).to_le_bytes());
+                out.extend_from_slice(&coded[..n]);
+            }
         }
-        let _ = nthreads;
-        let mut blocks = Vec::new();
-        blocks.try_reserve_exact(self.nblocks).map_err(|_| alloc_error(self.nblocks))?;
-        for j in 0..self.nblocks {
-            blocks.push(self.encode_block(j)?);
-        }
-        Ok(blocks)
+        Ok(true)
     }
 
-    /// Lays the blocks out after the header as c-blosc2's serial loop does, with its output
-    /// limit; `None` when the chunk does not fit (stored as memcpy instead). Returns the body
-    /// (bstarts and streams) and whether every stream was a run of zeros.
-    fn assemble(&self, blocks: &[Block], out: &mut Vec<u8>) -> Option<bool> {
-        let mut ntbytes = self.header_len + 4 * self.nblocks;
-        out.resize(ntbytes, 0);
+    /// Writes the chunk's body after the header in `out` (the bstarts, the dictionary, the
+    /// blocks), as c-blosc2's serial loop does, stopping at the first block that does not fit
+    /// (c-blosc2's early exit); `None` when the chunk does not fit (stored as memcpy instead),
+    /// else whether every stream was a run of zeros. With `nthreads > 1` the blocks are
+    /// encoded on scoped threads and the result is the same bytes.
+    fn write(&self, nthreads: usize, out: &mut Vec<u8>) -> Result<Option<bool>, Error> {
+        out.resize(self.header_len + 4 * self.nblocks, 0);
         if let Some(d) = &self.dict {
             // After the bstarts: the dictionary's size, then its bytes (at most 32 KiB).
-            ntbytes += 4 + d.bytes.len();
-            if ntbytes > self.destsize {
-                return None;
+            if out.len() + 4 + d.bytes.len() > self.destsize {
+                return Ok(None);
             }
             out.extend_from_slice(&(d.bytes.len() as i32).to_le_bytes());
             out.extend_from_slice(&d.bytes);
         }
-        let mut all_zero_runs = true;
-        for (j, block) in blocks.iter().enumerate() {
-            let at = self.header_len + 4 * j;
-            out[at..at + 4].copy_from_slice(&(ntbytes as i32).to_le_bytes());
-            let (bsize, nstreams) = self.block_geometry(j);
-            let neblock = bsize / nstreams;
-            for (s, stream) in block.streams.iter().enumerate() {
-                ntbytes += 4;
-                let data = &block.filtered[s * neblock..(s + 1) * neblock];
-                match stream {
-                    Stream::Run(v) => {
-                        if ntbytes > self.destsize {
-                            return None;
-                        }
-                        out.extend_from_slice(&(-i32::from(*v)).to_le_bytes());
-                        if *v > 0 {
-                            all_zero_runs = false;
-                            ntbytes += 1;
-                            if ntbytes > self.destsize {
-                                return None;
-                            }
-                            out.push(1);
-                        }
-                    }
-                    Stream::Coded(coded) => {
-                        all_zero_runs = false;
-                        let retried;
-                        let mut cbytes: Option<&[u8]> = coded.as_deref();
-                        if ntbytes + neblock > self.destsize {
-                            let maxout = self.destsize.checked_sub(ntbytes).filter(|&m| m > 0)?;
-                            let mut buf = try_zeroed(maxout).ok()?;
-                            let n = self.encoder.encode(self.dict.as_ref(), data, &mut buf).ok()?;
-                            buf.truncate(n);
-                            retried = buf;
-                            cbytes = if n == 0 || n >= neblock { None } else { Some(&retried) };
-                        }
-                        match cbytes {
-                            Some(c) => {
-                                out.extend_from_slice(&(c.len() as i32).to_le_bytes());
-                                out.extend_from_slice(c);
-                                ntbytes += c.len();
-                            }
-                            None => {
-                                if ntbytes + neblock > self.destsize {
-                                    return None;
-                                }
-                                out.extend_from_slice(&(neblock as i32).to_le_bytes());
-                                out.extend_from_slice(data);
-                                ntbytes += neblock;
-                            }
-                        }
-                    }
-                }
+        let mut zeros = true;
+        #[cfg(feature = "std")]
+        if super::usable_threads(nthreads) > 1 && self.nblocks > 1 {
+            return Ok(self.write_threaded(nthreads.min(self.nblocks), out, &mut zeros)?.then_some(zeros));
+        }
+        let _ = nthreads;
+        Ok(with_scratch(|scratch| self.write_serial(0, scratch, out, &mut zeros))?.then_some(zeros))
+    }
+
+    /// Writes blocks `from..` after what `out` holds, one after the other (c-blosc2's
+    /// `serial_blosc`); `false` at the first block that does not fit.
+    fn write_serial(
+        &self,
+        from: usize,
+        scratch: &mut Scratch,
+        out: &mut Vec<u8>,
+        zeros: &mut bool,
+    ) -> Result<bool, Error> {
+        for j in from..self.nblocks {
+            self.set_bstart(out, j);
+            if !self.write_block(j, scratch, out, self.destsize, zeros)? {
+                return Ok(false);
             }
         }
-        Some(all_zero_runs)
+        Ok(true)
+    }
+
+    /// Records that block `j` starts where `out` ends.
+    fn set_bstart(&self, out: &mut [u8], j: usize) {
+        let at = self.header_len + 4 * j;
+        let start = out.len() as i32;
+        out[at..at + 4].copy_from_slice(&start.to_le_bytes());
+    }
+
+    /// [`Plan::write_serial`] with the blocks encoded on `workers` scoped threads, each block
+    /// as if the output had room for it, then laid out in block order. All give up as soon as
+    /// the blocks encoded so far no longer fit (c-blosc2's `thread_giveup_code`): the serial
+    /// loop would stop too, as a stream under a smaller limit is the same bytes or none. A
+    /// block that might meet the limit (less room left than its raw size) and those after it
+    /// are written by the serial loop, so that the bytes are the serial loop's.
+    #[cfg(feature = "std")]
+    fn write_threaded(&self, workers: usize, out: &mut Vec<u8>, zeros: &mut bool) -> Result<bool, Error> {
+        use core::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+        let room = self.destsize.saturating_sub(out.len());
+        let used = AtomicUsize::new(0);
+        let gave_up = AtomicBool::new(false);
+        // A plugin codec may write other bytes under a smaller limit: no early give-up then.
+        let may_give_up = !self.encoder.is_plugin();
+        let worker = |t: usize| -> Result<Vec<Encoded>, Error> {
+            let mut scratch = Scratch::default();
+            let mut done = Vec::new();
+            for j in (t..self.nblocks).step_by(workers) {
+                if gave_up.load(Ordering::Relaxed) {
+                    break;
+                }
+                let (bsize, nstreams) = self.block_geometry(j);
+                let most = bsize + 4 * nstreams;
+                let mut v = Vec::new();
+                v.try_reserve_exact(most).map_err(|_| alloc_error(most))?;
+                let mut z = true;
+                self.write_block(j, &mut scratch, &mut v, most, &mut z)?;
+                if may_give_up && used.fetch_add(v.len(), Ordering::Relaxed) + v.len() > room {
+                    gave_up.store(true, Ordering::Relaxed);
+                    break;
+                }
+                done.push((j, v, z));
+            }
+            Ok(done)
+        };
+        let results: Vec<Result<Vec<Encoded>, Error>> = std::thread::scope(|scope| {
+            let worker = &worker;
+            let handles: Vec<_> = (0..workers).map(|t| scope.spawn(move || worker(t))).collect();
+            handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err(alloc_error(0)))).collect()
+        });
+        let mut slots: Vec<Option<(Vec<u8>, bool)>> = Vec::new();
+        slots.try_reserve_exact(self.nblocks).map_err(|_| alloc_error(self.nblocks))?;
+        slots.resize_with(self.nblocks, || None);
+        for r in results {
+            for (j, v, z) in r? {
+                slots[j] = Some((v, z));
+            }
+        }
+        if gave_up.load(Ordering::Relaxed) {
+            return Ok(false);
+        }
+        for (j, slot) in slots.into_iter().enumerate() {
+            let (bsize, nstreams) = self.block_geometry(j);
+            let Some((v, z)) = slot.filter(|_| out.len() + bsize + 4 * nstreams <= self.destsize) else {
+                return with_scratch(|scratch| self.write_serial(j, scratch, out, zeros));
+            };
+            self.set_bstart(out, j);
+            out.extend_from_slice(&v);
+            *zeros &= z;
+        }
+        Ok(true)
     }
 }
+
+/// A block encoded on a thread: its index, its bytes, whether its streams are all runs of zeros.
+#[cfg(feature = "std")]
+type Encoded = (usize, Vec<u8>, bool);
 
 /// The byte every byte of `data` equals, if any (c-blosc2's `get_run`), 32 bytes at a time.
 fn run_value(data: &[u8]) -> Option<u8> {
@@ -371,8 +406,7 @@ pub fn compress_with(src: &[u8], p: &Params, registry: &Registry) -> Result<Vec<
                 plan.dict = dict::make(&plan.filter_all()?, nstreams, nblocks, p.codec);
             }
         }
-        let blocks = plan.encode_blocks(p.nthreads)?;
-        match plan.assemble(&blocks, &mut out) {
+        match plan.write(p.nthreads, &mut out)? {
             Some(zeros) => {
                 // c-blosc2 reads a special chunk only when nbytes is a multiple of the
                 // typesize; other all-zero chunks stay regular (runs of zeros). With a
@@ -447,8 +481,7 @@ fn compress_blosc1(src: &[u8], p: &Params, registry: &Registry) -> Result<Vec<u8
             runs: false,
             bitshuffle1: shuffle == blosc1::Shuffle::Bit,
         };
-        let blocks = plan.encode_blocks(p.nthreads)?;
-        if plan.assemble(&blocks, &mut out).is_some() {
+        if plan.write(p.nthreads, &mut out)?.is_some() {
             header[12..16].copy_from_slice(&(out.len() as i32).to_le_bytes());
             out[..MIN_HEADER_LEN].copy_from_slice(&header);
             return Ok(out);
@@ -488,6 +521,33 @@ mod tests {
         // The same parameters in Blosc2 chunks are fine (but the ndlz codec, a plugin).
         assert!(compress(&data, &p.with_filter(4, Filter::Delta, 0).with_format(Format::Blosc2)).is_ok());
         assert!(compress(&data, &p).is_ok());
+    }
+
+    /// The last block meets c-blosc2's output limit: 60 bytes are left for its stream, under
+    /// blosclz's 66-byte floor, so the serial loop cannot compress it and the chunk is a memcpy
+    /// chunk; unlimited, the stream compresses to far less than 60 bytes. Two threads must hand
+    /// that block to the serial loop (not keep their own, smaller, encoding of it).
+    #[cfg(feature = "std")]
+    #[test]
+    fn a_block_at_the_output_limit_is_written_by_the_serial_loop() {
+        // Three 256-byte blocks of noise (stored raw), then 92 bytes of a short pattern.
+        let mut src = crate::test_data::noise(3 * 256, 1);
+        src.extend((0..92).map(|i| b"abcd"[i % 4]));
+        let p = Params::new(1)
+            .with_codec(Codec::BloscLz)
+            .with_clevel(9)
+            .with_filters([Filter::NoFilter; 6], [0; 6])
+            .with_split(super::Split::Never)
+            .with_blocksize(256);
+        let one = compress(&src, &p).unwrap();
+        assert!(crate::ChunkHeader::parse(&one).unwrap().is_memcpyed(), "the serial loop gives up");
+        assert_eq!(one.len(), src.len() + 32);
+        for nthreads in [2, 3, 4] {
+            assert_eq!(compress(&src, &p.with_nthreads(nthreads)).unwrap(), one, "{nthreads} threads");
+        }
+        // The last block alone does compress (the limit, not the data, made the chunk memcpy).
+        let last = compress(&src[3 * 256..], &p).unwrap();
+        assert!(last.len() < 60 + 32, "{} bytes", last.len());
     }
 
     proptest::proptest! {

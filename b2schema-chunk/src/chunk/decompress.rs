@@ -8,6 +8,7 @@
 
 use alloc::vec::Vec;
 
+use super::buffers::{Scratch, with_scratch};
 use super::header::{ChunkHeader, Special, found_usize};
 use crate::bytes::i32_le;
 use crate::codec::StreamDecoder;
@@ -712,74 +713,6 @@ pub(crate) fn pipeline<'r>(h: &ChunkHeader, registry: &'r Registry) -> Result<Ba
 /// decoder's shapes ([`Decoder::shapes`]) before the registry's.
 fn decoder_pipeline<'r>(h: &ChunkHeader, decoder: &Decoder<'r>) -> Result<Backward<'r>, Error> {
     Ok(pipeline(h, decoder.registry)?.with_shapes(decoder.chunkshape, decoder.blockshape))
-}
-
-/// Scratch buffers at most this large (each) are kept by a thread between calls.
-#[cfg(feature = "std")]
-const KEPT_SCRATCH: usize = 4 << 20;
-
-#[cfg(feature = "std")]
-std::thread_local! {
-    /// The calling thread's scratch buffers, kept between whole-chunk decodes: a fresh
-    /// buffer of a block's size costs its zeroing and, above the allocator's mmap threshold,
-    /// a page fault per 4 KiB on every chunk (measured: about 10 % of a 4 MiB chunk's decode).
-    static SCRATCH: core::cell::RefCell<Scratch> = core::cell::RefCell::new(Scratch::default());
-}
-
-/// Runs `f` with the thread's kept scratch buffers (new ones without `std`, or when they are
-/// in use further up the stack); buffers grown above [`KEPT_SCRATCH`] are freed afterwards.
-fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
-    #[cfg(feature = "std")]
-    {
-        SCRATCH.with(|cell| match cell.try_borrow_mut() {
-            Ok(mut scratch) => {
-                let r = f(&mut scratch);
-                if scratch.a.capacity().max(scratch.b.capacity()).max(scratch.tmp.capacity()) > KEPT_SCRATCH {
-                    *scratch = Scratch::default();
-                }
-                r
-            }
-            Err(_) => f(&mut Scratch::default()),
-        })
-    }
-    #[cfg(not(feature = "std"))]
-    {
-        f(&mut Scratch::default())
-    }
-}
-
-/// Two block buffers and the bit-unshuffle one (empty when not needed).
-pub(crate) type ScratchBlocks<'s> = (&'s mut [u8], &'s mut [u8], &'s mut [u8]);
-
-/// Scratch buffers of the filter pipeline, reused from block to block.
-#[derive(Default)]
-pub(crate) struct Scratch {
-    a: Vec<u8>,
-    b: Vec<u8>,
-    tmp: Vec<u8>,
-}
-
-impl Scratch {
-    /// Two buffers of `len` bytes, and a third when `tmp` is asked for (empty otherwise); each
-    /// grown fallibly.
-    pub(crate) fn blocks(&mut self, len: usize, tmp: bool) -> Result<ScratchBlocks<'_>, Error> {
-        let tmp_len = if tmp { len } else { 0 };
-        for (buf, want) in [(&mut self.a, len), (&mut self.b, len), (&mut self.tmp, tmp_len)] {
-            if buf.len() < want {
-                buf.try_reserve_exact(want - buf.len()).map_err(|_| {
-                    Error::new(
-                        ErrorKind::LimitExceeded,
-                        fields::BLOCKSIZE,
-                        "blocksize",
-                        Expected::Text("an allocatable block size"),
-                        found_usize(want),
-                    )
-                })?;
-                buf.resize(want, 0);
-            }
-        }
-        Ok((&mut self.a[..len], &mut self.b[..len], &mut self.tmp[..tmp_len]))
-    }
 }
 
 /// Some of a chunk's bytes: `bytes` are the chunk's bytes from offset `base`, of a chunk of

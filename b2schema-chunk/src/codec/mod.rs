@@ -11,7 +11,7 @@
 //! | blosclz | [`blosclz`] (this crate) | [`blosclz`] (this crate), byte-identical to c-blosc2's | `blosclz` |
 //! | lz4, lz4hc | [`lz4`] (this crate): safe block decoder with wide copies; a dictionary is the history before the output | [`lz4`]: liblz4 1.10.0's `LZ4_compress_fast` (acceleration `10 - clevel`) and `LZ4_compress_HC` (levels 1-2 `lz4mid`, 3-9 hash chains), byte-identical; with a dictionary `LZ4_loadDict(HC)` + `_continue` | `lz4` |
 //! | zlib | `miniz_oxide` inflate, Adler-32 verified, output bounded by the block | `zlib-rs` `compress2` at clevel (`miniz_oxide` without `std`) | `zlib` |
-//! | zstd | [`zstd::decode`] (this crate, RFC 8878, safe Rust only): every frame straight into the block, output bounded by the block, windows above 2^27 refused; trained or raw-content dictionaries | `rusty_zstd` at c-blosc2's levels (`2 * clevel - 1`, 22 at 9); with a dictionary, level 1 | `zstd` |
+//! | zstd | [`zstd::decode`] (this crate, RFC 8878, safe Rust only): every frame straight into the block, output bounded by the block, windows above 2^27 refused; trained or raw-content dictionaries | `rusty_zstd` at c-blosc2's levels (`2 * clevel - 1`, 22 at 9); with a dictionary, level 1; from clevel 3 a random-looking stream level 1 cannot shrink is given up at once | `zstd` |
 //! | snappy | not implemented (Blosc1 format 2, never written by c-blosc2) | no | |
 //! | ndlz (32) | [`ndlz`] (this crate): c-blosc2's 4x4 and 8x8 cell decoder, 2-D blocks of 1-byte items | [`ndlz`] | |
 //! | zfp_acc, zfp_prec, zfp_rate (33-35) | [`zfp`] (this crate, safe Rust only): zfp 1.0's fixed-accuracy, -precision and -rate decoding of float32/float64 blocks of 1-4 dimensions (the block shape from the array, [`Registry::with_array_shapes`]) | [`zfp`] | |
@@ -254,6 +254,13 @@ impl<'r> Encoder<'r> {
         Encoder { blosclz_1x: Some(split), ..self }
     }
 
+    /// Whether a registered plugin codes the streams (its output under a smaller limit may
+    /// differ).
+    #[cfg(feature = "std")]
+    pub(crate) fn is_plugin(&self) -> bool {
+        self.plugin.is_some()
+    }
+
     /// The codec's format version for byte 1 of the header (`versionlz`).
     pub(crate) fn version(&self) -> u8 {
         self.plugin.map_or(fields::CODEC_VERSION_FORMAT, |(p, _)| p.version())
@@ -297,6 +304,8 @@ impl<'r> Encoder<'r> {
             _ => match self.plugin {
                 Some((plugin, ctx)) => {
                     let ctx = PluginContext { blocksize: input.len(), ..ctx };
+                    // The output buffer is reused: what a plugin claims and did not write is zeros.
+                    output.fill(0);
                     let n = plugin.encode(input, output, &ctx).map_err(|e| {
                         Error::invalid(
                             fields::UDCOMPCODE,

@@ -179,6 +179,8 @@ impl<'r> Forward<'r> {
                         clevel,
                         ..PluginContext::new(self.typesize, len)
                     });
+                    // The buffers are reused from block to block: what a plugin leaves is zeros.
+                    dst.fill(0);
                     plugin.forward(src, dst, &ctx).map_err(|e| plugin_error(slot, e.0))?;
                 }
             }

@@ -1,7 +1,7 @@
 //! The zlib encoder: `zlib-rs` (its input is the caller's own data, never untrusted bytes).
 
 /// zlib's `compress2` at level `clevel` (as c-blosc2 passes it), straight into `output`: the
-/// bytes written, 0 when the stream does not fit. `zlib-rs` with `std` (sizes equal to
+/// bytes written, 0 when the stream does not fit. `zlib-rs` with `std` (its run-time SIMD choice; sizes equal to
 /// c-blosc2's, faster at clevels 5-9), `miniz_oxide` without it.
 pub(crate) fn deflate(clevel: u8, input: &[u8], output: &mut [u8]) -> usize {
     #[cfg(feature = "std")]
