@@ -25,6 +25,7 @@ const CHUNK_LAYERS: Layers = &[
     ("error", 0),
     ("fields", 0),
     ("id", 0),
+    ("test_data", 0),
     ("registry", 1),
     ("codec", 2),
     ("filter", 2),
