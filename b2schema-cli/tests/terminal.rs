@@ -201,3 +201,22 @@ fn cat_writes_items_as_text_to_a_terminal_and_never_binary() {
     assert_eq!(piped.stdout, raw);
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// The README's first example, run on a terminal from the repository's root: the lines it shows.
+#[test]
+fn the_readme_first_look_prints_what_it_shows() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let marker = "<!-- first-look -->\n```console\n$ b2schema ";
+    let start = readme.find(marker).expect("the first look") + marker.len();
+    let block = &readme[start..readme.find("```\n<!-- /first-look -->").expect("its end")];
+    let (command, shown) = block.split_once('\n').unwrap();
+    let args: Vec<String> = command
+        .split(' ')
+        .map(|a| if a.starts_with("tests/") { root.join(a).to_string_lossy().into_owned() } else { a.into() })
+        .collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (out, ok) = on_a_terminal(&args);
+    assert!(ok, "{}", String::from_utf8_lossy(&out));
+    assert_eq!(String::from_utf8_lossy(&out), shown);
+}
