@@ -4,8 +4,8 @@
 use super::super::encode::{
     LASTLITERALS, MAX_DISTANCE, MFLIMIT, MIN_LENGTH, MINMATCH, Out, PRIME32, count, read_u32,
 };
+use super::sequence::{OPTIMAL_ML, last_literals, read2, sequence};
 use super::tables::{CHAIN_SIZE, HEAD_LOG, Tables};
-use super::{OPTIMAL_ML, last_literals, read2, sequence};
 
 /// Chains longer than this get the repeated-pattern analysis (level 9).
 const PATTERN_ANALYSIS_ABOVE: u32 = 128;

@@ -3,8 +3,8 @@
 use super::super::encode::{
     LASTLITERALS, MAX_DISTANCE, MFLIMIT, MIN_LENGTH, MINMATCH, Out, PRIME32, count, read_u32, read_u64,
 };
+use super::sequence::{last_literals, sequence};
 use super::tables::{HALF_LOG, Tables};
-use super::{last_literals, sequence};
 
 /// The 64-bit multiplier of `LZ4MID_hash7`.
 const PRIME7: u64 = 58_295_818_150_454_627;

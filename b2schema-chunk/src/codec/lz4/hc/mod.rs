@@ -25,15 +25,14 @@
 
 mod chain;
 mod mid;
+mod sequence;
 mod tables;
 
 use alloc::vec::Vec;
 
-use super::encode::{LASTLITERALS, LEN_MASK, MINMATCH, Out};
+use super::encode::Out;
 use tables::PREFIX;
 
-/// `OPTIMAL_ML`: `(ML_MASK - 1) + MINMATCH`.
-const OPTIMAL_ML: isize = (LEN_MASK - 1 + MINMATCH) as isize;
 /// The last level of the `lz4mid` strategy.
 const MID_LEVEL_MAX: u8 = 2;
 
@@ -93,51 +92,6 @@ fn encode(clevel: u8, buf: &[u8], dsize: usize, output: &mut [u8]) -> usize {
         }
     });
     r.flatten().unwrap_or(0)
-}
-
-/// The 2 bytes at `at`, little-endian (0 past the end, where the encoders never read).
-#[inline(always)]
-fn read2(buf: &[u8], at: usize) -> u16 {
-    match buf.get(at..at.wrapping_add(2)) {
-        Some(&[a, b]) => u16::from_le_bytes([a, b]),
-        _ => 0,
-    }
-}
-
-/// One sequence as `LZ4HC_encodeSequence` writes it in limited-output mode: the literals
-/// `input[anchor..ip]`, then a match of `mlen` at distance `dist`; `None` when liblz4's bound
-/// says it might not fit.
-#[inline(always)]
-fn sequence(
-    out: &mut Out<'_>,
-    input: &[u8],
-    anchor: usize,
-    ip: usize,
-    mlen: usize,
-    dist: usize,
-) -> Option<()> {
-    let ll = ip.checked_sub(anchor)?;
-    let oend = out.buf.len();
-    if out.op + 1 + ll / 255 + ll + (2 + 1 + LASTLITERALS) > oend {
-        return None;
-    }
-    let token = out.literals_of(input, anchor, ip)?;
-    out.match_offset(dist)?;
-    let code = mlen.checked_sub(MINMATCH)?;
-    if out.op + code / 255 + (1 + LASTLITERALS) > oend {
-        return None;
-    }
-    out.match_length(token, mlen)
-}
-
-/// The last literals, `None` when they do not fit.
-fn last_literals(out: &mut Out<'_>, input: &[u8], anchor: usize) -> Option<usize> {
-    let run = input.len() - anchor;
-    if out.op + 1 + (run + 255 - LEN_MASK) / 255 + run > out.buf.len() {
-        return None;
-    }
-    out.last_literals(input.get(anchor..)?)?;
-    Some(out.op)
 }
 
 #[cfg(test)]
