@@ -363,7 +363,10 @@ pub fn compress_with(src: &[u8], p: &Params, registry: &Registry) -> Result<Vec<
     let nblocks = nbytes.div_ceil(blocksize);
     let destsize = nbytes + EXTENDED_HEADER_LEN;
     let mut memcpyed = p.clevel == 0 || nbytes < MIN_BUFFERSIZE;
-    if !memcpyed && EXTENDED_HEADER_LEN + 4 * nblocks > destsize {
+    // The header and the stream offsets alone past the room (checked: 4 bytes a block overflow
+    // a 32-bit usize for over 2^30 blocks).
+    let offsets_end = nblocks.checked_mul(4).and_then(|n| n.checked_add(EXTENDED_HEADER_LEN));
+    if !memcpyed && offsets_end.is_none_or(|end| end > destsize) {
         memcpyed = true;
     }
     let dont_split =

@@ -29,7 +29,7 @@ impl FrameFile {
     /// [`Limits::max_requests`], which bound every read through it, a sparse frame's chunk files
     /// included), with `options`. Errors name the URL and the range asked.
     pub fn open_url_with(url: &str, limits: Limits, options: HttpOptions) -> Result<Self> {
-        Self::open_url_unnamed(url, limits, options).map_err(|e| named(e, url))
+        Self::open_url_unnamed(url, limits, options).map_err(|e| e.in_file(url, None))
     }
 
     fn open_url_unnamed(url: &str, limits: Limits, options: HttpOptions) -> Result<Self> {
@@ -47,7 +47,7 @@ impl FrameFile {
     fn open_sparse_url(dir: &str, limits: Limits, options: HttpOptions, session: Session) -> Result<Self> {
         let index = alloc::format!("{dir}{SPARSE_INDEX}");
         let opened = HttpSource::open_in(&index, limits, options, &session, Ends::HeadAndTail)
-            .map_err(|e| named(e, &index))?;
+            .map_err(|e| e.in_file(&index, None))?;
         let siblings = Arc::new(Kept::new(RemoteDir { dir: dir.into(), limits, options, session }));
         Self::from_opened(opened, dir, limits, Some(siblings))
     }
@@ -74,11 +74,6 @@ pub(crate) fn source_of(opened: Opened, what: &'static str, url: &str) -> Result
     }
 }
 
-/// `e`, naming `url` unless it names a file already.
-fn named(e: Error, url: &str) -> Error {
-    if e.file().is_some() { e } else { e.in_file(url, None) }
-}
-
 /// The directory of the sparse frame `url` names, ending in `/`: the URL itself when its path
 /// ends in `/`, or the URL of a directory's `chunks.b2frame`; `None` for any other URL.
 fn sparse_dir(url: &str) -> Option<&str> {
@@ -103,7 +98,7 @@ impl Siblings for RemoteDir {
     fn open(&self, name: &str) -> Result<Source> {
         let url = alloc::format!("{}{name}", self.dir);
         let opened = HttpSource::open_in(&url, self.limits, self.options, &self.session, Ends::Head)
-            .map_err(|e| named(e, &url))?;
+            .map_err(|e| e.in_file(&url, None))?;
         source_of(opened, "a chunk file", &url)
     }
 }

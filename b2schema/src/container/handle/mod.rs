@@ -103,7 +103,7 @@ pub fn open_url(url: &str) -> Result<Container> {
 #[cfg(feature = "http")]
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub fn open_url_with_limits(url: &str, limits: Limits) -> Result<Container> {
-    let named = |e: Error| if e.file().is_some() { e } else { e.in_file(url, None) };
+    let named = |e: Error| e.in_file(url, None);
     let opts = crate::container::storage::http::HttpOptions::default();
     let file = FrameFile::open_url_with(url, limits, opts).map_err(named)?;
     Container::from_frame(file).map_err(named)
@@ -224,6 +224,6 @@ impl Container {
 
     /// `e` naming this container's file.
     fn named(&self, e: Error) -> Error {
-        if e.file().is_some() { e } else { e.in_file(self.file.path().display(), None) }
+        e.in_file(self.file.path().display(), None)
     }
 }

@@ -28,13 +28,12 @@ impl Store {
             return Err(not_a_directory(url, url));
         }
         let opened = HttpSource::open_in(url, limits, options, &Session::default(), Ends::HeadAndTail)
-            .map_err(|e| if e.file().is_some() { e } else { e.in_file(url, None) })?;
+            .map_err(|e| e.in_file(url, None))?;
         if let Opened::Directory(dir) = &opened {
             return Err(not_a_directory(url, dir));
         }
         let src = source_of(opened, "a store file", url)?;
-        Self::open_source(src, PathBuf::from(url), limits)
-            .map_err(|e| if e.file().is_some() { e } else { e.in_file(url, None) })
+        Self::open_source(src, PathBuf::from(url), limits).map_err(|e| e.in_file(url, None))
     }
 }
 
