@@ -30,7 +30,7 @@ impl Siblings for LocalDir {
 }
 
 /// `S`'s files, the last [`KEPT_CHUNK_FILES`] opened kept open (shared by the threads reading
-/// the frame).
+/// the frame, which open a file once when they ask for it at the same time).
 #[derive(Debug)]
 pub(crate) struct Kept<S> {
     inner: S,
@@ -45,12 +45,7 @@ impl<S: Siblings> Kept<S> {
 
 impl<S: Siblings> Siblings for Kept<S> {
     fn open(&self, name: &str) -> Result<Source> {
-        if let Some(src) = self.files.get(name) {
-            return Ok(src);
-        }
-        let src = self.inner.open(name)?;
-        self.files.keep(name.into(), Arc::clone(&src));
-        Ok(src)
+        self.files.get_or_make(name.into(), || self.inner.open(name))
     }
 }
 
@@ -62,13 +57,15 @@ mod tests {
     use crate::container::array::{ArrayReader, ReadOptions, Selection};
     use crate::container::frame::FrameFile;
 
-    /// A local directory that counts the files it opens.
+    /// A local directory that counts the files it opens, slowly (so that reading threads asking
+    /// for one file meet).
     #[derive(Debug)]
     struct Counting(LocalDir, Arc<AtomicU64>);
 
     impl Siblings for Counting {
         fn open(&self, name: &str) -> Result<Source> {
             self.1.fetch_add(1, Ordering::SeqCst);
+            std::thread::sleep(std::time::Duration::from_millis(5));
             self.0.open(name)
         }
     }
@@ -98,5 +95,23 @@ mod tests {
         assert_eq!(mine, all(&FrameFile::open(&dir).unwrap()).0);
         assert!(blocks > files, "the fixture has more blocks ({blocks}) than chunk files ({files})");
         assert_eq!(opens.load(Ordering::SeqCst), files, "each chunk file opened once");
+    }
+
+    #[test]
+    fn threads_asking_for_one_chunk_file_at_once_open_it_once() {
+        let dir = sparse_fixture();
+        let opens = Arc::new(AtomicU64::new(0));
+        let kept = Kept::new(Counting(LocalDir(dir), Arc::clone(&opens)));
+        // The reading threads of one frame meet on a chunk file when their rows share a chunk.
+        std::thread::scope(|s| {
+            for _ in 0..4 {
+                s.spawn(|| kept.open("00000000.chunk").unwrap());
+            }
+        });
+        assert_eq!(opens.load(Ordering::SeqCst), 1);
+        assert_eq!(
+            kept.open("00000000.chunk").unwrap().len(),
+            kept.inner.open("00000000.chunk").unwrap().len()
+        );
     }
 }
