@@ -15,7 +15,10 @@
 //! * **memcpy fallback**: clevel 0, chunks under 32 bytes, and chunks whose compressed form
 //!   would exceed `nbytes + 32` bytes are stored raw after the header;
 //! * **special zeros**: a chunk whose every stream is a run of zeros becomes a 32-byte
-//!   `BLOSC2_SPECIAL_ZERO` chunk.
+//!   `BLOSC2_SPECIAL_ZERO` chunk (whether or not `nbytes` is a whole number of items);
+//! * **the header's blocksize**: the blocks' cut; for a memcpy or special zeros chunk with a set
+//!   blocksize, the caller's cut to `nbytes`, as c-blosc2 writes it. (A chunk with coded blocks
+//!   keeps its cut where c-blosc2 would write the caller's: c-blosc2 cannot read those back.)
 //!
 //! Blocks are written as c-blosc2's serial loop writes them (`serial_blosc`, `blosc_c`):
 //! straight into the chunk, each stream's codec limited to what is left of `nbytes + 32`,
@@ -381,8 +384,12 @@ pub fn compress_with(src: &[u8], p: &Params, registry: &Registry) -> Result<Vec<
         }
         flags |= p.codec.compformat() << COMPFORMAT_SHIFT;
     }
-    let mut header = stored::header(0, typesize, nbytes, blocksize.min(nbytes.max(1)), 0, Some(p));
+    let cut = blocksize.min(nbytes.max(1));
+    let mut header = stored::header(0, typesize, nbytes, cut, 0, Some(p));
     header[1] = encoder.version();
+    // The header of a memcpy or special zeros chunk, where the blocks' cut is not read back.
+    let mut whole_header = header;
+    whole_header[8..12].copy_from_slice(&(header_blocksize(p.blocksize, nbytes, cut) as i32).to_le_bytes());
 
     let mut out = Vec::new();
     out.try_reserve_exact(destsize).map_err(|_| alloc_error(destsize))?;
@@ -411,13 +418,13 @@ pub fn compress_with(src: &[u8], p: &Params, registry: &Registry) -> Result<Vec<
         }
         match plan.write(p.nthreads, &mut out)? {
             Some(zeros) => {
-                // c-blosc2 reads a special chunk only when nbytes is a multiple of the
-                // typesize; other all-zero chunks stay regular (runs of zeros). With a
+                // All runs of zeros: a special zeros chunk, for any nbytes (c-blosc2 3.3). With a
                 // dictionary, c-blosc2's all-runs test never holds (it leaves the dictionary out).
                 if plan.dict.is_some() {
                     header[31] |= B2_USEDICT;
-                } else if zeros && nbytes.is_multiple_of(typesize) {
+                } else if zeros {
                     out.truncate(EXTENDED_HEADER_LEN);
+                    header = whole_header;
                     header[31] |= Special::Zero.id() << SPECIAL_SHIFT;
                 }
                 header[2] = flags;
@@ -431,11 +438,27 @@ pub fn compress_with(src: &[u8], p: &Params, registry: &Registry) -> Result<Vec<
             None => out.clear(),
         }
     }
+    let mut header = whole_header;
     header[2] = flags | FLAG_MEMCPYED;
     header[12..16].copy_from_slice(&(destsize as i32).to_le_bytes());
     out.extend_from_slice(&header);
     out.extend_from_slice(src);
     Ok(out)
+}
+
+/// The blocksize the header of a chunk of `nbytes` says when its blocks are not read back (a
+/// memcpy or special zeros chunk): c-blosc2's `blosc2_initialize_header_from_context` writes the
+/// caller's blocksize (`user`, 0 for none) cut to `nbytes`, or else the blocks' `cut`.
+///
+/// A chunk with coded blocks says its `cut` instead: where the two differ (a set blocksize over
+/// `nbytes`, or not a whole number of items, as c-blosc2 rounds the cut down to one), c-blosc2's
+/// own chunk cannot be read back (python-blosc2 4.14.1: an error, or wrong bytes).
+fn header_blocksize(user: usize, nbytes: usize, cut: usize) -> usize {
+    match user {
+        0 => cut,
+        user if nbytes > 0 => user.min(nbytes),
+        user => user,
+    }
 }
 
 /// [`compress_with`] for [`Format::Blosc1`]: c-blosc 1.x's `blosc_compress_ctx` (its
