@@ -25,7 +25,7 @@
 //! c-blosc2's acceleration) or `LZ4_loadDictHC` + `LZ4_compress_HC_continue` (lz4hc, at the
 //! clevel) do it, the stream loaded with the dictionary afresh for each one, so that each
 //! stream references the dictionary and itself only ([`super::lz4::compress_with_dict`],
-//! [`super::lz4hc::compress_with_dict`]). The chunks are c-blosc2's bytes, except where the
+//! [`super::lz4::hc::compress_with_dict`]). The chunks are c-blosc2's bytes, except where the
 //! samples are one repeated byte: no dictionary then, for every codec (see [`make`]).
 //!
 //! The chunk stores the dictionary after the bstarts table: its size (`i32`), then its bytes;
