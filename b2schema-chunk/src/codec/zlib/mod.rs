@@ -1,15 +1,37 @@
-//! zlib (codec 4): `miniz_oxide` inflates (zlib-wrapped, Adler-32 verified, output bounded by
-//! the block); the encoder ([`encode`]) deflates with `zlib-rs` with `std`, `miniz_oxide`
-//! without.
+//! zlib (codec 4): inflated by `fdeflate` with `std` (`miniz_oxide` without): zlib-wrapped,
+//! Adler-32 verified, output bounded by the block. The encoder ([`encode`]) deflates with
+//! `zlib-rs` with `std`, `miniz_oxide` without.
 
 pub(crate) mod encode;
 
 /// One zlib stream into `output`: the bytes written, or `None` when the stream is malformed,
-/// fails its Adler-32, or would write more than `output` holds (`miniz_oxide` writes straight
-/// into the block, so a bomb never grows past it). (`zune-inflate`, measured 1.3x faster here, was
-/// tried and dropped: the `chunk` fuzz target made it fail a `debug_assert!` of its bit reader on
-/// a crafted stream, a panic in every debug build; `tests/fuzz_regressions.rs` keeps the input.)
+/// fails its Adler-32, or would write more than `output` holds (the decoder writes straight into
+/// the block, so a bomb never grows past it). Bytes after the stream's checksum are left alone,
+/// as zlib's `uncompress` (c-blosc2's call) leaves them.
+///
+/// With `std`, `fdeflate` (image-rs; `#![forbid(unsafe_code)]`, fuzzed against `miniz_oxide`;
+/// its Adler-32 is `simd-adler32`'s, whose SIMD loads read only whole blocks of the decoded bytes:
+/// `scripts/check_decode_unsafe.sh` says why it is accepted): 1.2-1.8x `miniz_oxide`'s speed on
+/// blocks of shuffled numbers (BENCHMARKS.md). (`zune-inflate`, 1.3x, was tried and dropped: the
+/// `chunk` fuzz target made it fail a `debug_assert!` of its bit reader on a crafted stream;
+/// `tests/fuzz_regressions.rs` keeps the input.)
+#[cfg(feature = "std")]
 pub(crate) fn inflate(input: &[u8], output: &mut [u8]) -> Option<usize> {
+    let mut d = fdeflate::Decompressor::new();
+    let (_, n) = d.read(input, output, 0, true).ok()?;
+    d.is_done().then_some(n)
+}
+
+/// [`inflate`] without `std`: `miniz_oxide` (`#![forbid(unsafe_code)]`).
+#[cfg(not(feature = "std"))]
+pub(crate) fn inflate(input: &[u8], output: &mut [u8]) -> Option<usize> {
+    miniz_inflate(input, output)
+}
+
+/// `miniz_oxide`'s inflate of one zlib stream into `output` (the decoder without `std`, and a
+/// second reference in the tests).
+#[cfg(any(test, not(feature = "std")))]
+fn miniz_inflate(input: &[u8], output: &mut [u8]) -> Option<usize> {
     miniz_oxide::inflate::decompress_slice_iter_to_slice(output, core::iter::once(input), true, false).ok()
 }
 
@@ -80,9 +102,14 @@ mod inflate_tests {
             }
             let len = src.len() + room;
             let mut out = vec![0u8; len];
-            if let (Some(n), Some(want)) = (inflate(&z, &mut out), reference(&z, len)) {
-                prop_assert_eq!(&out[..n], &want[..]);
+            let got = inflate(&z, &mut out).map(|n| out[..n].to_vec());
+            if let (Some(got), Some(want)) = (&got, reference(&z, len)) {
+                prop_assert_eq!(got, &want);
             }
+            // The two pure-Rust decoders (with and without `std`) accept the same streams.
+            let mut other = vec![0u8; len];
+            let miniz = super::miniz_inflate(&z, &mut other).map(|n| other[..n].to_vec());
+            prop_assert_eq!(got, miniz);
         }
     }
 }
