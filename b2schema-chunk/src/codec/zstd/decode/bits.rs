@@ -109,10 +109,20 @@ impl<'a> BitReader<'a> {
         v
     }
 
-    /// Whether the next reload can refill eight bytes (the fast path).
+    /// How many reloads in a row can refill eight bytes when each follows at most 62 bits read
+    /// (a reload then moves back by at most 7 bytes).
     #[inline(always)]
-    pub(crate) fn can_fast_reload(&self) -> bool {
-        self.pos >= 8
+    pub(crate) fn fast_reloads(&self) -> usize {
+        if self.pos >= 8 { (self.pos - 8) / 7 + 1 } else { 0 }
+    }
+
+    /// [`BitReader::reload`] where [`BitReader::fast_reloads`] is above zero and at most 64
+    /// bits were read since the last reload.
+    #[inline(always)]
+    pub(crate) fn reload_fast(&mut self) {
+        self.pos -= (self.consumed >> 3) as usize;
+        self.consumed &= 7;
+        self.container = load(self.src, self.pos);
     }
 
     /// Refills the container: afterwards at least 57 bits can be read unless the stream ends.
