@@ -15,7 +15,8 @@ pub(crate) const HUF_MARKER: &str = "a Huffman stream ending in a nonzero byte";
 /// The refusal of a Huffman stream whose bits do not end with its last literal.
 pub(crate) const HUF_END: &str = "a Huffman stream that ends with its literals";
 
-/// A Huffman decoding table: per value of the next `log` bits, `symbol | nb_bits << 8`.
+/// A Huffman decoding table: per value of the next `log` bits, `nb_bits | symbol << 8` (the
+/// bit count where a shift by it takes it, as libzstd's `HUF_DEltX1`).
 #[derive(Clone)]
 pub(crate) struct HuffTable {
     pub(crate) log: u32,
@@ -80,7 +81,7 @@ impl HuffTable {
             }
             let len = (1u32 << w) >> 1;
             let at = (start[w as usize] as usize) << spread;
-            let e = s as u16 | ((log + 1 - u32::from(w)) as u16) << 8;
+            let e = (log + 1 - u32::from(w)) as u16 | (s as u16) << 8;
             let run = (len as usize) << spread;
             self.entries.get_mut(at..at + run).ok_or("a Huffman table that fits")?.fill(e);
             start[w as usize] += len;
@@ -92,8 +93,8 @@ impl HuffTable {
     #[inline(always)]
     fn decode(&self, r: &mut BitReader<'_>) -> u8 {
         let e = self.entries[r.peek_nz(MAX_BITS) as usize & (TABLE - 1)];
-        r.skip(u32::from(e >> 8));
-        e as u8
+        r.skip(u32::from(e & 255));
+        (e >> 8) as u8
     }
 
     /// Decodes one stream filling `out`; the stream must end exactly.
@@ -155,8 +156,8 @@ impl HuffTable {
         macro_rules! sym {
             ($bits:ident) => {{
                 let e = t[($bits >> (64 - MAX_BITS)) as usize];
-                $bits <<= u32::from(e >> 8);
-                e as u8
+                $bits <<= u32::from(e) & 63;
+                (e >> 8) as u8
             }};
         }
         let mut done = 0usize;
@@ -355,7 +356,7 @@ mod tests {
     fn codes(t: &HuffTable) -> Vec<(u32, u32)> {
         let mut c = vec![(0u32, 0u32); 256];
         for (i, &e) in t.entries.iter().enumerate() {
-            let (s, nb) = (usize::from(e as u8), u32::from(e >> 8));
+            let (s, nb) = (usize::from(e >> 8), u32::from(e & 255));
             if c[s].1 == 0 {
                 c[s] = ((i >> (MAX_BITS - nb)) as u32, nb);
             }
