@@ -39,6 +39,18 @@ pub(crate) const MASK: [u64; 64] = {
     m
 };
 
+/// `MASK8[n]`: the low `n` bits set (all 64 from 64 on), for counts read as bytes from the
+/// tables: an index below 256 by its type, so neither masked nor checked.
+pub(crate) const MASK8: [u64; 256] = {
+    let mut m = [u64::MAX; 256];
+    let mut i = 0;
+    while i < 64 {
+        m[i] = MASK[i];
+        i += 1;
+    }
+    m
+};
+
 #[inline(always)]
 fn load(src: &[u8], pos: usize) -> u64 {
     match src.get(pos..pos + 8) {
