@@ -39,6 +39,18 @@ pub(crate) const MASK: [u64; 64] = {
     m
 };
 
+/// `MASK8[n]`: the low `n` bits set (all 64 from 64 on), for counts read as bytes from the
+/// tables: an index below 256 by its type, so neither masked nor checked.
+pub(crate) const MASK8: [u64; 256] = {
+    let mut m = [u64::MAX; 256];
+    let mut i = 0;
+    while i < 64 {
+        m[i] = MASK[i];
+        i += 1;
+    }
+    m
+};
+
 #[inline(always)]
 fn load(src: &[u8], pos: usize) -> u64 {
     match src.get(pos..pos + 8) {
@@ -109,10 +121,20 @@ impl<'a> BitReader<'a> {
         v
     }
 
-    /// Whether the next reload can refill eight bytes (the fast path).
+    /// How many reloads in a row can refill eight bytes when each follows at most 62 bits read
+    /// (a reload then moves back by at most 7 bytes).
     #[inline(always)]
-    pub(crate) fn can_fast_reload(&self) -> bool {
-        self.pos >= 8
+    pub(crate) fn fast_reloads(&self) -> usize {
+        if self.pos >= 8 { (self.pos - 8) / 7 + 1 } else { 0 }
+    }
+
+    /// [`BitReader::reload`] where [`BitReader::fast_reloads`] is above zero and at most 64
+    /// bits were read since the last reload.
+    #[inline(always)]
+    pub(crate) fn reload_fast(&mut self) {
+        self.pos -= (self.consumed >> 3) as usize;
+        self.consumed &= 7;
+        self.container = load(self.src, self.pos);
     }
 
     /// Refills the container: afterwards at least 57 bits can be read unless the stream ends.

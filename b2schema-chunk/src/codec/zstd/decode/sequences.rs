@@ -2,7 +2,7 @@
 //! of sequences and the three table modes: predefined, RLE, compressed, repeat) and the decoding
 //! loop, which executes each sequence as soon as it is decoded (`execute`).
 
-use super::bits::{EndBits, MASK};
+use super::bits::{EndBits, MASK8};
 use super::execute::{Out, copy_literals, copy_match, wild_match};
 use super::fse::{Kind, SEQ_ENTRIES, SLOT_AT, SeqTables};
 
@@ -148,15 +148,15 @@ pub(crate) fn decode(
             let (mut all, next) = bits.read(end, r);
             end = next;
             // Split from the lowest field up (the offset state's bits), shifting each out.
-            sof = usize::from(o.next) + (all & MASK[so as usize & 63]) as usize;
+            sof = usize::from(o.next) + (all & MASK8[usize::from(o.nb_bits)]) as usize;
             all >>= so;
-            sml = usize::from(m.next) + (all & MASK[sm as usize & 63]) as usize;
+            sml = usize::from(m.next) + (all & MASK8[usize::from(m.nb_bits)]) as usize;
             all >>= sm;
-            sll = usize::from(l.next) + (all & MASK[sl as usize & 63]) as usize;
+            sll = usize::from(l.next) + (all & MASK8[usize::from(l.nb_bits)]) as usize;
             all >>= sl;
-            ll_bits = all & MASK[nl as usize & 63];
+            ll_bits = all & MASK8[usize::from(l.extra)];
             all >>= nl;
-            ml_bits = all & MASK[nm as usize & 63];
+            ml_bits = all & MASK8[usize::from(m.extra)];
             of_bits = (all >> nm) as u32;
         } else {
             // As RFC 8878 §3.1.1.3.2.1.3 reads them, one field at a time.
