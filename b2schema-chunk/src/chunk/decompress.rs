@@ -569,9 +569,11 @@ impl Blocks {
 
     /// [`Blocks::decode`] with the blocks shared out among up to `nthreads` scoped threads, each
     /// with its own codec state and scratch (the calling thread's kept one, the others' from
-    /// [`with_pooled_scratch`]). With a delta filter the first block is decoded first, as it is
-    /// every other block's reference; without, it is shared out with the others. Errors are
-    /// those of the first failing block, as when decoding in order.
+    /// [`with_pooled_scratch`]). Each thread takes the next block in order when it is done with
+    /// one (a thread that starts late, on a loaded machine, takes fewer). With a delta filter
+    /// the first block is decoded first, as it is every other block's reference. Errors are
+    /// those of the first failing block, as when decoding in order: every block before it was
+    /// taken before it, and decoded.
     #[cfg(feature = "std")]
     fn decode_parallel(
         &self,
@@ -596,31 +598,32 @@ impl Blocks {
         } else {
             (&[], out, 0)
         };
-        let mut pieces: Vec<(usize, &mut [u8])> =
-            rest.chunks_mut(self.blocksize).enumerate().map(|(i, d)| (i + skip, d)).collect();
-        let per = pieces.len().div_ceil(nthreads.min(pieces.len()).max(1));
-        let pipeline = &pipeline;
-        let run = move |group: &mut [(usize, &mut [u8])], scratch: &mut Scratch| -> Result<(), Error> {
-            let mut codec = self.codec(h, src, decoder)?;
-            for (j, dst) in group.iter_mut() {
-                self.decode_block(h, src, whole, *j, pipeline, &mut codec, scratch, reference, dst)?;
+        let workers = nthreads.min(self.nblocks - skip).max(1) - 1;
+        let queue = std::sync::Mutex::new(rest.chunks_mut(self.blocksize).enumerate());
+        let (pipeline, queue) = (&pipeline, &queue);
+        // The index of the block that failed, with its error.
+        let run = move |scratch: &mut Scratch| -> Result<(), (usize, Error)> {
+            let mut codec = self.codec(h, src, decoder).map_err(|e| (0, e))?;
+            loop {
+                // Nothing panics while holding the lock; a poisoned one is as good.
+                let next = queue.lock().unwrap_or_else(std::sync::PoisonError::into_inner).next();
+                let Some((i, dst)) = next else { return Ok(()) };
+                let j = i + skip;
+                self.decode_block(h, src, whole, j, pipeline, &mut codec, scratch, reference, dst)
+                    .map_err(|e| (j, e))?;
             }
-            Ok(())
         };
-        let mut groups = pieces.chunks_mut(per);
-        let own = groups.next().unwrap_or_default();
         std::thread::scope(|scope| {
-            // The calling thread decodes the first group itself (with its kept scratch), the
-            // others go to `nthreads - 1` spawned threads.
-            let workers: Vec<_> = groups
-                .map(|group| scope.spawn(move || with_pooled_scratch(|scratch| run(group, scratch))))
-                .collect();
-            let first = with_scratch(|scratch| run(own, scratch));
-            // Joined in block order: the first error is the first failing block's.
-            let rest = workers
+            let spawned: Vec<_> =
+                (0..workers).map(|_| scope.spawn(move || with_pooled_scratch(run))).collect();
+            let own = with_scratch(run);
+            let rest = spawned
                 .into_iter()
                 .map(|w| w.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
-            core::iter::once(first).chain(rest).collect::<Result<(), Error>>()
+            match core::iter::once(own).chain(rest).filter_map(Result::err).min_by_key(|(j, _)| *j) {
+                Some((_, e)) => Err(e),
+                None => Ok(()),
+            }
         })
     }
 

@@ -113,14 +113,23 @@ pub(crate) fn decompress(input: &[u8], output: &mut [u8], dict: &[u8]) -> Option
             continue;
         }
 
-        // Literals, exact.
+        // Literals: a long run far from the ends in 16-byte moves (up to 64 bytes; a call
+        // copies longer ones), else exact.
         let lit = if lit == LEN_MASK { extra_length(input, &mut ip, LEN_MASK)? } else { lit };
-        if lit > 0 {
-            let src = input.get(ip..ip.checked_add(lit)?)?;
-            output.get_mut(op..op.checked_add(lit)?)?.copy_from_slice(src);
-            ip += lit;
-            op += lit;
+        let (in_end, out_end) = (ip.checked_add(lit)?, op.checked_add(lit)?);
+        if lit <= LONG_WIDE && in_end <= in_fast_end && out_end <= out_fast_end {
+            let mut k = 0;
+            while k < lit {
+                let src: &[u8; WIDE] = input[ip + k..ip + k + WIDE].try_into().ok()?;
+                output[op + k..op + k + WIDE].copy_from_slice(src);
+                k += WIDE;
+            }
+        } else if lit > 0 {
+            let src = input.get(ip..in_end)?;
+            output.get_mut(op..out_end)?.copy_from_slice(src);
         }
+        ip = in_end;
+        op = out_end;
         if ip >= input.len() {
             return Some(op);
         }
@@ -129,6 +138,12 @@ pub(crate) fn decompress(input: &[u8], output: &mut [u8], dict: &[u8]) -> Option
         ip += 2;
         if offset == 0 {
             return None;
+        }
+        if ml_code < LEN_MASK && offset <= op && op + 3 * 8 <= output.len() {
+            let len = ml_code + MINMATCH;
+            short_match(output, op - offset, op, offset, len);
+            op += len;
+            continue;
         }
         let len = if ml_code == LEN_MASK {
             extra_length(input, &mut ip, LEN_MASK + MINMATCH)?
