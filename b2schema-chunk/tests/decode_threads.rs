@@ -1,6 +1,6 @@
 //! The threaded decoder (blocks taken in order by whichever thread is free) gives what one
 //! thread gives: the same bytes, and for a damaged chunk the same error (the first failing
-//! block's), whatever the thread count, with and without a delta filter.
+//! block's, or the header's), whatever the thread count, with and without a delta filter.
 
 use b2schema_chunk::compress::{Params, compress};
 use b2schema_chunk::{self as chunk, Codec, Filter};
@@ -16,6 +16,7 @@ proptest! {
         codec in prop::sample::select(vec![Codec::BloscLz, Codec::Lz4, Codec::Lz4hc, Codec::Zstd]),
         delta in any::<bool>(),
         damage in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..4),
+        header in any::<bool>(),
         nthreads in 2usize..=4,
     ) {
         let mut x = seed | 1;
@@ -32,8 +33,9 @@ proptest! {
             p = p.with_filter(0, Filter::Delta, 0);
         }
         let mut c = compress(&src, &p).unwrap();
-        // Damage after the header and the block table, where the streams are.
-        let table = 32 + 4 * src.len().div_ceil(1024);
+        // Damage after the header and the block table, where the streams are, or anywhere
+        // (a wrong codec and a wrong filter: the codec's error, as at one thread).
+        let table = if header { 2 } else { 32 + 4 * src.len().div_ceil(1024) };
         for (at, v) in damage {
             if c.len() > table {
                 let i = table + at.index(c.len() - table);
@@ -48,5 +50,22 @@ proptest! {
         if r1.is_ok() {
             prop_assert_eq!(one, many);
         }
+    }
+}
+
+/// A chunk naming both an unknown codec and an unknown filter: the codec's error at every
+/// thread count (found by mutating the `chunk` fuzz corpus: the threaded decoder checked the
+/// filters first).
+#[test]
+fn a_wrong_codec_and_a_wrong_filter_give_the_codec_error_at_any_thread_count() {
+    let src: Vec<u8> = (0..40_000u32).map(|i| (i / 100) as u8).collect();
+    let mut c = compress(&src, &Params::new(4).with_codec(Codec::Lz4).with_blocksize(4096)).unwrap();
+    c[2] = (c[2] & 0x1F) | (5 << 5);
+    c[16] = 128;
+    let mut out = vec![0u8; src.len()];
+    let one = chunk::decompress_into(&c, &mut out).unwrap_err();
+    assert_eq!(one.field, "flags", "{one}");
+    for nthreads in 2..=4 {
+        assert_eq!(chunk::decompress_into_threaded(&c, &mut out, nthreads), Err(one.clone()));
     }
 }

@@ -586,11 +586,13 @@ impl Blocks {
         if self.vl || self.nblocks < 2 {
             return self.decode(h, src, out, decoder);
         }
+        // The codec before the filters, as in `decode`: a chunk with both wrong gives the
+        // codec's error at any thread count.
+        let mut codec = self.codec(h, src, decoder)?;
         let pipeline = decoder_pipeline(h, decoder)?;
         let whole = Window::whole(src);
         let (reference, rest, skip): (&[u8], &mut [u8], usize) = if pipeline.has_delta() {
             let (first, rest) = out.split_at_mut(self.blocksize.min(out.len()));
-            let mut codec = self.codec(h, src, decoder)?;
             with_scratch(|scratch| {
                 self.decode_block(h, src, whole, 0, &pipeline, &mut codec, scratch, &[], first)
             })?;
