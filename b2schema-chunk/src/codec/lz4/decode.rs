@@ -12,10 +12,13 @@
 //! panics or reads out of bounds on any input; every loop consumes input or fills output.
 //!
 //! Far from both ends (a sequence's header and up to 16 literals in the input, 32 bytes of
-//! room in the output past the match), a short literal run is copied as one 16-byte move, and a
-//! match whose offset is at least 16 in 16-byte moves that may run past its end (the spill is
-//! overwritten by what follows). Closer to the ends every copy is exact. Overlapping matches
-//! (offset below the length) repeat their period by doubling copies.
+//! room in the output past the match), a short literal run is copied as one 16-byte move and a
+//! run of 15 to 64 literals in 16-byte moves; a match of up to 18 bytes in 8-byte moves (at an
+//! offset of 8 or more; below 8, its first 8 bytes one at a time, then 8-byte moves a whole
+//! number of periods back), a longer one of up to 64 bytes at an offset of 16 or more in
+//! 16-byte moves. Those moves may run past the copy's end (the spill is overwritten by what
+//! follows). Closer to the ends every copy is exact. Longer overlapping matches (offset below
+//! the length) repeat their period by doubling copies.
 
 /// Shortest match (`MINMATCH`).
 const MINMATCH: usize = 4;
@@ -28,6 +31,12 @@ const WIDE: usize = 16;
 const OUT_MARGIN: usize = 2 * WIDE;
 /// The longest match copied in 16-byte moves rather than by `copy_within` (a call).
 const LONG_WIDE: usize = 4 * WIDE;
+/// The input the fast path reads after a token: up to 14 literals copied as 16 bytes, and the
+/// offset.
+const IN_WINDOW: usize = 2 * WIDE;
+/// The output the fast path may write from the literals' start: 16 bytes of literals, then a
+/// match of up to 18 bytes written as 24 from up to 14 bytes in.
+const OUT_WINDOW: usize = 3 * WIDE;
 /// Input the fast path wants after a token: 16 bytes of literals (14 used) and the offset.
 const IN_MARGIN: usize = WIDE + 2;
 
@@ -85,15 +94,19 @@ pub(crate) fn decompress(input: &[u8], output: &mut [u8], dict: &[u8]) -> Option
         let lit = token >> 4;
         let ml_code = token & LEN_MASK;
 
-        // Fast path: short literals and a short or far match, far from both ends.
-        if lit < LEN_MASK && ip <= in_fast_end && op + WIDE + LEN_MASK + MINMATCH <= out_fast_end {
-            let src: &[u8; WIDE] = input[ip..ip + WIDE].try_into().ok()?;
-            let dst: &mut [u8; WIDE] = (&mut output[op..op + WIDE]).try_into().ok()?;
-            *dst = *src;
-            ip += lit;
+        // Fast path: short literals and a short or far match, far from both ends. The header,
+        // literals and offset are read from one 32-byte window and the literals written into
+        // one 48-byte window of the output: two bounds checks, not one per access.
+        if lit < LEN_MASK
+            && let Some(window) = input.get(ip..ip + IN_WINDOW)
+            && let Some(out) = output.get_mut(op..op + OUT_WINDOW)
+        {
+            let w: &[u8; IN_WINDOW] = window.try_into().ok()?;
+            let o: &mut [u8; OUT_WINDOW] = out.try_into().ok()?;
+            o[..WIDE].copy_from_slice(&w[..WIDE]);
+            let offset = usize::from(u16::from_le_bytes([w[lit], w[lit + 1]]));
+            ip += lit + 2;
             op += lit;
-            let offset = usize::from(u16::from_le_bytes([input[ip], input[ip + 1]]));
-            ip += 2;
             if offset == 0 {
                 return None;
             }
@@ -417,6 +430,33 @@ mod tests {
             if !want.is_empty() {
                 prop_assert_eq!(ours(&c, want.len() - 1, &[]), None);
             }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+
+        /// The fast path's limits: a few sequences of long short-form literals and matches
+        /// (whose moves spill the most) ending within a few bytes of the output's end, and
+        /// the same streams into outputs cut short by up to 48 bytes (the last literals do
+        /// not fit: an error, the sequences before them still far from the input's end).
+        #[test]
+        fn the_widest_short_sequences_at_the_very_end(
+            head in 0usize..80,
+            seqs in proptest::collection::vec((8usize..15, 1usize..=64, 12usize..=18), 1..6),
+            last in 0usize..64,
+            spare in 0usize..16,
+            cut in 1usize..48,
+            seed in any::<u8>(),
+        ) {
+            let mut all = vec![(head, 1, 4)];
+            all.extend(seqs);
+            let (c, want) = stream_of(&all, last, seed);
+            prop_assert_eq!(ours(&c, want.len() + spare, &[]), Some(want.clone()));
+            prop_assert_eq!(flex(&c, want.len() + spare, &[]), Some(want.clone()));
+            let short = want.len().saturating_sub(cut);
+            prop_assert_eq!(ours(&c, short, &[]), None);
+            prop_assert_eq!(flex(&c, short, &[]), None);
         }
     }
 
