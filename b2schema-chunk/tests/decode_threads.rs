@@ -66,6 +66,6 @@ fn a_wrong_codec_and_a_wrong_filter_give_the_codec_error_at_any_thread_count() {
     let one = chunk::decompress_into(&c, &mut out).unwrap_err();
     assert_eq!(one.field, "flags", "{one}");
     for nthreads in 2..=4 {
-        assert_eq!(chunk::decompress_into_threaded(&c, &mut out, nthreads), Err(one.clone()));
+        assert_eq!(chunk::decompress_into_threaded(&c, &mut out, nthreads), Err(one));
     }
 }
