@@ -99,13 +99,23 @@ pub(crate) fn decompress(input: &[u8], output: &mut [u8], dict: &[u8]) -> Option
         // one 48-byte window of the output: two bounds checks, not one per access.
         if lit < LEN_MASK
             && let Some(window) = input.get(ip..ip + IN_WINDOW)
-            && let Some(out) = output.get_mut(op..op + OUT_WINDOW)
+            && op + OUT_WINDOW <= output.len()
         {
             let w: &[u8; IN_WINDOW] = window.try_into().ok()?;
-            let o: &mut [u8; OUT_WINDOW] = out.try_into().ok()?;
+            let (history, ahead) = output.split_at_mut(op);
+            let o: &mut [u8; OUT_WINDOW] = ahead.get_mut(..OUT_WINDOW)?.try_into().ok()?;
             o[..WIDE].copy_from_slice(&w[..WIDE]);
             let offset = usize::from(u16::from_le_bytes([w[lit], w[lit + 1]]));
             ip += lit + 2;
+            if ml_code <= 8 - MINMATCH && offset >= lit + 8 && offset <= op + lit {
+                // A match of up to 8 bytes wholly in the output before the literals (the
+                // commonest): one move from the history into the window.
+                let start = op + lit - offset;
+                let src: &[u8; 8] = history.get(start..start + 8)?.try_into().ok()?;
+                o[lit..lit + 8].copy_from_slice(src);
+                op += lit + ml_code + MINMATCH;
+                continue;
+            }
             op += lit;
             if offset == 0 {
                 return None;
@@ -357,10 +367,10 @@ mod tests {
     }
 
     /// A valid stream of the given sequences (literal count, offset, match length; offsets
-    /// reaching before the start are cut to the output so far, at least 1) and last literals,
-    /// with the output it means, written byte by byte.
-    fn stream_of(seqs: &[(usize, usize, usize)], last: usize, seed: u8) -> (Vec<u8>, Vec<u8>) {
-        let (mut c, mut out) = (Vec::new(), Vec::new());
+    /// reaching before `dict` are cut to it and the output so far, at least 1) and last
+    /// literals, with the output it means, written byte by byte after `dict`.
+    fn stream_of(seqs: &[(usize, usize, usize)], last: usize, seed: u8, dict: &[u8]) -> (Vec<u8>, Vec<u8>) {
+        let (mut c, mut out) = (Vec::new(), dict.to_vec());
         let mut byte = seed;
         let mut lits = |n: usize, c: &mut Vec<u8>, out: &mut Vec<u8>| {
             for _ in 0..n {
@@ -403,7 +413,7 @@ mod tests {
             length(&mut c, last - 15);
         }
         lits(last, &mut c, &mut out);
-        (c, out)
+        (c, out.split_off(dict.len()))
     }
 
     proptest! {
@@ -424,9 +434,14 @@ mod tests {
             let mut all = seqs.clone();
             all.extend(long);
             all.rotate_left(seqs.len() / 2);
-            let (c, want) = stream_of(&all, last, seed);
+            let (c, want) = stream_of(&all, last, seed, &[]);
             prop_assert_eq!(ours(&c, want.len() + spare, &[]), Some(want.clone()));
             prop_assert_eq!(flex(&c, want.len() + spare, &[]), Some(want.clone()));
+            // The same sequences after a dictionary, their offsets reaching into it.
+            let dict = sample(u64::from(seed), 100);
+            let (c, with_dict) = stream_of(&all, last, seed, &dict);
+            prop_assert_eq!(ours(&c, with_dict.len() + spare, &dict), Some(with_dict.clone()));
+            prop_assert_eq!(flex(&c, with_dict.len() + spare, &dict), Some(with_dict));
             if !want.is_empty() {
                 prop_assert_eq!(ours(&c, want.len() - 1, &[]), None);
             }
@@ -451,7 +466,7 @@ mod tests {
         ) {
             let mut all = vec![(head, 1, 4)];
             all.extend(seqs);
-            let (c, want) = stream_of(&all, last, seed);
+            let (c, want) = stream_of(&all, last, seed, &[]);
             prop_assert_eq!(ours(&c, want.len() + spare, &[]), Some(want.clone()));
             prop_assert_eq!(flex(&c, want.len() + spare, &[]), Some(want.clone()));
             let short = want.len().saturating_sub(cut);
