@@ -6,18 +6,8 @@
 //! 3 and 5 take the two-step one), block sizes with a last short block, at one and two threads.
 
 use b2schema_chunk::compress::{Params, Split, compress};
-use b2schema_chunk::{self as chunk, Codec, Filter};
+use b2schema_chunk::{self as chunk, Codec};
 use proptest::prelude::*;
-
-/// The byte shuffle alone, in the last slot (as c-blosc2 and python-blosc2 put it).
-const SHUFFLE_ONLY: [Filter; 6] = [
-    Filter::NoFilter,
-    Filter::NoFilter,
-    Filter::NoFilter,
-    Filter::NoFilter,
-    Filter::NoFilter,
-    Filter::Shuffle,
-];
 
 /// `items` items of `typesize` bytes whose byte `j` is, over each run of `seg` items, one of:
 /// zeros, one other byte, noise (a stored stream), or a slow ramp (a coded stream); the kind
@@ -64,7 +54,7 @@ proptest! {
         let p = Params::new(typesize)
             .with_codec(codec)
             .with_clevel(clevel)
-            .with_filters(SHUFFLE_ONLY, [0; 6])
+            .with_filters(Params::SHUFFLE_LAST, [0; 6])
             .with_split(Split::Always)
             .with_blocksize(block_items * typesize);
         let c = compress(&src, &p).unwrap();
