@@ -2,8 +2,9 @@
 //! unshuffled from where their streams lie (a stored stream in the chunk, a run of zeros in a
 //! kept zero plane, a coded stream or a run of another byte in scratch). These chunks mix all
 //! four kinds of stream, varying from block to block (so that a plane read from the wrong place
-//! shows the previous block's bytes), over item sizes with and without that path (2, 4, 8, 16;
-//! 3 and 5 take the two-step one), block sizes with a last short block, at one and two threads.
+//! shows the previous block's bytes), over item sizes with a kernel that reads planes apart (2,
+//! 4, 8, 16) and without (3 and 5: the planes are copied into one buffer first, the path a CPU
+//! without AVX2 takes), block sizes with a last short block, at one and two threads.
 
 use b2schema_chunk::compress::{Params, Split, compress};
 use b2schema_chunk::{self as chunk, Codec};
