@@ -11,11 +11,22 @@ each as the mean of runs over at least a quarter of a second, and the two sides 
 `--rounds` rounds, the best round kept. Several `--exe` (`codec_bench` builds, for example
 before and after a change) are timed in the same rounds; by default the release build of
 `b2schema-chunk`'s `codec_bench` example. Prints MB/s, ours / c-blosc2 speed, and size ratios.
+
+    "$PY" scripts/bench_codec.py --decode [--only lz4] [--threads 1,2] [--rounds 5] [--exe A --exe B]
+
+`--decode` times chunk decoding instead: the chunks of `tests/data/chunks/ref/bench_python.py`
+(4 chunks of 4 MiB per row, written by python-blosc2's SChunk) for the lz4, lz4hc and blosclz
+rows, c-blosc2's `SChunk.decompress_chunk(i, dst)` beside `codec_bench decode` (each decoding
+into a kept buffer). At one thread both sides are timed in their thread's CPU time (mean over
+at least a quarter of a second per chunk), at more threads in wall-clock time (best run); the
+sides alternate over the rounds and each chunk's best round is kept. Prints MB/s over the
+row's 4 chunks and ours / c-blosc2 speed (above 1: ours faster).
 """
 import argparse
 import json
 import os
 import subprocess
+import sys
 import tempfile
 import time
 
@@ -34,6 +45,82 @@ def c_blosc2_seconds(data, ts, codec, clevel):
     return (time.thread_time() - t) / k, len(c)
 
 
+# The decode rows: bench_python.py's configurations (name, codec, filters, typesize), clevel 5.
+DECODE_ROWS = [
+    ("blosclz-nofilter", "BLOSCLZ", "NOFILTER", 8),
+    ("blosclz-shuffle", "BLOSCLZ", "SHUFFLE", 8),
+    ("lz4-shuffle", "LZ4", "SHUFFLE", 8),
+    ("lz4-shuffle-ts2", "LZ4", "SHUFFLE", 2),
+    ("lz4-shuffle-ts16", "LZ4", "SHUFFLE", 16),
+    ("lz4-bitshuffle", "LZ4", "BITSHUFFLE", 8),
+    ("lz4hc-shuffle", "LZ4HC", "SHUFFLE", 8),
+]
+
+
+def c_blosc2_decode_seconds(schunk, i, dst, nthreads):
+    """One chunk's decode time: mean thread CPU time at one thread, best wall time at more."""
+    schunk.decompress_chunk(i, dst)
+    if nthreads == 1:
+        t, k = time.thread_time(), 0
+        while k < 5 or time.thread_time() - t < 0.25:
+            schunk.decompress_chunk(i, dst)
+            k += 1
+        return (time.thread_time() - t) / k
+    best, start, k = float("inf"), time.perf_counter(), 0
+    while k < 5 or time.perf_counter() - start < 0.25:
+        t = time.perf_counter()
+        schunk.decompress_chunk(i, dst)
+        best = min(best, time.perf_counter() - t)
+        k += 1
+    return best
+
+
+def decode_main(args, exes):
+    sys.path.insert(0, os.path.join(ROOT, "tests", "data", "chunks", "ref"))
+    from bench_python import CHUNK, data
+
+    threads = [int(t) for t in args.threads.split(",")]
+    names = [os.path.basename(e) for e in exes]
+    print(f"python-blosc2 {blosc2.__version__} (c-blosc2 {blosc2.blosclib_version}), chunk decoding, "
+          f"4 chunks of {CHUNK >> 20} MiB per row, clevel 5, best of {args.rounds} interleaved rounds "
+          f"(1 thread: CPU time; more: wall clock); load average {os.getloadavg()}\n")
+    print("| row | threads | c-blosc2 MB/s | " + " | ".join(f"{n} MB/s | {n} / c-blosc2" for n in names) + " |")
+    print("|---|---:|---:|" + "---:|---:|" * len(exes))
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, codec, filt, ts in DECODE_ROWS:
+            if not name.startswith(args.only):
+                continue
+            cp = blosc2.CParams(codec=blosc2.Codec[codec], clevel=5, typesize=ts,
+                                filters=[blosc2.Filter[filt]], filters_meta=[0], nthreads=1)
+            s = blosc2.SChunk(chunksize=CHUNK, cparams=cp)
+            for i in range(4):
+                s.append_data(data(i))
+            files = []
+            for i in range(s.nchunks):
+                files.append(os.path.join(tmp, f"{name}-{i}.chunk"))
+                with open(files[-1], "wb") as f:
+                    f.write(s.get_chunk(i))
+            dst = bytearray(CHUNK)
+            for nt in threads:
+                s.dparams = blosc2.DParams(nthreads=nt)
+                key = "cpu_seconds" if nt == 1 else "seconds"
+                ours = [[float("inf")] * len(files) for _ in exes]
+                theirs = [float("inf")] * len(files)
+                for _ in range(args.rounds):
+                    for e, exe in enumerate(exes):
+                        out = subprocess.run([exe, "decode", str(nt), *files], check=True,
+                                             capture_output=True, text=True).stdout
+                        for i, line in enumerate(out.splitlines()):
+                            ours[e][i] = min(ours[e][i], json.loads(line)[key])
+                    for i in range(len(files)):
+                        theirs[i] = min(theirs[i], c_blosc2_decode_seconds(s, i, dst, nt))
+                mb = len(files) * CHUNK / 1e6
+                t = sum(theirs)
+                cells = " | ".join(f"{mb / sum(o):.0f} | {t / sum(o):.2f}" for o in ours)
+                print(f"| {name} | {nt} | {mb / t:.0f} | {cells} |", flush=True)
+    print(f"\nload average after: {os.getloadavg()}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--codec", default="lz4hc")
@@ -41,6 +128,9 @@ def main():
     ap.add_argument("--clevels", default="1,5,9")
     ap.add_argument("--mb", type=float, default=4)
     ap.add_argument("--exe", action="append")
+    ap.add_argument("--decode", action="store_true", help="time chunk decoding (lz4, lz4hc, blosclz rows)")
+    ap.add_argument("--only", default="", help="with --decode: the rows whose name starts with this")
+    ap.add_argument("--threads", default="1,2", help="with --decode: thread counts")
     args = ap.parse_args()
     exes = args.exe
     if not exes:
@@ -48,6 +138,8 @@ def main():
                        cwd=ROOT, check=True)
         target = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
         exes = [os.path.join(target, "release", "examples", "codec_bench")]
+    if args.decode:
+        return decode_main(args, exes)
     codec = blosc2.Codec[args.codec.upper()]
     clevels = [int(c) for c in args.clevels.split(",")]
     blosc2.set_nthreads(1)
@@ -78,4 +170,5 @@ def main():
     print(f"\nload average after: {os.getloadavg()}")
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -10,14 +10,24 @@
 //! ```sh
 //! cargo run --release -p b2schema-chunk --example codec_bench -- DATA.bin TYPESIZE REPS lz4hc
 //! ```
+//!
+//! Decode mode: `codec_bench decode NTHREADS CHUNK...` decompresses each chunk file (a whole
+//! chunk, as `SChunk.get_chunk` gives it) into one kept buffer, as c-blosc2's
+//! `decompress_chunk` does, and prints one JSON line per file: its name, `nbytes`, the best
+//! wall-clock time and the mean CPU time of the calling thread (the measure at one thread; at
+//! more, the wall clock), over runs that last at least a quarter of a second.
+//! `scripts/bench_codec.py --decode` runs it beside c-blosc2.
 
 use std::time::Instant;
 
 use b2schema_chunk::compress::compress;
-use b2schema_chunk::{Codec, Params};
+use b2schema_chunk::{Codec, Params, decompress_into_threaded};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some("decode") {
+        return decode(&args[2..]);
+    }
     let (Some(path), Some(ts), Some(reps), Some(codec)) =
         (args.get(1), args.get(2), args.get(3), args.get(4))
     else {
@@ -53,6 +63,37 @@ fn main() {
         let cpu = (cpu_seconds() - cpu) / runs as f64;
         println!(
             r#"{{"codec": "{codec}", "clevel": {clevel}, "cbytes": {size}, "seconds": {best}, "cpu_seconds": {cpu}}}"#
+        );
+    }
+}
+
+/// The decode mode: `NTHREADS CHUNK...`.
+fn decode(args: &[String]) {
+    let Some((threads, files)) = args.split_first().filter(|(_, f)| !f.is_empty()) else {
+        eprintln!("usage: codec_bench decode NTHREADS CHUNK...");
+        std::process::exit(2);
+    };
+    let nthreads: usize = threads.parse().expect("a thread count");
+    let mut dst = Vec::new();
+    for path in files {
+        let chunk = std::fs::read(path).expect("read the chunk file");
+        let nbytes = b2schema_chunk::ChunkHeader::parse(&chunk).expect("a chunk header").uncompressed_len();
+        dst.resize(nbytes, 0);
+        let mut run = || {
+            let n = decompress_into_threaded(&chunk, &mut dst, nthreads).expect("decodes");
+            assert_eq!(n, nbytes);
+        };
+        run();
+        let (mut best, mut runs, cpu) = (f64::INFINITY, 0u32, cpu_seconds());
+        while runs < 5 || cpu_seconds() - cpu < 0.25 {
+            let t = Instant::now();
+            run();
+            best = best.min(t.elapsed().as_secs_f64());
+            runs += 1;
+        }
+        let cpu = (cpu_seconds() - cpu) / f64::from(runs);
+        println!(
+            r#"{{"file": "{path}", "nbytes": {nbytes}, "nthreads": {nthreads}, "seconds": {best}, "cpu_seconds": {cpu}}}"#
         );
     }
 }

@@ -61,6 +61,32 @@ pub(crate) fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
     }
 }
 
+/// Scratch buffers kept for threads that live for one chunk (the threaded decoder's workers,
+/// whose thread-local buffers would be new on every chunk): at most this many.
+#[cfg(feature = "std")]
+const POOLED_SCRATCH: usize = 4;
+
+#[cfg(feature = "std")]
+/// The kept scratch buffers of [`with_pooled_scratch`].
+static POOL: std::sync::Mutex<Vec<Scratch>> = std::sync::Mutex::new(Vec::new());
+
+/// Runs `f` with scratch buffers taken from a pool shared by all threads (new ones when it is
+/// empty), given back afterwards unless grown above [`KEPT_SCRATCH`] or the pool holds
+/// [`POOLED_SCRATCH`]: a thread spawned for one chunk would otherwise allocate, zero and fault
+/// in a block's buffers on every chunk.
+#[cfg(feature = "std")]
+pub(crate) fn with_pooled_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
+    let mut scratch = POOL.lock().ok().and_then(|mut pool| pool.pop()).unwrap_or_default();
+    let r = f(&mut scratch);
+    if scratch.largest() <= KEPT_SCRATCH
+        && let Ok(mut pool) = POOL.lock()
+        && pool.len() < POOLED_SCRATCH
+    {
+        pool.push(scratch);
+    }
+    r
+}
+
 /// Two block buffers and the bit-(un)shuffle one (empty when not needed).
 pub(crate) type ScratchBlocks<'s> = (&'s mut [u8], &'s mut [u8], &'s mut [u8]);
 
@@ -74,6 +100,9 @@ pub(crate) struct Scratch {
     tmp: Vec<u8>,
     /// The compressor's codec output.
     coded: Vec<u8>,
+    /// Zeros only (grown with zeros, never handed out to be written): the plane of a stream
+    /// of zeros, read where it lies.
+    zeros: Vec<u8>,
 }
 
 impl Scratch {
@@ -91,14 +120,24 @@ impl Scratch {
         coded: usize,
     ) -> Result<(ScratchBlocks<'_>, &mut [u8]), Error> {
         let tmp_len = if tmp { len } else { 0 };
-        let Scratch { a, b, tmp, coded: c } = self;
+        let Scratch { a, b, tmp, coded: c, .. } = self;
         Ok(((grow(a, len)?, grow(b, len)?, grow(tmp, tmp_len)?), grow(c, coded)?))
+    }
+
+    /// One block buffer of `len` bytes and `zeros` zero bytes.
+    pub(crate) fn block_and_zeros(&mut self, len: usize, zeros: usize) -> Result<(&mut [u8], &[u8]), Error> {
+        let Scratch { a, zeros: z, .. } = self;
+        Ok((grow(a, len)?, grow(z, zeros)?))
     }
 
     /// The capacity of the largest buffer.
     #[cfg(feature = "std")]
     fn largest(&self) -> usize {
-        [&self.a, &self.b, &self.tmp, &self.coded].iter().map(|v| v.capacity()).max().unwrap_or(0)
+        [&self.a, &self.b, &self.tmp, &self.coded, &self.zeros]
+            .iter()
+            .map(|v| v.capacity())
+            .max()
+            .unwrap_or(0)
     }
 }
 

@@ -8,6 +8,8 @@
 
 use alloc::vec::Vec;
 
+#[cfg(feature = "std")]
+use super::buffers::with_pooled_scratch;
 use super::buffers::{Scratch, with_scratch};
 use super::header::{ChunkHeader, Special, found_usize};
 use crate::bytes::i32_le;
@@ -15,6 +17,7 @@ use crate::codec::StreamDecoder;
 use crate::error::{Error, ErrorKind, Expected, Found, num};
 use crate::fields;
 use crate::filter::Backward;
+use crate::filter::shuffle::{unshuffle, unshuffle_planes};
 use crate::registry::{BUILTIN, PluginContext, Registry};
 
 /// Default `max_nbytes` of [`decompress`]: `i32::MAX`, the largest `nbytes`
@@ -564,10 +567,13 @@ impl Blocks {
         Ok(())
     }
 
-    /// [`Blocks::decode`] with the blocks after the first shared out among up to `nthreads`
-    /// scoped threads, each with its own codec state and scratch; the first block is decoded
-    /// first, as it is every other block's delta reference. Errors are those of the first failing
-    /// block, as when decoding in order.
+    /// [`Blocks::decode`] with the blocks shared out among up to `nthreads` scoped threads, each
+    /// with its own codec state and scratch (the calling thread's kept one, the others' from
+    /// [`with_pooled_scratch`]). Each thread takes the next block in order when it is done with
+    /// one (a thread that starts late, on a loaded machine, takes fewer). With a delta filter
+    /// the first block is decoded first, as it is every other block's reference. Errors are
+    /// those of the first failing block, as when decoding in order: every block before it was
+    /// taken before it, and decoded.
     #[cfg(feature = "std")]
     fn decode_parallel(
         &self,
@@ -580,36 +586,46 @@ impl Blocks {
         if self.vl || self.nblocks < 2 {
             return self.decode(h, src, out, decoder);
         }
+        // The codec before the filters, as in `decode`: a chunk with both wrong gives the
+        // codec's error at any thread count.
+        let mut codec = self.codec(h, src, decoder)?;
         let pipeline = decoder_pipeline(h, decoder)?;
         let whole = Window::whole(src);
-        let (first, rest) = out.split_at_mut(self.blocksize.min(out.len()));
-        let mut codec = self.codec(h, src, decoder)?;
-        self.decode_block(h, src, whole, 0, &pipeline, &mut codec, &mut Scratch::default(), &[], first)?;
-        let reference: &[u8] = first;
-        let mut pieces: Vec<(usize, &mut [u8])> =
-            rest.chunks_mut(self.blocksize).enumerate().map(|(i, d)| (i + 1, d)).collect();
-        let per = pieces.len().div_ceil(nthreads.min(pieces.len()).max(1));
-        let pipeline = &pipeline;
-        let run = move |group: &mut [(usize, &mut [u8])], scratch: &mut Scratch| -> Result<(), Error> {
-            let mut codec = self.codec(h, src, decoder)?;
-            for (j, dst) in group.iter_mut() {
-                self.decode_block(h, src, whole, *j, pipeline, &mut codec, scratch, reference, dst)?;
-            }
-            Ok(())
+        let (reference, rest, skip): (&[u8], &mut [u8], usize) = if pipeline.has_delta() {
+            let (first, rest) = out.split_at_mut(self.blocksize.min(out.len()));
+            with_scratch(|scratch| {
+                self.decode_block(h, src, whole, 0, &pipeline, &mut codec, scratch, &[], first)
+            })?;
+            (first, rest, 1)
+        } else {
+            (&[], out, 0)
         };
-        let mut groups = pieces.chunks_mut(per);
-        let own = groups.next().unwrap_or_default();
+        let workers = nthreads.min(self.nblocks - skip).max(1) - 1;
+        let queue = std::sync::Mutex::new(rest.chunks_mut(self.blocksize).enumerate());
+        let (pipeline, queue) = (&pipeline, &queue);
+        // The index of the block that failed, with its error.
+        let run = move |scratch: &mut Scratch| -> Result<(), (usize, Error)> {
+            let mut codec = self.codec(h, src, decoder).map_err(|e| (0, e))?;
+            loop {
+                // Nothing panics while holding the lock; a poisoned one is as good.
+                let next = queue.lock().unwrap_or_else(std::sync::PoisonError::into_inner).next();
+                let Some((i, dst)) = next else { return Ok(()) };
+                let j = i + skip;
+                self.decode_block(h, src, whole, j, pipeline, &mut codec, scratch, reference, dst)
+                    .map_err(|e| (j, e))?;
+            }
+        };
         std::thread::scope(|scope| {
-            // The calling thread decodes the first group itself (with its kept scratch), the
-            // others go to `nthreads - 1` spawned threads.
-            let workers: Vec<_> =
-                groups.map(|group| scope.spawn(move || run(group, &mut Scratch::default()))).collect();
-            let first = with_scratch(|scratch| run(own, scratch));
-            // Joined in block order: the first error is the first failing block's.
-            let rest = workers
+            let spawned: Vec<_> =
+                (0..workers).map(|_| scope.spawn(move || with_pooled_scratch(run))).collect();
+            let own = with_scratch(run);
+            let rest = spawned
                 .into_iter()
                 .map(|w| w.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
-            core::iter::once(first).chain(rest).collect::<Result<(), Error>>()
+            match core::iter::once(own).chain(rest).filter_map(Result::err).min_by_key(|(j, _)| *j) {
+                Some((_, e)) => Err(e),
+                None => Ok(()),
+            }
         })
     }
 
@@ -661,6 +677,15 @@ impl Blocks {
             ));
         }
         let bsize = dst.len();
+        if !self.vl
+            && nstreams > 1
+            && nstreams <= MAX_PLANES
+            && bsize >= nstreams
+            && pipeline.single_shuffle() == Some(nstreams)
+        {
+            let (a, zeros) = scratch.block_and_zeros(bsize, bsize / nstreams)?;
+            return decode_planes(win, start, nstreams, a, zeros, dst, codec);
+        }
         let (a, b, tmp) = scratch.blocks(bsize, pipeline.needs_tmp())?;
         self.decode_streams(win, j, start, nstreams, a, codec)?;
         pipeline.undo(a, b, tmp, dst, reference, j == 0)
@@ -702,6 +727,62 @@ impl Blocks {
         dst[used..].fill(0);
         Ok(())
     }
+}
+
+/// The most streams a block is unshuffled from where they lie ([`decode_planes`]).
+const MAX_PLANES: usize = 16;
+
+/// Decodes the `nstreams` streams of a block whose only filter is the byte shuffle of items of
+/// `nstreams` bytes, and unshuffles it into `dst` (the block's length) reading each plane
+/// where it is: a coded stream (or a run of a byte other than 0) decoded into its part of `a`
+/// (a block's length of scratch), a stored one in the chunk, a run of zeros in `zeros` (a
+/// plane's length of zeros). What the two-step path ([`Blocks::decode_streams`], then the
+/// unshuffle) spends copying stored streams and writing zeros is saved; the output is the same,
+/// as the same kernel runs (where it cannot read planes apart, they are copied into `a` and
+/// the two-step unshuffle runs).
+#[allow(clippy::too_many_arguments)]
+fn decode_planes(
+    win: Window<'_>,
+    start: usize,
+    nstreams: usize,
+    a: &mut [u8],
+    zeros: &[u8],
+    dst: &mut [u8],
+    codec: &mut StreamDecoder<'_>,
+) -> Result<(), Error> {
+    let neblock = dst.len() / nstreams;
+    let used = neblock * nstreams;
+    let mut outside: [Option<&[u8]>; MAX_PLANES] = [None; MAX_PLANES];
+    let mut pos = start;
+    for (j, target) in a[..used].chunks_exact_mut(neblock).enumerate() {
+        let (next, kind) = stream_at(win, pos, neblock)?;
+        match kind {
+            Stream::Fill(0) => outside[j] = Some(zeros),
+            Stream::Fill(v) => target.fill(v),
+            Stream::Raw(at) => outside[j] = win.slice(at, neblock),
+            Stream::Coded(at, len) => codec.decode(win.slice(at, len).unwrap_or(&[]), target, at)?,
+        }
+        pos = next;
+    }
+    // c-blosc2 leaves the bytes after the streams (a block size not a multiple of the stream
+    // count) unwritten; this decoder zeroes them.
+    let (body, rest) = dst.split_at_mut(used);
+    rest.fill(0);
+    let mut planes: [&[u8]; MAX_PLANES] = [&[]; MAX_PLANES];
+    for ((plane, part), out) in planes.iter_mut().zip(a[..used].chunks_exact(neblock)).zip(outside) {
+        *plane = out.unwrap_or(part);
+    }
+    if unshuffle_planes(&planes[..nstreams], body) {
+        return Ok(());
+    }
+    for (part, out) in a[..used].chunks_exact_mut(neblock).zip(outside) {
+        if let Some(out) = out {
+            part.copy_from_slice(out);
+        }
+    }
+    a[used..].fill(0);
+    unshuffle(nstreams, a, dst);
+    Ok(())
 }
 
 /// The backward pipeline of a chunk's filter slots.

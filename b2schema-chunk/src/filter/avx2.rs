@@ -8,7 +8,7 @@ pub(crate) use super::bitshuffle_avx2::bit_rows_to_plane;
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
 pub(crate) use super::bytedelta_avx2::{differences, running_sums, undelta_unshuffle};
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
-pub(crate) use super::shuffle_avx2::{shuffle, unshuffle};
+pub(crate) use super::shuffle_avx2::{shuffle, unshuffle, unshuffle_planes};
 
 /// The forward bit step: AVX-512 where the CPU has x86-64-v4, else AVX2.
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
@@ -53,6 +53,15 @@ mod absent {
 
     #[inline]
     pub(crate) fn shuffle(_ts: usize, _src: &[u8], _dst: &mut [u8], _n: usize) -> Option<usize> {
+        None
+    }
+
+    #[inline]
+    pub(crate) fn unshuffle_planes<const T: usize>(
+        _planes: [&[u8]; T],
+        _dst: &mut [u8],
+        _n: usize,
+    ) -> Option<core::ops::Range<usize>> {
         None
     }
 

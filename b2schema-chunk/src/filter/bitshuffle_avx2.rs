@@ -11,7 +11,7 @@
 //!   `bshuf_shuffle_bit_eightelem_AVX` do the same two steps in two passes; here they are one).
 
 use super::avx2_kernel::{Kernel, TILE, load, run};
-use super::shuffle_avx2::{TileSteps, unshuffle_tiles_with};
+use super::shuffle_avx2::{TileSteps, planes_of, unshuffle_tiles_with};
 use core::arch::x86_64::__m256i;
 use pulp::x86::V3;
 
@@ -104,7 +104,14 @@ impl Kernel for BitRowsToPlane<'_> {
 
     #[inline(always)]
     fn run(self, s: V3) -> usize {
-        unshuffle_tiles_with::<8>(s, self.rows, self.plane, self.rowlen, 0, &mut BitTranspose)
+        unshuffle_tiles_with::<8>(
+            s,
+            planes_of(self.rows, self.rowlen),
+            self.plane,
+            self.rowlen,
+            0,
+            &mut BitTranspose,
+        )
     }
 }
 

@@ -11,7 +11,7 @@
 //! - Forward, [`differences`]: each byte minus the one before it, two overlapping loads.
 
 use super::avx2_kernel::{Kernel, TILE, load, run, store, zero};
-use super::shuffle_avx2::{TileSteps, unshuffle_tiles_with};
+use super::shuffle_avx2::{TileSteps, planes_of, unshuffle_tiles_with};
 use core::arch::x86_64::__m256i;
 use pulp::x86::V3;
 
@@ -122,7 +122,7 @@ impl<const T: usize> TileSteps for Sums<T> {
 #[inline(always)]
 fn undelta_unshuffle_tiles<const T: usize>(s: V3, src: &[u8], dst: &mut [u8], n: usize) -> (usize, [u8; 8]) {
     let mut steps = Sums { carry: [zero(); T] };
-    let done = unshuffle_tiles_with::<T>(s, src, dst, n, 0, &mut steps);
+    let done = unshuffle_tiles_with::<T>(s, planes_of(src, n), dst, n, 0, &mut steps);
     let mut sums = [0u8; 8];
     for (sum, c) in sums.iter_mut().zip(steps.carry) {
         *sum = pulp::cast::<__m256i, [u8; 32]>(c)[0];

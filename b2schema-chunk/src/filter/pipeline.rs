@@ -242,6 +242,15 @@ impl<'r> Backward<'r> {
         self.steps.iter().all(Option::is_none)
     }
 
+    /// The item size when the whole pipeline is one byte shuffle (then a block's planes can be
+    /// unshuffled from where its streams lie: [`crate::filter::shuffle::unshuffle_planes`]).
+    pub(crate) fn single_shuffle(&self) -> Option<usize> {
+        match self.steps {
+            [Some(Step::Shuffle(ts)), None, None, None, None, None] => Some(ts),
+            _ => None,
+        }
+    }
+
     /// `true` when a delta is undone: every block but the first needs the first block's output.
     pub(crate) fn has_delta(&self) -> bool {
         self.steps.iter().any(|s| matches!(s, Some(Step::Delta)))

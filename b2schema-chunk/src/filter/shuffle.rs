@@ -114,6 +114,37 @@ pub(crate) fn unshuffle(typesize: usize, src: &[u8], dst: &mut [u8]) {
     dst[body..].copy_from_slice(&src[body..]);
 }
 
+/// Undoes the byte shuffle of a block whose `planes` (one per byte of its items, of `n` bytes
+/// each) lie apart, as its streams were decoded or stored, into `dst[..n * planes.len()]`.
+/// `false`, with `dst` untouched, where no kernel reads planes apart (no AVX2, an item size
+/// other than 2, 4, 8 or 16, planes of unequal lengths, `dst` too short): the caller then puts
+/// them in one buffer for [`unshuffle`].
+pub(crate) fn unshuffle_planes(planes: &[&[u8]], dst: &mut [u8]) -> bool {
+    match planes.len() {
+        2 => planes_kernel::<2>(planes, dst),
+        4 => planes_kernel::<4>(planes, dst),
+        8 => planes_kernel::<8>(planes, dst),
+        16 => planes_kernel::<16>(planes, dst),
+        _ => false,
+    }
+}
+
+/// [`unshuffle_planes`] for `T` planes.
+fn planes_kernel<const T: usize>(planes: &[&[u8]], dst: &mut [u8]) -> bool {
+    let Ok(planes) = <[&[u8]; T]>::try_from(planes) else { return false };
+    let n = planes[0].len();
+    if planes.iter().any(|p| p.len() != n) || dst.len() < n * T {
+        return false;
+    }
+    let Some(done) = super::avx2::unshuffle_planes(planes, dst, n) else { return false };
+    for i in (0..done.start).chain(done.end..n) {
+        for (j, plane) in planes.iter().enumerate() {
+            dst[i * T + j] = plane[i];
+        }
+    }
+    true
+}
+
 /// Unshuffles elements `range` one byte at a time (those before and after the whole tiles).
 fn tail(typesize: usize, src: &[u8], dst: &mut [u8], n: usize, range: core::ops::Range<usize>) {
     for i in range {

@@ -94,13 +94,20 @@ struct Moved;
 
 impl TileSteps for Moved {}
 
+/// The `T` byte planes of `n` bytes each that `src` holds one after the other.
+#[inline(always)]
+pub(super) fn planes_of<const T: usize>(src: &[u8], n: usize) -> [&[u8]; T] {
+    core::array::from_fn(|j| src.get(j * n..(j + 1) * n).unwrap_or(&[]))
+}
+
 /// The unshuffle tile loop: elements `first..first + (n - first) / 32 * 32` of `T` bytes (`T`
-/// 2, 4, 8 or 16) from the `T` planes of `n` bytes in `src` into `dst`, through `steps`.
-/// Returns the elements done (after `first`).
+/// 2, 4, 8 or 16) from the `T` planes of `n` bytes each (anywhere in memory: a block's planes
+/// can be its streams where they lie) into `dst`, through `steps`. Returns the elements done
+/// (after `first`).
 #[inline(always)]
 pub(super) fn unshuffle_tiles_with<const T: usize>(
     s: V3,
-    src: &[u8],
+    planes: [&[u8]; T],
     dst: &mut [u8],
     n: usize,
     first: usize,
@@ -110,9 +117,8 @@ pub(super) fn unshuffle_tiles_with<const T: usize>(
     let Some(dst) = dst.get_mut(first * T..(first + tiles * TILE) * T) else {
         return 0;
     };
-    let mut planes: [core::slice::ChunksExact<'_, u8>; T] = core::array::from_fn(|j| {
-        src.get(j * n + first..j * n + first + tiles * TILE).unwrap_or(&[]).chunks_exact(TILE)
-    });
+    let mut planes: [core::slice::ChunksExact<'_, u8>; T] =
+        planes.map(|p| p.get(first..first + tiles * TILE).unwrap_or(&[]).chunks_exact(TILE));
     let a = s.avx2;
     for out in dst.chunks_exact_mut(TILE * T) {
         // A loop, not `array::from_fn`: `pre` runs intrinsics, which a closure body would call.
@@ -138,22 +144,31 @@ pub(super) fn unshuffle_tiles_with<const T: usize>(
 /// 0.9 of SSE2 on 256 KiB blocks whose output was 16 bytes off, 1.1 aligned); `None` without
 /// AVX2 or for another size, else the elements done (the caller does the others).
 pub(crate) fn unshuffle(typesize: usize, src: &[u8], dst: &mut [u8], n: usize) -> Option<Range<usize>> {
-    let off = dst.as_ptr() as usize % 32;
-    let first = (0..32).find(|k| (off + k * typesize).is_multiple_of(32)).unwrap_or(0).min(n);
-    let done = match typesize {
-        2 => run(Unshuffle::<2> { src, dst, n, first }),
-        4 => run(Unshuffle::<4> { src, dst, n, first }),
-        8 => run(Unshuffle::<8> { src, dst, n, first }),
-        16 => run(Unshuffle::<16> { src, dst, n, first }),
+    match typesize {
+        2 => unshuffle_planes(planes_of::<2>(src, n), dst, n),
+        4 => unshuffle_planes(planes_of::<4>(src, n), dst, n),
+        8 => unshuffle_planes(planes_of::<8>(src, n), dst, n),
+        16 => unshuffle_planes(planes_of::<16>(src, n), dst, n),
         _ => None,
-    }?;
+    }
+}
+
+/// [`unshuffle`] from `T` separate planes of `n` bytes each.
+pub(crate) fn unshuffle_planes<const T: usize>(
+    planes: [&[u8]; T],
+    dst: &mut [u8],
+    n: usize,
+) -> Option<Range<usize>> {
+    let off = dst.as_ptr() as usize % 32;
+    let first = (0..32).find(|k| (off + k * T).is_multiple_of(32)).unwrap_or(0).min(n);
+    let done = run(Unshuffle::<T> { planes, dst, n, first })?;
     Some(first..first + done)
 }
 
-/// The byte unshuffle of `T`-byte items: the planes of `n` bytes in `src` into `dst`, whole
-/// tiles from element `first`.
+/// The byte unshuffle of `T`-byte items: the planes of `n` bytes into `dst`, whole tiles from
+/// element `first`.
 struct Unshuffle<'a, const T: usize> {
-    src: &'a [u8],
+    planes: [&'a [u8]; T],
     dst: &'a mut [u8],
     n: usize,
     first: usize,
@@ -164,7 +179,7 @@ impl<const T: usize> Kernel for Unshuffle<'_, T> {
 
     #[inline(always)]
     fn run(self, s: V3) -> usize {
-        unshuffle_tiles_with::<T>(s, self.src, self.dst, self.n, self.first, &mut Moved)
+        unshuffle_tiles_with::<T>(s, self.planes, self.dst, self.n, self.first, &mut Moved)
     }
 }
 
