@@ -1,0 +1,79 @@
+//! Property tests of the encoder over the data users compress: byte-shuffled planes of
+//! numbers whose statistics drift, runs, repeats, skewed bytes, text-like symbols and noise,
+//! in any mixture and length (both sides of the probe's 16 KiB and of zstd's 128 KiB block).
+
+use super::levels::{Blocks, SETTINGS, setting};
+use super::probe::looks_random;
+use super::{encode, encode_with};
+use crate::codec::zstd::ZstdState;
+use crate::test_data::noise;
+use alloc::vec;
+use alloc::vec::Vec;
+use proptest::prelude::*;
+
+/// One piece of a stream: `kind` picks what its `len` bytes look like.
+fn piece(kind: u8, len: usize, seed: u64) -> Vec<u8> {
+    let r = noise(len, seed);
+    match kind {
+        0 => r,
+        1 => vec![r.first().copied().unwrap_or(0); len],
+        // A 251-byte pattern repeated: matches everywhere.
+        2 => (0..len).map(|i| r[i % 251.min(len)]).collect(),
+        // 16 symbols: Huffman shrinks them, few matches.
+        3 => r.iter().map(|b| b'a' + (b & 15)).collect(),
+        // A slowly drifting byte plane (as the high bytes of a smooth float64 field, shuffled).
+        4 => (0..len).map(|i| ((i / 2048) as u8).wrapping_add(r[i] & 3)).collect(),
+        // Mostly zero with noise in one byte of four (small integers, shuffled).
+        _ => r.iter().enumerate().map(|(i, b)| if i % 4 == 0 { *b } else { 0 }).collect(),
+    }
+}
+
+fn stream() -> impl Strategy<Value = Vec<u8>> {
+    // Noise and repeated noise (flat histograms: what the probe looks at) twice as often.
+    let kind = (0u8..10).prop_map(|k| if k < 6 { k } else { (k - 6) % 2 * 2 });
+    proptest::collection::vec((kind, 0usize..48 * 1024, any::<u64>()), 1..5)
+        .prop_map(|ps| ps.into_iter().flat_map(|(k, n, s)| piece(k, n, s)).collect())
+}
+
+/// Decodes `frame` with this crate's decoder into exactly `n` bytes.
+fn decoded(frame: &[u8], n: usize) -> Vec<u8> {
+    let mut out = vec![0u8; n];
+    let got = ZstdState::new().decode(frame, &mut out).expect("the frame decodes");
+    assert_eq!(got, n);
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// Every clevel's frame decodes to the input, declares its content size and no checksum;
+    /// a stream is given up (0 with room for any frame) only at a clevel that probes, only when
+    /// its sampled histogram is flat, and only when level 1 does not shrink it.
+    #[test]
+    fn every_clevel_decodes_and_gives_up_only_flat_streams(input in stream(), clevel in 1u8..=9) {
+        let mut out = vec![0u8; rusty_zstd::compress_bound(input.len())];
+        let n = encode(clevel, &input, &mut out);
+        if n == 0 {
+            prop_assert!(setting(clevel).probe && looks_random(&input), "given up at clevel {clevel}");
+            let n1 = encode_with(&setting(1), &input, &mut out);
+            prop_assert!(n1 >= input.len(), "given up at clevel {clevel}, level 1 makes {n1} bytes");
+        } else {
+            let header = rusty_zstd::get_frame_header(&out[..n]).unwrap();
+            let rusty_zstd::FrameKind::Zstd(h) = header else { panic!("not a zstd frame") };
+            prop_assert_eq!((h.content_size, h.checksum, h.dict_id), (Some(input.len() as u64), false, None));
+            prop_assert!(decoded(&out[..n], input.len()) == input);
+        }
+    }
+
+    /// The block size picked per stream (clevel 9) and the capped blocks (clevels 6 to 8) give
+    /// frames that decode, without the probe in front (which gives noise up before them).
+    #[test]
+    fn chosen_block_sizes_decode(input in stream()) {
+        for s in SETTINGS.iter().filter(|s| s.blocks != Blocks::Largest) {
+            let mut out = vec![0u8; rusty_zstd::compress_bound(input.len())];
+            let n = encode_with(s, &input, &mut out);
+            prop_assert!(n > 0);
+            prop_assert!(decoded(&out[..n], input.len()) == input, "level {}", s.level);
+        }
+    }
+}
