@@ -7,8 +7,11 @@
 //! where they cost their tables. The choice here estimates both: the order-0 entropy of the
 //! stream cut into segments of each candidate size, plus a table's cost per segment.
 
+/// zstd's largest block.
+pub(crate) const LARGEST: usize = 128 * 1024;
+
 /// The candidate block sizes, smallest first; the last is zstd's largest block.
-const SIZES: [usize; 3] = [8 * 1024, 16 * 1024, 128 * 1024];
+const SIZES: [usize; 3] = [8 * 1024, 16 * 1024, LARGEST];
 
 /// What a block's tables and headers are taken to cost, in bytes (a Huffman table of the
 /// literals is 30 to 130 bytes, the sequences' FSE tables a few dozen).

@@ -8,8 +8,9 @@ mod levels;
 mod probe;
 #[cfg(test)]
 mod props;
+mod skip;
 
-use levels::{Blocks, SKIP, Setting, setting};
+use levels::{Blocks, Setting, setting};
 
 /// The zstd level c-blosc2 runs for `clevel` (`zstd_wrap_compress`): `2 * clevel - 1` below 9,
 /// `ZSTD_maxCLevel()` (22) at 9. (Its `if (clevel == 8) clevel = ZSTD_maxCLevel() - 2` tests
@@ -39,25 +40,32 @@ pub(crate) fn encode(clevel: u8, input: &[u8], output: &mut [u8]) -> usize {
     encode_with(&s, input, output)
 }
 
-/// [`encode`] with setting `s`, without the probe.
-///
-/// The skip is `rusty_zstd`'s process-wide `set_lazy_accel_arm`, outside its semver promise
-/// (this crate pins 0.4.1 for it): every call stores the same [`SKIP`], so no frame depends on
-/// another thread's call.
+/// [`encode`] with setting `s`, without the probe: with its skip ([`skip::with_skip`]), and
+/// for [`Blocks::Picked`] the smaller of the frames with 128 KiB blocks and with the picked ones.
 fn encode_with(s: &Setting, input: &[u8], output: &mut [u8]) -> usize {
-    rusty_zstd::set_lazy_accel_arm(SKIP);
     let Ok(params) = rusty_zstd::compression_params(s.level, Some(input.len() as u64)) else {
         return 0;
     };
-    let cap = match s.blocks {
-        Blocks::Largest => 0,
-        Blocks::Cap(n) => n,
-        Blocks::Picked => blocks::block_cap(input),
+    let frame = |cap: usize| {
+        // `rusty_zstd` caps its blocks at four times `target_cblock_size` (0: 128 KiB).
+        let adv = rusty_zstd::AdvancedOptions { target_cblock_size: (cap / 4) as u32, ..Default::default() };
+        rusty_zstd::compress_with_advanced(input, params, false, None, &[], false, adv).ok()
     };
-    // `rusty_zstd` caps its blocks at four times `target_cblock_size` (0: 128 KiB).
-    let adv = rusty_zstd::AdvancedOptions { target_cblock_size: (cap / 4) as u32, ..Default::default() };
-    rusty_zstd::compress_with_advanced(input, params, false, None, &[], false, adv)
-        .map_or(0, |v| crate::bytes::copy_if_fits(&v, output))
+    let best = match s.skip {
+        Some(k) => skip::with_skip(k, || frame(0)),
+        None => frame(0),
+    };
+    let best = match (s.blocks, best) {
+        (Blocks::Picked, Some(large)) => match blocks::block_cap(input) {
+            cap if cap < blocks::LARGEST => match frame(cap) {
+                Some(small) if small.len() < large.len() => Some(small),
+                _ => Some(large),
+            },
+            _ => Some(large),
+        },
+        (_, best) => best,
+    };
+    best.map_or(0, |v| crate::bytes::copy_if_fits(&v, output))
 }
 
 /// One zstd frame with the chunk's dictionary, as c-blosc2's `ZSTD_compress_usingCDict` with a

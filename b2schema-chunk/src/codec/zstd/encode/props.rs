@@ -2,7 +2,7 @@
 //! numbers whose statistics drift, runs, repeats, skewed bytes, text-like symbols and noise,
 //! in any mixture and length (both sides of the probe's 16 KiB and of zstd's 128 KiB block).
 
-use super::levels::{Blocks, SETTINGS, setting};
+use super::levels::{Blocks, SETTINGS, Setting, setting};
 use super::probe::looks_random;
 use super::{encode, encode_with};
 use crate::codec::zstd::ZstdState;
@@ -65,15 +65,18 @@ proptest! {
         }
     }
 
-    /// The block size picked per stream (clevel 9) and the capped blocks (clevels 6 to 8) give
-    /// frames that decode, without the probe in front (which gives noise up before them).
+    /// Where the block size is picked per stream (clevel 9), the frame decodes, without the
+    /// probe in front (which gives noise up before it), and is never larger than the frame with
+    /// zstd's largest blocks.
     #[test]
-    fn chosen_block_sizes_decode(input in stream()) {
-        for s in SETTINGS.iter().filter(|s| s.blocks != Blocks::Largest) {
+    fn picked_block_sizes_decode_and_never_cost(input in stream()) {
+        for s in SETTINGS.iter().filter(|s| s.blocks == Blocks::Picked) {
             let mut out = vec![0u8; rusty_zstd::compress_bound(input.len())];
             let n = encode_with(s, &input, &mut out);
             prop_assert!(n > 0);
             prop_assert!(decoded(&out[..n], input.len()) == input, "level {}", s.level);
+            let largest = encode_with(&Setting { blocks: Blocks::Largest, ..*s }, &input, &mut out);
+            prop_assert!(n <= largest, "level {}: {n} bytes, {largest} with 128 KiB blocks", s.level);
         }
     }
 }
