@@ -41,7 +41,8 @@ pub(crate) fn encode(clevel: u8, input: &[u8], output: &mut [u8]) -> usize {
 }
 
 /// [`encode`] with setting `s`, without the probe: with its skip ([`skip::with_skip`]), and
-/// for [`Blocks::Picked`] the smaller of the frames with 128 KiB blocks and with the picked ones.
+/// for [`Blocks::Picked`] on streams of [`blocks::TRIED_FROM`] bytes or more the smaller of the
+/// frames with 128 KiB blocks and with the picked ones.
 fn encode_with(s: &Setting, input: &[u8], output: &mut [u8]) -> usize {
     let Ok(params) = rusty_zstd::compression_params(s.level, Some(input.len() as u64)) else {
         return 0;
@@ -56,13 +57,15 @@ fn encode_with(s: &Setting, input: &[u8], output: &mut [u8]) -> usize {
         None => frame(0),
     };
     let best = match (s.blocks, best) {
-        (Blocks::Picked, Some(large)) => match blocks::block_cap(input) {
-            cap if cap < blocks::LARGEST => match frame(cap) {
-                Some(small) if small.len() < large.len() => Some(small),
+        (Blocks::Picked, Some(large)) if input.len() >= blocks::TRIED_FROM => {
+            match blocks::block_cap(input) {
+                cap if cap < blocks::LARGEST => match frame(cap) {
+                    Some(small) if small.len() < large.len() => Some(small),
+                    _ => Some(large),
+                },
                 _ => Some(large),
-            },
-            _ => Some(large),
-        },
+            }
+        }
         (_, best) => best,
     };
     best.map_or(0, |v| crate::bytes::copy_if_fits(&v, output))
