@@ -10,12 +10,12 @@
 /// zstd's largest block.
 pub(crate) const LARGEST: usize = 128 * 1024;
 
-/// The shortest stream whose picked block size is tried: c-blosc2's automatic clevel 9 blocks
-/// (1 MiB) unsplit. Below, the estimate is often wrong (the smooth field in 125 000-byte blocks:
-/// 8 KiB picked, 19 % larger) and the second frame would double the time of `b2schema pack`'s
-/// 512 KiB blocks (its zstd 9 encode ratio 0.54 -> 0.99) for a size already within 5 % (1.034
-/// -> 0.995).
-pub(crate) const TRIED_FROM: usize = 1 << 20;
+/// Streams longer than this have their picked block size tried: c-blosc2's automatic clevel 9
+/// blocks (1 MiB, unsplit, and the chunk's last, shorter one). Below, the estimate is often
+/// wrong (the smooth field in 125 000-byte blocks: 8 KiB picked, 19 % larger) and the second
+/// frame would double the time of `b2schema pack`'s 512 KiB blocks (its zstd 9 encode ratio 0.54
+/// -> 0.99) for a size already within 5 % (1.034 -> 0.995).
+pub(crate) const TRIED_ABOVE: usize = 512 * 1024;
 
 /// The candidate block sizes, smallest first; the last is zstd's largest block.
 const SIZES: [usize; 3] = [8 * 1024, 16 * 1024, LARGEST];

@@ -9,7 +9,7 @@
 pub(crate) enum Blocks {
     /// zstd's largest, 128 KiB (`rusty_zstd`'s default).
     Largest,
-    /// On streams of [`super::blocks::TRIED_FROM`] bytes or more, tried at the size
+    /// On streams longer than [`super::blocks::TRIED_ABOVE`], tried at the size
     /// [`super::blocks::block_cap`] picks from the stream's statistics when that is smaller,
     /// and kept only when the frame is smaller than with the largest blocks.
     Picked,
@@ -55,7 +55,7 @@ pub(crate) struct Setting {
 ///   `pack` field from 1.034 to 0.998; text keeps 128 KiB blocks (1.073; 8 KiB blocks would
 ///   make it 1.147). The estimate alone is not enough: on the smooth field in 125 000-byte
 ///   blocks it picks 8 KiB, 19 % larger than 128 KiB, hence the second frame, and only on
-///   streams of 1 MiB or more (the `pack` field's 512 KiB blocks stay at 1.034, in half the time).
+///   streams over 512 KiB (the `pack` field's 512 KiB blocks stay at 1.034, in half the time).
 pub(crate) const SETTINGS: [Setting; 9] = [
     Setting { level: 1, skip: None, probe: false, blocks: Blocks::Largest },
     Setting { level: 3, skip: None, probe: false, blocks: Blocks::Largest },

@@ -41,7 +41,7 @@ pub(crate) fn encode(clevel: u8, input: &[u8], output: &mut [u8]) -> usize {
 }
 
 /// [`encode`] with setting `s`, without the probe: with its skip ([`skip::with_skip`]), and
-/// for [`Blocks::Picked`] on streams of [`blocks::TRIED_FROM`] bytes or more the smaller of the
+/// for [`Blocks::Picked`] on streams longer than [`blocks::TRIED_ABOVE`] the smaller of the
 /// frames with 128 KiB blocks and with the picked ones.
 fn encode_with(s: &Setting, input: &[u8], output: &mut [u8]) -> usize {
     let Ok(params) = rusty_zstd::compression_params(s.level, Some(input.len() as u64)) else {
@@ -57,7 +57,7 @@ fn encode_with(s: &Setting, input: &[u8], output: &mut [u8]) -> usize {
         None => frame(0),
     };
     let best = match (s.blocks, best) {
-        (Blocks::Picked, Some(large)) if input.len() >= blocks::TRIED_FROM => {
+        (Blocks::Picked, Some(large)) if input.len() > blocks::TRIED_ABOVE => {
             match blocks::block_cap(input) {
                 cap if cap < blocks::LARGEST => match frame(cap) {
                     Some(small) if small.len() < large.len() => Some(small),
