@@ -1,63 +1,74 @@
-//! The zstd encoder: `rusty_zstd` (pure Rust) at c-blosc2's levels. Its input is the caller's
-//! own data, never untrusted bytes.
+//! The zstd encoder: `rusty_zstd` (pure Rust) at c-blosc2's levels, with this crate's own
+//! choices per clevel ([`levels`]): the lazy finders' skip over literals, the probe for random
+//! streams ([`probe`]) and the zstd block size ([`blocks`]). Its input is the caller's own data,
+//! never untrusted bytes.
+
+mod blocks;
+mod levels;
+mod probe;
+#[cfg(test)]
+mod props;
+mod skip;
+
+use levels::{Blocks, Setting, setting};
 
 /// The zstd level c-blosc2 runs for `clevel` (`zstd_wrap_compress`): `2 * clevel - 1` below 9,
 /// `ZSTD_maxCLevel()` (22) at 9. (Its `if (clevel == 8) clevel = ZSTD_maxCLevel() - 2` tests
 /// the level after that mapping, which is odd or 22, so it never applies: clevel 8 is level 15.)
+#[cfg(test)]
 pub(crate) fn zstd_level(clevel: u8) -> i32 {
-    if clevel < 9 { 2 * i32::from(clevel) - 1 } else { rusty_zstd::MAX_CLEVEL }
+    setting(clevel).level
 }
 
 /// One zstd frame as c-blosc2's `ZSTD_compressCCtx` writes it (content size in the header, no
 /// checksum, no dictionary id), through `rusty_zstd`; 0 when the frame does not fit `output`
 /// or the encoder refuses (c-blosc2: "Blosc will just memcpy this buffer").
 ///
-/// From clevel [`PROBED_CLEVEL`] on, a stream that [`looks_random`] is first tried at level 1:
-/// when even that does not shrink it, it is given up at once (0: stored raw). libzstd's lazy
-/// levels give up on such streams after few probes (their search skips ahead ever faster over
-/// literals and stops filling its tables); `rusty_zstd`'s search every position (about 7x
-/// slower on a random 64 KiB stream). The probe is this crate's, not c-blosc2's: on streams
-/// where level 1 finds nothing and the lazy levels a little, it gives that little up
-/// (measured: the smooth float64 field of `scripts/bench_compress.py` at clevel 5 is 1.1 %
-/// larger, 28 of its 64 streams stored raw; random data, counters and text are the same bytes).
+/// Where the clevel's [`Setting`] says so, a stream that [`probe::looks_random`] is first tried
+/// at level 1: when even that does not shrink it, it is given up at once (0: stored raw).
+/// `rusty_zstd`'s tree and optimal levels search every position of such a stream where
+/// libzstd's give up after few probes. The probe is this crate's, not c-blosc2's: on streams
+/// where level 1 finds nothing and the stronger levels a little, it gives that little up.
 pub(crate) fn encode(clevel: u8, input: &[u8], output: &mut [u8]) -> usize {
-    if clevel >= PROBED_CLEVEL && looks_random(input) {
-        let n = encode_at(1, input, output);
+    let s = setting(clevel);
+    if s.probe && probe::looks_random(input) {
+        let n = encode_with(&setting(1), input, output);
         if n == 0 || n >= input.len() {
             return 0;
         }
     }
-    encode_at(zstd_level(clevel), input, output)
+    encode_with(&s, input, output)
 }
 
-/// The lowest clevel whose streams are probed (zstd level 5, the first lazy level).
-const PROBED_CLEVEL: u8 = 3;
-
-/// [`encode`] at zstd level `level`, without the probe.
-fn encode_at(level: i32, input: &[u8], output: &mut [u8]) -> usize {
-    let opts = rusty_zstd::CompressOptions { level, checksum: false };
-    rusty_zstd::compress_with(input, opts).map_or(0, |v| crate::bytes::copy_if_fits(&v, output))
-}
-
-/// Bytes sampled by [`looks_random`]: four runs of this many spread over the stream.
-const SAMPLE: usize = 1024;
-
-/// Whether the byte histogram of a sample of `input` is flat enough that Huffman coding would
-/// not pay: no byte value more frequent than `len / 128 + 4` (libzstd's own test in
-/// `HUF_compress_internal`). Streams under 16 KiB are never probed.
-fn looks_random(input: &[u8]) -> bool {
-    if input.len() < 16 * SAMPLE {
-        return false;
-    }
-    let step = (input.len() - SAMPLE) / 3;
-    let mut counts = [0u16; 256];
-    for k in 0..4 {
-        for &b in &input[k * step..k * step + SAMPLE] {
-            counts[usize::from(b)] += 1;
+/// [`encode`] with setting `s`, without the probe: with its skip ([`skip::with_skip`]), and
+/// for [`Blocks::Picked`] on streams longer than [`blocks::TRIED_ABOVE`] the smaller of the
+/// frames with 128 KiB blocks and with the picked ones.
+fn encode_with(s: &Setting, input: &[u8], output: &mut [u8]) -> usize {
+    let Ok(params) = rusty_zstd::compression_params(s.level, Some(input.len() as u64)) else {
+        return 0;
+    };
+    let frame = |cap: usize| {
+        // `rusty_zstd` caps its blocks at four times `target_cblock_size` (0: 128 KiB).
+        let adv = rusty_zstd::AdvancedOptions { target_cblock_size: (cap / 4) as u32, ..Default::default() };
+        rusty_zstd::compress_with_advanced(input, params, false, None, &[], false, adv).ok()
+    };
+    let best = match s.skip {
+        Some(k) => skip::with_skip(k, || frame(0)),
+        None => frame(0),
+    };
+    let best = match (s.blocks, best) {
+        (Blocks::Picked, Some(large)) if input.len() > blocks::TRIED_ABOVE => {
+            match blocks::block_cap(input) {
+                cap if cap < blocks::LARGEST => match frame(cap) {
+                    Some(small) if small.len() < large.len() => Some(small),
+                    _ => Some(large),
+                },
+                _ => Some(large),
+            }
         }
-    }
-    let largest = counts.iter().copied().max().unwrap_or(0);
-    usize::from(largest) <= 4 * SAMPLE / 128 + 4
+        (_, best) => best,
+    };
+    best.map_or(0, |v| crate::bytes::copy_if_fits(&v, output))
 }
 
 /// One zstd frame with the chunk's dictionary, as c-blosc2's `ZSTD_compress_usingCDict` with a
@@ -93,14 +104,14 @@ mod tests {
             .collect()
     }
 
-    /// Random streams are given up at once from clevel 3 (at clevels 1-2 the codec itself says
-    /// so); a flat histogram that repeats (4 KiB of noise 16 times over, or 16 KiB of noise
+    /// Random streams are given up at every clevel (by the probe from clevel 6, below by the
+    /// frame not fitting); a flat histogram that repeats (4 KiB of noise 16 times over, or 16 KiB of noise
     /// then itself again) is probed, found to shrink, and compressed at the clevel's level.
     #[test]
     fn random_streams_are_given_up_and_repeated_noise_is_not() {
         for n in [16 * 1024, 64 * 1024, 100_000] {
             let input = noise(n, n as u64);
-            assert!(super::looks_random(&input), "n {n}");
+            assert!(super::probe::looks_random(&input), "n {n}");
             for clevel in 1..=9 {
                 let mut out = vec![0u8; n];
                 assert_eq!(encode(clevel, &input, &mut out), 0, "n {n} clevel {clevel}");
@@ -109,17 +120,19 @@ mod tests {
         let short = noise(4096, 7).repeat(16);
         let long = noise(16 * 1024, 9).repeat(2);
         for input in [short, long] {
-            assert!(super::looks_random(&input));
+            assert!(super::probe::looks_random(&input));
             let mut out = vec![0u8; input.len()];
-            for clevel in [3, 5, 9] {
+            for clevel in [3, 5, 6, 9] {
                 let n = encode(clevel, &input, &mut out);
                 assert!(n > 0 && n < input.len() * 2 / 3, "clevel {clevel}: {n} bytes");
                 assert!(rusty_zstd::decompress(&out[..n]).unwrap() == input);
             }
         }
         // A stream under 16 KiB is never probed; a skewed histogram is not random.
-        assert!(!super::looks_random(&noise(16 * 1024 - 1, 3)));
-        assert!(!super::looks_random(&noise(64 * 1024, 5).iter().map(|b| b & 0x7f).collect::<Vec<u8>>()));
+        assert!(!super::probe::looks_random(&noise(16 * 1024 - 1, 3)));
+        assert!(!super::probe::looks_random(
+            &noise(64 * 1024, 5).iter().map(|b| b & 0x7f).collect::<Vec<u8>>()
+        ));
     }
 
     #[test]

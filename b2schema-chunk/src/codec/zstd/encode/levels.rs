@@ -1,0 +1,74 @@
+//! What the encoder runs for each Blosc clevel: the zstd level (c-blosc2's) and three choices
+//! of this crate's own, calibrated against c-blosc2 3.3.5 (libzstd 1.5.7) on the four datasets of
+//! `scripts/bench_compress.py` and one chunk of `scripts/bench_pack.py`'s field (BENCHMARKS.md,
+//! "The zstd encoder calibrated per clevel"). None of them is a format rule: c-blosc2 never
+//! reads how a frame was made, and every valid frame decodes.
+
+/// How a clevel's streams are cut into zstd blocks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Blocks {
+    /// zstd's largest, 128 KiB (`rusty_zstd`'s default).
+    Largest,
+    /// On streams longer than [`super::blocks::TRIED_ABOVE`], tried at the size
+    /// [`super::blocks::block_cap`] picks from the stream's statistics when that is smaller,
+    /// and kept only when the frame is smaller than with the largest blocks.
+    Picked,
+}
+
+/// The encoder's setting for one clevel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Setting {
+    /// The zstd level, c-blosc2's `zstd_wrap_compress` mapping (`2 * clevel - 1`, 22 at 9).
+    pub(crate) level: i32,
+    /// The lazy finders' skip over literal runs: a position without a match advances by
+    /// `((ip - anchor) >> skip) + 1`. libzstd's is 8 (`kSearchStrength`); `rusty_zstd` 0.4.1
+    /// ships 12, which walks nearly every position of a stream that barely compresses. `None`
+    /// for the levels whose finders never read it (fast, dfast, the optimal parsers).
+    pub(crate) skip: Option<usize>,
+    /// Whether random-looking streams are tried at level 1 first and given up when that does
+    /// not shrink them ([`super::probe::looks_random`]).
+    pub(crate) probe: bool,
+    /// The zstd block size.
+    pub(crate) blocks: Blocks,
+}
+
+/// The settings of clevels 1 to 9 (index `clevel - 1`; clevel 0 never reaches a codec).
+///
+/// Measured (2026-11-27; sizes against c-blosc2's for the same chunk; speeds of the streams'
+/// encoding alone, CPU time; the `pack` field is one 16 MiB chunk in 512 KiB blocks;
+/// `examples/zstd_calibrate.rs`):
+/// * skip 8 against `rusty_zstd`'s 12 at clevels 3 to 5 (levels 5, 7, 9 over split streams):
+///   the `pack` field at clevel 5 105 -> 185 MB/s, random int64 320 -> 1380 MB/s, smooth
+///   float64 150 -> 230 MB/s, counters and text unchanged (190, 60 MB/s); sizes within 0.1 %
+///   of c-blosc2's on all five (1.0004, 1.0009, 1.0012, 1.0000, 0.9995), where a skip of 6
+///   makes the smooth field 3 % larger. The probe is not needed there any more: without it the
+///   smooth field at clevel 5 is 1.0009 of c-blosc2's (1.009 with it). Lower zstd levels at
+///   clevel 5 are faster but larger: text +3.7 % at level 8, +10 % at level 5. Left as it is:
+///   with a blocksize of 1 MiB (128 KiB streams) the smooth field at clevel 5 is 1.079 of
+///   c-blosc2's size (0.994 with skip 12; the counters, text and the `pack` field within 0.1 %).
+/// * clevels 6 to 8 (levels 11, 13, 15 over whole blocks) keep skip 12: with 8 the smooth field
+///   is 35 % larger in 1 MiB blocks and 7 % in 125 000-byte blocks (`b2schema pack`'s default
+///   for a 4 MB vector); smaller zstd blocks there make it worse (16 KiB: +23 % in 125 000-byte
+///   blocks).
+/// * clevel 9 (level 22): the block size tried per stream brings the smooth field in 1 MiB
+///   blocks from 1.331 to 1.026 of c-blosc2's size, the counters from 1.150 to 1.111 and the
+///   `pack` field from 1.034 to 0.998; text keeps 128 KiB blocks (1.073; 8 KiB blocks would
+///   make it 1.147). The estimate alone is not enough: on the smooth field in 125 000-byte
+///   blocks it picks 8 KiB, 19 % larger than 128 KiB, hence the second frame, and only on
+///   streams over 512 KiB (the `pack` field's 512 KiB blocks stay at 1.034, in half the time).
+pub(crate) const SETTINGS: [Setting; 9] = [
+    Setting { level: 1, skip: None, probe: false, blocks: Blocks::Largest },
+    Setting { level: 3, skip: None, probe: false, blocks: Blocks::Largest },
+    Setting { level: 5, skip: Some(8), probe: false, blocks: Blocks::Largest },
+    Setting { level: 7, skip: Some(8), probe: false, blocks: Blocks::Largest },
+    Setting { level: 9, skip: Some(8), probe: false, blocks: Blocks::Largest },
+    Setting { level: 11, skip: Some(12), probe: true, blocks: Blocks::Largest },
+    Setting { level: 13, skip: Some(12), probe: true, blocks: Blocks::Largest },
+    Setting { level: 15, skip: Some(12), probe: true, blocks: Blocks::Largest },
+    Setting { level: rusty_zstd::MAX_CLEVEL, skip: None, probe: true, blocks: Blocks::Picked },
+];
+
+/// The setting for `clevel` (1 to 9; above 9 is 9, as c-blosc2 clamps).
+pub(crate) fn setting(clevel: u8) -> Setting {
+    SETTINGS[usize::from(clevel.clamp(1, 9)) - 1]
+}
