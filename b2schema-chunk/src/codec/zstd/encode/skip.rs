@@ -3,33 +3,53 @@
 //! with a given skip and keeps its frame independent of other threads: encodings that want the
 //! same skip run side by side; one that wants another waits until those have finished (and
 //! those that come after it wait for it), so no block is ever encoded under another call's skip.
+//! When the last encoding of a phase ends, the crate's own setting is put back
+//! ([`CRATE_DEFAULT`]), so that the process's other users of `rusty_zstd` see ours only while
+//! b2schema encodes.
+
+/// `set_lazy_accel_arm`'s value for "not set": `rusty_zstd` then reads its `RZSTD_LAZY_ACCEL`
+/// knob, else takes 12 (its initial state in 0.4.1).
+const CRATE_DEFAULT: usize = usize::MAX;
+
+/// The skip set, the encodings running under it, and the encodings waiting for another.
+#[cfg(feature = "std")]
+struct Phase {
+    skip: usize,
+    running: usize,
+    waiting: usize,
+}
+
+#[cfg(feature = "std")]
+static PHASE: std::sync::Mutex<Phase> =
+    std::sync::Mutex::new(Phase { skip: CRATE_DEFAULT, running: 0, waiting: 0 });
+#[cfg(feature = "std")]
+static CHANGED: std::sync::Condvar = std::sync::Condvar::new();
+
+#[cfg(feature = "std")]
+fn phase() -> std::sync::MutexGuard<'static, Phase> {
+    PHASE.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
 
 /// Runs `f` with `rusty_zstd`'s skip set to `skip`, with no encoding under another skip running
 /// meanwhile in this process.
 #[cfg(feature = "std")]
 pub(crate) fn with_skip<R>(skip: usize, f: impl FnOnce() -> R) -> R {
-    use std::sync::{Condvar, Mutex};
-    /// The skip set, the encodings running under it, and the encodings waiting for another.
-    struct Phase {
-        skip: usize,
-        running: usize,
-        waiting: usize,
-    }
-    static PHASE: Mutex<Phase> = Mutex::new(Phase { skip: 0, running: 0, waiting: 0 });
-    static CHANGED: Condvar = Condvar::new();
-    /// Leaves the phase when the encoding ends, a panic included.
+    /// Leaves the phase when the encoding ends, a panic included; the last one out puts the
+    /// crate's own setting back.
     struct Leave;
     impl Drop for Leave {
         fn drop(&mut self) {
-            let mut p = PHASE.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let mut p = phase();
             p.running -= 1;
             if p.running == 0 {
+                rusty_zstd::set_lazy_accel_arm(CRATE_DEFAULT);
+                p.skip = CRATE_DEFAULT;
                 CHANGED.notify_all();
             }
         }
     }
     {
-        let mut p = PHASE.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut p = phase();
         // Wait while another skip runs, and (once) behind those already waiting for one.
         let mut queued = false;
         while p.running > 0 && (p.skip != skip || (p.waiting > 0 && !queued)) {
@@ -56,7 +76,9 @@ pub(crate) fn with_skip<R>(skip: usize, f: impl FnOnce() -> R) -> R {
 #[cfg(not(feature = "std"))]
 pub(crate) fn with_skip<R>(skip: usize, f: impl FnOnce() -> R) -> R {
     rusty_zstd::set_lazy_accel_arm(skip);
-    f()
+    let r = f();
+    rusty_zstd::set_lazy_accel_arm(CRATE_DEFAULT);
+    r
 }
 
 #[cfg(all(test, feature = "std"))]
@@ -90,6 +112,17 @@ mod tests {
             .collect();
         for t in threads {
             t.join().unwrap();
+        }
+    }
+
+    /// Whenever no encoding runs, the crate's own setting is back (checked under the lock, so
+    /// other tests encoding meanwhile cannot make it fail).
+    #[test]
+    fn the_crates_own_skip_is_back_when_no_encoding_runs() {
+        for skip in [8, 12, 8] {
+            assert_eq!(with_skip(skip, || super::phase().skip), skip);
+            let p = super::phase();
+            assert!(p.running > 0 || p.skip == super::CRATE_DEFAULT, "skip {} left set", p.skip);
         }
     }
 }
