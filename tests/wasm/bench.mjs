@@ -5,24 +5,24 @@
 //     node tests/wasm/bench.mjs <module.wasm> <directory>
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { load } from "./module.mjs";
 
 const [wasmPath, dir] = process.argv.slice(2);
-const { instance } = await WebAssembly.instantiate(readFileSync(wasmPath), {});
-const ex = instance.exports;
+const ex = await load(wasmPath);
 const data = readFileSync(join(dir, "data.bin"));
 const specs = readFileSync(join(dir, "specs.txt"), "utf8").split("\n");
 
 function put(bytes) {
-    const h = ex.b2_buf_new(bytes.length);
-    new Uint8Array(ex.memory.buffer, ex.b2_buf_ptr(h), bytes.length).set(bytes);
+    const h = ex.bufNew(bytes.length);
+    new Uint8Array(ex.memory.buffer, ex.bufPtr(h), bytes.length).set(bytes);
     return h;
 }
 
 /** Runs `op` (which returns a result handle) and frees the result; throws on an error. */
 function once(op) {
     const r = op();
-    if (ex.b2_buf_ok(r) !== 1) throw new Error("the module failed");
-    ex.b2_buf_free(r);
+    if (ex.bufOk(r) !== 1) throw new Error("the module failed");
+    ex.bufFree(r);
 }
 
 function best(f) {
@@ -41,11 +41,11 @@ function best(f) {
 const hdata = put(data);
 specs.forEach((spec, i) => {
     const hspec = put(new TextEncoder().encode(spec));
-    const hchunk = ex.b2_compress(hdata, hspec);
-    writeFileSync(join(dir, `${i}.chunk`), new Uint8Array(ex.memory.buffer, ex.b2_buf_ptr(hchunk), ex.b2_buf_len(hchunk)));
-    const c = best(() => once(() => ex.b2_compress(hdata, hspec)));
-    const d = best(() => once(() => ex.b2_decompress(hchunk, data.length)));
+    const hchunk = ex.compress(hdata, hspec);
+    writeFileSync(join(dir, `${i}.chunk`), new Uint8Array(ex.memory.buffer, ex.bufPtr(hchunk), ex.bufLen(hchunk)));
+    const c = best(() => once(() => ex.compress(hdata, hspec)));
+    const d = best(() => once(() => ex.decompress(hchunk, data.length)));
     console.log(`${c} ${d}`);
-    ex.b2_buf_free(hspec);
-    ex.b2_buf_free(hchunk);
+    ex.bufFree(hspec);
+    ex.bufFree(hchunk);
 });

@@ -12,32 +12,32 @@
 import { readFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
+import { load } from "./module.mjs";
 
 const [wasmPath, dir] = process.argv.slice(2);
 if (!wasmPath || !dir) {
     console.error("usage: node run.mjs <module.wasm> <case directory>");
     process.exit(2);
 }
-const { instance } = await WebAssembly.instantiate(readFileSync(wasmPath), {});
-const ex = instance.exports;
+const ex = await load(wasmPath);
 const { cases } = JSON.parse(readFileSync(join(dir, "cases.json"), "utf8"));
 
 const sha256 = (bytes) => createHash("sha256").update(bytes).digest("hex");
 
 /** A new module buffer holding `bytes`; its handle. */
 function put(bytes) {
-    const h = ex.b2_buf_new(bytes.length);
+    const h = ex.bufNew(bytes.length);
     if (h === 0) throw new Error(`the module could not allocate ${bytes.length} bytes`);
-    new Uint8Array(ex.memory.buffer, ex.b2_buf_ptr(h), bytes.length).set(bytes);
+    new Uint8Array(ex.memory.buffer, ex.bufPtr(h), bytes.length).set(bytes);
     return h;
 }
 
 /** The buffer's bytes (a copy) and whether it is a result; frees it. */
 function take(h) {
     if (h === 0) throw new Error("the module returned no buffer");
-    const bytes = new Uint8Array(ex.memory.buffer, ex.b2_buf_ptr(h), ex.b2_buf_len(h)).slice();
-    const ok = ex.b2_buf_ok(h) === 1;
-    ex.b2_buf_free(h);
+    const bytes = new Uint8Array(ex.memory.buffer, ex.bufPtr(h), ex.bufLen(h)).slice();
+    const ok = ex.bufOk(h) === 1;
+    ex.bufFree(h);
     return { ok, bytes };
 }
 
@@ -57,25 +57,25 @@ for (const c of cases) {
     try {
         const hin = put(input);
         if (c.op === "decompress") {
-            got = take(ex.b2_decompress(hin, c.limit));
-            const blocks = outcome(take(ex.b2_decompress_blocks(hin, c.limit)));
+            got = take(ex.decompress(hin, c.limit));
+            const blocks = outcome(take(ex.decompressBlocks(hin, c.limit)));
             if (!same(blocks, c.blocks)) {
                 failures.push(`${c.name}: block by block, wasm ${text(blocks)}; native ${text(c.blocks)}`);
             }
         } else {
             const hspec = put(new TextEncoder().encode(c.spec));
-            got = take(ex.b2_compress(hin, hspec));
+            got = take(ex.compress(hin, hspec));
             if (got.ok) {
                 const hchunk = put(got.bytes);
-                const back = outcome(take(ex.b2_decompress_as(hchunk, hspec, 0x7fffffff)));
-                ex.b2_buf_free(hchunk);
+                const back = outcome(take(ex.decompressAs(hchunk, hspec, 0x7fffffff)));
+                ex.bufFree(hchunk);
                 if (!same(back, c.decoded)) {
                     failures.push(`${c.name}: the module's chunk decompresses to ${text(back)}; native ${text(c.decoded)}`);
                 }
             }
-            ex.b2_buf_free(hspec);
+            ex.bufFree(hspec);
         }
-        ex.b2_buf_free(hin);
+        ex.bufFree(hin);
     } catch (e) {
         // A trap (a panic is an `unreachable` in the module) or a broken interface.
         failures.push(`${c.name}: ${e}`);

@@ -8,8 +8,8 @@
 //! metas=0,0,0,0,0,0 split=3 blocksize=0 dict=0 meta=0 shapes=18x7;9x7` (split: c-blosc2's
 //! value, 1 to 4; meta: the codec's; shapes: the array's chunk and block shapes, which ZFP,
 //! ndcell and ndmean need). A key left out keeps `Params::new`'s default (no shapes).
-// Safe Rust only, but for the `no_mangle` attribute of the exported functions (exports.rs), each
-// allowed where it stands.
+// Safe Rust only, but for the `no_mangle` attribute of the module's one exported function
+// (`exports::b2`), allowed where it stands.
 #![deny(unsafe_code)]
 
 mod exports;
