@@ -550,17 +550,8 @@ pub(super) mod tests {
         let dicts = [noise(256, 1), noise(32 * 1024, 2), noise(100_000, 3), noise(5, 4), vec![]];
         for dict in &dicts {
             let mut inputs: Vec<Vec<u8>> = vec![vec![], vec![7; 12], vec![7; 13], noise(3000, 9)];
-            // Pieces of the dictionary (its start, its end, across its 64 KiB window) with noise.
             let d = dict.len();
-            let mut mixed = Vec::new();
-            for (a, b) in [
-                (0, d.min(700)),
-                (d.saturating_sub(900), d),
-                (d.saturating_sub(70_000), d.saturating_sub(60_000)),
-            ] {
-                mixed.extend_from_slice(&dict[a..b]);
-                mixed.extend_from_slice(&noise(50, b as u64));
-            }
+            let mut mixed = crate::test_data::dict_pieces(dict);
             mixed.extend((0..80_000u32).map(|i| ((i / 3) % 251) as u8));
             mixed.extend_from_slice(&dict[d.saturating_sub(300)..]);
             inputs.push(mixed);

@@ -132,15 +132,7 @@ mod tests {
         for dict in &dicts {
             let d = dict.len();
             let mut inputs: Vec<Vec<u8>> = vec![vec![], vec![7; 12], vec![7; 13], noise(3000, 9)];
-            let mut mixed = Vec::new();
-            for (a, b) in [
-                (0, d.min(700)),
-                (d.saturating_sub(900), d),
-                (d.saturating_sub(70_000), d.saturating_sub(60_000)),
-            ] {
-                mixed.extend_from_slice(&dict[a..b]);
-                mixed.extend_from_slice(&noise(50, b as u64));
-            }
+            let mut mixed = crate::test_data::dict_pieces(dict);
             mixed.extend_from_slice(&[0xAA; 3000]);
             mixed.extend((0..80_000u32).map(|i| [1u8, 2, 1, 2, 9][(i % 5) as usize] ^ ((i / 997) as u8)));
             inputs.push(mixed);
