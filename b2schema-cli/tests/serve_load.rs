@@ -2,7 +2,8 @@
 //! bounded in count and time: 50 idle connections and 8 trickling one header byte every 500 ms
 //! do not keep a legitimate request from being answered within 2 s; a client trickling its head
 //! is cut off with 408 once the whole head took over 10 s (the limit is per request, not per
-//! read); 500 requests at once each get a whole HTTP answer (200 or 503), never a reset; requests
+//! read); 300 silent connections, more than the heads read at once, delay a request by about a
+//! second; 500 requests at once each get a whole HTTP answer (200 or 503), never a reset; requests
 //! written by hand (a body, a 64 KiB head, bytes not UTF-8, a foreign Host, pipelining, POST, a
 //! head cut short) are each answered or closed, never reset.
 
@@ -144,6 +145,33 @@ fn five_hundred_requests_at_once_each_get_a_whole_answer() {
     }
     assert!(counts.get(&200).copied().unwrap_or(0) > 0, "{counts:?}");
     eprintln!("500 requests at once: {counts:?}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Heads read at once by the server (`serve::accept::MAX_PENDING`); the oldest may be pushed
+/// out by a new connection once it has been sending its head for 1 s (`EVICT_AGE`). The rule
+/// that a head which has come is never pushed out is tested in `serve::accept::tests`, where
+/// these bounds are small enough for the listen backlog.
+const MAX_PENDING: usize = 256;
+
+/// Connections that send nothing, more than the heads read at once, delay a new request by
+/// about a second, not by the 10 s of a head's deadline: once the oldest has been silent for
+/// 1 s, each new connection pushes one out (408, a whole answer).
+#[test]
+fn silent_connections_beyond_the_pending_heads_are_pushed_out_for_a_request() {
+    let (_server, port, dir) = start();
+    let mut silent: Vec<TcpStream> =
+        (0..MAX_PENDING + 44).map(|_| TcpStream::connect(("127.0.0.1", port)).unwrap()).collect();
+    let t = Instant::now();
+    assert_eq!(get(port), Ok(200));
+    assert!(t.elapsed() < Duration::from_secs(5), "served in {:?}", t.elapsed());
+    // The oldest silent connection was pushed out with a whole 408.
+    let first = &mut silent[0];
+    first.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    let mut out = Vec::new();
+    first.read_to_end(&mut out).unwrap();
+    assert!(out.starts_with(b"HTTP/1.1 408 "), "{:?}", String::from_utf8_lossy(&out));
+    drop(silent);
     let _ = std::fs::remove_dir_all(dir);
 }
 
