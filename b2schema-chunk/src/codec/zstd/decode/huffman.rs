@@ -3,6 +3,7 @@
 //! 1- and 4-stream decoders.
 
 use super::bits::{BitReader, Status};
+use super::dispatch::Hot;
 use super::fse::{SymbolTable, read_ncount};
 
 /// The longest code libzstd accepts (`HUF_TABLELOG_MAX`; RFC 8878 says 11).
@@ -199,7 +200,9 @@ impl HuffTable {
     }
 
     /// Decodes `out.len()` literals from `src`, one stream or four (with the jump table).
-    pub(crate) fn decode_literals(&self, src: &[u8], out: &mut [u8], four: bool) -> Result<(), &'static str> {
+    /// Inlined into each build of [`DecodeLiterals::run`], with the four streams' loop.
+    #[inline(always)]
+    fn decode_literals(&self, src: &[u8], out: &mut [u8], four: bool) -> Result<(), &'static str> {
         if self.log == 0 {
             return Err("a Huffman table before Huffman-coded literals");
         }
@@ -247,6 +250,25 @@ impl HuffTable {
         self.tail(&mut r3, &mut o3[i..])?;
         self.tail(&mut r4, &mut o4[i4..])?;
         Ok(())
+    }
+}
+
+/// Huffman-coded literals to decode: [`HuffTable::decode_literals`]'s arguments, as a [`Hot`]
+/// loop that [`super::dispatch::Build::run`] compiles for the CPU.
+pub(crate) struct DecodeLiterals<'a> {
+    pub(crate) table: &'a HuffTable,
+    /// One stream, or four with their jump table.
+    pub(crate) src: &'a [u8],
+    pub(crate) out: &'a mut [u8],
+    pub(crate) four: bool,
+}
+
+impl Hot for DecodeLiterals<'_> {
+    type Output = Result<(), &'static str>;
+
+    #[inline(always)]
+    fn run(self) -> Self::Output {
+        self.table.decode_literals(self.src, self.out, self.four)
     }
 }
 

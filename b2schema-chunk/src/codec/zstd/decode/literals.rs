@@ -2,7 +2,8 @@
 //! with a new table or the previous one ("treeless"), in one stream or four. Checks and limits as
 //! libzstd's `ZSTD_decodeLiteralsBlock`.
 
-use super::huffman::HuffTable;
+use super::dispatch::Build;
+use super::huffman::{DecodeLiterals, HuffTable};
 use alloc::vec::Vec;
 
 /// Makes the literal buffer hold `size` (at most a block, checked before) plus the padding.
@@ -27,7 +28,8 @@ pub(crate) enum Literals {
 
 /// Parses the literals section at the start of `block` (whose first byte is at `input` offset
 /// `base`): the literals and the bytes the section takes. `huf`/`huf_ok` are the frame's
-/// Huffman table (replaced by a new one), `buf` the literal buffer.
+/// Huffman table (replaced by a new one), `buf` the literal buffer, `build` the build of the
+/// Huffman loop that runs.
 pub(crate) fn read(
     block: &[u8],
     base: usize,
@@ -35,6 +37,7 @@ pub(crate) fn read(
     huf: &mut HuffTable,
     huf_ok: &mut bool,
     buf: &mut Vec<u8>,
+    build: Build,
 ) -> Result<(Literals, usize), &'static str> {
     if block.len() < 2 {
         return Err("a compressed block of at least 2 bytes (literals section)");
@@ -99,7 +102,7 @@ pub(crate) fn read(
             }
             grow(buf, size);
             let dst = buf.get_mut(..size).ok_or("at most the block maximum size of literals")?;
-            huf.decode_literals(streams, dst, four)?;
+            build.run(DecodeLiterals { table: huf, src: streams, out: dst, four })?;
             Ok((Literals::Buffer { len: size }, lh + csize))
         }
     }

@@ -16,6 +16,7 @@
 
 mod bits;
 mod dict;
+mod dispatch;
 mod execute;
 mod frame;
 mod fse;
@@ -30,6 +31,7 @@ mod tests;
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 use dict::Dict;
+use dispatch::Build;
 use execute::Out;
 use huffman::HuffTable;
 use literals::Literals;
@@ -54,6 +56,8 @@ pub(crate) struct Decoder {
     dict: Option<Dict>,
     /// The current frame's block maximum size (its window, at most 128 KiB).
     block_max: usize,
+    /// The build of the sequence and Huffman loops that runs.
+    build: Build,
 }
 
 impl Decoder {
@@ -67,7 +71,15 @@ impl Decoder {
             rep: [1, 4, 8],
             dict: None,
             block_max: 0,
+            build: Build::Detect,
         }
+    }
+
+    /// This decoder, running the baseline build of its loops on every CPU (the tests compare
+    /// both builds).
+    #[cfg(test)]
+    pub(crate) fn baseline(self) -> Self {
+        Decoder { build: Build::Baseline, ..self }
     }
 
     /// `dict`: a formatted dictionary (magic 0xEC30A437, id, entropy tables, content) or raw
@@ -223,6 +235,7 @@ impl Decoder {
                         &mut self.huf_ok,
                         &mut self.tables,
                         &mut self.rep,
+                        self.build,
                         block_max,
                         src,
                         body,
@@ -269,13 +282,14 @@ impl Decoder {
         huf_ok: &mut bool,
         tables: &mut Tables,
         rep: &mut [u32; 3],
+        build: Build,
         block_max: usize,
         src: &[u8],
         base: usize,
         input: &[u8],
         out: &mut Out<'_>,
     ) -> Result<(), DecodeError> {
-        let (lits, n) = literals::read(src, base, block_max, huf, huf_ok, lit)
+        let (lits, n) = literals::read(src, base, block_max, huf, huf_ok, lit, build)
             .map_err(|what| DecodeError { offset: base, what })?;
         let seq_src = &src[n..];
         let (nb, h) = sequences::read_header(seq_src, tables)
@@ -287,7 +301,8 @@ impl Decoder {
         let r = if nb == 0 {
             execute::copy_literals(out, lit_slice, 0, lit_len)
         } else {
-            sequences::decode(&seq_src[h..], nb, tables, rep, lit_slice, lit_len, out)
+            let src = &seq_src[h..];
+            build.run(sequences::Decode { src, nb, t: tables, rep, lits: lit_slice, lit_len, out })
         };
         r.map_err(|what| DecodeError { offset: base + n + h, what })
     }

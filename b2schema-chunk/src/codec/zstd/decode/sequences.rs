@@ -3,6 +3,7 @@
 //! loop, which executes each sequence as soon as it is decoded (`execute`).
 
 use super::bits::{EndBits, MASK8};
+use super::dispatch::Hot;
 use super::execute::{Out, copy_literals, copy_match, wild_match};
 use super::fse::{Kind, SEQ_ENTRIES, SLOT_AT, SeqTables};
 
@@ -96,11 +97,37 @@ pub(crate) fn read_header(src: &[u8], t: &mut Tables) -> Result<(usize, usize), 
     Ok((nb, at))
 }
 
+/// The sequences of one block and where they go: [`decode`]'s arguments, as a [`Hot`] loop that
+/// [`super::dispatch::Build::run`] compiles for the CPU.
+pub(crate) struct Decode<'a, 'o, 'b> {
+    /// The sequence bitstream.
+    pub(crate) src: &'a [u8],
+    /// The number of sequences.
+    pub(crate) nb: usize,
+    pub(crate) t: &'a Tables,
+    pub(crate) rep: &'a mut [u32; 3],
+    /// The literals: the first `lit_len` bytes; the rest is padding.
+    pub(crate) lits: &'a [u8],
+    pub(crate) lit_len: usize,
+    pub(crate) out: &'o mut Out<'b>,
+}
+
+impl Hot for Decode<'_, '_, '_> {
+    type Output = Result<(), &'static str>;
+
+    #[inline(always)]
+    fn run(self) -> Self::Output {
+        decode(self.src, self.nb, self.t, self.rep, self.lits, self.lit_len, self.out)
+    }
+}
+
 /// Decodes `nb` sequences from the bitstream `src` and executes them into `out`, with the
 /// literals `lits` (the first `lit_len` bytes; the rest is padding), then copies the
-/// remaining literals.
+/// remaining literals. Inlined into each build of [`Decode::run`], with everything it calls on
+/// the common path.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn decode(
+#[inline(always)]
+fn decode(
     src: &[u8],
     nb: usize,
     t: &Tables,
