@@ -27,7 +27,10 @@ ALLOWED = {
     # register values: our kernels load and store with safe slice copies whose bounds our code
     # checks, and call only pulp's register-to-register wrappers (unpack, permute, byte shifts
     # and shuffles, adds, subtracts, and/xor, 64-bit shifts, set1, movemask) and `pulp::cast`
-    # ([u8; 32] <-> __m256i).
+    # ([u8; 32] <-> __m256i). The zstd decoder's sequence and Huffman loops (issue 33,
+    # src/codec/zstd/decode/dispatch.rs) run through `vectorize` too, to be compiled for
+    # x86-64-v3 (BMI2): pulp moves our argument struct (slices and references) into its
+    # target-feature function, and the loop inside is our safe code; it calls no intrinsic.
     "pulp": "runtime SIMD dispatch: a V3 (V4) token made only after std's is_x86_feature_detected "
             "says AVX2/FMA (AVX-512 F/BW/CD/DQ/VL), `Simd::vectorize` runs our safe kernel compiled "
             "for those features; its "
