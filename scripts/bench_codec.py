@@ -16,7 +16,8 @@ before and after a change) are timed in the same rounds; by default the release 
 
 `--decode` times chunk decoding instead: the chunks of `tests/data/chunks/ref/bench_python.py`
 (4 chunks of 4 MiB per row, written by python-blosc2's SChunk) for the lz4, lz4hc and blosclz
-rows, c-blosc2's `SChunk.decompress_chunk(i, dst)` beside `codec_bench decode` (each decoding
+rows and the zstd rows (smooth float64 and int32 counters at clevels 1, 5 and 9, zstd + bytedelta
+on both, the mixed `zstd-shuffle` chunks at clevel 5; `--only zstd` for those), c-blosc2's `SChunk.decompress_chunk(i, dst)` beside `codec_bench decode` (each decoding
 into a kept buffer). At one thread both sides are timed in their thread's CPU time (mean over
 at least a quarter of a second per chunk), at more threads in wall-clock time (best run); the
 sides alternate over the rounds and each chunk's best round is kept. Prints MB/s over the
@@ -45,7 +46,8 @@ def c_blosc2_seconds(data, ts, codec, clevel):
     return (time.thread_time() - t) / k, len(c)
 
 
-# The decode rows: bench_python.py's configurations (name, codec, filters, typesize), clevel 5.
+# The decode rows of bench_python.py's mixed chunks (`data`) at clevel 5: (name, codec, filter,
+# typesize).
 DECODE_ROWS = [
     ("blosclz-nofilter", "BLOSCLZ", "NOFILTER", 8),
     ("blosclz-shuffle", "BLOSCLZ", "SHUFFLE", 8),
@@ -54,7 +56,23 @@ DECODE_ROWS = [
     ("lz4-shuffle-ts16", "LZ4", "SHUFFLE", 16),
     ("lz4-bitshuffle", "LZ4", "BITSHUFFLE", 8),
     ("lz4hc-shuffle", "LZ4HC", "SHUFFLE", 8),
+    ("zstd-shuffle", "ZSTD", "SHUFFLE", 8),
 ]
+
+
+def decode_rows():
+    """(name, codec, filters, typesize, clevel, chunk i's data) for every decode row: DECODE_ROWS,
+    then bench_python.py's zstd rows on its smooth field and counters (shuffle; shuffle and
+    bytedelta)."""
+    sys.path.insert(0, os.path.join(ROOT, "tests", "data", "chunks", "ref"))
+    from bench_python import BYTEDELTA_ROWS, ZSTD_ROWS, data, dataset
+
+    F = blosc2.Filter
+    rows = [(name, codec, [F[filt]], ts, 5, data) for name, codec, filt, ts in DECODE_ROWS]
+    rows += [(name, "ZSTD", [F.SHUFFLE], ts, cl, lambda i, d=d: dataset(d, i)) for name, d, ts, cl in ZSTD_ROWS]
+    rows += [(name, "ZSTD", [F.SHUFFLE, F.BYTEDELTA], ts, cl, lambda i, d=d: dataset(d, i))
+             for name, d, ts, cl in BYTEDELTA_ROWS]
+    return rows
 
 
 def c_blosc2_decode_seconds(schunk, i, dst, nthreads):
@@ -77,24 +95,24 @@ def c_blosc2_decode_seconds(schunk, i, dst, nthreads):
 
 def decode_main(args, exes):
     sys.path.insert(0, os.path.join(ROOT, "tests", "data", "chunks", "ref"))
-    from bench_python import CHUNK, data
+    from bench_python import CHUNK
 
     threads = [int(t) for t in args.threads.split(",")]
     names = [os.path.basename(e) for e in exes]
     print(f"python-blosc2 {blosc2.__version__} (c-blosc2 {blosc2.blosclib_version}), chunk decoding, "
-          f"4 chunks of {CHUNK >> 20} MiB per row, clevel 5, best of {args.rounds} interleaved rounds "
+          f"4 chunks of {CHUNK >> 20} MiB per row, best of {args.rounds} interleaved rounds "
           f"(1 thread: CPU time; more: wall clock); load average {os.getloadavg()}\n")
     print("| row | threads | c-blosc2 MB/s | " + " | ".join(f"{n} MB/s | {n} / c-blosc2" for n in names) + " |")
     print("|---|---:|---:|" + "---:|---:|" * len(exes))
     with tempfile.TemporaryDirectory() as tmp:
-        for name, codec, filt, ts in DECODE_ROWS:
+        for name, codec, filters, ts, clevel, make in decode_rows():
             if not name.startswith(args.only):
                 continue
-            cp = blosc2.CParams(codec=blosc2.Codec[codec], clevel=5, typesize=ts,
-                                filters=[blosc2.Filter[filt]], filters_meta=[0], nthreads=1)
+            cp = blosc2.CParams(codec=blosc2.Codec[codec], clevel=clevel, typesize=ts, filters=filters,
+                                filters_meta=[0] * len(filters), nthreads=1)
             s = blosc2.SChunk(chunksize=CHUNK, cparams=cp)
             for i in range(4):
-                s.append_data(data(i))
+                s.append_data(make(i))
             files = []
             for i in range(s.nchunks):
                 files.append(os.path.join(tmp, f"{name}-{i}.chunk"))
@@ -128,7 +146,7 @@ def main():
     ap.add_argument("--clevels", default="1,5,9")
     ap.add_argument("--mb", type=float, default=4)
     ap.add_argument("--exe", action="append")
-    ap.add_argument("--decode", action="store_true", help="time chunk decoding (lz4, lz4hc, blosclz rows)")
+    ap.add_argument("--decode", action="store_true", help="time chunk decoding (lz4, lz4hc, blosclz and zstd rows)")
     ap.add_argument("--only", default="", help="with --decode: the rows whose name starts with this")
     ap.add_argument("--threads", default="1,2", help="with --decode: thread counts")
     args = ap.parse_args()

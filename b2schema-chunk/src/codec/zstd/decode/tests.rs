@@ -313,10 +313,8 @@ proptest! {
         cut in prop::option::of(any::<prop::sample::Index>()),
         edits in prop::collection::vec(edit(), 0..4),
     ) {
-        // Where the CPU has no x86-64-v3 both builds are the baseline: the test would compare
-        // the baseline with itself, so it fails rather than pass for nothing.
-        #[cfg(all(feature = "std", target_arch = "x86_64"))]
-        prop_assert!(super::Build::Detect.v3().is_some(), "no x86-64-v3 on this CPU: one build only");
+        // Where the CPU has no x86-64-v3 both builds are the baseline (what
+        // `the_v3_build_runs_where_the_cpu_has_it` checks and says).
         let d = if dk < 2 { Some(dictionary(dk, seed)) } else { None };
         let src = data(kind, len, seed);
         // Our encoder's frame at clevel `own` (none where it gives the stream up), else libzstd's.
@@ -349,6 +347,25 @@ proptest! {
 /// The refusals of ours that libzstd may not share (see the module's documentation).
 fn allowed(e: &DecodeError) -> bool {
     super::libzstd_may_accept(e.what)
+}
+
+/// On an x86-64 CPU with x86-64-v3 (AVX2, FMA, BMI2) the decoder runs the v3 build of its
+/// loops, so that `both_builds_decode_alike` compares two builds; elsewhere it runs the baseline
+/// (then that test compares the baseline with itself, as this one prints), and the baseline
+/// build never runs the v3 one.
+#[test]
+fn the_v3_build_runs_where_the_cpu_has_it() {
+    #[cfg(all(feature = "std", target_arch = "x86_64"))]
+    {
+        let v3 = std::is_x86_feature_detected!("avx2")
+            && std::is_x86_feature_detected!("fma")
+            && std::is_x86_feature_detected!("bmi2");
+        assert_eq!(super::Build::Detect.v3().is_some(), v3);
+        assert!(super::Build::Baseline.v3().is_none());
+        println!("zstd decoding's x86-64-v3 build in use: {v3}");
+    }
+    #[cfg(not(all(feature = "std", target_arch = "x86_64")))]
+    println!("zstd decoding's x86-64-v3 build: not in this build (std on x86-64 only)");
 }
 
 #[test]
