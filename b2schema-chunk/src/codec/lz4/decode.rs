@@ -11,14 +11,15 @@
 //! the output, or input that ends inside a sequence's header is an error (`None`). Nothing here
 //! panics or reads out of bounds on any input; every loop consumes input or fills output.
 //!
-//! Far from both ends (a sequence's header and up to 16 literals in the input, 32 bytes of
-//! room in the output past the match), a short literal run is copied as one 16-byte move and a
-//! run of 15 to 64 literals in 16-byte moves; a match of up to 18 bytes in 8-byte moves (at an
-//! offset of 8 or more; below 8, its first 8 bytes one at a time, then 8-byte moves a whole
-//! number of periods back), a longer one of up to 64 bytes at an offset of 16 or more in
-//! 16-byte moves. Those moves may run past the copy's end (the spill is overwritten by what
-//! follows). Closer to the ends every copy is exact. Longer overlapping matches (offset below
-//! the length) repeat their period by doubling copies.
+//! Far from both ends (64 bytes of input after a token, 80 bytes of room in the output from
+//! the literals' start), a literal run of up to 14 is copied as one 16-byte move and one of 15
+//! to 47 (a single length byte) as three, the offset read from the same checked window; else,
+//! far from the ends, a run of up to 64 literals in 16-byte moves; a match of up to 18 bytes
+//! in 8-byte moves (at an offset of 8 or more; below 8, its first 8 bytes one at a time, then
+//! 8-byte moves a whole number of periods back), a longer one of up to 64 bytes at an offset
+//! of 16 or more in 16-byte moves. Those moves may run past the copy's end (the spill is
+//! overwritten by what follows). Closer to the ends every copy is exact. Longer overlapping
+//! matches (offset below the length) repeat their period by doubling copies.
 
 /// Shortest match (`MINMATCH`).
 const MINMATCH: usize = 4;
@@ -31,12 +32,14 @@ const WIDE: usize = 16;
 const OUT_MARGIN: usize = 2 * WIDE;
 /// The longest match copied in 16-byte moves rather than by `copy_within` (a call).
 const LONG_WIDE: usize = 4 * WIDE;
-/// The input the fast path reads after a token: up to 14 literals copied as 16 bytes, and the
-/// offset.
-const IN_WINDOW: usize = 2 * WIDE;
-/// The output the fast path may write from the literals' start: 16 bytes of literals, then a
-/// match of up to 18 bytes written as 24 from up to 14 bytes in.
-const OUT_WINDOW: usize = 3 * WIDE;
+/// The longest literal run the fast path copies (as 48 bytes: three 16-byte moves).
+const FAST_LIT: usize = 3 * WIDE - 1;
+/// The input the fast path reads after a token: one byte of literal length, up to 47
+/// literals copied as 48 bytes, and the offset (51 bytes).
+const IN_WINDOW: usize = 4 * WIDE;
+/// The output the fast path may write from the literals' start: 48 bytes of literals, then a
+/// match of up to 18 bytes written as 24 from up to 47 bytes in.
+const OUT_WINDOW: usize = 5 * WIDE;
 /// Input the fast path wants after a token: 16 bytes of literals (14 used) and the offset.
 const IN_MARGIN: usize = WIDE + 2;
 
@@ -88,52 +91,64 @@ pub(crate) fn decompress(input: &[u8], output: &mut [u8], dict: &[u8]) -> Option
     let mut op = 0usize;
     let in_fast_end = input.len().saturating_sub(IN_MARGIN);
     let out_fast_end = output.len().saturating_sub(OUT_MARGIN);
-    loop {
+    'seq: loop {
         let token = usize::from(*input.get(ip)?);
         ip += 1;
         let lit = token >> 4;
         let ml_code = token & LEN_MASK;
 
-        // Fast path: short literals and a short or far match, far from both ends. The header,
-        // literals and offset are read from one 32-byte window and the literals written into
-        // one 48-byte window of the output: two bounds checks, not one per access.
-        if lit < LEN_MASK
-            && let Some(window) = input.get(ip..ip + IN_WINDOW)
-            && op + OUT_WINDOW <= output.len()
-        {
-            let w: &[u8; IN_WINDOW] = window.try_into().ok()?;
-            let (history, ahead) = output.split_at_mut(op);
-            let o: &mut [u8; OUT_WINDOW] = ahead.get_mut(..OUT_WINDOW)?.try_into().ok()?;
-            o[..WIDE].copy_from_slice(&w[..WIDE]);
-            let offset = usize::from(u16::from_le_bytes([w[lit], w[lit + 1]]));
-            ip += lit + 2;
-            if ml_code <= 8 - MINMATCH && offset >= lit + 8 && offset <= op + lit {
-                // A match of up to 8 bytes wholly in the output before the literals (the
-                // commonest): one move from the history into the window.
-                let start = op + lit - offset;
-                let src: &[u8; 8] = history.get(start..start + 8)?.try_into().ok()?;
-                o[lit..lit + 8].copy_from_slice(src);
-                op += lit + ml_code + MINMATCH;
-                continue;
+        // Fast path: short or medium literals and a short or far match, far from both ends.
+        // A literal length's first extra byte, the literals and offset are read from one
+        // 64-byte window and the literals written into one 80-byte window of the output: two
+        // bounds checks, not one per access.
+        'fast: {
+            if let Some(window) = input.get(ip..ip + IN_WINDOW)
+                && op + OUT_WINDOW <= output.len()
+            {
+                let w: &[u8; IN_WINDOW] = window.try_into().ok()?;
+                let (history, ahead) = output.split_at_mut(op);
+                let o: &mut [u8; OUT_WINDOW] = ahead.get_mut(..OUT_WINDOW)?.try_into().ok()?;
+                // `head`: the literal length's extra byte, if any.
+                let (lit, head) = if lit < LEN_MASK {
+                    o[..WIDE].copy_from_slice(&w[..WIDE]);
+                    (lit, 0)
+                } else if usize::from(w[0]) <= FAST_LIT - LEN_MASK {
+                    o[..FAST_LIT + 1].copy_from_slice(&w[1..FAST_LIT + 2]);
+                    (LEN_MASK + usize::from(w[0]), 1)
+                } else {
+                    break 'fast;
+                };
+                let at = head + lit;
+                let offset = usize::from(u16::from_le_bytes([w[at], w[at + 1]]));
+                ip += at + 2;
+                if ml_code <= 8 - MINMATCH && offset >= lit + 8 && offset <= op + lit {
+                    // A match of up to 8 bytes wholly in the output before the literals (the
+                    // commonest): one move from the history into the window.
+                    let start = op + lit - offset;
+                    let src: &[u8; 8] = history.get(start..start + 8)?.try_into().ok()?;
+                    o[lit..lit + 8].copy_from_slice(src);
+                    op += lit + ml_code + MINMATCH;
+                    continue 'seq;
+                }
+                op += lit;
+                if offset == 0 {
+                    return None;
+                }
+                if ml_code < LEN_MASK && offset <= op {
+                    // Up to 18 bytes from inside the output, with room for the spill.
+                    let len = ml_code + MINMATCH;
+                    short_match(output, op - offset, op, offset, len);
+                    op += len;
+                    continue 'seq;
+                }
+                let len = if ml_code == LEN_MASK {
+                    extra_length(input, &mut ip, LEN_MASK + MINMATCH)?
+                } else {
+                    ml_code + MINMATCH
+                };
+                op = matched(output, dict, op, offset, len)?;
+                continue 'seq;
             }
-            op += lit;
-            if offset == 0 {
-                return None;
-            }
-            if ml_code < LEN_MASK && offset <= op {
-                // Up to 18 bytes from inside the output, with room for the spill.
-                let len = ml_code + MINMATCH;
-                short_match(output, op - offset, op, offset, len);
-                op += len;
-                continue;
-            }
-            let len = if ml_code == LEN_MASK {
-                extra_length(input, &mut ip, LEN_MASK + MINMATCH)?
-            } else {
-                ml_code + MINMATCH
-            };
-            op = matched(output, dict, op, offset, len)?;
-            continue;
         }
 
         // Literals: a long run far from the ends in 16-byte moves (up to 64 bytes; a call
@@ -472,6 +487,42 @@ mod tests {
             let short = want.len().saturating_sub(cut);
             prop_assert_eq!(ours(&c, short, &[]), None);
             prop_assert_eq!(flex(&c, short, &[]), None);
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+
+        /// The fast path's medium literal runs (15 to 47 bytes, one length byte, copied as 48)
+        /// and the runs just past them (48 to 60, and a first length byte of 255): sequences
+        /// ending within a few bytes of the output's end and of the input's, with short and
+        /// overlapping matches, and the same streams into outputs cut short (an error).
+        #[test]
+        fn medium_literal_runs_near_the_ends(
+            head in 0usize..80,
+            seqs in proptest::collection::vec((15usize..=60, 1usize..=64, 4usize..=24), 1..6),
+            long_lit in any::<bool>(),
+            last in 0usize..64,
+            spare in 0usize..16,
+            cut in 1usize..64,
+            seed in any::<u8>(),
+        ) {
+            let mut all = vec![(head, 1, 4)];
+            all.extend(seqs);
+            if long_lit {
+                all.push((15 + 255, 9, 4));
+            }
+            let (c, want) = stream_of(&all, last, seed, &[]);
+            prop_assert_eq!(ours(&c, want.len() + spare, &[]), Some(want.clone()));
+            prop_assert_eq!(flex(&c, want.len() + spare, &[]), Some(want.clone()));
+            let short = want.len().saturating_sub(cut);
+            prop_assert_eq!(ours(&c, short, &[]), None);
+            prop_assert_eq!(flex(&c, short, &[]), None);
+            // Cut inside the last sequences' headers and literals: both refuse it alike.
+            for k in 1..cut.min(c.len()) {
+                let cut_c = &c[..c.len() - k];
+                prop_assert_eq!(ours(cut_c, want.len() + spare, &[]), flex(cut_c, want.len() + spare, &[]));
+            }
         }
     }
 
