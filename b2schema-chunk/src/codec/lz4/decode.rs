@@ -11,9 +11,10 @@
 //! the output, or input that ends inside a sequence's header is an error (`None`). Nothing here
 //! panics or reads out of bounds on any input; every loop consumes input or fills output.
 //!
-//! Far from both ends (64 bytes of input after a token, 80 bytes of room in the output from
-//! the literals' start), a literal run of up to 14 is copied as one 16-byte move and one of 15
-//! to 47 (a single length byte) as three, the offset read from the same checked window; else,
+//! Far from both ends (a sequence's header and up to 16 literals in the input, 32 bytes of
+//! room in the output past the match; for a run with a length byte, 64 bytes of input and 80
+//! of output), a literal run of up to 14 is copied as one 16-byte move and one of 15 to 47 (a
+//! single length byte) as three, the offset read from the same checked window; else,
 //! far from the ends, a run of up to 64 literals in 16-byte moves; a match of up to 18 bytes
 //! in 8-byte moves (at an offset of 8 or more; below 8, its first 8 bytes one at a time, then
 //! 8-byte moves a whole number of periods back), a longer one of up to 64 bytes at an offset
@@ -32,14 +33,21 @@ const WIDE: usize = 16;
 const OUT_MARGIN: usize = 2 * WIDE;
 /// The longest match copied in 16-byte moves rather than by `copy_within` (a call).
 const LONG_WIDE: usize = 4 * WIDE;
-/// The longest literal run the fast path copies (as 48 bytes: three 16-byte moves).
+/// The input the fast path reads after a token: up to 14 literals copied as 16 bytes, and the
+/// offset.
+const IN_WINDOW: usize = 2 * WIDE;
+/// The output the fast path may write from the literals' start: 16 bytes of literals, then a
+/// match of up to 18 bytes written as 24 from up to 14 bytes in.
+const OUT_WINDOW: usize = 3 * WIDE;
+/// The longest literal run with a length byte the fast path copies (as 48 bytes: three
+/// 16-byte moves).
 const FAST_LIT: usize = 3 * WIDE - 1;
-/// The input the fast path reads after a token: one byte of literal length, up to 47
+/// The input the fast path reads after a token with a length byte: the byte, up to 47
 /// literals copied as 48 bytes, and the offset (51 bytes).
-const IN_WINDOW: usize = 4 * WIDE;
-/// The output the fast path may write from the literals' start: 48 bytes of literals, then a
+const MID_IN_WINDOW: usize = 4 * WIDE;
+/// The output the fast path may write from such a run's start: 48 bytes of literals, then a
 /// match of up to 18 bytes written as 24 from up to 47 bytes in.
-const OUT_WINDOW: usize = 5 * WIDE;
+const MID_OUT_WINDOW: usize = 5 * WIDE;
 /// Input the fast path wants after a token: 16 bytes of literals (14 used) and the offset.
 const IN_MARGIN: usize = WIDE + 2;
 
@@ -91,64 +99,38 @@ pub(crate) fn decompress(input: &[u8], output: &mut [u8], dict: &[u8]) -> Option
     let mut op = 0usize;
     let in_fast_end = input.len().saturating_sub(IN_MARGIN);
     let out_fast_end = output.len().saturating_sub(OUT_MARGIN);
-    'seq: loop {
+    loop {
         let token = usize::from(*input.get(ip)?);
         ip += 1;
         let lit = token >> 4;
         let ml_code = token & LEN_MASK;
 
-        // Fast path: short or medium literals and a short or far match, far from both ends.
-        // A literal length's first extra byte, the literals and offset are read from one
-        // 64-byte window and the literals written into one 80-byte window of the output: two
-        // bounds checks, not one per access.
-        'fast: {
-            if let Some(window) = input.get(ip..ip + IN_WINDOW)
-                && op + OUT_WINDOW <= output.len()
-            {
-                let w: &[u8; IN_WINDOW] = window.try_into().ok()?;
-                let (history, ahead) = output.split_at_mut(op);
-                let o: &mut [u8; OUT_WINDOW] = ahead.get_mut(..OUT_WINDOW)?.try_into().ok()?;
-                // `head`: the literal length's extra byte, if any.
-                let (lit, head) = if lit < LEN_MASK {
-                    o[..WIDE].copy_from_slice(&w[..WIDE]);
-                    (lit, 0)
-                } else if usize::from(w[0]) <= FAST_LIT - LEN_MASK {
-                    o[..FAST_LIT + 1].copy_from_slice(&w[1..FAST_LIT + 2]);
-                    (LEN_MASK + usize::from(w[0]), 1)
-                } else {
-                    break 'fast;
-                };
-                let at = head + lit;
-                let offset = usize::from(u16::from_le_bytes([w[at], w[at + 1]]));
-                ip += at + 2;
-                if ml_code <= 8 - MINMATCH && offset >= lit + 8 && offset <= op + lit {
-                    // A match of up to 8 bytes wholly in the output before the literals (the
-                    // commonest): one move from the history into the window.
-                    let start = op + lit - offset;
-                    let src: &[u8; 8] = history.get(start..start + 8)?.try_into().ok()?;
-                    o[lit..lit + 8].copy_from_slice(src);
-                    op += lit + ml_code + MINMATCH;
-                    continue 'seq;
-                }
-                op += lit;
-                if offset == 0 {
-                    return None;
-                }
-                if ml_code < LEN_MASK && offset <= op {
-                    // Up to 18 bytes from inside the output, with room for the spill.
-                    let len = ml_code + MINMATCH;
-                    short_match(output, op - offset, op, offset, len);
-                    op += len;
-                    continue 'seq;
-                }
-                let len = if ml_code == LEN_MASK {
-                    extra_length(input, &mut ip, LEN_MASK + MINMATCH)?
-                } else {
-                    ml_code + MINMATCH
-                };
-                op = matched(output, dict, op, offset, len)?;
-                continue 'seq;
-            }
+        // Fast path: short literals and a short or far match, far from both ends. The header,
+        // literals and offset are read from one 32-byte window and the literals written into
+        // one 48-byte window of the output: two bounds checks, not one per access.
+        if lit < LEN_MASK
+            && let Some(window) = input.get(ip..ip + IN_WINDOW)
+            && op + OUT_WINDOW <= output.len()
+        {
+            let w: &[u8; IN_WINDOW] = window.try_into().ok()?;
+            (ip, op) = fast_sequence::<IN_WINDOW, OUT_WINDOW, 0, WIDE>(
+                w, input, output, dict, ip, op, lit, ml_code,
+            )?;
+            continue;
+        }
+        // Likewise for 15 to 47 literals (one length byte), from a 64-byte window into an
+        // 80-byte one.
+        if lit == LEN_MASK
+            && let Some(window) = input.get(ip..ip + MID_IN_WINDOW)
+            && op + MID_OUT_WINDOW <= output.len()
+            && usize::from(window[0]) <= FAST_LIT - LEN_MASK
+        {
+            let w: &[u8; MID_IN_WINDOW] = window.try_into().ok()?;
+            let lit = LEN_MASK + usize::from(w[0]);
+            (ip, op) = fast_sequence::<MID_IN_WINDOW, MID_OUT_WINDOW, 1, { FAST_LIT + 1 }>(
+                w, input, output, dict, ip, op, lit, ml_code,
+            )?;
+            continue;
         }
 
         // Literals: a long run far from the ends in 16-byte moves (up to 64 bytes; a call
@@ -190,6 +172,54 @@ pub(crate) fn decompress(input: &[u8], output: &mut [u8], dict: &[u8]) -> Option
         };
         op = matched(output, dict, op, offset, len)?;
     }
+}
+
+/// One sequence on the fast path, its token read, `w` the input after the token (`HEAD` bytes
+/// of literal length, then the literals and the offset), at least `OUT` bytes of output at
+/// `op`: the literals copied as `COPY` bytes, then the match; the new input and output
+/// positions, `None` for a malformed sequence.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn fast_sequence<const IN: usize, const OUT: usize, const HEAD: usize, const COPY: usize>(
+    w: &[u8; IN],
+    input: &[u8],
+    output: &mut [u8],
+    dict: &[u8],
+    mut ip: usize,
+    mut op: usize,
+    lit: usize,
+    ml_code: usize,
+) -> Option<(usize, usize)> {
+    let (history, ahead) = output.split_at_mut(op);
+    let o: &mut [u8; OUT] = ahead.get_mut(..OUT)?.try_into().ok()?;
+    o[..COPY].copy_from_slice(&w[HEAD..HEAD + COPY]);
+    let at = HEAD + lit;
+    let offset = usize::from(u16::from_le_bytes([w[at], w[at + 1]]));
+    ip += at + 2;
+    if ml_code <= 8 - MINMATCH && offset >= lit + 8 && offset <= op + lit {
+        // A match of up to 8 bytes wholly in the output before the literals (the commonest):
+        // one move from the history into the window.
+        let start = op + lit - offset;
+        let src: &[u8; 8] = history.get(start..start + 8)?.try_into().ok()?;
+        o[lit..lit + 8].copy_from_slice(src);
+        return Some((ip, op + lit + ml_code + MINMATCH));
+    }
+    op += lit;
+    if offset == 0 {
+        return None;
+    }
+    if ml_code < LEN_MASK && offset <= op {
+        // Up to 18 bytes from inside the output, with room for the spill.
+        let len = ml_code + MINMATCH;
+        short_match(output, op - offset, op, offset, len);
+        return Some((ip, op + len));
+    }
+    let len = if ml_code == LEN_MASK {
+        extra_length(input, &mut ip, LEN_MASK + MINMATCH)?
+    } else {
+        ml_code + MINMATCH
+    };
+    Some((ip, matched(output, dict, op, offset, len)?))
 }
 
 /// Copies 16 bytes from `from` to `to` in `output` (both in bounds: checked, never failing in
