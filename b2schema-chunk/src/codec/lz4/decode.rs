@@ -493,6 +493,22 @@ mod tests {
         }
     }
 
+    /// `c` decodes to `want` into an output `spare` bytes larger than it, by both decoders,
+    /// and is refused by both into one `cut` bytes smaller.
+    fn decodes_into_room_and_not_cut_short(
+        c: &[u8],
+        want: &[u8],
+        spare: usize,
+        cut: usize,
+    ) -> Result<(), TestCaseError> {
+        prop_assert_eq!(ours(c, want.len() + spare, &[]), Some(want.to_vec()));
+        prop_assert_eq!(flex(c, want.len() + spare, &[]), Some(want.to_vec()));
+        let short = want.len().saturating_sub(cut);
+        prop_assert_eq!(ours(c, short, &[]), None);
+        prop_assert_eq!(flex(c, short, &[]), None);
+        Ok(())
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(3000))]
 
@@ -512,11 +528,7 @@ mod tests {
             let mut all = vec![(head, 1, 4)];
             all.extend(seqs);
             let (c, want) = stream_of(&all, last, seed, &[]);
-            prop_assert_eq!(ours(&c, want.len() + spare, &[]), Some(want.clone()));
-            prop_assert_eq!(flex(&c, want.len() + spare, &[]), Some(want.clone()));
-            let short = want.len().saturating_sub(cut);
-            prop_assert_eq!(ours(&c, short, &[]), None);
-            prop_assert_eq!(flex(&c, short, &[]), None);
+            decodes_into_room_and_not_cut_short(&c, &want, spare, cut)?;
         }
     }
 
@@ -543,11 +555,7 @@ mod tests {
                 all.push((15 + 255, 9, 4));
             }
             let (c, want) = stream_of(&all, last, seed, &[]);
-            prop_assert_eq!(ours(&c, want.len() + spare, &[]), Some(want.clone()));
-            prop_assert_eq!(flex(&c, want.len() + spare, &[]), Some(want.clone()));
-            let short = want.len().saturating_sub(cut);
-            prop_assert_eq!(ours(&c, short, &[]), None);
-            prop_assert_eq!(flex(&c, short, &[]), None);
+            decodes_into_room_and_not_cut_short(&c, &want, spare, cut)?;
             // Cut inside the last sequences' headers and literals: both refuse it alike.
             for k in 1..cut.min(c.len()) {
                 let cut_c = &c[..c.len() - k];
