@@ -12,13 +12,15 @@
 //! panics or reads out of bounds on any input; every loop consumes input or fills output.
 //!
 //! Far from both ends (a sequence's header and up to 16 literals in the input, 32 bytes of
-//! room in the output past the match), a short literal run is copied as one 16-byte move and a
-//! run of 15 to 64 literals in 16-byte moves; a match of up to 18 bytes in 8-byte moves (at an
-//! offset of 8 or more; below 8, its first 8 bytes one at a time, then 8-byte moves a whole
-//! number of periods back), a longer one of up to 64 bytes at an offset of 16 or more in
-//! 16-byte moves. Those moves may run past the copy's end (the spill is overwritten by what
-//! follows). Closer to the ends every copy is exact. Longer overlapping matches (offset below
-//! the length) repeat their period by doubling copies.
+//! room in the output past the match; for a run with a length byte, 64 bytes of input and 80
+//! of output), a literal run of up to 14 is copied as one 16-byte move and one of 15 to 47 (a
+//! single length byte) as three, the offset read from the same checked window; else,
+//! far from the ends, a run of up to 64 literals in 16-byte moves; a match of up to 18 bytes
+//! in 8-byte moves (at an offset of 8 or more; below 8, its first 8 bytes one at a time, then
+//! 8-byte moves a whole number of periods back), a longer one of up to 64 bytes at an offset
+//! of 16 or more in 16-byte moves. Those moves may run past the copy's end (the spill is
+//! overwritten by what follows). Closer to the ends every copy is exact. Longer overlapping
+//! matches (offset below the length) repeat their period by doubling copies.
 
 /// Shortest match (`MINMATCH`).
 const MINMATCH: usize = 4;
@@ -37,6 +39,15 @@ const IN_WINDOW: usize = 2 * WIDE;
 /// The output the fast path may write from the literals' start: 16 bytes of literals, then a
 /// match of up to 18 bytes written as 24 from up to 14 bytes in.
 const OUT_WINDOW: usize = 3 * WIDE;
+/// The longest literal run with a length byte the fast path copies (as 48 bytes: three
+/// 16-byte moves).
+const FAST_LIT: usize = 3 * WIDE - 1;
+/// The input the fast path reads after a token with a length byte: the byte, up to 47
+/// literals copied as 48 bytes, and the offset (51 bytes).
+const MID_IN_WINDOW: usize = 4 * WIDE;
+/// The output the fast path may write from such a run's start: 48 bytes of literals, then a
+/// match of up to 18 bytes written as 24 from up to 47 bytes in.
+const MID_OUT_WINDOW: usize = 5 * WIDE;
 /// Input the fast path wants after a token: 16 bytes of literals (14 used) and the offset.
 const IN_MARGIN: usize = WIDE + 2;
 
@@ -102,37 +113,23 @@ pub(crate) fn decompress(input: &[u8], output: &mut [u8], dict: &[u8]) -> Option
             && op + OUT_WINDOW <= output.len()
         {
             let w: &[u8; IN_WINDOW] = window.try_into().ok()?;
-            let (history, ahead) = output.split_at_mut(op);
-            let o: &mut [u8; OUT_WINDOW] = ahead.get_mut(..OUT_WINDOW)?.try_into().ok()?;
-            o[..WIDE].copy_from_slice(&w[..WIDE]);
-            let offset = usize::from(u16::from_le_bytes([w[lit], w[lit + 1]]));
-            ip += lit + 2;
-            if ml_code <= 8 - MINMATCH && offset >= lit + 8 && offset <= op + lit {
-                // A match of up to 8 bytes wholly in the output before the literals (the
-                // commonest): one move from the history into the window.
-                let start = op + lit - offset;
-                let src: &[u8; 8] = history.get(start..start + 8)?.try_into().ok()?;
-                o[lit..lit + 8].copy_from_slice(src);
-                op += lit + ml_code + MINMATCH;
-                continue;
-            }
-            op += lit;
-            if offset == 0 {
-                return None;
-            }
-            if ml_code < LEN_MASK && offset <= op {
-                // Up to 18 bytes from inside the output, with room for the spill.
-                let len = ml_code + MINMATCH;
-                short_match(output, op - offset, op, offset, len);
-                op += len;
-                continue;
-            }
-            let len = if ml_code == LEN_MASK {
-                extra_length(input, &mut ip, LEN_MASK + MINMATCH)?
-            } else {
-                ml_code + MINMATCH
-            };
-            op = matched(output, dict, op, offset, len)?;
+            (ip, op) = fast_sequence::<IN_WINDOW, OUT_WINDOW, 0, WIDE>(
+                w, input, output, dict, ip, op, lit, ml_code,
+            )?;
+            continue;
+        }
+        // Likewise for 15 to 47 literals (one length byte), from a 64-byte window into an
+        // 80-byte one.
+        if lit == LEN_MASK
+            && let Some(window) = input.get(ip..ip + MID_IN_WINDOW)
+            && op + MID_OUT_WINDOW <= output.len()
+            && usize::from(window[0]) <= FAST_LIT - LEN_MASK
+        {
+            let w: &[u8; MID_IN_WINDOW] = window.try_into().ok()?;
+            let lit = LEN_MASK + usize::from(w[0]);
+            (ip, op) = fast_sequence::<MID_IN_WINDOW, MID_OUT_WINDOW, 1, { FAST_LIT + 1 }>(
+                w, input, output, dict, ip, op, lit, ml_code,
+            )?;
             continue;
         }
 
@@ -175,6 +172,54 @@ pub(crate) fn decompress(input: &[u8], output: &mut [u8], dict: &[u8]) -> Option
         };
         op = matched(output, dict, op, offset, len)?;
     }
+}
+
+/// One sequence on the fast path, its token read, `w` the input after the token (`HEAD` bytes
+/// of literal length, then the literals and the offset), at least `OUT` bytes of output at
+/// `op`: the literals copied as `COPY` bytes, then the match; the new input and output
+/// positions, `None` for a malformed sequence.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn fast_sequence<const IN: usize, const OUT: usize, const HEAD: usize, const COPY: usize>(
+    w: &[u8; IN],
+    input: &[u8],
+    output: &mut [u8],
+    dict: &[u8],
+    mut ip: usize,
+    mut op: usize,
+    lit: usize,
+    ml_code: usize,
+) -> Option<(usize, usize)> {
+    let (history, ahead) = output.split_at_mut(op);
+    let o: &mut [u8; OUT] = ahead.get_mut(..OUT)?.try_into().ok()?;
+    o[..COPY].copy_from_slice(&w[HEAD..HEAD + COPY]);
+    let at = HEAD + lit;
+    let offset = usize::from(u16::from_le_bytes([w[at], w[at + 1]]));
+    ip += at + 2;
+    if ml_code <= 8 - MINMATCH && offset >= lit + 8 && offset <= op + lit {
+        // A match of up to 8 bytes wholly in the output before the literals (the commonest):
+        // one move from the history into the window.
+        let start = op + lit - offset;
+        let src: &[u8; 8] = history.get(start..start + 8)?.try_into().ok()?;
+        o[lit..lit + 8].copy_from_slice(src);
+        return Some((ip, op + lit + ml_code + MINMATCH));
+    }
+    op += lit;
+    if offset == 0 {
+        return None;
+    }
+    if ml_code < LEN_MASK && offset <= op {
+        // Up to 18 bytes from inside the output, with room for the spill.
+        let len = ml_code + MINMATCH;
+        short_match(output, op - offset, op, offset, len);
+        return Some((ip, op + len));
+    }
+    let len = if ml_code == LEN_MASK {
+        extra_length(input, &mut ip, LEN_MASK + MINMATCH)?
+    } else {
+        ml_code + MINMATCH
+    };
+    Some((ip, matched(output, dict, op, offset, len)?))
 }
 
 /// Copies 16 bytes from `from` to `to` in `output` (both in bounds: checked, never failing in
@@ -448,6 +493,22 @@ mod tests {
         }
     }
 
+    /// `c` decodes to `want` into an output `spare` bytes larger than it, by both decoders,
+    /// and is refused by both into one `cut` bytes smaller.
+    fn decodes_into_room_and_not_cut_short(
+        c: &[u8],
+        want: &[u8],
+        spare: usize,
+        cut: usize,
+    ) -> Result<(), TestCaseError> {
+        prop_assert_eq!(ours(c, want.len() + spare, &[]), Some(want.to_vec()));
+        prop_assert_eq!(flex(c, want.len() + spare, &[]), Some(want.to_vec()));
+        let short = want.len().saturating_sub(cut);
+        prop_assert_eq!(ours(c, short, &[]), None);
+        prop_assert_eq!(flex(c, short, &[]), None);
+        Ok(())
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(3000))]
 
@@ -467,11 +528,39 @@ mod tests {
             let mut all = vec![(head, 1, 4)];
             all.extend(seqs);
             let (c, want) = stream_of(&all, last, seed, &[]);
-            prop_assert_eq!(ours(&c, want.len() + spare, &[]), Some(want.clone()));
-            prop_assert_eq!(flex(&c, want.len() + spare, &[]), Some(want.clone()));
-            let short = want.len().saturating_sub(cut);
-            prop_assert_eq!(ours(&c, short, &[]), None);
-            prop_assert_eq!(flex(&c, short, &[]), None);
+            decodes_into_room_and_not_cut_short(&c, &want, spare, cut)?;
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+
+        /// The fast path's medium literal runs (15 to 47 bytes, one length byte, copied as 48)
+        /// and the runs just past them (48 to 60, and a first length byte of 255): sequences
+        /// ending within a few bytes of the output's end and of the input's, with short and
+        /// overlapping matches, and the same streams into outputs cut short (an error).
+        #[test]
+        fn medium_literal_runs_near_the_ends(
+            head in 0usize..80,
+            seqs in proptest::collection::vec((15usize..=60, 1usize..=64, 4usize..=24), 1..6),
+            long_lit in any::<bool>(),
+            last in 0usize..64,
+            spare in 0usize..16,
+            cut in 1usize..64,
+            seed in any::<u8>(),
+        ) {
+            let mut all = vec![(head, 1, 4)];
+            all.extend(seqs);
+            if long_lit {
+                all.push((15 + 255, 9, 4));
+            }
+            let (c, want) = stream_of(&all, last, seed, &[]);
+            decodes_into_room_and_not_cut_short(&c, &want, spare, cut)?;
+            // Cut inside the last sequences' headers and literals: both refuse it alike.
+            for k in 1..cut.min(c.len()) {
+                let cut_c = &c[..c.len() - k];
+                prop_assert_eq!(ours(cut_c, want.len() + spare, &[]), flex(cut_c, want.len() + spare, &[]));
+            }
         }
     }
 
