@@ -148,12 +148,16 @@ fn reference(src: &[u8], cap: usize, dict: Option<&[u8]>) -> Option<Vec<u8>> {
     Some(out)
 }
 
+/// A decoder with the dictionary `dict`, or with none.
+fn decoder(dict: Option<&[u8]>) -> Result<Decoder, DecodeError> {
+    match dict {
+        Some(x) => Decoder::with_dict(x),
+        None => Ok(Decoder::new()),
+    }
+}
+
 fn ours(src: &[u8], cap: usize, dict: Option<&[u8]>) -> Result<Vec<u8>, DecodeError> {
-    let d = match dict {
-        Some(x) => Decoder::with_dict(x)?,
-        None => Decoder::new(),
-    };
-    ours_by(d, src, cap)
+    ours_by(decoder(dict)?, src, cap)
 }
 
 /// The decoding of `src` by `d` into a buffer of `cap` bytes.
@@ -169,6 +173,38 @@ fn opts() -> impl Strategy<Value = Opts> {
     (-5i32..=22, any::<bool>(), any::<bool>(), 0u8..3, any::<bool>()).prop_map(
         |(level, checksum, ldm, blocks, content_size)| Opts { level, checksum, ldm, blocks, content_size },
     )
+}
+
+/// What a frame is made from: data of a kind, length and seed ([`data`]), libzstd's options,
+/// and a dictionary of kind `dk` 0 or 1 ([`dictionary`]; none for 2).
+#[derive(Debug, Clone)]
+struct Source {
+    kind: u8,
+    len: usize,
+    seed: u64,
+    opts: Opts,
+    dk: u8,
+}
+
+impl Source {
+    fn data(&self) -> Vec<u8> {
+        data(self.kind, self.len, self.seed)
+    }
+
+    fn dict(&self) -> Option<Vec<u8>> {
+        (self.dk < 2).then(|| dictionary(self.dk, self.seed))
+    }
+}
+
+/// Sources of any kind, shorter than `max_len`, with and without a dictionary.
+fn source(max_len: usize) -> impl Strategy<Value = Source> {
+    (0u8..7, 0..max_len, any::<u64>(), opts(), 0u8..3).prop_map(|(kind, len, seed, opts, dk)| Source {
+        kind,
+        len,
+        seed,
+        opts,
+        dk,
+    })
 }
 
 fn dictionary(kind: u8, seed: u64) -> Vec<u8> {
@@ -270,17 +306,10 @@ proptest! {
     }
 
     #[test]
-    fn mutants_agree_with_libzstd(
-        kind in 0u8..7,
-        len in 0usize..20_000,
-        seed in any::<u64>(),
-        o in opts(),
-        dk in 0u8..3,
-        edits in prop::collection::vec(edit(), 1..4),
-    ) {
-        let d = if dk < 2 { Some(dictionary(dk, seed)) } else { None };
-        let src = data(kind, len, seed);
-        let mut z = compress(&src, &o, d.as_deref());
+    fn mutants_agree_with_libzstd(s in source(20_000), edits in prop::collection::vec(edit(), 1..4)) {
+        let d = s.dict();
+        let src = s.data();
+        let mut z = compress(&src, &s.opts, d.as_deref());
         apply(&mut z, &edits);
         let cap = src.len() + 64;
         let want = reference(&z, cap, d.as_deref());
@@ -304,19 +333,15 @@ proptest! {
     /// error.
     #[test]
     fn both_builds_decode_alike(
-        kind in 0u8..7,
-        len in 0usize..100_000,
-        seed in any::<u64>(),
-        o in opts(),
-        dk in 0u8..3,
+        s in source(100_000),
         own in prop::option::of(1u8..=9),
         cut in prop::option::of(any::<prop::sample::Index>()),
         edits in prop::collection::vec(edit(), 0..4),
     ) {
         // Where the CPU has no x86-64-v3 both builds are the baseline (what
         // `the_v3_build_runs_where_the_cpu_has_it` checks and says).
-        let d = if dk < 2 { Some(dictionary(dk, seed)) } else { None };
-        let src = data(kind, len, seed);
+        let d = s.dict();
+        let src = s.data();
         // Our encoder's frame at clevel `own` (none where it gives the stream up), else libzstd's.
         let ours_frame = own.and_then(|clevel| {
             let mut f = vec![0u8; src.len() + 1024];
@@ -325,18 +350,14 @@ proptest! {
             (n > 0).then_some(f)
         });
         let d = if ours_frame.is_some() { None } else { d };
-        let mut z = ours_frame.unwrap_or_else(|| compress(&src, &o, d.as_deref()));
+        let mut z = ours_frame.unwrap_or_else(|| compress(&src, &s.opts, d.as_deref()));
         if let Some(at) = cut {
             z.truncate(at.index(z.len() + 1));
         }
         apply(&mut z, &edits);
         let cap = src.len() + 64;
-        let decoder = || match &d {
-            Some(x) => Decoder::with_dict(x).unwrap(),
-            None => Decoder::new(),
-        };
-        let detect = ours_by(decoder(), &z, cap);
-        let baseline = ours_by(decoder().baseline(), &z, cap);
+        let detect = ours_by(decoder(d.as_deref()).unwrap(), &z, cap);
+        let baseline = ours_by(decoder(d.as_deref()).unwrap().baseline(), &z, cap);
         prop_assert_eq!(&detect, &baseline);
         if cut.is_none() && edits.is_empty() {
             prop_assert!(detect.unwrap() == src);
