@@ -36,6 +36,8 @@ import blosc2
 from bench_compress import datasets
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# tests/data/chunks/ref/bench_python.py: the decode rows' data, as bench_decompress.py writes them.
+sys.path.insert(0, os.path.join(ROOT, "tests", "data", "chunks", "ref"))
 
 
 def c_blosc2_seconds(data, ts, codec, clevel):
@@ -64,7 +66,6 @@ def decode_rows():
     """(name, codec, filters, typesize, clevel, chunk i's data) for every decode row: DECODE_ROWS,
     then bench_python.py's zstd rows on its smooth field and counters (shuffle; shuffle and
     bytedelta)."""
-    sys.path.insert(0, os.path.join(ROOT, "tests", "data", "chunks", "ref"))
     from bench_python import BYTEDELTA_ROWS, ZSTD_ROWS, data, dataset
 
     F = blosc2.Filter
@@ -94,7 +95,6 @@ def c_blosc2_decode_seconds(schunk, i, dst, nthreads):
 
 
 def decode_main(args, exes):
-    sys.path.insert(0, os.path.join(ROOT, "tests", "data", "chunks", "ref"))
     from bench_python import CHUNK
 
     threads = [int(t) for t in args.threads.split(",")]
