@@ -86,12 +86,13 @@ pub fn expand(args: &[PathBuf], recursive: bool) -> Vec<Found> {
     expand_within(args, Bounds { max_depth: depth, max_entries: usize::MAX })
 }
 
-/// [`expand`], except that an argument that is a python-blosc2 store directory (a `.b2d`, see
-/// [`crate::kind::is_store`]) stands for itself, a store, rather than for the files inside it.
+/// [`expand`], except that an argument that is a python-blosc2 store directory (named `*.b2d`,
+/// and a store by [`crate::kind::is_store`]) stands for itself, a store, rather than for the
+/// files inside it. Any other folder is scanned, even one that holds an `embed.b2e`.
 pub fn expand_stores(args: &[PathBuf], recursive: bool, limits: b2schema::Limits) -> Vec<Found> {
     let mut out = Vec::new();
     for arg in args {
-        if arg.is_dir() && crate::kind::is_store(arg, limits) {
+        if arg.extension().is_some_and(|e| e == "b2d") && arg.is_dir() && crate::kind::is_store(arg, limits) {
             out.push(Found::Frame(arg.clone()));
         } else {
             out.extend(expand(std::slice::from_ref(arg), recursive));

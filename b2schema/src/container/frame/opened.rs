@@ -100,3 +100,38 @@ pub fn opened(meta: &Metadata, path: &Path) -> Option<PathBuf> {
 pub fn count() -> usize {
     with_record(|r| r.len())
 }
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    /// One file opened by four names (itself, a symbolic link, a hard link, `sub/..`) on four
+    /// threads at once is one entry, found again by each name's metadata; a file never opened is
+    /// not found.
+    #[test]
+    fn a_file_is_one_entry_whatever_name_or_thread_opened_it() {
+        let d = std::env::temp_dir().join(format!("b2schema-opened-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(d.join("sub")).unwrap();
+        let file = d.join("a.bin");
+        std::fs::write(&file, b"frame").unwrap();
+        std::fs::write(d.join("other.bin"), b"other").unwrap();
+        std::os::unix::fs::symlink(&file, d.join("link.bin")).unwrap();
+        std::fs::hard_link(&file, d.join("hard.bin")).unwrap();
+        record();
+        let names = ["a.bin", "link.bin", "hard.bin", "sub/../a.bin"].map(|n| d.join(n));
+        std::thread::scope(|s| {
+            for name in &names {
+                s.spawn(|| super::super::open_regular(name).unwrap());
+            }
+        });
+        // One entry: every name gives back the same path, the one first opened.
+        let found: Vec<PathBuf> =
+            names.iter().map(|n| opened(&std::fs::metadata(n).unwrap(), n).unwrap()).collect();
+        assert!(names.contains(&found[0]), "{}", found[0].display());
+        assert!(found.iter().all(|f| *f == found[0]), "{found:?}");
+        let other = d.join("other.bin");
+        assert_eq!(opened(&std::fs::metadata(&other).unwrap(), &other), None);
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+}
