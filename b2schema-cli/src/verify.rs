@@ -84,7 +84,6 @@ pub fn run(paths: &[PathBuf], o: &VerifyOptions, select: &Select) -> Result<Exit
             break;
         }
     }
-    drop(tell);
     crate::ended(written.and_then(|()| out.flush()))?;
     if seen > 1 && differ + unreadable > 0 {
         let _ =
