@@ -4,8 +4,8 @@
 //! ([`b2schema::writer::set_vlmetalayer_to`], [`b2schema::writer::delete_vlmetalayer_from`]): the
 //! new offsets index and trailer are written after the frame's current end, then the header is
 //! patched in one write, each step synced; an interruption before the patch leaves the old frame
-//! whole and readable, with a torn tail after it that the next `set` or `del` reclaims (see
-//! [`b2schema::writer::FrameIo`]'s module for the rule). The file is opened without blocking and
+//! whole and readable, with a torn tail after it that the next `set` or `del` reclaims (the rule:
+//! [`b2schema::writer::FrameIo`]). The file is opened without blocking and
 //! refused unless it is a regular file; a sparse frame, a file that does not start with its
 //! frame, or other data after the frame (no torn tail) is refused.
 

@@ -77,6 +77,13 @@ pub fn set_vlmetalayer_to<F: FrameIo + ?Sized>(f: &mut F, name: &str, value: &[u
 
 /// What the writer's updates need of a frame file beyond reading, writing and seeking: cutting
 /// it short (a torn tail reclaimed) and making what was written durable before the next step.
+///
+/// The file must start with the frame. Bytes after the frame's end (its `frame_len`) are the
+/// torn tail of an interrupted update, truncated away before the next update writes, when they
+/// start as an update's tail starts: a Blosc chunk (first byte a chunk format version 1 to 6,
+/// and once 32 bytes are there a header that [`b2schema_chunk::ChunkHeader::peek`] accepts) or a
+/// trailer (`94 01 93 cd`, as many of these bytes as there are). Other bytes after the frame
+/// (another frame, any data) make the update an error that changes nothing.
 pub trait FrameIo: Read + Write + Seek {
     /// Truncates (or extends) the file to `len` bytes.
     fn set_len(&mut self, len: u64) -> std::io::Result<()>;
