@@ -10,6 +10,7 @@ mod listing;
 mod many_files;
 mod remote;
 mod serve;
+mod serve_confined;
 mod serve_load;
 mod shell_help;
 mod stores;
