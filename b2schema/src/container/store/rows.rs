@@ -259,8 +259,8 @@ impl CTable {
     /// The live rows `start..stop` (fewer at the table's end), one cell per column of `names`
     /// (all the columns when `None`), and the number of live rows in all: `/_valid_rows` is
     /// read a band at a time to find where those rows are, then only the rows that hold them
-    /// are read of each column (the chunks and blocks that hold them, at most
-    /// [`PAGE_SPAN`] rows at once), so that memory follows the page, not the table. The
+    /// are read of each column (the chunks and blocks that hold them, at most 4096 rows at
+    /// once), so that memory follows the page, not the table. The
     /// schema's `n_rows` is checked as [`CTable::for_each_row`] checks it.
     pub fn live_rows(&self, names: Option<&[&str]>, start: u64, stop: u64) -> Result<(Vec<Vec<Value>>, u64)> {
         let specs: Vec<&ColumnSpec> = match names {
