@@ -498,7 +498,7 @@ pub fn write_report(
     let listing = opts.all_chunks && !report.locations.is_empty();
     if !listing {
         return if as_json {
-            writeln!(out, "{}", report.value)
+            writeln!(out, "{}", text::json(&report.value))
         } else {
             out.write_all(crate::colour::report(&text::escape_lines(&human(&report.value))).as_bytes())
         };

@@ -176,7 +176,7 @@ pub fn write_listing(out: &mut impl Write, path: &Path, store: &Store, as_json: 
         let v = member_json(path, store, &m.key, &m.place);
         failed |= v.get("error").is_some();
         if as_json {
-            writeln!(out, "{v}")?;
+            writeln!(out, "{}", text::json(&v))?;
         } else {
             writeln!(out, "  {}", member_line(&v))?;
         }

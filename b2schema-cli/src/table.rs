@@ -3,7 +3,9 @@
 //! JSON Lines (one object per row, columns in the schema's order) or CSV (`--csv`); `cat t.b2d
 //! --key NAME` one column's live values; `cat b.b2b --json` a BatchArray's items as JSON Lines.
 //! Values are shown as `inspect` shows msgpack: bytes as `{"__bytes__": hex}`, ext values as
-//! `[type, {"__bytes__": hex}]`, non-finite floats as strings.
+//! `[type, {"__bytes__": hex}]`, non-finite floats as strings. Every JSON line goes through
+//! [`text::json`] (C1 and bidirectional characters as `\uNNNN`), and CSV to standard output
+//! through [`text::escape`]: no cell's control character reaches a terminal.
 
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
@@ -66,13 +68,17 @@ pub fn value_json(v: &Value) -> serde_json::Value {
 }
 
 /// A value as one CSV field: strings as they are, bytes in hex, nil empty, others as JSON.
-fn csv_field(v: &Value) -> String {
+/// `to_stdout`: the field's text goes through [`text::escape`] (a cell's ESC, C1, CR, LF or
+/// U+202E shown as a visible escape, never acting on a terminal); into a file (`-o`) it is
+/// kept exact, quoted as RFC 4180 says.
+fn csv_field(v: &Value, to_stdout: bool) -> String {
     let s = match v {
         Value::Nil => String::new(),
         Value::Str(s) => s.clone(),
         Value::Bin(b) => hex(b),
-        other => value_json(other).to_string(),
+        other => text::json(&value_json(other)),
     };
+    let s = if to_stdout { text::escape(&s).into_owned() } else { s };
     if s.contains([',', '"', '\n', '\r']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s }
 }
 
@@ -96,7 +102,7 @@ pub fn write_heading(out: &mut impl Write, path: &Path, t: &CTable, as_json: boo
             .map(|c| json!({ "name": c.name, "kind": c.kind, "nullable": c.nullable }))
             .collect();
         o.insert("columns".into(), json!(cols));
-        writeln!(out, "{v}")?;
+        writeln!(out, "{}", text::json(&v))?;
     } else {
         let n = match &rows {
             Ok(n) => n.to_string(),
@@ -179,20 +185,21 @@ pub fn cat_table(
     let selected: Vec<&str> = names.iter().map(String::as_str).collect();
     write_rows(path, output, |w| {
         if format == RowFormat::Csv {
-            let head: Vec<String> = names.iter().map(|n| csv_field(&Value::Str(n.clone()))).collect();
+            let head: Vec<String> =
+                names.iter().map(|n| csv_field(&Value::Str(n.clone()), output.is_none())).collect();
             writeln!(w, "{}", head.join(","))?;
         }
         let mut write_row = |r: &[Value]| -> io::Result<()> {
             match (format, column) {
                 (RowFormat::Csv, _) => {
-                    let f: Vec<String> = r.iter().map(csv_field).collect();
+                    let f: Vec<String> = r.iter().map(|v| csv_field(v, output.is_none())).collect();
                     writeln!(w, "{}", f.join(","))
                 }
-                (RowFormat::JsonLines, Some(_)) => writeln!(w, "{}", value_json(&r[0])),
+                (RowFormat::JsonLines, Some(_)) => writeln!(w, "{}", text::json(&value_json(&r[0]))),
                 (RowFormat::JsonLines, None) => {
                     let o: Map<String, serde_json::Value> =
                         names.iter().zip(r).map(|(n, v)| (n.clone(), value_json(v))).collect();
-                    writeln!(w, "{}", serde_json::Value::Object(o))
+                    writeln!(w, "{}", text::json(&serde_json::Value::Object(o)))
                 }
             }
         };
@@ -218,7 +225,7 @@ pub fn cat_batches(path: &Path, b: &BatchArray, output: Option<&Path>) -> Result
         for i in 0..b.len() {
             let items = b.batch(i).map_err(|e| io::Error::other(e.to_string()))?;
             for item in &items {
-                writeln!(w, "{}", value_json(item))?;
+                writeln!(w, "{}", text::json(&value_json(item)))?;
             }
         }
         Ok(())

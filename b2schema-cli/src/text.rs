@@ -66,6 +66,29 @@ pub fn escape_lines(s: &str) -> Cow<'_, str> {
     escape_where(s, true)
 }
 
+/// A JSON value as one line of JSON text: serde_json's text (C0 controls already `\uNNNN` or
+/// `\n`...), with every other character [`escape`] would escape (DEL, C1 controls, the
+/// bidirectional and invisible formatting characters) written `\uNNNN` too. Still valid JSON,
+/// parsing back to the same value; nothing in it acts on a terminal. Every JSON the command
+/// writes of a file's content goes through here.
+pub fn json(v: &serde_json::Value) -> String {
+    json_text(&v.to_string())
+}
+
+/// [`json`] of JSON text already written (the characters it escapes only occur in strings).
+pub fn json_text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if needs_escape(c) {
+            // Every such character is in the Basic Multilingual Plane: one `\uNNNN`.
+            let _ = write!(out, "\\u{:04x}", c as u32);
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// A file name as text: its bytes that are not UTF-8 as `\xNN`, then [`escape`]d.
 pub fn path(p: &Path) -> String {
     #[cfg(unix)]
@@ -107,6 +130,17 @@ mod tests {
             assert!(!escape(&s).chars().any(needs_escape), "{c:?}");
             assert!(!escape_lines(&s).chars().any(|c| needs_escape(c) && c != '\n'), "{c:?}");
         }
+    }
+
+    #[test]
+    fn json_escapes_every_terminal_character_and_parses_back() {
+        for c in (0u32..0x3000).filter_map(char::from_u32) {
+            let v = serde_json::json!({ format!("k{c}"): [format!("a{c}b"), 1] });
+            let text = json(&v);
+            assert!(!text.chars().any(needs_escape), "{c:?}: {text}");
+            assert_eq!(serde_json::from_str::<serde_json::Value>(&text).unwrap(), v, "{c:?}");
+        }
+        assert_eq!(json(&serde_json::json!("\u{9b}\u{202e}")), "\"\\u009b\\u202e\"");
     }
 
     #[cfg(unix)]

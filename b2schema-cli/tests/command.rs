@@ -11,6 +11,7 @@ mod many_files;
 mod outputs;
 mod remote;
 mod serve;
+mod serve_confined;
 mod serve_load;
 mod shell_help;
 mod stores;

@@ -24,7 +24,7 @@ use base64::Engine;
 use serde_json::{Value, json};
 
 /// A child process killed when dropped.
-struct Kill(Child);
+pub(crate) struct Kill(pub(crate) Child);
 
 impl Drop for Kill {
     fn drop(&mut self) {
@@ -34,7 +34,7 @@ impl Drop for Kill {
 }
 
 /// One HTTP/1.1 exchange over a fresh connection: status, headers (lower-case names), body.
-fn http(
+pub(crate) fn http(
     port: u16,
     method: &str,
     path: &str,
@@ -106,7 +106,7 @@ fn free_port() -> u16 {
 }
 
 /// The viewer serving `roots`, and its port (read from the URL it prints).
-fn start_server(roots: &[&Path]) -> (Kill, u16) {
+pub(crate) fn start_server(roots: &[&Path]) -> (Kill, u16) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_b2schema"))
         .arg("serve")
         .args(roots)
@@ -223,10 +223,10 @@ impl Drop for Browser {
     }
 }
 
-struct TempDir(PathBuf);
+pub(crate) struct TempDir(pub(crate) PathBuf);
 
 impl TempDir {
-    fn new(name: &str) -> TempDir {
+    pub(crate) fn new(name: &str) -> TempDir {
         let dir = std::env::temp_dir().join(format!("b2schema-serve-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();

@@ -119,7 +119,80 @@ fn no_control_character_from_a_file_reaches_the_terminal() {
             assert!(all.contains("\\x1b[2J"), "{args:?}: {all}");
         }
     }
+    tables_and_batches(&d);
     let _ = std::fs::remove_dir_all(&d);
+}
+
+/// The cells of a CTable and the items of a BatchArray (written by python-blosc2) carry every
+/// hostile text: `cat --csv`, `cat` (JSON Lines), `cat --key`, `cat --json` write none of it raw,
+/// the CSV has one line per row, and the JSON parses back to the very strings.
+fn tables_and_batches(d: &std::path::Path) {
+    let script = r#"
+import sys, json, blosc2
+from dataclasses import dataclass
+hostile = json.loads(sys.argv[3])
+@dataclass
+class Row:
+    id: int = blosc2.field(blosc2.int64())
+    name: str = blosc2.field(blosc2.vlstring())
+    s: str = blosc2.field(blosc2.string(max_length=24))
+t = blosc2.CTable(Row, urlpath=sys.argv[1], mode="w")
+for i, h in enumerate(hostile):
+    t.append((i, h, h))
+t.close()
+b = blosc2.BatchArray(urlpath=sys.argv[2], mode="w")
+b.append(hostile + [{"k" + hostile[0]: hostile[5]}])
+"#;
+    let (table, batch) = (d.join("hostile.b2d"), d.join("hostile.b2b"));
+    let hostile = serde_json::to_string(&HOSTILE).unwrap();
+    let out = Command::new(b2schema_tests::python())
+        .arg("-c")
+        .arg(script)
+        .args([table.as_os_str(), batch.as_os_str(), std::ffi::OsStr::new(&hostile)])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "python-blosc2: {}", String::from_utf8_lossy(&out.stderr));
+    let (t, b) = (table.to_str().unwrap(), batch.to_str().unwrap());
+    let runs: [&[&str]; 5] = [
+        &["cat", t, "--csv"],
+        &["cat", t],
+        &["cat", t, "--key", "name"],
+        &["cat", b, "--json"],
+        &["inspect", "--json", t],
+    ];
+    for args in runs {
+        let o = Command::new(env!("CARGO_BIN_EXE_b2schema")).args(args).output().unwrap();
+        assert!(o.status.success(), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
+        for (stream, bytes) in [("stdout", &o.stdout), ("stderr", &o.stderr)] {
+            let bad = unsafe_bytes(bytes);
+            assert!(bad.is_empty(), "{args:?} {stream}: {bad:?}\n{}", String::from_utf8_lossy(bytes));
+        }
+        let text = String::from_utf8(o.stdout).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        let strings: Vec<String> = match args {
+            [_, _, "--csv"] => {
+                // A header line and a line per row: no cell broke a line.
+                assert_eq!(lines.len(), HOSTILE.len() + 1, "{text}");
+                assert!(text.contains("\\x1b]0;owned\\x07") && text.contains("\\u{202e}fdp"), "{text}");
+                continue;
+            }
+            ["inspect", ..] => continue,
+            [_, _] => lines
+                .iter()
+                .map(|l| {
+                    serde_json::from_str::<serde_json::Value>(l).unwrap()["name"].as_str().unwrap().to_owned()
+                })
+                .collect(),
+            _ => {
+                lines.iter().take(HOSTILE.len()).map(|l| serde_json::from_str::<String>(l).unwrap()).collect()
+            }
+        };
+        assert_eq!(strings, HOSTILE, "{args:?}: {text}");
+        if args[1] == b {
+            let last: serde_json::Value = serde_json::from_str(lines[HOSTILE.len()]).unwrap();
+            assert_eq!(last, serde_json::json!({ format!("k{}", HOSTILE[0]): HOSTILE[5] }));
+        }
+    }
 }
 
 /// Runs the binary with `args` on a pseudo-terminal (util-linux's `script`, part of every

@@ -2,7 +2,10 @@
 //!
 //! Bound to 127.0.0.1 only; a request whose `Host` is not `127.0.0.1:PORT` or `localhost:PORT`
 //! is refused (421), so a web page elsewhere cannot reach the viewer by DNS rebinding. Files
-//! are served only from under the roots given ([`paths::Roots`]). The page (HTML, CSS, JS) is
+//! are served only from under the roots given ([`paths::Roots`]), and every file the library
+//! opens on the way (a store's members and columns, an embedded store, a sparse frame's chunk
+//! files) must lie under them too ([`b2schema::frame::confine_reads_to`]; a link leaving the
+//! roots is answered 403 wherever it is met). The page (HTML, CSS, JS) is
 //! embedded in the binary and loads nothing from outside. Every request is bounded: its head
 //! ([`http::MAX_HEAD`]), the time to send it ([`http::TIMEOUT`] for the whole head), the slice
 //! it decodes ([`render::MAX_SLICE_BYTES`]), the image it draws ([`render::MAX_SIDE`]), and the
@@ -13,6 +16,7 @@ mod accept;
 mod http;
 mod paths;
 mod png;
+mod remote;
 mod render;
 mod routes;
 mod stores;
@@ -42,6 +46,11 @@ pub const MAX_CONNECTIONS: usize = 8;
 /// Serves `paths` on 127.0.0.1:`port` (0: a free port) until killed; prints the URL first.
 pub fn run(paths: &[PathBuf], port: u16) -> Result<ExitCode, Failure> {
     let roots = Arc::new(paths::Roots::new(paths).map_err(Failure)?);
+    // Every file opened from here on (a member, a column, a chunk file) lies under a root.
+    let local: Vec<PathBuf> = roots.all().iter().filter(|p| !crate::open::is_url(p)).cloned().collect();
+    if !b2schema::frame::confine_reads_to(&local) {
+        return Err(Failure("confining reads to the roots: a root no longer canonicalizes".into()));
+    }
     let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, port))
         .map_err(|e| Failure(format!("binding 127.0.0.1:{port}: {e}")))?;
     let port = listener.local_addr().map_err(|e| Failure(e.to_string()))?.port();

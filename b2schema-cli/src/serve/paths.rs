@@ -13,9 +13,9 @@ pub const MAX_ENTRIES: usize = 20_000;
 /// See [`MAX_ENTRIES`].
 pub const MAX_DEPTH: usize = 8;
 
-/// The served roots, canonical.
+/// The served roots, canonical, and the list's entries of the remote ones.
 #[derive(Debug)]
-pub struct Roots(Vec<PathBuf>);
+pub struct Roots(Vec<PathBuf>, pub super::remote::Listings);
 
 /// A file (or sparse-frame directory) found under a root.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,7 +41,7 @@ impl Roots {
                 None => p.canonicalize().map_err(|e| format!("{}: {e}", p.display())),
             })
             .collect::<Result<Vec<_>, _>>()
-            .map(Roots)
+            .map(|r| Roots(r, Default::default()))
     }
 
     /// The canonical roots.

@@ -63,7 +63,7 @@ pub fn route(roots: &Roots, req: &Request) -> Response {
             } else {
                 stores::table_page(&path, number("offset", 0), number("limit", 50))
             };
-            answer.map(json_response).unwrap_or_else(|why| Response::error(422, why))
+            answer.map(json_response).unwrap_or_else(refusal)
         }
         "/api/file" | "/api/heatmap.png" | "/api/plot.png" | "/api/value" => {
             let (path, rel) = match resolved(roots, &q) {
@@ -72,6 +72,7 @@ pub fn route(roots: &Roots, req: &Request) -> Response {
             };
             let file = match open_frame(&path) {
                 Ok(f) => f,
+                Err(e) if e.to_string().contains(b2schema::frame::OUTSIDE) => return refusal(e.to_string()),
                 Err(e) => {
                     let body = json!({ "error": format!("not a Blosc2 frame: {e}"), "path": rel });
                     return Response { status: 422, ..json_response(body) };
@@ -83,10 +84,17 @@ pub fn route(roots: &Roots, req: &Request) -> Response {
                 "/api/plot.png" => plot(&file),
                 _ => heatmap(&file, &q),
             };
-            answer.unwrap_or_else(|why| Response::error(422, why))
+            answer.unwrap_or_else(refusal)
         }
         _ => Response::error(404, "no such page"),
     }
+}
+
+/// The answer to a request that failed: 403 when a file it met leaves the roots (a member,
+/// column or chunk file that is a link to outside), else 422.
+fn refusal(why: String) -> Response {
+    let status = if why.contains(b2schema::frame::OUTSIDE) { 403 } else { 422 };
+    Response::error(status, why)
 }
 
 fn json_response(v: Value) -> Response {
@@ -94,45 +102,70 @@ fn json_response(v: Value) -> Response {
 }
 
 /// The list: every entry with its size, kind, shape and dtype (or the reason it is not a frame).
+/// A remote root's entry is made off the request path ([`super::remote::Listings`]): one that
+/// does not answer is listed as pending, never blocking the list.
 fn files(roots: &Roots) -> Value {
-    let files: Vec<Value> = with_store_dirs(roots.list())
-        .into_iter()
+    let entries = with_store_dirs(roots.list());
+    let remote: Vec<(usize, super::remote::Make)> = entries
+        .iter()
+        .filter(|e| crate::open::is_url(&e.path))
         .map(|e| {
-            let name = if e.rel.is_empty() {
-                e.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
-            } else {
-                e.rel.clone()
-            };
-            if stores::is_store(&e.path) {
-                let size = match crate::open::is_url(&e.path) {
-                    true => stores::file_len(&e.path),
-                    false => size_of(&e.path),
-                };
-                let mut m = json!({ "root": e.root, "path": e.rel, "name": name, "size": size });
-                if let Some(o) = m.as_object_mut() {
-                    o.extend(stores::summary(&e.path));
-                }
-                return m;
-            }
-            let opened = open_frame(&e.path);
-            let size = match &opened {
-                Ok(f) if crate::open::is_url(&e.path) => f.frame_len(),
-                _ => size_of(&e.path),
-            };
-            let mut m = json!({ "root": e.root, "path": e.rel, "name": name, "size": size });
-            match opened.and_then(|f| summary(&f)) {
-                Ok(s) => {
-                    if let Some(o) = m.as_object_mut() {
-                        o.extend(s);
-                    }
-                }
-                Err(err) => m["error"] = json!(err.to_string()),
-            }
-            m
+            let e = e.clone();
+            (e.root, Box::new(move || entry_json(&e)) as super::remote::Make)
+        })
+        .collect();
+    let mut remote_json = roots
+        .1
+        .entries(remote, |root| {
+            let name = roots.all().get(root).map(|p| p.display().to_string()).unwrap_or_default();
+            json!({ "root": root, "path": "", "name": name, "size": 0,
+                    "error": "pending: the server has not answered yet (asked in the background)" })
+        })
+        .into_iter();
+    let files: Vec<Value> = entries
+        .iter()
+        .map(|e| match crate::open::is_url(&e.path) {
+            true => remote_json.next().unwrap_or(Value::Null),
+            false => entry_json(e),
         })
         .collect();
     let roots: Vec<String> = roots.all().iter().map(|r| r.display().to_string()).collect();
     json!({ "roots": roots, "files": files })
+}
+
+/// One entry of the list.
+fn entry_json(e: &super::paths::Entry) -> Value {
+    let name = if e.rel.is_empty() {
+        e.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+    } else {
+        e.rel.clone()
+    };
+    if stores::is_store(&e.path) {
+        let size = match crate::open::is_url(&e.path) {
+            true => stores::file_len(&e.path),
+            false => size_of(&e.path),
+        };
+        let mut m = json!({ "root": e.root, "path": e.rel, "name": name, "size": size });
+        if let Some(o) = m.as_object_mut() {
+            o.extend(stores::summary(&e.path));
+        }
+        return m;
+    }
+    let opened = open_frame(&e.path);
+    let size = match &opened {
+        Ok(f) if crate::open::is_url(&e.path) => f.frame_len(),
+        _ => size_of(&e.path),
+    };
+    let mut m = json!({ "root": e.root, "path": e.rel, "name": name, "size": size });
+    match opened.and_then(|f| summary(&f)) {
+        Ok(s) => {
+            if let Some(o) = m.as_object_mut() {
+                o.extend(s);
+            }
+        }
+        Err(err) => m["error"] = json!(err.to_string()),
+    }
+    m
 }
 
 /// The entries, with every `.b2d` store directory that holds some of them listed too (before

@@ -67,6 +67,12 @@ pub fn store_json(path: &Path) -> Result<Value, String> {
             v
         })
         .collect();
+    // A member that leaves the roots refuses the whole answer (403), as `/api/file` does.
+    if let Some(e) =
+        members.iter().filter_map(|m| m["error"].as_str()).find(|e| e.contains(b2schema::frame::OUTSIDE))
+    {
+        return Err(e.to_string());
+    }
     let mut out = json!({ "form": store.form().name(), "members": members });
     if crate::table::is_table(&store) {
         out["table"] = match CTable::new(store) {
@@ -81,17 +87,14 @@ pub fn store_json(path: &Path) -> Result<Value, String> {
 }
 
 /// `/api/table`: live rows `offset..offset + limit` (at most [`MAX_PAGE`]) of the CTable at
-/// `path`, values as `cat` writes them.
+/// `path`, values as `cat` writes them. Only the rows of the page are read of each column
+/// ([`CTable::live_rows`]): memory follows the page, never the table.
 pub fn table_page(path: &Path, offset: usize, limit: usize) -> Result<Value, String> {
     let t = open(path).and_then(CTable::new).map_err(|e| e.to_string())?;
-    let rows = t.rows().map_err(|e| e.to_string())?;
-    let end = offset.saturating_add(limit.min(MAX_PAGE)).min(rows.len());
-    let page: Vec<Value> = rows
-        .get(offset.min(rows.len())..end)
-        .unwrap_or_default()
-        .iter()
-        .map(|r| r.iter().map(crate::table::value_json).collect())
-        .collect();
+    let start = offset as u64;
+    let stop = start.saturating_add(limit.min(MAX_PAGE) as u64);
+    let (rows, n_rows) = t.live_rows(None, start, stop).map_err(|e| e.to_string())?;
+    let page: Vec<Value> = rows.iter().map(|r| r.iter().map(crate::table::value_json).collect()).collect();
     let columns: Vec<&str> = t.columns().iter().map(|c| c.name.as_str()).collect();
-    Ok(json!({ "columns": columns, "n_rows": rows.len(), "offset": offset, "rows": page }))
+    Ok(json!({ "columns": columns, "n_rows": n_rows, "offset": offset, "rows": page }))
 }

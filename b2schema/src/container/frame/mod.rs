@@ -21,6 +21,8 @@
 //! ```
 
 mod codes;
+#[cfg(feature = "std")]
+mod confine;
 mod consistency;
 #[cfg(feature = "std")]
 mod file;
@@ -50,6 +52,9 @@ mod vlmeta;
 #[cfg(feature = "std")]
 pub(crate) use crate::container::storage::pread;
 pub use codes::{Codec, Filter, FrameType, SplitMode};
+#[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
+pub use confine::{OUTSIDE, confine_reads_to};
 #[cfg(feature = "std")]
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub use file::{FrameFile, SPARSE_INDEX, max_cbytes};

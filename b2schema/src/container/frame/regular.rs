@@ -32,6 +32,7 @@ fn open_regular_with(path: &Path, write: bool) -> Result<(File, u64)> {
     }
     let f = options.open(path).map_err(Error::from)?;
     let meta = f.metadata()?;
+    super::confine::check(path, &meta)?;
     if !meta.is_file() {
         return Err(
             Error::invalid("a regular file", path.display(), kind_of(&meta.file_type()), 0).in_field("path")

@@ -35,8 +35,8 @@ enum Source {
     Utf8 { offsets: ArrayReader<'static>, data: Box<ArrayReader<'static>> },
     /// A `dictionary` column: its codes, and its values (read whole: one per category).
     Dictionary { codes: ArrayReader<'static>, values: Vec<Value> },
-    /// A BatchArray column: the batch being read and how far.
-    Batches { batches: BatchArray, next: usize, pending: Vec<Vec<u8>>, pos: usize },
+    /// A BatchArray column: the batch being read, how far, and the row `pending[pos]` is.
+    Batches { batches: BatchArray, next: usize, pending: Vec<Vec<u8>>, pos: usize, row: u64 },
     /// An ObjectArray column (one chunk a row).
     Objects { frame: FrameFile, chunks: Vec<ChunkInfo> },
 }
@@ -95,7 +95,7 @@ impl Column {
                     let batches = frame.view().map_err(at)?.metalayer(super::batch::METALAYER).is_some();
                     if batches {
                         let batches = BatchArray::new(frame).map_err(at)?;
-                        Source::Batches { batches, next: 0, pending: Vec::new(), pos: 0 }
+                        Source::Batches { batches, next: 0, pending: Vec::new(), pos: 0, row: 0 }
                     } else {
                         let chunks = frame.chunks().map_err(at)?;
                         Source::Objects { frame, chunks }
@@ -182,9 +182,14 @@ impl Column {
                 let bytes = read_rows(codes, a, b, limits).map_err(at)?;
                 cells::dictionary_cells(spec, &bytes, values).map_err(at)?
             }
-            Source::Batches { batches, next, pending, pos } => {
+            Source::Batches { batches, next, pending, pos, row } => {
+                if *row > a {
+                    // Behind what was read: from the first batch again.
+                    (*next, *pos, *row) = (0, 0, 0);
+                    pending.clear();
+                }
                 let mut out = Vec::new();
-                while (out.len() as u64) < b - a {
+                while *row < a || (out.len() as u64) < b - a {
                     if *pos == pending.len() {
                         if *next == batches.len() {
                             return Err(at(Error::invalid(
@@ -199,10 +204,19 @@ impl Column {
                         *pos = 0;
                         continue;
                     }
-                    let row = a as usize + out.len();
+                    if *row < a {
+                        // Rows before the band are skipped (decoded, never trusting
+                        // `batch_lengths`), a batch at a time.
+                        let skip =
+                            (pending.len() - *pos).min(usize::try_from(a - *row).unwrap_or(usize::MAX));
+                        *pos += skip;
+                        *row += skip as u64;
+                        continue;
+                    }
                     let cell = cells::vl_cell(&spec.kind, &pending[*pos]);
-                    out.push(cell.map_err(|e| at(e.in_segment(Segment::Index(row))))?);
+                    out.push(cell.map_err(|e| at(e.in_segment(Segment::Index(*row as usize))))?);
                     *pos += 1;
+                    *row += 1;
                 }
                 out
             }
@@ -238,7 +252,64 @@ impl Column {
     }
 }
 
+/// The most physical rows of a column read at once for [`CTable::live_rows`].
+const PAGE_SPAN: u64 = 4096;
+
 impl CTable {
+    /// The live rows `start..stop` (fewer at the table's end), one cell per column of `names`
+    /// (all the columns when `None`), and the number of live rows in all: `/_valid_rows` is
+    /// read a band at a time to find where those rows are, then only the rows that hold them
+    /// are read of each column (the chunks and blocks that hold them, at most 4096 rows at
+    /// once), so that memory follows the page, not the table. The
+    /// schema's `n_rows` is checked as [`CTable::for_each_row`] checks it.
+    pub fn live_rows(&self, names: Option<&[&str]>, start: u64, stop: u64) -> Result<(Vec<Vec<Value>>, u64)> {
+        let specs: Vec<&ColumnSpec> = match names {
+            Some(n) => n.iter().map(|n| self.column_spec(n)).collect::<Result<_>>()?,
+            None => self.columns().iter().collect(),
+        };
+        let limits = *self.store().limits();
+        let valid = shared(self.store(), VALID_ROWS_KEY)?;
+        if dtype_of(&valid) != "|b1" || valid.shape().len() != 1 {
+            return Err(Error::invalid("a bool mask of live rows", "|b1", dtype_of(&valid), 0)
+                .in_segment(Segment::Key(VALID_ROWS_KEY.into())));
+        }
+        let total = valid.shape()[0];
+        let band = valid.chunks().first().copied().unwrap_or(0).clamp(MIN_BAND_ROWS, MAX_BAND_ROWS);
+        let at_valid = |e: Error| e.in_segment(Segment::Key(VALID_ROWS_KEY.into()));
+        // Where the live rows start..stop are (at most stop - start physical rows kept).
+        let mut wanted: Vec<u64> = Vec::new();
+        let mut live = 0u64;
+        for a in (0..total).step_by(band as usize) {
+            let bits = read_rows(&valid, a, (a + band).min(total), &limits).map_err(at_valid)?;
+            for (i, &bit) in bits.iter().enumerate() {
+                if bit != 0 {
+                    if (start..stop).contains(&live) {
+                        wanted.push(a + i as u64);
+                    }
+                    live += 1;
+                }
+            }
+        }
+        self.check_rows(live)?;
+        let mut columns = specs.iter().map(|s| Column::open(self, s)).collect::<Result<Vec<_>>>()?;
+        let mut rows: Vec<Vec<Value>> = Vec::new();
+        let mut i = 0;
+        while let Some(&a) = wanted.get(i) {
+            let last = wanted[wanted.len() - 1];
+            let b = (a + PAGE_SPAN).min(last + 1);
+            let mut span = Vec::new();
+            for c in &mut columns {
+                span.push(c.cells(a, b, &limits)?);
+            }
+            while let Some(&p) = wanted.get(i).filter(|&&p| p < b) {
+                let at = (p - a) as usize;
+                rows.push(span.iter().map(|cells| cells.get(at).cloned().unwrap_or(Value::Nil)).collect());
+                i += 1;
+            }
+        }
+        Ok((rows, live))
+    }
+
     /// Calls `f` with each live row, in order (one cell per column of `names`, all the columns
     /// when `names` is `None`), reading every column a band of rows at a time (see the module
     /// documentation); returns the number of rows given. An error of `f` stops the walk.
