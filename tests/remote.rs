@@ -64,7 +64,7 @@ fn every_fixture_equals_its_local_read(options: HttpOptions) {
     let server = fixture_server();
     for (name, bytes) in fixtures() {
         let local = FrameFile::from_bytes(bytes.clone(), &name, Limits::default());
-        let remote = FrameFile::open_url_with(&server.url(&name), Limits::default(), options);
+        let remote = FrameFile::open_url_with(&server.url(&name), Limits::default(), options.clone());
         let (local, remote) = match (local, remote) {
             (Ok(l), Ok(r)) => (l, r),
             (Err(_), Err(e)) => {
