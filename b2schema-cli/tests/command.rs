@@ -9,6 +9,7 @@ mod hostile_files;
 mod listing;
 mod many_files;
 mod remote;
+mod remote_tls;
 mod serve;
 mod serve_load;
 mod shell_help;

@@ -1,0 +1,104 @@
+//! `b2schema cat|inspect|ls|verify URL` over `https://` against a TLS server on 127.0.0.1
+//! (`b2schema_tests::tls_server`, a test CA given by `--cacert`): the item and what was fetched,
+//! the same output as for the local file, a `.b2z`'s member by `--key`, and a certificate the
+//! roots do not vouch for a failure that says so.
+
+use std::process::{Command, Output};
+
+use b2schema::writer::{Fill, NdArray};
+use b2schema_tests::tls_server::{Cert, Pki, TlsServer};
+use b2schema_tests::{data_root, fixture_file};
+
+fn b2schema(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_b2schema")).args(args).env_remove("SSL_CERT_FILE").output().unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// A 4160 x 4160 `|u1` array of 1024 x 1024 chunks of 64 x 64 blocks.
+fn big() -> Vec<u8> {
+    let n = 4160usize;
+    let items: Vec<u8> = (0..n * n).map(|i| ((i / n) * 3 + (i % n) * 5) as u8).collect();
+    let mut a = NdArray::new(&[n as i64, n as i64], &[1024, 1024], &[64, 64], "|u1", 1, Fill::Data(&items));
+    a.cparams.codec = b2schema::frame::Codec::Lz4;
+    a.cparams.clevel = 1;
+    a.to_frame().unwrap().to_vec().unwrap()
+}
+
+#[test]
+fn cat_of_one_item_over_https_prints_it_and_what_was_fetched() {
+    let server = TlsServer::start(vec![("big.b2nd".into(), big())]);
+    let ca = Pki::get().ca();
+    let url = server.url("big.b2nd");
+    let out = b2schema(&[
+        "cat",
+        &url,
+        "--cacert",
+        ca.to_str().unwrap(),
+        "--slice",
+        "2049:2050,4097:4098",
+        "--stats",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(out.stdout, [((2049 * 3 + 4097 * 5) % 256) as u8]);
+    let b = server.backend();
+    assert_eq!(text(&out.stderr), format!("fetched: {} requests, {} bytes\n", b.requests(), b.bytes_sent()));
+    // As over http://: the first and last 64 KiB, the chunk's table, the block.
+    assert_eq!(b.requests(), 4, "{:?}", b.ranges());
+    assert!(b.bytes_sent() <= (128 << 10) + 8192, "{}", b.bytes_sent());
+    // Without the test CA: refused, saying why; SSL_CERT_FILE gives it as --cacert does.
+    let out = b2schema(&["cat", &url, "--slice", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("invalid peer certificate: UnknownIssuer"), "{}", text(&out.stderr));
+    let out = Command::new(env!("CARGO_BIN_EXE_b2schema"))
+        .args(["cat", &url, "--slice", "0,0:3", "--text"])
+        .env("SSL_CERT_FILE", &ca)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // A certificate for another name: refused.
+    server.cert(Cert::WrongName);
+    let out = b2schema(&["inspect", &url, "--cacert", ca.to_str().unwrap()]);
+    assert!(text(&out.stderr).contains("not valid for name"), "{}", text(&out.stderr));
+}
+
+#[test]
+fn inspect_ls_verify_and_cat_key_of_https_urls_say_what_they_say_of_the_files() {
+    let store = data_root().join("stores/tree.b2z");
+    let files = vec![
+        ("a.b2nd".to_string(), std::fs::read(fixture_file("nd-3d-f8-zstd.b2nd")).unwrap()),
+        ("s.b2z".to_string(), std::fs::read(&store).unwrap()),
+    ];
+    let server = TlsServer::start(files);
+    let ca = Pki::get().ca();
+    let ca = ca.to_str().unwrap();
+    let frame = fixture_file("nd-3d-f8-zstd.b2nd");
+    let key = first_array_key(&store);
+    for (local, url, args) in [
+        (frame.to_str().unwrap(), server.url("a.b2nd"), &["inspect"][..]),
+        (frame.to_str().unwrap(), server.url("a.b2nd"), &["ls"]),
+        (frame.to_str().unwrap(), server.url("a.b2nd"), &["verify"]),
+        (frame.to_str().unwrap(), server.url("a.b2nd"), &["cat", "--text"]),
+        (store.to_str().unwrap(), server.url("s.b2z"), &["inspect"]),
+        (store.to_str().unwrap(), server.url("s.b2z"), &["cat", "--text", "--key", &key]),
+    ] {
+        let l = b2schema(&[args, &[local]].concat());
+        let r = b2schema(&[args, &[url.as_str(), "--cacert", ca]].concat());
+        assert_eq!(l.status.code(), r.status.code(), "{args:?} {url}: {}", text(&r.stderr));
+        assert!(r.status.success(), "{args:?} {url}: {}", text(&r.stderr));
+        let (l, r) = (text(&l.stdout), text(&r.stdout));
+        assert_eq!(l.replace(local, "FILE"), r.replace(&url, "FILE"), "{args:?} {url}");
+    }
+}
+
+/// The first NDArray member's key of a local store.
+fn first_array_key(path: &std::path::Path) -> String {
+    let s = b2schema::store::Store::open(path).unwrap();
+    s.members()
+        .iter()
+        .find(|m| s.describe(&m.key).is_ok_and(|d| d.kind == b2schema::store::Kind::NdArray))
+        .map(|m| m.key.clone())
+        .expect("an NDArray member")
+}
