@@ -6,7 +6,7 @@
 use std::process::{Command, Output};
 
 use b2schema::writer::{Fill, NdArray};
-use b2schema_tests::tls_server::{Cert, Pki, TlsServer};
+use b2schema_tests::tls_server::{Cert, ConnectProxy, Pki, TlsServer};
 use b2schema_tests::{data_root, fixture_file};
 
 fn b2schema(args: &[&str]) -> Output {
@@ -91,6 +91,48 @@ fn inspect_ls_verify_and_cat_key_of_https_urls_say_what_they_say_of_the_files() 
         let (l, r) = (text(&l.stdout), text(&r.stdout));
         assert_eq!(l.replace(local, "FILE"), r.replace(&url, "FILE"), "{args:?} {url}");
     }
+}
+
+#[test]
+fn https_proxy_from_the_environment_tunnels_the_requests_and_no_proxy_bypasses_it() {
+    let name = "nd-3d-f8-zstd.b2nd";
+    let server = TlsServer::start(vec![(name.into(), std::fs::read(fixture_file(name)).unwrap())]);
+    let proxy = ConnectProxy::start(format!("127.0.0.1:{}", server.port()).parse().unwrap());
+    // The origin's name does not resolve: only the proxy's tunnel reaches the server.
+    let origin = format!("https://b2schema-origin.invalid:{}/{name}", server.port());
+    let ca = Pki::get().ca();
+    let run = |env: &[(&str, &str)]| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_b2schema"));
+        c.args(["cat", &origin, "--text", "--cacert", ca.to_str().unwrap()]);
+        for v in ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "no_proxy", "NO_PROXY"] {
+            c.env_remove(v);
+        }
+        c.envs(env.iter().copied());
+        c.output().unwrap()
+    };
+    let local = b2schema(&["cat", "--text", fixture_file(name).to_str().unwrap()]);
+    let via = proxy.url();
+    for var in ["https_proxy", "HTTPS_PROXY"] {
+        let before = proxy.asked().len();
+        let out = run(&[(var, &via)]);
+        assert!(out.status.success(), "{var}: {}", text(&out.stderr));
+        assert!(out.stdout == local.stdout, "{var}: the data differ");
+        let asked = proxy.asked();
+        assert!(asked.len() > before, "{var}: no tunnel");
+        let want = format!("CONNECT b2schema-origin.invalid:{} HTTP/1.1", server.port());
+        assert!(asked[before..].iter().all(|a| *a == want), "{asked:?}");
+    }
+    // no_proxy naming the origin's domain, or only http_proxy set: straight to the origin, which
+    // does not resolve.
+    let before = proxy.asked().len();
+    for env in
+        [&[("https_proxy", via.as_str()), ("no_proxy", ".invalid")][..], &[("http_proxy", via.as_str())]]
+    {
+        let out = run(env);
+        assert_eq!(out.status.code(), Some(2), "{env:?}");
+        assert!(text(&out.stderr).contains(&origin), "{}", text(&out.stderr));
+    }
+    assert_eq!(proxy.asked().len(), before);
 }
 
 /// The first NDArray member's key of a local store.

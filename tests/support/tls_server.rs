@@ -22,7 +22,8 @@ use crate::http_server::Server;
 /// Which certificate the server shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Cert {
-    /// For `127.0.0.1` and `localhost`, from the test CA, valid now.
+    /// For `127.0.0.1`, `localhost` and `b2schema-origin.invalid` (a name that never resolves: only
+    /// a proxy's tunnel reaches it, [`ConnectProxy`]), from the test CA, valid now.
     Good,
     /// For `other.example` only.
     WrongName,
@@ -113,7 +114,7 @@ fn make(dir: &Path) {
         openssl(dir, &args);
     }
     for (name, san, ca, days) in [
-        ("good", "IP:127.0.0.1,DNS:localhost", "ca", "2"),
+        ("good", "IP:127.0.0.1,DNS:localhost,DNS:b2schema-origin.invalid", "ca", "2"),
         ("wrongname", "DNS:other.example", "ca", "2"),
         ("expired", "IP:127.0.0.1,DNS:localhost", "ca", "-1"),
         ("untrusted", "IP:127.0.0.1,DNS:localhost", "otherca", "2"),
@@ -201,6 +202,11 @@ impl TlsServer {
     /// The `https://` URL of file `name`.
     pub fn url(&self, name: &str) -> String {
         format!("https://{}/{name}", self.addr)
+    }
+
+    /// The port it listens on.
+    pub fn port(&self) -> u16 {
+        self.addr.port()
     }
 
     /// The plain server behind the front (its counts, redirects and misbehaviours).
@@ -310,4 +316,65 @@ fn serve(
             }
         }
     }
+}
+
+/// A proxy for `https://` on 127.0.0.1: each `CONNECT host:port` answered `200` and tunnelled to
+/// one server (whatever the host asked: the names need not resolve), the bytes passed both ways.
+pub struct ConnectProxy {
+    addr: SocketAddr,
+    asked: Arc<Mutex<Vec<String>>>,
+}
+
+impl ConnectProxy {
+    /// Tunnels every `CONNECT` to `target`.
+    pub fn start(target: SocketAddr) -> ConnectProxy {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("a port on 127.0.0.1");
+        let addr = listener.local_addr().expect("the port");
+        let asked = Arc::new(Mutex::new(Vec::new()));
+        let a = Arc::clone(&asked);
+        std::thread::spawn(move || {
+            for conn in listener.incoming() {
+                let Ok(conn) = conn else { continue };
+                let a = Arc::clone(&a);
+                std::thread::spawn(move || {
+                    let _ = tunnel(conn, target, &a);
+                });
+            }
+        });
+        ConnectProxy { addr, asked }
+    }
+
+    /// Its URL (`http://127.0.0.1:PORT`), as `https_proxy` names it.
+    pub fn url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// The request lines received (`CONNECT host:port HTTP/1.1`).
+    pub fn asked(&self) -> Vec<String> {
+        self.asked.lock().unwrap().clone()
+    }
+}
+
+fn tunnel(client: TcpStream, target: SocketAddr, asked: &Mutex<Vec<String>>) -> std::io::Result<()> {
+    let mut r = BufReader::new(client.try_clone()?);
+    let mut first = String::new();
+    r.read_line(&mut first)?;
+    asked.lock().unwrap().push(first.trim_end().to_string());
+    loop {
+        let mut h = String::new();
+        if r.read_line(&mut h)? == 0 || h == "\r\n" {
+            break;
+        }
+    }
+    let server = TcpStream::connect(target)?;
+    (&client).write_all(b"HTTP/1.1 200 Connection established\r\n\r\n")?;
+    let (mut up_from, mut up_to) = (client.try_clone()?, server.try_clone()?);
+    std::thread::spawn(move || {
+        let _ = std::io::copy(&mut up_from, &mut up_to);
+        let _ = up_to.shutdown(std::net::Shutdown::Write);
+    });
+    let (mut down_from, mut down_to) = (server, client);
+    std::io::copy(&mut down_from, &mut down_to)?;
+    let _ = down_to.shutdown(std::net::Shutdown::Write);
+    Ok(())
 }
