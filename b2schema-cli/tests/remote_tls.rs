@@ -135,6 +135,26 @@ fn https_proxy_from_the_environment_tunnels_the_requests_and_no_proxy_bypasses_i
     assert_eq!(proxy.asked().len(), before);
 }
 
+/// A CPU without the features graviola needs: a refusal that says so (exit 2), where graviola
+/// itself would assert (a panic, exit 101). graviola's debug builds (as the tests build it) turn a
+/// feature off with `GRAVIOLA_CPU_DISABLE_<feature>`.
+#[cfg(all(target_arch = "x86_64", debug_assertions))]
+#[test]
+fn a_cpu_without_what_graviola_needs_is_refused_with_a_message_not_a_panic() {
+    let server =
+        TlsServer::start(vec![("a.b2nd".into(), std::fs::read(fixture_file("nd-3d-f8-zstd.b2nd")).unwrap())]);
+    let ca = Pki::get().ca();
+    let out = Command::new(env!("CARGO_BIN_EXE_b2schema"))
+        .args(["inspect", &server.url("a.b2nd"), "--cacert", ca.to_str().unwrap()])
+        .env("GRAVIOLA_CPU_DISABLE_aes", "1")
+        .output()
+        .unwrap();
+    let e = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{e}");
+    assert!(e.contains("https:// needs a CPU with what graviola's cryptography uses"), "{e}");
+    assert_eq!(server.backend().requests(), 0);
+}
+
 /// The first NDArray member's key of a local store.
 fn first_array_key(path: &std::path::Path) -> String {
     let s = b2schema::store::Store::open(path).unwrap();
