@@ -77,6 +77,41 @@ fn fixtures_read_over_https_equal_their_local_reads_fetching_what_http_fetches()
     }
 }
 
+#[test]
+fn a_store_and_a_frame_open_through_a_users_own_source_as_from_their_files() {
+    use b2schema::storage::Memory;
+    use std::sync::Arc;
+    let path = b2schema_tests::data_root().join("stores/tree.b2z");
+    let (file, mine) = (
+        Store::open(&path).unwrap(),
+        Store::from_source(
+            Arc::new(Memory::new(std::fs::read(&path).unwrap())),
+            "mine.b2z",
+            Limits::default(),
+        )
+        .unwrap(),
+    );
+    let keys = |s: &Store| s.members().iter().map(|m| m.key.clone()).collect::<Vec<_>>();
+    assert_eq!(keys(&file), keys(&mine));
+    for m in file.members() {
+        let (a, b) = (file.open_member(&m.key), mine.open_member(&m.key));
+        assert_eq!(
+            a.map(|f| f.header_bytes().to_vec()).ok(),
+            b.map(|f| f.header_bytes().to_vec()).ok(),
+            "{}",
+            m.key
+        );
+    }
+    let frame = fixture_file("nd-3d-f8-zstd.b2nd");
+    let source = Arc::new(Memory::new(std::fs::read(&frame).unwrap()));
+    let mine = b2schema::open_source(source, "mine.b2nd", Limits::default()).unwrap();
+    assert_eq!(mine.read_all().unwrap(), b2schema::open(&frame).unwrap().read_all().unwrap());
+    // A source cut short: an error naming it.
+    let cut = Arc::new(Memory::new(std::fs::read(&frame).unwrap()[..100].to_vec()));
+    let e = b2schema::open_source(cut, "cut.b2nd", Limits::default()).unwrap_err().to_string();
+    assert!(e.starts_with("cut.b2nd"), "{e}");
+}
+
 /// `url`'s open and whole read with `options`, as an error text, within `within`.
 fn failure(url: &str, options: HttpOptions, within: Duration) -> String {
     let started = Instant::now();

@@ -25,9 +25,14 @@ pub const MAX_CA_FILE: u64 = 16 << 20;
 pub fn config(ca_file: Option<&Path>) -> Result<Arc<ClientConfig>, String> {
     let provider = provider()?;
     let mut roots = RootCertStore { roots: webpki_roots::TLS_SERVER_ROOTS.to_vec() };
-    let from_env = std::env::var_os("SSL_CERT_FILE").filter(|v| !v.is_empty()).map(PathBuf::from);
-    if let Some(file) = ca_file.map(Path::to_path_buf).or(from_env) {
-        add_pem_roots(&mut roots, &file)?;
+    match ca_file {
+        Some(file) => add_pem_roots(&mut roots, file, true)?,
+        None => {
+            // A system's bundle may hold a certificate webpki cannot take as a root: skipped.
+            if let Some(file) = std::env::var_os("SSL_CERT_FILE").filter(|v| !v.is_empty()) {
+                add_pem_roots(&mut roots, &PathBuf::from(file), false)?;
+            }
+        }
     }
     let config = ClientConfig::builder_with_provider(Arc::new(provider))
         .with_safe_default_protocol_versions()
@@ -61,8 +66,9 @@ fn provider() -> Result<rustls::crypto::CryptoProvider, String> {
         .into())
 }
 
-/// Adds the certificates of the PEM file `file` to `roots`: at least one, each a valid root.
-fn add_pem_roots(roots: &mut RootCertStore, file: &Path) -> Result<(), String> {
+/// Adds the certificates of the PEM file `file` to `roots`: at least one, each a valid root when
+/// `strict` (else those that are not are skipped).
+fn add_pem_roots(roots: &mut RootCertStore, file: &Path, strict: bool) -> Result<(), String> {
     let say = |what: &dyn core::fmt::Display| alloc::format!("the CA file {}: {what}", file.display());
     let f = std::fs::File::open(file).map_err(|e| say(&e))?;
     let mut bytes = alloc::vec::Vec::new();
@@ -74,8 +80,11 @@ fn add_pem_roots(roots: &mut RootCertStore, file: &Path) -> Result<(), String> {
     let mut n = 0;
     for cert in CertificateDer::pem_slice_iter(&bytes) {
         let cert = cert.map_err(|e| say(&alloc::format!("not PEM: {e}")))?;
-        roots.add(cert).map_err(|e| say(&alloc::format!("certificate {}: {e}", n + 1)))?;
-        n += 1;
+        match roots.add(cert) {
+            Ok(()) => n += 1,
+            Err(e) if strict => return Err(say(&alloc::format!("certificate {}: {e}", n + 1))),
+            Err(_) => {}
+        }
     }
     if n == 0 {
         return Err(say(&"no certificate (PEM, -----BEGIN CERTIFICATE-----) in it"));
@@ -96,11 +105,14 @@ mod tests {
         let junk = dir.join("junk.pem");
         std::fs::write(&junk, "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n").unwrap();
         let mut roots = RootCertStore::empty();
-        let e = add_pem_roots(&mut roots, &empty).unwrap_err();
+        let e = add_pem_roots(&mut roots, &empty, true).unwrap_err();
         assert!(e.contains("empty.pem") && e.contains("no certificate"), "{e}");
-        let e = add_pem_roots(&mut roots, &junk).unwrap_err();
+        let e = add_pem_roots(&mut roots, &junk, true).unwrap_err();
         assert!(e.contains("junk.pem") && e.contains("certificate 1"), "{e}");
-        let e = add_pem_roots(&mut roots, &dir.join("missing.pem")).unwrap_err();
+        // Not strict (SSL_CERT_FILE): the bad one skipped, and then none is left.
+        let e = add_pem_roots(&mut roots, &junk, false).unwrap_err();
+        assert!(e.contains("no certificate"), "{e}");
+        let e = add_pem_roots(&mut roots, &dir.join("missing.pem"), true).unwrap_err();
         assert!(e.contains("missing.pem"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
