@@ -22,6 +22,7 @@ mod malformed;
 mod nd_codecs_hostile;
 mod remote;
 mod remote_stores;
+mod remote_tls;
 mod stores;
 mod tables;
 mod writer;

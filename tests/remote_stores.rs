@@ -76,7 +76,7 @@ fn store_fixtures_read_over_http_equal_their_local_reads() {
         for name in STORES {
             let local = Store::open(stores_dir().join(name)).unwrap();
             let url = server.url(name);
-            let remote = Store::open_url_with(&url, Limits::default(), options).unwrap();
+            let remote = Store::open_url_with(&url, Limits::default(), options.clone()).unwrap();
             assert_eq!(remote.path().to_str(), Some(url.as_str()));
             assert_eq!(remote.form(), local.form(), "{name}");
             let (l, r) = (contents(&local), contents(&remote));

@@ -7,7 +7,6 @@ use std::path::Path;
 
 use b2schema::Limits;
 use b2schema::frame::FrameFile;
-use b2schema::storage::http::HttpOptions;
 use b2schema::store::Store;
 
 /// Whether `path` is a store rather than a frame: a ZIP file, a directory with an `embed.b2e`
@@ -41,7 +40,7 @@ fn is_store_url(url: &str, limits: Limits) -> bool {
         return true;
     }
     path.ends_with(".b2e")
-        && FrameFile::open_url_with(url, limits, HttpOptions::default())
+        && FrameFile::open_url_with(url, limits, crate::net::http_options())
             .is_ok_and(|f| f.view().is_ok_and(|v| v.metalayer("b2embed").is_some()))
 }
 
@@ -49,7 +48,7 @@ fn is_store_url(url: &str, limits: Limits) -> bool {
 /// opened within `limits`.
 pub fn open_store(path: &Path, limits: Limits) -> b2schema::Result<Store> {
     match path.to_str().filter(|_| crate::open::is_url(path)) {
-        Some(url) => Store::open_url_with(url, limits, HttpOptions::default()),
+        Some(url) => Store::open_url_with(url, limits, crate::net::http_options()),
         None => Store::open_with_limits(path, limits),
     }
 }

@@ -15,6 +15,7 @@ pub mod ls;
 pub mod man;
 pub mod msgpack_json;
 pub mod names;
+pub mod net;
 pub mod npy;
 pub mod open;
 pub mod output;

@@ -35,6 +35,10 @@ struct Cli {
     /// Colour: only on a terminal (auto, the default; NO_COLOR turns it off), always or never.
     #[arg(long, global = true, value_enum, default_value_t = Color::Auto)]
     color: Color,
+    /// A PEM file of root certificates trusted for https:// URLs besides Mozilla's (a company's
+    /// or a test's CA); without it, the file SSL_CERT_FILE names, if set.
+    #[arg(long, global = true, value_name = "FILE")]
+    cacert: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -47,8 +51,8 @@ enum Color {
 /// The frame a subcommand reads: the same options everywhere.
 #[derive(clap::Args)]
 struct Input {
-    /// A contiguous frame file (any name), a sparse-frame directory, an http:// URL (read by
-    /// ranged GETs, only what is needed), or - for a frame on stdin
+    /// A contiguous frame file (any name), a sparse-frame directory, an http:// or https:// URL
+    /// (read by ranged GETs, only what is needed), or - for a frame on stdin
     /// (read within --max-decompressed-total).
     path: PathBuf,
     /// Where the frame starts inside the file; offsets in messages stay absolute in the file.
@@ -319,6 +323,9 @@ fn main() -> ExitCode {
         Command::Cat { output: Some(_), .. } | Command::Pack { .. } | Command::Unpack { .. }
     ) {
         b2schema::frame::opened::record();
+    }
+    if let Some(file) = cli.cacert {
+        b2schema_cli::net::set_ca_file(file);
     }
     let result = match cli.command {
         Command::Inspect { many, json, offset, all_chunks } => match many.paths.as_slice() {

@@ -30,7 +30,7 @@ fn open_url(path: &Path, offset: u64, limits: Limits) -> b2schema::Result<FrameF
         return Err(b2schema::Error::invalid("a frame at offset 0 of a URL, not at", 0, offset, 0));
     }
     let url = path.to_str().unwrap_or_default();
-    FrameFile::open_url_with(url, limits, b2schema::storage::http::HttpOptions::default())
+    FrameFile::open_url_with(url, limits, crate::net::http_options())
 }
 
 /// How a subcommand opens its frame.

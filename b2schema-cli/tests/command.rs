@@ -10,6 +10,7 @@ mod listing;
 mod many_files;
 mod outputs;
 mod remote;
+mod remote_tls;
 mod serve;
 mod serve_confined;
 mod serve_load;

@@ -117,7 +117,7 @@ pub use b2schema_chunk as chunk;
 #[cfg(all(feature = "std", feature = "derive"))]
 #[cfg_attr(docsrs, doc(cfg(all(feature = "std", feature = "derive"))))]
 #[doc(inline)]
-pub use container::handle::{Container, open, open_with_limits};
+pub use container::handle::{Container, open, open_source, open_with_limits};
 #[cfg(all(feature = "std", feature = "derive", feature = "http"))]
 pub use container::handle::{open_url, open_url_with_limits};
 #[cfg(feature = "std")]

@@ -128,7 +128,7 @@ impl FrameFile {
         let (f, file_len) = open_regular(path)?;
         let src: Source = Arc::new(LocalFile::new(f, file_len));
         let window = Window::new(src, offset, offset.saturating_add(len));
-        Self::from_source(Arc::new(window), offset, path.to_path_buf(), limits, None)
+        Self::from_source_at(Arc::new(window), offset, path.to_path_buf(), limits, None)
     }
 
     /// Reads the contiguous frame that starts `bytes` (bytes after it are allowed), keeping
@@ -149,10 +149,30 @@ impl FrameFile {
         Ok(frame)
     }
 
+    /// Opens the contiguous frame that starts at byte 0 of `source` (bytes after it are allowed),
+    /// the bytes read through your own transport: any [`ReadAt`](crate::storage::ReadAt) (an
+    /// object store's client, a cache, a file in an archive). The metadata is read when opening,
+    /// each chunk when a read needs it, every byte through `source`, checked as a file's are
+    /// (within `limits`). `name` stands for its path in messages (a URL, a key).
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use b2schema::frame::FrameFile;
+    /// use b2schema::storage::Memory;
+    /// # use b2schema::writer::{Fill, NdArray};
+    /// # let bytes = NdArray::new(&[10], &[5], &[5], "<i4", 4, Fill::Zeros).to_frame()?.to_vec()?;
+    /// let frame = FrameFile::from_source(Arc::new(Memory::new(bytes)), "mine", b2schema::Limits::default())?;
+    /// assert_eq!(b2schema::array::ArrayReader::new(&frame)?.shape(), [10]);
+    /// # Ok::<(), b2schema::Error>(())
+    /// ```
+    pub fn from_source(source: Source, name: impl Into<PathBuf>, limits: Limits) -> Result<Self> {
+        Self::from_source_at(source, 0, name.into(), limits, None)
+    }
+
     /// Reads the frame at byte `offset` of `src` (a contiguous frame ending by the end of `src`,
     /// or with `siblings` a sparse frame's index, whose chunk files it opens), keeping `src` for
     /// its chunks. `name` stands for its path in messages (a URL, a store's file).
-    pub(crate) fn from_source(
+    pub(crate) fn from_source_at(
         src: Source,
         offset: u64,
         name: PathBuf,

@@ -37,7 +37,7 @@ impl FrameFile {
         if let Some(dir) = sparse_dir(url) {
             return Self::open_sparse_url(dir, limits, options, session);
         }
-        match HttpSource::open_in(url, limits, options, &session, Ends::HeadAndTail)? {
+        match HttpSource::open_in(url, limits, &options, &session, Ends::HeadAndTail)? {
             Opened::Directory(dir) => Self::open_sparse_url(&dir, limits, options, session),
             opened => Self::from_opened(opened, url, limits, None),
         }
@@ -46,7 +46,7 @@ impl FrameFile {
     /// The sparse frame whose directory is at `dir` (ending in `/`).
     fn open_sparse_url(dir: &str, limits: Limits, options: HttpOptions, session: Session) -> Result<Self> {
         let index = alloc::format!("{dir}{SPARSE_INDEX}");
-        let opened = HttpSource::open_in(&index, limits, options, &session, Ends::HeadAndTail)
+        let opened = HttpSource::open_in(&index, limits, &options, &session, Ends::HeadAndTail)
             .map_err(|e| e.in_file(&index, None))?;
         let siblings = Arc::new(Kept::new(RemoteDir { dir: dir.into(), limits, options, session }));
         Self::from_opened(opened, dir, limits, Some(siblings))
@@ -59,7 +59,7 @@ impl FrameFile {
         siblings: Option<Arc<dyn Siblings>>,
     ) -> Result<Self> {
         let src = source_of(opened, "a frame file", name)?;
-        FrameFile::from_source(src, 0, PathBuf::from(name), limits, siblings)
+        FrameFile::from_source_at(src, 0, PathBuf::from(name), limits, siblings)
     }
 }
 
@@ -97,7 +97,7 @@ struct RemoteDir {
 impl Siblings for RemoteDir {
     fn open(&self, name: &str) -> Result<Source> {
         let url = alloc::format!("{}{name}", self.dir);
-        let opened = HttpSource::open_in(&url, self.limits, self.options, &self.session, Ends::Head)
+        let opened = HttpSource::open_in(&url, self.limits, &self.options, &self.session, Ends::Head)
             .map_err(|e| e.in_file(&url, None))?;
         source_of(opened, "a chunk file", &url)
     }

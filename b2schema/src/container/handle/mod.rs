@@ -87,6 +87,20 @@ pub fn open_with_limits(path: impl AsRef<Path>, limits: Limits) -> Result<Contai
     Container::from_frame(file).map_err(named)
 }
 
+/// Opens the container (a contiguous frame) whose bytes `source` reads, through your own
+/// transport (any [`ReadAt`](crate::storage::ReadAt): an object store's client, a cache),
+/// within `limits`: see [`FrameFile::from_source`]. `name` stands for its path in messages.
+pub fn open_source(
+    source: crate::container::storage::Source,
+    name: impl Into<std::path::PathBuf>,
+    limits: Limits,
+) -> Result<Container> {
+    let name = name.into();
+    let named = |e: Error| e.in_file(name.display(), None);
+    let file = FrameFile::from_source(source, name.clone(), limits).map_err(named)?;
+    Container::from_frame(file).map_err(named)
+}
+
 /// Opens the container at `url` (`http://host[:port]/path`, a contiguous frame) within the
 /// default [`Limits`]: the metadata is read by ranged GETs when opening, and each read fetches
 /// only the chunk tables and blocks it needs (feature `http`; see

@@ -25,7 +25,70 @@ use crate::format::error::{Error, Result};
 #[cfg_attr(not(feature = "derive"), allow(unused_imports))]
 pub(crate) use window::Window;
 
-/// Bytes that can be read by position, from any thread.
+/// Bytes that can be read by position, from any thread: the transport under every opener.
+///
+/// b2schema reads a frame through it (its metadata when opening, then each chunk's table and
+/// blocks as a read needs them) and checks every byte it gets as it checks a file's, so an
+/// implementation only has to give the bytes asked or an error. Implement it over your own
+/// client (an object store's SDK, a cache, an archive) and open with
+/// [`FrameFile::from_source`](crate::frame::FrameFile::from_source),
+/// [`Store::from_source`](crate::store::Store::from_source) or
+/// [`open_source`](crate::open_source). Built in: [`LocalFile`], [`Memory`] and, with the
+/// feature `http`, [`http::HttpSource`].
+///
+/// Only [`ReadAt::len`] and [`ReadAt::read_at`] are required. A remote transport gains by the
+/// others: [`ReadAt::read_ranges`] (join neighbouring ranges into one request),
+/// [`ReadAt::min_read`] and [`ReadAt::ahead`] (fewer round trips), [`ReadAt::fetched`] (what was
+/// fetched, for `--stats`-like reports).
+///
+/// ```
+/// use std::sync::Arc;
+/// use std::sync::atomic::{AtomicU64, Ordering};
+/// use b2schema::storage::ReadAt;
+/// # use b2schema::writer::{Fill, NdArray};
+///
+/// /// Reads through a closure (here: a slice of a buffer; yours would call your client),
+/// /// counting the reads.
+/// struct Counted<F> {
+///     len: u64,
+///     get: F,
+///     reads: AtomicU64,
+/// }
+///
+/// impl<F> std::fmt::Debug for Counted<F> {
+///     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+///         write!(f, "Counted({} bytes)", self.len)
+///     }
+/// }
+///
+/// impl<F: Fn(u64, &mut [u8]) -> b2schema::Result<()> + Send + Sync> ReadAt for Counted<F> {
+///     fn len(&self) -> u64 {
+///         self.len
+///     }
+///
+///     fn read_at(&self, offset: u64, buf: &mut [u8]) -> b2schema::Result<()> {
+///         self.reads.fetch_add(1, Ordering::Relaxed);
+///         (self.get)(offset, buf)
+///     }
+/// }
+///
+/// # let items: Vec<u8> = (0..1000i32).flat_map(i32::to_le_bytes).collect();
+/// # let bytes = NdArray::new(&[1000], &[100], &[10], "<i4", 4, Fill::Data(&items)).to_frame()?.to_vec()?;
+/// let len = bytes.len() as u64;
+/// let get = move |at: u64, buf: &mut [u8]| {
+///     let part = bytes.get(at as usize..at as usize + buf.len());
+///     let part = part.ok_or_else(|| b2schema::Error::invalid("a range inside", len, at, at as usize))?;
+///     buf.copy_from_slice(part);
+///     Ok(())
+/// };
+/// let source = Arc::new(Counted { len, get, reads: AtomicU64::new(0) });
+/// let array = b2schema::open_source(source.clone(), "counted.b2nd", b2schema::Limits::default())?;
+/// assert_eq!(array.shape(), [1000]);
+/// let opened = source.reads.load(Ordering::Relaxed);
+/// assert_eq!(array.read_as::<i32>("500:502")?, [500, 501]);
+/// assert!(source.reads.load(Ordering::Relaxed) > opened); // the slice's chunk, read when asked
+/// # Ok::<(), b2schema::Error>(())
+/// ```
 pub trait ReadAt: Send + Sync + core::fmt::Debug {
     /// The length in bytes.
     fn len(&self) -> u64;
@@ -155,10 +218,9 @@ impl ReadAt for Memory {
     }
 }
 
-/// A source shared between a frame and its readers.
-// Used by the frames, which come with the `derive` feature.
-#[cfg_attr(not(feature = "derive"), allow(dead_code))]
-pub(crate) type Source = Arc<dyn ReadAt>;
+/// A source shared between a frame and its readers (and the threads that read it): what
+/// `FrameFile::from_source`, `Store::from_source` and `b2schema::open_source` take.
+pub type Source = Arc<dyn ReadAt>;
 
 /// The files beside a sparse frame's index (in its local directory, or on a web server): its
 /// chunk files, opened by name.

@@ -106,7 +106,7 @@ fn zip_member(
     let data = zip::data_offset(&around, e, bytes_read).map_err(at_entry)?;
     let mut window = around.narrow(data, data.saturating_add(e.compressed_size)).map_err(at_entry)?;
     window.fetch_tail().map_err(at_entry)?;
-    FrameFile::from_source(Arc::new(window), data, name.to_path_buf(), limits, None).map_err(at_entry)
+    FrameFile::from_source_at(Arc::new(window), data, name.to_path_buf(), limits, None).map_err(at_entry)
 }
 
 impl Store {
@@ -125,6 +125,14 @@ impl Store {
         }
         let (f, len) = crate::container::frame::open_regular(path)?;
         Self::open_source(Arc::new(LocalFile::new(f, len)), path.to_path_buf(), limits)
+    }
+
+    /// Opens the `.b2z` or `.b2e` store whose bytes `source` reads, through your own transport
+    /// (any [`ReadAt`](crate::storage::ReadAt)): the ZIP's central directory read from its end,
+    /// each member later over a window of its bytes, as [`Store::open_with_limits`] reads a
+    /// file. `name` stands for its path in messages.
+    pub fn from_source(source: Source, name: impl Into<PathBuf>, limits: Limits) -> Result<Self> {
+        Self::open_source(source, name.into(), limits)
     }
 
     /// The store in `src` (a `.b2e` when it starts with a frame, else a `.b2z`), named `name`
@@ -220,7 +228,7 @@ impl Store {
     }
 
     fn open_embed(src: Source, path: PathBuf, limits: Limits) -> Result<Self> {
-        let f = FrameFile::from_source(Arc::clone(&src), 0, path.clone(), limits, None)?;
+        let f = FrameFile::from_source_at(Arc::clone(&src), 0, path.clone(), limits, None)?;
         let v = f.view()?;
         if !["b2embed", "b2dict", "b2tree"].iter().any(|n| v.metalayer(n).is_some()) {
             return Err(Error::invalid(

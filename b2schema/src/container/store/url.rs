@@ -27,7 +27,7 @@ impl Store {
         if path.ends_with('/') || path.ends_with(".b2d") {
             return Err(not_a_directory(url, url));
         }
-        let opened = HttpSource::open_in(url, limits, options, &Session::default(), Ends::HeadAndTail)
+        let opened = HttpSource::open_in(url, limits, &options, &Session::default(), Ends::HeadAndTail)
             .map_err(|e| e.in_file(url, None))?;
         if let Opened::Directory(dir) = &opened {
             return Err(not_a_directory(url, dir));

@@ -7,15 +7,21 @@
 //! than its length, a body framed otherwise, 416, a redirect, a server that ignores `Range`
 //! (a `200` with the whole body, refused unless the whole file fits the budget when opening)
 //! are errors that name the URL and the range. Opening follows redirects (at most
-//! [`MAX_REDIRECTS`], to `http://` URLs only); a range asked later that is answered by a
-//! redirect is an error. `https://` is not supported (no TLS).
+//! [`MAX_REDIRECTS`]; from `http://` to `http://` or `https://`, from `https://` to `https://`
+//! only); a range asked later that is answered by a redirect is an error. `https://` (feature
+//! `https`) is the same client over TLS (rustls with graviola's cryptography, [`tls`]): the
+//! handshake is part of connecting, within the same timeouts, deadline, attempts and budget.
 
 pub mod proxy;
 mod response;
+#[cfg(feature = "https")]
+#[cfg_attr(docsrs, doc(cfg(feature = "https")))]
+pub mod tls;
 mod url;
 
 use std::io::{BufReader, Read, Write};
 use std::net::{TcpStream, ToSocketAddrs};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -31,7 +37,7 @@ use crate::container::limits::{Limit, Limits, try_zeros};
 use crate::format::error::{Error, Result};
 
 /// How requests are made.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HttpOptions {
     /// The longest wait to connect, and for each read or write on a connection. Default 10 s.
     pub timeout: Duration,
@@ -44,9 +50,14 @@ pub struct HttpOptions {
     pub prefix: u64,
     /// The most idle connections kept for reuse. Default 8.
     pub max_idle: usize,
-    /// Whether the environment's `http_proxy` (and `no_proxy` / `NO_PROXY`) choose a proxy for
-    /// the requests, as curl reads them ([`proxy::from_env`]). Default true.
+    /// Whether the environment's `http_proxy` (`https_proxy` or `HTTPS_PROXY` for `https://`;
+    /// and `no_proxy` / `NO_PROXY`) choose a proxy for the requests, as curl reads them
+    /// ([`proxy::from_env`]). Default true.
     pub proxy_from_env: bool,
+    /// A PEM file of root certificates trusted for `https://` besides Mozilla's (a company's or a
+    /// test's CA); `None`: the file the environment's `SSL_CERT_FILE` names, if any (feature
+    /// `https`). Default `None`.
+    pub ca_file: Option<PathBuf>,
 }
 
 impl Default for HttpOptions {
@@ -58,6 +69,7 @@ impl Default for HttpOptions {
             prefix: 64 << 10,
             max_idle: 8,
             proxy_from_env: true,
+            ca_file: None,
         }
     }
 }
@@ -90,8 +102,12 @@ pub struct Session(Arc<Shared>);
 struct Shared {
     requests: AtomicU64,
     bytes: AtomicU64,
-    /// Idle connections, each with its `host:port`.
+    /// Idle connections, each with the origin it is to (`scheme://host:port`, of the proxy for
+    /// plain requests through one).
     idle: Mutex<Vec<(String, BufReader<Conn>)>>,
+    /// The TLS configuration, made for the first `https://` connection.
+    #[cfg(feature = "https")]
+    tls: Mutex<Option<Arc<rustls::ClientConfig>>>,
 }
 
 impl Session {
@@ -142,7 +158,7 @@ impl HttpSource {
     /// Asks `url` for its first and last [`HttpOptions::prefix`] bytes, learning its length,
     /// in a session of its own.
     pub fn open(url: &str, limits: Limits, options: HttpOptions) -> Result<Opened> {
-        Self::open_in(url, limits, options, &Session::default(), Ends::HeadAndTail)
+        Self::open_in(url, limits, &options, &Session::default(), Ends::HeadAndTail)
     }
 
     /// [`HttpSource::open`] within `session` (its counts, budget and idle connections shared
@@ -152,7 +168,7 @@ impl HttpSource {
     pub fn open_in(
         url: &str,
         limits: Limits,
-        options: HttpOptions,
+        options: &HttpOptions,
         session: &Session,
         ends: Ends,
     ) -> Result<Opened> {
@@ -164,7 +180,7 @@ impl HttpSource {
                 url,
                 proxy,
                 len: u64::MAX,
-                options,
+                options: options.clone(),
                 limits,
                 kept: Vec::new(),
                 session: session.clone(),
@@ -173,6 +189,15 @@ impl HttpSource {
             return match src.get(0, want, true)? {
                 Got::Redirect(location) => {
                     let next = src.url.join(&location)?;
+                    if src.url.tls && !next.tls {
+                        return Err(src.err(
+                            0,
+                            want,
+                            "a redirect from https:// to",
+                            "an https:// URL",
+                            alloc::format!("{:?} (refused: it would drop TLS)", next.text),
+                        ));
+                    }
                     if next.text.len() == src.url.text.len() + 1
                         && next.text.starts_with(&src.url.text)
                         && next.text.ends_with('/')
@@ -256,37 +281,38 @@ impl HttpSource {
     }
 
     fn attempt(&self, at: u64, last: u64, first: bool) -> core::result::Result<Got, Failure> {
-        let transient =
-            |what: &str, e: &dyn core::fmt::Display| Failure::Transient(alloc::format!("{what}: {e}"));
-        // Connections are to the proxy when there is one, else to the URL's host.
-        let key = self.proxy.as_ref().unwrap_or(&self.url).host_header();
+        // Plain connections are to the proxy when there is one, else to the URL's host; a TLS
+        // connection is to the URL's host (through a proxy's tunnel).
+        let key = match &self.proxy {
+            Some(p) if !self.url.tls => p.origin(),
+            _ => self.url.origin(),
+        };
         let reused = self.session.0.idle.lock().ok().and_then(|mut idle| {
             let i = idle.iter().rposition(|(k, _)| *k == key)?;
             Some(idle.swap_remove(i).1)
         });
         let mut conn = match reused {
             Some(c) => c,
-            None => self.connect().map_err(|e| transient("connecting", &e))?,
+            None => self.connect(at, last)?,
         };
         let request = alloc::format!(
             "GET {} HTTP/1.1\r\nHost: {}\r\nRange: bytes={at}-{last}\r\nAccept-Encoding: identity\r\nUser-Agent: b2schema/{}\r\n\r\n",
-            // Through a proxy, the absolute form (RFC 9112, 3.2.2).
+            // Through a proxy, the absolute form (RFC 9112, 3.2.2); through a tunnel, the origin's.
             match self.proxy {
-                Some(_) => alloc::format!("http://{}{}", self.url.host_header(), self.url.target),
-                None => self.url.target.clone(),
+                Some(_) if !self.url.tls =>
+                    alloc::format!("http://{}{}", self.url.host_header(), self.url.target),
+                _ => self.url.target.clone(),
             },
             self.url.host_header(),
             env!("CARGO_PKG_VERSION"),
         );
         // One deadline for the whole head, however slowly it comes.
-        conn.get_mut().deadline = Some(Instant::now() + self.options.timeout);
-        conn.get_mut()
-            .stream
-            .write_all(request.as_bytes())
-            .map_err(|e| transient("sending the request", &e))?;
+        conn.get_mut().tcp().deadline = Some(Instant::now() + self.options.timeout);
+        let sent = conn.get_mut().write_all(request.as_bytes()).and_then(|()| conn.get_mut().flush());
+        sent.map_err(|e| self.io_failure(at, last, "sending the request", &e))?;
         let head = match read_head(&mut conn) {
             Ok(h) => h,
-            Err(HeadError::Io(e)) => return Err(transient("reading the answer", &e)),
+            Err(HeadError::Io(e)) => return Err(self.io_failure(at, last, "reading the answer", &e)),
             Err(HeadError::Malformed(m)) => {
                 return Err(Failure::Fatal(self.err(
                     at,
@@ -420,7 +446,7 @@ impl HttpSource {
         // The body within the timeout plus a second per 64 KiB: a server that trickles it
         // cannot hold the read for longer.
         let allowed = self.options.timeout.saturating_add(Duration::from_secs(len >> 16));
-        conn.get_mut().deadline = Some(Instant::now() + allowed);
+        conn.get_mut().tcp().deadline = Some(Instant::now() + allowed);
         let mut got = 0;
         while got < buf.len() {
             match conn.read(&mut buf[got..]) {
@@ -430,16 +456,47 @@ impl HttpSource {
                 Ok(n) => got += n,
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
                 Err(e) => {
-                    return Err(Failure::Transient(alloc::format!(
-                        "reading the body after {got} of {len} bytes: {e}"
-                    )));
+                    let what = alloc::format!("reading the body after {got} of {len} bytes");
+                    return Err(self.io_failure(at, at + len.max(1) - 1, &what, &e));
                 }
             }
         }
         Ok(buf)
     }
 
-    fn connect(&self) -> std::io::Result<BufReader<Conn>> {
+    /// A failure of I/O on a connection while `what`: final when TLS said the peer broke the
+    /// protocol (a bad certificate, a forged or cut record, a fatal alert), worth another
+    /// attempt otherwise.
+    fn io_failure(&self, at: u64, last: u64, what: &str, e: &std::io::Error) -> Failure {
+        #[cfg(feature = "https")]
+        if let Some(tls) = e.get_ref().and_then(|inner| inner.downcast_ref::<rustls::Error>()) {
+            return Failure::Fatal(self.err(
+                at,
+                last - at + 1,
+                "a TLS connection,",
+                "a peer that keeps TLS's rules",
+                alloc::format!("{what}: {tls}"),
+            ));
+        }
+        let _ = (at, last);
+        Failure::Transient(alloc::format!("{what}: {e}"))
+    }
+
+    /// A new connection (for `https://`, its handshake done), within the timeout: the connect,
+    /// a proxy's tunnel and the handshake end by one deadline, however slowly the peer answers.
+    fn connect(&self, at: u64, last: u64) -> core::result::Result<BufReader<Conn>, Failure> {
+        let t = self.options.timeout;
+        let tcp = self.connect_tcp().map_err(|e| self.io_failure(at, last, "connecting", &e))?;
+        let mut tcp = Tcp { stream: tcp, deadline: Some(Instant::now() + t) };
+        if self.url.tls && self.proxy.is_some() {
+            self.tunnel(&mut tcp, at, last)?;
+        }
+        let conn = if self.url.tls { self.handshake(tcp, at, last)? } else { Conn::Plain(tcp) };
+        Ok(BufReader::with_capacity(64 << 10, conn))
+    }
+
+    /// A TCP connection to the proxy, or to the URL's host.
+    fn connect_tcp(&self) -> std::io::Result<TcpStream> {
         let t = self.options.timeout;
         let mut last = None;
         let to = self.proxy.as_ref().unwrap_or(&self.url);
@@ -449,13 +506,98 @@ impl HttpSource {
                     s.set_read_timeout(Some(t))?;
                     s.set_write_timeout(Some(t))?;
                     s.set_nodelay(true)?;
-                    return Ok(BufReader::with_capacity(64 << 10, Conn { stream: s, deadline: None }));
+                    return Ok(s);
                 }
                 Err(e) => last = Some(e),
             }
         }
         Err(last
             .unwrap_or_else(|| std::io::Error::new(std::io::ErrorKind::NotFound, "no address for the host")))
+    }
+
+    /// Asks the proxy on `tcp` for a tunnel to the URL's host (`CONNECT host:port`): a `2xx`
+    /// with nothing after its head, else a final error naming the proxy's answer.
+    fn tunnel(&self, tcp: &mut Tcp, at: u64, last: u64) -> core::result::Result<(), Failure> {
+        let authority = alloc::format!("{}:{}", self.url.host, self.url.port);
+        let request = alloc::format!(
+            "CONNECT {authority} HTTP/1.1\r\nHost: {authority}\r\nUser-Agent: b2schema/{}\r\n\r\n",
+            env!("CARGO_PKG_VERSION")
+        );
+        tcp.stream
+            .write_all(request.as_bytes())
+            .map_err(|e| self.io_failure(at, last, "asking the proxy for a tunnel", &e))?;
+        let mut r = BufReader::with_capacity(4 << 10, &mut *tcp);
+        let refused = |found: String| {
+            Failure::Fatal(self.err(
+                at,
+                last - at + 1,
+                "a proxy's tunnel (CONNECT),",
+                "HTTP 200 and nothing more",
+                found,
+            ))
+        };
+        let head = match read_head(&mut r) {
+            Ok(h) => h,
+            Err(HeadError::Io(e)) => {
+                return Err(self.io_failure(at, last, "asking the proxy for a tunnel", &e));
+            }
+            Err(HeadError::Malformed(m)) => return Err(refused(m)),
+        };
+        if !(200..300).contains(&head.status) {
+            return Err(refused(alloc::format!("HTTP {}", head.status)));
+        }
+        if !r.buffer().is_empty() {
+            return Err(refused("bytes after the head, before the handshake".into()));
+        }
+        Ok(())
+    }
+
+    /// The TLS handshake on `tcp` with the URL's host, checked against the roots.
+    #[cfg(feature = "https")]
+    fn handshake(&self, mut tcp: Tcp, at: u64, last: u64) -> core::result::Result<Conn, Failure> {
+        let refused = |found: String| {
+            Failure::Fatal(self.err(
+                at,
+                last - at + 1,
+                "a TLS connection,",
+                "a handshake with the host",
+                found,
+            ))
+        };
+        let config = self.tls_config().map_err(refused)?;
+        let name = rustls::pki_types::ServerName::try_from(self.url.connect_host().to_string())
+            .map_err(|e| refused(alloc::format!("a host name TLS cannot check: {e}")))?;
+        let mut c =
+            rustls::ClientConnection::new(config, name).map_err(|e| refused(alloc::format!("{e}")))?;
+        // Each step reads or writes within the deadline set when connecting; a step that can do
+        // neither is an error, so the loop ends.
+        while c.is_handshaking() {
+            c.complete_io(&mut tcp).map_err(|e| self.io_failure(at, last, "the TLS handshake", &e))?;
+        }
+        Ok(Conn::Tls(alloc::boxed::Box::new(rustls::StreamOwned::new(c, tcp))))
+    }
+
+    #[cfg(not(feature = "https"))]
+    fn handshake(&self, _tcp: Tcp, at: u64, last: u64) -> core::result::Result<Conn, Failure> {
+        Err(Failure::Fatal(self.err(
+            at,
+            last - at + 1,
+            "a URL",
+            "http://",
+            "https:// in a build without TLS",
+        )))
+    }
+
+    /// The session's TLS configuration, made once.
+    #[cfg(feature = "https")]
+    fn tls_config(&self) -> core::result::Result<Arc<rustls::ClientConfig>, String> {
+        let mut kept = self.session.0.tls.lock().map_err(|_| String::from("a poisoned lock"))?;
+        if let Some(c) = kept.as_ref() {
+            return Ok(Arc::clone(c));
+        }
+        let c = tls::config(self.options.ca_file.as_deref())?;
+        *kept = Some(Arc::clone(&c));
+        Ok(c)
     }
 
     fn range_text(&self, at: u64, last: u64) -> String {
@@ -481,15 +623,72 @@ impl HttpSource {
     }
 }
 
-/// A connection whose reads end at a deadline (each read waits at most for what is left of
-/// it), so that a server sending a byte now and then cannot hold a request past it.
+/// A connection: plain, or TLS over a [`Tcp`] (whose deadline then bounds the TLS reads too).
 #[derive(Debug)]
-struct Conn {
+enum Conn {
+    Plain(Tcp),
+    #[cfg(feature = "https")]
+    Tls(alloc::boxed::Box<rustls::StreamOwned<rustls::ClientConnection, Tcp>>),
+}
+
+impl Conn {
+    /// The TCP connection under it.
+    fn tcp(&mut self) -> &mut Tcp {
+        match self {
+            Conn::Plain(t) => t,
+            #[cfg(feature = "https")]
+            Conn::Tls(s) => &mut s.sock,
+        }
+    }
+}
+
+impl Read for Conn {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        match self {
+            Conn::Plain(t) => t.read(buf),
+            #[cfg(feature = "https")]
+            Conn::Tls(s) => s.read(buf),
+        }
+    }
+}
+
+impl Write for Conn {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match self {
+            Conn::Plain(t) => t.stream.write(buf),
+            #[cfg(feature = "https")]
+            Conn::Tls(s) => s.write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self {
+            Conn::Plain(t) => t.stream.flush(),
+            #[cfg(feature = "https")]
+            Conn::Tls(s) => s.flush(),
+        }
+    }
+}
+
+/// A TCP connection whose reads end at a deadline (each read waits at most for what is left
+/// of it), so that a server sending a byte now and then cannot hold a request past it.
+#[derive(Debug)]
+struct Tcp {
     stream: TcpStream,
     deadline: Option<Instant>,
 }
 
-impl Read for Conn {
+impl Write for Tcp {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.stream.write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.stream.flush()
+    }
+}
+
+impl Read for Tcp {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         if let Some(d) = self.deadline {
             let left = d.saturating_duration_since(Instant::now());

@@ -1,9 +1,11 @@
-//! The proxy a request goes through, chosen as curl chooses it: `http_proxy` (lower case only,
-//! as curl: a CGI program's environment may hold a client's `Proxy:` header as `HTTP_PROXY`),
-//! unless `no_proxy` (or `NO_PROXY`) names the host; never for `localhost` and loopback
-//! addresses (as Go's `net/http`: a proxy's loopback is not the caller's). The proxy is itself an `http://` URL
-//! (`http://host:port`, or `host:port`); requests go to it in the absolute form, and it is
-//! checked as any URL given.
+//! The proxy a request goes through, chosen as curl chooses it: for `http://`, `http_proxy`
+//! (lower case only, as curl: a CGI program's environment may hold a client's `Proxy:` header as
+//! `HTTP_PROXY`); for `https://`, `https_proxy` or `HTTPS_PROXY` (both, as curl: CGI makes
+//! `HTTP_*` names of a client's headers, so no header becomes `HTTPS_PROXY`); unless `no_proxy`
+//! (or `NO_PROXY`) names the host; never for `localhost` and loopback addresses (as Go's
+//! `net/http`: a proxy's loopback is not the caller's). The proxy is itself an `http://` URL
+//! (`http://host:port`, or `host:port`), checked as any URL given; plain requests go to it in the
+//! absolute form, `https://` ones through a tunnel it opens (`CONNECT host:port`), TLS end to end.
 
 use alloc::string::String;
 
@@ -12,21 +14,36 @@ use crate::format::error::{Error, Result};
 
 /// The proxy for `url` that the environment names, if any.
 pub fn from_env(url: &Url) -> Result<Option<Url>> {
-    let proxy = std::env::var("http_proxy").unwrap_or_default();
+    let proxy = if url.tls {
+        std::env::var("https_proxy").or_else(|_| std::env::var("HTTPS_PROXY")).unwrap_or_default()
+    } else {
+        std::env::var("http_proxy").unwrap_or_default()
+    };
     let no_proxy = std::env::var("no_proxy").or_else(|_| std::env::var("NO_PROXY")).unwrap_or_default();
     choose(url, &proxy, &no_proxy)
 }
 
-/// The proxy for `url` given the values of `http_proxy` and `no_proxy` (empty when unset).
+/// The proxy for `url` given the values of `http_proxy` (or `https_proxy`) and `no_proxy`
+/// (empty when unset).
 pub fn choose(url: &Url, proxy: &str, no_proxy: &str) -> Result<Option<Url>> {
     let proxy = proxy.trim();
     if proxy.is_empty() || is_loopback(url.connect_host()) || bypasses(url.connect_host(), no_proxy) {
         return Ok(None);
     }
     let text: String = if proxy.contains("://") { proxy.into() } else { alloc::format!("http://{proxy}") };
-    Url::parse(&text).map(Some).map_err(|e| {
-        Error::invalid("a proxy in http_proxy", "http://host:port", alloc::format!("{proxy:?}: {e}"), 0)
-    })
+    let bad = |why: &dyn core::fmt::Display| {
+        Error::invalid(
+            "a proxy in http_proxy or https_proxy",
+            "http://host:port",
+            alloc::format!("{proxy:?}: {why}"),
+            0,
+        )
+    };
+    let parsed = Url::parse(&text).map_err(|e| bad(&e))?;
+    if parsed.tls {
+        return Err(bad(&"a proxy reached by https:// is not supported"));
+    }
+    Ok(Some(parsed))
 }
 
 /// Whether `host` is `localhost` or a loopback address.

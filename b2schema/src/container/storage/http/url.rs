@@ -1,16 +1,19 @@
-//! The `http://` URLs a remote frame is read from: host, port and the request target, checked
-//! so that nothing of the URL can end a request line or add a header.
+//! The `http://` and (feature `https`) `https://` URLs a remote frame is read from: host, port
+//! and the request target, checked so that nothing of the URL can end a request line or add a
+//! header.
 
 use alloc::string::{String, ToString};
 
 use crate::format::error::{Error, Result};
 
-/// A parsed `http://host[:port]/path` URL.
+/// A parsed `http://host[:port]/path` (or `https://`) URL.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Url {
+    /// `https://`: the connection is TLS.
+    pub tls: bool,
     /// The host as written (a name, an IPv4 address or a bracketed IPv6 address).
     pub host: String,
-    /// The port (80 unless given).
+    /// The port (80, or 443 for `https://`, unless given).
     pub port: u16,
     /// The request target: the path and query (`/` when empty); the fragment dropped.
     pub target: String,
@@ -25,23 +28,31 @@ pub fn is_url(s: &str) -> bool {
 }
 
 impl Url {
-    /// Parses `text`; `https://` is refused (no TLS in this build), as are user names, spaces and
-    /// control characters.
+    /// Parses `text`; `https://` is refused without the feature `https` (no TLS in the build), as
+    /// are user names, spaces and control characters.
     pub fn parse(text: &str) -> Result<Url> {
         let bad = |why: &str| {
-            Error::invalid("an http:// URL", "http://host[:port]/path", alloc::format!("{text:?} ({why})"), 0)
+            Error::invalid(
+                "an http:// or https:// URL",
+                "http[s]://host[:port]/path",
+                alloc::format!("{text:?} ({why})"),
+                0,
+            )
         };
         let lower = text.get(..8).map(str::to_ascii_lowercase).unwrap_or_default();
-        if lower == "https://" {
-            return Err(bad("https is not supported: this build has no TLS; use http://"));
+        let tls = lower == "https://";
+        if tls && !cfg!(feature = "https") {
+            return Err(bad(
+                "https is not supported: this build has no TLS (the feature `https`); use http://",
+            ));
         }
-        if !lower.starts_with("http://") {
-            return Err(bad("not an http:// URL"));
+        if !tls && !lower.starts_with("http://") {
+            return Err(bad("not an http:// or https:// URL"));
         }
         if !text.bytes().all(|b| (0x21..0x7f).contains(&b)) {
             return Err(bad("spaces, control or non-ASCII characters"));
         }
-        let rest = &text[7..];
+        let rest = &text[if tls { 8 } else { 7 }..];
         let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
         let (authority, tail) = rest.split_at(end);
         if authority.contains('@') {
@@ -52,18 +63,18 @@ impl Url {
                 let port = authority[i + 1..].parse::<u16>().map_err(|_| bad("the port is not a number"))?;
                 (&authority[..i], port)
             }
-            _ => (authority, 80),
+            _ => (authority, if tls { 443 } else { 80 }),
         };
         if host.is_empty() {
             return Err(bad("no host"));
         }
         let tail = tail.split('#').next().unwrap_or("");
         let target = if tail.starts_with('/') { tail.to_string() } else { alloc::format!("/{tail}") };
-        Ok(Url { host: host.to_string(), port, target, text: text.to_string() })
+        Ok(Url { tls, host: host.to_string(), port, target, text: text.to_string() })
     }
 
-    /// The URL a `Location` header's value `location` points to from this one: an `http://`
-    /// URL, one without a scheme (`//host/path`), a path from the root (`/path`) or from this
+    /// The URL a `Location` header's value `location` points to from this one: an `http://` or
+    /// `https://` URL, one without a scheme (`//host/path`, this URL's scheme), a path from the root (`/path`) or from this
     /// URL's directory (`name`, `../name`: the dot segments of a path resolved as RFC 3986 says);
     /// each checked as [`Url::parse`] checks a URL.
     pub fn join(&self, location: &str) -> Result<Url> {
@@ -74,7 +85,7 @@ impl Url {
         let joined = if location.contains("://") {
             location.to_string()
         } else if let Some(rest) = location.strip_prefix("//") {
-            alloc::format!("http://{rest}")
+            alloc::format!("{}//{rest}", self.scheme())
         } else if location.starts_with('/') {
             alloc::format!("{origin}{}", without_dot_segments(location))
         } else {
@@ -85,9 +96,24 @@ impl Url {
         Url::parse(&joined)
     }
 
-    /// The `Host` header's value.
+    /// `http:` or `https:`.
+    pub fn scheme(&self) -> &'static str {
+        if self.tls { "https:" } else { "http:" }
+    }
+
+    /// The `Host` header's value (the port left out when it is the scheme's).
     pub fn host_header(&self) -> String {
-        if self.port == 80 { self.host.clone() } else { alloc::format!("{}:{}", self.host, self.port) }
+        if self.port == if self.tls { 443 } else { 80 } {
+            self.host.clone()
+        } else {
+            alloc::format!("{}:{}", self.host, self.port)
+        }
+    }
+
+    /// `scheme://host:port`: the origin, which keeps connections apart (a plain and a TLS
+    /// connection to one host and port are not the same).
+    pub fn origin(&self) -> String {
+        alloc::format!("{}//{}:{}", self.scheme(), self.host, self.port)
     }
 
     /// The host without IPv6 brackets, for name resolution.
@@ -130,15 +156,21 @@ mod tests {
         let u = Url::parse("HTTP://[::1]/x").unwrap();
         assert_eq!((u.connect_host(), u.port, u.target.as_str()), ("::1", 80, "/x"));
         assert_eq!(Url::parse("http://h").unwrap().target, "/");
-        for bad in [
-            "https://h/x",
-            "ftp://h",
-            "http://h/a b",
-            "http://h/a\r\nX: y",
-            "http://u@h/",
-            "http://:80/",
-            "http://h:99999/",
-        ] {
+        #[cfg(feature = "https")]
+        {
+            let u = Url::parse("HTTPS://h/x").unwrap();
+            assert_eq!(
+                (u.tls, u.port, u.host_header(), u.origin()),
+                (true, 443, "h".into(), "https://h:443".into())
+            );
+            assert_eq!(u.join("//g:9/y").unwrap().text, "https://g:9/y");
+            assert_eq!(Url::parse("https://h:8443/").unwrap().host_header(), "h:8443");
+        }
+        #[cfg(not(feature = "https"))]
+        assert!(Url::parse("https://h/x").unwrap_err().to_string().contains("feature `https`"));
+        for bad in
+            ["ftp://h", "http://h/a b", "http://h/a\r\nX: y", "http://u@h/", "http://:80/", "http://h:99999/"]
+        {
             assert!(Url::parse(bad).is_err(), "{bad}");
         }
     }
@@ -161,7 +193,7 @@ mod tests {
         }
         let root = Url::parse("http://h").unwrap();
         assert_eq!(root.join("x").unwrap().text, "http://h/x");
-        for bad in ["https://g/x", "ftp://g/", "/a\r\nX: y", "//u@g/"] {
+        for bad in ["ftp://g/", "/a\r\nX: y", "//u@g/"] {
             assert!(u.join(bad).is_err(), "{bad}");
         }
     }
