@@ -18,3 +18,4 @@ mod python_accepts;
 mod store_python;
 mod store_write_python;
 mod table_python;
+mod typed_write_python;
