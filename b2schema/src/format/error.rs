@@ -399,6 +399,9 @@ impl Error {
                 }
                 (msg, None)
             }
+            K::Mismatch { what, expected, found } if expected.is_empty() => {
+                (alloc::format!("expected {what}"), Some(alloc::format!("found {found}")))
+            }
             K::Mismatch { what, expected, found } => {
                 (alloc::format!("expected {what} {expected}"), Some(alloc::format!("found {found}")))
             }

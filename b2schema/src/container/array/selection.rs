@@ -95,7 +95,8 @@ impl Selection {
     /// ```
     pub fn parse(text: &str, shape: &[u64]) -> Result<Self, SelectionError> {
         let text = if text.trim() == "()" { "" } else { text };
-        let mut items: Vec<&str> = if text.trim().is_empty() { Vec::new() } else { text.split(',').collect() };
+        let mut items: Vec<&str> =
+            if text.trim().is_empty() { Vec::new() } else { text.split(',').collect() };
         if let Some(at) = items.iter().position(|i| i.trim() == "...") {
             if items.iter().filter(|i| i.trim() == "...").count() > 1 {
                 return Err(err(None, String::from("at most one ellipsis (`...`)")));

@@ -27,6 +27,7 @@
 //! # Ok::<(), b2schema::Error>(())
 //! ```
 
+mod access;
 mod batch;
 mod batch_write;
 mod cells;
@@ -52,6 +53,7 @@ use std::sync::Arc;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+pub use access::VLMETA_KEY;
 pub use batch::{BatchArray, BatchMeta};
 pub use batch_write::BatchArrayWriter;
 pub use ctable::{
