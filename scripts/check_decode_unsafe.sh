@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
-# Checks that the code of b2schema-chunk that reads untrusted bytes (chunk headers, streams,
-# dictionaries: everything but the encoders, `src/codec/**/encode.rs` or `encode/`, and the dictionary maker
-# `src/codec/dict.rs`) uses no crate with `unsafe` code:
+# Checks that no `unsafe` code parses the untrusted bytes b2schema-chunk reads (chunk headers,
+# streams, dictionaries: everything but the encoders, `src/codec/**/encode.rs` or `encode/`, and
+# the dictionary maker `src/codec/dict.rs`), and says exactly which `unsafe` of a dependency does
+# execute on those bytes:
 #
 #   1. no decode-side source of b2schema-chunk names a compress-only crate (`rusty_zstd`,
 #      `zlib_rs`), test modules aside;
 #   2. every crate of `cargo tree -p b2schema-chunk -e normal` that the decode side may use has
-#      `#![forbid(unsafe_code)]` at its root, except those listed in ALLOWED with the reason.
+#      `#![forbid(unsafe_code)]` at its root, or is listed: in ON_BYTES (its `unsafe` executes on
+#      bytes from a file, or on values computed from them: SIMD that computes over bounds our safe
+#      code fixed and parses nothing, with the tests that hold it to a plain loop or a reference),
+#      or in ALLOWED (its `unsafe` never sees those bytes), with the reason;
+#   3. each test named in ON_BYTES exists in b2schema-chunk's sources.
 #
 # b2schema-chunk itself is `#![forbid(unsafe_code)]` (src/lib.rs). Usage: scripts/check_decode_unsafe.sh
 set -euo pipefail
@@ -18,39 +23,65 @@ python3 - "$tree" <<'PY'
 import json, os, re, sys
 ROOT = os.getcwd()
 COMPRESS_ONLY = {"rusty_zstd", "zlib-rs"}
-# Crates with `unsafe` inside that the decode side uses, and why that is accepted.
+# Crates whose `unsafe` executes on bytes from a file (or values computed from them): what runs,
+# why it parses nothing (no length, offset or count is read from the bytes, no branch on them but
+# the arithmetic's own), and the tests (`path::name` in b2schema-chunk) that hold it to a plain
+# loop or to an independent reference on any bytes.
+ON_BYTES = {
+    # The zstd decoder's sequence and four-stream Huffman loops (issue 33,
+    # src/codec/zstd/decode/dispatch.rs) and the filter kernels (issue 33, `std` feature, x86-64;
+    # src/filter/*_avx2.rs, run by src/filter/avx2_kernel.rs). pulp's `unsafe` there: the call of
+    # a `#[target_feature]` function (`Simd::vectorize`) made only through a V3 (V4) token that
+    # exists after std's is_x86_feature_detected says AVX2/FMA/BMI2 (AVX-512 F/BW/CD/DQ/VL);
+    # the intrinsic wrappers (unpack, permute, byte shifts and shuffles, adds, subtracts, and/xor,
+    # 64-bit shifts, set1, movemask), register to register; `pulp::cast` (bytemuck) between
+    # [u8; 32] and __m256i. The zstd loops call no intrinsic: pulp moves our argument struct
+    # (slices and references) into the target-feature function, and the loop inside, which reads
+    # the frame, is our safe code compiled for x86-64-v3. The kernels load and store with safe
+    # slice copies of fixed width whose bounds our code checks.
+    "pulp": ("the call into our safe zstd loops and filter kernels compiled for x86-64-v3 "
+             "(v4), the intrinsic wrappers on register values of decoded bytes",
+             "no pointer, length or offset from the data: the zstd loops' reading is our safe "
+             "code (pulp only calls it), the kernels get 32-byte values our safe code loaded",
+             ["codec::zstd::decode::tests::both_builds_decode_alike",
+              "codec::zstd::decode::tests::the_v3_build_runs_where_the_cpu_has_it",
+              "filter::shuffle::tests::fast_unshuffle_equals_the_plain_loop",
+              "filter::bitshuffle::tests::fast_bitunshuffle_equals_the_plain_loop",
+              "filter::bytedelta::tests::decode_matches_its_definition",
+              "filter::bytedelta::tests::decode_unshuffle_is_both_undone"]),
+    "bytemuck": ("pulp::cast between [u8; 32] and __m256i ([u8; 64] and __m512i with pulp's "
+                 "x86-v4): transmutes of decoded bytes' register values, its Pod bounds justify",
+                 "a transmute of a fixed-size value; nothing read, nothing indexed",
+                 ["filter::shuffle::tests::fast_unshuffle_equals_the_plain_loop",
+                  "filter::bitshuffle::tests::fast_bitunshuffle_equals_the_plain_loop"]),
+    "safe_arch": ("safe wrappers of the SSE2 intrinsics (every x86-64 CPU): the byte unshuffle, "
+                  "bitunshuffle's bit step and bytedelta where AVX2 leaves off (and always "
+                  "without `std`), on 16-byte values of decoded blocks",
+                  "register-to-register arithmetic on [u8; 16] values our safe code took from "
+                  "slices it bounded; no pointer from the data",
+                  ["filter::shuffle::tests::fast_unshuffle_equals_the_plain_loop",
+                   "filter::bitshuffle::tests::fast_bitunshuffle_equals_the_plain_loop",
+                   "filter::bytedelta::tests::decode_matches_its_definition"]),
+    # zlib's inflate with std is fdeflate (#![forbid(unsafe_code)]), which checks each stream's
+    # Adler-32 with simd-adler32 (0.3, ~36 uses of unsafe, audited at 0.3.10): scalar code, or
+    # SSE2/SSSE3/AVX2/AVX-512 chosen at run time by std's feature detection; every load reads a
+    # block of exactly its width taken by `chunks_exact` from the decoded bytes' slice (16, 32 or
+    # 64 bytes), the rest goes through the scalar loop.
+    "simd_adler32": ("the Adler-32 of the bytes fdeflate decoded (SIMD loads of whole "
+                     "chunks_exact blocks, target features checked at run time)",
+                     "a sum over a slice it is given; the slice's bounds are fdeflate's safe "
+                     "code's, the loads never past a whole block of it",
+                     ["codec::zlib::inflate_tests::streams_decode_to_their_data",
+                      "codec::zlib::inflate_tests::changed_streams_agree_with_the_reference"]),
+}
+# Crates with `unsafe` inside that the decode side may use but whose `unsafe` never sees the
+# bytes from a file, and why.
 ALLOWED = {
-    "safe_arch": "safe wrappers of the SSE2 intrinsics (the byte unshuffle of decoded blocks); "
-                 "no parsing: it reads only slices whose bounds the caller's safe code checked",
-    # AVX2 chosen at run time (issue 33; `std` feature, x86-64; src/filter/*_avx2.rs, run by
-    # src/filter/avx2_kernel.rs), and the crates pulp brings. Decoded bytes reach pulp only as
-    # register values: our kernels load and store with safe slice copies whose bounds our code
-    # checks, and call only pulp's register-to-register wrappers (unpack, permute, byte shifts
-    # and shuffles, adds, subtracts, and/xor, 64-bit shifts, set1, movemask) and `pulp::cast`
-    # ([u8; 32] <-> __m256i). The zstd decoder's sequence and Huffman loops (issue 33,
-    # src/codec/zstd/decode/dispatch.rs) run through `vectorize` too, to be compiled for
-    # x86-64-v3 (BMI2): pulp moves our argument struct (slices and references) into its
-    # target-feature function, and the loop inside is our safe code; it calls no intrinsic.
-    "pulp": "runtime SIMD dispatch: a V3 (V4) token made only after std's is_x86_feature_detected "
-            "says AVX2/FMA (AVX-512 F/BW/CD/DQ/VL), `Simd::vectorize` runs our safe kernel compiled "
-            "for those features; its "
-            "unsafe (about 1600 uses) is the intrinsic wrappers, the target-feature call and "
-            "masked loads we do not use; no parsing, no pointer from our data",
-    "bytemuck": "pulp::cast between [u8; 32] and __m256i, [u8; 64] and __m512i (all Pod; the "
-                "latter with its avx512_simd feature, which pulp's x86-v4 turns on); unsafe confined to "
-                "transmutes its Pod bounds justify; no parsing",
     "raw_cpuid": "pulp's CPU feature detection without std (the cpuid instruction; with our std feature pulp uses std's detection); sees no input",
     "bitflags": "raw-cpuid's flag types (its unsafe: bytemuck Pod impls of the flag types); sees no input",
     "libm": "pulp's float math helpers; not called by our kernels, sees no chunk bytes",
     "num_complex": "pulp's complex types (bytemuck impls); not called by our kernels",
     "num_traits": "a dependency of num-complex (1 use of unsafe); not called by our kernels",
-    # zlib's inflate with std is fdeflate (#![forbid(unsafe_code)]), which checks each stream's
-    # Adler-32 with simd-adler32 (0.3, ~36 uses of unsafe, audited at 0.3.10): scalar code, or
-    # SSE2/SSSE3/AVX2/AVX-512 chosen at run time by std's feature detection; every load reads a
-    # block of exactly its width taken by `chunks_exact` from the decoded bytes' slice (16, 32 or
-    # 64 bytes), the rest goes through the scalar loop; no parsing, no pointer from the data.
-    "simd_adler32": "Adler-32 of the decoded bytes for fdeflate: SIMD loads of whole chunks_exact "
-                    "blocks of a slice it is given, target features checked at run time; no parsing",
     "cfg_if": "no unsafe code (a macro), no forbid attribute",
     "paste": "a proc-macro run at build time; no unsafe code",
     "reborrow": "no unsafe code, no forbid attribute; pulp's reborrow traits",
@@ -105,14 +136,30 @@ for name in sys.argv[1].split():
     ok = lib and re.search(r"#!\[forbid\(unsafe_code\)\]", open(lib).read())
     if ok:
         print(f"ok      {name} {p['version']}: #![forbid(unsafe_code)]")
+    elif name.replace("-", "_") in ON_BYTES:
+        what, why, tests = ON_BYTES[name.replace("-", "_")]
+        print(f"on bytes {name} {p['version']}: unsafe executes on bytes from a file: {what}; parses nothing: {why}; shown by {', '.join(tests)}")
     elif name.replace("-", "_") in ALLOWED:
         print(f"allowed {name} {p['version']}: {ALLOWED[name.replace('-', '_')]}")
     else:
         bad.append(f"{name} {p['version']}: on the decode side's dependency tree without #![forbid(unsafe_code)]")
 for name in sorted(COMPRESS_ONLY):
     print(f"compress only (not named by decode-side code): {name}")
+# 3. The tests named in ON_BYTES exist (`fn name` in `src/<path>.rs` or in its module's file).
+for name, (_, _, tests) in sorted(ON_BYTES.items()):
+    for t in tests:
+        parts = t.split("::")
+        mod, fn = parts[:-1], parts[-1]
+        found = False
+        for k in range(len(mod), 0, -1):
+            for f in (os.path.join(src, *mod[:k]) + ".rs", os.path.join(src, *mod[:k], "mod.rs")):
+                if os.path.exists(f) and re.search(r"\bfn " + re.escape(fn) + r"\b", open(f).read()):
+                    found = True
+        if not found:
+            bad.append(f"{name}: the test {t} named in ON_BYTES is not in b2schema-chunk/src")
 if bad:
     print("\n".join(bad))
     sys.exit(1)
-print("decode path: no crate with unsafe code reads chunk bytes")
+print("decode path: no unsafe code parses chunk bytes; the dependencies' unsafe that executes on "
+      "them (`on bytes` above: SIMD dispatch and arithmetic over bounds our safe code fixed) parses nothing")
 PY

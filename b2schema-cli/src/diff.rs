@@ -1,4 +1,5 @@
-//! `b2schema diff A B`: how the metadata of two frames differ, one line per value.
+//! `b2schema diff A B`: how the metadata of two frames, or of two python-blosc2 stores, differ,
+//! one line per value.
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -13,8 +14,23 @@ use crate::{Failure, open, text};
 /// stdout: `KEY: A -> B` (`(none)` for a value one of them lacks). The file names and the chunk
 /// listing are left out (the chunk summary and count are compared). Exit 0 when the metadata is
 /// the same, 1 when it differs (as diff(1)), 2 when a frame cannot be read.
+///
+/// Two stores (`.b2z`, `.b2d`, `.b2e`) are compared member by member, as `inspect STORE --json`
+/// describes each (`members[/KEY].shape: A -> B`; a member only one of them has is `(none)` on
+/// the other side); a store and a frame are not compared (exit 2, saying which is which).
 pub fn run(a: &Path, b: &Path, limits: Limits) -> Result<ExitCode, Failure> {
-    let (left, right) = (flat(a, limits)?, flat(b, limits)?);
+    let (left, right) = match (crate::kind::is_store(a, limits), crate::kind::is_store(b, limits)) {
+        (false, false) => (flat(a, limits)?, flat(b, limits)?),
+        (true, true) => (members(a, limits)?, members(b, limits)?),
+        (sa, _) => {
+            let (store, frame) = if sa { (a, b) } else { (b, a) };
+            return Err(Failure(format!(
+                "{} is a store and {} is not: diff compares two frames or two stores",
+                text::path(store),
+                text::path(frame)
+            )));
+        }
+    };
     let mut lines = String::new();
     let keys = left.iter().map(|(k, _)| k).chain(right.iter().map(|(k, _)| k));
     let mut seen = std::collections::HashSet::new();
@@ -48,6 +64,22 @@ fn flat(path: &Path, limits: Limits) -> Result<Vec<(String, String)>, Failure> {
     for (k, v) in m {
         if !matches!(k.as_str(), "path" | "path_hex" | "chunks" | "chunks_not_listed") {
             flatten(&k, &v, &mut out);
+        }
+    }
+    Ok(out)
+}
+
+/// The members of the store at `path`, each as `inspect STORE --json` describes it, as (key,
+/// value) pairs under `members[KEY]` (its paths and names left out).
+fn members(path: &Path, limits: Limits) -> Result<Vec<(String, String)>, Failure> {
+    let store = crate::kind::open_store(path, limits).map_err(|e| Failure::at(path, e))?;
+    let mut out = vec![("store".to_string(), store.form().name().to_string())];
+    for m in store.members() {
+        let Value::Object(v) = crate::store::member_json(path, &store, &m.key, &m.place) else { continue };
+        for (k, v) in v {
+            if !matches!(k.as_str(), "schema" | "path" | "path_hex" | "name" | "store" | "key") {
+                flatten(&format!("members[{}].{k}", m.key), &v, &mut out);
+            }
         }
     }
     Ok(out)

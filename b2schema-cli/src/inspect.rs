@@ -100,7 +100,7 @@ fn scan(
         failed: 0,
         reports: 0,
     };
-    let written = walk::expand(paths, opts.recursive)
+    let written = walk::expand_stores(paths, opts.recursive, opts.limits)
         .into_iter()
         .try_for_each(|found| match found {
             walk::Found::Frame(path) => scan.frame(&path),

@@ -312,6 +312,14 @@ fn main() -> ExitCode {
         Color::Never => anstream::ColorChoice::Never.write_global(),
     }
     let limits = cli.budget.limits();
+    // Every file read from here on is recorded, so that no output is written over one of them
+    // (`output.rs`).
+    if matches!(
+        cli.command,
+        Command::Cat { output: Some(_), .. } | Command::Pack { .. } | Command::Unpack { .. }
+    ) {
+        b2schema::frame::opened::record();
+    }
     let result = match cli.command {
         Command::Inspect { many, json, offset, all_chunks } => match many.paths.as_slice() {
             [p] if offset == 0 && !many.recursive && kind::is_store(p, limits) => {

@@ -1,12 +1,25 @@
-//! Files the command writes (`cat -o`, `cat --npy -o`, `pack`, `unpack`): written whole or not
-//! at all, and never onto what is being read; `-` is stdout ([`Sink`]).
+//! Files the command writes (`cat -o`, `cat --npy -o`, `cat --csv -o`, `pack`, `unpack`): written
+//! whole or not at all, and never onto what is being read; `-` is stdout ([`Sink`]).
 //!
 //! The data goes to a new temporary file beside the destination (same directory, so the final
 //! rename is atomic), which is renamed over the destination only when everything was written and
 //! flushed; any error, or an interruption, leaves the destination as it was and the temporary
-//! file removed. A destination that is one of the inputs (the same file by device and inode, also
-//! through another name or a link) is refused before anything is written: `unpack a.b2nd a.b2nd`
-//! once truncated its input.
+//! file removed.
+//!
+//! One rule for every output: a command never writes over, renames over or truncates a file it
+//! has opened for reading in the same run. The command turns on the library's record of opened
+//! files ([`b2schema::frame::opened`]) before it reads anything; every file the library opens is
+//! noted there by device and inode (a `.b2z` or `.b2e` store, each member and CTable column
+//! file of a `.b2d`, its `embed.b2e`, a sparse frame's index and chunk files, the `.npy` being
+//! packed). A destination that is one of them, through whatever name (a symbolic or hard link,
+//! `..`, another spelling), or one of the paths the command names, is refused when the output
+//! is created, and again just before the final rename (a file opened later in the run counts
+//! too): `unpack a.b2nd a.b2nd` once truncated its input, and `cat dict.b2z --key /x -o
+//! dict.b2z` replaced the whole store.
+//!
+//! A destination that is a symbolic link is followed, as `cp` does: the file it leads to is
+//! replaced (the link stays); a link that leads nowhere (its target, or the folder of it, is
+//! missing) is refused, as `cp` refuses to write through a dangling link.
 
 use std::fs::File;
 use std::io::{self, Write};
@@ -19,7 +32,12 @@ use crate::Failure;
 /// written straight through, as a shell redirection would: renaming a file over it replaced
 /// the device node itself (`cat -o /dev/null` run as root left a 128 MB regular file there).
 pub struct AtomicFile {
+    /// The file replaced: the destination, or the file its symbolic link leads to.
     dest: PathBuf,
+    /// The destination as the user named it (in messages).
+    named: PathBuf,
+    /// The paths the command names as its inputs.
+    inputs: Vec<PathBuf>,
     /// The temporary file renamed over `dest` on commit; `None` when `dest` is written directly.
     tmp: Option<PathBuf>,
     file: Option<io::BufWriter<File>>,
@@ -37,29 +55,63 @@ fn same_file(_: &std::fs::Metadata, _: &std::fs::Metadata) -> bool {
     false
 }
 
+/// The file `dest` names, a symbolic link followed as `cp` follows it; a link that leads
+/// nowhere is refused.
+fn follow(dest: &Path) -> Result<PathBuf, Failure> {
+    match std::fs::symlink_metadata(dest) {
+        Ok(m) if m.file_type().is_symlink() => std::fs::canonicalize(dest).map_err(|e| {
+            let to = std::fs::read_link(dest).map(|t| t.display().to_string()).unwrap_or_default();
+            Failure::at(
+                dest,
+                format!("is a symbolic link to {to}, which leads nowhere ({e}): not writing through it"),
+            )
+        }),
+        _ => Ok(dest.to_path_buf()),
+    }
+}
+
+/// Refuses `dest` (named `named` by the user) when it is a file read in this run: one of
+/// `inputs`, or a file the library opened for reading ([`b2schema::frame::opened`]).
+/// Returns its metadata when it exists.
+fn refuse_inputs(
+    dest: &Path,
+    named: &Path,
+    inputs: &[PathBuf],
+) -> Result<Option<std::fs::Metadata>, Failure> {
+    let Ok(d) = std::fs::metadata(dest) else { return Ok(None) };
+    let input = inputs
+        .iter()
+        .find(|input| std::fs::metadata(input).is_ok_and(|i| same_file(&i, &d)))
+        .cloned()
+        .or_else(|| b2schema::frame::opened::opened(&d, dest));
+    match input {
+        Some(input) => Err(Failure::at(
+            named,
+            format!("is the input {}: refusing to write over what is being read", input.display()),
+        )),
+        None => Ok(Some(d)),
+    }
+}
+
 impl AtomicFile {
-    /// Starts writing `dest`, refusing it when it is one of `inputs` (files or directories).
+    /// Starts writing `dest`, refusing it when it is one of `inputs` (files or directories) or a
+    /// file opened for reading in this run (see the module's documentation).
     pub fn create(dest: &Path, inputs: &[&Path]) -> Result<Self, Failure> {
-        if let Ok(d) = std::fs::metadata(dest) {
-            for input in inputs {
-                if std::fs::metadata(input).is_ok_and(|i| same_file(&i, &d)) {
-                    return Err(Failure::at(
-                        dest,
-                        format!(
-                            "is the input {}: refusing to write over what is being read",
-                            input.display()
-                        ),
-                    ));
-                }
-            }
+        let named = dest.to_path_buf();
+        let inputs: Vec<PathBuf> = inputs.iter().map(|p| p.to_path_buf()).collect();
+        let real = follow(dest)?;
+        let dest = real.as_path();
+        if let Some(d) = refuse_inputs(dest, &named, &inputs)? {
             if d.is_dir() {
-                return Err(Failure::at(dest, "is a directory"));
+                return Err(Failure::at(&named, "is a directory"));
             }
             if !d.is_file() {
                 let f =
-                    std::fs::OpenOptions::new().write(true).open(dest).map_err(|e| Failure::at(dest, e))?;
+                    std::fs::OpenOptions::new().write(true).open(dest).map_err(|e| Failure::at(&named, e))?;
                 return Ok(AtomicFile {
                     dest: dest.to_path_buf(),
+                    named,
+                    inputs,
                     tmp: None,
                     file: Some(io::BufWriter::with_capacity(1 << 20, f)),
                 });
@@ -79,25 +131,31 @@ impl AtomicFile {
                 Ok(f) => {
                     return Ok(AtomicFile {
                         dest: dest.to_path_buf(),
+                        named,
+                        inputs,
                         tmp: Some(tmp),
                         file: Some(io::BufWriter::with_capacity(1 << 20, f)),
                     });
                 }
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
-                Err(e) => return Err(Failure::at(dest, format!("cannot write beside it: {e}"))),
+                Err(e) => return Err(Failure::at(&named, format!("cannot write beside it: {e}"))),
             }
         }
-        Err(Failure::at(dest, "cannot make a temporary file beside it"))
+        Err(Failure::at(&named, "cannot make a temporary file beside it"))
     }
 
-    /// Flushes the data and renames the temporary file over the destination.
+    /// Flushes the data and renames the temporary file over the destination, unless the
+    /// destination is now a file read in this run (the temporary file is removed then).
     pub fn commit(mut self) -> Result<(), Failure> {
-        let file = self.file.take().ok_or_else(|| Failure::at(&self.dest, "written twice"))?;
-        let file = file.into_inner().map_err(|e| Failure::at(&self.dest, e.error()))?;
-        let Some(tmp) = self.tmp.take() else { return Ok(()) };
-        file.sync_all().map_err(|e| Failure::at(&self.dest, e))?;
+        let file = self.file.take().ok_or_else(|| Failure::at(&self.named, "written twice"))?;
+        let file = file.into_inner().map_err(|e| Failure::at(&self.named, e.error()))?;
+        let Some(tmp) = self.tmp.clone() else { return Ok(()) };
+        file.sync_all().map_err(|e| Failure::at(&self.named, e))?;
         drop(file);
-        std::fs::rename(&tmp, &self.dest).map_err(|e| Failure::at(&self.dest, e))
+        refuse_inputs(&self.dest, &self.named, &self.inputs)?;
+        std::fs::rename(&tmp, &self.dest).map_err(|e| Failure::at(&self.named, e))?;
+        self.tmp = None;
+        Ok(())
     }
 
     /// `true` when the data goes to a temporary regular file (which can seek), `false` when
@@ -135,7 +193,8 @@ impl io::Seek for AtomicFile {
 
 impl Drop for AtomicFile {
     fn drop(&mut self) {
-        if let (Some(_), Some(tmp)) = (self.file.take(), &self.tmp) {
+        drop(self.file.take());
+        if let Some(tmp) = &self.tmp {
             let _ = std::fs::remove_file(tmp);
         }
     }

@@ -31,7 +31,7 @@ fn place_name(p: &Place) -> &'static str {
 
 /// One member's line of `inspect --json` (see `schema/inspect.schema.json`, `store_member`;
 /// contract 2, with `path_hex` for a name that is not UTF-8).
-fn member_json(path: &Path, store: &Store, key: &str, place: &Place) -> Value {
+pub fn member_json(path: &Path, store: &Store, key: &str, place: &Place) -> Value {
     let mut v = json!({ "schema": 2 });
     let o = v.as_object_mut().expect("an object");
     crate::paths_json::insert(o, path);
@@ -114,6 +114,27 @@ pub fn inspect(path: &Path, as_json: bool, limits: Limits) -> Result<ExitCode, F
 /// The store at `path`, opened within `limits`, or why not (for a scan, which goes on).
 pub fn open_for_scan(path: &Path, limits: Limits) -> Result<Store, String> {
     crate::kind::open_store(path, limits).map_err(|e| e.to_string())
+}
+
+/// Each member of the store at `path` (its key and its frame, or why it cannot be opened), for
+/// the frame commands that meet a store (`ls`, `du`, `verify`): `each` is called with the
+/// member's path (`STORE/KEY`, as `cat --key` names it) and its frame. `Err` when the store
+/// itself cannot be opened.
+pub fn each_member<E>(
+    path: &Path,
+    limits: Limits,
+    mut each: impl FnMut(&Path, Result<b2schema::frame::FrameFile, String>) -> Result<(), E>,
+) -> Result<Result<(), E>, String> {
+    let store = open_for_scan(path, limits)?;
+    for m in store.members() {
+        let at = path.join(m.key.trim_start_matches('/'));
+        let frame =
+            store.open_member(&m.key).map_err(|e| crate::budget::cli_text(&e.to_string()).into_owned());
+        if let Err(e) = each(&at, frame) {
+            return Ok(Err(e));
+        }
+    }
+    Ok(Ok(()))
 }
 
 /// Writes the listing of `store` (found at `path`) to `out`: a heading and a line per member,

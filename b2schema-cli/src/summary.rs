@@ -106,7 +106,9 @@ impl Select {
 
 /// Calls `each` with `out`, every frame of `arg` (see [`walk`]) and its summary, selected by
 /// `select`; a frame that cannot be read is said on stderr (after `out` is flushed) and counted
-/// in the result.
+/// in the result. A python-blosc2 store (`arg`, or a `.b2z` or `.b2e` met in a scan) stands for
+/// its members, each as `STORE/KEY`; a file met in a scan that is not Blosc2 is skipped with a
+/// warning ([`walk::skipped`]).
 pub fn each_selected<W: Write>(
     out: &mut W,
     arg: &Path,
@@ -116,17 +118,11 @@ pub fn each_selected<W: Write>(
     mut each: impl FnMut(&mut W, &Path, &Summary) -> std::io::Result<()>,
 ) -> std::io::Result<usize> {
     let mut failed = 0;
-    for found in walk::expand(std::slice::from_ref(&PathBuf::from(arg)), recursive) {
-        let (path, summary) = match found {
-            walk::Found::Frame(p) => {
-                let s = Summary::of(&p, 0, limits);
-                (p, s)
-            }
-            walk::Found::Unlisted(p, e) => (p, Err(e.to_string())),
-        };
-        match summary {
-            Ok(s) if select.keeps(&s) => each(out, &path, &s)?,
-            Ok(_) => {}
+    let arg = PathBuf::from(arg);
+    for found in walk::expand_stores(std::slice::from_ref(&arg), recursive, limits) {
+        let mut one = |out: &mut W, path: &Path, summary: Result<Summary, String>| match summary {
+            Ok(s) if select.keeps(&s) => each(out, path, &s),
+            Ok(_) => Ok(()),
             Err(e) => {
                 failed += 1;
                 out.flush()?;
@@ -134,10 +130,28 @@ pub fn each_selected<W: Write>(
                 let _ = writeln!(
                     std::io::stderr(),
                     "b2schema: {}: {}",
-                    text::path(&path),
+                    text::path(path),
                     text::escape(&crate::budget::cli_text(&e))
                 );
+                Ok(())
             }
+        };
+        match found {
+            walk::Found::Frame(p) if crate::kind::is_store(&p, limits) => {
+                let members = crate::store::each_member(&p, limits, |at, frame| {
+                    one(out, at, frame.and_then(|f| Summary::from_file(&f)))
+                });
+                match members {
+                    Ok(written) => written?,
+                    Err(e) => one(out, &p, Err(e))?,
+                }
+            }
+            walk::Found::Frame(p) if walk::skipped(&p, p == arg) => {}
+            walk::Found::Frame(p) => {
+                let s = Summary::of(&p, 0, limits);
+                one(out, &p, s)?;
+            }
+            walk::Found::Unlisted(p, e) => one(out, &p, Err(e.to_string()))?,
         }
     }
     Ok(failed)

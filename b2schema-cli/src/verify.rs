@@ -42,29 +42,44 @@ pub fn run(paths: &[PathBuf], o: &VerifyOptions, select: &Select) -> Result<Exit
     let mut out = crate::colour::stdout(!o.json);
     let (mut differ, mut unreadable, mut seen) = (0usize, 0usize, 0usize);
     let mut written = Ok(());
-    for found in walk::expand(paths, o.recursive) {
+    let mut tell = |path: &Path, verdict: Verdict| -> io::Result<()> {
         seen += 1;
-        let (path, verdict) = match found {
-            walk::Found::Frame(p) => match verify_one(&p, o, select) {
-                Some(v) => (p, v),
-                None => {
-                    seen -= 1;
-                    continue;
-                }
-            },
-            walk::Found::Unlisted(p, e) => (p, Verdict::Unreadable(e.to_string())),
-        };
         match &verdict {
             Verdict::Checked { failed: true, .. } => differ += 1,
             Verdict::Unreadable(_) => unreadable += 1,
             Verdict::Checked { .. } => {}
         }
-        written = written.and_then(|()| write_verdict(&mut out, &path, &verdict, o));
+        write_verdict(&mut out, path, &verdict, o)?;
         if let Verdict::Unreadable(e) = &verdict {
             // After the report's lines so far, for a terminal that shows both streams.
-            written = written.and_then(|()| out.flush());
-            let _ = writeln!(io::stderr(), "b2schema: {}: {}", text::path(&path), text::escape(e));
+            out.flush()?;
+            let _ = writeln!(io::stderr(), "b2schema: {}: {}", text::path(path), text::escape(e));
         }
+        Ok(())
+    };
+    for found in walk::expand_stores(paths, o.recursive, o.limits) {
+        written = match found {
+            // A python-blosc2 store: each member verified, as `STORE/KEY`.
+            walk::Found::Frame(p) if o.offset == 0 && crate::kind::is_store(&p, o.limits) => {
+                let members = crate::store::each_member(&p, o.limits, |at, frame| match frame {
+                    Ok(f) => match check(at, &f, o, select) {
+                        Some(v) => tell(at, v),
+                        None => Ok(()),
+                    },
+                    Err(e) => tell(at, Verdict::Unreadable(e)),
+                });
+                match members {
+                    Ok(w) => w,
+                    Err(e) => tell(&p, Verdict::Unreadable(e)),
+                }
+            }
+            walk::Found::Frame(p) if walk::skipped(&p, paths.contains(&p)) => Ok(()),
+            walk::Found::Frame(p) => match verify_one(&p, o, select) {
+                Some(v) => tell(&p, v),
+                None => Ok(()),
+            },
+            walk::Found::Unlisted(p, e) => tell(&p, Verdict::Unreadable(e.to_string())),
+        };
         if written.is_err() {
             break;
         }
@@ -99,7 +114,17 @@ fn verify_one(path: &Path, o: &VerifyOptions, select: &Select) -> Option<Verdict
             return Some(Verdict::Unreadable(e.strip_prefix(&at).unwrap_or(&e).to_owned()));
         }
     };
-    if !select.keeps_file(&file) {
+    check(path, &file, o, select)
+}
+
+/// The verdict on the frame `file` (found at `path`); `None` when `select` leaves it out.
+fn check(
+    path: &Path,
+    file: &b2schema::frame::FrameFile,
+    o: &VerifyOptions,
+    select: &Select,
+) -> Option<Verdict> {
+    if !select.keeps_file(file) {
         return None;
     }
     let base = file.offset() as usize;
@@ -136,7 +161,7 @@ fn verify_one(path: &Path, o: &VerifyOptions, select: &Select) -> Option<Verdict
     };
     parts.push(frame);
     if o.deep && located.is_some() {
-        let r = crate::deep::decode_all(&file);
+        let r = crate::deep::decode_all(file);
         let j = match &r {
             Ok(n) => json!({ "decoded": n, "valid": true }),
             Err(msg) => json!({ "valid": false, "error": msg }),

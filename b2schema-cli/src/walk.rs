@@ -31,6 +31,34 @@ pub enum Found {
     Unlisted(PathBuf, io::Error),
 }
 
+/// `true` when `path`, a candidate found in a scanned directory (not `named` on the command
+/// line), is a regular file that is not Blosc2 (neither a frame, which holds `b2frame\0` at byte
+/// 2, nor a ZIP, which may be a `.b2z` store): it is skipped with a warning on stderr, and the
+/// exit code stays as it was. A file named on the command line is never skipped (reading it
+/// fails, exit code 2).
+pub fn skipped(path: &Path, named: bool) -> bool {
+    if named || is_std(path) || path.is_dir() {
+        return false;
+    }
+    let Ok((mut f, _)) = b2schema::frame::open_regular(path) else { return false };
+    let mut head = [0u8; 10];
+    let mut got = 0;
+    while got < head.len() {
+        match io::Read::read(&mut f, &mut head[got..]) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(_) => return false,
+        }
+    }
+    if head[..got].starts_with(b"PK") || head[..got].get(2..10) == Some(b"b2frame\0".as_slice()) {
+        return false;
+    }
+    // A closed stderr is no reason to stop (eprintln! would panic).
+    let _ = writeln!(io::stderr(), "b2schema: warning: {}: not a Blosc2 file, skipped", text::path(path));
+    true
+}
+
 /// `true` for the argument `-`: stdin (or stdout, for an output).
 pub fn is_std(path: &Path) -> bool {
     path.as_os_str() == "-"
@@ -56,6 +84,21 @@ pub struct Bounds {
 pub fn expand(args: &[PathBuf], recursive: bool) -> Vec<Found> {
     let depth = if recursive { MAX_DEPTH } else { 0 };
     expand_within(args, Bounds { max_depth: depth, max_entries: usize::MAX })
+}
+
+/// [`expand`], except that an argument that is a python-blosc2 store directory (named `*.b2d`,
+/// and a store by [`crate::kind::is_store`]) stands for itself, a store, rather than for the
+/// files inside it. Any other folder is scanned, even one that holds an `embed.b2e`.
+pub fn expand_stores(args: &[PathBuf], recursive: bool, limits: b2schema::Limits) -> Vec<Found> {
+    let mut out = Vec::new();
+    for arg in args {
+        if arg.extension().is_some_and(|e| e == "b2d") && arg.is_dir() && crate::kind::is_store(arg, limits) {
+            out.push(Found::Frame(arg.clone()));
+        } else {
+            out.extend(expand(std::slice::from_ref(arg), recursive));
+        }
+    }
+    out
 }
 
 /// [`expand`] within `bounds` (`serve` lists at most a few levels and entries per root).

@@ -8,6 +8,7 @@ mod contract;
 mod hostile_files;
 mod listing;
 mod many_files;
+mod outputs;
 mod remote;
 mod serve;
 mod serve_load;

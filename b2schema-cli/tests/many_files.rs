@@ -273,7 +273,9 @@ fn json_names_the_filters_and_gives_back_a_non_utf8_file_name() {
         let raw: &[u8] = b"caf\xe9-\xff.b2nd";
         let name = std::ffi::OsStr::from_bytes(raw);
         std::fs::write(dir.join(name), fixture(ND)).unwrap();
-        std::fs::write(dir.join(std::ffi::OsStr::from_bytes(b"bad\xfe")), b"not a frame").unwrap();
+        // A frame's magic and nothing else: Blosc2 that fails (a file that is not Blosc2 at all
+        // is skipped by verify's scan).
+        std::fs::write(dir.join(std::ffi::OsStr::from_bytes(b"bad\xfe")), b"\0\0b2frame\0 broken").unwrap();
         let (inspect_schema, inspect_index) = schema("inspect.schema.json");
         let (verify_schema, verify_index) = schema("verify.schema.json");
         for (cmd, schemas, index) in

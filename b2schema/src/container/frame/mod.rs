@@ -30,6 +30,9 @@ mod header;
 mod index;
 mod metalayers;
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
+pub mod opened;
+#[cfg(feature = "std")]
 mod recent;
 #[cfg(feature = "std")]
 mod regular;

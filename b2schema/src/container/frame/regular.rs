@@ -8,7 +8,8 @@ use crate::format::error::{Error, Result};
 
 /// Opens `path` for reading only if it is a regular file (after following symbolic links): a
 /// FIFO, a socket or a device could block or never end, and is refused by what the opened handle
-/// is (`fstat`), never by a look at the path before it. Returns the file and its length.
+/// is (`fstat`), never by a look at the path before it. Returns the file and its length. The
+/// file is noted in [`opened`](super::opened) when a program asked for that record.
 pub fn open_regular(path: &Path) -> Result<(File, u64)> {
     open_regular_with(path, false)
 }
@@ -36,6 +37,7 @@ fn open_regular_with(path: &Path, write: bool) -> Result<(File, u64)> {
             Error::invalid("a regular file", path.display(), kind_of(&meta.file_type()), 0).in_field("path")
         );
     }
+    super::opened::note(&meta, path);
     Ok((f, meta.len()))
 }
 

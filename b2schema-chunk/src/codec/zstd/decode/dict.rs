@@ -1,6 +1,17 @@
 //! Dictionaries (RFC 8878 §5), as libzstd's `ZSTD_createDDict` reads them: with the magic
 //! 0xEC30A437, an id, the entropy tables (Huffman, then the offset, match length and literal
 //! length FSE tables), three repeat offsets and the content; without it, raw content.
+//!
+//! Match history: the dictionary's whole bytes, header and tables included, as a `ZSTD_DDict`
+//! keeps them (c-blosc2 decodes with `ZSTD_createDDict` + `ZSTD_decompress_usingDDict`):
+//! `ZSTD_initDDict_internal` sets `dictContent` to the whole buffer and `ZSTD_loadEntropy_intoDDict`
+//! only reads the tables from it, and `ZSTD_copyDDictParameters` makes `dictContent` ..
+//! `dictContent + dictSize` the history before the frame (`virtualStart`: an offset past the
+//! frame's output and the whole dictionary is refused, `ZSTD_execSequence`). Only the repeat
+//! offsets are checked against the content after the tables (`ZSTD_loadDEntropy`). (libzstd's
+//! `ZSTD_decompress_usingDict`, which c-blosc2 does not call, takes only the content after the
+//! tables, the "past" RFC 8878 §5 names. No compressor references the header, so the two differ
+//! only on crafted frames, and c-blosc2 decodes those with the whole bytes.)
 
 use super::fse::Kind;
 use super::huffman::HuffTable;
@@ -12,7 +23,8 @@ pub(crate) const MAGIC: u32 = 0xEC30_A437;
 
 pub(crate) struct Dict {
     pub(crate) id: u32,
-    pub(crate) content: Vec<u8>,
+    /// The match history before each frame: the dictionary's whole bytes (see the module).
+    pub(crate) history: Vec<u8>,
     /// The entropy tables of a formatted dictionary (the first block of each frame may reuse them).
     pub(crate) entropy: Option<Box<(HuffTable, Tables)>>,
     pub(crate) rep: [u32; 3],
@@ -21,7 +33,7 @@ pub(crate) struct Dict {
 impl Dict {
     /// Reads a dictionary: the error's offset in `src` and what was expected there.
     pub(crate) fn parse(src: &[u8]) -> Result<Self, (usize, &'static str)> {
-        let raw = || Dict { id: 0, content: src.to_vec(), entropy: None, rep: [1, 4, 8] };
+        let raw = || Dict { id: 0, history: src.to_vec(), entropy: None, rep: [1, 4, 8] };
         if src.len() < 8 || u32::from_le_bytes([src[0], src[1], src[2], src[3]]) != MAGIC {
             return Ok(raw());
         }
@@ -35,15 +47,15 @@ impl Dict {
         }
         t.ok = [true; 3];
         let reps = src.get(at..at + 12).ok_or((at, "the three repeat offsets of a dictionary"))?;
-        let content = &src[at + 12..];
+        let content = src.len() - (at + 12);
         let mut rep = [0u32; 3];
         for (i, r) in rep.iter_mut().enumerate() {
             let b = &reps[4 * i..4 * i + 4];
             *r = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-            if *r == 0 || *r as usize > content.len() {
+            if *r == 0 || *r as usize > content {
                 return Err((at + 4 * i, "a dictionary repeat offset within its content"));
             }
         }
-        Ok(Dict { id, content: content.to_vec(), entropy: Some(Box::new((huf, t))), rep })
+        Ok(Dict { id, history: src.to_vec(), entropy: Some(Box::new((huf, t))), rep })
     }
 }

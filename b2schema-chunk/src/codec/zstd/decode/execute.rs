@@ -1,7 +1,7 @@
 //! Sequence execution: literal runs and matches written straight into the caller's output.
 //!
 //! Matches copy from earlier output of the same frame, or from the end of the dictionary's
-//! content before it. Where the output has room past the copy, literals and matches move in
+//! bytes before it (all of them, header and tables included: `dict.rs`). Where the output has room past the copy, literals and matches move in
 //! fixed 16-byte (or 8-byte) pieces that may write a little past the copy's end (bytes the
 //! next copy overwrites); near the end of the output the copies are exact.
 
@@ -14,7 +14,7 @@ pub(crate) struct Out<'a> {
     pub(crate) limit: usize,
     /// The frame's first byte in `buf`.
     pub(crate) frame_start: usize,
-    /// The dictionary's content, virtually before `frame_start`.
+    /// The dictionary's bytes (its match history), virtually before `frame_start`.
     pub(crate) dict: &'a [u8],
 }
 
@@ -172,7 +172,7 @@ fn copy_match_slow(out: &mut Out<'_>, offset: usize, len: usize) -> Result<(), &
     let mut d = op;
     let mut s;
     if offset > have {
-        // From the dictionary's content, then on from the frame's start.
+        // From the dictionary (its whole bytes), then on from the frame's start.
         let back = offset - have;
         if back > out.dict.len() {
             return Err("a match offset within the frame's output and the dictionary");

@@ -3,7 +3,8 @@
 //! A zstd stream of a Blosc2 chunk is one block's stream: [`Decoder::decode`] writes every frame
 //! of it straight into the caller's output (the block, or one split stream of it), one frame
 //! after another, as libzstd's one-shot `ZSTD_decompressDCtx` does. Matches copy from the
-//! frame's earlier output or from the dictionary's content, so no window buffer is needed; the
+//! frame's earlier output or from the dictionary (its whole bytes, as libzstd's `ZSTD_DDict`
+//! keeps them: `dict.rs`), so no window buffer is needed; the
 //! only memory besides the output is a literal buffer of one block (128 KiB) and the tables.
 //!
 //! Complete for RFC 8878 frames: raw, RLE and compressed blocks; raw, RLE, Huffman (1 and 4
@@ -142,7 +143,7 @@ impl Decoder {
         self.rep = [1, 4, 8];
         self.huf_ok = false;
         self.tables.ok = [false; 3];
-        let dict_content: &[u8] = match &self.dict {
+        let history: &[u8] = match &self.dict {
             Some(d) => {
                 if h.dict_id != 0 && h.dict_id != d.id {
                     return Err(DecodeError {
@@ -161,7 +162,7 @@ impl Decoder {
                     self.tables.ok = [true; 3];
                     self.tables.use_pre = [false; 3];
                 }
-                &d.content
+                &d.history
             }
             None => {
                 if h.dict_id != 0 {
@@ -175,7 +176,7 @@ impl Decoder {
         };
         let block_max = (h.window.min(frame::MAX_BLOCK as u64)) as usize;
         self.block_max = block_max;
-        let mut out = Out { buf: output, pos: op, limit: op, frame_start, dict: dict_content };
+        let mut out = Out { buf: output, pos: op, limit: op, frame_start, dict: history };
         let mut p = at + h.len;
         loop {
             let bh = bits::le(input, p, 3)

@@ -2,7 +2,9 @@
 //! levels -5..=22, with and without dictionaries (raw content and trained), checksums, long
 //! distance matching, tiny and 128 KiB blocks, data from random to constant, several frames and
 //! skippable frames, decode to the same bytes; mutants of them decode to what libzstd decodes, or
-//! are refused where libzstd refuses them.
+//! are refused where libzstd refuses them. With a dictionary, libzstd decodes as c-blosc2 calls
+//! it (`ZSTD_createDDict`, `ZSTD_decompress_usingDDict`), whose match history is a formatted
+//! dictionary's whole bytes (`history`: frames whose matches start anywhere in it).
 //!
 //! Wherever libzstd 1.5.7 refuses a stream, we refuse it; wherever both decode, the bytes are the
 //! same. The differences kept are refusals of ours on streams libzstd decodes, each named by
@@ -42,6 +44,8 @@ use alloc::vec;
 use alloc::vec::Vec;
 use proptest::prelude::*;
 use zstd::zstd_safe::CParameter;
+
+mod history;
 
 fn rng(seed: u64) -> impl FnMut() -> u64 {
     let mut s = seed | 1;
@@ -136,14 +140,16 @@ fn compress(src: &[u8], o: &Opts, dict: Option<&[u8]>) -> Vec<u8> {
     c.compress(src).unwrap()
 }
 
-/// libzstd's decoding of `src` into a buffer of `cap` bytes.
+/// libzstd's decoding of `src` into a buffer of `cap` bytes: with a dictionary, c-blosc2's
+/// calls (`ZSTD_createDDict`, `ZSTD_decompress_usingDDict`).
 fn reference(src: &[u8], cap: usize, dict: Option<&[u8]>) -> Option<Vec<u8>> {
-    let mut d = match dict {
-        Some(x) => zstd::bulk::Decompressor::with_dictionary(x).ok()?,
-        None => zstd::bulk::Decompressor::new().ok()?,
-    };
     let mut out = vec![0u8; cap];
-    let n = d.decompress_to_buffer(src, &mut out).ok()?;
+    let mut d = zstd::zstd_safe::DCtx::create();
+    let n = match dict {
+        Some(x) => d.decompress_using_ddict(&mut out[..], src, &zstd::zstd_safe::DDict::try_create(x)?),
+        None => d.decompress(&mut out[..], src),
+    }
+    .ok()?;
     out.truncate(n);
     Some(out)
 }
