@@ -79,7 +79,7 @@ pub struct PackOptions<'a> {
 /// (C order; a Fortran-order file is read whole and reordered first), the frame written as its
 /// chunks are made (to stdout, held until done).
 pub fn pack(input: &Path, output: &Path, o: &PackOptions<'_>) -> Result<ExitCode, Failure> {
-    if crate::walk::is_std(input) {
+    if crate::walk::is_stdin(input) {
         pack_from(input, &mut std::io::stdin().lock(), o.max_input, output, o)
     } else {
         let (mut f, len) = b2schema::frame::open_regular(input).map_err(|e| Failure::at(input, e))?;
@@ -237,7 +237,7 @@ fn read_npy_header(
     (&mut *f).take(1 << 20).read_to_end(&mut prefix).map_err(|e| Failure::at(input, e))?;
     let h = npy::read_header(&prefix).map_err(|e| Failure::at(input, e))?;
     let want = (h.data_at as u64).saturating_add(h.data_len as u64);
-    if len < want && crate::walk::is_std(input) {
+    if len < want && crate::walk::is_stdin(input) {
         return Err(Failure::at(
             input,
             format!(
