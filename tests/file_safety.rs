@@ -82,6 +82,54 @@ impl Seek for Flaky {
     }
 }
 
+impl writer::FrameIo for Flaky {
+    fn set_len(&mut self, len: u64) -> std::io::Result<()> {
+        self.tick()?;
+        self.data.get_mut().resize(len as usize, 0);
+        Ok(())
+    }
+}
+
+/// An in-memory file on a disk of `cap` bytes: a write that reaches past it writes what fits,
+/// then fails, as a full disk (ENOSPC) or a file-size limit (EFBIG, `prlimit --fsize`) does.
+struct Full {
+    data: Cursor<Vec<u8>>,
+    cap: u64,
+}
+
+impl Read for Full {
+    fn read(&mut self, b: &mut [u8]) -> std::io::Result<usize> {
+        self.data.read(b)
+    }
+}
+
+impl Write for Full {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        let room = self.cap.saturating_sub(self.data.position()).min(b.len() as u64) as usize;
+        if room == 0 && !b.is_empty() {
+            return Err(std::io::Error::new(std::io::ErrorKind::StorageFull, "no space left on device"));
+        }
+        self.data.write(&b[..room])
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Seek for Full {
+    fn seek(&mut self, p: SeekFrom) -> std::io::Result<u64> {
+        self.data.seek(p)
+    }
+}
+
+impl writer::FrameIo for Full {
+    fn set_len(&mut self, len: u64) -> std::io::Result<()> {
+        self.data.get_mut().resize(len as usize, 0);
+        Ok(())
+    }
+}
+
 /// The positions where `a` and `b` differ (and every position past the shorter one).
 fn changed(a: &[u8], b: &[u8]) -> Vec<usize> {
     (0..a.len().max(b.len())).filter(|&i| a.get(i) != b.get(i)).collect()
@@ -345,6 +393,97 @@ fn writer_updates_leave_the_old_or_the_new_frame() {
     assert_eq!(names(file.get_ref()), want);
     let e = writer::delete_vlmetalayer_from(&mut file, "int").unwrap_err();
     assert!(e.to_string().contains("an existing vlmetalayer named int"), "{e}");
+}
+
+type Update = Box<dyn Fn(&mut dyn writer::FrameIo) -> b2schema::Result<()>>;
+
+/// Every update, interrupted at every byte by a full disk and at every I/O call, leaves the old
+/// frame with a torn tail after it (or the new frame), and the next update reclaims that tail:
+/// the same update again gives the file a clean run gives, byte for byte, and a different one
+/// with a shorter tail (a vlmetalayer set after a torn append) leaves no byte after its frame.
+#[test]
+fn a_torn_tail_is_reclaimed_by_the_next_update() {
+    let data: Vec<u8> = (0..80u8).collect();
+    let original = writer::schunk(&data, 1, 40, CParams::default()).unwrap().to_vec().unwrap();
+    let fixture = fixture("schunk-vlmeta-values.b2frame");
+    let piece = Chunk::Stored(writer::chunk::memcpy(&[1u8; 40], 1, 0, &CParams::default()).unwrap());
+    let zeros = Chunk::Special { kind: SpecialValue::Zeros, nbytes: 40 };
+    let long = vec![b'x'; 300];
+    let cases: Vec<(&str, &[u8], Update)> = vec![
+        ("append", &original, Box::new(move |f| writer::append_chunk_to(f, &piece))),
+        ("append zeros", &original, Box::new(move |f| writer::append_chunk_to(f, &zeros))),
+        ("set", &original, Box::new(move |f| writer::set_vlmetalayer_to(f, "note", &long))),
+        ("set (update)", &fixture, Box::new(|f| writer::set_vlmetalayer_to(f, "int", b"\x2a"))),
+        ("del", &fixture, Box::new(|f| writer::delete_vlmetalayer_from(f, "int"))),
+    ];
+    let other = |f: &mut dyn writer::FrameIo| writer::set_vlmetalayer_to(f, "k", b"\x01");
+    for (name, original, update) in &cases {
+        let mut clean = Cursor::new(original.to_vec());
+        update(&mut clean).unwrap();
+        let want = clean.into_inner();
+        // What an interruption left: the old frame with a torn tail (or the new frame).
+        let mut states: Vec<(String, Vec<u8>)> = Vec::new();
+        for cap in original.len() as u64..want.len() as u64 {
+            let mut f = Full { data: Cursor::new(original.to_vec()), cap };
+            let e = update(&mut f).unwrap_err();
+            assert!(e.to_string().contains("no space left"), "{name}, {cap} bytes: {e}");
+            states.push((format!("a disk full at {cap} bytes"), f.data.into_inner()));
+        }
+        let mut calls = Flaky::new(original, usize::MAX, false);
+        update(&mut calls).unwrap();
+        for fail_at in 0..calls.calls {
+            let mut f = Flaky::new(original, fail_at, false);
+            assert!(update(&mut f).is_err());
+            states.push((format!("a failure at call {fail_at}"), f.contents().to_vec()));
+        }
+        let mut torn = 0;
+        for (how, bytes) in states {
+            let (frame_len, _) = read_frame(&bytes).unwrap_or_else(|e| panic!("{name}, {how}: {e}"));
+            if frame_len == want.len() {
+                assert_eq!(bytes, want, "{name}, {how}");
+                continue;
+            }
+            assert_eq!(bytes[..original.len()], original[..], "{name}, {how}: not the old frame");
+            torn += usize::from(bytes.len() > original.len());
+            let mut again = Cursor::new(bytes.clone());
+            update(&mut again).unwrap_or_else(|e| panic!("{name}, {how}: the update again: {e}"));
+            assert_eq!(again.into_inner(), want, "{name}, {how}: the update again");
+            let mut next = Cursor::new(bytes);
+            other(&mut next).unwrap_or_else(|e| panic!("{name}, {how}: another update: {e}"));
+            let next = next.into_inner();
+            let (frame_len, _) = read_frame(&next).unwrap();
+            assert_eq!(frame_len, next.len(), "{name}, {how}: bytes left after the frame");
+        }
+        assert!(torn >= want.len() - original.len() - 1, "{name}: {torn} torn tails");
+    }
+}
+
+/// Bytes after a frame that are no torn tail of an update (text, another frame, a chunk header
+/// that does not parse), and a frame that does not start the file, are refused for writing,
+/// and the file is left as it was.
+#[test]
+fn bytes_that_are_no_torn_tail_are_never_reclaimed() {
+    let data: Vec<u8> = (0..80u8).collect();
+    let frame = writer::schunk(&data, 1, 40, CParams::default()).unwrap().to_vec().unwrap();
+    let mut bad_chunk = writer::chunk::memcpy(&[1u8; 40], 1, 0, &CParams::default()).unwrap();
+    bad_chunk[8..12].copy_from_slice(&0i32.to_le_bytes()); // blocksize 0
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        ("text after", [&frame[..], b"a note the user appended"].concat()),
+        ("a frame after", [&frame[..], &frame[..]].concat()),
+        ("a chunk header that does not parse after", [&frame[..], &bad_chunk[..]].concat()),
+        ("a byte after", [&frame[..], &[0xa5][..]].concat()),
+        ("bytes before", [&b"a prefix"[..], &frame[..]].concat()),
+        ("a frame at an offset", [&[0u8; 100][..], &frame[..], &[1u8; 40][..]].concat()),
+    ];
+    for (name, bytes) in cases {
+        let mut f = Cursor::new(bytes.clone());
+        assert!(writer::set_vlmetalayer_to(&mut f, "k", b"\x01").is_err(), "{name}");
+        assert!(
+            writer::append_chunk_to(&mut f, &Chunk::Special { kind: SpecialValue::Zeros, nbytes: 40 })
+                .is_err()
+        );
+        assert_eq!(f.into_inner(), bytes, "{name}");
+    }
 }
 
 /// The chunks of an opened frame come from the file its metadata was read from: a file renamed

@@ -150,6 +150,12 @@ fn a_failed_write_leaves_the_old_frame_readable() {
             self.data.seek(p)
         }
     }
+    impl writer::FrameIo for Failing {
+        fn set_len(&mut self, len: u64) -> std::io::Result<()> {
+            self.data.get_mut().resize(len as usize, 0);
+            Ok(())
+        }
+    }
     impl std::io::Write for Failing {
         fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
             if self.budget == 0 {

@@ -3,9 +3,11 @@
 //! `set` and `del` change a contiguous frame file through the library's writer
 //! ([`b2schema::writer::set_vlmetalayer_to`], [`b2schema::writer::delete_vlmetalayer_from`]): the
 //! new offsets index and trailer are written after the frame's current end, then the header is
-//! patched in one write, then the file is synced; an interruption before the patch leaves the old
-//! frame whole and readable. The file is opened without blocking and refused unless it is a
-//! regular file; a sparse frame, or a file with other bytes around its frame, is refused.
+//! patched in one write, each step synced; an interruption before the patch leaves the old frame
+//! whole and readable, with a torn tail after it that the next `set` or `del` reclaims (the rule:
+//! [`b2schema::writer::FrameIo`]). The file is opened without blocking and
+//! refused unless it is a regular file; a sparse frame, a file that does not start with its
+//! frame, or other data after the frame (no torn tail) is refused.
 
 use std::fs::File;
 use std::path::Path;

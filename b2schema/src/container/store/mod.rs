@@ -247,30 +247,37 @@ impl Store {
         Ok(store)
     }
 
-    /// Adds the embed store's keys; a key both there and outside is an error (python-blosc2
-    /// would show one of them only).
+    /// Adds the embed store's keys, then sorts the members by key (which [`Store::member`]'s
+    /// binary search relies on); a key both there and outside is an error (python-blosc2 would
+    /// show one of them only). One sort, then one pass over neighbours: linear in the members
+    /// but for the sort, however many there are.
     fn add_embedded(&mut self) -> Result<()> {
         if let Some(f) = &self.embed {
-            for (key, place) in embed::entries(f)? {
-                if self.members.iter().any(|m| m.key == key) {
-                    return Err(Error::invalid(
-                        "keys in one place only (embed.b2e or a member file)",
-                        "once",
-                        "twice",
-                        0,
-                    )
-                    .in_segment(Segment::Key(key))
-                    .in_field("embed_map"));
-                }
+            let entries = embed::entries(f)?;
+            crate::container::limits::try_reserve(
+                &mut self.members,
+                entries.len(),
+                "the members of a store",
+                0,
+            )?;
+            for (key, place) in entries {
                 self.members.push(Member { key, place: Place::Embedded(place) });
             }
         }
         self.members.sort_by(|a, b| a.key.cmp(&b.key));
-        // Two names for one key (`x.b2nd` and `x.b2f`, or a ZIP name twice): python-blosc2 would
-        // show one of them, whichever it met last; b2schema refuses to guess.
         if let Some(w) = self.members.windows(2).find(|w| w[0].key == w[1].key) {
-            return Err(Error::invalid("one member per key", "one", "two", 0)
-                .in_segment(Segment::Key(w[0].key.clone())));
+            let embedded = |m: &Member| matches!(m.place, Place::Embedded(_));
+            let e = if embedded(&w[0]) != embedded(&w[1]) {
+                Error::invalid("keys in one place only (embed.b2e or a member file)", "once", "twice", 0)
+                    .in_segment(Segment::Key(w[0].key.clone()))
+                    .in_field("embed_map")
+            } else {
+                // Two names for one key (`x.b2nd` and `x.b2f`, or a ZIP name twice): python-blosc2
+                // would show one of them, whichever it met last; b2schema refuses to guess.
+                Error::invalid("one member per key", "one", "two", 0)
+                    .in_segment(Segment::Key(w[0].key.clone()))
+            };
+            return Err(e);
         }
         Ok(())
     }
@@ -298,7 +305,10 @@ impl Store {
 
     /// The member of `key`.
     pub fn member(&self, key: &str) -> Option<&Member> {
-        self.members.iter().find(|m| m.key == key)
+        // Sorted by key when opened ([`Store::add_embedded`]): a binary search, so that listing
+        // every member is not quadratic in their number.
+        let i = self.members.binary_search_by(|m| m.key.as_str().cmp(key)).ok()?;
+        self.members.get(i)
     }
 
     /// Bytes read so far to open the store (central directory, local headers, the embed

@@ -67,12 +67,14 @@ pub struct StoreWriter {
     threshold: u64,
     /// (key, file name in the store, frame bytes, embedded), in insertion order.
     members: Vec<(String, String, Vec<u8>, bool)>,
+    /// The keys of `members`, sorted: a new key is checked against them in logarithmic time.
+    keys: alloc::collections::BTreeSet<String>,
 }
 
 impl StoreWriter {
     /// An empty store.
     pub fn new(flavour: Flavour) -> Self {
-        StoreWriter { flavour, threshold: 0, members: Vec::new() }
+        StoreWriter { flavour, threshold: 0, members: Vec::new(), keys: Default::default() }
     }
 
     /// Members inserted from now on whose data is smaller than `threshold` bytes (their
@@ -99,19 +101,32 @@ impl StoreWriter {
             ".b2f"
         };
         let embedded = (view.header.nbytes.max(0) as u64) < self.threshold;
-        for (k, _, _, _) in &self.members {
-            let nested =
-                |a: &str, b: &str| b.len() > a.len() && b.starts_with(a) && b.as_bytes()[a.len()] == b'/';
-            if k == key || (self.flavour == Flavour::Tree && (nested(k, key) || nested(key, k))) {
-                return Err(at(Error::invalid(
-                    "a key not yet in the store (and, in a TreeStore, not a group of another)",
-                    "new",
-                    k.as_str(),
-                    0,
-                )));
-            }
+        // The key itself; in a TreeStore also each of its groups (`/a`, `/a/b` for `/a/b/c`)
+        // and the first key below it (`/a/b/c/...`), all looked up in the sorted keys.
+        let below = alloc::format!("{key}/");
+        let clash = if self.keys.contains(key) {
+            Some(key)
+        } else if self.flavour == Flavour::Tree {
+            let mut groups = key.match_indices('/').skip(1).map(|(i, _)| &key[..i]);
+            let first_below = self
+                .keys
+                .range::<str, _>((core::ops::Bound::Included(below.as_str()), core::ops::Bound::Unbounded))
+                .next()
+                .filter(|k| k.starts_with(&below));
+            groups.find(|g| self.keys.contains(*g)).or(first_below.map(String::as_str))
+        } else {
+            None
+        };
+        if let Some(k) = clash {
+            return Err(at(Error::invalid(
+                "a key not yet in the store (and, in a TreeStore, not a group of another)",
+                "new",
+                k,
+                0,
+            )));
         }
         let name = alloc::format!("{}{suffix}", &key[1..]);
+        self.keys.insert(key.into());
         self.members.push((key.into(), name, frame, embedded));
         Ok(())
     }
@@ -219,4 +234,29 @@ impl StoreWriter {
 /// [`replace_file`](crate::container::writer::replace::replace_file)).
 pub(super) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     replace_file(path, |f| f.write_all(bytes).map_err(|e| Error::from(e).in_field("path")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A key given twice is refused in both flavours; in a TreeStore also a key below another
+    /// (`/a` then `/a/b`) or above one (`/a/b` then `/a`), but not a key that only shares a
+    /// prefix of characters (`/a` and `/ab`, `/a/b` and `/a/bc`).
+    #[test]
+    fn keys_that_clash_are_refused() {
+        let frame = || crate::container::writer::Frame::new(1).to_vec().unwrap();
+        for flavour in [Flavour::Dict, Flavour::Tree] {
+            let mut w = StoreWriter::new(flavour);
+            for key in ["/a/b", "/ab", "/a/bc", "/a/b0"] {
+                w.insert(key, frame()).unwrap();
+            }
+            assert!(w.insert("/a/b", frame()).is_err());
+            let tree = flavour == Flavour::Tree;
+            for (key, clashes) in [("/a", tree), ("/a/b/c", tree), ("/a/b/c/d", tree), ("/b", false)] {
+                let e = w.clone().insert(key, frame());
+                assert_eq!(e.is_err(), clashes, "{flavour:?} {key}: {e:?}");
+            }
+        }
+    }
 }

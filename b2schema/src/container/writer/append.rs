@@ -3,12 +3,28 @@
 //! written after the current end of the frame first, and only then is the header patched in one
 //! write. A failure before that patch leaves the old frame intact and readable (bytes after a
 //! frame are allowed); nothing before the old end of the frame changes except header fields.
-//! The functions that take a path open a regular file only (a FIFO or a device is refused by
-//! what the opened handle is) and make each step durable (`sync_data`) before the next, so that
-//! the order holds on disk too, not only in the page cache.
+//! Every step is made durable ([`FrameIo::sync`]: `sync_data` for a file) before the next, so
+//! that the order holds on disk too, not only in the page cache. The functions that take a path
+//! open a regular file only (a FIFO or a device is refused by what the opened handle is).
 //!
 //! The old offsets index and trailer stay in the file as unused bytes inside the chunks section
 //! (counted in the header's cbytes), as c-blosc2 leaves the bytes of deleted chunks.
+//!
+//! # A torn tail is reclaimed
+//!
+//! An update interrupted before its header patch (killed by a file-size limit, a full disk, a
+//! crash) leaves the old frame whole with the start of its new tail after it. The frame's
+//! `frame_len` says where it ends: readers open the file as that frame (as c-blosc2 does, whose
+//! own trailer update truncates the file to the frame's new end). The next update reclaims the
+//! torn tail: it truncates the file to the frame's end, synced, before writing anything.
+//!
+//! The rule that tells a torn tail from bytes someone put after a frame on purpose (another
+//! frame, as `open_at` reads them, or any data): the bytes after the frame must start as this
+//! writer's tail starts, which is a Blosc chunk (an appended chunk, or the offsets index: a
+//! chunk format version 1 to 6 as first byte, and once 32 bytes are there a chunk header
+//! [`b2schema_chunk::ChunkHeader::peek`] accepts) or a trailer (`94 01 93 cd`, as many of these
+//! bytes as there are). Anything else after the frame is left alone and the update refused, as a
+//! frame at a nonzero offset or after other bytes is: the frame must start the file.
 
 #![cfg(feature = "std")]
 
@@ -25,90 +41,142 @@ use crate::format::error::{Error, Result};
 
 /// Appends `chunk` to the contiguous frame file at `path`.
 pub fn append_chunk(path: impl AsRef<Path>, chunk: &Chunk) -> Result<()> {
-    let mut f = Durable(open_regular_rw(path.as_ref())?.0);
-    append_chunk_to(&mut f, chunk)
+    append_chunk_to(&mut open_regular_rw(path.as_ref())?.0, chunk)
 }
 
 /// Sets vlmetalayer `name` to `value` (user bytes, compressed by [`chunk::vlmeta`]) in the
 /// contiguous frame file at `path`: updated in place in the order, or added at the end.
 pub fn set_vlmetalayer(path: impl AsRef<Path>, name: &str, value: &[u8]) -> Result<()> {
-    let mut f = Durable(open_regular_rw(path.as_ref())?.0);
-    set_vlmetalayer_to(&mut f, name, value)
+    set_vlmetalayer_to(&mut open_regular_rw(path.as_ref())?.0, name, value)
 }
 
 /// Deletes vlmetalayer `name` from the contiguous frame file at `path` (an error when it has
 /// none of that name); the others keep their order. Crash-safe as [`set_vlmetalayer`]: the new
 /// trailer is written after the old end, then the header is patched.
 pub fn delete_vlmetalayer(path: impl AsRef<Path>, name: &str) -> Result<()> {
-    let mut f = Durable(open_regular_rw(path.as_ref())?.0);
-    delete_vlmetalayer_from(&mut f, name)
+    delete_vlmetalayer_from(&mut open_regular_rw(path.as_ref())?.0, name)
 }
 
-/// [`delete_vlmetalayer`] on any seekable reader-writer holding just the frame.
-pub fn delete_vlmetalayer_from<F: Read + Write + Seek>(f: &mut F, name: &str) -> Result<()> {
+/// [`delete_vlmetalayer`] on a file (or any [`FrameIo`]) that starts with the frame.
+pub fn delete_vlmetalayer_from<F: FrameIo + ?Sized>(f: &mut F, name: &str) -> Result<()> {
     rewrite_tail(f, None, Some((name, None)))
 }
 
-/// [`append_chunk`] on any seekable reader-writer holding just the frame.
-pub fn append_chunk_to<F: Read + Write + Seek>(f: &mut F, chunk: &Chunk) -> Result<()> {
+/// [`append_chunk`] on a file (or any [`FrameIo`]) that starts with the frame.
+pub fn append_chunk_to<F: FrameIo + ?Sized>(f: &mut F, chunk: &Chunk) -> Result<()> {
     rewrite_tail(f, Some(chunk), None)
 }
 
-/// [`set_vlmetalayer`] on any seekable reader-writer holding just the frame.
-pub fn set_vlmetalayer_to<F: Read + Write + Seek>(f: &mut F, name: &str, value: &[u8]) -> Result<()> {
+/// [`set_vlmetalayer`] on a file (or any [`FrameIo`]) that starts with the frame.
+pub fn set_vlmetalayer_to<F: FrameIo + ?Sized>(f: &mut F, name: &str, value: &[u8]) -> Result<()> {
     if name.len() > 31 {
         return Err(Error::invalid("a vlmetalayer name of at most 31 bytes:", name, name.len(), 0));
     }
     rewrite_tail(f, None, Some((name, Some(value))))
 }
 
-/// A frame file whose `flush` reaches the disk: [`rewrite_tail`] flushes after the new tail and
-/// after the header patch, and the second must never be on disk without the first.
-struct Durable(std::fs::File);
+/// What the writer's updates need of a frame file beyond reading, writing and seeking: cutting
+/// it short (a torn tail reclaimed) and making what was written durable before the next step.
+///
+/// The file must start with the frame. Bytes after the frame's end (its `frame_len`) are the
+/// torn tail of an interrupted update, truncated away before the next update writes, when they
+/// start as an update's tail starts: a Blosc chunk (first byte a chunk format version 1 to 6,
+/// and once 32 bytes are there a header that [`b2schema_chunk::ChunkHeader::peek`] accepts) or a
+/// trailer (`94 01 93 cd`, as many of these bytes as there are). Other bytes after the frame
+/// (another frame, any data) make the update an error that changes nothing.
+pub trait FrameIo: Read + Write + Seek {
+    /// Truncates (or extends) the file to `len` bytes.
+    fn set_len(&mut self, len: u64) -> std::io::Result<()>;
 
-impl Read for Durable {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        self.0.read(buf)
+    /// Makes what was written so far durable before anything else is written (a file:
+    /// `sync_data`; in memory: a flush).
+    fn sync(&mut self) -> std::io::Result<()> {
+        self.flush()
     }
 }
 
-impl Write for Durable {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.write(buf)
+impl FrameIo for std::fs::File {
+    fn set_len(&mut self, len: u64) -> std::io::Result<()> {
+        std::fs::File::set_len(self, len)
     }
 
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.0.flush()?;
-        self.0.sync_data()
-    }
-}
-
-impl Seek for Durable {
-    fn seek(&mut self, to: SeekFrom) -> std::io::Result<u64> {
-        self.0.seek(to)
+    fn sync(&mut self) -> std::io::Result<()> {
+        self.flush()?;
+        self.sync_data()
     }
 }
 
-fn rewrite_tail<F: Read + Write + Seek>(
+impl FrameIo for std::io::Cursor<Vec<u8>> {
+    fn set_len(&mut self, len: u64) -> std::io::Result<()> {
+        let len = usize::try_from(len).map_err(std::io::Error::other)?;
+        self.get_mut().resize(len, 0);
+        Ok(())
+    }
+}
+
+impl FrameIo for std::io::Cursor<&mut Vec<u8>> {
+    fn set_len(&mut self, len: u64) -> std::io::Result<()> {
+        let len = usize::try_from(len).map_err(std::io::Error::other)?;
+        self.get_mut().resize(len, 0);
+        Ok(())
+    }
+}
+
+impl<T: FrameIo + ?Sized> FrameIo for &mut T {
+    fn set_len(&mut self, len: u64) -> std::io::Result<()> {
+        (**self).set_len(len)
+    }
+
+    fn sync(&mut self) -> std::io::Result<()> {
+        (**self).sync()
+    }
+}
+
+/// Whether `after` (the first bytes after a frame, at least one) start as this writer's tail
+/// starts: a Blosc chunk or a trailer (see the module's documentation).
+fn is_torn_tail(after: &[u8]) -> bool {
+    const TRAILER_START: [u8; 4] = [0x94, 0x01, 0x93, 0xcd];
+    let n = after.len().min(TRAILER_START.len());
+    if after[..n] == TRAILER_START[..n] {
+        return true;
+    }
+    let chunk_version = (1..=b2schema_chunk::VERSION_FORMAT).contains(&after[0]);
+    chunk_version && (after.len() < 32 || b2schema_chunk::ChunkHeader::peek(&after[..32]).is_ok())
+}
+
+fn rewrite_tail<F: FrameIo + ?Sized>(
     f: &mut F,
     add: Option<&Chunk>,
     vl: Option<(&str, Option<&[u8]>)>,
 ) -> Result<()> {
     let len = f.seek(SeekFrom::End(0))?;
-    let file = FrameFile::from_reader(f, len, 0)?;
-    if file.frame_type() != FrameType::Contiguous || file.frame_len() != len {
-        return Err(Error::invalid(
-            "a file holding exactly one contiguous frame of",
-            len,
-            file.frame_len(),
-            16,
-        )
-        .in_field("frame_len"));
+    let file = FrameFile::from_reader(&mut &mut *f, len, 0)?;
+    if file.frame_type() != FrameType::Contiguous {
+        return Err(Error::invalid("a contiguous frame", "contiguous", "a sparse frame's index", 25)
+            .in_field("frame_type"));
+    }
+    let old_end = file.frame_len();
+    if len > old_end {
+        let mut after = [0u8; 32];
+        let after = &mut after[..(len - old_end).min(32) as usize];
+        f.seek(SeekFrom::Start(old_end))?;
+        f.read_exact(after)?;
+        if !is_torn_tail(after) {
+            return Err(Error::invalid(
+                "a file that ends with its frame (or with the torn tail of an interrupted update: \
+                 a chunk or a trailer), of",
+                alloc::format!("{old_end} bytes"),
+                alloc::format!(
+                    "{len} bytes, other data after the frame (truncate the file to {old_end} bytes to write to it)"
+                ),
+                old_end as usize,
+            )
+            .in_field("frame_len"));
+        }
     }
     let v = file.view()?;
     let h = &v.header;
     let header_len = h.header_len as u64;
-    let old_end = file.frame_len();
 
     // The current index entries, as stored.
     let mut offsets: Vec<i64> = v
@@ -198,10 +266,15 @@ fn rewrite_tail<F: Read + Write + Seek>(
         ));
     }
 
+    // 0. A torn tail of an earlier update cut off: the file is the old frame alone.
+    if len > old_end {
+        f.set_len(old_end)?;
+        f.sync()?;
+    }
     // 1. The new tail after the old end: the old frame stays whole until step 2.
     f.seek(SeekFrom::Start(old_end))?;
     f.write_all(&tail)?;
-    f.flush()?;
+    f.sync()?;
     // 2. The header fields that change (frame_len .. has_vlmetalayers), in one write.
     let (from, to) = (FrameHeader::FRAME_LEN.layout().marker_offset.unwrap_or(15), 69);
     debug_assert!(
@@ -209,6 +282,6 @@ fn rewrite_tail<F: Read + Write + Seek>(
     );
     f.seek(SeekFrom::Start(from as u64))?;
     f.write_all(&new_header[from..to])?;
-    f.flush()?;
+    f.sync()?;
     Ok(())
 }

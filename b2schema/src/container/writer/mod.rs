@@ -33,7 +33,7 @@ mod stream;
 #[cfg(feature = "std")]
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub use append::{
-    append_chunk, append_chunk_to, delete_vlmetalayer, delete_vlmetalayer_from, set_vlmetalayer,
+    FrameIo, append_chunk, append_chunk_to, delete_vlmetalayer, delete_vlmetalayer_from, set_vlmetalayer,
     set_vlmetalayer_to,
 };
 #[cfg(feature = "std")]
