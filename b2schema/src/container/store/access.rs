@@ -41,10 +41,10 @@ impl Store {
         Container::from_frame(self.open_member(key).map_err(at)?).map(|c| c.in_member(key)).map_err(at)
     }
 
-    /// The keys of the members (arrays, SChunks and other frames), sorted, without the member
-    /// that holds the store's own vlmeta ([`Store::vlmeta`]).
+    /// The keys of the members (arrays, SChunks and other frames), sorted, as
+    /// [`Store::members`] lists them.
     pub fn keys(&self) -> impl Iterator<Item = &str> {
-        self.members().iter().map(|m| m.key.as_str()).filter(|k| *k != VLMETA_KEY)
+        self.members().iter().map(|m| m.key.as_str())
     }
 
     /// The groups of the keys (every `/a` and `/a/b` above a key `/a/b/c`), sorted, as a

@@ -90,6 +90,9 @@ pub struct Store {
     bytes_read: u64,
     /// A `.b2z`'s or `.b2e`'s file (local, or by URL); a `.b2z`'s members are windows of it.
     file: Option<Source>,
+    /// The member in which python-blosc2 keeps the store's own vlmeta ([`VLMETA_KEY`]), kept
+    /// apart from [`Store::members`] (python-blosc2 does not list it either).
+    vlmeta_member: Option<Member>,
 }
 
 /// The frame of the stored ZIP member `e` of `src`: its local header read (over a remote
@@ -192,7 +195,16 @@ impl Store {
             };
             members.push(Member { key, place });
         }
-        let mut store = Store { path, form: Form::Zip, members, embed, limits, bytes_read, file: Some(src) };
+        let mut store = Store {
+            path,
+            form: Form::Zip,
+            members,
+            embed,
+            limits,
+            bytes_read,
+            file: Some(src),
+            vlmeta_member: None,
+        };
         store.add_embedded()?;
         Ok(store)
     }
@@ -216,6 +228,7 @@ impl Store {
             limits,
             bytes_read,
             file: None,
+            vlmeta_member: None,
         };
         store.add_embedded()?;
         Ok(store)
@@ -242,6 +255,7 @@ impl Store {
             limits,
             bytes_read,
             file: Some(src),
+            vlmeta_member: None,
         };
         store.add_embedded()?;
         Ok(store)
@@ -279,6 +293,9 @@ impl Store {
             };
             return Err(e);
         }
+        if let Ok(i) = self.members.binary_search_by(|m| m.key.as_str().cmp(VLMETA_KEY)) {
+            self.vlmeta_member = Some(self.members.remove(i));
+        }
         Ok(())
     }
 
@@ -298,13 +315,18 @@ impl Store {
         self.form
     }
 
-    /// The members, sorted by key.
+    /// The members, sorted by key; the member that holds the store's own vlmeta
+    /// ([`VLMETA_KEY`], read through [`Store::vlmeta`]) is not one of them, as python-blosc2 does
+    /// not list it.
     pub fn members(&self) -> &[Member] {
         &self.members
     }
 
     /// The member of `key`.
     pub fn member(&self, key: &str) -> Option<&Member> {
+        if key == VLMETA_KEY {
+            return self.vlmeta_member.as_ref();
+        }
         // Sorted by key when opened ([`Store::add_embedded`]): a binary search, so that listing
         // every member is not quadratic in their number.
         let i = self.members.binary_search_by(|m| m.key.as_str().cmp(key)).ok()?;
