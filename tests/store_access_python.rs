@@ -54,3 +54,18 @@ fn a_python_tree_store_reads_in_one_line_each() {
     assert!(!e.contains("  "), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The library's openers name the file in their errors, I/O ones included (issue 51).
+#[test]
+fn every_opener_names_the_file() {
+    let missing = std::env::temp_dir().join(format!("b2schema-missing-{}.b2nd", std::process::id()));
+    let e = b2schema::frame::FrameFile::open(&missing).unwrap_err();
+    assert_eq!(e.file(), Some(missing.display().to_string().as_str()), "{e}");
+    assert!(e.to_string().starts_with(&format!("{}: ", missing.display())), "{e}");
+    let e = b2schema::frame::FrameFile::open_at(&missing, 8).unwrap_err();
+    assert_eq!(e.file(), Some(missing.display().to_string().as_str()), "{e}");
+    let e = Store::open(&missing).unwrap_err();
+    assert!(e.to_string().contains(&missing.display().to_string()), "{e}");
+    let e = b2schema::open(&missing).unwrap_err().to_string();
+    assert_eq!(e.matches(&missing.display().to_string()).count(), 1, "{e}");
+}

@@ -90,6 +90,8 @@ pub fn failure(path: &Path, offset: u64, e: b2schema::Error) -> Failure {
 
 /// [`failure`] without the path.
 pub fn explain(path: &Path, offset: u64, e: b2schema::Error) -> String {
+    // The library names the file it opened; the command says the path itself, once.
+    let e = if e.file() == Some(path.display().to_string().as_str()) { e.without_file() } else { e };
     let detail = absolute(offset, e);
     // An HTTP error names the URL and the range itself; the URL is said once.
     let url = path.display().to_string();

@@ -96,6 +96,13 @@ pub fn open_with_limits(path: impl AsRef<Path>, limits: Limits) -> Result<Contai
 /// `e`, or, when `path` is not a frame but opens as a python-blosc2 store, an error that says so
 /// and how to read it (`Store::open`, then `store.get(key)`), naming a few of its keys.
 fn a_store_instead(e: Error, path: &Path, limits: Limits) -> Error {
+    // A directory is a store when python-blosc2 made it one (its `embed.b2e`, or the `.b2d` name),
+    // not because frames are in it.
+    let b2d = path.extension().is_some_and(|x| x == "b2d")
+        || path.join(crate::container::store::EMBED_NAME).is_file();
+    if path.is_dir() && !b2d {
+        return e;
+    }
     let Ok(store) = crate::container::store::Store::open_with_limits(path, limits) else { return e };
     let mut keys: Vec<&str> = store.keys().take(3).collect();
     let n = store.keys().count();
@@ -140,6 +147,12 @@ pub fn open_url_with_limits(url: &str, limits: Limits) -> Result<Container> {
 /// `e` about the file at `path`: the path, and first words that say what the file is when it is
 /// not a readable frame ("not a Blosc2 frame", "truncated: ...").
 fn name_file(e: Error, path: &Path) -> Error {
+    // The frame's own opener names the file without saying what it is: say it here.
+    let e = if e.lead().is_none() && e.file() == Some(path.display().to_string().as_str()) {
+        e.without_file()
+    } else {
+        e
+    };
     if e.file().is_some() {
         return e;
     }

@@ -128,7 +128,8 @@ impl Store {
         if path.is_dir() {
             return Self::open_directory(path, limits);
         }
-        let (f, len) = crate::container::frame::open_regular(path)?;
+        let (f, len) =
+            crate::container::frame::open_regular(path).map_err(|e| e.in_file(path.display(), None))?;
         Self::open_source(Arc::new(LocalFile::new(f, len)), path.to_path_buf(), limits)
     }
 
