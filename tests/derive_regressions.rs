@@ -236,6 +236,27 @@ fn issue38_an_unknown_map_key_is_named_at_its_offset() {
 }
 
 #[derive(B2Layout, Debug, PartialEq)]
+#[b2(map)]
+struct Station {
+    id: i32,
+    acquisition: Acquisition,
+}
+
+/// Issue 51: a map struct inside another (a user's metalayer of nested records): a corrupted key
+/// of the inner one is named at the key's own offset, not where the inner struct starts.
+#[test]
+fn issue51_an_unknown_key_of_a_nested_map_struct_is_named_at_its_offset() {
+    let bytes = to_vec(&Station { id: 7, acquisition: Acquisition { version: 1, frames: 2 } }).unwrap();
+    let key_at = bytes.windows(6).position(|w| w == b"frames").unwrap() - 5;
+    let mut bad = bytes.clone();
+    bad[key_at + 6] = b'x';
+    let e = from_slice::<Station>(&bad).unwrap_err();
+    assert_eq!(e.offset(), Some(key_at), "{e}");
+    assert!(e.to_string().contains("fxames"), "{e}");
+    assert_eq!(decode_from_slice::<Station>(&bad).unwrap_err().offset(), Some(key_at));
+}
+
+#[derive(B2Layout, Debug, PartialEq)]
 struct Calib {
     a: i32,
     b: i64,

@@ -380,7 +380,11 @@ fn malformed_frames_from_files() {
         std::fs::write(&path, &case.bytes).unwrap();
         let r = FrameFile::open(&path).and_then(|f| f.chunks().map(|_| ()));
         if let Err(e) = r {
-            let msg = e.to_string();
+            // The opener names the file (a temporary path): the snapshot keeps what follows.
+            if let Some(file) = e.file() {
+                assert_eq!(file, path.display().to_string(), "{e}");
+            }
+            let msg = e.detail().to_string();
             if !names_offset_and_field(&msg) {
                 unnamed.push(format!("{}: {msg}", case.name));
             }

@@ -15,6 +15,8 @@ mod nd_codecs_python;
 mod open_python;
 mod plugins_python;
 mod python_accepts;
+mod store_access_python;
 mod store_python;
 mod store_write_python;
 mod table_python;
+mod typed_write_python;

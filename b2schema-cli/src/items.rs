@@ -138,12 +138,30 @@ impl Lines {
     /// The text of the items in `piece` (whole items), each line ended by `\n`.
     pub fn text(&mut self, piece: &[u8]) -> b2schema::Result<&str> {
         self.line.clear();
+        use b2schema::array::{DateTime64, Element, TimeDelta64};
+        use b2schema::dtype::{DType, Kind, Scalar};
+        let time = match &self.dtype {
+            DType::Scalar(Scalar { kind: Kind::DateTime { .. }, .. }) => Some(true),
+            DType::Scalar(Scalar { kind: Kind::TimeDelta { .. }, .. }) => Some(false),
+            _ => None,
+        };
         for item in piece.chunks_exact(self.itemsize.max(1)) {
-            let v: Shown = b2schema::array::decode_item(item, &self.dtype)?;
             if self.in_row > 0 {
                 self.line.push(' ');
             }
-            let _ = write!(self.line, "{v}");
+            // Times as NumPy prints an array of them: dates in ISO 8601 to the unit, durations
+            // as their count of the unit, `NaT`.
+            let _ = match time {
+                Some(true) => write!(self.line, "{}", DateTime64::from_item(item, &self.dtype)),
+                Some(false) => match TimeDelta64::from_item(item, &self.dtype) {
+                    t if t.is_nat() => write!(self.line, "NaT"),
+                    t => write!(self.line, "{}", t.value),
+                },
+                None => {
+                    let v: Shown = b2schema::array::decode_item(item, &self.dtype)?;
+                    write!(self.line, "{v}")
+                }
+            };
             self.in_row += 1;
             if self.in_row == self.row {
                 self.line.push('\n');
@@ -188,6 +206,18 @@ mod tests {
         let mut s = 3i32.to_le_bytes().to_vec();
         s.extend(0.5f64.to_le_bytes());
         assert_eq!(show("[('a', '<i4'), ('b', '<f8')]", &s), "(3, 0.5)");
+    }
+
+    #[test]
+    fn times_read_as_numpy_prints_them() {
+        let lines = |dtype: &str, values: &[i64]| {
+            let mut l = Lines::new(DType::parse(dtype).unwrap(), 8, values.len() as u64);
+            let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+            l.text(&bytes).unwrap().to_owned()
+        };
+        assert_eq!(lines("<M8[s]", &[1_704_067_200, i64::MIN]), "2024-01-01T00:00:00 NaT\n");
+        assert_eq!(lines(">M8[D]", &[i64::from_be(19_723)]), "2024-01-01\n");
+        assert_eq!(lines("<m8[ms]", &[-5, i64::MIN]), "-5 NaT\n");
     }
 
     #[test]

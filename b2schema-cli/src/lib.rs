@@ -45,9 +45,15 @@ impl std::fmt::Display for Failure {
 }
 
 impl Failure {
-    /// The error `e` about `path`.
+    /// The error `e` about `path` (said once: a library error that already names the file
+    /// starts with it).
     pub fn at(path: &std::path::Path, e: impl std::fmt::Display) -> Self {
-        Failure(format!("{}: {e}", path.display()))
+        let (path, e) = (path.display().to_string(), e.to_string());
+        if e.starts_with(&path) && e[path.len()..].starts_with(": ") {
+            Failure(e)
+        } else {
+            Failure(format!("{path}: {e}"))
+        }
     }
 }
 

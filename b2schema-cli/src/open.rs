@@ -13,7 +13,7 @@ use crate::Failure;
 /// few words ([`b2schema::frame::first_words`], the library's lead of the same errors); `None`
 /// when the frame looks like one, and for stdin (read once, by the open itself).
 pub fn first_words(path: &Path, offset: u64) -> Option<String> {
-    if crate::walk::is_std(path) || is_url(path) {
+    if crate::walk::is_stdin(path) || is_url(path) {
         return None;
     }
     b2schema::frame::first_words(path, offset)
@@ -48,7 +48,7 @@ pub enum Mode {
 pub fn open(path: &Path, offset: u64, limits: Limits, mode: Mode) -> Result<FrameFile, Failure> {
     let opened = if is_url(path) {
         open_url(path, offset, limits)
-    } else if crate::walk::is_std(path) {
+    } else if crate::walk::is_stdin(path) {
         crate::stdin::open(offset, limits, mode == Mode::Validated)
     } else if path.is_dir() {
         match mode {
@@ -73,7 +73,7 @@ pub fn open(path: &Path, offset: u64, limits: Limits, mode: Mode) -> Result<Fram
 pub fn validated(path: &Path, offset: u64, limits: Limits) -> b2schema::Result<FrameFile> {
     if is_url(path) {
         open_url(path, offset, limits)
-    } else if crate::walk::is_std(path) {
+    } else if crate::walk::is_stdin(path) {
         crate::stdin::open(offset, limits, true)
     } else if path.is_dir() {
         FrameFile::open_with_limits(path, limits)
@@ -90,6 +90,8 @@ pub fn failure(path: &Path, offset: u64, e: b2schema::Error) -> Failure {
 
 /// [`failure`] without the path.
 pub fn explain(path: &Path, offset: u64, e: b2schema::Error) -> String {
+    // The library names the file it opened; the command says the path itself, once.
+    let e = if e.file() == Some(path.display().to_string().as_str()) { e.without_file() } else { e };
     let detail = absolute(offset, e);
     // An HTTP error names the URL and the range itself; the URL is said once.
     let url = path.display().to_string();

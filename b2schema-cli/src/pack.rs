@@ -5,16 +5,10 @@ use std::process::ExitCode;
 
 use b2schema::chunk::{Codec, Filter};
 use b2schema::frame::SplitMode;
-use b2schema::writer::{CParams, Fill, NdArray};
+use b2schema::writer::{CParams, Fill, NdArray, default_blocks, default_shapes};
 
 use crate::Failure;
 use crate::npy;
-
-/// Cache sizes python-blosc2 reads from the host (`blosc2.cpu_info`) to choose default chunk and
-/// block shapes. b2schema uses fixed values, those python-blosc2 reports on this project's
-/// x86-64 machines, so the defaults are python-blosc2's there and reproducible everywhere.
-const L2_CACHE: u64 = 512 * 1024;
-const L3_CACHE: u64 = 32 * 1024 * 1024;
 
 /// The codec a name (or id) stands for: the chunk codec's own vocabulary ([`Codec`]'s `FromStr`).
 fn codec(name: &str) -> Result<Codec, Failure> {
@@ -54,91 +48,6 @@ fn filter(name: &str) -> Result<(Filter, u8), Failure> {
     Ok((id, meta))
 }
 
-/// python-blosc2's `nearest_divisor`: the divisor of `a` closest to `b` (searching down from
-/// `b` when `a` is large or `strict`).
-fn nearest_divisor(a: u64, b: u64, strict: bool) -> u64 {
-    if a > 100_000 || strict {
-        return (1..=b).rev().find(|i| a.is_multiple_of(*i)).unwrap_or(1);
-    }
-    let mut closest = 1;
-    let mut min_diff = a;
-    let mut i = 1;
-    while i * i <= a {
-        if a.is_multiple_of(i) {
-            for d in [i, a / i] {
-                let diff = d.abs_diff(b);
-                if diff < min_diff {
-                    min_diff = diff;
-                    closest = d;
-                }
-            }
-        }
-        i += 1;
-    }
-    closest
-}
-
-/// python-blosc2's `compute_partition`: a shape of about `nitems` items inside `maxshape`,
-/// growing the last dimensions first and snapping to divisors.
-fn compute_partition(nitems: u64, maxshape: &[u64], minpart: Option<&[u64]>) -> Vec<u64> {
-    let mut max_items = nitems;
-    let mut part = vec![1u64; maxshape.len()];
-    for i in (0..maxshape.len()).rev() {
-        if max_items <= 1 {
-            break;
-        }
-        let size = maxshape[i];
-        let minsize = minpart.map_or(1, |m| m[i]);
-        let mut rsize = size.max(minsize);
-        if rsize <= max_items {
-            if !size.is_multiple_of(rsize) {
-                rsize = nearest_divisor(size, rsize, false);
-            }
-        } else {
-            rsize = max_items.max(minsize);
-            let new = if size.is_multiple_of(rsize) { rsize } else { nearest_divisor(size, rsize, true) };
-            if rsize / 2 < new && new < rsize * 2 {
-                rsize = new;
-            }
-        }
-        part[i] = rsize;
-        max_items /= rsize.max(1);
-    }
-    part
-}
-
-/// python-blosc2's default chunk and block shapes (`compute_chunks_blocks` for the regular
-/// codecs on x86-64, with the cache sizes above).
-fn default_shapes(shape: &[u64], itemsize: u64) -> (Vec<u64>, Vec<u64>) {
-    if shape.contains(&0) {
-        return (shape.to_vec(), shape.to_vec());
-    }
-    let blocksize = (32 * 1024u64).max(L2_CACHE / 4).max(itemsize);
-    let blocks = compute_partition(blocksize / itemsize, shape, None);
-    let blocksize = blocks.iter().product::<u64>() * itemsize;
-    // get_chunksize with reduc_factor 4.
-    let mut chunksize = if blocksize * 32 < (1 << 26) { blocksize * 32 } else { blocksize };
-    if L3_CACHE > L2_CACHE {
-        chunksize = L3_CACHE;
-    }
-    chunksize /= 4;
-    if L2_CACHE > chunksize {
-        chunksize = (L2_CACHE / 4).max(chunksize);
-    }
-    chunksize = chunksize.max(4 << 20).min(i32::MAX as u64 - 32).max(blocksize);
-    if chunksize % blocksize != 0 {
-        chunksize = chunksize / blocksize * blocksize;
-    }
-    let chunks = compute_partition(chunksize / itemsize, shape, Some(&blocks));
-    let chunks = chunks
-        .iter()
-        .zip(shape)
-        .zip(&blocks)
-        .map(|((&c, &s), &b)| s.min(if c % b == 0 { c } else { (c / b + 1) * b }))
-        .collect();
-    (chunks, blocks)
-}
-
 fn parse_shape(s: &str, ndim: usize, what: &str) -> Result<Vec<u64>, Failure> {
     let v: Vec<u64> = s
         .split(',')
@@ -170,7 +79,7 @@ pub struct PackOptions<'a> {
 /// (C order; a Fortran-order file is read whole and reordered first), the frame written as its
 /// chunks are made (to stdout, held until done).
 pub fn pack(input: &Path, output: &Path, o: &PackOptions<'_>) -> Result<ExitCode, Failure> {
-    if crate::walk::is_std(input) {
+    if crate::walk::is_stdin(input) {
         pack_from(input, &mut std::io::stdin().lock(), o.max_input, output, o)
     } else {
         let (mut f, len) = b2schema::frame::open_regular(input).map_err(|e| Failure::at(input, e))?;
@@ -279,8 +188,7 @@ fn ndarray<'a>(
     let mut chunks = o.chunks.map(|s| parse_shape(s, ndim, "chunks")).transpose()?.unwrap_or(dc);
     let mut blocks = o.blocks.map(|s| parse_shape(s, ndim, "blocks")).transpose()?.unwrap_or(db);
     if o.chunks.is_some() && o.blocks.is_none() {
-        blocks =
-            compute_partition(((32 * 1024u64).max(L2_CACHE / 4)) / itemsize.max(1) as u64, &chunks, None);
+        blocks = default_blocks(&chunks, itemsize as u64);
     }
     if ndim == 0 {
         chunks.clear();
@@ -329,7 +237,7 @@ fn read_npy_header(
     (&mut *f).take(1 << 20).read_to_end(&mut prefix).map_err(|e| Failure::at(input, e))?;
     let h = npy::read_header(&prefix).map_err(|e| Failure::at(input, e))?;
     let want = (h.data_at as u64).saturating_add(h.data_len as u64);
-    if len < want && crate::walk::is_std(input) {
+    if len < want && crate::walk::is_stdin(input) {
         return Err(Failure::at(
             input,
             format!(
@@ -412,16 +320,5 @@ mod tests {
         assert_eq!(pcts.len(), 10, "one redraw per chunk: {drawn:?}");
         assert!(pcts[0].contains(" 10%"), "{drawn:?}");
         assert!(pcts[9].contains("100%"), "{drawn:?}");
-    }
-
-    #[test]
-    fn python_blosc2_default_shapes() {
-        // blosc2.asarray(np.zeros(...)).chunks / .blocks with python-blosc2 4.14.1 on a host
-        // with L2 512 KiB and L3 32 MiB.
-        assert_eq!(default_shapes(&[1_000_000], 8), (vec![1_000_000], vec![15625]));
-        assert_eq!(default_shapes(&[1000, 1000], 8), (vec![1000, 1000], vec![10, 1000]));
-        assert_eq!(default_shapes(&[3000, 3000], 4), (vec![600, 3000], vec![10, 3000]));
-        assert_eq!(default_shapes(&[50, 60, 70], 1), (vec![50, 60, 70], vec![25, 60, 70]));
-        assert_eq!(default_shapes(&[7], 4), (vec![7], vec![7]));
     }
 }

@@ -25,7 +25,7 @@ pub struct VerifyOptions {
     pub offset: u64,
     /// One JSON object per frame (JSON Lines).
     pub json: bool,
-    /// Also decode every chunk (and check its size against the geometry).
+    /// Decode every chunk (and check its size against the geometry); `false` for `--quick`.
     pub deep: bool,
     /// Enter subdirectories.
     pub recursive: bool,
@@ -198,7 +198,10 @@ fn write_verdict(out: &mut dyn Write, path: &Path, v: &Verdict, o: &VerifyOption
         Verdict::Checked { base, parts, failed: false } => {
             let at = if *base == 0 { String::new() } else { format!(" (frame at offset {base})") };
             let said: Vec<&str> = parts.iter().filter_map(|(_, r, _)| r.as_deref().ok()).collect();
-            let what = said.join(", ");
+            let mut what = said.join(", ");
+            if !o.deep {
+                what.push_str(" (not decoded: --quick)");
+            }
             let ok = colour::paint(colour::OK, "ok");
             writeln!(out, "{ok} {name}{at}: {what}, header and trailer re-encoded identically")
         }

@@ -37,7 +37,7 @@ pub enum Found {
 /// exit code stays as it was. A file named on the command line is never skipped (reading it
 /// fails, exit code 2).
 pub fn skipped(path: &Path, named: bool) -> bool {
-    if named || is_std(path) || path.is_dir() {
+    if named || is_stdin(path) || path.is_dir() {
         return false;
     }
     let Ok((mut f, _)) = b2schema::frame::open_regular(path) else { return false };
@@ -64,10 +64,17 @@ pub fn is_std(path: &Path) -> bool {
     path.as_os_str() == "-"
 }
 
+/// `true` for an input that is this process's stdin: `-`, or the names scripts give it
+/// (`/dev/stdin`, `/dev/fd/0`, `/proc/self/fd/0`), read as `-` is (a pipe cannot be read by
+/// position, and opening it anew as a file would refuse it).
+pub fn is_stdin(path: &Path) -> bool {
+    is_std(path) || ["/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"].iter().any(|s| path.as_os_str() == *s)
+}
+
 /// A directory without the index file of a sparse frame (`chunks.b2frame`): it stands for the
 /// frames inside it. A sparse frame whose index is broken stays one frame, which fails.
 pub fn is_plain_dir(path: &Path) -> bool {
-    !is_std(path) && path.is_dir() && !path.join(SPARSE_INDEX).exists()
+    !is_stdin(path) && path.is_dir() && !path.join(SPARSE_INDEX).exists()
 }
 
 /// How far a walk goes under one argument.

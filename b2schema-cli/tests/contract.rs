@@ -306,7 +306,11 @@ fn verify_json_says_each_section() {
     assert_eq!(o.status.code(), Some(0));
     let v: Value = serde_json::from_str(&text(&o.stdout)).unwrap();
     let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
-    assert_eq!(keys, ["schema", "path", "ok", "offset", "header", "trailer", "frame"]);
+    assert_eq!(keys, ["schema", "path", "ok", "offset", "header", "trailer", "frame", "chunks"]);
+    assert_eq!(v["chunks"], serde_json::json!({"decoded": 6, "valid": true}));
+    let quick: Value =
+        serde_json::from_str(&text(&b2schema(&["verify", "--quick", "--json", f]).stdout)).unwrap();
+    assert!(quick.get("chunks").is_none(), "--quick decodes no chunk: {quick}");
     assert_eq!(v["ok"], true);
     assert_eq!(v["header"], serde_json::json!({"len": 266, "identical": true}));
     assert_eq!(v["frame"]["nchunks"], 6);

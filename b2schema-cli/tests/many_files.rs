@@ -114,8 +114,12 @@ fn verify_deep_fails_a_file_whose_chunk_bytes_were_overwritten() {
     std::fs::write(&bad, &bytes).unwrap();
     let b = bad.to_str().unwrap();
     assert_eq!(b2schema(&["cat", b]).status.code(), Some(2), "the data cannot be read");
-    // The metadata alone is fine: the quick check passes, the deep one decodes and fails.
-    assert_eq!(b2schema(&["verify", b]).status.code(), Some(0));
+    // The metadata alone is fine: the quick check passes and says it did not look at the data;
+    // verify decodes the chunks and fails (--deep, the old spelling, does the same).
+    let o = b2schema(&["verify", "--quick", b]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(text(&o.stdout).contains("(not decoded: --quick)"), "{}", text(&o.stdout));
+    assert_eq!(b2schema(&["verify", b]).status.code(), Some(1), "verify decodes the chunks by default");
     let o = b2schema(&["verify", "--deep", b, ZSTD]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o.stdout));
     let out = text(&o.stdout);
@@ -147,8 +151,8 @@ fn verify_deep_checks_the_chunks_against_the_array_geometry() {
     let bad = dir.join("taller.b2nd");
     std::fs::write(&bad, &bytes).unwrap();
     let b = bad.to_str().unwrap();
-    assert_eq!(b2schema(&["verify", b]).status.code(), Some(0));
-    let o = b2schema(&["verify", "--deep", b]);
+    assert_eq!(b2schema(&["verify", "--quick", b]).status.code(), Some(0));
+    let o = b2schema(&["verify", b]);
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(text(&o.stdout), format!("FAIL {b}: chunks: 6 chunks, the array's shape needs 9\n"));
     std::fs::remove_dir_all(&dir).unwrap();
@@ -205,6 +209,14 @@ fn a_dash_reads_a_frame_from_stdin_and_cat_writes_stdout() {
     assert!(o.status.success(), "{}", text(&o.stderr));
     let v = &json_lines(&o)[0];
     assert_eq!((&v["path"], &v["nchunks"]), (&Value::from("-"), &Value::from(6)));
+    // The names scripts give stdin read a pipe as `-` does (a pipe opened as a file was refused).
+    for name in ["/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"] {
+        let o = b2schema_in(&dir, &["inspect", "--json", name], Some(&frame));
+        assert!(o.status.success(), "{name}: {}", text(&o.stderr));
+        assert_eq!(json_lines(&o)[0]["nchunks"], Value::from(6), "{name}");
+        let o = b2schema_in(&dir, &["cat", name], Some(&frame));
+        assert_eq!((o.status.code(), &o.stdout), (Some(0), &want), "{name}: {}", text(&o.stderr));
+    }
     let o = b2schema_in(&dir, &["verify", "--deep", "-"], Some(&frame));
     assert_eq!(
         text(&o.stdout),

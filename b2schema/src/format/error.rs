@@ -296,6 +296,13 @@ impl Error {
         self
     }
 
+    /// The same error without the file it names (for a caller that says the path itself).
+    #[must_use]
+    pub fn without_file(mut self) -> Self {
+        self.inner.file = None;
+        self
+    }
+
     /// The file the error is about, when it names one ([`Error::in_file`]).
     pub fn file(&self) -> Option<&str> {
         self.inner.file.as_ref().map(|f| f.path.as_str())
@@ -398,6 +405,9 @@ impl Error {
                     msg.push(')');
                 }
                 (msg, None)
+            }
+            K::Mismatch { what, expected, found } if expected.is_empty() => {
+                (alloc::format!("expected {what}"), Some(alloc::format!("found {found}")))
             }
             K::Mismatch { what, expected, found } => {
                 (alloc::format!("expected {what} {expected}"), Some(alloc::format!("found {found}")))

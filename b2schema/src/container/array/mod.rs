@@ -28,6 +28,7 @@ mod selection;
 mod sink;
 mod stream;
 mod strided;
+mod time_text;
 mod typed;
 
 pub use element::{DateTime64, Element, TimeDelta64};

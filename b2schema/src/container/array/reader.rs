@@ -123,7 +123,12 @@ pub(super) fn invalid(
     expected: impl core::fmt::Display,
     found: impl core::fmt::Display,
 ) -> Error {
-    Error::invalid(what, expected, found, 0)
+    // Checks of the request against the array (its dtype, a selection): no byte offset to name.
+    Error::new(crate::format::error::ErrorKind::Mismatch {
+        what,
+        expected: expected.to_string(),
+        found: found.to_string(),
+    })
 }
 
 impl<'f> ArrayReader<'f> {

@@ -80,9 +80,32 @@ impl Selection {
     /// `start:stop:step` (any may be left out; negative bounds count from the end; the step is
     /// positive), a single index `i` (a range of one), or `:` / nothing for the whole dimension.
     /// Dimensions not given are whole, as in NumPy; indices out of range are an error, bounds of
-    /// ranges are clipped as Python clips them. Negative steps (`::-1`) are refused.
+    /// ranges are clipped as Python clips them. Negative steps (`::-1`) are refused. One `...`
+    /// stands for as many whole dimensions as the others leave (`..., 0` is the first item of the
+    /// last dimension), and `()` for the whole array, as in NumPy.
+    ///
+    /// ```
+    /// use b2schema::array::Selection;
+    /// let s = Selection::parse("..., 1:3", &[4, 5, 6])?;
+    /// assert_eq!(s.ranges(), [0..4, 0..5, 1..3]);
+    /// assert_eq!(Selection::parse("()", &[4, 5])?.ranges(), [0..4, 0..5]);
+    /// assert!(Selection::parse("..., 0, ...", &[4, 5]).is_err());
+    /// assert!(Selection::parse("0, ..., 0, 0", &[4, 5]).is_err());
+    /// # Ok::<(), b2schema::array::SelectionError>(())
+    /// ```
     pub fn parse(text: &str, shape: &[u64]) -> Result<Self, SelectionError> {
-        let items: Vec<&str> = if text.trim().is_empty() { Vec::new() } else { text.split(',').collect() };
+        let text = if text.trim() == "()" { "" } else { text };
+        let mut items: Vec<&str> =
+            if text.trim().is_empty() { Vec::new() } else { text.split(',').collect() };
+        if let Some(at) = items.iter().position(|i| i.trim() == "...") {
+            if items.iter().filter(|i| i.trim() == "...").count() > 1 {
+                return Err(err(None, String::from("at most one ellipsis (`...`)")));
+            }
+            let whole = (shape.len() + 1).checked_sub(items.len()).ok_or_else(|| {
+                err(None, alloc::format!("{} items for {} dimensions", items.len() - 1, shape.len()))
+            })?;
+            items.splice(at..=at, core::iter::repeat_n("", whole));
+        }
         if items.len() > shape.len() {
             return Err(err(None, alloc::format!("{} items for {} dimensions", items.len(), shape.len())));
         }

@@ -63,8 +63,9 @@ impl FrameFile {
     /// read only when they fit [`Limits::max_decompressed`] and [`Limits::max_chunks`], and the
     /// chunks are later read within them.
     pub fn open_with_limits(path: impl AsRef<Path>, limits: Limits) -> Result<Self> {
+        let path = path.as_ref();
         let f = Self::locate_with_limits(path, limits)?;
-        f.view()?;
+        f.view().map_err(|e| e.in_file(path.display(), None))?;
         Ok(f)
     }
 
@@ -76,6 +77,8 @@ impl FrameFile {
     }
 
     /// [`FrameFile::locate`] within `limits`.
+    /// Its errors name the file (`FrameFile::open`'s too: "PATH: I/O error: No such file or
+    /// directory").
     pub fn locate_with_limits(path: impl AsRef<Path>, limits: Limits) -> Result<Self> {
         let path = path.as_ref();
         if path.is_dir() {
@@ -83,6 +86,7 @@ impl FrameFile {
         } else {
             Self::read(path.to_path_buf(), 0, FrameType::Contiguous, path.to_path_buf(), limits)
         }
+        .map_err(|e| e.in_file(path.display(), None))
     }
 
     /// Opens a contiguous frame that starts at byte `offset` of `path` (bytes after the frame
@@ -94,8 +98,10 @@ impl FrameFile {
     /// [`FrameFile::open_at`] within `limits` (see [`FrameFile::open_with_limits`]).
     pub fn open_at_with_limits(path: impl AsRef<Path>, offset: u64, limits: Limits) -> Result<Self> {
         let path = path.as_ref();
-        let f = Self::read(path.to_path_buf(), offset, FrameType::Contiguous, path.to_path_buf(), limits)?;
-        f.view()?;
+        let named = |e: Error| e.in_file(path.display(), None);
+        let f = Self::read(path.to_path_buf(), offset, FrameType::Contiguous, path.to_path_buf(), limits)
+            .map_err(named)?;
+        f.view().map_err(named)?;
         Ok(f)
     }
 

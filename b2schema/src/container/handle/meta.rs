@@ -41,6 +41,21 @@ impl Container {
             .collect()
     }
 
+    /// Metalayer `name` as a `T` (`None` when there is none): a user metalayer as python-blosc2's
+    /// `arr.schunk.meta[name]` reads it (python's tuples as sequences, bytes as bytes), or a
+    /// layout declared with `#[derive(B2Layout)]` and `Deserialize`.
+    pub fn metalayer<T: serde_core::de::DeserializeOwned>(&self, name: &str) -> Result<Option<T>> {
+        let v = self.file.view().map_err(|e| self.named(e))?;
+        let Some((_, _, content)) = v.header.metalayers.iter().find(|(n, _, _)| *n == name) else {
+            return Ok(None);
+        };
+        let value = Value::from_msgpack(content).map_err(|e| self.named(in_layer("metalayers", name, e)))?;
+        let plain = value.to_plain_msgpack().map_err(|e| self.named(e))?;
+        crate::format::de::from_slice_with::<T>(&plain, Config::minimal())
+            .map(Some)
+            .map_err(|e| self.named(in_layer("metalayers", name, e)))
+    }
+
     /// The decompressed bytes of vlmetalayer `name` (its msgpack), or `None` when there is none.
     pub fn vlmeta_bytes(&self, name: &str) -> Result<Option<Vec<u8>>> {
         self.file.vlmeta_data(name).map_err(|e| self.named(e))

@@ -42,6 +42,7 @@ mod read;
 use std::path::Path;
 use std::sync::Arc;
 
+use alloc::string::String;
 use alloc::vec::Vec;
 
 pub use info::{CParams, Info};
@@ -50,7 +51,7 @@ use crate::container::array::{ArrayReader, ReadOptions};
 use crate::container::dtype::DType;
 use crate::container::frame::{self, FrameFile};
 use crate::container::limits::Limits;
-use crate::format::error::{Error, Result};
+use crate::format::error::{Error, Result, Segment};
 
 /// What a [`Container`] holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,6 +72,8 @@ pub struct Container {
     /// The SChunk's geometry as a 1-D array (the NDArray's comes from its reader).
     flat: [Vec<u64>; 3],
     opts: ReadOptions,
+    /// The store member it is (its errors name the key beside the store's file).
+    member: Option<String>,
 }
 
 /// Opens the container at `path` (a frame file or a sparse frame's directory) within the
@@ -83,7 +86,10 @@ pub fn open(path: impl AsRef<Path>) -> Result<Container> {
 pub fn open_with_limits(path: impl AsRef<Path>, limits: Limits) -> Result<Container> {
     let path = path.as_ref();
     let named = |e: Error| name_file(e, path);
-    let file = FrameFile::open_with_limits(path, limits).map_err(named)?;
+    let file = match FrameFile::open_with_limits(path, limits) {
+        Ok(file) => file,
+        Err(e) => return Err(named(a_store_instead(e, path, limits))),
+    };
     Container::from_frame(file).map_err(named)
 }
 
@@ -99,6 +105,35 @@ pub fn open_source(
     let named = |e: Error| e.in_file(name.display(), None);
     let file = FrameFile::from_source(source, name.clone(), limits).map_err(named)?;
     Container::from_frame(file).map_err(named)
+}
+
+/// `e`, or, when `path` is not a frame but opens as a python-blosc2 store, an error that says so
+/// and how to read it (`Store::open`, then `store.get(key)`), naming a few of its keys.
+fn a_store_instead(e: Error, path: &Path, limits: Limits) -> Error {
+    // A directory is a store when python-blosc2 made it one (its `embed.b2e`, or the `.b2d` name),
+    // not because frames are in it.
+    let b2d = path.extension().is_some_and(|x| x == "b2d")
+        || path.join(crate::container::store::EMBED_NAME).is_file();
+    if path.is_dir() && !b2d {
+        return e;
+    }
+    let Ok(store) = crate::container::store::Store::open_with_limits(path, limits) else { return e };
+    let mut keys: Vec<&str> = store.keys().take(3).collect();
+    let n = store.keys().count();
+    if n > keys.len() {
+        keys.push("...");
+    }
+    let form = match store.form() {
+        crate::container::store::Form::Zip => "a .b2z store (a ZIP of frames)",
+        crate::container::store::Form::Directory => "a .b2d store (a directory of frames)",
+        crate::container::store::Form::Embed => "a .b2e store (an EmbedStore)",
+    };
+    Error::new(crate::format::error::ErrorKind::Mismatch {
+        what: "a frame (b2schema::store::Store::open opens a store, store.get(key) its members), not",
+        expected: String::from("a store"),
+        found: alloc::format!("{form} of {n} members: {}", keys.join(", ")),
+    })
+    .in_file(path.display(), Some(String::from("a python-blosc2 store, not a frame")))
 }
 
 /// Opens the container at `url` (`http://host[:port]/path`, a contiguous frame) within the
@@ -126,6 +161,12 @@ pub fn open_url_with_limits(url: &str, limits: Limits) -> Result<Container> {
 /// `e` about the file at `path`: the path, and first words that say what the file is when it is
 /// not a readable frame ("not a Blosc2 frame", "truncated: ...").
 fn name_file(e: Error, path: &Path) -> Error {
+    // The frame's own opener names the file without saying what it is: say it here.
+    let e = if e.lead().is_none() && e.file() == Some(path.display().to_string().as_str()) {
+        e.without_file()
+    } else {
+        e
+    };
     if e.file().is_some() {
         return e;
     }
@@ -164,7 +205,7 @@ impl Container {
             None => None,
         };
         let opts = ReadOptions { max_bytes: file.limits().max_output(), ..ReadOptions::default() };
-        Ok(Container { file, array, dtype, flat, opts })
+        Ok(Container { file, array, dtype, flat, opts, member: None })
     }
 
     /// The container in the contiguous frame `bytes` (a cframe, as `blosc2.to_cframe()` gives),
@@ -238,6 +279,18 @@ impl Container {
 
     /// `e` naming this container's file.
     fn named(&self, e: Error) -> Error {
+        let e = match &self.member {
+            Some(key) if !matches!(e.path().next(), Some(Segment::Key(k)) if k == key) => {
+                e.in_segment(Segment::Key(key.clone()))
+            }
+            _ => e,
+        };
         e.in_file(self.file.path().display(), None)
+    }
+
+    /// The same container, as the member `key` of a store: its errors name the key.
+    pub(crate) fn in_member(mut self, key: &str) -> Container {
+        self.member = Some(String::from(key));
+        self
     }
 }

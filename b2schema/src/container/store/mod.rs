@@ -27,6 +27,7 @@
 //! # Ok::<(), b2schema::Error>(())
 //! ```
 
+mod access;
 mod batch;
 mod batch_write;
 mod cells;
@@ -52,6 +53,7 @@ use std::sync::Arc;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+pub use access::VLMETA_KEY;
 pub use batch::{BatchArray, BatchMeta};
 pub use batch_write::BatchArrayWriter;
 pub use ctable::{
@@ -88,6 +90,9 @@ pub struct Store {
     bytes_read: u64,
     /// A `.b2z`'s or `.b2e`'s file (local, or by URL); a `.b2z`'s members are windows of it.
     file: Option<Source>,
+    /// The member in which python-blosc2 keeps the store's own vlmeta ([`VLMETA_KEY`]), kept
+    /// apart from [`Store::members`] (python-blosc2 does not list it either).
+    vlmeta_member: Option<Member>,
 }
 
 /// The frame of the stored ZIP member `e` of `src`: its local header read (over a remote
@@ -123,7 +128,8 @@ impl Store {
         if path.is_dir() {
             return Self::open_directory(path, limits);
         }
-        let (f, len) = crate::container::frame::open_regular(path)?;
+        let (f, len) =
+            crate::container::frame::open_regular(path).map_err(|e| e.in_file(path.display(), None))?;
         Self::open_source(Arc::new(LocalFile::new(f, len)), path.to_path_buf(), limits)
     }
 
@@ -198,7 +204,16 @@ impl Store {
             };
             members.push(Member { key, place });
         }
-        let mut store = Store { path, form: Form::Zip, members, embed, limits, bytes_read, file: Some(src) };
+        let mut store = Store {
+            path,
+            form: Form::Zip,
+            members,
+            embed,
+            limits,
+            bytes_read,
+            file: Some(src),
+            vlmeta_member: None,
+        };
         store.add_embedded()?;
         Ok(store)
     }
@@ -222,6 +237,7 @@ impl Store {
             limits,
             bytes_read,
             file: None,
+            vlmeta_member: None,
         };
         store.add_embedded()?;
         Ok(store)
@@ -248,6 +264,7 @@ impl Store {
             limits,
             bytes_read,
             file: Some(src),
+            vlmeta_member: None,
         };
         store.add_embedded()?;
         Ok(store)
@@ -285,6 +302,9 @@ impl Store {
             };
             return Err(e);
         }
+        if let Ok(i) = self.members.binary_search_by(|m| m.key.as_str().cmp(VLMETA_KEY)) {
+            self.vlmeta_member = Some(self.members.remove(i));
+        }
         Ok(())
     }
 
@@ -304,13 +324,18 @@ impl Store {
         self.form
     }
 
-    /// The members, sorted by key.
+    /// The members, sorted by key; the member that holds the store's own vlmeta
+    /// ([`VLMETA_KEY`], read through [`Store::vlmeta`]) is not one of them, as python-blosc2 does
+    /// not list it.
     pub fn members(&self) -> &[Member] {
         &self.members
     }
 
     /// The member of `key`.
     pub fn member(&self, key: &str) -> Option<&Member> {
+        if key == VLMETA_KEY {
+            return self.vlmeta_member.as_ref();
+        }
         // Sorted by key when opened ([`Store::add_embedded`]): a binary search, so that listing
         // every member is not quadratic in their number.
         let i = self.members.binary_search_by(|m| m.key.as_str().cmp(key)).ok()?;

@@ -27,7 +27,7 @@
 //! ```
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -36,6 +36,7 @@ use super::embed::METADATA;
 use super::key::{self, EMBED_NAME};
 use crate::container::frame::FrameView;
 use crate::container::writer::Frame;
+use crate::container::writer::replace::{replace_file, sync_parent, temporary};
 use crate::format::error::{Error, Result, Segment};
 use crate::format::value::Value;
 
@@ -229,42 +230,10 @@ impl StoreWriter {
     }
 }
 
-/// Writes `bytes` to the file `path`, whole or not at all: a temporary file beside it, synced,
-/// renamed onto it (an existing file is replaced), then its directory synced so that the rename
-/// itself is durable.
+/// Writes `bytes` to the file `path`, whole or not at all (the writer's
+/// [`replace_file`](crate::container::writer::replace::replace_file)).
 pub(super) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
-    let tmp = temporary(path)?;
-    let written = (|| -> std::io::Result<()> {
-        let mut f = std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)?;
-        sync_parent(path)
-    })();
-    written.map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        Error::from(e).in_field("path")
-    })
-}
-
-/// Syncs the directory that holds `path` (where a directory can be opened: not on Windows).
-fn sync_parent(path: &Path) -> std::io::Result<()> {
-    let parent = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    if cfg!(unix) { std::fs::File::open(parent)?.sync_all() } else { Ok(()) }
-}
-
-/// A name beside `path` for its temporary (`.NAME.PID.tmp`).
-fn temporary(path: &Path) -> Result<PathBuf> {
-    let name = path.file_name().ok_or_else(|| {
-        Error::invalid("a path that names a file", "a file name", path.display(), 0).in_field("path")
-    })?;
-    let mut t = std::ffi::OsString::from(".");
-    t.push(name);
-    t.push(alloc::format!(".{}.tmp", std::process::id()));
-    Ok(path.with_file_name(t))
+    replace_file(path, |f| f.write_all(bytes).map_err(|e| Error::from(e).in_field("path")))
 }
 
 #[cfg(test)]

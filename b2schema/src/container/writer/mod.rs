@@ -18,9 +18,16 @@
 //! ```
 
 mod append;
+#[cfg(feature = "std")]
+mod array;
 pub mod chunk;
 mod cparams;
+#[cfg(feature = "std")]
+mod item;
 mod ndarray;
+#[cfg(feature = "std")]
+pub(crate) mod replace;
+mod shapes;
 mod stream;
 
 #[cfg(feature = "std")]
@@ -29,8 +36,15 @@ pub use append::{
     FrameIo, append_chunk, append_chunk_to, delete_vlmetalayer, delete_vlmetalayer_from, set_vlmetalayer,
     set_vlmetalayer_to,
 };
+#[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
+pub use array::Array;
 pub use cparams::CParams;
+#[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
+pub use item::Item;
 pub use ndarray::{Fill, NdArray, schunk, schunk_with};
+pub use shapes::{default_blocks, default_shapes};
 
 use alloc::string::String;
 use alloc::vec::Vec;

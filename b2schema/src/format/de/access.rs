@@ -113,8 +113,13 @@ impl<'de> de::MapAccess<'de> for MapAccess<'_, 'de> {
             return Ok(None);
         }
         self.index += 1;
-        self.key_offset = self.de.position();
-        seed.deserialize(&mut *self.de).map(Some).map_err(|e| e.in_segment(Segment::Index(self.index - 1)))
+        let at = self.de.position();
+        self.key_offset = at;
+        // A key that fails (one that names no field of a derived map struct) is named by its
+        // text where it is one, at its own offset, not the struct's.
+        seed.deserialize(&mut *self.de)
+            .map(Some)
+            .map_err(|e| e.with_offset(at).in_segment(self.key_segment()))
     }
 
     #[inline]
