@@ -13,9 +13,10 @@
    blocks; times one item of the first and one row of the second with python-blosc2
    (``arr[i]``, ``arr[i, :]``) before and after b2schema's ``examples/slice_bench`` (one
    thread; bytes decoded counted), and prints medians and ratios.
-3. Whole reads: the 2-D array whole, python-blosc2's ``arr[()]`` against ``examples/slice_bench``
-   reading bytes (``ArrayReader::read``) and typed values (``read_as::<f64>``), at 1 and 2
-   threads on both sides.
+3. Whole reads: the 2-D arrays and a 313 MB float32 climate field of shape (1200, 181, 360)
+   (python-blosc2's default chunks and blocks: few large chunks) whole, python-blosc2's ``arr[()]``
+   against ``examples/slice_bench`` reading bytes (``ArrayReader::read``) and typed values
+   (``read_as::<f64>`` or ``read_as::<f32>``), at 1 and 2 threads on both sides.
 """
 
 import json
@@ -39,6 +40,10 @@ BIG_N = 1 << 27  # 1 GiB of float64
 BIG_CHUNK = 2 << 20  # 16 MiB
 BIG_BLOCK = 32 << 10  # 256 KiB
 ROWS_SHAPE = (8000, 4000)  # 256 MB of float64
+# Issue 51's climate field: 313 MB of float32, python-blosc2's default chunks (30, 181, 360) and
+# blocks (1, 181, 360) on a host with L2 512 KiB / L3 32 MiB: few large chunks, many blocks each.
+CLIMATE = "/tmp/b2bench-climate.b2nd"
+CLIMATE_SHAPE = (1200, 181, 360)
 
 
 def cargo_example(name, *args):
@@ -74,6 +79,12 @@ def make_arrays():
     if not os.path.exists(ROWS_LZ4):
         data = np.round(np.random.default_rng(0).normal(size=ROWS_SHAPE), 3)
         blosc2.asarray(data, urlpath=ROWS_LZ4, mode="w", cparams=blosc2.CParams(codec=blosc2.Codec.LZ4, clevel=5))
+    if not os.path.exists(CLIMATE):
+        t, lat, lon = np.meshgrid(np.arange(CLIMATE_SHAPE[0]), np.linspace(-90, 90, CLIMATE_SHAPE[1]),
+                                  np.linspace(0, 359, CLIMATE_SHAPE[2]), indexing="ij", sparse=True)
+        field = (288 - 30 * np.sin(np.radians(lat)) ** 2 + 5 * np.sin(2 * np.pi * t / 365)
+                 + 2 * np.cos(np.radians(lon) * 3) + np.random.default_rng(1).normal(0, 0.5, CLIMATE_SHAPE))
+        blosc2.asarray(np.round(field, 2).astype(np.float32), urlpath=CLIMATE, mode="w")
 
 
 def py_time(fn, reps):
@@ -112,7 +123,7 @@ def slices(reps):
 
 def whole(reps):
     make_arrays()
-    for path in (ROWS, ROWS_LZ4):
+    for path in (ROWS, ROWS_LZ4, CLIMATE):
         for nthreads in (1, 2):
             blosc2.set_nthreads(nthreads)
             rows = blosc2.open(path, mode="r")
@@ -120,12 +131,14 @@ def whole(reps):
             codec = f"{rows.cparams.codec.name.lower()} {rows.cparams.clevel}"
             fn = lambda: rows[()]  # noqa: E731
             before = py_time(fn, reps)
+            typed = "f32" if rows.dtype == np.float32 else "f64"
             ours = {m: json.loads(cargo_example("slice_bench", path, "", str(reps), str(nthreads), m))
-                    for m in ("bytes", "f64")}
+                    for m in ("bytes", typed)}
             after = py_time(fn, reps)
             py = statistics.median([before, after])
             for mode, r in ours.items():
-                print(f"whole {mb:.0f} MB 2-D float64 array, {codec} + shuffle, {nthreads} thread(s), {mode}: "
+                print(f"whole {mb:.0f} MB {rows.dtype} array {rows.shape}, chunks {rows.chunks}, blocks {rows.blocks}, "
+                      f"{codec} + shuffle, {nthreads} thread(s), {mode}: "
                       f"b2schema {r['median_ms']:.1f} ms ({mb / r['median_ms'] * 1e3:.0f} MB/s), "
                       f"python-blosc2 arr[()] {py:.1f} ms ({before:.1f} before, {after:.1f} after), "
                       f"ratio {r['median_ms'] / py:.2f}")

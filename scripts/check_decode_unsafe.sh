@@ -50,7 +50,9 @@ ON_BYTES = {
               "filter::bytedelta::tests::decode_matches_its_definition",
               "filter::bytedelta::tests::decode_unshuffle_is_both_undone"]),
     "bytemuck": ("pulp::cast between [u8; 32] and __m256i ([u8; 64] and __m512i with pulp's "
-                 "x86-v4): transmutes of decoded bytes' register values, its Pod bounds justify",
+                 "x86-v4): transmutes of decoded bytes' register values, its Pod bounds justify; "
+                 "and b2schema's typed reads: cast_slice_mut of the caller's number buffer to its "
+                 "bytes, which the decoders fill (a layout cast over the buffer's own length)",
                  "a transmute of a fixed-size value; nothing read, nothing indexed",
                  ["filter::shuffle::tests::fast_unshuffle_equals_the_plain_loop",
                   "filter::bitshuffle::tests::fast_bitunshuffle_equals_the_plain_loop"]),

@@ -581,3 +581,41 @@ fn a_page_of_live_rows_reads_only_its_rows() {
     assert_eq!(rows, [[Value::from("s12")], [Value::from("s13")]]);
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// Typed columns (`CTable::column::<T>`, python-blosc2's `t[name][:]`): every column of the
+/// python-written table as its Rust type, live rows only, nulls as `None`, equal to what
+/// python-blosc2 gave (`tables.json`); a type the column does not hold is an error naming it.
+#[test]
+fn typed_columns_read_the_live_rows_as_python_blosc2_gives_them() {
+    let m = &manifest()["table.b2d"];
+    let t = CTable::open(dir().join("table.b2d")).unwrap();
+    let col = |name: &str| -> Vec<serde_json::Value> {
+        m["rows"].as_array().unwrap().iter().map(|r| r[name].clone()).collect()
+    };
+    let as_json = |v: Vec<Option<serde_json::Value>>| -> Vec<serde_json::Value> {
+        v.into_iter().map(|c| c.unwrap_or(serde_json::Value::Null)).collect()
+    };
+    let ids: Vec<Option<i64>> = t.column("id").unwrap();
+    assert_eq!(as_json(ids.into_iter().map(|v| v.map(|v| json!(v))).collect()), col("id"));
+    let x: Vec<Option<f64>> = t.column("x").unwrap();
+    assert_eq!(as_json(x.into_iter().map(|v| v.map(|v| json!(v))).collect()), col("x"));
+    let ok: Vec<Option<bool>> = t.column("ok").unwrap();
+    assert_eq!(as_json(ok.into_iter().map(|v| v.map(|v| json!(v))).collect()), col("ok"));
+    for name in ["name", "s"] {
+        let s: Vec<Option<String>> = t.column(name).unwrap();
+        assert_eq!(as_json(s.into_iter().map(|v| v.map(|v| json!(v))).collect()), col(name), "{name}");
+    }
+    let raw: Vec<Option<Vec<u8>>> = t.column("raw").unwrap();
+    let hex = |b: Vec<u8>| json!({ "__bytes__": b.iter().map(|x| format!("{x:02x}")).collect::<String>() });
+    assert_eq!(as_json(raw.into_iter().map(|v| v.map(hex)).collect()), col("raw"));
+    let n32: Vec<Option<i32>> = t.column("n32").unwrap();
+    assert_eq!(n32[1], None, "a null (masked) cell");
+    assert_eq!(as_json(n32.into_iter().map(|v| v.map(|v| json!(v))).collect()), col("n32"));
+    // Of another type: an error naming the column and the row.
+    let e = t.column::<String>("x").unwrap_err().to_string();
+    assert!(e.contains("\"x\"") && e.contains("String") && e.contains("float64"), "{e}");
+    assert!(!e.contains("offset"), "no byte offset to name: {e}");
+    let e = t.column::<bool>("id").unwrap_err().to_string();
+    assert!(e.contains("bool") && e.contains("an integer"), "{e}");
+    assert!(t.column::<i64>("nope").is_err());
+}

@@ -3,13 +3,13 @@
 //! array, one row of a 2-D array), which times python-blosc2's `arr[...]` on the same file.
 //!
 //! ```text
-//! cargo run --release -p b2schema --example slice_bench -- FILE SELECTION [REPS] [NTHREADS] [bytes|f64]
+//! cargo run --release -p b2schema --example slice_bench -- FILE SELECTION [REPS] [NTHREADS] [bytes|f64|f32]
 //! ```
 //!
 //! Prints one line of JSON: the median and the best time in ms of `REPS` reads (the reader is
 //! opened once, as python-blosc2's array is), and the read's statistics (chunks, blocks, bytes
-//! decoded, bytes read from the file). `f64` reads typed values (`read_as::<f64>`, into a new
-//! `Vec<f64>`) instead of bytes.
+//! decoded, bytes read from the file). `f64` and `f32` read typed values (`read_as::<f64>` or
+//! `read_as::<f32>`, into a new `Vec`) instead of bytes.
 
 use std::time::Instant;
 
@@ -22,7 +22,7 @@ fn main() {
     let text = args.next().expect("SELECTION");
     let reps: usize = args.next().map_or(21, |r| r.parse().expect("REPS"));
     let nthreads: usize = args.next().map_or(1, |t| t.parse().expect("NTHREADS"));
-    let typed = args.next().is_some_and(|m| m == "f64");
+    let mode = args.next().unwrap_or_default();
     let file = FrameFile::open(&path).expect("open");
     let reader = ArrayReader::new(&file).expect("an NDArray");
     let sel = Selection::parse(&text, reader.shape()).expect("selection");
@@ -31,10 +31,14 @@ fn main() {
     let mut times = Vec::with_capacity(reps);
     for _ in 0..reps {
         let t = Instant::now();
-        if typed {
+        if mode == "f64" {
             let out: Vec<f64> = reader.read_as(&sel, &opts).expect("read_as");
             times.push(t.elapsed().as_secs_f64() * 1e3);
             assert_eq!(out.len() * 8, first.len(), "as many items every time");
+        } else if mode == "f32" {
+            let out: Vec<f32> = reader.read_as(&sel, &opts).expect("read_as");
+            times.push(t.elapsed().as_secs_f64() * 1e3);
+            assert_eq!(out.len() * 4, first.len(), "as many items every time");
         } else {
             let (out, _) = reader.read(&sel, &opts).expect("read");
             times.push(t.elapsed().as_secs_f64() * 1e3);

@@ -53,7 +53,9 @@
 //! | `std` | yes | `std::io` adapters, files (`FrameFile`, the writer's files), [`array`](mod@array), [`store`], `std::error::Error` |
 //! | `derive` | yes | `#[derive(B2Layout)]` (the `b2schema-derive` crate), and the containers declared with it: [`frame`], [`b2nd`], [`writer`], [`array`](mod@array) |
 //! | `blosclz`, `lz4`, `zlib`, `zstd` | yes | the chunk codec's codecs (all pure Rust) |
-//! | `ndarray` | no | `array::ArrayReader::read_ndarray`: slices as `ndarray::ArrayD` |
+//! | `http` | no | frames and stores by `http://` URL: `open_url`, `FrameFile::open_url`, `Store::open_url` (ranged GETs by a std-only HTTP/1.1 client, no dependency) |
+//! | `https` | no | `http`, and `https://` URLs: rustls with the graviola provider (x86-64 and aarch64; elsewhere `https://` is refused, saying why), Mozilla's roots, a CA file (`HttpOptions::ca_file`, `SSL_CERT_FILE`) |
+//! | `ndarray` | no | `array::ArrayReader::read_ndarray` (slices as `ndarray::ArrayD`), `writer::Array::from_ndarray` |
 //! | `half` | no | float16 items as `half::f16` (re-exported as `b2schema::half`) |
 //! | `complex` | no | complex items as `num_complex::Complex` (re-exported as `b2schema::num_complex`) |
 //!

@@ -29,6 +29,20 @@ pub trait Element: Sized + Send + 'static {
         }
     }
 
+    /// For a type whose memory is its items' little-endian bytes (the numbers, on a
+    /// little-endian host): `n` zero items to decode into in place ([`Element::le_bytes_mut`]).
+    /// `None` (the default) for the others, which are converted from the bytes read.
+    #[doc(hidden)]
+    fn zeros_le(_n: usize) -> Option<alloc::vec::Vec<Self>> {
+        None
+    }
+
+    /// The memory of `items` as bytes, for the types of [`Element::zeros_le`].
+    #[doc(hidden)]
+    fn le_bytes_mut(_items: &mut [Self]) -> Option<&mut [u8]> {
+        None
+    }
+
     /// Items from `bytes` appended to `out` (whose capacity the caller reserved): each written
     /// once, never zeroed first.
     fn decode_extend(bytes: &[u8], dtype: &DType, out: &mut alloc::vec::Vec<Self>) {
@@ -69,6 +83,18 @@ macro_rules! numbers {
                 } else {
                     out.iter_mut().zip(items).for_each(|(o, b)| *o = <$t>::from_le_bytes(b));
                 }
+            }
+            fn zeros_le(n: usize) -> Option<alloc::vec::Vec<Self>> {
+                if !cfg!(target_endian = "little") {
+                    return None;
+                }
+                let mut v = alloc::vec::Vec::new();
+                v.try_reserve_exact(n).ok()?;
+                v.resize(n, 0 as $t);
+                Some(v)
+            }
+            fn le_bytes_mut(items: &mut [Self]) -> Option<&mut [u8]> {
+                cfg!(target_endian = "little").then(|| bytemuck::cast_slice_mut(items))
             }
             fn decode_extend(bytes: &[u8], dtype: &DType, out: &mut alloc::vec::Vec<Self>) {
                 const N: usize = core::mem::size_of::<$t>();

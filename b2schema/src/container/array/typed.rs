@@ -41,6 +41,15 @@ impl ArrayReader<'_> {
         let dtype = self.dtype_for::<T>()?;
         let ts = self.typesize();
         let n = self.result_len(sel, opts)? / ts;
+        // Little-endian numbers read as the host's (little-endian) numbers: decoded straight into
+        // the result by every thread, with no piece converted after.
+        if !big_endian(&dtype)
+            && let Some(mut out) = T::zeros_le(n)
+        {
+            let bytes = T::le_bytes_mut(&mut out).ok_or_else(|| invalid("a typed buffer", "", "none"))?;
+            self.read_into(sel, bytes, opts)?;
+            return Ok(out);
+        }
         let mut out = Vec::new();
         out.try_reserve_exact(n)
             .map_err(|_| invalid("a result that can be allocated, items:", "fewer", n))?;
@@ -74,6 +83,11 @@ impl ArrayReader<'_> {
         let n = self.result_len(sel, &ReadOptions { max_bytes: u64::MAX, ..*opts })? / self.typesize();
         if out.len() != n {
             return Err(invalid("an output of the selection's items:", n, out.len()));
+        }
+        if !big_endian(dtype)
+            && let Some(bytes) = T::le_bytes_mut(out)
+        {
+            return self.read_into(sel, bytes, opts);
         }
         let mut at = 0;
         let ts = self.typesize();
@@ -135,4 +149,11 @@ impl ArrayReader<'_> {
         ndarray::ArrayD::from_shape_vec(ndarray::IxDyn(&shape), values)
             .map_err(|e| invalid("values of the selection's shape", alloc::format!("{shape:?}"), e))
     }
+}
+
+/// Whether the items of `dtype` are stored big-endian (read as the host's numbers, they are
+/// converted).
+fn big_endian(dtype: &DType) -> bool {
+    use crate::container::dtype::ByteOrder;
+    matches!(dtype, DType::Scalar(s) if s.order.resolve(ByteOrder::Little) == ByteOrder::Big)
 }

@@ -31,6 +31,7 @@ mod access;
 mod batch;
 mod batch_write;
 mod cells;
+mod column;
 mod ctable;
 mod describe;
 mod dir;
@@ -56,6 +57,7 @@ use alloc::vec::Vec;
 pub use access::VLMETA_KEY;
 pub use batch::{BatchArray, BatchMeta};
 pub use batch_write::BatchArrayWriter;
+pub use column::Cell;
 pub use ctable::{
     CTABLE_META_KEY, CTable, ColumnSpec, DICT_SUFFIX, NOTNULL_SUFFIX, UTF8_DATA_SUFFIX, VALID_ROWS_KEY,
     column_key,
