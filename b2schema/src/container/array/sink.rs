@@ -10,6 +10,7 @@ use super::reader::{
     next_in_box,
 };
 use super::selection::Selection;
+use crate::container::b2nd::MAX_DIM;
 use crate::format::error::Result;
 
 impl ArrayReader<'_> {
@@ -108,20 +109,26 @@ impl ArrayReader<'_> {
 /// Where items go: `out` holds the items of `ranges` in C order.
 pub(super) struct Sink<'o> {
     out: &'o mut [u8],
-    /// Item strides of `out`.
-    strides: Vec<usize>,
-    starts: Vec<u64>,
+    /// Item strides of `out` (the first `ndim`).
+    strides: [usize; MAX_DIM],
+    starts: [u64; MAX_DIM],
     typesize: usize,
 }
 
 impl<'o> Sink<'o> {
     pub(super) fn new(r: &ArrayReader<'_>, ranges: &[Range<u64>], out: &'o mut [u8]) -> Self {
+        // At most MAX_DIM dimensions (the b2nd metalayer is checked for it): per-dimension values
+        // live in fixed arrays, so that a chunk or a block costs no allocation.
         let n = ranges.len();
-        let mut strides = alloc::vec![1usize; n];
+        let mut strides = [1usize; MAX_DIM];
         for d in (0..n.saturating_sub(1)).rev() {
             strides[d] = strides[d + 1] * (ranges[d + 1].end - ranges[d + 1].start) as usize;
         }
-        Sink { out, strides, starts: ranges.iter().map(|r| r.start).collect(), typesize: r.typesize }
+        let mut starts = [0u64; MAX_DIM];
+        for (s, r) in starts.iter_mut().zip(ranges) {
+            *s = r.start;
+        }
+        Sink { out, strides, starts, typesize: r.typesize }
     }
 
     /// Copies the items of `ranges` (array coordinates) that lie in `chunk`, block by block.
@@ -135,8 +142,7 @@ impl<'o> Sink<'o> {
     ) -> Result<()> {
         // The part of the selection inside the chunk's real items, in chunk coordinates.
         let n = ranges.len();
-        let mut lo = Vec::with_capacity(n);
-        let mut hi = Vec::with_capacity(n);
+        let (mut lo, mut hi) = ([0u64; MAX_DIM], [0u64; MAX_DIM]);
         for (d, range) in ranges.iter().enumerate() {
             let o = chunk.origin[d];
             let end = (o + r.chunkshape[d]).min(r.shape[d]);
@@ -144,30 +150,35 @@ impl<'o> Sink<'o> {
             if a >= b {
                 return Ok(());
             }
-            lo.push(a - o);
-            hi.push(b - o);
+            (lo[d], hi[d]) = (a - o, b - o);
         }
         // A special chunk is one item everywhere: its part is filled at once, whatever its blocks.
         if let Source::Fill(item) = &chunk.source {
-            let part: Vec<Range<u64>> =
-                (0..n).map(|d| chunk.origin[d] + lo[d]..chunk.origin[d] + hi[d]).collect();
-            self.fill_rows(&part, item);
+            let part: [Range<u64>; MAX_DIM] = core::array::from_fn(|d| {
+                if d < n { chunk.origin[d] + lo[d]..chunk.origin[d] + hi[d] } else { 0..0 }
+            });
+            self.fill_rows(&part[..n], item);
             return Ok(());
         }
-        let blo: Vec<u64> = lo.iter().zip(&r.blockshape).map(|(&l, &b)| l / b).collect();
-        let bhi: Vec<u64> = hi.iter().zip(&r.blockshape).map(|(&h, &b)| (h - 1) / b).collect();
+        let (mut blo, mut bhi) = ([0u64; MAX_DIM], [0u64; MAX_DIM]);
+        for d in 0..n {
+            (blo[d], bhi[d]) = (lo[d] / r.blockshape[d], (hi[d] - 1) / r.blockshape[d]);
+        }
+        let (blo, bhi) = (&blo[..n], &bhi[..n]);
         if let Source::Blocks { loc, table, .. } = &chunk.source
             && r.file().min_read() > 0
         {
             // From a remote source, the bytes of the blocks this band needs in one read: from the
             // first block's span to the last one's.
             let (mut first, mut last, mut n) = (usize::MAX, 0usize, 0usize);
-            let mut bc = blo.clone();
+            let mut bc = [0u64; MAX_DIM];
+            bc[..blo.len()].copy_from_slice(blo);
+            let bc = &mut bc[..blo.len()];
             loop {
                 let j = bc.iter().zip(&r.bgrid).fold(0u64, |a, (&c, &g)| a * g + c) as usize;
                 let span = table.block_span(j).map_err(|e| crate::format::error::Error::chunk(e, 0))?;
                 (first, last, n) = (first.min(span.start), last.max(span.end), n + 1);
-                if !next_in_box(&mut bc, &blo, &bhi) {
+                if !next_in_box(bc, blo, bhi) {
                     break;
                 }
             }
@@ -175,19 +186,22 @@ impl<'o> Sink<'o> {
                 fetch_ahead(r.file(), *loc, first..last, &mut scratch.io, stats)?;
             }
         }
-        let mut bc = blo.clone();
+        let mut bc = [0u64; MAX_DIM];
+        bc[..n].copy_from_slice(blo);
+        let bc = &mut bc[..n];
         loop {
             // The block's items in array coordinates, cut to the selection.
-            let block: Vec<Range<u64>> = (0..n)
-                .map(|d| {
-                    let start = chunk.origin[d] + bc[d] * r.blockshape[d];
-                    let a = start.max(chunk.origin[d] + lo[d]);
-                    let b = (start + r.blockshape[d]).min(chunk.origin[d] + hi[d]);
-                    a..b
-                })
-                .collect();
-            self.copy_block(r, chunk, &bc, &block, stats, scratch)?;
-            if !next_in_box(&mut bc, &blo, &bhi) {
+            let block: [Range<u64>; MAX_DIM] = core::array::from_fn(|d| {
+                if d >= n {
+                    return 0..0;
+                }
+                let start = chunk.origin[d] + bc[d] * r.blockshape[d];
+                let a = start.max(chunk.origin[d] + lo[d]);
+                let b = (start + r.blockshape[d]).min(chunk.origin[d] + hi[d]);
+                a..b
+            });
+            self.copy_block(r, chunk, bc, &block[..n], stats, scratch)?;
+            if !next_in_box(bc, blo, bhi) {
                 return Ok(());
             }
         }
@@ -262,15 +276,16 @@ impl<'o> Sink<'o> {
             );
             return Ok(());
         }
-        let mut bstrides = alloc::vec![1usize; n];
+        let mut bstrides = [1usize; MAX_DIM];
         for d in (0..n - 1).rev() {
             bstrides[d] = bstrides[d + 1] * r.blockshape[d + 1] as usize;
         }
-        let bstart: Vec<u64> = (0..n).map(|d| chunk.origin[d] + bc[d] * r.blockshape[d]).collect();
+        let (mut bstart, mut idx, mut hi) = ([0u64; MAX_DIM], [0u64; MAX_DIM], [0u64; MAX_DIM]);
+        for (d, p) in part.iter().enumerate() {
+            (bstart[d], idx[d], hi[d]) = (chunk.origin[d] + bc[d] * r.blockshape[d], p.start, p.end - 1);
+        }
+        let lo = idx;
         let run = (part[n - 1].end - part[n - 1].start) as usize * ts;
-        let mut idx: Vec<u64> = part.iter().map(|p| p.start).collect();
-        let lo = idx.clone();
-        let hi: Vec<u64> = part.iter().map(|p| p.end - 1).collect();
         loop {
             let src: usize = (0..n).map(|d| (idx[d] - bstart[d]) as usize * bstrides[d]).sum::<usize>() * ts;
             let dst: usize =
@@ -310,9 +325,11 @@ impl<'o> Sink<'o> {
             return;
         }
         let run = (part[n - 1].end - part[n - 1].start) as usize * ts;
-        let mut idx: Vec<u64> = part.iter().map(|p| p.start).collect();
-        let lo = idx.clone();
-        let hi: Vec<u64> = part.iter().map(|p| p.end - 1).collect();
+        let (mut idx, mut hi) = ([0u64; MAX_DIM], [0u64; MAX_DIM]);
+        for (d, p) in part.iter().enumerate() {
+            (idx[d], hi[d]) = (p.start, p.end - 1);
+        }
+        let lo = idx;
         loop {
             let dst: usize =
                 (0..n).map(|d| (idx[d] - self.starts[d]) as usize * self.strides[d]).sum::<usize>() * ts;
