@@ -88,10 +88,12 @@ macro_rules! numbers {
                 if !cfg!(target_endian = "little") {
                     return None;
                 }
-                let mut v = alloc::vec::Vec::new();
-                v.try_reserve_exact(n).ok()?;
-                v.resize(n, 0 as $t);
-                Some(v)
+                // Probed first (fallibly), then made by `vec!` of zeros, which takes the
+                // allocator's zeroed pages (`calloc`) instead of writing every byte.
+                let mut probe: alloc::vec::Vec<$t> = alloc::vec::Vec::new();
+                probe.try_reserve_exact(n).ok()?;
+                drop(probe);
+                Some(alloc::vec![0 as $t; n])
             }
             fn le_bytes_mut(items: &mut [Self]) -> Option<&mut [u8]> {
                 cfg!(target_endian = "little").then(|| bytemuck::cast_slice_mut(items))
