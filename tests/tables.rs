@@ -642,10 +642,7 @@ fn arrow_reads_of_crafted_tables_are_errors() {
     assert!(e.contains("null mask") && e.contains("/_cols/n32.notnull"), "{e}");
 
     let t = fresh("arrow-kind");
-    set_schema(
-        &t,
-        r#"{"version": 3, "columns": [{"name": "x", "kind": "complex128"}], "n_rows": 6}"#,
-    );
+    set_schema(&t, r#"{"version": 3, "columns": [{"name": "x", "kind": "complex128"}], "n_rows": 6}"#);
     let e = arrow_err(&t, &["x"]);
     assert!(e.contains("/_cols/x") && e.contains("complex128") && e.contains("Arrow"), "{e}");
 

@@ -344,6 +344,11 @@ impl CTable {
         for a in (0..total).step_by(band as usize) {
             let b = (a + band).min(total);
             let bits = read_rows(&valid, a, b, &limits).map_err(at_valid)?;
+            if bits.iter().all(|&bit| bit == 0) {
+                // No live row: the columns' cells there are never read (a dictionary column's
+                // codes past its last row name no value while its dictionary is empty).
+                continue;
+            }
             let mut band_cells = Vec::new();
             for c in &mut columns {
                 band_cells.push(c.cells(a, b, &limits)?.into_iter());
@@ -411,6 +416,11 @@ impl Bands {
         self.next = b;
         let bits = read_rows(&self.valid, a, b, &self.limits)
             .map_err(|e| e.in_segment(Segment::Key(VALID_ROWS_KEY.into())))?;
+        let live = bits.iter().filter(|&&v| v != 0).count();
+        if live == 0 {
+            // As in `for_each_row`: a band without a live row is not read.
+            return Ok(Some((0, self.columns.iter().map(|_| Vec::new()).collect())));
+        }
         let mut out = Vec::with_capacity(self.columns.len());
         for c in &mut self.columns {
             let cells = c.cells(a, b, &self.limits)?;
@@ -425,6 +435,6 @@ impl Bands {
             }
             out.push(cells.into_iter().zip(&bits).filter(|(_, bit)| **bit != 0).map(|(v, _)| v).collect());
         }
-        Ok(Some((bits.iter().filter(|&&v| v != 0).count(), out)))
+        Ok(Some((live, out)))
     }
 }
