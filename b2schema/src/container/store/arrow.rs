@@ -1,42 +1,4 @@
-//! A CTable's live rows as Arrow `RecordBatch`es (feature `arrow`): [`CTable::arrow_reader`]
-//! gives an [`ArrowReader`], arrow's `RecordBatchReader`, over the chosen columns (only their
-//! members are read), in batches of as many rows as the caller asks (the last one shorter),
-//! the deleted rows left out and the nulls (masks and sentinels) made Arrow nulls. The columns
-//! are read a band of rows at a time (as [`CTable::for_each_row`] reads them), so memory follows
-//! the band and the batch, not the table.
-//!
-//! The Arrow types are python-blosc2's own (`CTable.to_arrow()`, 4.14):
-//!
-//! | column kind | Arrow type |
-//! | --- | --- |
-//! | `int8` .. `int64`, `uint8` .. `uint64`, `float32`, `float64`, `bool` | the primitive of that name |
-//! | `string` (`<U`), `vlstring` | `Utf8` |
-//! | `utf8` (offsets and bytes) | `LargeUtf8` |
-//! | `bytes` (`\|S`), `vlbytes` | `LargeBinary` |
-//! | `timestamp` | `Timestamp` with the schema's `unit` (and `timezone`) |
-//! | `dictionary` | `Dictionary<Int32, Utf8>` |
-//!
-//! The other kinds (`complex64`, `complex128`, `ndarray`, `list`, `struct`, `object`) are
-//! refused by [`CTable::arrow_reader`] with an error that names the column and its kind. The
-//! Arrow schema's metadata holds the CTable's schema JSON at [`ARROW_SCHEMA_KEY`]. An error of
-//! ours met while reading is `ArrowError::ExternalError` holding the [`crate::Error`].
-//!
-//! ```
-//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
-//! # let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/tables/table.b2d");
-//! use arrow_array::{Array, Float64Array, RecordBatchReader};
-//! use b2schema::store::CTable;
-//!
-//! let table = CTable::open(&path)?;
-//! let reader = table.arrow_reader(Some(&["id", "x"]), 4)?;   // 2 columns, 4 rows a batch
-//! assert_eq!(reader.schema().fields().len(), 2);
-//! let batches = reader.collect::<Result<Vec<_>, _>>()?;
-//! assert_eq!(batches.iter().map(|b| b.num_rows()).collect::<Vec<_>>(), [4, 2]);
-//! let x = batches[0].column(1).as_any().downcast_ref::<Float64Array>().unwrap();
-//! assert_eq!(x.value(1), 1.0);                                // row 1 was deleted
-//! # Ok(())
-//! # }
-//! ```
+//! A CTable's live rows as Arrow `RecordBatch`es (feature `arrow`): [`ArrowReader`].
 
 use alloc::boxed::Box;
 use alloc::string::{String, ToString};
@@ -66,7 +28,45 @@ use crate::format::value::Value;
 /// The key of the Arrow schema's metadata that holds the CTable's schema JSON.
 pub const ARROW_SCHEMA_KEY: &str = "b2schema.ctable.schema";
 
-/// A CTable's live rows as Arrow `RecordBatch`es: see the [module documentation](self).
+/// A CTable's live rows as Arrow `RecordBatch`es (feature `arrow`): [`CTable::arrow_reader`]
+/// gives an [`ArrowReader`], arrow's `RecordBatchReader`, over the chosen columns (only their
+/// members are read), in batches of as many rows as the caller asks (the last one shorter),
+/// the deleted rows left out and the nulls (masks and sentinels) made Arrow nulls. The columns
+/// are read a band of rows at a time (as [`CTable::for_each_row`] reads them), so memory follows
+/// the band and the batch, not the table.
+///
+/// The Arrow types are python-blosc2's own (`CTable.to_arrow()`, 4.14):
+///
+/// | column kind | Arrow type |
+/// | --- | --- |
+/// | `int8` .. `int64`, `uint8` .. `uint64`, `float32`, `float64`, `bool` | the primitive of that name |
+/// | `string` (`<U`), `vlstring` | `Utf8` |
+/// | `utf8` (offsets and bytes) | `LargeUtf8` |
+/// | `bytes` (`\|S`), `vlbytes` | `LargeBinary` |
+/// | `timestamp` | `Timestamp` with the schema's `unit` (and `timezone`) |
+/// | `dictionary` | `Dictionary<Int32, Utf8>` |
+///
+/// The other kinds (`complex64`, `complex128`, `ndarray`, `list`, `struct`, `object`) are
+/// refused by [`CTable::arrow_reader`] with an error that names the column and its kind. The
+/// Arrow schema's metadata holds the CTable's schema JSON at [`ARROW_SCHEMA_KEY`]. An error of
+/// ours met while reading is `ArrowError::ExternalError` holding the [`crate::Error`].
+///
+/// ```
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/tables/table.b2d");
+/// use arrow_array::{Array, Float64Array, RecordBatchReader};
+/// use b2schema::store::CTable;
+///
+/// let table = CTable::open(&path)?;
+/// let reader = table.arrow_reader(Some(&["id", "x"]), 4)?;   // 2 columns, 4 rows a batch
+/// assert_eq!(reader.schema().fields().len(), 2);
+/// let batches = reader.collect::<Result<Vec<_>, _>>()?;
+/// assert_eq!(batches.iter().map(|b| b.num_rows()).collect::<Vec<_>>(), [4, 2]);
+/// let x = batches[0].column(1).as_any().downcast_ref::<Float64Array>().unwrap();
+/// assert_eq!(x.value(1), 1.0);                                // row 1 was deleted
+/// # Ok(())
+/// # }
+/// ```
 pub struct ArrowReader {
     bands: Bands,
     specs: Vec<ColumnSpec>,
@@ -93,7 +93,7 @@ impl core::fmt::Debug for ArrowReader {
 impl CTable {
     /// An Arrow `RecordBatchReader` over the live rows of the columns `names` (all of them when
     /// `None`), in the order given, `batch_rows` rows a batch (at least 1): see the
-    /// [module documentation](super::ArrowReader). A column of a kind without an Arrow type
+    /// [`ArrowReader`]. A column of a kind without an Arrow type
     /// here is an error that names it; so is a schema whose `n_rows` lies.
     pub fn arrow_reader(&self, names: Option<&[&str]>, batch_rows: usize) -> Result<ArrowReader> {
         if batch_rows == 0 {
