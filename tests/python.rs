@@ -18,5 +18,6 @@ mod python_accepts;
 mod store_access_python;
 mod store_python;
 mod store_write_python;
+mod table_arrow_python;
 mod table_python;
 mod typed_write_python;

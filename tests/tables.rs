@@ -619,3 +619,78 @@ fn typed_columns_read_the_live_rows_as_python_blosc2_gives_them() {
     assert!(e.contains("bool") && e.contains("an integer"), "{e}");
     assert!(t.column::<i64>("nope").is_err());
 }
+
+/// The Arrow reader gives batches of the rows asked (the last one shorter), only the live rows,
+/// the nulls as Arrow nulls, and only the columns asked, in their order.
+#[test]
+fn arrow_batches_are_of_the_size_asked() {
+    use arrow_array::{Array, Int32Array, Int64Array, RecordBatchReader};
+    let t = CTable::open(dir().join("table.b2d")).unwrap();
+    for (n, sizes) in [(1, vec![1; 6]), (4, vec![4, 2]), (6, vec![6]), (100, vec![6])] {
+        let r = t.arrow_reader(Some(&["n32", "id"]), n).unwrap();
+        let names: Vec<String> = r.schema().fields().iter().map(|f| f.name().clone()).collect();
+        assert_eq!(names, ["n32", "id"]);
+        let batches: Vec<_> = r.collect::<Result<_, _>>().unwrap();
+        assert_eq!(batches.iter().map(|b| b.num_rows()).collect::<Vec<_>>(), sizes, "batches of {n}");
+        let ids: Vec<i64> = batches
+            .iter()
+            .flat_map(|b| b.column(1).as_any().downcast_ref::<Int64Array>().unwrap().values().to_vec())
+            .collect();
+        assert_eq!(ids, [0, 2, 3, 4, 5, 6], "the live rows (row 1 deleted)");
+        let nulls: usize = batches
+            .iter()
+            .map(|b| b.column(0).as_any().downcast_ref::<Int32Array>().unwrap().null_count())
+            .sum();
+        assert!(nulls > 0, "n32's nulls are Arrow nulls");
+    }
+    // Live rows 2..5 only, 2 a batch.
+    let r = t.arrow_reader(Some(&["id"]), 2).unwrap().rows(2, 5);
+    let got: Vec<usize> = r.map(|b| b.unwrap().num_rows()).collect();
+    assert_eq!(got, [2, 1]);
+    assert!(t.arrow_reader(None, 0).unwrap_err().to_string().contains("batch_rows"));
+    let schema = t.arrow_reader(None, 1).unwrap().schema();
+    assert!(schema.metadata()[b2schema::store::ARROW_SCHEMA_KEY].contains("\"columns\""));
+}
+
+/// Crafted tables read through Arrow: a column shorter than `/_valid_rows`, a null mask of
+/// the wrong length, a column kind without an Arrow type: errors that name the member, never a
+/// panic nor a short table.
+#[test]
+fn arrow_reads_of_crafted_tables_are_errors() {
+    let fresh = |name: &str| {
+        let d = scratch(name).join("t.b2d");
+        copy_dir(&dir().join("table.b2d"), &d);
+        d
+    };
+    let arrow_err = |t: &Path, cols: &[&str]| -> String {
+        let t = CTable::open(t).unwrap();
+        match t.arrow_reader(Some(cols), 4) {
+            Err(e) => e.to_string(),
+            Ok(r) => r.filter_map(Result::err).map(|e| e.to_string()).next().expect("an error"),
+        }
+    };
+    let t = fresh("arrow-short-column");
+    array(&t.join("_cols/x.b2nd"), "<f8", &[3], &le(&[1.0f64, 2.0, 3.0], f64::to_le_bytes));
+    let e = arrow_err(&t, &["id", "x"]);
+    assert!(e.contains("as long as /_valid_rows") && e.contains("/_cols/x"), "{e}");
+
+    let t = fresh("arrow-null-mask");
+    bools(&t.join("_cols/n32.notnull.b2nd"), &[1, 0]);
+    let e = arrow_err(&t, &["n32"]);
+    assert!(e.contains("null mask") && e.contains("/_cols/n32.notnull"), "{e}");
+
+    let t = fresh("arrow-kind");
+    set_schema(&t, r#"{"version": 3, "columns": [{"name": "x", "kind": "complex128"}], "n_rows": 6}"#);
+    let e = arrow_err(&t, &["x"]);
+    assert!(e.contains("/_cols/x") && e.contains("complex128") && e.contains("Arrow"), "{e}");
+
+    // A cell that does not fit the kind the schema says (int64 items read as int8).
+    let t = fresh("arrow-narrow");
+    set_schema(&t, r#"{"version": 3, "columns": [{"name": "x", "kind": "int8"}], "n_rows": 6}"#);
+    array(&t.join("_cols/x.b2nd"), "<i8", &[7], &le(&[0i64, 1, 2, 3, 4, 5, 1000], i64::to_le_bytes));
+    let e = arrow_err(&t, &["x"]);
+    assert!(e.contains("/_cols/x") && e.contains("int8"), "{e}");
+    for name in ["arrow-short-column", "arrow-null-mask", "arrow-kind", "arrow-narrow"] {
+        let _ = std::fs::remove_dir_all(scratch(name));
+    }
+}

@@ -29,6 +29,7 @@ pub mod stdin;
 pub mod store;
 pub mod summary;
 pub mod table;
+pub mod table_arrow;
 pub mod text;
 pub mod verify;
 pub mod vlmeta;

@@ -225,6 +225,16 @@ enum Command {
         /// A CTable's live rows (or one column's values, --key NAME) as CSV with a header line.
         #[arg(long, conflicts_with_all = ["npy", "slice"])]
         csv: bool,
+        /// A CTable's live rows as an Arrow IPC stream (python-blosc2's `to_arrow()` types),
+        /// which pyarrow, Polars and DuckDB read; binary, so never to a terminal.
+        #[arg(long, conflicts_with_all = ["npy", "slice", "json", "csv", "text", "key"])]
+        arrow: bool,
+        /// With --arrow: only these columns, in this order (`a,b`); only their members are read.
+        #[arg(long, value_name = "A,B", requires = "arrow")]
+        columns: Option<String>,
+        /// With --arrow: only the live rows START:STOP (either may be left out: `:100`, `5:`).
+        #[arg(long, value_name = "START:STOP", requires = "arrow")]
+        rows: Option<String>,
         /// Say on stderr what was read: for a URL, the requests made and the bytes fetched.
         #[arg(long, visible_alias = "verbose")]
         stats: bool,
@@ -355,11 +365,30 @@ fn main() -> ExitCode {
         },
         Command::Layout { name } => layouts::run(name.as_deref()),
         Command::Dump { input, cut } => verify::dump(&input.path, input.offset, limits, cut.all),
-        Command::Cat { input, output, slice, threads, npy, key, json, csv, stats, text } => {
+        Command::Cat {
+            input,
+            output,
+            slice,
+            threads,
+            npy,
+            key,
+            json,
+            csv,
+            arrow,
+            columns,
+            rows,
+            stats,
+            text,
+        } => {
             let output = output.filter(|p| !b2schema_cli::walk::is_std(p));
             let to_terminal = output.is_none() && std::io::stdout().is_terminal();
             let o = cat::CatOptions { slice: slice.as_deref(), threads, npy, stats, text, to_terminal };
-            let rows = table::Rows { key: key.as_deref(), json, csv, output: output.as_deref() };
+            let arrow = arrow.then_some(table::ArrowRows {
+                columns: columns.as_deref(),
+                rows: rows.as_deref(),
+                to_terminal,
+            });
+            let rows = table::Rows { key: key.as_deref(), json, csv, arrow, output: output.as_deref() };
             match table::cat(&input.path, input.offset, &rows, limits) {
                 Some(done) => done,
                 None => match key {

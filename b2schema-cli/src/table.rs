@@ -125,8 +125,21 @@ pub struct Rows<'a> {
     pub json: bool,
     /// `--csv`.
     pub csv: bool,
+    /// `--arrow` and its options.
+    pub arrow: Option<ArrowRows<'a>>,
     /// `-o`.
     pub output: Option<&'a Path>,
+}
+
+/// What `cat TABLE --arrow` was asked for.
+#[derive(Clone, Copy)]
+pub struct ArrowRows<'a> {
+    /// `--columns a,b`.
+    pub columns: Option<&'a str>,
+    /// `--rows START:STOP`.
+    pub rows: Option<&'a str>,
+    /// Standard output is a terminal and no file was given (binary is refused).
+    pub to_terminal: bool,
 }
 
 /// `cat` of a CTable (a store with `/_meta`, unless `--key` names a member, `/...`), of a
@@ -140,6 +153,12 @@ pub fn cat(path: &Path, offset: u64, r: &Rows<'_>, limits: Limits) -> Option<Res
             Err(e) => return Some(Err(Failure::at(path, e))),
         };
         let member_key = r.key.filter(|k| k.starts_with('/'));
+        if let Some(a) = &r.arrow {
+            if !is_table(&store) {
+                return Some(Err(Failure::at(path, ARROW_NOT_A_TABLE)));
+            }
+            return Some(crate::table_arrow::cat_arrow(path, store, a, r.output));
+        }
         if is_table(&store) && member_key.is_none() {
             return Some(cat_table(path, store, r.key, format, r.output));
         }
@@ -158,6 +177,9 @@ pub fn cat(path: &Path, offset: u64, r: &Rows<'_>, limits: Limits) -> Option<Res
     if r.csv {
         return Some(Err(Failure::at(path, "--csv writes a CTable's rows: give a CTable's .b2d or .b2z")));
     }
+    if r.arrow.is_some() {
+        return Some(Err(Failure::at(path, ARROW_NOT_A_TABLE)));
+    }
     if r.json && r.key.is_none() {
         if offset != 0 {
             return Some(Err(Failure::at(path, "--json reads a BatchArray frame at offset 0")));
@@ -166,6 +188,10 @@ pub fn cat(path: &Path, offset: u64, r: &Rows<'_>, limits: Limits) -> Option<Res
     }
     None
 }
+
+/// The refusal of `--arrow` for anything but a CTable.
+const ARROW_NOT_A_TABLE: &str =
+    "--arrow writes a CTable's rows as an Arrow IPC stream; this is no CTable: give a CTable's .b2d or .b2z";
 
 /// `cat TABLE [--key COLUMN] [--csv]`: the live rows (or one column's live values), streamed:
 /// the columns are read a band of rows at a time ([`CTable::for_each_row`]) and each row written
@@ -238,7 +264,7 @@ pub fn open_batches(path: &Path, limits: Limits) -> Result<BatchArray, Failure> 
     BatchArray::new(f).map_err(|e| Failure::at(path, e))
 }
 
-fn write_rows(
+pub(crate) fn write_rows(
     path: &Path,
     output: Option<&Path>,
     body: impl FnOnce(&mut dyn Write) -> io::Result<()>,

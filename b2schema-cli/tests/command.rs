@@ -17,5 +17,6 @@ mod serve_load;
 mod shell_help;
 mod stores;
 mod surfaces;
+mod table_arrow;
 mod terminal;
 mod walkthrough;

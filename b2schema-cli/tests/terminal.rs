@@ -197,7 +197,7 @@ b.append(hostile + [{"k" + hostile[0]: hostile[5]}])
 
 /// Runs the binary with `args` on a pseudo-terminal (util-linux's `script`, part of every
 /// Debian system): what it writes there, and its exit status.
-fn on_a_terminal(args: &[&str]) -> (Vec<u8>, bool) {
+pub(crate) fn on_a_terminal(args: &[&str]) -> (Vec<u8>, bool) {
     let quoted: Vec<String> = std::iter::once(env!("CARGO_BIN_EXE_b2schema"))
         .chain(args.iter().copied())
         .map(|a| format!("'{}'", a.replace('\'', r"'\''")))

@@ -28,6 +28,8 @@
 //! ```
 
 mod access;
+#[cfg(feature = "arrow")]
+mod arrow;
 mod batch;
 mod batch_write;
 mod cells;
@@ -55,6 +57,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 pub use access::VLMETA_KEY;
+#[cfg(feature = "arrow")]
+pub use arrow::{ARROW_SCHEMA_KEY, ArrowReader};
 pub use batch::{BatchArray, BatchMeta};
 pub use batch_write::BatchArrayWriter;
 pub use column::Cell;

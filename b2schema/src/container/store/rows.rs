@@ -344,6 +344,11 @@ impl CTable {
         for a in (0..total).step_by(band as usize) {
             let b = (a + band).min(total);
             let bits = read_rows(&valid, a, b, &limits).map_err(at_valid)?;
+            if bits.iter().all(|&bit| bit == 0) {
+                // No live row: the columns' cells there are never read (a dictionary column's
+                // codes past its last row name no value while its dictionary is empty).
+                continue;
+            }
             let mut band_cells = Vec::new();
             for c in &mut columns {
                 band_cells.push(c.cells(a, b, &limits)?.into_iter());
@@ -361,5 +366,75 @@ impl CTable {
             }
         }
         Ok(given)
+    }
+}
+
+/// The live cells of a CTable's columns, a band of physical rows at a time, pulled by the
+/// caller ([`CTable::for_each_row`] pushes them): what [`super::ArrowReader`] reads.
+#[cfg_attr(not(feature = "arrow"), allow(dead_code))]
+pub(super) struct Bands {
+    columns: Vec<Column>,
+    valid: ArrayReader<'static>,
+    limits: Limits,
+    total: u64,
+    band: u64,
+    next: u64,
+}
+
+#[cfg_attr(not(feature = "arrow"), allow(dead_code))]
+impl Bands {
+    /// The bands of the columns `specs` of `t`; the schema's `n_rows` is checked against
+    /// `/_valid_rows` first, as [`CTable::for_each_row`] checks it.
+    pub(super) fn open(t: &CTable, specs: &[&ColumnSpec]) -> Result<Self> {
+        let limits = *t.store().limits();
+        let valid = shared(t.store(), VALID_ROWS_KEY)?;
+        if dtype_of(&valid) != "|b1" || valid.shape().len() != 1 {
+            return Err(Error::invalid("a bool mask of live rows", "|b1", dtype_of(&valid), 0)
+                .in_segment(Segment::Key(VALID_ROWS_KEY.into())));
+        }
+        let columns = specs.iter().map(|s| Column::open(t, s)).collect::<Result<Vec<_>>>()?;
+        let total = valid.shape()[0];
+        let widest = columns.iter().map(Column::chunk_rows).fold(valid.chunks()[0], u64::max);
+        let band = widest.clamp(MIN_BAND_ROWS, MAX_BAND_ROWS);
+        let mut live = 0u64;
+        for a in (0..total).step_by(band as usize) {
+            let bits = read_rows(&valid, a, (a + band).min(total), &limits)
+                .map_err(|e| e.in_segment(Segment::Key(VALID_ROWS_KEY.into())))?;
+            live += bits.iter().filter(|&&v| v != 0).count() as u64;
+        }
+        t.check_rows(live)?;
+        Ok(Bands { columns, valid, limits, total, band, next: 0 })
+    }
+
+    /// The next band's number of live rows and their cells, one list per column (each that
+    /// long), or `None` at the end; a band may have no live row.
+    pub(super) fn next_band(&mut self) -> Result<Option<(usize, Vec<Vec<Value>>)>> {
+        if self.next >= self.total {
+            return Ok(None);
+        }
+        let (a, b) = (self.next, (self.next + self.band).min(self.total));
+        self.next = b;
+        let bits = read_rows(&self.valid, a, b, &self.limits)
+            .map_err(|e| e.in_segment(Segment::Key(VALID_ROWS_KEY.into())))?;
+        let live = bits.iter().filter(|&&v| v != 0).count();
+        if live == 0 {
+            // As in `for_each_row`: a band without a live row is not read.
+            return Ok(Some((0, self.columns.iter().map(|_| Vec::new()).collect())));
+        }
+        let mut out = Vec::with_capacity(self.columns.len());
+        for c in &mut self.columns {
+            let cells = c.cells(a, b, &self.limits)?;
+            if (cells.len() as u64) < b - a {
+                return Err(Error::invalid(
+                    "a column as long as /_valid_rows, at least",
+                    b,
+                    a + cells.len() as u64,
+                    0,
+                )
+                .in_segment(Segment::Key(c.key.clone())));
+            }
+            out.push(cells.into_iter().zip(&bits).filter(|(_, bit)| **bit != 0).map(|(v, _)| v).collect());
+        }
+        Ok(Some((live, out)))
     }
 }

@@ -1,0 +1,98 @@
+//! `cat TABLE --arrow`: an Arrow IPC stream that pyarrow reads equal to python-blosc2's
+//! `to_arrow()` (the python-blosc2 fixture `tests/data/tables/table.b2d`), with `--columns` and
+//! `--rows`; `-o FILE` written whole; refused for what is not a CTable and for a terminal.
+
+use std::process::{Command, Output};
+
+use b2schema_tests::repo_root;
+
+const TABLE: &str = "tests/data/tables/table.b2d";
+
+fn b2schema(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_b2schema")).current_dir(repo_root()).args(args).output().unwrap()
+}
+
+/// pyarrow reads the stream at `stream` (a file) and compares it with python-blosc2's
+/// `to_arrow()` of `columns`, rows `start:stop`: prints `equal` or what differs.
+fn compare(stream: &std::path::Path, columns: &str, start: usize, stop: usize) -> String {
+    let script = r#"
+import sys, blosc2, pyarrow as pa, pyarrow.ipc
+path, table, cols, a, b = sys.argv[1], sys.argv[2], sys.argv[3].split(","), int(sys.argv[4]), int(sys.argv[5])
+ours = pa.ipc.open_stream(path).read_all()
+theirs = blosc2.CTable.open(table).to_arrow().select(cols).slice(a, b - a)
+same = ours.schema.remove_metadata().equals(theirs.schema) and ours.to_pylist() == theirs.to_pylist()
+print("equal" if same else f"differ:\n{ours}\n{theirs}")
+"#;
+    let o = Command::new(b2schema_tests::python())
+        .current_dir(repo_root())
+        .args(["-c", script, stream.to_str().unwrap(), TABLE, columns, &start.to_string(), &stop.to_string()])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8(o.stdout).unwrap().trim().to_string()
+}
+
+#[test]
+fn cat_arrow_is_a_stream_pyarrow_reads_equal_to_python_blosc2() {
+    let dir = std::env::temp_dir().join(format!("b2schema-cat-arrow-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    // Every column, through a pipe.
+    let o = b2schema(&["cat", TABLE, "--arrow"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let piped = dir.join("all.arrows");
+    std::fs::write(&piped, &o.stdout).unwrap();
+    assert_eq!(compare(&piped, "id,x,ok,name,raw,s,n32", 0, 6), "equal");
+    // A projection and a range of live rows, to a file.
+    let file = dir.join("some.arrows");
+    let o = b2schema(&[
+        "cat",
+        TABLE,
+        "--arrow",
+        "--columns",
+        "n32,name,id",
+        "--rows",
+        "1:4",
+        "-o",
+        file.to_str().unwrap(),
+    ]);
+    assert!(o.status.success() && o.stdout.is_empty(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(compare(&file, "n32,name,id", 1, 4), "equal");
+    let o = b2schema(&["cat", TABLE, "--arrow", "--rows", "4:", "-o", file.to_str().unwrap()]);
+    assert!(o.status.success());
+    assert_eq!(compare(&file, "id,x,ok,name,raw,s,n32", 4, 6), "equal");
+
+    // A column the table does not have: exit 2, and no file left.
+    let bad = dir.join("bad.arrows");
+    let o = b2schema(&["cat", TABLE, "--arrow", "--columns", "id,ghost", "-o", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("ghost"));
+    assert!(!bad.exists());
+    let o = b2schema(&["cat", TABLE, "--arrow", "--rows", "5:2"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--rows"), "{}", String::from_utf8_lossy(&o.stderr));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn cat_arrow_is_refused_for_what_is_not_a_table_and_for_a_terminal() {
+    for other in [
+        "tests/data/tables/batch.b2b",
+        "tests/data/stores/dict.b2z",
+        "tests/data/tables/table.b2d/_cols/id.b2nd",
+    ] {
+        let o = b2schema(&["cat", other, "--arrow"]);
+        assert_eq!(o.status.code(), Some(2), "{other}");
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert!(e.contains("--arrow") && e.contains("no CTable"), "{other}: {e}");
+        assert!(o.stdout.is_empty(), "{other}");
+    }
+    let table = repo_root().join(TABLE);
+    let (out, ok) = crate::terminal::on_a_terminal(&["cat", table.to_str().unwrap(), "--arrow"]);
+    let text = String::from_utf8_lossy(&out);
+    assert!(!ok && text.contains("terminal as binary"), "{text}");
+    assert!(!text.contains("ARROW1") && !out.contains(&0xff), "no stream reached the terminal: {text:?}");
+    // --columns and --rows belong to --arrow.
+    let o = b2schema(&["cat", TABLE, "--columns", "id"]);
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -1,0 +1,88 @@
+"""CTables read through b2schema's Arrow reader against python-blosc2's `to_arrow()`, for
+tests/table_arrow_python.rs.
+
+    python arrow_tables.py MANIFEST.json
+An entry `kind` "big" writes a CTable of `rows` rows at `path` (int64 with a sentinel null,
+float64 and bool and uint32 columns, every 7th row deleted). An entry `kind` "check" reads the
+Arrow IPC stream b2schema wrote at `path` + ".ours.arrows" (the columns `columns`, or all) and
+compares it with python-blosc2's `CTable.open(path).to_arrow()` of those columns: the same
+names and types, the same values and nulls (dictionaries compared by their values, NaN equal to
+NaN; the schema metadata, which python-blosc2 leaves empty, set aside).
+"""
+import math
+
+import blosc2
+import numpy as np
+import pyarrow as pa
+import pyarrow.ipc
+
+import manifest  # tests/python/manifest.py, beside this script
+
+
+def write_big(e):
+    n = e["rows"]
+    rng = np.random.default_rng(e["seed"])
+    from dataclasses import make_dataclass
+
+    Row = make_dataclass(
+        "Row",
+        [
+            ("i", int, blosc2.field(blosc2.int64(null_value=-1))),
+            ("x", float, blosc2.field(blosc2.float64())),
+            ("b", bool, blosc2.field(blosc2.bool())),
+            ("u", int, blosc2.field(blosc2.uint32())),
+        ],
+    )
+    t = blosc2.CTable(Row, urlpath=e["path"], mode="w", expected_size=max(n, 1))
+    a = np.zeros(n, dtype=[("i", "<i8"), ("x", "<f8"), ("b", "?"), ("u", "<u4")])
+    a["i"] = rng.integers(0, 1000, n)
+    a["i"][::13] = -1
+    a["x"] = rng.standard_normal(n)
+    a["b"] = rng.random(n) < 0.5
+    a["u"] = rng.integers(0, 2**32, n)
+    t.extend(a)
+    t.delete(np.arange(0, n, 7))
+    t.close()
+
+
+def plain(v):
+    if isinstance(v, float) and math.isnan(v):
+        return "NaN"
+    return v
+
+
+def decoded(table):
+    cols = []
+    for c in table.columns:
+        if pa.types.is_dictionary(c.type):
+            c = c.cast(c.type.value_type)
+        if pa.types.is_timestamp(c.type):
+            c = c.cast(pa.int64())  # epoch offsets: out of Python's datetime range too
+        cols.append([plain(v) for v in c.to_pylist()])
+    return cols
+
+
+def check(e):
+    ours = pa.ipc.open_stream(e["path"] + ".ours.arrows").read_all()
+    t = blosc2.CTable.open(e["path"])
+    cols = e.get("columns") or list(t.col_names)
+    theirs = t.to_arrow().select(cols)
+    want = [(f.name, f.type) for f in theirs.schema]
+    got = [(f.name, f.type) for f in ours.schema]
+    assert got == want, f"schema {got} != {want}"
+    assert ours.num_rows == theirs.num_rows, f"{ours.num_rows} rows, {theirs.num_rows} expected"
+    for name, g, w in zip(cols, decoded(ours), decoded(theirs)):
+        for i, (a, b) in enumerate(zip(g, w)):
+            assert a == b, f"column {name} row {i}: {a!r} != {b!r}"
+    # The CTable's schema JSON travels in the schema's metadata.
+    assert b"b2schema.ctable.schema" in (ours.schema.metadata or {}), ours.schema.metadata
+
+
+def run(e):
+    if e["kind"] == "big":
+        write_big(e)
+    else:
+        check(e)
+
+
+manifest.run(run)
