@@ -13,12 +13,13 @@ fn b2schema(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_b2schema")).args(args).output().unwrap()
 }
 
-fn text(b: &[u8]) -> String {
+pub(crate) fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-/// A 4160 x 4160 `|u1` array of 1024 x 1024 chunks of 64 x 64 blocks.
-fn big() -> Vec<u8> {
+/// A 4160 x 4160 `|u1` array of 1024 x 1024 chunks of 64 x 64 blocks (also served over https by
+/// `remote_tls`).
+pub(crate) fn big() -> Vec<u8> {
     let n = 4160usize;
     let items: Vec<u8> = (0..n * n).map(|i| ((i / n) * 3 + (i % n) * 5) as u8).collect();
     let mut a = NdArray::new(&[n as i64, n as i64], &[1024, 1024], &[64, 64], "|u1", 1, Fill::Data(&items));

@@ -5,26 +5,12 @@
 
 use std::process::{Command, Output};
 
-use b2schema::writer::{Fill, NdArray};
+use super::remote::{big, text};
 use b2schema_tests::tls_server::{Cert, ConnectProxy, Pki, TlsServer};
 use b2schema_tests::{data_root, fixture_file};
 
 fn b2schema(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_b2schema")).args(args).env_remove("SSL_CERT_FILE").output().unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-/// A 4160 x 4160 `|u1` array of 1024 x 1024 chunks of 64 x 64 blocks.
-fn big() -> Vec<u8> {
-    let n = 4160usize;
-    let items: Vec<u8> = (0..n * n).map(|i| ((i / n) * 3 + (i % n) * 5) as u8).collect();
-    let mut a = NdArray::new(&[n as i64, n as i64], &[1024, 1024], &[64, 64], "|u1", 1, Fill::Data(&items));
-    a.cparams.codec = b2schema::frame::Codec::Lz4;
-    a.cparams.clevel = 1;
-    a.to_frame().unwrap().to_vec().unwrap()
 }
 
 #[test]

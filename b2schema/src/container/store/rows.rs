@@ -255,6 +255,25 @@ impl Column {
 /// The most physical rows of a column read at once for [`CTable::live_rows`].
 const PAGE_SPAN: u64 = 4096;
 
+/// The specs of the columns `names` (all when `None`), the store's budget, and the reader of
+/// `/_valid_rows`, checked to be a one-dimensional bool mask.
+fn columns_and_valid_rows<'t>(
+    table: &'t CTable,
+    names: Option<&[&str]>,
+) -> Result<(Vec<&'t ColumnSpec>, Limits, ArrayReader<'static>)> {
+    let specs: Vec<&ColumnSpec> = match names {
+        Some(n) => n.iter().map(|n| table.column_spec(n)).collect::<Result<_>>()?,
+        None => table.columns().iter().collect(),
+    };
+    let limits = *table.store().limits();
+    let valid = shared(table.store(), VALID_ROWS_KEY)?;
+    if dtype_of(&valid) != "|b1" || valid.shape().len() != 1 {
+        return Err(Error::invalid("a bool mask of live rows", "|b1", dtype_of(&valid), 0)
+            .in_segment(Segment::Key(VALID_ROWS_KEY.into())));
+    }
+    Ok((specs, limits, valid))
+}
+
 impl CTable {
     /// The live rows `start..stop` (fewer at the table's end), one cell per column of `names`
     /// (all the columns when `None`), and the number of live rows in all: `/_valid_rows` is
@@ -263,16 +282,7 @@ impl CTable {
     /// once), so that memory follows the page, not the table. The
     /// schema's `n_rows` is checked as [`CTable::for_each_row`] checks it.
     pub fn live_rows(&self, names: Option<&[&str]>, start: u64, stop: u64) -> Result<(Vec<Vec<Value>>, u64)> {
-        let specs: Vec<&ColumnSpec> = match names {
-            Some(n) => n.iter().map(|n| self.column_spec(n)).collect::<Result<_>>()?,
-            None => self.columns().iter().collect(),
-        };
-        let limits = *self.store().limits();
-        let valid = shared(self.store(), VALID_ROWS_KEY)?;
-        if dtype_of(&valid) != "|b1" || valid.shape().len() != 1 {
-            return Err(Error::invalid("a bool mask of live rows", "|b1", dtype_of(&valid), 0)
-                .in_segment(Segment::Key(VALID_ROWS_KEY.into())));
-        }
+        let (specs, limits, valid) = columns_and_valid_rows(self, names)?;
         let total = valid.shape()[0];
         let band = valid.chunks().first().copied().unwrap_or(0).clamp(MIN_BAND_ROWS, MAX_BAND_ROWS);
         let at_valid = |e: Error| e.in_segment(Segment::Key(VALID_ROWS_KEY.into()));
@@ -318,16 +328,7 @@ impl CTable {
         names: Option<&[&str]>,
         mut f: impl FnMut(&[Value]) -> Result<()>,
     ) -> Result<u64> {
-        let specs: Vec<&ColumnSpec> = match names {
-            Some(n) => n.iter().map(|n| self.column_spec(n)).collect::<Result<_>>()?,
-            None => self.columns().iter().collect(),
-        };
-        let limits = *self.store().limits();
-        let valid = shared(self.store(), VALID_ROWS_KEY)?;
-        if dtype_of(&valid) != "|b1" || valid.shape().len() != 1 {
-            return Err(Error::invalid("a bool mask of live rows", "|b1", dtype_of(&valid), 0)
-                .in_segment(Segment::Key(VALID_ROWS_KEY.into())));
-        }
+        let (specs, limits, valid) = columns_and_valid_rows(self, names)?;
         let mut columns = specs.iter().map(|s| Column::open(self, s)).collect::<Result<Vec<_>>>()?;
         let total = valid.shape()[0];
         let widest = columns.iter().map(Column::chunk_rows).fold(valid.chunks()[0], u64::max);
