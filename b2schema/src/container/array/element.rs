@@ -59,8 +59,9 @@ fn scalar_of(dtype: &DType, want: impl Fn(&Kind) -> bool, size: usize, name: &st
     }
 }
 
-/// Whether a scalar's items are stored big-endian.
-fn is_big(dtype: &DType) -> bool {
+/// Whether a scalar's items are stored big-endian (read as the host's numbers, they are
+/// converted).
+pub(super) fn is_big(dtype: &DType) -> bool {
     matches!(dtype, DType::Scalar(s) if s.order.resolve(ByteOrder::Little) == ByteOrder::Big)
 }
 

@@ -3,7 +3,7 @@
 
 use alloc::vec::Vec;
 
-use super::element::Element;
+use super::element::{Element, is_big};
 use super::reader::{ArrayReader, ReadOptions, ReadStats, invalid};
 use super::selection::Selection;
 use crate::container::dtype::DType;
@@ -43,7 +43,7 @@ impl ArrayReader<'_> {
         let n = self.result_len(sel, opts)? / ts;
         // Little-endian numbers read as the host's (little-endian) numbers: decoded straight into
         // the result by every thread, with no piece converted after.
-        if !big_endian(&dtype)
+        if !is_big(&dtype)
             && let Some(mut out) = T::zeros_le(n)
         {
             let bytes = T::le_bytes_mut(&mut out).ok_or_else(|| invalid("a typed buffer", "", "none"))?;
@@ -84,7 +84,7 @@ impl ArrayReader<'_> {
         if out.len() != n {
             return Err(invalid("an output of the selection's items:", n, out.len()));
         }
-        if !big_endian(dtype)
+        if !is_big(dtype)
             && let Some(bytes) = T::le_bytes_mut(out)
         {
             return self.read_into(sel, bytes, opts);
@@ -149,11 +149,4 @@ impl ArrayReader<'_> {
         ndarray::ArrayD::from_shape_vec(ndarray::IxDyn(&shape), values)
             .map_err(|e| invalid("values of the selection's shape", alloc::format!("{shape:?}"), e))
     }
-}
-
-/// Whether the items of `dtype` are stored big-endian (read as the host's numbers, they are
-/// converted).
-fn big_endian(dtype: &DType) -> bool {
-    use crate::container::dtype::ByteOrder;
-    matches!(dtype, DType::Scalar(s) if s.order.resolve(ByteOrder::Little) == ByteOrder::Big)
 }
