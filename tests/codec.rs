@@ -13,7 +13,7 @@ use b2schema_tests::{Rng, repo_root};
 use serde::{Deserialize, Serialize};
 
 /// What a decode gave, comparable across the two paths.
-fn outcome<T: Debug>(r: b2schema::Result<T>) -> String {
+fn outcome<T: Debug>(r: b2schema::format::Result<T>) -> String {
     match r {
         Ok(v) => format!("ok {v:?}"),
         Err(e) => format!("err {e} | offset {:?} | path {} | {:?}", e.offset(), e.path_string(), e.kind()),

@@ -1,8 +1,9 @@
 //! Decoding: strict and lenient reading, borrowing, error positions and paths, and the real
 //! `b2nd` metalayer bytes of c-blosc2 files.
 
+use b2schema::format::ErrorKind;
 use b2schema::wrap::{Counted, FixStr, Str32, Uint8, Uint64};
-use b2schema::{Config, ErrorKind, from_slice, from_slice_with, take_from_slice, to_vec};
+use b2schema::{Config, from_slice, from_slice_with, take_from_slice, to_vec};
 use b2schema_tests::read_compat;
 use serde::{Deserialize, Serialize};
 

@@ -79,7 +79,8 @@ fn case<'a, T>(title: &str, layout: &'static b2schema::layout::Layout, bytes: &'
 where
     T: serde::Deserialize<'a> + b2schema::Decode<'a> + std::fmt::Debug,
 {
-    let show = |r: b2schema::Result<T>| r.map(|v| format!("Ok({v:?})")).unwrap_or_else(|e| e.to_string());
+    let show =
+        |r: b2schema::format::Result<T>| r.map(|v| format!("Ok({v:?})")).unwrap_or_else(|e| e.to_string());
     format!(
         "# {title}\nbytes:  {}\nserde:  {}\ndirect: {}\n{}\n",
         b2schema_tests::hex(bytes),
@@ -172,7 +173,7 @@ fn handle_errors_on_a_file_name_the_field_and_the_absolute_offset() {
     let mut file = vec![0xeeu8; 100];
     file.extend_from_slice(&bytes);
     let mut text = String::new();
-    let mut line = |title: &str, r: b2schema::Result<()>| {
+    let mut line = |title: &str, r: b2schema::format::Result<()>| {
         text += &format!("{title}: {}\n", r.map(|()| "Ok".into()).unwrap_or_else(|e| e.to_string()));
     };
     let mut f = Cursor::new(file.clone());

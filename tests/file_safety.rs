@@ -175,7 +175,7 @@ fn patch_file_changes_the_field_or_nothing() {
         let (calls, after) = every_failure(
             &file,
             bytewise,
-            |f| FrameHeader::BLOCKSIZE.patch_file(f, base, &value),
+            |f| FrameHeader::BLOCKSIZE.patch_file(f, base, &value).map_err(Into::into),
             |fail_at, r, bytes| {
                 let diff = changed(&file, bytes);
                 assert!(diff.iter().all(|&i| (at + 1..at + width).contains(&i)), "call {fail_at}: {diff:?}");

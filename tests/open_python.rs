@@ -232,23 +232,33 @@ fn slices(run: &Run) {
 /// Gap 5: errors name the file and lead with what it is.
 fn errors(run: &Run) {
     let missing = run.dir.join("missing.b2nd");
+    use b2schema::ErrorKind;
     let e = b2schema::open(&missing).unwrap_err();
     assert_eq!(e.file(), Some(missing.display().to_string().as_str()));
+    assert!(matches!(e.kind(), ErrorKind::Io(io) if io.kind() == std::io::ErrorKind::NotFound), "{e:?}");
     assert_eq!(
         e.to_string(),
         format!("{}: I/O error: No such file or directory (os error 2)", missing.display())
     );
-    let e = b2schema::open(&run.dir).unwrap_err().to_string();
+    let e = b2schema::open(&run.dir).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::NotASparseFrame { .. }), "{e:?}");
+    let e = e.to_string();
     assert!(e.starts_with(&format!("{}: not a sparse frame", run.dir.display())), "{e}");
     let text = run.dir.join("notes.txt");
     std::fs::write(&text, "hello, this is not a frame at all, but a few words of text\n".repeat(3)).unwrap();
     let e = b2schema::open(&text).unwrap_err();
     assert!(e.to_string().starts_with(&format!("{}: not a Blosc2 frame", text.display())), "{e}");
-    assert!(e.lead().unwrap().starts_with("not a Blosc2 frame"));
+    assert!(matches!(e.kind(), ErrorKind::NotAFrame { .. }), "{e:?}");
+    assert!(e.cause().is_some_and(|c| c.offset() == Some(2)), "{e:?}");
     let whole = std::fs::read(run.dir.join("meta.b2nd")).unwrap();
     let cut = run.dir.join("cut.b2nd");
     std::fs::write(&cut, &whole[..whole.len() / 2]).unwrap();
-    let e = b2schema::open(&cut).unwrap_err().to_string();
+    let e = b2schema::open(&cut).unwrap_err();
+    assert!(
+        matches!(e.kind(), ErrorKind::Truncated { stated, .. } if *stated == whole.len() as u64),
+        "{e:?}"
+    );
+    let e = e.to_string();
     assert!(
         e.starts_with(&format!("{}: truncated: the header says {} bytes", cut.display(), whole.len())),
         "{e}"

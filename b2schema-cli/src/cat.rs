@@ -127,10 +127,7 @@ fn run_opened(
     };
     match written {
         Ok(_) => Ok(ExitCode::SUCCESS),
-        Err(e) if matches!(e.kind(), b2schema::ErrorKind::Io(io) if io.kind() == io::ErrorKind::BrokenPipe) => {
-            Ok(ExitCode::SUCCESS)
-        }
-        Err(e) => Err(Failure::at(path, e)),
+        Err(e) => Err(Failure::of(path, e)),
     }
 }
 

@@ -24,7 +24,7 @@ pub fn run(a: &Path, b: &Path, limits: Limits) -> Result<ExitCode, Failure> {
         (true, true) => (members(a, limits)?, members(b, limits)?),
         (sa, _) => {
             let (store, frame) = if sa { (a, b) } else { (b, a) };
-            return Err(Failure(format!(
+            return Err(Failure::Message(format!(
                 "{} is a store and {} is not: diff compares two frames or two stores",
                 text::path(store),
                 text::path(frame)

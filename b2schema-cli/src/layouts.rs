@@ -36,7 +36,7 @@ pub fn run(name: Option<&str>) -> Result<ExitCode, Failure> {
             }
             None => {
                 let names: Vec<&str> = LAYOUTS.iter().map(|(n, _, _)| *n).collect();
-                Err(Failure(format!("no layout named {n:?}; the layouts are: {}", names.join(", "))))
+                Err(Failure::Message(format!("no layout named {n:?}; the layouts are: {}", names.join(", "))))
             }
         },
     }

@@ -404,7 +404,7 @@ fn main() -> ExitCode {
         }
         Command::Man => match b2schema_cli::man::page(&Cli::command()) {
             Ok(text) => b2schema_cli::print(&text),
-            Err(e) => Err(b2schema_cli::Failure(format!("writing the man page: {e}"))),
+            Err(e) => Err(b2schema_cli::Failure::Message(format!("writing the man page: {e}"))),
         },
         Command::Pack { input, output, codec, codec_meta, clevel, filters, chunks, blocks, threads } => {
             let o = pack::PackOptions {
@@ -430,6 +430,7 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
+        Err(b2schema_cli::Failure::ClosedPipe) => ExitCode::SUCCESS,
         Err(e) => {
             let red = anstyle::AnsiColor::Red.on_default().bold();
             anstream::eprintln!("{red}b2schema:{red:#} {e}");

@@ -16,7 +16,7 @@ pub fn first_words(path: &Path, offset: u64) -> Option<String> {
     if crate::walk::is_stdin(path) || is_url(path) {
         return None;
     }
-    b2schema::frame::first_words(path, offset)
+    b2schema::frame::first_words(path, offset).map(|kind| b2schema::Error::new(kind).to_string())
 }
 
 /// Whether `path` is a URL (`http://`, `https://`): a frame read by ranged GETs.

@@ -283,7 +283,7 @@ mod tests {
         for dest in ["a.b2nd", "link.b2nd", "hard.b2nd", "./a.b2nd"] {
             let dest = d.join(dest);
             let e = AtomicFile::create(&dest, &[&input]).err().unwrap();
-            assert!(e.0.contains("refusing to write over what is being read"), "{}", e.0);
+            assert!(e.to_string().contains("refusing to write over what is being read"), "{e}");
         }
         assert_eq!(std::fs::read(&input).unwrap(), b"frame");
     }

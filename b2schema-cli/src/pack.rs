@@ -12,7 +12,7 @@ use crate::npy;
 
 /// The codec a name (or id) stands for: the chunk codec's own vocabulary ([`Codec`]'s `FromStr`).
 fn codec(name: &str) -> Result<Codec, Failure> {
-    name.parse::<Codec>().map_err(|e| Failure(format!("unknown codec {name:?}: {e}")))
+    name.parse::<Codec>().map_err(|e| Failure::Message(format!("unknown codec {name:?}: {e}")))
 }
 
 /// A meta from -128 to 255, as its byte (`what` names it in the error).
@@ -21,7 +21,7 @@ fn meta(m: &str, what: &str) -> Result<u8, Failure> {
         .parse()
         .ok()
         .filter(|v| (-128..=255).contains(v))
-        .ok_or_else(|| Failure(format!("{what} {m:?}: an integer from -128 to 255")))?;
+        .ok_or_else(|| Failure::Message(format!("{what} {m:?}: an integer from -128 to 255")))?;
     Ok(v as u8)
 }
 
@@ -34,16 +34,20 @@ fn filter(name: &str) -> Result<(Filter, u8), Failure> {
     };
     let id = match name {
         "none" => Filter::NoFilter,
-        _ => name.parse::<Filter>().map_err(|e| Failure(format!("unknown filter {name:?}: {e}")))?,
+        _ => name.parse::<Filter>().map_err(|e| Failure::Message(format!("unknown filter {name:?}: {e}")))?,
     };
     if id == Filter::TruncPrec && meta == 0 {
-        return Err(Failure("trunc_prec needs its precision: trunc_prec:BITS (mantissa bits kept)".into()));
+        return Err(Failure::Message(
+            "trunc_prec needs its precision: trunc_prec:BITS (mantissa bits kept)".into(),
+        ));
     }
     if id == Filter::IntTrunc && meta == 0 {
-        return Err(Failure("int_trunc needs its precision: int_trunc:BITS (integer bits kept)".into()));
+        return Err(Failure::Message(
+            "int_trunc needs its precision: int_trunc:BITS (integer bits kept)".into(),
+        ));
     }
     if matches!(id, Filter::NdCell | Filter::NdMean) && meta == 0 {
-        return Err(Failure(format!("{id} needs its cell size: {id}:CELL (items a side)")));
+        return Err(Failure::Message(format!("{id} needs its cell size: {id}:CELL (items a side)")));
     }
     Ok((id, meta))
 }
@@ -52,11 +56,13 @@ fn parse_shape(s: &str, ndim: usize, what: &str) -> Result<Vec<u64>, Failure> {
     let v: Vec<u64> = s
         .split(',')
         .map(|d| {
-            d.trim().parse::<u64>().map_err(|_| Failure(format!("--{what} {s:?}: comma-separated integers")))
+            d.trim()
+                .parse::<u64>()
+                .map_err(|_| Failure::Message(format!("--{what} {s:?}: comma-separated integers")))
         })
         .collect::<Result<_, _>>()?;
     if v.len() != ndim {
-        return Err(Failure(format!("--{what} has {} dimensions, the array {ndim}", v.len())));
+        return Err(Failure::Message(format!("--{what} has {} dimensions, the array {ndim}", v.len())));
     }
     Ok(v)
 }
@@ -201,7 +207,7 @@ fn ndarray<'a>(
     if o.filters.is_empty() && !zfp {
         filters[5] = Filter::Shuffle;
     } else if o.filters.len() > 6 {
-        return Err(Failure(format!("{} filters: a pipeline has 6 slots", o.filters.len())));
+        return Err(Failure::Message(format!("{} filters: a pipeline has 6 slots", o.filters.len())));
     }
     for (i, f) in o.filters.iter().enumerate() {
         (filters[i], metas[i]) = filter(f)?;

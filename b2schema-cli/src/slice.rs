@@ -38,9 +38,8 @@ pub fn cat_array(
 ) -> Result<ExitCode, Failure> {
     let reader = ArrayReader::new(file).map_err(|e| Failure::at(path, e))?;
     let sel = match slice {
-        Some(text) => {
-            Selection::parse(text, reader.shape()).map_err(|e| Failure(format!("--slice {text:?}: {e}")))?
-        }
+        Some(text) => Selection::parse(text, reader.shape())
+            .map_err(|e| Failure::Message(format!("--slice {text:?}: {e}")))?,
         None => Selection::all(reader.shape()),
     };
     let mut opts = ReadOptions { max_bytes, ..ReadOptions::default() };
@@ -49,7 +48,7 @@ pub fn cat_array(
     }
     let total = sel.len().and_then(|n| n.checked_mul(reader.typesize() as u64)).unwrap_or(u64::MAX);
     if total > opts.max_bytes {
-        return Err(Failure(format!(
+        return Err(Failure::Message(format!(
             "{}: budget exceeded: the selection holds {total} bytes, more than the limit of {} (raise with --max-output)",
             path.display(),
             opts.max_bytes
@@ -90,7 +89,7 @@ pub fn cat_array(
     if let Some(header) = header
         && let Err(e) = out.write_all(&header)
     {
-        write_error = Some(format!("writing the data: {e}"));
+        write_error = Some(e);
     }
     let result = if write_error.is_some() {
         Ok(b2schema::array::ReadStats::default())
@@ -101,9 +100,10 @@ pub fn cat_array(
                 None => piece,
             };
             out.write_all(bytes).map_err(|e| {
-                let message = format!("writing the data: {e}");
-                write_error = Some(message.clone());
-                <b2schema::Error as serde_core::ser::Error>::custom(message)
+                let stop =
+                    <b2schema::Error as serde_core::ser::Error>::custom(format!("writing the data: {e}"));
+                write_error = Some(e);
+                stop
             })
         })
     };
@@ -112,17 +112,13 @@ pub fn cat_array(
         && let Some(lines) = &mut lines
         && let Err(e) = out.write_all(lines.finish().as_bytes())
     {
-        write_error = Some(format!("writing the data: {e}"));
+        write_error = Some(e);
     }
-    if let Some(message) = write_error {
-        // A reader that closes the pipe early (`| head`) ends the output quietly.
-        if message.contains("Broken pipe") {
-            return Ok(ExitCode::SUCCESS);
-        }
-        return Err(Failure(message));
+    if let Some(e) = write_error {
+        return Err(Failure::writing("writing the data", &e));
     }
     result.map_err(|e| Failure::at(path, e))?;
-    out.flush().map_err(|e| Failure(format!("writing the data: {e}")))?;
+    out.flush().map_err(|e| Failure::Message(format!("writing the data: {e}")))?;
     if let Some(f) = file_out {
         f.commit()?;
     }

@@ -105,8 +105,7 @@ pub fn inspect(path: &Path, as_json: bool, limits: Limits) -> Result<ExitCode, F
     let mut out = BufWriter::new(io::stdout().lock());
     let failed = match write_listing(&mut out, path, &store, as_json).and_then(|f| out.flush().map(|()| f)) {
         Ok(failed) => failed,
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
-        Err(e) => return Err(Failure(format!("writing the output: {e}"))),
+        Err(e) => return Err(Failure::writing("writing the output", &e)),
     };
     Ok(if failed { ExitCode::from(2) } else { ExitCode::SUCCESS })
 }
@@ -225,9 +224,6 @@ pub fn cat(
     };
     match file.write_schunk(&mut w).and_then(|_| w.flush().map_err(b2schema::Error::from)) {
         Ok(()) => Ok(ExitCode::SUCCESS),
-        Err(e) if matches!(e.kind(), b2schema::ErrorKind::Io(io) if io.kind() == io::ErrorKind::BrokenPipe) => {
-            Ok(ExitCode::SUCCESS)
-        }
-        Err(e) => Err(Failure::at(&at, e)),
+        Err(e) => Err(Failure::of(&at, e)),
     }
 }

@@ -279,8 +279,7 @@ pub(crate) fn write_rows(
             let mut w = BufWriter::new(io::stdout().lock());
             match body(&mut w).and_then(|()| w.flush()) {
                 Ok(()) => Ok(ExitCode::SUCCESS),
-                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
-                Err(e) => Err(Failure::at(path, e)),
+                Err(e) => Err(Failure::of(path, e)),
             }
         }
     }

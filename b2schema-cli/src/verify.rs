@@ -108,11 +108,12 @@ enum Verdict {
 fn verify_one(path: &Path, o: &VerifyOptions, select: &Select) -> Option<Verdict> {
     let file = match open::open(path, o.offset, o.limits, Mode::Located) {
         Ok(f) => f,
-        Err(Failure(e)) => {
+        Err(Failure::Message(e)) => {
             // Without the path the message starts with (the line names it).
             let at = format!("{}: ", path.display());
             return Some(Verdict::Unreadable(e.strip_prefix(&at).unwrap_or(&e).to_owned()));
         }
+        Err(Failure::ClosedPipe) => return Some(Verdict::Unreadable(String::from("the output was closed"))),
     };
     check(path, &file, o, select)
 }

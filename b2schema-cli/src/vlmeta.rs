@@ -49,10 +49,11 @@ pub fn set(path: &Path, key: &str, value: &str, raw: bool) -> Result<ExitCode, F
     let bytes = if raw {
         value.as_bytes().to_vec()
     } else {
-        let json: serde_json::Value = serde_json::from_str(value)
-            .map_err(|e| Failure(format!("the value is not JSON ({e}); --raw stores the text as it is")))?;
+        let json: serde_json::Value = serde_json::from_str(value).map_err(|e| {
+            Failure::Message(format!("the value is not JSON ({e}); --raw stores the text as it is"))
+        })?;
         b2schema::to_vec_with(&json, b2schema::Config::minimal())
-            .map_err(|e| Failure(format!("the value as msgpack: {e}")))?
+            .map_err(|e| Failure::Message(format!("the value as msgpack: {e}")))?
     };
     let mut f = writable(path)?;
     b2schema::writer::set_vlmetalayer_to(&mut f, key, &bytes).map_err(|e| Failure::at(path, e))?;

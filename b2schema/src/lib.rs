@@ -105,14 +105,21 @@ extern crate alloc;
 // The derive names the crate `::b2schema`, also inside it.
 extern crate self as b2schema;
 
-// The three layers, each importing only from those below it: the format, the derive's runtime
-// (`schema`), the Blosc2 containers. Their modules are public through the re-exports below.
+// The layers, each importing only from those below it: the format and the derive's runtime
+// (`schema`), both in the crate `b2schema-format`, then the Blosc2 containers. Their modules are
+// public through the re-exports below.
 mod container;
-mod format;
-mod schema;
+use b2schema_format::schema;
 
 #[doc(hidden)]
-pub use schema::private as __private;
+pub use b2schema_format::__private;
+
+/// The format layer (the crate `b2schema-format`): msgpack and layouts only, `no_std`; its items
+/// are also at this crate's root.
+#[doc(inline)]
+pub use b2schema_format as format;
+
+pub mod attributes;
 
 #[doc(inline)]
 pub use b2schema_chunk as chunk;
@@ -133,7 +140,7 @@ pub use container::{array, handle, store};
 #[doc(inline)]
 pub use container::{b2nd, frame, writer};
 #[doc(inline)]
-pub use container::{dtype, limits};
+pub use container::{dtype, error, limits};
 #[doc(inline)]
 pub use format::{de, dump, encoding, ser, value, wrap};
 /// The `half` crate (with the `half` feature), whose `f16` reads NumPy's float16.
@@ -146,12 +153,14 @@ pub use half;
 #[cfg_attr(docsrs, doc(cfg(feature = "complex")))]
 pub use num_complex;
 #[doc(inline)]
-pub use schema::{attributes, codec, layout};
+pub use schema::{codec, layout};
 
 #[cfg(feature = "derive")]
 #[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
 #[doc(inline)]
 pub use b2schema_derive::B2Layout;
+#[doc(inline)]
+pub use container::error::{Error, ErrorKind, Limit, Result};
 #[doc(inline)]
 pub use container::limits::Limits;
 #[doc(inline)]
@@ -165,9 +174,7 @@ pub use format::de::{from_reader, from_reader_with};
 #[doc(inline)]
 pub use format::encoding::{Encoding, Expected};
 #[doc(inline)]
-pub use format::error::Limit;
-#[doc(inline)]
-pub use format::error::{Category, Error, ErrorKind, Result, Segment};
+pub use format::error::{Category, Segment};
 #[doc(inline)]
 pub use format::ser::{
     Serializer, encoded_len, encoded_len_with, to_slice, to_slice_with, to_vec, to_vec_with,

@@ -45,17 +45,17 @@ pub const MAX_CONNECTIONS: usize = 8;
 
 /// Serves `paths` on 127.0.0.1:`port` (0: a free port) until killed; prints the URL first.
 pub fn run(paths: &[PathBuf], port: u16) -> Result<ExitCode, Failure> {
-    let roots = Arc::new(paths::Roots::new(paths).map_err(Failure)?);
+    let roots = Arc::new(paths::Roots::new(paths).map_err(Failure::Message)?);
     // Every file opened from here on (a member, a column, a chunk file) lies under a root.
     let local: Vec<PathBuf> = roots.all().iter().filter(|p| !crate::open::is_url(p)).cloned().collect();
     if !b2schema::frame::confine_reads_to(&local) {
-        return Err(Failure("confining reads to the roots: a root no longer canonicalizes".into()));
+        return Err(Failure::Message("confining reads to the roots: a root no longer canonicalizes".into()));
     }
     let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, port))
-        .map_err(|e| Failure(format!("binding 127.0.0.1:{port}: {e}")))?;
-    let port = listener.local_addr().map_err(|e| Failure(e.to_string()))?.port();
+        .map_err(|e| Failure::Message(format!("binding 127.0.0.1:{port}: {e}")))?;
+    let port = listener.local_addr().map_err(|e| Failure::Message(e.to_string()))?.port();
     println!("b2schema serve: http://127.0.0.1:{port}/");
     let _ = std::io::stdout().flush();
-    accept::serve(listener, roots, port).map_err(|e| Failure(format!("serving: {e}")))?;
+    accept::serve(listener, roots, port).map_err(|e| Failure::Message(format!("serving: {e}")))?;
     Ok(ExitCode::SUCCESS)
 }

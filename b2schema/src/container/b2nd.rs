@@ -450,7 +450,7 @@ impl Geometry {
 
     /// The runs of real (not padding) items of the chunk at grid `coords`, collected (see
     /// [`Geometry::each_run`], which does not collect them).
-    pub fn rows(&self, coords: &[usize]) -> crate::format::error::Result<Vec<Run>> {
+    pub fn rows(&self, coords: &[usize]) -> crate::container::error::Result<Vec<Run>> {
         let mut out = Vec::new();
         self.each_run(coords, |r| {
             crate::container::limits::try_reserve(&mut out, 1, "the runs of a chunk", 0)?;
@@ -468,11 +468,11 @@ impl Geometry {
     pub fn each_run(
         &self,
         coords: &[usize],
-        mut f: impl FnMut(Run) -> crate::format::error::Result<()>,
-    ) -> crate::format::error::Result<()> {
+        mut f: impl FnMut(Run) -> crate::container::error::Result<()>,
+    ) -> crate::container::error::Result<()> {
         let nd = self.shape.len();
         if coords.len() != nd {
-            return Err(crate::format::error::Error::invalid(
+            return Err(crate::container::error::Error::invalid(
                 "chunk coordinates, one per dimension:",
                 nd,
                 coords.len(),
@@ -483,7 +483,7 @@ impl Geometry {
             return f(Run { chunk_at: 0, array_at: 0, len: 1 });
         }
         let overflow = || {
-            crate::format::error::Error::invalid(
+            crate::container::error::Error::invalid(
                 "a chunk position that fits in memory",
                 "usize",
                 "an overflow",

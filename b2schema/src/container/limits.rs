@@ -11,8 +11,8 @@
 //! assert_eq!(limits.max_items(), 10_000);
 //! ```
 
-pub use crate::format::error::Limit;
-use crate::format::error::{Error, ErrorKind, Result};
+pub use crate::container::error::Limit;
+use crate::container::error::{Error, ErrorKind, Result};
 
 /// How much memory and work a read may spend, whatever the input claims. `Copy`, so each
 /// reader keeps its own.

@@ -12,6 +12,7 @@ pub mod array;
 #[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
 pub mod b2nd;
 pub mod dtype;
+pub mod error;
 #[cfg(feature = "derive")]
 #[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
 pub mod frame;

@@ -8,7 +8,7 @@ use alloc::string::String;
 use serde_core::de::{self, DeserializeSeed, Deserializer, IntoDeserializer, MapAccess, SeqAccess, Visitor};
 
 use crate::container::dtype::{ByteOrder, DType, Field, Kind, Scalar};
-use crate::format::error::{Error, ErrorKind, Result, Segment};
+use crate::container::error::{Error, Result, Segment};
 
 /// The item `bytes` (`dtype.itemsize()` of them) as a `T`.
 pub(crate) fn from_item<T: de::DeserializeOwned>(bytes: &[u8], dtype: &DType) -> Result<T> {
@@ -45,7 +45,7 @@ struct Item<'a> {
 }
 
 fn refuse(what: String) -> Error {
-    Error::new(ErrorKind::Custom(what))
+    Error::custom(what)
 }
 
 impl Item<'_> {

@@ -16,9 +16,9 @@ use core::ops::Range;
 
 use super::selection::Selection;
 use crate::container::b2nd::{self, NdMeta};
+use crate::container::error::{Error, Result};
 use crate::container::frame::{ChunkLocation, FrameFile, SpecialValue};
 use crate::container::limits::{Limit, Limits};
-use crate::format::error::{Error, Result};
 use b2schema_chunk::{BlockScratch, ChunkBlocks, ErrorKind as ChunkErrorKind, Prefix};
 
 /// How to read: threads and the largest result.
@@ -124,11 +124,7 @@ pub(super) fn invalid(
     found: impl core::fmt::Display,
 ) -> Error {
     // Checks of the request against the array (its dtype, a selection): no byte offset to name.
-    Error::new(crate::format::error::ErrorKind::Mismatch {
-        what,
-        expected: expected.to_string(),
-        found: found.to_string(),
-    })
+    Error::mismatch(what, expected, found)
 }
 
 impl<'f> ArrayReader<'f> {

@@ -27,10 +27,9 @@ pub struct SelectionError {
 
 /// A selection's error as the crate's error, so that `?` takes both in one function returning
 /// [`crate::Result`].
-impl From<SelectionError> for crate::format::error::Error {
+impl From<SelectionError> for crate::container::error::Error {
     fn from(e: SelectionError) -> Self {
-        use crate::format::error::{Error, ErrorKind};
-        Error::new(ErrorKind::Custom(alloc::format!("a selection that fits the array: {e}")))
+        crate::container::error::Error::custom(alloc::format!("a selection that fits the array: {e}"))
     }
 }
 

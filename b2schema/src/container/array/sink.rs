@@ -11,7 +11,7 @@ use super::reader::{
 };
 use super::selection::Selection;
 use crate::container::b2nd::MAX_DIM;
-use crate::format::error::Result;
+use crate::container::error::Result;
 
 impl ArrayReader<'_> {
     /// Reads the items of `sel` in C order into `out` (exactly their size).
@@ -176,7 +176,7 @@ impl<'o> Sink<'o> {
             let bc = &mut bc[..blo.len()];
             loop {
                 let j = bc.iter().zip(&r.bgrid).fold(0u64, |a, (&c, &g)| a * g + c) as usize;
-                let span = table.block_span(j).map_err(|e| crate::format::error::Error::chunk(e, 0))?;
+                let span = table.block_span(j).map_err(|e| crate::container::error::Error::chunk(e, 0))?;
                 (first, last, n) = (first.min(span.start), last.max(span.end), n + 1);
                 if !next_in_box(bc, blo, bhi) {
                     break;

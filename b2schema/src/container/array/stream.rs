@@ -6,9 +6,9 @@
 use std::io::Write;
 
 use crate::container::b2nd::{Geometry, NdMeta};
+use crate::container::error::{Error, Result};
 use crate::container::frame::{ChunkLocation, FrameFile, SpecialValue};
 use crate::container::limits::{Limit, Limits};
-use crate::format::error::{Error, Result};
 
 impl FrameFile {
     /// The NDArray metalayer (`b2nd`, or the older `caterva`) of this frame, if any.
@@ -18,6 +18,7 @@ impl FrameFile {
             .or_else(|| v.metalayer("caterva"))
             .map(crate::container::b2nd::read_any)
             .transpose()
+            .map_err(Into::into)
     }
 
     /// How many bytes [`FrameFile::write_data`] writes: an NDArray's `prod(shape) * typesize`,

@@ -4,7 +4,7 @@ use alloc::vec::Vec;
 
 use super::reader::{ArrayReader, ReadOptions, ReadStats, invalid};
 use super::selection::Selection;
-use crate::format::error::Result;
+use crate::container::error::Result;
 
 impl ArrayReader<'_> {
     /// Reads a strided selection: its bounding box in pieces of about [`super::PIECE_BYTES`] (at

@@ -7,7 +7,7 @@ use super::element::{Element, is_big};
 use super::reader::{ArrayReader, ReadOptions, ReadStats, invalid};
 use super::selection::Selection;
 use crate::container::dtype::DType;
-use crate::format::error::Result;
+use crate::container::error::Result;
 
 /// The bytes decoded at a time before they are converted to typed values: small enough to stay
 /// in the cache between the two (measured: 1 MiB reads 256 MB of float64 faster than 16 MiB).

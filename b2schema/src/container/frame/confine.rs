@@ -14,7 +14,7 @@ use std::sync::OnceLock;
 
 use alloc::vec::Vec;
 
-use crate::format::error::{Error, Result};
+use crate::container::error::{Error, Result};
 
 /// What an error of a file outside the roots says (and a caller may look for).
 pub const OUTSIDE: &str = "a file inside the directories reads are confined to";

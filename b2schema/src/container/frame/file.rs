@@ -16,9 +16,9 @@ use super::regular::open_regular;
 use super::siblings::{Kept, LocalDir};
 use super::tables::KeptTables;
 use super::view::{self, FrameView, HEADER_FIXED_LEN, Parts};
+use crate::container::error::{Error, Result};
 use crate::container::limits::{Limit, Limits, try_zeros};
 use crate::container::storage::{Cursor, LocalFile, Memory, Siblings, Source, Window, pread};
-use crate::format::error::{Error, Result};
 use b2schema_chunk::ChunkHeader;
 
 /// The index file of a sparse frame's directory.
@@ -65,7 +65,7 @@ impl FrameFile {
     pub fn open_with_limits(path: impl AsRef<Path>, limits: Limits) -> Result<Self> {
         let path = path.as_ref();
         let f = Self::locate_with_limits(path, limits)?;
-        f.view().map_err(|e| e.in_file(path.display(), None))?;
+        f.view().map_err(|e| e.in_file(path.display()))?;
         Ok(f)
     }
 
@@ -86,7 +86,7 @@ impl FrameFile {
         } else {
             Self::read(path.to_path_buf(), 0, FrameType::Contiguous, path.to_path_buf(), limits)
         }
-        .map_err(|e| e.in_file(path.display(), None))
+        .map_err(|e| e.in_file(path.display()))
     }
 
     /// Opens a contiguous frame that starts at byte `offset` of `path` (bytes after the frame
@@ -98,7 +98,7 @@ impl FrameFile {
     /// [`FrameFile::open_at`] within `limits` (see [`FrameFile::open_with_limits`]).
     pub fn open_at_with_limits(path: impl AsRef<Path>, offset: u64, limits: Limits) -> Result<Self> {
         let path = path.as_ref();
-        let named = |e: Error| e.in_file(path.display(), None);
+        let named = |e: Error| e.in_file(path.display());
         let f = Self::read(path.to_path_buf(), offset, FrameType::Contiguous, path.to_path_buf(), limits)
             .map_err(named)?;
         f.view().map_err(named)?;
@@ -761,9 +761,9 @@ impl FrameFile {
         let base = self.offset + at;
         // Everything is checked on a copy of the content first (role, place, width, marker).
         let mut content = self.header[at as usize..at as usize + len].to_vec();
-        field.patch(&mut content, value).map_err(|e| in_layer(e.shift_offset(base as usize)))?;
+        field.patch(&mut content, value).map_err(|e| in_layer(Error::from(e).shift_offset(base as usize)))?;
         let mut f = self.open_unchanged_metalayer(name, at, len)?;
-        field.patch_file(&mut f, base, value).map_err(in_layer)?;
+        field.patch_file(&mut f, base, value).map_err(|e| in_layer(e.into()))?;
         self.header[at as usize..at as usize + len].copy_from_slice(&content);
         Ok(())
     }

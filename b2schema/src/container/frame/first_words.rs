@@ -5,7 +5,9 @@
 use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 
-use alloc::string::String;
+use alloc::string::ToString;
+
+use crate::container::error::ErrorKind;
 
 use super::file::SPARSE_INDEX;
 use super::header::FrameHeader;
@@ -22,13 +24,14 @@ fn value_offset(name: &str) -> usize {
     FrameHeader::LAYOUT.field(name).and_then(|f| f.value_offset).unwrap_or(0)
 }
 
-/// What is wrong with the file at `path` (frame at `offset`) before any field is decoded, in a
-/// few words; `None` when the frame looks like one (the field-level error says the rest) or the
-/// file cannot be opened (the open's error says why).
-pub fn first_words(path: &Path, offset: u64) -> Option<String> {
+/// What is wrong with the file at `path` (frame at `offset`) before any field is decoded, as the
+/// kind of its error (rendered in a few words by `Error::new(kind)`); `None` when the frame looks
+/// like one (the field-level error says the rest) or the file cannot be opened (the open's error
+/// says why).
+pub fn first_words(path: &Path, offset: u64) -> Option<ErrorKind> {
     if path.is_dir() {
         return (!path.join(SPARSE_INDEX).exists())
-            .then(|| alloc::format!("not a sparse frame: the directory has no {SPARSE_INDEX}"));
+            .then_some(ErrorKind::NotASparseFrame { missing: SPARSE_INDEX });
     }
     // Opened without blocking, then checked: only a regular file is read.
     let (mut f, file_len) = open_regular(path).ok()?;
@@ -37,18 +40,20 @@ pub fn first_words(path: &Path, offset: u64) -> Option<String> {
     let frame_len_at = value_offset("frame_len");
     let flags_at = value_offset("flags");
     if offset >= file_len {
-        return Some(alloc::format!("nothing at offset {offset}: the file has {file_len} bytes"));
+        return Some(ErrorKind::NothingAt { offset, len: file_len });
     }
     let mut head = [0u8; 32];
     let want = (flags_at + 2).min(head.len());
     f.seek(SeekFrom::Start(offset)).ok()?;
     let got = read_up_to(&mut f, &mut head[..want]);
     if got < magic_at + MAGIC.len() || &head[magic_at..magic_at + MAGIC.len()] != MAGIC {
-        return Some(alloc::format!("not a Blosc2 frame (no b2frame magic at offset {})", at(magic_at)));
+        return Some(ErrorKind::NotAFrame {
+            why: alloc::format!("no b2frame magic at offset {}", at(magic_at)),
+        });
     }
     if got == want && head[flags_at + 1] == SPARSE_TYPE {
         let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        return Some(alloc::format!("a sparse frame: give the directory ({})", dir.display()));
+        return Some(ErrorKind::SparseIndex { dir: dir.display().to_string() });
     }
     if got >= frame_len_at + 8 {
         let mut b = [0u8; 8];
@@ -56,7 +61,7 @@ pub fn first_words(path: &Path, offset: u64) -> Option<String> {
         let frame_len = u64::from_be_bytes(b);
         let have = file_len.saturating_sub(offset);
         if frame_len > have {
-            return Some(alloc::format!("truncated: the header says {frame_len} bytes, the file has {have}"));
+            return Some(ErrorKind::Truncated { stated: frame_len, available: have });
         }
     }
     None

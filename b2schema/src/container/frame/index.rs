@@ -2,7 +2,7 @@
 
 use alloc::vec::Vec;
 
-use crate::format::error::{Error, Result};
+use crate::container::error::{Error, Result};
 use b2schema_chunk::ChunkHeader;
 
 /// Where a chunk's bytes are.
@@ -134,7 +134,7 @@ pub fn decode(
     crate::container::limits::Limits::check(
         "the offsets index (chunks)",
         (header.uncompressed_len() / 8) as u64,
-        crate::format::error::Limit::Chunks,
+        crate::container::error::Limit::Chunks,
         max_locations,
         at + 4,
     )

@@ -4,7 +4,7 @@
 use std::fs::File;
 use std::path::Path;
 
-use crate::format::error::{Error, Result};
+use crate::container::error::{Error, Result};
 
 /// Opens `path` for reading only if it is a regular file (after following symbolic links): a
 /// FIFO, a socket or a device could block or never end, and is refused by what the opened handle

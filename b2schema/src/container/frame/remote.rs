@@ -13,10 +13,10 @@ use std::sync::Arc;
 
 use super::file::{FrameFile, SPARSE_INDEX};
 use super::siblings::Kept;
+use crate::container::error::{Error, Result};
 use crate::container::limits::Limits;
 use crate::container::storage::http::{Ends, HttpOptions, HttpSource, Opened, Session};
 use crate::container::storage::{Fetched, Memory, ReadAt, Siblings, Source};
-use crate::format::error::{Error, Result};
 
 impl FrameFile {
     /// Opens the frame at `url` (`http://host[:port]/path`: a contiguous frame, or a sparse
@@ -29,7 +29,7 @@ impl FrameFile {
     /// [`Limits::max_requests`], which bound every read through it, a sparse frame's chunk files
     /// included), with `options`. Errors name the URL and the range asked.
     pub fn open_url_with(url: &str, limits: Limits, options: HttpOptions) -> Result<Self> {
-        Self::open_url_unnamed(url, limits, options).map_err(|e| e.in_file(url, None))
+        Self::open_url_unnamed(url, limits, options).map_err(|e| e.in_file(url))
     }
 
     fn open_url_unnamed(url: &str, limits: Limits, options: HttpOptions) -> Result<Self> {
@@ -47,7 +47,7 @@ impl FrameFile {
     fn open_sparse_url(dir: &str, limits: Limits, options: HttpOptions, session: Session) -> Result<Self> {
         let index = alloc::format!("{dir}{SPARSE_INDEX}");
         let opened = HttpSource::open_in(&index, limits, &options, &session, Ends::HeadAndTail)
-            .map_err(|e| e.in_file(&index, None))?;
+            .map_err(|e| e.in_file(&index))?;
         let siblings = Arc::new(Kept::new(RemoteDir { dir: dir.into(), limits, options, session }));
         Self::from_opened(opened, dir, limits, Some(siblings))
     }
@@ -70,7 +70,7 @@ pub(crate) fn source_of(opened: Opened, what: &'static str, url: &str) -> Result
         Opened::Ranged(src) => Ok(Arc::<HttpSource>::from(src) as Source),
         Opened::Whole(bytes, session) => Ok(Arc::new(Downloaded { bytes: Memory::new(bytes), session })),
         Opened::Directory(dir) => Err(Error::invalid(what, "a file", "a directory", 0)
-            .in_file(alloc::format!("{url} (redirected to {dir})"), None)),
+            .in_file(alloc::format!("{url} (redirected to {dir})"))),
     }
 }
 
@@ -98,7 +98,7 @@ impl Siblings for RemoteDir {
     fn open(&self, name: &str) -> Result<Source> {
         let url = alloc::format!("{}{name}", self.dir);
         let opened = HttpSource::open_in(&url, self.limits, &self.options, &self.session, Ends::Head)
-            .map_err(|e| e.in_file(&url, None))?;
+            .map_err(|e| e.in_file(&url))?;
         source_of(opened, "a chunk file", &url)
     }
 }

@@ -10,8 +10,8 @@ use alloc::string::String;
 
 use super::recent::Recent;
 use super::regular::open_regular;
+use crate::container::error::{Error, Result};
 use crate::container::storage::{LocalFile, Siblings, Source};
-use crate::format::error::{Error, Result};
 
 /// Chunk files kept open per sparse frame.
 pub(crate) const KEPT_CHUNK_FILES: usize = 16;

@@ -6,8 +6,8 @@ use super::codes::FrameType;
 use super::header::FrameHeader;
 use super::index::{self, ChunkLocation};
 use super::trailer::{TRAILER_LEN_FROM_END, Trailer};
+use crate::container::error::{Error, Result};
 use crate::format::encoding::marker;
-use crate::format::error::{Error, Result};
 
 /// Length of the fixed part of the header (`FRAME_HEADER_MINLEN`).
 pub const HEADER_FIXED_LEN: usize = 87;
@@ -219,12 +219,12 @@ impl<'a> FrameView<'a> {
 
     /// Re-encodes the header from the decoded values.
     pub fn encode_header(&self) -> Result<Vec<u8>> {
-        crate::schema::codec::encode_to_vec(&self.header)
+        Ok(crate::schema::codec::encode_to_vec(&self.header)?)
     }
 
     /// Re-encodes the trailer from the decoded values.
     pub fn encode_trailer(&self) -> Result<Vec<u8>> {
-        crate::schema::codec::encode_to_vec(&self.trailer)
+        Ok(crate::schema::codec::encode_to_vec(&self.trailer)?)
     }
 }
 
@@ -298,14 +298,15 @@ pub(crate) fn frame_len(frame: &[u8]) -> Result<u64> {
 pub(crate) fn trailer_position(tail: &[u8; 23], frame_len: u64) -> Result<(u64, u64)> {
     let at = frame_len - 23;
     if tail[0] != marker::UINT32 {
-        return Err(Error::at(
+        return Err(crate::format::error::Error::at(
             crate::format::error::ErrorKind::UnexpectedMarker {
                 expected: crate::format::encoding::Expected::any(crate::format::encoding::Encoding::Uint32),
                 found: tail[0],
             },
             at as usize,
         )
-        .in_field("trailer_len"));
+        .in_field("trailer_len")
+        .into());
     }
     let len = u32::from_be_bytes([tail[1], tail[2], tail[3], tail[4]]) as u64;
     let max = (i32::MAX as u64).min(frame_len - HEADER_FIXED_LEN as u64);

@@ -4,8 +4,8 @@
 use alloc::vec::Vec;
 
 use super::file::FrameFile;
+use crate::container::error::{Error, Result, Segment};
 use crate::container::limits::Limit;
-use crate::format::error::{Error, Result, Segment};
 
 impl FrameFile {
     /// The decompressed bytes of vlmetalayer `name` (its msgpack, as python-blosc2 writes it), or

@@ -6,8 +6,8 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use super::{Container, Kind};
+use crate::container::error::Result;
 use crate::container::frame::SplitMode;
-use crate::format::error::Result;
 use b2schema_chunk::{Codec, Filter};
 
 /// The compression parameters a frame was written with (its header's), as python-blosc2's

@@ -5,8 +5,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::Container;
+use crate::container::error::{Error, Result};
 use crate::format::config::Config;
-use crate::format::error::{Error, Result};
 use crate::format::value::Value;
 
 impl Container {
@@ -50,7 +50,7 @@ impl Container {
             return Ok(None);
         };
         let value = Value::from_msgpack(content).map_err(|e| self.named(in_layer("metalayers", name, e)))?;
-        let plain = value.to_plain_msgpack().map_err(|e| self.named(e))?;
+        let plain = value.to_plain_msgpack().map_err(|e| self.named(e.into()))?;
         crate::format::de::from_slice_with::<T>(&plain, Config::minimal())
             .map(Some)
             .map_err(|e| self.named(in_layer("metalayers", name, e)))
@@ -67,13 +67,13 @@ impl Container {
     pub fn get<T: serde_core::de::DeserializeOwned>(&self, name: &str) -> Result<Option<T>> {
         let Some(bytes) = self.vlmeta_bytes(name)? else { return Ok(None) };
         let value = Value::from_msgpack(&bytes).map_err(|e| self.named(in_layer("vlmetalayers", name, e)))?;
-        let plain = value.to_plain_msgpack().map_err(|e| self.named(e))?;
+        let plain = value.to_plain_msgpack().map_err(|e| self.named(e.into()))?;
         crate::format::de::from_slice_with::<T>(&plain, Config::minimal())
             .map(Some)
             .map_err(|e| self.named(in_layer("vlmetalayers", name, e)))
     }
 }
 
-fn in_layer(what: &'static str, name: &str, e: Error) -> Error {
-    e.in_segment(crate::format::error::Segment::Key(name.into())).in_field(what)
+fn in_layer(what: &'static str, name: &str, e: impl Into<Error>) -> Error {
+    e.into().in_segment(crate::format::error::Segment::Key(name.into())).in_field(what)
 }

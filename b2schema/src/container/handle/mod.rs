@@ -49,9 +49,9 @@ pub use info::{CParams, Info};
 
 use crate::container::array::{ArrayReader, ReadOptions};
 use crate::container::dtype::DType;
+use crate::container::error::{Error, ErrorKind, Result, Segment};
 use crate::container::frame::{self, FrameFile};
 use crate::container::limits::Limits;
-use crate::format::error::{Error, Result, Segment};
 
 /// What a [`Container`] holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -102,7 +102,7 @@ pub fn open_source(
     limits: Limits,
 ) -> Result<Container> {
     let name = name.into();
-    let named = |e: Error| e.in_file(name.display(), None);
+    let named = |e: Error| e.in_file(name.display());
     let file = FrameFile::from_source(source, name.clone(), limits).map_err(named)?;
     Container::from_frame(file).map_err(named)
 }
@@ -118,22 +118,14 @@ fn a_store_instead(e: Error, path: &Path, limits: Limits) -> Error {
         return e;
     }
     let Ok(store) = crate::container::store::Store::open_with_limits(path, limits) else { return e };
-    let mut keys: Vec<&str> = store.keys().take(3).collect();
-    let n = store.keys().count();
-    if n > keys.len() {
-        keys.push("...");
-    }
     let form = match store.form() {
         crate::container::store::Form::Zip => "a .b2z store (a ZIP of frames)",
         crate::container::store::Form::Directory => "a .b2d store (a directory of frames)",
         crate::container::store::Form::Embed => "a .b2e store (an EmbedStore)",
     };
-    Error::new(crate::format::error::ErrorKind::Mismatch {
-        what: "a frame (b2schema::store::Store::open opens a store, store.get(key) its members), not",
-        expected: String::from("a store"),
-        found: alloc::format!("{form} of {n} members: {}", keys.join(", ")),
-    })
-    .in_file(path.display(), Some(String::from("a python-blosc2 store, not a frame")))
+    let members = store.keys().count();
+    let keys = store.keys().take(3).map(String::from).collect();
+    Error::new(crate::container::error::ErrorKind::AStore { form, members, keys }).in_file(path.display())
 }
 
 /// Opens the container at `url` (`http://host[:port]/path`, a contiguous frame) within the
@@ -152,26 +144,28 @@ pub fn open_url(url: &str) -> Result<Container> {
 #[cfg(feature = "http")]
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub fn open_url_with_limits(url: &str, limits: Limits) -> Result<Container> {
-    let named = |e: Error| e.in_file(url, None);
+    let named = |e: Error| e.in_file(url);
     let opts = crate::container::storage::http::HttpOptions::default();
     let file = FrameFile::open_url_with(url, limits, opts).map_err(named)?;
     Container::from_frame(file).map_err(named)
 }
 
-/// `e` about the file at `path`: the path, and first words that say what the file is when it is
-/// not a readable frame ("not a Blosc2 frame", "truncated: ...").
+/// `e` about the file at `path`: the path, and, when the file is not a readable frame, the kind
+/// its first bytes say ("not a Blosc2 frame", "truncated: ...") over the field-level error.
 fn name_file(e: Error, path: &Path) -> Error {
-    // The frame's own opener names the file without saying what it is: say it here.
-    let e = if e.lead().is_none() && e.file() == Some(path.display().to_string().as_str()) {
-        e.without_file()
-    } else {
-        e
-    };
-    if e.file().is_some() {
+    let name = path.display().to_string();
+    // An error about another file (a URL redirected), or one that already says what the file is.
+    if e.file().is_some_and(|f| f != name)
+        || e.cause().is_some()
+        || matches!(e.kind(), ErrorKind::AStore { .. })
+    {
         return e;
     }
-    let lead = frame::first_words(path, 0);
-    e.in_file(path.display(), lead)
+    let e = e.in_file(&name);
+    match frame::first_words(path, 0) {
+        Some(kind) => Error::over(kind, e),
+        None => e,
+    }
 }
 
 impl Container {
@@ -285,7 +279,7 @@ impl Container {
             }
             _ => e,
         };
-        e.in_file(self.file.path().display(), None)
+        e.in_file(self.file.path().display())
     }
 
     /// The same container, as the member `key` of a store: its errors name the key.

@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 
 use super::Container;
 use crate::container::array::{Element, ReadStats, Selection};
-use crate::format::error::{Error, Result};
+use crate::container::error::{Error, Result};
 
 /// What a read takes as its selection: NumPy-style text (`"7"`, `":, 2:10"`, `"::2"`; see
 /// [`Selection::parse`]) or a [`Selection`].

@@ -20,7 +20,7 @@ mod window;
 use std::fs::File;
 use std::sync::Arc;
 
-use crate::format::error::{Error, Result};
+use crate::container::error::{Error, Result};
 
 #[cfg_attr(not(feature = "derive"), allow(unused_imports))]
 pub(crate) use window::Window;

@@ -10,8 +10,8 @@
 use alloc::vec::Vec;
 
 use super::{Fetched, ReadAt, Source};
+use crate::container::error::{Error, Result};
 use crate::container::limits::try_zeros;
-use crate::format::error::{Error, Result};
 
 /// The bytes `start..end` of a source.
 #[derive(Debug)]

@@ -6,8 +6,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::Store;
+use crate::container::error::{Error, Result, Segment};
 use crate::container::handle::Container;
-use crate::format::error::{Error, Result, Segment};
 use crate::format::value::Value;
 
 /// The key of the member in which python-blosc2 keeps a store's own vlmeta (an SChunk whose
@@ -93,6 +93,6 @@ impl Store {
     fn name_member(&self, e: Error, key: &str) -> Error {
         let named = matches!(e.path().next(), Some(Segment::Key(k)) if k == key);
         let e = if named { e } else { e.in_segment(Segment::Key(key.into())) };
-        if e.file().is_some() { e } else { e.in_file(self.path().display(), None) }
+        if e.file().is_some() { e } else { e.in_file(self.path().display()) }
     }
 }

@@ -22,7 +22,7 @@ use super::CTable;
 use super::ctable::{CTABLE_META_KEY, ColumnSpec};
 use super::msgpack::Cursor;
 use super::rows::Bands;
-use crate::format::error::{Error, Result, Segment};
+use crate::container::error::{Error, Result, Segment};
 use crate::format::value::Value;
 
 /// The key of the Arrow schema's metadata that holds the CTable's schema JSON.

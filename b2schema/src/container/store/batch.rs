@@ -26,9 +26,9 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::msgpack::Cursor;
+use crate::container::error::{Error, Result, Segment};
 use crate::container::frame::{ChunkInfo, FrameFile};
 use crate::container::limits::{Limit, Limits, try_reserve};
-use crate::format::error::{Error, Result, Segment};
 use crate::format::value::Value;
 
 /// The metalayer that tags a BatchArray.

@@ -23,8 +23,8 @@
 use alloc::vec::Vec;
 
 use super::batch::{LENGTHS_VLMETA, METALAYER};
+use crate::container::error::{Error, Result, Segment};
 use crate::container::writer::{CParams, Chunk, Frame};
-use crate::format::error::{Error, Result, Segment};
 use crate::format::value::Value;
 
 /// A BatchArray being written: its batches are compressed as they are pushed.
@@ -59,7 +59,7 @@ impl BatchArrayWriter {
         let per = usize::try_from(per).unwrap_or(usize::MAX);
         let mut blocks = Vec::new();
         for group in items.chunks(per) {
-            blocks.push(Value::Array(group.to_vec()).to_msgpack().map_err(at)?);
+            blocks.push(Value::Array(group.to_vec()).to_msgpack().map_err(|e| at(e.into()))?);
         }
         let refs: Vec<&[u8]> = blocks.iter().map(Vec::as_slice).collect();
         let chunk =

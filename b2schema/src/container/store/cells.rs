@@ -8,8 +8,8 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use crate::container::error::{Error, Result, Segment};
 use crate::container::limits::try_reserve;
-use crate::format::error::{Error, Result, Segment};
 use crate::format::value::Value;
 
 /// One column of the schema.

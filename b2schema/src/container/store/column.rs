@@ -5,8 +5,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::ctable::CTable;
+use crate::container::error::{Error, Result, Segment};
 use crate::container::limits::try_reserve;
-use crate::format::error::{Error, ErrorKind, Result, Segment};
 use crate::format::value::Value;
 
 /// A Rust type a column's cells read as ([`CTable::column`]): the integers (a cell out of the
@@ -115,11 +115,11 @@ impl CTable {
             let v = match cell {
                 Value::Nil => None,
                 c => Some(T::from_cell(c).ok_or_else(|| {
-                    Error::new(ErrorKind::Mismatch {
-                        what: "cells that read as",
-                        expected: String::from(T::WHAT),
-                        found: alloc::format!("{} (column kind {})", kind_of(c), spec.kind),
-                    })
+                    Error::mismatch(
+                        "cells that read as",
+                        T::WHAT,
+                        format_args!("{} (column kind {})", kind_of(c), spec.kind),
+                    )
                     .in_segment(Segment::Index(row as usize))
                     .in_segment(Segment::Key(String::from(name)))
                 })?),

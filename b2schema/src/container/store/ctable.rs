@@ -34,9 +34,9 @@ pub use super::cells::ColumnSpec;
 use super::describe::Kind;
 use super::msgpack::Cursor;
 use crate::container::array::{ArrayReader, ReadOptions, Selection};
+use crate::container::error::{Error, Result, Segment};
 use crate::container::frame::FrameFile;
 use crate::container::limits::{Limit, Limits, try_reserve};
-use crate::format::error::{Error, Result, Segment};
 use crate::format::value::Value;
 
 /// The member that holds the table's metadata.

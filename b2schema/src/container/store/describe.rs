@@ -5,8 +5,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::container::b2nd;
+use crate::container::error::Result;
 use crate::container::frame::{Codec, FrameFile, FrameHeader};
-use crate::format::error::Result;
 
 /// A member's kind, as python-blosc2 opens it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

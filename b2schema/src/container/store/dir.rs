@@ -8,8 +8,8 @@ use alloc::vec::Vec;
 
 use super::key::{self, EMBED_NAME};
 use super::member::{Member, Place};
+use crate::container::error::{Error, Result};
 use crate::container::limits::{Limit, Limits};
-use crate::format::error::{Error, Result};
 
 /// How deep the directories of a store may nest.
 const MAX_DEPTH: usize = 64;

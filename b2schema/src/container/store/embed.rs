@@ -8,9 +8,9 @@ use alloc::vec::Vec;
 
 use super::key;
 use super::msgpack::Cursor;
+use crate::container::error::{Error, Result, Segment};
 use crate::container::frame::FrameFile;
 use crate::container::limits::{Limit, try_reserve};
-use crate::format::error::{Error, Result, Segment};
 
 /// The vlmetalayer that holds the map.
 pub const METADATA: &str = "estore_metadata";

@@ -7,7 +7,7 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::format::error::{Error, Result};
+use crate::container::error::{Error, Result};
 use crate::format::value::Value;
 
 /// How deep arrays and objects may nest.

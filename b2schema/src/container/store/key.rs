@@ -3,7 +3,7 @@
 
 use alloc::string::String;
 
-use crate::format::error::{Error, Result};
+use crate::container::error::{Error, Result};
 
 /// The suffixes of the members python-blosc2 writes outside the embed store, with their kinds
 /// as it names them: `.b2nd` NDArray, `.b2f` SChunk, `.b2b` BatchArray.

@@ -79,10 +79,10 @@ pub fn __fuzz_schema_json(text: &str) -> Result<crate::format::value::Value> {
     json::parse(text)
 }
 
+use crate::container::error::{Error, ErrorKind, Result, Segment};
 use crate::container::frame::{FrameFile, FrameHeader, HEADER_FIXED_LEN};
 use crate::container::limits::Limits;
 use crate::container::storage::{Fetched, LocalFile, Source, Window};
-use crate::format::error::{Error, Result, Segment};
 
 /// A python-blosc2 store opened for reading.
 #[derive(Debug)]
@@ -134,8 +134,7 @@ impl Store {
         if path.is_dir() {
             return Self::open_directory(path, limits);
         }
-        let (f, len) =
-            crate::container::frame::open_regular(path).map_err(|e| e.in_file(path.display(), None))?;
+        let (f, len) = crate::container::frame::open_regular(path).map_err(|e| e.in_file(path.display()))?;
         Self::open_source(Arc::new(LocalFile::new(f, len)), path.to_path_buf(), limits)
     }
 
@@ -371,13 +370,9 @@ impl Store {
     /// slices it. A compressed ZIP member or a remote reference is an error that names it.
     pub fn open_member(&self, key: &str) -> Result<FrameFile> {
         let m = self.member(key).ok_or_else(|| {
-            let mut some: Vec<&str> = self.members.iter().take(5).map(|m| m.key.as_str()).collect();
-            if self.members.len() > 5 {
-                some.push("...");
-            }
-            let some =
-                if some.is_empty() { String::from("(none: the store is empty)") } else { some.join(", ") };
-            Error::invalid("a key of the store, one of", some, key.escape_debug(), 0).in_field("key")
+            let keys = self.members.iter().take(5).map(|m| m.key.clone()).collect();
+            let kind = ErrorKind::NoSuchKey { key: String::from(key), keys, members: self.members.len() };
+            Error::new(kind).in_file(self.path().display())
         })?;
         let at = |e: Error| e.in_segment(Segment::Key(m.key.clone()));
         match &m.place {
@@ -439,7 +434,7 @@ impl Store {
             let at = |e: Error| e.in_segment(Segment::Key(m.key.clone()));
             embed::check_range(f, &m.key, offset, length)?;
             let fixed = embed::bytes(f, &m.key, offset, length.min(HEADER_FIXED_LEN as u64))?;
-            let header_len: i32 = FrameHeader::HEADER_LEN.read(&fixed).map_err(at)?;
+            let header_len: i32 = FrameHeader::HEADER_LEN.read(&fixed).map_err(|e| at(e.into()))?;
             let header_len = u64::try_from(header_len).unwrap_or(0);
             if !(HEADER_FIXED_LEN as u64..=length).contains(&header_len) {
                 return Err(at(Error::invalid(

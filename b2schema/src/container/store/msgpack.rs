@@ -4,9 +4,9 @@
 
 use alloc::string::String;
 
+use crate::container::error::{Error, Result};
 use crate::format::encoding::Encoding;
 use crate::format::encoding::marker::*;
-use crate::format::error::{Error, Result};
 
 /// How deep a skipped value may nest.
 const MAX_DEPTH: usize = 32;

@@ -5,9 +5,9 @@
 use alloc::vec::Vec;
 
 use super::msgpack::Cursor;
+use crate::container::error::{Error, Result, Segment};
 use crate::container::frame::FrameFile;
 use crate::container::limits::{Limit, Limits, try_reserve};
-use crate::format::error::{Error, Result, Segment};
 
 /// The metalayer that tags an ObjectArray.
 pub const METALAYER: &str = "vlarray";

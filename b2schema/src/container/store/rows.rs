@@ -17,9 +17,9 @@ use super::ctable::{
 };
 use super::describe::Kind;
 use crate::container::array::{ArrayReader, ReadOptions, Selection};
+use crate::container::error::{Error, Result, Segment};
 use crate::container::frame::{ChunkInfo, FrameFile};
 use crate::container::limits::Limits;
-use crate::format::error::{Error, Result, Segment};
 use crate::format::value::Value;
 
 /// The most rows read at once.

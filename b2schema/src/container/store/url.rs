@@ -7,10 +7,10 @@
 use std::path::PathBuf;
 
 use super::Store;
+use crate::container::error::{Error, Result};
 use crate::container::frame::source_of;
 use crate::container::limits::Limits;
 use crate::container::storage::http::{Ends, HttpOptions, HttpSource, Opened, Session};
-use crate::format::error::{Error, Result};
 
 impl Store {
     /// Opens the store at `url` (`http://host[:port]/path` of a `.b2z` or a `.b2e`) within the
@@ -28,12 +28,12 @@ impl Store {
             return Err(not_a_directory(url, url));
         }
         let opened = HttpSource::open_in(url, limits, &options, &Session::default(), Ends::HeadAndTail)
-            .map_err(|e| e.in_file(url, None))?;
+            .map_err(|e| e.in_file(url))?;
         if let Opened::Directory(dir) = &opened {
             return Err(not_a_directory(url, dir));
         }
         let src = source_of(opened, "a store file", url)?;
-        Self::open_source(src, PathBuf::from(url), limits).map_err(|e| e.in_file(url, None))
+        Self::open_source(src, PathBuf::from(url), limits).map_err(|e| e.in_file(url))
     }
 }
 
@@ -46,5 +46,5 @@ fn not_a_directory(url: &str, dir: &str) -> Error {
         alloc::format!("a directory ({dir})"),
         0,
     )
-    .in_file(url, None)
+    .in_file(url)
 }

@@ -34,10 +34,10 @@ use alloc::vec::Vec;
 
 use super::embed::METADATA;
 use super::key::{self, EMBED_NAME};
+use crate::container::error::{Error, Result, Segment};
 use crate::container::frame::FrameView;
 use crate::container::writer::Frame;
 use crate::container::writer::replace::{replace_file, sync_parent, temporary};
-use crate::format::error::{Error, Result, Segment};
 use crate::format::value::Value;
 
 /// Which python-blosc2 class the store is for (the embed store's metalayer).

@@ -6,9 +6,9 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use crate::container::error::{Error, Result, Segment};
 use crate::container::limits::{Limit, Limits, try_reserve, try_zeros};
 use crate::container::storage::ReadAt;
-use crate::format::error::{Error, Result, Segment};
 
 pub(super) const EOCD_SIG: u32 = 0x0605_4b50;
 const EOCD_LEN: u64 = 22;

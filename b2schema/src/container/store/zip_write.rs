@@ -7,7 +7,7 @@
 use alloc::vec::Vec;
 
 use super::zip::{CENTRAL_SIG, EOCD_SIG, LOCAL_SIG, STORED};
-use crate::format::error::{Error, Result};
+use crate::container::error::{Error, Result};
 
 /// ZIP 2.0 (what `zipfile` writes for stored members), made on Unix (`3 << 8`).
 const VERSION_NEEDED: u16 = 20;

@@ -35,9 +35,9 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::{Chunk, chunk, trailer};
+use crate::container::error::{Error, Result};
 use crate::container::frame::open_regular_rw;
 use crate::container::frame::{ChunkLocation, FrameFile, FrameHeader, FrameType, special_entry};
-use crate::format::error::{Error, Result};
 
 /// Appends `chunk` to the contiguous frame file at `path`.
 pub fn append_chunk(path: impl AsRef<Path>, chunk: &Chunk) -> Result<()> {

@@ -12,8 +12,8 @@ use super::item::Item;
 use super::shapes::{default_blocks, default_shapes};
 use super::{CParams, Fill, NdArray};
 use crate::container::dtype::DType;
+use crate::container::error::{Error, Result, Segment};
 use crate::format::config::Config;
-use crate::format::error::{Error, Result, Segment};
 
 /// An array to write: its items (typed, or bytes with their dtype), shapes in `u64` as
 /// [`Container::shape`](crate::Container::shape) gives them back, python-blosc2's default chunk
@@ -241,5 +241,5 @@ impl Array {
 
 /// `value` as python-blosc2's msgpack (the smallest encodings).
 fn msgpack<V: Serialize + ?Sized>(value: &V) -> Result<Vec<u8>> {
-    crate::format::ser::to_vec_with(value, Config::minimal())
+    Ok(crate::format::ser::to_vec_with(value, Config::minimal())?)
 }

@@ -4,7 +4,7 @@
 use alloc::vec::Vec;
 
 use super::cparams::CParams;
-use crate::format::error::{Error, Result};
+use crate::container::error::{Error, Result};
 
 use b2schema_chunk::compress::{self, MAX_BUFFERSIZE, Params, Split};
 use b2schema_chunk::{Codec, Registry};

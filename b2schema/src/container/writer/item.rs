@@ -6,7 +6,7 @@ use alloc::vec::Vec;
 
 use crate::container::array::{DateTime64, TimeDelta64};
 use crate::container::dtype::DateTimeUnit;
-use crate::format::error::{Error, Result};
+use crate::container::error::{Error, Result};
 
 /// A type whose values are written as NumPy items (little-endian, as python-blosc2 writes them on
 /// every platform it supports).

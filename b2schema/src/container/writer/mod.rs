@@ -49,10 +49,10 @@ pub use shapes::{default_blocks, default_shapes};
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use crate::container::error::{Error, Result};
 use crate::container::frame::{
     FilterPipeline, Fingerprint, FrameFlags, FrameHeader, MAX_METALAYERS, MetaLayers, SpecialValue, Trailer,
 };
-use crate::format::error::{Error, Result};
 
 /// One chunk of a frame.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -331,7 +331,7 @@ impl Frame {
             },
             metalayers,
         };
-        crate::schema::codec::encode_to_vec(&header)
+        Ok(crate::schema::codec::encode_to_vec(&header)?)
     }
 }
 
@@ -344,5 +344,5 @@ pub(crate) fn trailer(vl_chunks: &[(String, Vec<u8>)]) -> Result<Vec<u8>> {
         trailer_len: 0, // computed by the encoder
         fingerprint: Fingerprint::default(),
     };
-    crate::schema::codec::encode_to_vec(&t)
+    Ok(crate::schema::codec::encode_to_vec(&t)?)
 }

@@ -7,8 +7,8 @@ use alloc::vec::Vec;
 use super::cparams::CParams;
 use super::{Chunk, Frame, chunk};
 use crate::container::b2nd::{B2nd, Geometry, MAX_DIM, odometer};
+use crate::container::error::{Error, Result};
 use crate::container::frame::SpecialValue;
-use crate::format::error::{Error, Result};
 
 /// What an array holds.
 #[derive(Clone, Copy, Debug)]

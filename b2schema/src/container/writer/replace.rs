@@ -5,7 +5,7 @@
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
-use crate::format::error::{Error, Result};
+use crate::container::error::{Error, Result};
 
 /// Writes the file `path` through `write` (given a new temporary file beside it), whole or not at
 /// all; an existing file at `path` is replaced only once everything was written and synced.

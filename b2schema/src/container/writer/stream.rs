@@ -20,7 +20,7 @@ use alloc::vec::Vec;
 
 use super::cparams::CParams;
 use super::{Chunk, Fill, Kind, NdArray, chunk};
-use crate::format::error::{Error, Result};
+use crate::container::error::{Error, Result};
 
 /// Where the items come from.
 enum Source<'a> {

@@ -33,8 +33,8 @@ pub use url::{Url, is_url};
 
 use self::response::{Head, HeadError, read_head};
 use super::{Fetched, ReadAt};
+use crate::container::error::{Error, Result};
 use crate::container::limits::{Limit, Limits, try_zeros};
-use crate::format::error::{Error, Result};
 
 /// How requests are made.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -264,7 +264,7 @@ impl HttpSource {
             }
             let n = self.session.0.requests.fetch_add(1, Ordering::Relaxed) + 1;
             Limits::check("HTTP requests", n, Limit::Requests, self.limits.max_requests(), at as usize)
-                .map_err(|e| e.in_file(self.range_text(at, last), None))?;
+                .map_err(|e| e.in_file(self.range_text(at, last)))?;
             match self.attempt(at, last, first) {
                 Ok(got) => return Ok(got),
                 Err(Failure::Fatal(e)) => return Err(e),
@@ -440,7 +440,7 @@ impl HttpSource {
             self.limits.max_fetched(),
             at as usize,
         )
-        .map_err(|e| Failure::Fatal(e.in_file(self.range_text(at, at + len.max(1) - 1), None)))?;
+        .map_err(|e| Failure::Fatal(e.in_file(self.range_text(at, at + len.max(1) - 1))))?;
         let mut buf =
             try_zeros(len as usize, "an HTTP response body", at as usize).map_err(Failure::Fatal)?;
         // The body within the timeout plus a second per 64 KiB: a server that trickles it
@@ -619,7 +619,7 @@ impl HttpSource {
         found: impl core::fmt::Display,
     ) -> Error {
         Error::invalid(what, expected, found, at as usize)
-            .in_file(self.range_text(at, at.saturating_add(want.max(1) - 1)), None)
+            .in_file(self.range_text(at, at.saturating_add(want.max(1) - 1)))
     }
 }
 

@@ -10,7 +10,7 @@
 use alloc::string::String;
 
 use super::url::Url;
-use crate::format::error::{Error, Result};
+use crate::container::error::{Error, Result};
 
 /// The proxy for `url` that the environment names, if any.
 pub fn from_env(url: &Url) -> Result<Option<Url>> {

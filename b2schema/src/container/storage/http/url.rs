@@ -4,7 +4,7 @@
 
 use alloc::string::{String, ToString};
 
-use crate::format::error::{Error, Result};
+use crate::container::error::{Error, Result};
 
 /// A parsed `http://host[:port]/path` (or `https://`) URL.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -5,12 +5,15 @@
 //! serializer and deserializer, the wrappers that override one value's encoding, and the
 //! annotated dump of any msgpack bytes.
 
-pub(crate) mod config;
+#[doc(hidden)]
+pub mod config;
 pub mod de;
 pub mod dump;
 pub mod encoding;
-pub(crate) mod error;
-pub(crate) mod int;
+#[doc(hidden)]
+pub mod error;
+#[doc(hidden)]
+pub mod int;
 pub mod ser;
 pub mod value;
 pub mod wrap;

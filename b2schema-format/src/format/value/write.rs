@@ -20,8 +20,8 @@ impl Value {
 
     /// The msgpack of the value as plain data, for a `Deserialize` type to read: a tuple and a set
     /// as lists (without the tag), a complex number as the list `[re, im]`.
-    #[cfg_attr(not(all(feature = "std", feature = "derive")), allow(dead_code))]
-    pub(crate) fn to_plain_msgpack(&self) -> Result<Vec<u8>> {
+    #[doc(hidden)]
+    pub fn to_plain_msgpack(&self) -> Result<Vec<u8>> {
         let mut out = Vec::new();
         self.write(&mut out, true)?;
         Ok(out)

@@ -18,7 +18,8 @@ const HEX_LINE: usize = 16;
 /// b2schema does not depend on insta; in a crate's tests (with `insta` as a dev-dependency):
 ///
 /// ```
-/// # use b2schema::B2Layout;
+/// # extern crate b2schema_format as b2schema;
+/// # use b2schema_derive::B2Layout;
 /// # #[derive(B2Layout)]
 /// # struct Units<'a> { version: u8, scale: f64, #[b2(fixstr(len = 3))] name: &'a str }
 /// // #[test]
@@ -35,7 +36,8 @@ const HEX_LINE: usize = 16;
 /// An encoding error is reported in the text (`!! encoding failed: ...`) rather than panicking.
 ///
 /// ```
-/// use b2schema::B2Layout;
+/// # extern crate b2schema_format as b2schema;
+/// use b2schema_derive::B2Layout;
 ///
 /// #[derive(B2Layout)]
 /// struct Units<'a> { version: u8, scale: f64, #[b2(fixstr(len = 3))] name: &'a str }

@@ -3,6 +3,7 @@
 //! tuples, complex numbers and sets decoded to their own variants.
 //!
 //! ```
+//! # extern crate b2schema_format as b2schema;
 //! use b2schema::Value;
 //!
 //! // python-blosc2: `vlmeta["a"] = (1, "two", 3.0)` writes the list ["__tuple__", 1, "two", 3.0].

@@ -25,11 +25,13 @@ pub enum StructRepr {
 /// Configuration of a [`Serializer`](crate::Serializer) or [`Deserializer`](crate::Deserializer).
 ///
 /// ```
+/// # extern crate b2schema_format as b2schema;
 /// use b2schema::Config;
 /// let python_style = Config::minimal().struct_map();
 /// let lenient_fixed = Config::fixed().strict(false);
 /// # let _ = (python_style, lenient_fixed);
 /// ```
+/// # extern crate b2schema_format as b2schema;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Config {
     pub(crate) widths: Widths,
@@ -218,7 +220,8 @@ impl Magic {
 /// What the serializer and the deserializer both carry between values: the configuration in
 /// force and the encoding override waiting for the next value. The overrides and mode switches
 /// of wrappers, field attributes and the direct codec go through these provided methods.
-pub(crate) trait ModeState {
+#[doc(hidden)]
+pub trait ModeState {
     /// The configuration in force and the pending override.
     fn mode_state(&mut self) -> (&mut Config, &mut Option<crate::format::encoding::Encoding>);
 

@@ -195,7 +195,8 @@ impl<'de> Deserializer<'de> {
     /// Reads a map header under the pending encoding (or `map16`), as a map is read, and
     /// returns where it started and its count, checked against the rest of the input.
     #[inline]
-    pub(crate) fn map_header(&mut self) -> Result<(usize, usize)> {
+    #[doc(hidden)]
+    pub fn map_header(&mut self) -> Result<(usize, usize)> {
         let start = self.pos;
         let explicit = self.pending.is_some();
         let enc = self.read_marker(Encoding::Map16, Family::Map)?;
@@ -204,7 +205,8 @@ impl<'de> Deserializer<'de> {
     }
 
     #[inline(always)]
-    pub(crate) fn enter(&mut self) -> Result<()> {
+    #[doc(hidden)]
+    pub fn enter(&mut self) -> Result<()> {
         match self.depth.checked_sub(1) {
             Some(d) => {
                 self.depth = d;
@@ -221,7 +223,8 @@ impl<'de> Deserializer<'de> {
     }
 
     #[inline(always)]
-    pub(crate) fn leave(&mut self) {
+    #[doc(hidden)]
+    pub fn leave(&mut self) {
         self.depth += 1;
     }
 

@@ -7,7 +7,7 @@ use super::{EXT_COMPLEX, EXT_SET, TUPLE_TAG, Value};
 use crate::format::config::DEFAULT_MAX_DEPTH;
 use crate::format::encoding::Encoding;
 use crate::format::encoding::marker::*;
-use crate::format::error::{Error, ErrorKind, Limit, Result, Segment};
+use crate::format::error::{Error, ErrorKind, Result, Segment};
 
 impl Value {
     /// Reads exactly one msgpack value from `bytes` (any widths: python's smallest forms and
@@ -199,13 +199,5 @@ fn copy(bytes: &[u8], at: usize) -> Result<Vec<u8>> {
 
 #[cold]
 fn no_memory(n: usize, at: usize) -> Error {
-    Error::at(
-        ErrorKind::BudgetExceeded {
-            what: "a msgpack value",
-            needed: n as u64,
-            limit: Limit::Decompressed,
-            max: 0,
-        },
-        at,
-    )
+    Error::at(ErrorKind::AllocationFailed { what: "a msgpack value", needed: n as u64 }, at)
 }

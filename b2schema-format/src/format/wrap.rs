@@ -4,6 +4,7 @@
 //! value, `Uint64(frame_len)` writes the `i64` under a `cf` marker as c-blosc2 does:
 //!
 //! ```
+//! # extern crate b2schema_format as b2schema;
 //! use b2schema::wrap::{FixStr, Uint64};
 //! assert_eq!(b2schema::to_vec(&Uint64(2633i64)).unwrap(), [0xcf, 0, 0, 0, 0, 0, 0, 0x0a, 0x49]);
 //! // Raw (non UTF-8) flag bytes under a fixstr marker:

@@ -1,6 +1,7 @@
 //! Annotated hex dumps: one msgpack value per line, with its offset, its bytes and what they mean.
 //!
 //! ```
+//! # extern crate b2schema_format as b2schema;
 //! let bytes = b2schema::to_vec(&(7i32, "<f8")).unwrap();
 //! assert_eq!(b2schema::dump::annotate(&bytes), "\
 //! 0000  92                          fixarray(2)

@@ -69,7 +69,8 @@ impl<O: Output> Serializer<O> {
     /// for anything else (the serde path then writes it, or builds the error). The encodings are
     /// constants at the call site.
     #[inline(always)]
-    pub(crate) fn exact_bytes(
+    #[doc(hidden)]
+    pub fn exact_bytes(
         &mut self,
         enc: Option<Encoding>,
         default: Encoding,
@@ -88,7 +89,8 @@ impl<O: Output> Serializer<O> {
 
     /// Whether an override is waiting for the next value.
     #[inline]
-    pub(crate) fn has_pending(&self) -> bool {
+    #[doc(hidden)]
+    pub fn has_pending(&self) -> bool {
         self.pending.is_some()
     }
 
@@ -197,7 +199,8 @@ impl<O: Output> Serializer<O> {
 
     /// Writes the marker and length prefix of a container of `len` bytes or elements.
     #[inline]
-    pub(crate) fn header(&mut self, enc: Encoding, len: usize) -> Result<()> {
+    #[doc(hidden)]
+    pub fn header(&mut self, enc: Encoding, len: usize) -> Result<()> {
         if len as u64 > enc.max_len() {
             return Err(self.error(ErrorKind::TooLong { encoding: enc, len: len as u64 }));
         }

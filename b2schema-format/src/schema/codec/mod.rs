@@ -14,19 +14,16 @@
 //! that they do, bytes and errors alike.
 //!
 //! ```
-//! use b2schema::b2nd::B2nd;
-//! let meta = B2nd {
-//!     version: 0,
-//!     ndim: 2,
-//!     shape: vec![100, 200],
-//!     chunkshape: vec![10, 20],
-//!     blockshape: vec![5, 10],
-//!     dtype_format: 0,
-//!     dtype: "<f8",
-//! };
+//! # extern crate b2schema_format as b2schema;
+//! use b2schema_derive::B2Layout;
+//!
+//! #[derive(B2Layout, Debug, PartialEq)]
+//! struct Grid { version: u8, shape: Vec<i64>, chunkshape: Vec<i32> }
+//!
+//! let meta = Grid { version: 0, shape: vec![100, 200], chunkshape: vec![10, 20] };
 //! let bytes = b2schema::encode_to_vec(&meta).unwrap();
 //! assert_eq!(bytes, b2schema::to_vec(&meta).unwrap());
-//! assert_eq!(b2schema::decode_from_slice::<B2nd>(&bytes).unwrap(), meta);
+//! assert_eq!(b2schema::decode_from_slice::<Grid>(&bytes).unwrap(), meta);
 //! ```
 //!
 //! A field type with no `Encode`/`Decode` implementation still works inside a derived struct:
@@ -39,9 +36,11 @@
 //! [`decode_from_slice`], [`decode_take_from_slice`].
 
 mod impls;
-pub(crate) mod serde_path;
+#[doc(hidden)]
+pub mod serde_path;
 pub(crate) mod support;
-pub(crate) mod traits;
+#[doc(hidden)]
+pub mod traits;
 
 #[doc(inline)]
 pub use traits::{Decode, Encode};

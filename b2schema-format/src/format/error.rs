@@ -1,4 +1,4 @@
-//! The one error type of b2schema.
+//! The error of the format layer: msgpack and layouts.
 //!
 //! Every decoding error names the byte offset where it was found, the field path that led there
 //! (`shape[2]`, `header.typesize`) and what was expected against what was found:
@@ -6,6 +6,7 @@
 //! ```text
 //! expected int32 marker d2 at offset 47 (typesize), found cd (uint16)
 //! ```
+//! # extern crate b2schema_format as b2schema;
 //!
 //! The error is a single boxed pointer, so `Result<T>` stays small on the hot path (serde_json
 //! measured the same), and the path is built only while an error unwinds: decoding that succeeds
@@ -34,14 +35,6 @@ struct ErrorImpl {
     /// For bytes left after a struct: where its last field was read, and the count or length
     /// that field's header stated (a wrong one leaves bytes over).
     last: Option<LastField>,
-    /// The file the error is about, and what the file is when it is not what it should be.
-    file: Option<Box<FileNote>>,
-}
-
-/// The file an error is about ([`Error::in_file`]).
-struct FileNote {
-    path: String,
-    lead: Option<String>,
 }
 
 /// The last field read before bytes were left over (the field itself is the error's path).
@@ -144,19 +137,13 @@ pub enum ErrorKind {
         /// The limit.
         max: u16,
     },
-    /// A Blosc chunk that does not decode (its offset is where the problem is in the chunk).
-    Chunk(b2schema_chunk::Error),
-    /// The input asks for more memory or work than the `Limits` allow (or,
-    /// when `max` is 0, than the allocator could give).
-    BudgetExceeded {
-        /// What needed it ("a chunk's nbytes", "the array's data").
+    /// Memory for a value the input declares could not be allocated (the input's length bounds
+    /// the claim; the allocator refused it).
+    AllocationFailed {
+        /// What needed it ("a msgpack value").
         what: &'static str,
-        /// Bytes (or items) asked for.
+        /// Bytes asked for.
         needed: u64,
-        /// The limit that refused it.
-        limit: Limit,
-        /// Its value.
-        max: u64,
     },
     /// A message from a `Serialize` or `Deserialize` implementation.
     Custom(String),
@@ -179,6 +166,32 @@ pub enum Category {
     Data,
 }
 
+/// Segments from the outermost inwards as text: `shape[2]`, `header.flags`.
+pub fn path_text<'a>(segments: impl Iterator<Item = &'a Segment>) -> String {
+    let mut s = String::new();
+    for seg in segments {
+        match seg {
+            Segment::Field(name) => {
+                if !s.is_empty() {
+                    s.push('.');
+                }
+                s.push_str(name);
+            }
+            Segment::Index(i) => {
+                s.push('[');
+                s.push_str(&i.to_string());
+                s.push(']');
+            }
+            Segment::Key(k) => {
+                s.push('[');
+                s.push_str(&alloc::format!("{k:?}"));
+                s.push(']');
+            }
+        }
+    }
+    s
+}
+
 /// A count of bytes in words: "1 byte", "2 bytes" (every message says it this way).
 pub fn bytes(n: impl Into<u64>) -> String {
     let n = n.into();
@@ -189,19 +202,13 @@ impl Error {
     /// An error of `kind`, with no position yet.
     #[cold]
     pub fn new(kind: ErrorKind) -> Self {
-        Error { inner: Box::new(ErrorImpl { kind, offset: None, path: Vec::new(), last: None, file: None }) }
+        Error { inner: Box::new(ErrorImpl { kind, offset: None, path: Vec::new(), last: None }) }
     }
 
     /// An error of `kind` at byte `offset`.
     #[cold]
     pub fn at(kind: ErrorKind, offset: usize) -> Self {
         Self::new(kind).with_offset(offset)
-    }
-
-    /// A chunk decoding error, for a chunk that starts at byte `chunk_start`.
-    #[cold]
-    pub fn chunk(e: b2schema_chunk::Error, chunk_start: usize) -> Self {
-        Self::at(ErrorKind::Chunk(e), chunk_start.saturating_add(e.offset)).in_field(e.field)
     }
 
     /// A violated rule of the format: `expected {what} {expected}, found {found}`.
@@ -223,7 +230,8 @@ impl Error {
     /// [`Self::with_offset`] in place: for a `Result` passed on as it is, so that its value is
     /// not moved out and back in.
     #[inline]
-    pub(crate) fn locate(&mut self, offset: usize) {
+    #[doc(hidden)]
+    pub fn locate(&mut self, offset: usize) {
         self.inner.offset.get_or_insert(offset);
     }
 
@@ -278,42 +286,11 @@ impl Error {
     /// Names the whole value (`header`, `b2nd`) when the error names no field yet: a marker of the
     /// outermost container, or a check across fields.
     #[must_use]
-    // Used by the containers, which come with the `derive` feature.
-    #[cfg_attr(not(feature = "derive"), allow(dead_code))]
-    pub(crate) fn or_field(self, name: &'static str) -> Self {
+    pub fn or_field(self, name: &'static str) -> Self {
         if self.inner.path.is_empty() { self.in_field(name) } else { self }
     }
 
-    /// Names the file the error is about (`path`, as text) and, in `lead`, what the file is when
-    /// it is not what it should be ("not a Blosc2 frame (no b2frame magic at offset 2)",
-    /// "truncated: ..."): the error then reads `path: lead; detail`. A file already named is kept.
-    #[must_use]
-    #[cold]
-    pub fn in_file(mut self, path: impl Display, lead: Option<String>) -> Self {
-        if self.inner.file.is_none() {
-            self.inner.file = Some(Box::new(FileNote { path: path.to_string(), lead }));
-        }
-        self
-    }
-
-    /// The same error without the file it names (for a caller that says the path itself).
-    #[must_use]
-    pub fn without_file(mut self) -> Self {
-        self.inner.file = None;
-        self
-    }
-
-    /// The file the error is about, when it names one ([`Error::in_file`]).
-    pub fn file(&self) -> Option<&str> {
-        self.inner.file.as_ref().map(|f| f.path.as_str())
-    }
-
-    /// What the file is, when it is not what it should be ([`Error::in_file`]).
-    pub fn lead(&self) -> Option<&str> {
-        self.inner.file.as_ref().and_then(|f| f.lead.as_deref())
-    }
-
-    /// The error without its file and lead: what went wrong, where, expected and found.
+    /// The error's text: what went wrong, where, expected and found (its `Display`).
     pub fn detail(&self) -> impl Display + '_ {
         Detail(self)
     }
@@ -335,28 +312,17 @@ impl Error {
 
     /// The path as text: `shape[2]`, `header.flags`, or empty at the top level.
     pub fn path_string(&self) -> String {
-        let mut s = String::new();
-        for seg in self.path() {
-            match seg {
-                Segment::Field(name) => {
-                    if !s.is_empty() {
-                        s.push('.');
-                    }
-                    s.push_str(name);
-                }
-                Segment::Index(i) => {
-                    s.push('[');
-                    s.push_str(&i.to_string());
-                    s.push(']');
-                }
-                Segment::Key(k) => {
-                    s.push('[');
-                    s.push_str(&alloc::format!("{k:?}"));
-                    s.push(']');
-                }
-            }
+        path_text(self.path())
+    }
+
+    /// The I/O error, when the kind is `Io`.
+    #[cfg(feature = "std")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
+    pub fn into_io(self) -> Option<std::io::Error> {
+        match self.inner.kind {
+            ErrorKind::Io(e) => Some(e),
+            _ => None,
         }
-        s
     }
 
     /// The category of the error.
@@ -366,7 +332,6 @@ impl Error {
             #[cfg(feature = "std")]
             ErrorKind::Io(_) => Category::Io,
             ErrorKind::BufferFull { .. } => Category::Io,
-            ErrorKind::Chunk(e) if e.kind == b2schema_chunk::ErrorKind::Truncated => Category::Eof,
             ErrorKind::UnexpectedMarker { .. }
             | ErrorKind::LengthExceedsInput { .. }
             | ErrorKind::InvalidMarker(_)
@@ -441,21 +406,12 @@ impl Error {
                 Some(alloc::format!("{available} remain")),
             ),
             K::DepthLimitExceeded { max } => (alloc::format!("values nested deeper than {max} levels"), None),
-            // The chunk codec renders its own halves; this error adds the position in the file.
-            K::Chunk(e) => (
-                alloc::format!("expected {} in a Blosc chunk", e.expectation()),
-                Some(alloc::format!("found {}", e.finding())),
-            ),
-            K::BudgetExceeded { what, needed, limit, max: 0 } => (
+            K::AllocationFailed { what, needed } => (
                 alloc::format!(
                     "budget exceeded: {what} needs {}, which could not be allocated",
                     bytes(*needed)
                 ),
-                Some(alloc::format!("lower it or raise the memory available (Limits::{})", limit.name())),
-            ),
-            K::BudgetExceeded { what, needed, limit, max } => (
-                alloc::format!("budget exceeded: {what} needs {needed}"),
-                Some(alloc::format!("more than the limit of {max} (raise Limits::{})", limit.name())),
+                Some(String::from("the allocator refused it")),
             ),
             K::Custom(msg) => (msg.clone(), None),
             #[cfg(feature = "std")]
@@ -466,12 +422,6 @@ impl Error {
 
 impl Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(file) = &self.inner.file {
-            write!(f, "{}: ", file.path)?;
-            if let Some(lead) = &file.lead {
-                write!(f, "{lead}; ")?;
-            }
-        }
         Detail(self).fmt(f)
     }
 }
@@ -509,7 +459,6 @@ impl core::error::Error for Error {
         match &self.inner.kind {
             #[cfg(feature = "std")]
             ErrorKind::Io(e) => Some(e),
-            ErrorKind::Chunk(e) => Some(e),
             _ => None,
         }
     }
@@ -535,57 +484,6 @@ impl From<std::io::Error> for Error {
     #[cold]
     fn from(e: std::io::Error) -> Self {
         Error::new(ErrorKind::Io(e))
-    }
-}
-
-/// One of the limits of a `Limits` budget (`b2schema::Limits`), named in a budget error.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Limit {
-    /// `Limits::max_decompressed`.
-    Decompressed,
-    /// `Limits::max_decompressed_total`.
-    DecompressedTotal,
-    /// `Limits::max_items`.
-    Items,
-    /// `Limits::max_output`.
-    Output,
-    /// `Limits::max_shown`.
-    Shown,
-    /// `Limits::max_chunks`.
-    Chunks,
-    /// `Limits::max_fetched`.
-    Fetched,
-    /// `Limits::max_requests`.
-    Requests,
-}
-
-impl Limit {
-    /// Every limit.
-    pub const ALL: [Limit; 8] = [
-        Limit::Decompressed,
-        Limit::DecompressedTotal,
-        Limit::Items,
-        Limit::Output,
-        Limit::Shown,
-        Limit::Chunks,
-        Limit::Fetched,
-        Limit::Requests,
-    ];
-
-    /// The `Limits` setting that raises it (`max_decompressed`), as budget errors name it
-    /// (`raise Limits::max_decompressed`); a program that calls its settings otherwise (the
-    /// command line's `--max-decompressed`) renames it at its own layer.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Limit::Decompressed => "max_decompressed",
-            Limit::DecompressedTotal => "max_decompressed_total",
-            Limit::Items => "max_items",
-            Limit::Output => "max_output",
-            Limit::Shown => "max_shown",
-            Limit::Chunks => "max_chunks",
-            Limit::Fetched => "max_fetched",
-            Limit::Requests => "max_requests",
-        }
     }
 }
 

@@ -33,15 +33,15 @@ impl<'de> Deserializer<'de> {
     /// Whether values are read strictly, with the fixed widths and no override pending: the
     /// bytes of every value are then exactly those of its type's own encoding.
     #[inline(always)]
-    pub(crate) fn reads_exact(&self) -> bool {
+    #[doc(hidden)]
+    pub fn reads_exact(&self) -> bool {
         self.config.strict && self.pending.is_none() && self.config.widths == Widths::Fixed
     }
 
     /// Moves past `n` bytes the direct decoder has read from [`Self::remaining_input`].
     #[inline(always)]
-    // Used by the containers, which come with the `derive` feature.
-    #[cfg_attr(not(feature = "derive"), allow(dead_code))]
-    pub(crate) fn advance(&mut self, n: usize) {
+    #[doc(hidden)]
+    pub fn advance(&mut self, n: usize) {
         self.pos += n;
     }
 
@@ -82,7 +82,8 @@ impl<'de> Deserializer<'de> {
     /// be `expect` when given and fit in the rest of the input; `None`, with nothing consumed, for
     /// anything else (the serde path then reads it, or builds the error).
     #[inline(always)]
-    pub(crate) fn exact_container_header(
+    #[doc(hidden)]
+    pub fn exact_container_header(
         &mut self,
         enc: Encoding,
         explicit: bool,
