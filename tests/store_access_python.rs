@@ -46,10 +46,21 @@ fn a_python_tree_store_reads_in_one_line_each() {
     assert!(e.contains("/fields/temp"), "{e}");
     let e = store.get("/nope").unwrap_err();
     assert_eq!(e.file(), Some(path.display().to_string().as_str()), "{e}");
+    // Matched by kind (issue 46), with the key asked for and a few of the store's.
+    assert!(
+        matches!(e.kind(), b2schema::ErrorKind::NoSuchKey { key, keys, .. }
+            if key == "/nope" && keys.iter().any(|k| k == "/fields/temp")),
+        "{e:?}"
+    );
     assert!(e.to_string().contains("/nope") && e.to_string().contains("/fields/temp"), "{e}");
 
     // b2schema::open of a store: not "not a Blosc2 frame", but what it is and what to call.
-    let e = b2schema::open(&path).unwrap_err().to_string();
+    let e = b2schema::open(&path).unwrap_err();
+    assert!(
+        matches!(e.kind(), b2schema::ErrorKind::AStore { keys, .. } if keys.iter().any(|k| k == "/fields/temp")),
+        "{e:?}"
+    );
+    let e = e.to_string();
     assert!(e.contains("store") && e.contains("Store::open") && e.contains("/fields/temp"), "{e}");
     assert!(!e.contains("  "), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
@@ -61,6 +72,10 @@ fn every_opener_names_the_file() {
     let missing = std::env::temp_dir().join(format!("b2schema-missing-{}.b2nd", std::process::id()));
     let e = b2schema::frame::FrameFile::open(&missing).unwrap_err();
     assert_eq!(e.file(), Some(missing.display().to_string().as_str()), "{e}");
+    assert!(
+        matches!(e.kind(), b2schema::ErrorKind::Io(io) if io.kind() == std::io::ErrorKind::NotFound),
+        "{e:?}"
+    );
     assert!(e.to_string().starts_with(&format!("{}: ", missing.display())), "{e}");
     let e = b2schema::frame::FrameFile::open_at(&missing, 8).unwrap_err();
     assert_eq!(e.file(), Some(missing.display().to_string().as_str()), "{e}");

@@ -9,8 +9,9 @@
 //!
 //! # Modules
 //!
-//! Three layers, each built only on the layers below it (the source folders `format/`,
-//! `schema/` and `container/`), over the chunk codec:
+//! Three layers, each built only on the layers below it: the format and the derive's runtime (the
+//! crate `b2schema-format`, re-exported here as [`format`] and item by item), then the containers
+//! (this crate's `container/`), over the chunk codec:
 //!
 //! | layer | module | purpose |
 //! |---|---|---|
@@ -22,6 +23,7 @@
 //! | containers | [`store`] | python-blosc2's stores (`.b2z`, `.b2d`, `.b2e`): their keys and members |
 //! | containers | [`dtype`] | NumPy dtype strings (`<f8`, structured dtypes): parsing and printing |
 //! | containers | [`limits`] | the budget of a read: how much memory and work an input may cost |
+//! | containers | [`error`] | [`Error`]: the kinds a caller matches (not a frame, a store, no such key, truncated, budget, I/O, ...), the file and member |
 //! | derive runtime | [`layout`] | a declared struct's static layout: diagrams, annotated dumps, in-place patches |
 //! | derive runtime | [`codec`] | the direct codec ([`Encode`], [`Decode`]): a layout's bytes without serde's dispatch |
 //! | derive runtime | [`attributes`] | every `#[b2(...)]` attribute of `#[derive(B2Layout)]`, with an example |
@@ -31,10 +33,12 @@
 //! | format | [`value`] | [`Value`]: any msgpack value (bytes, ext, python-blosc2's tuples), as user metadata holds it |
 //! | format | [`wrap`] | newtypes that override the encoding of one value (`Str32`, `Counted`, ...) |
 //! | format | [`dump`] | an annotated hex dump of any msgpack bytes |
+//! | beneath | [`format`] | the format layer alone (the `b2schema-format` crate, `no_std`), with its own error (`format::Error`) |
 //! | beneath | [`chunk`] | the Blosc1/Blosc2 chunk codec (the `b2schema-chunk` crate) |
 //!
-//! At the root: [`Config`] (widths, strictness, depth), [`Error`] (offset, field path, expected
-//! and found), [`Limits`], `#[derive(B2Layout)]`, and the entry points. Those of the two paths
+//! At the root: [`Config`] (widths, strictness, depth), [`Error`] (the containers' error: its
+//! [`ErrorKind`], the file, and the format's field-level detail: offset, field path, expected and
+//! found), [`Limits`], `#[derive(B2Layout)]`, and the entry points. Those of the two paths
 //! are named alike: the direct path's are the serde path's names with `encode_` or `decode_` in
 //! front, and each has its `_with(config)` form.
 //!

@@ -393,16 +393,12 @@ impl Store {
                     })?;
                 zip_member(src, &self.path, &entry, self.limits, &mut 0).map_err(at)
             }
-            Place::Compressed { name, method, encrypted } => Err(at(Error::invalid(
-                "a stored ZIP member (a .b2z is read in place; unzip it and open the directory)",
-                alloc::format!("{name} with method 0, not encrypted"),
-                alloc::format!(
-                    "method {method}{}{}",
-                    if *method == 8 { " (deflate)" } else { "" },
-                    if *encrypted { ", encrypted" } else { "" }
-                ),
-                0,
-            ))),
+            Place::Compressed { name, method, encrypted } => Err(at(Error::unsupported(alloc::format!(
+                "a compressed ZIP member ({name}: method {method}{}{}; a .b2z is read in place, its members \
+                 stored: unzip it and open the directory)",
+                if *method == 8 { " (deflate)" } else { "" },
+                if *encrypted { ", encrypted" } else { "" }
+            )))),
             Place::File(p) => FrameFile::open_with_limits(p, self.limits).map_err(at),
             Place::Embedded(Embedded::Frame { offset, length }) => {
                 let f = self
@@ -414,11 +410,8 @@ impl Store {
                 frame = frame.with_registry(f.registry().clone());
                 Ok(frame)
             }
-            Place::Embedded(Embedded::Remote { urlbase, path }) => Err(at(Error::invalid(
-                "a member with bytes in the store",
-                "an array",
-                alloc::format!("a reference to {path} at {urlbase}"),
-                0,
+            Place::Embedded(Embedded::Remote { urlbase, path }) => Err(at(Error::unsupported(
+                alloc::format!("a member that refers to {path} at {urlbase} (open that URL)"),
             ))),
         }
     }
