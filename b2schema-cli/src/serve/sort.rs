@@ -1,12 +1,16 @@
 //! A CTable's live rows sorted by one column, a page at a time, on the server: the column alone
 //! is read first (every live row's cell, as a [`Key`]), the row numbers sorted by it (stable,
-//! nulls last whichever the direction), then the rows of the page read in one pass over the
-//! table that keeps only them. Bounded: a table of more than [`MAX_SORT_ROWS`] physical rows is
+//! nulls last whichever the direction), then only the rows of the page are read
+//! ([`CTable::live_rows_at`]). Bounded: a table of more than [`MAX_SORT_ROWS`] physical rows is
 //! refused before anything is read, and the keys may hold at most [`MAX_KEY_BYTES`] (a column of
-//! long strings is refused, saying so, when its keys outgrow it).
+//! long strings is refused, saying so, when its keys outgrow it). The last [`CACHED`] orders
+//! made (row numbers, 8 bytes a row) are kept for the next pages, each for the file as it was
+//! (its length and modification time, and those of a `.b2d`'s files); a table whose live rows
+//! changed in between is sorted again.
 
 use std::cmp::Ordering;
-use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use b2schema::Value;
 use b2schema::store::{CTable, VALID_ROWS_KEY};
@@ -131,11 +135,47 @@ pub fn sorted_rows(
         ));
     }
     let name = spec.name.clone();
+    let stamp = stamp(t.store().path());
+    let wanted = |o: &Cached| {
+        stamp.is_some()
+            && o.stamp == stamp
+            && o.path == t.store().path()
+            && o.column == name
+            && o.descending == descending
+    };
+    let cached = cache().iter().find(|o| wanted(o)).map(|o| Arc::clone(&o.order));
+    let sorted = match cached {
+        Some(o) => o,
+        None => {
+            let o = Arc::new(order(&keys(t, &name, max_rows, max_key_bytes)?, descending));
+            let mut c = cache();
+            c.retain(|o| !wanted(o));
+            if c.len() >= CACHED {
+                c.remove(0);
+            }
+            let path = t.store().path().to_path_buf();
+            c.push(Cached { path, column: name.clone(), descending, stamp, order: Arc::clone(&o) });
+            o
+        }
+    };
+    let n = sorted.len() as u64;
+    let start = offset.min(n) as usize;
+    let stop = offset.saturating_add(limit).min(n) as usize;
+    let (rows, live) = t.live_rows_at(None, &sorted[start..stop]).map_err(|e| e.to_string())?;
+    if live != n {
+        cache().retain(|o| !wanted(o));
+        return Err(format!("the table changed while it was sorted ({n} rows, then {live}): ask again"));
+    }
+    Ok((rows, n))
+}
+
+/// Every live row's key of column `name`, within the budget.
+fn keys(t: &CTable, name: &str, max_rows: u64, max_key_bytes: u64) -> Result<Vec<Key>, String> {
     let mut keys: Vec<Key> = Vec::new();
     let mut bytes = 0u64;
     let over =
         |what: String| b2schema::Error::invalid("a sort within the viewer's budget", what.clone(), what, 0);
-    t.for_each_row(Some(&[name.as_str()]), |row| {
+    t.for_each_row(Some(&[name]), |row| {
         let k = Key::of(row.first().unwrap_or(&Value::Nil));
         bytes = bytes.saturating_add(k.heap() + std::mem::size_of::<Key>() as u64);
         if bytes > max_key_bytes {
@@ -148,27 +188,55 @@ pub fn sorted_rows(
         Ok(())
     })
     .map_err(|e| e.to_string())?;
-    let n = keys.len() as u64;
-    let sorted = order(&keys, descending);
-    drop(keys);
-    let start = offset.min(n) as usize;
-    let stop = offset.saturating_add(limit).min(n) as usize;
-    // Live row number -> its place in the page.
-    let wanted: HashMap<u64, usize> = sorted[start..stop].iter().enumerate().map(|(i, &r)| (r, i)).collect();
-    let mut page: Vec<Option<Vec<Value>>> = vec![None; stop - start];
-    let mut live = 0u64;
-    t.for_each_row(None, |row| {
-        if let Some(&i) = wanted.get(&live) {
-            page[i] = Some(row.to_vec());
-        }
-        live += 1;
-        Ok(())
-    })
-    .map_err(|e| e.to_string())?;
-    if live != n {
-        return Err(format!("the table changed while it was sorted ({n} rows, then {live})"));
+    Ok(keys)
+}
+
+/// Orders kept.
+pub const CACHED: usize = 4;
+
+/// An order made, and for what.
+struct Cached {
+    path: PathBuf,
+    column: String,
+    descending: bool,
+    stamp: Option<u64>,
+    order: Arc<Vec<u64>>,
+}
+
+fn cache() -> std::sync::MutexGuard<'static, Vec<Cached>> {
+    static CACHE: Mutex<Vec<Cached>> = Mutex::new(Vec::new());
+    CACHE.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// What the store's files are now (lengths and modification times, of a file, or of the files
+/// of a `.b2d` and of its `_cols`, at most 100,000 entries); `None` for a URL or what cannot be
+/// read (then nothing is kept).
+fn stamp(path: &Path) -> Option<u64> {
+    use std::hash::{Hash, Hasher};
+    if crate::open::is_url(path) {
+        return None;
     }
-    Ok((page.into_iter().map(Option::unwrap_or_default).collect(), n))
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    let mut one = |p: &Path| -> Option<()> {
+        let m = std::fs::metadata(p).ok()?;
+        (p, m.len(), m.modified().ok()?).hash(&mut h);
+        Some(())
+    };
+    one(path)?;
+    if path.is_dir() {
+        let mut files = Vec::new();
+        for dir in [path.to_path_buf(), path.join("_cols")] {
+            let Ok(rd) = std::fs::read_dir(&dir) else { continue };
+            for e in rd.take(100_000) {
+                files.push(e.ok()?.path());
+            }
+        }
+        files.sort();
+        for f in &files {
+            one(f)?;
+        }
+    }
+    Some(h.finish())
 }
 
 #[cfg(test)]
