@@ -337,8 +337,11 @@ async function batchSection(root, path, key, b) {
   sec.append(el("p", { id: "batchsummary", text: b.batches + " batches" +
     (b.items !== null && b.items !== undefined ? ", " + b.items + " items (as _batch_array_metadata says)" : "") +
     ", serializer " + b.serializer + (b.items_per_block ? ", " + b.items_per_block + " items per block" : "") }));
-  const select = el("select", { id: "batch" });
-  for (let i = 0; i < Math.min(b.batches, 1000); i++) {
+  // A list of the batches, or past 1000 of them a number to type.
+  const select = b.batches > 1000
+    ? el("input", { id: "batch", type: "number", min: "0", max: String(b.batches - 1), value: "0" })
+    : el("select", { id: "batch" });
+  for (let i = 0; i < (b.batches > 1000 ? 0 : b.batches); i++) {
     const n = b.lengths && b.lengths[i] !== undefined ? " (" + b.lengths[i] + " items)" : "";
     select.append(el("option", { value: String(i), text: "batch " + i + n }));
   }
