@@ -582,6 +582,36 @@ fn a_page_of_live_rows_reads_only_its_rows() {
     let _ = std::fs::remove_dir_all(&d);
 }
 
+/// Live rows by their numbers (`CTable::live_rows_at`, what a sorted page of the viewer reads):
+/// scattered, unordered and repeated numbers give their rows in the order asked, deleted rows
+/// skipped, in memory of the rows asked (the rows between two of them never read whole); a
+/// number past the last live row is an error.
+#[test]
+fn live_rows_by_their_numbers_come_in_the_order_asked() {
+    let d = scratch("rows-at");
+    let n = 1_000_000i64;
+    let live = big_table(&d, n);
+    let t = CTable::open(&d).unwrap();
+    let ids: Vec<i64> = (0..n).filter(|i| i % 7 != 3).collect();
+    let at: Vec<u64> = vec![live as u64 - 1, 0, 500_000, 12, 12, 250_001, 13, 799_999];
+    let mut result = None;
+    let info = allocation_counter::measure(|| result = Some(t.live_rows_at(None, &at)));
+    let (rows, n_rows) = result.unwrap().unwrap();
+    assert_eq!(n_rows, live as u64);
+    let want: Vec<Vec<Value>> = at
+        .iter()
+        .map(|&k| ids[k as usize])
+        .map(|i| vec![Value::Int(i.into()), Value::from(format!("s{i}"))])
+        .collect();
+    assert_eq!(rows, want);
+    assert!(info.bytes_max < 8 << 20, "peak {} bytes", info.bytes_max);
+    let e = t.live_rows_at(None, &[3, live as u64]).unwrap_err().to_string();
+    assert!(e.contains("live row numbers below"), "{e}");
+    let (rows, _) = t.live_rows_at(Some(&["s"]), &[]).unwrap();
+    assert!(rows.is_empty());
+    let _ = std::fs::remove_dir_all(&d);
+}
+
 /// Typed columns (`CTable::column::<T>`, python-blosc2's `t[name][:]`): every column of the
 /// python-written table as its Rust type, live rows only, nulls as `None`, equal to what
 /// python-blosc2 gave (`tables.json`); a type the column does not hold is an error naming it.

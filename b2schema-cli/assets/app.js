@@ -17,8 +17,36 @@ function el(tag, attrs, ...children) {
   return e;
 }
 
-function q(root, path) {
-  return "root=" + encodeURIComponent(root) + "&path=" + encodeURIComponent(path);
+// The query naming a file (and, for a store's member, its key).
+function q(root, path, key) {
+  return "root=" + encodeURIComponent(root) + "&path=" + encodeURIComponent(path) +
+    (key ? "&key=" + encodeURIComponent(key) : "");
+}
+
+// The page of a frame: a file's, or a store member's.
+function framePage(root, path, key) {
+  return key ? "#/member/" + root + "/" + encodeURIComponent(path) + "/" + encodeURIComponent(key)
+    : "#/file/" + root + "/" + encodeURIComponent(path);
+}
+
+// A value from a file (the server's JSON: bytes as {"__bytes__": hex}, a long value cut as
+// {"__cut__": its first characters, "chars": its length}) as text. Always shown as text
+// (textContent), never as markup.
+function show(v) {
+  if (v !== null && typeof v === "object" && !Array.isArray(v)) {
+    if ("__bytes__" in v) return "0x" + v.__bytes__;
+    if ("__cut__" in v) return v.__cut__ + "… (" + v.chars + " characters in all)";
+  }
+  return typeof v === "string" ? v : JSON.stringify(v);
+}
+
+// A vlmeta ([{name, value}], {"more": n} last when cut, or {"error"}) as a table.
+function vlmetaTable(id, entries) {
+  if (!Array.isArray(entries)) return el("p", { class: "error", id, text: entries.error || "?" });
+  if (!entries.length) return el("p", { id, text: "none" });
+  return el("table", { id, class: "vlmeta" }, el("tbody", {}, ...entries.map(e => e.more !== undefined
+    ? el("tr", {}, el("td", { text: "…" }), el("td", { text: e.more + " more not shown" }))
+    : el("tr", {}, el("th", { text: e.name }), el("td", { class: "value", text: show(e.value) })))));
 }
 
 function fmtSize(n) {
@@ -35,8 +63,9 @@ async function showList() {
   const data = await r.json();
   const tbody = el("tbody");
   for (const f of data.files) {
-    const page = (f.kind === "store" || f.kind === "CTable") ? "#/store/" : "#/file/";
-    const link = el("a", { href: page + f.root + "/" + encodeURIComponent(f.path), text: f.name });
+    const store = f.kind === "store" || f.kind === "CTable";
+    const link = el("a", { href: store ? "#/store/" + f.root + "/" + encodeURIComponent(f.path)
+      : framePage(f.root, f.path), text: f.name });
     const tr = el("tr", { class: "file", "data-path": f.path, "data-root": String(f.root) },
       el("td", {}, link),
       el("td", { class: "num", text: fmtSize(f.size) }),
@@ -54,19 +83,29 @@ async function showList() {
   main.replaceChildren(el("p", { text: data.files.length + " files under " + data.roots.join(", ") }), table);
 }
 
-async function showFile(root, path) {
-  crumb.textContent = "/ " + path;
-  const r = await fetch("/api/file?" + q(root, path));
+async function showFile(root, path, key) {
+  crumb.replaceChildren("/ ", key ? el("a", { href: "#/store/" + root + "/" + encodeURIComponent(path), text: path }) : path,
+    key ? " : " + key : "");
+  const r = await fetch("/api/file?" + q(root, path, key));
   if (!r.ok) {
     let msg = await r.text();
     try { msg = JSON.parse(msg).error; } catch (e) { /* plain text */ }
     main.replaceChildren(el("div", { class: "notframe", id: "notframe" },
-      el("h2", { text: path + " is not a Blosc2 file the viewer can read" }), el("p", { text: msg })));
+      el("h2", { text: (key ? path + " : " + key : path) + " is not a Blosc2 file the viewer can read" }),
+      el("p", { text: msg })));
     return;
   }
   const f = await r.json();
   main.replaceChildren(
-    headerSection(f), metaSection(f), layoutSection(f), chunkSection(f), await dataSection(root, path, f));
+    headerSection(f), metaSection(f), layoutSection(f), chunkSection(f), await dataSection(root, path, key, f));
+}
+
+// The filters of the pipeline by name, each with its meta when not 0 ("none" for an empty one).
+function filterNames(h) {
+  const names = h.filter_names || (h.filters || []).map(id => "filter " + id);
+  const shown = names.map((n, i) => [n, (h.filters_meta || [])[i]]).filter(([n]) => n !== "none")
+    .map(([n, m]) => m ? n + " (meta " + m + ")" : n);
+  return shown.length ? shown.join(", ") : "none";
 }
 
 function headerSection(f) {
@@ -74,12 +113,13 @@ function headerSection(f) {
   const rows = [
     ["kind", f.kind === "sframe" ? "sparse frame" : "contiguous frame"],
     ["frame_len", h.frame_len], ["header_len", h.header_len], ["format_version", h.format_version],
-    ["codec", (h.codec || "?") + " (id " + h.codec_id + ")"], ["clevel", h.clevel], ["splitmode", h.splitmode],
+    ["codec", (h.codec || "codec " + h.codec_id) + (h.codec_meta ? " (meta " + h.codec_meta + ")" : "")],
+    ["clevel", h.clevel], ["splitmode", h.splitmode],
     ["use_dict", h.use_dict], ["variable_chunks", h.variable_chunks], ["vl_blocks", h.vl_blocks],
     ["typesize", h.typesize], ["blocksize", h.blocksize], ["chunksize", h.chunksize],
     ["nbytes", h.nbytes], ["cbytes", h.cbytes], ["nchunks", f.nchunks],
     ["cratio", h.cbytes > 0 ? (h.nbytes / h.cbytes).toFixed(3) : "-"],
-    ["filters", JSON.stringify(h.filters)], ["filters_meta", JSON.stringify(h.filters_meta)],
+    ["filters", filterNames(h)],
     ["nthreads_comp", h.nthreads_comp], ["nthreads_decomp", h.nthreads_decomp],
     ["has_vlmetalayers", h.has_vlmetalayers],
   ];
@@ -91,14 +131,14 @@ function headerSection(f) {
 function metaSection(f) {
   const rows = [];
   for (const m of f.metalayers) {
-    const shown = m.b2nd ? JSON.stringify(m.b2nd) : m.hex;
+    const shown = m.b2nd ? JSON.stringify(m.b2nd) : m.value !== undefined ? JSON.stringify(m.value) : m.hex;
     rows.push(el("tr", {}, el("td", { text: "metalayer" }), el("td", { text: m.name }),
-      el("td", { class: "num", text: m.len + " B at " + m.offset }), el("td", { text: shown })));
+      el("td", { class: "num", text: m.len + " B at " + m.offset }), el("td", { class: "value", text: shown })));
   }
   for (const m of f.vlmetalayers) {
     const shown = m.value !== undefined ? JSON.stringify(m.value) : (m.hex || "");
     rows.push(el("tr", {}, el("td", { text: "vlmetalayer" }), el("td", { text: m.name }),
-      el("td", { class: "num", text: "at " + m.offset }), el("td", { text: shown })));
+      el("td", { class: "num", text: "at " + m.offset }), el("td", { class: "value", text: shown })));
   }
   const table = el("table", { id: "metas" },
     el("thead", {}, el("tr", {}, ...["", "name", "where", "decoded"].map(t => el("th", { text: t })))),
@@ -106,31 +146,37 @@ function metaSection(f) {
   return el("section", {}, el("h2", { text: "Metalayers and vlmetalayers" }), rows.length ? table : el("p", { text: "none" }));
 }
 
-// The header's diagram (one box per field, placed on a 16-byte ruler) next to its annotated
-// hex; hovering or clicking either highlights the field's bytes in both.
+// The header's diagram (one box per field, placed on a 16-byte ruler: a field over several rows
+// is a box for its first row, one for its whole rows and one for its last, each with its name)
+// next to its annotated hex; hovering or clicking either highlights the field's bytes in both.
 function layoutSection(f) {
   const hex = f.header_hex;
   const nbytes = hex.length / 2;
   const diagram = el("div", { id: "diagram" });
   const owner = new Array(nbytes).fill(-1);
   f.fields.forEach((fd, i) => {
-    for (let b = fd.start; b < Math.min(fd.start + fd.len, nbytes); b++) owner[b] = i;
-    const shownLen = Math.min(fd.len, Math.max(1, nbytes - fd.start));
-    let col = fd.start % 16, left = shownLen, at = fd.start;
-    // A field may wrap over several ruler rows: one box per row piece.
-    while (left > 0) {
-      const span = Math.min(left, 16 - col);
-      const box = el("div", { class: "field", "data-field": fd.name, "data-start": String(fd.start),
-        "data-len": String(fd.len), title: fd.name + ": bytes " + fd.start + ".." + (fd.start + fd.len) + " " + fd.doc,
-        text: at === fd.start ? fd.name : "…" });
-      box.style.gridColumn = (col + 1) + " / span " + span;
-      box.style.gridRow = String(Math.floor(at / 16) + 1);
-      box.addEventListener("mouseenter", () => highlight(i));
-      box.addEventListener("click", () => highlight(i));
-      diagram.append(box);
-      left -= span; at += span; col = 0;
-      if (Math.floor(at / 16) > 40) break; // the metalayers of a huge header: first rows only
-    }
+    const end = Math.min(fd.start + fd.len, nbytes);
+    if (fd.start >= end) return;
+    for (let b = fd.start; b < end; b++) owner[b] = i;
+    const title = fd.name + ": bytes " + fd.start + ".." + (fd.start + fd.len) + " (" + fd.len + ") " + fd.doc;
+    const box = (row, col, rows, cols, text) => {
+      const e = el("div", { class: "field", "data-field": fd.name, "data-i": String(i), "data-start": String(fd.start),
+        "data-len": String(fd.len), title, text });
+      e.style.gridColumn = (col + 1) + " / span " + cols;
+      e.style.gridRow = (row + 1) + " / span " + rows;
+      e.addEventListener("mouseenter", () => highlight(i));
+      e.addEventListener("click", () => highlight(i));
+      diagram.append(e);
+    };
+    const first = Math.floor(fd.start / 16), last = Math.floor((end - 1) / 16);
+    const c0 = fd.start % 16, c1 = (end - 1) % 16;
+    if (first === last) { box(first, c0, 1, c1 - c0 + 1, fd.name); return; }
+    let top = first;
+    if (c0 > 0) { box(first, c0, 1, 16 - c0, fd.name); top = first + 1; }
+    let bottom = last;
+    if (c1 < 15) bottom = last - 1;
+    if (bottom >= top) box(top, 0, bottom - top + 1, 16, top === first ? fd.name : fd.name + " (cont.)");
+    if (c1 < 15) box(last, 0, 1, c1 + 1, fd.name + " (end)");
   });
   const hexBox = el("div", { id: "hex" });
   for (let row = 0; row < nbytes; row += 16) {
@@ -145,19 +191,18 @@ function layoutSection(f) {
     }
     hexBox.append("\n");
   }
+  const bytes = [...hexBox.querySelectorAll(".byte")];
   const info = el("div", { id: "fieldinfo" });
   function highlight(i) {
     const fd = f.fields[i];
     for (const e of document.querySelectorAll(".hl")) e.classList.remove("hl");
-    for (const e of diagram.querySelectorAll('[data-field="' + fd.name + '"]')) e.classList.add("hl");
-    for (let b = fd.start; b < Math.min(fd.start + fd.len, nbytes); b++) {
-      hexBox.querySelector('[data-offset="' + b + '"]').classList.add("hl");
-    }
+    for (const e of diagram.children) if (e.dataset.i === String(i)) e.classList.add("hl");
+    for (let b = fd.start; b < Math.min(fd.start + fd.len, nbytes); b++) bytes[b].classList.add("hl");
     info.textContent = fd.name + ": bytes " + fd.start + " to " + (fd.start + fd.len - 1) + " (" + fd.len + ") " + fd.doc;
   }
   const note = nbytes < f.header_bytes ? " (first " + nbytes + " of " + f.header_bytes + " bytes)" : "";
   return el("section", {}, el("h2", { text: "Header layout and bytes" + note }), info,
-    el("div", { class: "layout" }, diagram, hexBox));
+    el("div", { class: "layout" }, el("div", { id: "diagrambox" }, diagram), hexBox));
 }
 
 const SPECIAL_COLOURS = { zeros: "#bbbbbb", nan: "#e377c2", uninit: "#ffffff", value: "#17becf" };
@@ -199,8 +244,9 @@ function chunkSection(f) {
   return el("section", {}, el("h2", { text: "Chunk map" }), legend, canvas, info);
 }
 
-async function dataSection(root, path, f) {
+async function dataSection(root, path, key, f) {
   const sec = el("section", { id: "data" }, el("h2", { text: "Data" }));
+  if (f.draw === "batches") return batchSection(root, path, key, f.batches);
   if (f.draw && f.draw.none) { sec.append(el("p", { text: "Not drawn: " + f.draw.none })); return sec; }
   const shape = f.summary.shape;
   const img = el("img", { id: "image", alt: "the data" });
@@ -208,7 +254,7 @@ async function dataSection(root, path, f) {
   const cursor = el("div", { id: "cursor" });
   sec.append(status);
   if (f.draw === "plot") {
-    const r = await fetch("/api/plot.png?" + q(root, path));
+    const r = await fetch("/api/plot.png?" + q(root, path, key));
     if (!r.ok) { status.textContent = await r.text(); return sec; }
     status.textContent = "min " + r.headers.get("X-Scale-Lo") + ", max " + r.headers.get("X-Scale-Hi") +
       ", one pixel column per " + r.headers.get("X-Step") + " items (min to max)";
@@ -238,7 +284,7 @@ async function dataSection(root, path, f) {
     const y = +ay.value, x = +ax.value;
     idxBox.replaceChildren(...idx.map((i, a) => (a === y || a === x) ? "" : el("label", {}, "axis " + a + " ", i)));
     if (y === x) { status.textContent = "choose two different axes"; return; }
-    const url = "/api/heatmap.png?" + q(root, path) + "&y=" + y + "&x=" + x + "&scale=" + scale.value +
+    const url = "/api/heatmap.png?" + q(root, path, key) + "&y=" + y + "&x=" + x + "&scale=" + scale.value +
       "&index=" + idx.map(i => i.value || 0).join(",");
     const t0 = performance.now();
     const r = await fetch(url);
@@ -263,7 +309,7 @@ async function dataSection(root, path, f) {
     at[+ax.value] = Math.min(shape[+ax.value] - 1, px * step);
     clearTimeout(pending);
     pending = setTimeout(async () => {
-      const r = await fetch("/api/value?" + q(root, path) + "&at=" + at.join(","));
+      const r = await fetch("/api/value?" + q(root, path, key) + "&at=" + at.join(","));
       const v = await r.json();
       cursor.textContent = "[" + at.join(", ") + "] = " + v.value;
     }, 40);
@@ -275,8 +321,63 @@ async function dataSection(root, path, f) {
   return sec;
 }
 
-// A python-blosc2 store as a folder of its members (a .b2d's member files open as files), and
-// the CTable it holds, if any, as a table of its live rows, a page at a time.
+// Buttons for the previous and next pages with the label between them (never over it).
+function pager(id) {
+  const prev = el("button", { id: id + "prev", text: "◀ previous" });
+  const next = el("button", { id: id + "next", text: "next ▶" });
+  const info = el("span", { id: id + "info", class: "pageinfo" });
+  return { prev, next, info, box: el("div", { class: "pager" }, prev, info, next) };
+}
+
+// A BatchArray: its batches (with the item counts its metadata claims) and a batch's items, a
+// page at a time.
+async function batchSection(root, path, key, b) {
+  const sec = el("section", { id: "batches" }, el("h2", { text: "BatchArray" }));
+  if (b.error) { sec.append(el("p", { class: "error", id: "batcherror", text: b.error })); return sec; }
+  sec.append(el("p", { id: "batchsummary", text: b.batches + " batches" +
+    (b.items !== null && b.items !== undefined ? ", " + b.items + " items (as _batch_array_metadata says)" : "") +
+    ", serializer " + b.serializer + (b.items_per_block ? ", " + b.items_per_block + " items per block" : "") }));
+  // A list of the batches, or past 1000 of them a number to type.
+  const select = b.batches > 1000
+    ? el("input", { id: "batch", type: "number", min: "0", max: String(b.batches - 1), value: "0" })
+    : el("select", { id: "batch" });
+  for (let i = 0; i < (b.batches > 1000 ? 0 : b.batches); i++) {
+    const n = b.lengths && b.lengths[i] !== undefined ? " (" + b.lengths[i] + " items)" : "";
+    select.append(el("option", { value: String(i), text: "batch " + i + n }));
+  }
+  const size = 50;
+  let offset = 0;
+  const p = pager("item");
+  const body = el("tbody");
+  async function load() {
+    const r = await fetch("/api/batch?" + q(root, path, key) + "&batch=" + select.value + "&offset=" + offset + "&limit=" + size);
+    let page;
+    try { page = await r.json(); } catch (e) { page = { error: "an answer that is not JSON" }; }
+    if (!r.ok || page.error) {
+      body.replaceChildren(el("tr", {}, el("td", { class: "error", colspan: "2", text: page.error || "error" })));
+      p.info.textContent = "";
+      p.prev.disabled = p.next.disabled = true;
+      return;
+    }
+    body.replaceChildren(...page.items.map((v, i) => el("tr", {},
+      el("td", { class: "num", text: String(page.offset + i) }),
+      el("td", { class: v === null ? "null" : "", text: v === null ? "null" : show(v) }))));
+    p.info.textContent = "items " + (page.items.length ? page.offset : 0) + "-" + (page.offset + page.items.length) + " of " + page.n_items;
+    p.prev.disabled = offset === 0;
+    p.next.disabled = offset + page.items.length >= page.n_items;
+  }
+  p.prev.addEventListener("click", () => { offset = Math.max(0, offset - size); load(); });
+  p.next.addEventListener("click", () => { offset += size; load(); });
+  select.addEventListener("change", () => { offset = 0; load(); });
+  sec.append(el("div", { class: "controls" }, el("label", {}, "batch ", select)), p.box,
+    el("table", { id: "items" }, el("thead", {}, el("tr", {}, el("th", { text: "#" }), el("th", { text: "item" }))), body));
+  await load();
+  return sec;
+}
+
+// A python-blosc2 store as a folder of its members (each opens on a frame's page: a .b2d's member
+// as its file, any other by its key), its vlmeta as values, and the CTable it holds, if any, as a
+// table of its live rows, a page at a time, sorted by a column on the server when asked.
 async function showStore(root, path) {
   crumb.textContent = "/ " + path;
   const r = await fetch("/api/store?" + q(root, path));
@@ -286,15 +387,17 @@ async function showStore(root, path) {
   }
   const s = await r.json();
   const rows = s.members.map(m => el("tr", { class: "member" },
-    el("td", {}, m.file ? el("a", { href: "#/file/" + root + "/" + encodeURIComponent(path + "/" + m.file), text: m.key })
-      : document.createTextNode(m.key)),
+    el("td", {}, el("a", { href: m.file ? framePage(root, path + "/" + m.file) : framePage(root, path, m.key), text: m.key })),
     el("td", { text: m.error ? "error" : m.kind }),
     el("td", { text: m.shape ? "(" + m.shape.join(", ") + ")" : "" }),
-    el("td", { text: m.dtype || "" })));
+    el("td", { text: m.dtype || "" }),
+    el("td", { text: m.codec || "" }),
+    el("td", { class: m.error ? "error" : "num", text: m.error || (m.nbytes !== undefined ? fmtSize(m.nbytes) : "") })));
   const members = el("table", { id: "members" },
-    el("thead", {}, el("tr", {}, ...["key", "kind", "shape", "dtype"].map(h => el("th", { text: h })))),
+    el("thead", {}, el("tr", {}, ...["key", "kind", "shape", "dtype", "codec", "nbytes"].map(h => el("th", { text: h })))),
     el("tbody", {}, ...rows));
-  const parts = [el("section", {}, el("h2", { text: s.form + " store, " + s.members.length + " members" }), members)];
+  const parts = [el("section", {}, el("h2", { text: s.form + " store, " + s.members.length + " members" }), members),
+    el("section", {}, el("h2", { text: "Store vlmeta" }), vlmetaTable("storevlmeta", s.vlmeta))];
   if (s.table) parts.unshift(await tableSection(root, path, s.table));
   main.replaceChildren(...parts);
 }
@@ -307,39 +410,61 @@ async function tableSection(root, path, t) {
   }
   const size = 50;
   let offset = 0;
-  const info = el("span", { id: "rowinfo" });
-  const prev = el("button", { id: "prev", text: "previous" });
-  const next = el("button", { id: "next", text: "next" });
+  let sort = null, desc = false;
+  const p = pager("row");
+  p.info.id = "rowinfo";
+  const status = el("div", { id: "sortinfo" });
   const body = el("tbody");
-  const show = v => (v !== null && typeof v === "object" && !Array.isArray(v) && "__bytes__" in v)
-    ? "0x" + v.__bytes__ : (typeof v === "string" ? v : JSON.stringify(v));
   async function load() {
-    const r = await fetch("/api/table?" + q(root, path) + "&offset=" + offset + "&limit=" + size);
-    const p = await r.json();
-    if (!r.ok || p.error) { body.replaceChildren(el("tr", {}, el("td", { class: "error", text: p.error || "error" }))); return; }
-    body.replaceChildren(...p.rows.map((row, i) => el("tr", {},
+    const order = sort === null ? "" : "&sort=" + encodeURIComponent(sort) + "&desc=" + (desc ? 1 : 0);
+    const r = await fetch("/api/table?" + q(root, path) + "&offset=" + offset + "&limit=" + size + order);
+    let page;
+    try { page = await r.json(); } catch (e) { page = { error: "an answer that is not JSON" }; }
+    if (!r.ok || page.error) {
+      body.replaceChildren(el("tr", {}, el("td", { class: "error", colspan: String(t.columns.length + 1), text: page.error || "error" })));
+      p.prev.disabled = p.next.disabled = true;
+      return;
+    }
+    body.replaceChildren(...page.rows.map((row, i) => el("tr", {},
       el("td", { class: "num", text: String(offset + i) }),
       ...row.map(v => el("td", { class: v === null ? "null" : "", text: v === null ? "null" : show(v) })))));
-    info.textContent = "rows " + (p.rows.length ? offset : 0) + "-" + (offset + p.rows.length) + " of " + p.n_rows;
-    prev.disabled = offset === 0;
-    next.disabled = offset + p.rows.length >= p.n_rows;
+    p.info.textContent = "rows " + (page.rows.length ? offset : 0) + "-" + (offset + page.rows.length) + " of " + page.n_rows;
+    status.textContent = sort === null ? "stored order (click a column to sort by it)"
+      : "sorted by " + sort + (desc ? ", largest first" : ", smallest first") + "; nulls last";
+    p.prev.disabled = offset === 0;
+    p.next.disabled = offset + page.rows.length >= page.n_rows;
   }
-  prev.addEventListener("click", () => { offset = Math.max(0, offset - size); load(); });
-  next.addEventListener("click", () => { offset += size; load(); });
-  const head = el("tr", {}, el("th", { text: "#" }),
-    ...t.columns.map(c => el("th", { text: c.name, title: c.kind + (c.nullable ? ", nullable" : "") })));
+  p.prev.addEventListener("click", () => { offset = Math.max(0, offset - size); load(); });
+  p.next.addEventListener("click", () => { offset += size; load(); });
+  const heads = t.columns.map(c => {
+    const th = el("th", { class: "sortable", "data-col": c.name, title: "sort by " + c.name + " (click again to reverse)" },
+      el("div", { class: "colname", text: c.name }),
+      el("div", { class: "coltype", text: c.kind + (c.nullable ? ", nullable" : "") }));
+    th.addEventListener("click", () => {
+      if (sort === c.name) desc = !desc; else { sort = c.name; desc = false; }
+      for (const h of heads) h.removeAttribute("data-sort");
+      th.setAttribute("data-sort", desc ? "desc" : "asc");
+      offset = 0;
+      load();
+    });
+    return th;
+  });
+  const head = el("tr", {}, el("th", { text: "#" }), ...heads);
   sec.append(el("h2", { text: "CTable, " + t.n_rows + " rows, " + t.columns.length + " columns" }),
-    el("div", { class: "controls" }, prev, next, info),
-    el("table", { id: "rows" }, el("thead", {}, head), body));
+    p.box, status,
+    el("table", { id: "rows" }, el("thead", {}, head), body),
+    el("h2", { text: "Table vlmeta" }), vlmetaTable("tablevlmeta", t.vlmeta));
   await load();
   return sec;
 }
 
 async function route() {
   const m = location.hash.match(/^#\/file\/(\d+)\/(.*)$/);
+  const mb = location.hash.match(/^#\/member\/(\d+)\/([^/]*)\/(.*)$/);
   const st = location.hash.match(/^#\/store\/(\d+)\/(.*)$/);
   try {
     if (m) await showFile(m[1], decodeURIComponent(m[2]));
+    else if (mb) await showFile(mb[1], decodeURIComponent(mb[2]), decodeURIComponent(mb[3]));
     else if (st) await showStore(st[1], decodeURIComponent(st[2]));
     else await showList();
     document.body.setAttribute("data-ready", location.hash || "#/");

@@ -14,6 +14,7 @@ mod remote_tls;
 mod serve;
 mod serve_confined;
 mod serve_load;
+mod serve_viewer;
 mod shell_help;
 mod stores;
 mod surfaces;

@@ -122,7 +122,7 @@ pub(crate) fn start_server(roots: &[&Path]) -> (Kill, u16) {
 }
 
 /// A WebDriver session of headless Chromium.
-struct Browser {
+pub(crate) struct Browser {
     port: u16,
     session: String,
     _driver: Kill,
@@ -130,7 +130,7 @@ struct Browser {
 }
 
 impl Browser {
-    fn start() -> Browser {
+    pub(crate) fn start() -> Browser {
         let script = repo_root().join("scripts/browser.sh");
         let out = Command::new("bash").arg(&script).stderr(Stdio::inherit()).output().unwrap();
         assert!(out.status.success(), "scripts/browser.sh could not provide chromium (see above)");
@@ -162,7 +162,7 @@ impl Browser {
         Browser { port, session, _driver: driver, _profile: profile }
     }
 
-    fn call(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+    pub(crate) fn call(&self, method: &str, path: &str, body: Option<Value>) -> Value {
         let p = format!("/session/{}{path}", self.session);
         let (status, _, b) = http(self.port, method, &p, &format!("127.0.0.1:{}", self.port), body.as_ref());
         let v: Value = serde_json::from_slice(&b).unwrap();
@@ -170,12 +170,12 @@ impl Browser {
         v["value"].clone()
     }
 
-    fn js(&self, script: &str) -> Value {
+    pub(crate) fn js(&self, script: &str) -> Value {
         self.call("POST", "/execute/sync", Some(json!({ "script": script, "args": [] })))
     }
 
     /// Opens `url` and waits until the page says it has drawn it.
-    fn open(&self, url: &str) {
+    pub(crate) fn open(&self, url: &str) {
         self.call("POST", "/url", Some(json!({ "url": url })));
         let deadline = Instant::now() + Duration::from_secs(60);
         while self.js("return document.body.getAttribute('data-ready')").is_null() {
@@ -185,12 +185,12 @@ impl Browser {
     }
 
     /// Moves the mouse onto the centre of the element matched by `css`.
-    fn hover(&self, css: &str) {
+    pub(crate) fn hover(&self, css: &str) {
         self.hover_at(css, 0, 0);
     }
 
     /// Moves the mouse to (`x`, `y`) from the centre of the element matched by `css`.
-    fn hover_at(&self, css: &str, x: i64, y: i64) {
+    pub(crate) fn hover_at(&self, css: &str, x: i64, y: i64) {
         let e = self.call("POST", "/element", Some(json!({ "using": "css selector", "value": css })));
         let id = e.as_object().unwrap().values().next().unwrap().clone();
         let origin = json!({ "element-6066-11e4-a52e-4f735466cecf": id });
@@ -200,14 +200,16 @@ impl Browser {
     }
 
     /// With `B2SCHEMA_SCREENSHOTS` set, writes `docs/NAME`, scrolled to the element `css`.
-    fn screenshot(&self, name: &str, css: &str) {
+    pub(crate) fn screenshot(&self, name: &str, css: &str) {
         if std::env::var_os("B2SCHEMA_SCREENSHOTS").is_none() {
             return;
         }
         self.js(&format!("document.querySelector('{css}').scrollIntoView()"));
         let b64 = self.call("GET", "/screenshot", None);
         let png = base64::engine::general_purpose::STANDARD.decode(b64.as_str().unwrap()).unwrap();
-        std::fs::write(repo_root().join("docs").join(name), png).unwrap();
+        let to = repo_root().join("docs").join(name);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::write(to, png).unwrap();
     }
 }
 
@@ -325,7 +327,19 @@ fn serve_in_a_browser() {
         assert_eq!(shown("clevel").as_str().unwrap(), f["cparams"]["clevel"].to_string(), "{name}: clevel");
         let codec = shown("codec").as_str().unwrap().to_ascii_uppercase();
         assert!(codec.starts_with(f["cparams"]["codec"].as_str().unwrap()), "{name}: codec {codec}");
-        assert_eq!(shown("filters").as_str().unwrap(), f["cparams"]["filters"].to_string().replace(' ', ""));
+        // The filters by name (issue 53), as the library names python-blosc2's ids.
+        let names: Vec<&str> = f["cparams"]["filters"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|id| id.as_u64().unwrap() as u8)
+            .filter(|&id| id != 0)
+            .map(|id| b2schema::frame::Filter::from_id(id).name().unwrap())
+            .collect();
+        let filters = shown("filters");
+        let listed: Vec<&str> =
+            filters.as_str().unwrap().split(", ").map(|f| f.split(" (meta").next().unwrap()).collect();
+        assert_eq!(listed, if names.is_empty() { vec!["none"] } else { names }, "{name}: filters");
         let n = browser.js("return document.querySelectorAll('#chunkmap').length + ':' + document.getElementById('chunkinfo').textContent");
         assert_eq!(
             n.as_str().unwrap(),
@@ -528,7 +542,10 @@ fn serve_shows_a_store_as_a_folder_and_a_ctable_as_a_paged_table() {
     );
     browser.open(&format!("http://{host}/#/store/1/table.b2z"));
     assert_eq!(browser.js("return document.getElementById('rowinfo').textContent"), json!("rows 0-6 of 6"));
-    assert_eq!(browser.js("return document.querySelectorAll('#members tr.member a').length"), json!(0));
+    // A .b2z's members open by their keys.
+    let links = browser
+        .js("return [...document.querySelectorAll('#members tr.member a')].map(a => a.getAttribute('href'))");
+    assert!(links.as_array().unwrap().contains(&json!("#/member/1/table.b2z/%2F_cols%2Fid")), "{links}");
 }
 
 #[test]
@@ -621,11 +638,17 @@ fn serve_shows_a_remote_store_as_it_shows_the_local_one() {
         r["roots"] = Value::Null;
         assert_eq!(l, r, "{name}");
         assert!(r["files"][0]["kind"].is_string() && r["files"][0].get("error").is_none(), "{r}");
-        for q in ["/api/store?root=0&path=", "/api/table?root=0&path=&offset=1&limit=3"] {
+        for q in [
+            "/api/store?root=0&path=",
+            "/api/table?root=0&path=&offset=1&limit=3",
+            "/api/table?root=0&path=&offset=1&limit=3&sort=x&desc=1",
+            "/api/file?root=0&path=&key=%2Fx",
+            "/api/value?root=0&path=&key=%2Fx&at=3",
+        ] {
             let (ls, l) = get(lp, q);
             let (rs, r) = get(rp, q);
             assert_eq!((ls, &l), (rs, &r), "{name} {q}");
-            if name == "table.b2z" {
+            if (name == "table.b2z" && q.contains("table")) || (name == "tree.b2z" && q.contains("key")) {
                 assert_eq!(ls, 200, "{q}: {l}");
             }
         }

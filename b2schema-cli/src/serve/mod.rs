@@ -11,14 +11,23 @@
 //! it decodes ([`render::MAX_SLICE_BYTES`]), the image it draws ([`render::MAX_SIDE`]), and the
 //! number of requests served at once ([`MAX_CONNECTIONS`]); idle and slow clients cannot hold
 //! the workers, and every connection gets an answer ([`accept`]).
+//!
+//! A store's members open on a frame's page by their keys ([`stores::open_member`]); a table is
+//! paged in its stored order or sorted by a column ([`sort`], within [`sort::MAX_SORT_ROWS`]); a
+//! BatchArray shows its batches ([`batches`]); every value from a file is cut ([`shown`]) and
+//! the page puts every text from a file into the document as text, never as markup.
 
 mod accept;
+mod batches;
 mod http;
+mod layout;
 mod paths;
 mod png;
 mod remote;
 mod render;
 mod routes;
+mod shown;
+mod sort;
 mod stores;
 
 #[cfg(test)]

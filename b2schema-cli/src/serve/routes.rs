@@ -5,14 +5,13 @@ use std::path::Path;
 
 use b2schema::array::{ArrayReader, ReadOptions, Selection};
 use b2schema::b2nd;
-use b2schema::frame::{FrameFile, FrameHeader};
-use b2schema::layout::B2Layout;
+use b2schema::frame::FrameFile;
 use serde_json::{Value, json};
 
 use super::http::{Request, Response, query_param};
 use super::paths::Roots;
 use super::render::{self, Numeric, Scale, Slice2};
-use super::stores;
+use super::{batches, layout, stores};
 
 const INDEX_HTML: &str = include_str!("../../assets/index.html");
 const APP_JS: &str = include_str!("../../assets/app.js");
@@ -61,26 +60,47 @@ pub fn route(roots: &Roots, req: &Request) -> Response {
             let answer = if req.path == "/api/store" {
                 stores::store_json(&path)
             } else {
-                stores::table_page(&path, number("offset", 0), number("limit", 50))
+                let order = q("sort")
+                    .filter(|c| !c.is_empty())
+                    .map(|column| stores::Order { column, descending: q("desc").is_some_and(|d| d == "1") });
+                stores::table_page(&path, number("offset", 0), number("limit", 50), order.as_ref())
             };
             answer.map(json_response).unwrap_or_else(refusal)
         }
-        "/api/file" | "/api/heatmap.png" | "/api/plot.png" | "/api/value" => {
+        "/api/file" | "/api/heatmap.png" | "/api/plot.png" | "/api/value" | "/api/batch" => {
             let (path, rel) = match resolved(roots, &q) {
                 Ok(found) => found,
                 Err(answer) => return answer,
             };
-            let file = match open_frame(&path) {
+            let key = q("key").filter(|k| !k.is_empty());
+            let limits = match req.path.as_str() {
+                "/api/batch" => batches::limits(),
+                _ => b2schema::Limits::default(),
+            };
+            let opened = match &key {
+                Some(key) if !stores::is_store(&path) => {
+                    Err(format!("{rel} is not a store with a member {key:?}"))
+                }
+                Some(key) => stores::open_member(&path, key, limits).map_err(|e| e.to_string()),
+                None => open_frame(&path, limits).map_err(|e| e.to_string()),
+            };
+            let file = match opened {
                 Ok(f) => f,
-                Err(e) if e.to_string().contains(b2schema::frame::OUTSIDE) => return refusal(e.to_string()),
+                Err(e) if e.contains(b2schema::frame::OUTSIDE) => return refusal(e),
                 Err(e) => {
-                    let body = json!({ "error": format!("not a Blosc2 frame: {e}"), "path": rel });
+                    let body =
+                        json!({ "error": format!("not a Blosc2 frame: {e}"), "path": rel, "key": key });
                     return Response { status: 422, ..json_response(body) };
                 }
             };
+            let number = |k: &str, d: usize| q(k).and_then(|v| v.parse::<usize>().ok()).unwrap_or(d);
             let answer = match req.path.as_str() {
                 "/api/file" => file_json(&rel, &file).map(json_response),
                 "/api/value" => value(&file, &q("at").unwrap_or_default()).map(json_response),
+                "/api/batch" => {
+                    batches::page(file, number("batch", 0), number("offset", 0), number("limit", 50))
+                        .map(json_response)
+                }
                 "/api/plot.png" => plot(&file),
                 _ => heatmap(&file, &q),
             };
@@ -151,7 +171,7 @@ fn entry_json(e: &super::paths::Entry) -> Value {
         }
         return m;
     }
-    let opened = open_frame(&e.path);
+    let opened = open_frame(&e.path, b2schema::Limits::default());
     let size = match &opened {
         Ok(f) if crate::open::is_url(&e.path) => f.frame_len(),
         _ => size_of(&e.path),
@@ -190,10 +210,10 @@ fn with_store_dirs(entries: Vec<super::paths::Entry>) -> Vec<super::paths::Entry
 }
 
 /// The frame at `path`: a file, a sparse frame's directory, or a URL (a root given as one).
-fn open_frame(path: &Path) -> b2schema::Result<FrameFile> {
+fn open_frame(path: &Path, limits: b2schema::Limits) -> b2schema::Result<FrameFile> {
     match path.to_str().filter(|_| crate::open::is_url(path)) {
-        Some(url) => FrameFile::open_url_with(url, b2schema::Limits::default(), crate::net::http_options()),
-        None => FrameFile::open(path),
+        Some(url) => FrameFile::open_url_with(url, limits, crate::net::http_options()),
+        None => FrameFile::open_with_limits(path, limits),
     }
 }
 
@@ -222,6 +242,12 @@ fn summary(file: &FrameFile) -> b2schema::Result<serde_json::Map<String, Value>>
             m.insert("shape".into(), json!(nd.shape));
             m.insert("dtype".into(), json!(nd.dtype));
         }
+        None if v.metalayer("batcharray").is_some() => {
+            m.insert("kind".into(), json!("BatchArray"));
+        }
+        None if v.metalayer("vlarray").is_some() => {
+            m.insert("kind".into(), json!("ObjectArray"));
+        }
         None => {
             m.insert("kind".into(), json!("SChunk"));
             m.insert("typesize".into(), json!(v.header.typesize));
@@ -244,11 +270,22 @@ fn file_json(rel: &str, file: &FrameFile) -> Result<Value, String> {
     let shown = &bytes[..bytes.len().min(MAX_HEX_BYTES)];
     r["header_hex"] = json!(crate::msgpack_json::hex(shown));
     r["header_bytes"] = json!(bytes.len());
-    r["fields"] = json!(header_fields(bytes.len()));
+    r["fields"] = match file.view() {
+        Ok(v) => json!(layout::fields(
+            bytes.len(),
+            &v.header.metalayers.iter().map(|(n, _, c)| (n, c)).collect::<Vec<_>>()
+        )),
+        Err(_) => json!(layout::fields(bytes.len(), &[])),
+    };
+    if batches::is_batch_array(file) {
+        r["batches"] = batches::summary(file.clone());
+    }
     if let Ok(s) = summary(file) {
         r["summary"] = Value::Object(s);
     }
+    let is_batches = r.get("batches").is_some();
     r["draw"] = match ArrayReader::new(file) {
+        _ if is_batches => json!("batches"),
         Ok(a) => match a.meta().parsed_dtype() {
             Some(Ok(d)) => match Numeric::of(&d) {
                 Ok(_) if a.shape().len() == 1 => json!("plot"),
@@ -261,19 +298,6 @@ fn file_json(rel: &str, file: &FrameFile) -> Result<Value, String> {
         Err(e) => json!({ "none": e.to_string() }),
     };
     Ok(r)
-}
-
-/// The frame header's fields, each with the byte range it covers: the fixarray marker, the
-/// fixed fields, and the metalayers up to the header's end.
-fn header_fields(header_len: usize) -> Vec<Value> {
-    let mut out =
-        vec![json!({ "name": "fixarray", "start": 0, "len": 1, "doc": "The header's fixarray(14) marker." })];
-    for f in FrameHeader::LAYOUT.fields {
-        let Some(start) = f.marker_offset else { continue };
-        let len = f.width.unwrap_or(header_len.saturating_sub(start));
-        out.push(json!({ "name": f.name, "start": start, "len": len, "doc": f.doc }));
-    }
-    out
 }
 
 fn reader_and_numeric(file: &FrameFile) -> Result<(ArrayReader<'_>, Numeric), String> {

@@ -1,14 +1,23 @@
-//! The viewer's stores: a python-blosc2 store (`.b2z`, or a `.b2d` directory) listed as a
-//! folder of its members, and a CTable in one shown as a table, a page of live rows at a time.
+//! The viewer's stores: a python-blosc2 store (`.b2z`, `.b2e`, or a `.b2d` directory) listed as a
+//! folder of its members, each of which opens on a frame's page ([`open_member`]); its vlmeta
+//! shown as values; and a CTable in one shown as a table, a page of live rows at a time, in the
+//! stored order or sorted by a column ([`super::sort`]).
 
 use std::path::Path;
 
 use b2schema::Limits;
+use b2schema::frame::FrameFile;
 use b2schema::store::{CTable, Place, Store};
 use serde_json::{Value, json};
 
+use super::shown;
+
 /// The most rows one page of a table holds.
 pub const MAX_PAGE: usize = 200;
+/// The most cells one page of a table holds (fewer rows for a table of many columns).
+pub const MAX_PAGE_CELLS: usize = 20_000;
+/// The member in which python-blosc2 keeps a CTable's own vlmeta (`t.vlmeta`, `t.attrs`).
+pub const TABLE_VLMETA_KEY: &str = "/_vlmeta";
 
 /// Whether `path` is a store the viewer shows as a folder.
 pub fn is_store(path: &Path) -> bool {
@@ -18,6 +27,12 @@ pub fn is_store(path: &Path) -> bool {
 /// The store at `path` (a path, or a URL given as a root).
 fn open(path: &Path) -> b2schema::Result<Store> {
     crate::kind::open_store(path, Limits::default())
+}
+
+/// The frame of member `key` of the store at `path`, read in place (a ZIP member's window, a
+/// `.b2d`'s file, or the embed store's bytes of it), within `limits`.
+pub fn open_member(path: &Path, key: &str, limits: Limits) -> b2schema::Result<FrameFile> {
+    crate::kind::open_store(path, limits)?.open_member(key)
 }
 
 /// The length of the store file at `path` (a URL root), 0 when it does not open.
@@ -42,8 +57,9 @@ pub fn summary(path: &Path) -> serde_json::Map<String, Value> {
     m
 }
 
-/// `/api/store`: the store's form and members (key, kind, shape, dtype, and for a member file
-/// of a `.b2d` its path under the store, which the file page opens), and a CTable's schema.
+/// `/api/store`: the store's form and members (key, kind, shape, dtype, codec, and for a member
+/// file of a `.b2d` its path under the store), its vlmeta as values, and a CTable's schema
+/// (each column's name, kind, nullability and whole spec) and vlmeta.
 pub fn store_json(path: &Path) -> Result<Value, String> {
     let store = open(path).map_err(|e| e.to_string())?;
     let members: Vec<Value> = store
@@ -61,6 +77,8 @@ pub fn store_json(path: &Path) -> Result<Value, String> {
                     v["kind"] = json!(d.kind.name());
                     v["shape"] = json!(d.shape);
                     v["dtype"] = json!(d.dtype);
+                    v["codec"] = json!(d.codec.to_string());
+                    v["nbytes"] = json!(d.nbytes);
                 }
                 Err(e) => v["error"] = json!(e.to_string()),
             }
@@ -74,11 +92,20 @@ pub fn store_json(path: &Path) -> Result<Value, String> {
         return Err(e.to_string());
     }
     let mut out = json!({ "form": store.form().name(), "members": members });
+    out["vlmeta"] = vlmeta_json(store.vlmeta());
     if crate::table::is_table(&store) {
+        let table_vlmeta = match store.member(TABLE_VLMETA_KEY) {
+            Some(_) => vlmeta_json(store.get(TABLE_VLMETA_KEY).and_then(|c| c.vlmeta())),
+            None => json!([]),
+        };
         out["table"] = match CTable::new(store) {
             Ok(t) => json!({
-                "columns": t.columns().iter().map(|c| json!({ "name": c.name, "kind": c.kind, "nullable": c.nullable })).collect::<Vec<_>>(),
+                "columns": t.columns().iter().map(|c| json!({
+                    "name": c.name, "kind": c.kind, "nullable": c.nullable,
+                    "spec": shown::value(&c.spec),
+                })).collect::<Vec<_>>(),
                 "n_rows": t.n_rows().ok(),
+                "vlmeta": table_vlmeta,
             }),
             Err(e) => json!({ "error": e.to_string() }),
         };
@@ -86,15 +113,52 @@ pub fn store_json(path: &Path) -> Result<Value, String> {
     Ok(out)
 }
 
-/// `/api/table`: live rows `offset..offset + limit` (at most [`MAX_PAGE`]) of the CTable at
-/// `path`, values as `cat` writes them. Only the rows of the page are read of each column
-/// ([`CTable::live_rows`]): memory follows the page, never the table.
-pub fn table_page(path: &Path, offset: usize, limit: usize) -> Result<Value, String> {
+/// A vlmeta as `[{name, value}]` (values cut, see [`shown`]), or `{"error": why}`.
+fn vlmeta_json(v: b2schema::Result<Vec<(String, b2schema::Value)>>) -> Value {
+    match v {
+        Ok(entries) => shown::named(&entries),
+        Err(e) => json!({ "error": e.to_string() }),
+    }
+}
+
+/// How a table page is ordered: by the stored order, or by a column.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Order {
+    /// The column sorted by.
+    pub column: String,
+    /// Largest first.
+    pub descending: bool,
+}
+
+/// `/api/table`: live rows `offset..offset + limit` (at most [`MAX_PAGE`], and at most
+/// [`MAX_PAGE_CELLS`] cells) of the CTable at `path`, in the stored order or in `order`'s, values
+/// as `cat` writes them, each cut to [`shown::MAX_VALUE_CHARS`]. Unsorted, only the rows of the
+/// page are read of each column ([`CTable::live_rows`]): memory follows the page, never the
+/// table; sorted, see [`super::sort`].
+pub fn table_page(path: &Path, offset: usize, limit: usize, order: Option<&Order>) -> Result<Value, String> {
     let t = open(path).and_then(CTable::new).map_err(|e| e.to_string())?;
+    let ncols = t.columns().len().max(1);
+    let limit = limit.min(MAX_PAGE).min((MAX_PAGE_CELLS / ncols).max(1));
     let start = offset as u64;
-    let stop = start.saturating_add(limit.min(MAX_PAGE) as u64);
-    let (rows, n_rows) = t.live_rows(None, start, stop).map_err(|e| e.to_string())?;
-    let page: Vec<Value> = rows.iter().map(|r| r.iter().map(crate::table::value_json).collect()).collect();
+    let stop = start.saturating_add(limit as u64);
+    let (rows, n_rows) = match order {
+        None => t.live_rows(None, start, stop).map_err(|e| e.to_string())?,
+        Some(o) => super::sort::sorted_rows(
+            &t,
+            &o.column,
+            o.descending,
+            start,
+            limit as u64,
+            super::sort::MAX_SORT_ROWS,
+            super::sort::MAX_KEY_BYTES,
+        )?,
+    };
+    let page: Vec<Value> = rows.iter().map(|r| r.iter().map(shown::value).collect()).collect();
     let columns: Vec<&str> = t.columns().iter().map(|c| c.name.as_str()).collect();
-    Ok(json!({ "columns": columns, "n_rows": n_rows, "offset": offset, "rows": page }))
+    let mut out =
+        json!({ "columns": columns, "n_rows": n_rows, "offset": offset, "limit": limit, "rows": page });
+    if let Some(o) = order {
+        out["sort"] = json!({ "column": o.column, "descending": o.descending });
+    }
+    Ok(out)
 }

@@ -19,7 +19,7 @@ use super::describe::Kind;
 use crate::container::array::{ArrayReader, ReadOptions, Selection};
 use crate::container::error::{Error, Result, Segment};
 use crate::container::frame::{ChunkInfo, FrameFile};
-use crate::container::limits::Limits;
+use crate::container::limits::{Limits, try_reserve};
 use crate::format::value::Value;
 
 /// The most rows read at once.
@@ -282,6 +282,35 @@ impl CTable {
     /// once), so that memory follows the page, not the table. The
     /// schema's `n_rows` is checked as [`CTable::for_each_row`] checks it.
     pub fn live_rows(&self, names: Option<&[&str]>, start: u64, stop: u64) -> Result<(Vec<Vec<Value>>, u64)> {
+        self.live_rows_where(names, |live| (start..stop).contains(&live))
+    }
+
+    /// The live rows numbered `at` (in any order, repeats allowed), in the order of `at`, one
+    /// cell per column of `names` (all the columns when `None`), and the number of live rows in
+    /// all: read as [`CTable::live_rows`] reads a page (`/_valid_rows` a band at a time, then
+    /// only the rows that hold them), so that memory follows `at`, not the table. A number past
+    /// the last live row is an error.
+    pub fn live_rows_at(&self, names: Option<&[&str]>, at: &[u64]) -> Result<(Vec<Vec<Value>>, u64)> {
+        let mut wanted: Vec<u64> = Vec::new();
+        try_reserve(&mut wanted, at.len(), "the row numbers asked for", 0)?;
+        wanted.extend_from_slice(at);
+        wanted.sort_unstable();
+        wanted.dedup();
+        let (rows, live) = self.live_rows_where(names, |n| wanted.binary_search(&n).is_ok())?;
+        if rows.len() != wanted.len() {
+            let past = wanted.last().copied().unwrap_or(0);
+            return Err(Error::invalid("live row numbers below", live, past, 0).in_field("rows"));
+        }
+        let rows = at.iter().filter_map(|n| wanted.binary_search(n).ok().and_then(|i| rows.get(i).cloned()));
+        Ok((rows.collect(), live))
+    }
+
+    /// The live rows whose numbers `keep` says, in order, and the number of live rows in all.
+    fn live_rows_where(
+        &self,
+        names: Option<&[&str]>,
+        keep: impl Fn(u64) -> bool,
+    ) -> Result<(Vec<Vec<Value>>, u64)> {
         let (specs, limits, valid) = columns_and_valid_rows(self, names)?;
         let total = valid.shape()[0];
         let band = valid.chunks().first().copied().unwrap_or(0).clamp(MIN_BAND_ROWS, MAX_BAND_ROWS);
@@ -293,7 +322,7 @@ impl CTable {
             let bits = read_rows(&valid, a, (a + band).min(total), &limits).map_err(at_valid)?;
             for (i, &bit) in bits.iter().enumerate() {
                 if bit != 0 {
-                    if (start..stop).contains(&live) {
+                    if keep(live) {
                         wanted.push(a + i as u64);
                     }
                     live += 1;
@@ -305,8 +334,10 @@ impl CTable {
         let mut rows: Vec<Vec<Value>> = Vec::new();
         let mut i = 0;
         while let Some(&a) = wanted.get(i) {
-            let last = wanted[wanted.len() - 1];
-            let b = (a + PAGE_SPAN).min(last + 1);
+            // To the last wanted row within the span (rows apart are read apart, never the
+            // rows between them).
+            let j = wanted.partition_point(|&p| p < a.saturating_add(PAGE_SPAN));
+            let b = wanted[j.max(i + 1) - 1] + 1;
             let mut span = Vec::new();
             for c in &mut columns {
                 span.push(c.cells(a, b, &limits)?);
