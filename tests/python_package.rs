@@ -3,8 +3,9 @@
 //! pinned environment of `scripts/pyenv.sh` when it changed, then its pytest suite
 //! (`b2schema-python/tests`): every held fixture and random arrays against python-blosc2, slices
 //! against NumPy, the numcodecs codecs against numcodecs' c-blosc and `blosc2.compress2`, Zarr v2
-//! arrays, crafted files, threads, and a Dask cluster of 2 worker processes. Nothing is skipped:
-//! pytest runs with skips refused, and the test fails on any skip, error or missing test.
+//! arrays, crafted files, threads, a Dask cluster of 2 worker processes and the xarray backend.
+//! Nothing is skipped: the test fails when pytest reports a skip or an error, or fewer tests
+//! than the suite holds.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
