@@ -15,6 +15,7 @@ mod nd_codecs_python;
 mod open_python;
 mod plugins_python;
 mod python_accepts;
+mod python_package;
 mod store_access_python;
 mod store_python;
 mod store_write_python;
