@@ -273,7 +273,7 @@ fn nth_chunk(f: &b2schema::frame::FrameFile, i: usize) -> b2schema::Result<b2sch
 
 /// `e` naming the container's file.
 fn name(c: &b2schema::Container, e: b2schema::Error) -> b2schema::Error {
-    if e.file().is_some() { e } else { e.in_file(c.path().display(), None) }
+    if e.file().is_some() { e } else { e.in_file(c.path().display()) }
 }
 
 /// The 32-byte chunk c-blosc2's `get_chunk` makes for a chunk its index marks special (zeros,

@@ -21,26 +21,29 @@ fn raise(name: &str, message: String) -> PyErr {
     })
 }
 
-/// The exception for `e`: by its lead ("not a Blosc2 frame", "truncated") first, then its kind.
+/// The exception for `e`, by its kind (issue 46: the library's kinds, never its text).
 pub fn to_py(e: Error) -> PyErr {
-    let message = e.to_string();
-    let lead = e.lead().unwrap_or("");
-    let name = if lead.starts_with("not a") {
-        "NotAFrameError"
-    } else if lead.starts_with("truncated") {
-        "TruncatedError"
-    } else {
-        match e.kind() {
-            ErrorKind::BudgetExceeded { .. } => "BudgetExceededError",
-            ErrorKind::Chunk(_) => "ChunkError",
-            ErrorKind::UnexpectedEof { .. } | ErrorKind::LengthExceedsInput { .. } => "TruncatedError",
-            ErrorKind::Io(io) if io.kind() == std::io::ErrorKind::UnexpectedEof => "TruncatedError",
-            ErrorKind::Io(io) if io.kind() == std::io::ErrorKind::NotFound => "NotFoundError",
-            ErrorKind::Io(_) => "IoError",
+    use b2schema::format::ErrorKind as Format;
+    let name = match e.kind() {
+        ErrorKind::NotAFrame { .. }
+        | ErrorKind::AStore { .. }
+        | ErrorKind::NotASparseFrame { .. }
+        | ErrorKind::SparseIndex { .. } => "NotAFrameError",
+        ErrorKind::Truncated { .. } | ErrorKind::NothingAt { .. } => "TruncatedError",
+        ErrorKind::NoSuchKey { .. } => "KeyNotFoundError",
+        ErrorKind::BudgetExceeded { .. } => "BudgetExceededError",
+        ErrorKind::Chunk(_) => "ChunkError",
+        ErrorKind::Io(io) if io.kind() == std::io::ErrorKind::UnexpectedEof => "TruncatedError",
+        ErrorKind::Io(io) if io.kind() == std::io::ErrorKind::NotFound => "NotFoundError",
+        ErrorKind::Io(_) => "IoError",
+        ErrorKind::Invalid(f) => match f.kind() {
+            Format::UnexpectedEof { .. } | Format::LengthExceedsInput { .. } => "TruncatedError",
+            Format::AllocationFailed { .. } => "BudgetExceededError",
             _ => "FormatError",
-        }
+        },
+        _ => "FormatError",
     };
-    raise(name, message)
+    raise(name, e.to_string())
 }
 
 /// The exception for a chunk codec's error.

@@ -34,6 +34,13 @@ class NotFoundError(IoError, FileNotFoundError):
     """No such file."""
 
 
+class KeyNotFoundError(Error, KeyError):
+    """A store has no member of that key."""
+
+    def __str__(self):  # KeyError quotes its argument; the message is already whole
+        return str(self.args[0]) if self.args else ""
+
+
 class SelectionError(Error, IndexError):
     """A selection outside the array."""
 
