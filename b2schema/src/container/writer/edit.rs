@@ -147,6 +147,11 @@ impl Edit {
         self.typesize
     }
 
+    /// The header's chunksize, when the frame has one (fixed-size chunks).
+    pub fn chunksize(&self) -> Option<usize> {
+        usize::try_from(self.chunksize).ok().filter(|_| !self.variable)
+    }
+
     /// The header's blocksize (0: automatic).
     pub fn blocksize(&self) -> usize {
         self.blocksize
@@ -779,7 +784,12 @@ impl<F: FrameIo> ChunkReader<'_, F> {
                     4 => &f32::NAN.to_le_bytes(),
                     8 => &f64::NAN.to_le_bytes(),
                     ts => {
-                        return Err(Error::invalid("NaN chunks of 4- or 8-byte items, not", "4 or 8", ts, 48));
+                        return Err(Error::invalid(
+                            "NaN chunks of 4- or 8-byte items, not",
+                            "4 or 8",
+                            ts,
+                            48,
+                        ));
                     }
                 };
                 let mut v = crate::container::limits::try_zeros(size, "a NaN chunk", 0)?;

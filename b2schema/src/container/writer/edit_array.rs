@@ -159,6 +159,15 @@ impl<F: FrameIo> ArrayMut<F> {
     }
 }
 
+/// Bytes of a padded chunk of `geometry`.
+fn chunk_nbytes(geometry: &Geometry, ts: usize) -> Result<usize> {
+    geometry.chunk_items().and_then(|n| n.checked_mul(ts)).ok_or_else(too_big)
+}
+
+fn format_opt(v: Option<usize>) -> alloc::string::String {
+    v.map_or_else(|| "none".into(), |v| alloc::format!("{v}"))
+}
+
 fn item_bytes<T: Item>(items: &[T]) -> Result<Vec<u8>> {
     let mut bytes = Vec::new();
     bytes
@@ -187,7 +196,18 @@ fn resize(e: &mut Edit, shape: &[u64]) -> Result<()> {
             i64::try_from(s).map_err(|_| Error::invalid("a dimension of at most 2^63 - 1", i64::MAX, s, 0))
         })
         .collect::<Result<_>>()?;
-    let old = Geometry::new(&m.shape, &m.chunkshape, &m.blockshape).grid();
+    let geometry = Geometry::new(&m.shape, &m.chunkshape, &m.blockshape);
+    let want = chunk_nbytes(&geometry, e.typesize())?;
+    if e.chunksize() != Some(want) {
+        return Err(Error::invalid(
+            "a chunksize of the b2nd chunk and block shapes' size,",
+            want,
+            format_opt(e.chunksize()),
+            58,
+        )
+        .in_field("chunksize"));
+    }
+    let old = geometry.grid();
     let new = Geometry::new(&new_shape, &m.chunkshape, &m.blockshape).grid();
     let count = |g: &[usize]| g.iter().try_fold(1usize, |a, &n| a.checked_mul(n)).ok_or_else(too_big);
     let n_new = count(&new)?;
@@ -276,6 +296,7 @@ fn write<F: FrameIo>(
         return Ok(());
     }
     let geometry = Geometry::new(&m.shape, &m.chunkshape, &m.blockshape);
+    let chunk_len = chunk_nbytes(&geometry, ts)?;
     let grid = geometry.grid();
     let cs: Vec<u64> = m.chunkshape.iter().map(|&c| c.max(1) as u64).collect();
     // The chunks touched: per dimension, from the chunk of the first selected index to that of
@@ -295,6 +316,16 @@ fn write<F: FrameIo>(
         }
         let n = coords.iter().zip(&grid).fold(0usize, |acc, (&c, &g)| acc * g + c);
         let mut data = r.chunk_data(e, n)?;
+        if data.len() != chunk_len {
+            return Err(Error::invalid(
+                "chunks of the b2nd chunk and block shapes' size,",
+                chunk_len,
+                data.len(),
+                0,
+            )
+            .in_segment(crate::format::error::Segment::Index(n))
+            .in_field("chunks"));
+        }
         geometry.each_run(&coords, |run| {
             // The run's first item as an index of the array.
             let mut rest = run.array_at;
