@@ -109,3 +109,24 @@ fn crafted_frames_given_to_changes_never_panic_nor_write_outside_the_frame() {
         }
     }
 }
+
+#[test]
+fn variable_size_chunks_are_updated_inserted_and_deleted() {
+    use b2schema::writer::{CParams, Frame, chunk};
+    let make = |n: usize, v: u8| {
+        Chunk::from_compressed(chunk::compressed(&vec![v; n], 1, 0, &CParams::default()).unwrap()).unwrap()
+    };
+    let mut frame = Frame::new(1);
+    frame.chunksize = 0;
+    frame.chunks = vec![make(100, 1), make(300, 2), make(50, 3)];
+    let mut f = FrameMut::from_io(std::io::Cursor::new(frame.to_vec().unwrap()));
+    f.update_chunk(1, &make(70, 4)).unwrap();
+    f.insert_chunk(0, &make(10, 5)).unwrap();
+    f.delete_chunk(3).unwrap();
+    let bytes = f.into_inner().unwrap().into_inner();
+    let file = b2schema::frame::FrameFile::from_bytes(bytes, "v.b2frame", Default::default()).unwrap();
+    let got: Vec<Vec<u8>> =
+        file.chunks().unwrap().iter().map(|c| file.chunk_data(c, 1 << 20).unwrap()).collect();
+    assert_eq!(got, [vec![5; 10], vec![1; 100], vec![4; 70]]);
+    assert_eq!(file.view().unwrap().header.nbytes, 180);
+}

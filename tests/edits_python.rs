@@ -35,7 +35,7 @@ pub enum Op {
 }
 
 /// A random change of an array of `shape` (updated to the shape after it).
-pub fn random_op(rng: &mut Rng, shape: &mut Vec<u64>, dtype: &str, ts: usize) -> Op {
+pub fn random_op(rng: &mut Rng, shape: &mut [u64], dtype: &str) -> Op {
     match rng.below(3) {
         0 => {
             for s in shape.iter_mut() {
@@ -43,7 +43,7 @@ pub fn random_op(rng: &mut Rng, shape: &mut Vec<u64>, dtype: &str, ts: usize) ->
                     *s = 1 + rng.below((*s as usize * 2).max(2)) as u64;
                 }
             }
-            Op::Resize(shape.clone())
+            Op::Resize(shape.to_vec())
         }
         1 => {
             let sel: Vec<(u64, u64)> = shape
@@ -60,7 +60,6 @@ pub fn random_op(rng: &mut Rng, shape: &mut Vec<u64>, dtype: &str, ts: usize) ->
             let rows = 1 + rng.below(5) as u64;
             let n = rows as usize * shape[1..].iter().product::<u64>() as usize;
             shape[0] += rows;
-            let _ = ts;
             Op::Append(values(dtype, n, rng))
         }
     }
@@ -152,19 +151,19 @@ fn b2schema_and_python_blosc2_edit_copies_of_an_array_alike() {
         let ext = if sparse { "b2frame" } else { "b2nd" };
         let ours = dir.join(format!("ours{case}.{ext}"));
         let theirs = dir.join(format!("theirs{case}.{ext}"));
-        let (dtype, ts, mut shape) = start(&mut rng, &ours, sparse);
+        let (dtype, _, mut shape) = start(&mut rng, &ours, sparse);
         copy(&ours, &theirs);
         let mut a = ArrayMut::open(&ours).unwrap();
         let mut ops = Vec::new();
         for k in 0..1 + rng.below(6) {
-            let op = random_op(&mut rng, &mut shape, dtype, ts);
+            let op = random_op(&mut rng, &mut shape, dtype);
             apply(&mut a, &op).unwrap_or_else(|e| panic!("case {case} op {op:?}: {e}"));
             ops.push(op_json(&op, &dir.join(format!("data{case}_{k}.bin"))));
         }
         drop(a);
         assert_eq!(read(&ours).0, shape, "case {case}");
-        let fin = random_op(&mut rng, &mut shape, dtype, ts);
-        let after = random_op(&mut rng, &mut shape, dtype, ts);
+        let fin = random_op(&mut rng, &mut shape, dtype);
+        let after = random_op(&mut rng, &mut shape, dtype);
         entries.push(json!({
             "name": format!("case{case}"), "dtype": dtype, "ours": ours, "theirs": theirs,
             "ops": ops, "final": op_json(&fin, &dir.join(format!("final{case}.bin"))),
@@ -198,11 +197,11 @@ fn a_change_stopped_at_any_step_leaves_the_old_or_the_new_array() {
         let sparse = case % 2 == 1;
         let ext = if sparse { "b2frame" } else { "b2nd" };
         let base = dir.join(format!("base{case}.{ext}"));
-        let (dtype, ts, mut shape) = start(&mut rng, &base, sparse);
+        let (dtype, _, mut shape) = start(&mut rng, &base, sparse);
         let old_shape = shape.clone();
         let op = loop {
             let mut s = old_shape.clone();
-            let op = random_op(&mut rng, &mut s, dtype, ts);
+            let op = random_op(&mut rng, &mut s, dtype);
             // Each kind in turn: a slice write, a resize, an append.
             if std::mem::discriminant(&op)
                 == std::mem::discriminant(

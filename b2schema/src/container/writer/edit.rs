@@ -342,7 +342,8 @@ fn load(file: &FrameFile, file_len: u64) -> Result<Edit> {
     let variable = h.flags.variable_chunks() || h.chunksize == 0;
     let nchunks = entries.len();
     let sizes: Vec<u64> = if variable {
-        file.chunks()?.iter().map(|c| c.nbytes).collect()
+        // Filled from the chunks' headers by `FrameMut::loaded` (read through the frame's file).
+        alloc::vec![0; nchunks]
     } else {
         let cs = h.chunksize.max(0) as u64;
         let nbytes = h.nbytes.max(0) as u64;
@@ -463,12 +464,7 @@ impl<F: FrameIo> FrameMut<F> {
     /// Applies the changes `f` makes to an [`Edit`] of the frame by one switch (see the
     /// [module](self) documentation); an error from `f` changes nothing.
     pub fn edit<T>(&mut self, f: impl FnOnce(&mut Edit, &mut ChunkReader<'_, F>) -> Result<T>) -> Result<T> {
-        let (file, len) = self.read_file()?;
-        let mut edit = load(&file, len)?;
-        if let Target::Io(io) = &mut self.target {
-            check_after_frame(io, &edit)?;
-        }
-        let registry = file.registry().clone();
+        let (registry, mut edit) = self.loaded()?;
         let out = f(&mut edit, &mut ChunkReader { target: &mut self.target, registry })?;
         self.commit(edit)?;
         Ok(out)
@@ -476,8 +472,36 @@ impl<F: FrameIo> FrameMut<F> {
 
     /// Calls `f` on the frame as an edit would see it, changing nothing.
     pub(crate) fn peek(&mut self, f: impl FnOnce(&Edit) -> Result<()>) -> Result<()> {
+        f(&self.loaded()?.1)
+    }
+
+    /// The edit state of the frame as it is now: the bytes after a contiguous frame checked,
+    /// the sizes of a variable-size frame's chunks read from their headers.
+    fn loaded(&mut self) -> Result<(b2schema_chunk::Registry, Edit)> {
         let (file, len) = self.read_file()?;
-        f(&load(&file, len)?)
+        let mut edit = load(&file, len)?;
+        if let Target::Io(io) = &mut self.target {
+            check_after_frame(io, &edit)?;
+        }
+        let registry = file.registry().clone();
+        if edit.variable {
+            let mut r = ChunkReader { target: &mut self.target, registry: registry.clone() };
+            for i in 0..edit.entries.len() {
+                let e = edit.entries[i];
+                if !is_stored(e) {
+                    return Err(Error::invalid(
+                        "variable-size chunks that are stored",
+                        "bytes",
+                        "a special chunk",
+                        0,
+                    )
+                    .in_segment(crate::format::error::Segment::Index(i))
+                    .in_field("chunks"));
+                }
+                edit.sizes[i] = r.header(&edit, e)?.uncompressed_len() as u64;
+            }
+        }
+        Ok((registry, edit))
     }
 
     /// Chunks in the frame.
@@ -627,14 +651,13 @@ impl<F: FrameIo> FrameMut<F> {
     /// The contiguous frame's bytes without the unused bytes that changes left in it (replaced
     /// chunks, old indexes and trailers): the same chunks, metalayers and vlmetalayers.
     pub fn compacted(&mut self) -> Result<Vec<u8>> {
-        let (file, len) = self.read_file()?;
-        if file.frame_type() == FrameType::Sparse {
+        if let Target::Sparse(_) = self.target {
             return Err(Error::invalid("a contiguous frame", "contiguous", "a sparse frame", 25)
                 .in_field("frame_type"));
         }
-        let edit = load(&file, len)?;
+        let (registry, edit) = self.loaded()?;
         let mut chunks = Vec::new();
-        let mut reader = ChunkReader { target: &mut self.target, registry: file.registry().clone() };
+        let mut reader = ChunkReader { target: &mut self.target, registry };
         let mut offsets = Vec::new();
         for &e in &edit.entries {
             if is_stored(e) {
@@ -710,6 +733,12 @@ pub struct ChunkReader<'a, F> {
 }
 
 impl<F: FrameIo> ChunkReader<'_, F> {
+    /// The header of the stored chunk of index entry `entry`.
+    fn header(&mut self, edit: &Edit, entry: i64) -> Result<b2schema_chunk::ChunkHeader> {
+        let bytes = self.stored(edit, entry)?;
+        b2schema_chunk::ChunkHeader::parse(&bytes).map_err(|e| Error::chunk(e, 0))
+    }
+
     /// The stored bytes of index entry `entry`.
     fn stored(&mut self, edit: &Edit, entry: i64) -> Result<Vec<u8>> {
         if let Some(b) = edit.pending.get(&entry) {
