@@ -12,6 +12,7 @@ mod chunk_robustness;
 mod compat;
 mod dtype_hostile;
 mod dtype_numpy;
+mod edits;
 mod file_safety;
 mod frame_files;
 mod frames;

@@ -10,6 +10,7 @@ mod batch_write_python;
 mod chunk_blosc1_python;
 mod compress_python;
 mod dict_python;
+mod edits_python;
 mod metalayer_patch;
 mod nd_codecs_python;
 mod open_python;

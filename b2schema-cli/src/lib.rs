@@ -7,6 +7,7 @@ pub mod cat;
 pub mod colour;
 pub mod deep;
 pub mod diff;
+pub mod edit;
 pub mod inspect;
 pub mod items;
 pub mod kind;

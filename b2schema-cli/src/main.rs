@@ -12,7 +12,7 @@ use b2schema_cli::names::{self, Hint};
 #[cfg(feature = "serve")]
 use b2schema_cli::serve;
 use b2schema_cli::summary::Select;
-use b2schema_cli::{cat, diff, inspect, kind, layouts, ls, pack, store, table, verify, vlmeta};
+use b2schema_cli::{cat, diff, edit, inspect, kind, layouts, ls, pack, store, table, verify, vlmeta};
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 
 /// The exit codes, in `--help` (the README says the same).
@@ -279,6 +279,34 @@ enum Command {
               value_parser = clap::value_parser!(i16).range(1..))]
         threads: Option<i16>,
     },
+    /// Appends the rows of a NumPy .npy file to a .b2nd array along its first axis (the .npy's
+    /// other dimensions and dtype the array's), creating the array as pack does when missing.
+    /// Crash-safe: a failure at any step leaves the old array or the new one.
+    Append {
+        /// The .npy file.
+        input: PathBuf,
+        /// The .b2nd array (or sparse-frame directory) to grow.
+        into: PathBuf,
+    },
+    /// Resizes a .b2nd array in place, as python-blosc2's resize: new regions zeros, chunks
+    /// outside the new shape dropped. Crash-safe.
+    Resize {
+        /// The .b2nd array (or sparse-frame directory).
+        file: PathBuf,
+        /// The new shape, comma-separated (as many dimensions as the array's).
+        shape: String,
+    },
+    /// Writes the items of a NumPy .npy file into a part of a .b2nd array in place
+    /// (arr[slice] = items): only the chunks touched are re-encoded. Crash-safe.
+    Write {
+        /// The .b2nd array (or sparse-frame directory).
+        file: PathBuf,
+        /// The part written, NumPy-style (`10:20, :`; steps of 1).
+        #[arg(long)]
+        slice: String,
+        /// The .npy file of the slice's shape and the array's dtype.
+        input: PathBuf,
+    },
     /// Writes a .b2nd array as a NumPy .npy file (C order).
     Unpack {
         /// The .b2nd file (- reads a frame from stdin).
@@ -334,7 +362,12 @@ fn main() -> ExitCode {
     // (`output.rs`).
     if matches!(
         cli.command,
-        Command::Cat { output: Some(_), .. } | Command::Pack { .. } | Command::Unpack { .. }
+        Command::Cat { output: Some(_), .. }
+            | Command::Pack { .. }
+            | Command::Unpack { .. }
+            | Command::Append { .. }
+            | Command::Write { .. }
+            | Command::Resize { .. }
     ) {
         b2schema::frame::opened::record();
     }
@@ -421,6 +454,24 @@ fn main() -> ExitCode {
                 max_input: limits.max_decompressed_total(),
             };
             pack::pack(&input, &output, &o)
+        }
+        Command::Append { input, into } => {
+            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+            let o = pack::PackOptions {
+                codec: "zstd",
+                codec_meta: "0",
+                clevel: 5,
+                filters: &[],
+                chunks: None,
+                blocks: None,
+                nthreads: i16::try_from(cores).unwrap_or(i16::MAX),
+                max_input: limits.max_decompressed_total(),
+            };
+            edit::append(&input, &into, limits.max_decompressed_total(), &o)
+        }
+        Command::Resize { file, shape } => edit::resize(&file, &shape),
+        Command::Write { file, slice, input } => {
+            edit::write(&file, &slice, &input, limits.max_decompressed_total())
         }
         Command::Unpack { input, output, offset, threads } => {
             pack::unpack(&input, offset, &output, threads, limits)

@@ -1,5 +1,7 @@
 //! Files the command writes (`cat -o`, `cat --npy -o`, `cat --csv -o`, `pack`, `unpack`): written
-//! whole or not at all, and never onto what is being read; `-` is stdout ([`Sink`]).
+//! whole or not at all, and never onto what is being read; `-` is stdout ([`Sink`]). Arrays the
+//! command changes in place (`append`, `resize`, `write`) are refused by the same rule
+//! ([`refuse_input`]).
 //!
 //! The data goes to a new temporary file beside the destination (same directory, so the final
 //! rename is atomic), which is renamed over the destination only when everything was written and
@@ -91,6 +93,14 @@ fn refuse_inputs(
         )),
         None => Ok(Some(d)),
     }
+}
+
+/// Refuses to change `file` in place when it is one of `inputs` or a file opened for reading in
+/// this run (`append`, `resize`, `write`: see the module's documentation).
+pub fn refuse_input(file: &Path, inputs: &[&Path]) -> Result<(), Failure> {
+    let inputs: Vec<PathBuf> = inputs.iter().map(|p| p.to_path_buf()).collect();
+    let real = follow(file)?;
+    refuse_inputs(&real, file, &inputs).map(|_| ())
 }
 
 impl AtomicFile {

@@ -5,6 +5,7 @@
 
 mod cli;
 mod contract;
+mod edits;
 mod hostile_files;
 mod listing;
 mod many_files;

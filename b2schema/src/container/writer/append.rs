@@ -134,7 +134,7 @@ impl<T: FrameIo + ?Sized> FrameIo for &mut T {
 
 /// Whether `after` (the first bytes after a frame, at least one) start as this writer's tail
 /// starts: a Blosc chunk or a trailer (see the module's documentation).
-fn is_torn_tail(after: &[u8]) -> bool {
+pub(super) fn is_torn_tail(after: &[u8]) -> bool {
     const TRAILER_START: [u8; 4] = [0x94, 0x01, 0x93, 0xcd];
     let n = after.len().min(TRAILER_START.len());
     if after[..n] == TRAILER_START[..n] {

@@ -23,6 +23,10 @@ mod array;
 pub mod chunk;
 mod cparams;
 #[cfg(feature = "std")]
+mod edit;
+#[cfg(feature = "std")]
+mod edit_array;
+#[cfg(feature = "std")]
 mod item;
 mod ndarray;
 #[cfg(feature = "std")]
@@ -40,6 +44,12 @@ pub use append::{
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub use array::Array;
 pub use cparams::CParams;
+#[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
+pub use edit::{ChunkReader, Edit, FrameMut, compact_file};
+#[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
+pub use edit_array::ArrayMut;
 #[cfg(feature = "std")]
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub use item::Item;

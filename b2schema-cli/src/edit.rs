@@ -1,0 +1,127 @@
+//! `append`, `resize` and `write`: an array changed in place (`b2schema::writer::ArrayMut`),
+//! each change one crash-safe switch of the frame (the library's new bytes first, then the
+//! header, synced; a failure leaves the old array), under the library's writer lock. The
+//! array changed is never one of the command's inputs (the `.npy` read), by whatever name.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use b2schema::array::Selection;
+use b2schema::writer::ArrayMut;
+
+use crate::Failure;
+use crate::npy;
+
+/// The `.npy` file `input`, read whole (at most `max` bytes), in C order.
+fn read_npy(input: &Path, max: u64) -> Result<npy::Npy, Failure> {
+    use std::io::Read;
+    let (f, len) = b2schema::frame::open_regular(input).map_err(|e| Failure::at(input, e))?;
+    if len > max {
+        return Err(Failure::at(
+            input,
+            format!("{len} bytes, over the limit of {max} (raise --max-decompressed-total)"),
+        ));
+    }
+    let mut bytes = Vec::new();
+    f.take(max).read_to_end(&mut bytes).map_err(|e| Failure::at(input, e))?;
+    npy::read(&bytes).map_err(|e| Failure::at(input, e))
+}
+
+/// The dtype string `d` as the library prints it (`<f8`, a structured dtype), for comparing.
+fn same_dtype(a: &str, b: &str) -> bool {
+    let norm = |d: &str| b2schema::dtype::DType::parse(d).map(|t| t.to_numpy_str()).ok();
+    norm(a).is_some() && norm(a) == norm(b)
+}
+
+/// Opens the array `file` for changes (after [`crate::output::refuse_input`] said it is none of
+/// the files read).
+fn open(file: &Path) -> Result<ArrayMut, Failure> {
+    ArrayMut::open(file).map_err(|e| Failure::at(file, e))
+}
+
+/// Checks the `.npy` items against the array's dtype.
+fn check_dtype(file: &Path, input: &Path, n: &npy::Npy) -> Result<(), Failure> {
+    let c = b2schema::open(file).map_err(|e| Failure::at(file, e))?;
+    let dtype = c.dtype().map(|d| d.to_numpy_str()).unwrap_or_default();
+    if !same_dtype(&dtype, &n.descr) {
+        return Err(Failure::at(input, format!("items of dtype {}, the array's is {dtype}", n.descr)));
+    }
+    Ok(())
+}
+
+/// `b2schema append IN.npy INTO.b2nd`: the `.npy`'s rows appended along the first axis (its
+/// other dimensions the array's); `INTO` is created (as `pack` writes it) when missing.
+pub fn append(
+    input: &Path,
+    into: &Path,
+    max: u64,
+    pack: &crate::pack::PackOptions<'_>,
+) -> Result<ExitCode, Failure> {
+    if std::fs::symlink_metadata(into).is_err() {
+        return crate::pack::pack(input, into, pack);
+    }
+    crate::output::refuse_input(into, &[input])?;
+    let n = read_npy(input, max)?;
+    crate::output::refuse_input(into, &[input])?;
+    check_dtype(into, input, &n)?;
+    let mut a = open(into)?;
+    let shape = a.shape().map_err(|e| Failure::at(into, e))?;
+    if n.shape.len() != shape.len() || n.shape[1..] != shape[1..] {
+        return Err(Failure::at(
+            input,
+            format!(
+                "shape {:?}: appending to an array of shape {shape:?} needs (n, {})",
+                n.shape,
+                rest(&shape)
+            ),
+        ));
+    }
+    a.append_bytes(&n.data).map_err(|e| Failure::at(into, e))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn rest(shape: &[u64]) -> String {
+    shape.iter().skip(1).map(|d| d.to_string()).collect::<Vec<_>>().join(", ")
+}
+
+/// `b2schema resize FILE SHAPE`: the array resized as python-blosc2's `resize` does (new
+/// regions zeros, chunks outside the new shape dropped).
+pub fn resize(file: &Path, shape: &str) -> Result<ExitCode, Failure> {
+    crate::output::refuse_input(file, &[])?;
+    let mut a = open(file)?;
+    let ndim = a.shape().map_err(|e| Failure::at(file, e))?.len();
+    let s: Vec<u64> = shape
+        .split(',')
+        .map(|d| {
+            d.trim().parse::<u64>().map_err(|_| Failure(format!("shape {shape:?}: comma-separated integers")))
+        })
+        .collect::<Result<_, _>>()?;
+    if s.len() != ndim {
+        return Err(Failure(format!("shape {shape:?} has {} dimensions, the array {ndim}", s.len())));
+    }
+    a.resize(&s).map_err(|e| Failure::at(file, e))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `b2schema write FILE --slice S IN.npy`: the `.npy`'s items written at `S` (steps of 1; the
+/// `.npy` of the selection's shape, with or without its indexed dimensions).
+pub fn write(file: &Path, slice: &str, input: &Path, max: u64) -> Result<ExitCode, Failure> {
+    crate::output::refuse_input(file, &[input])?;
+    let n = read_npy(input, max)?;
+    crate::output::refuse_input(file, &[input])?;
+    check_dtype(file, input, &n)?;
+    let mut a = open(file)?;
+    let shape = a.shape().map_err(|e| Failure::at(file, e))?;
+    let sel = Selection::parse(slice, &shape).map_err(|e| Failure(format!("--slice {slice:?}: {e}")))?;
+    if sel.is_strided() {
+        return Err(Failure(format!("--slice {slice:?}: steps of 1 only")));
+    }
+    if n.shape != sel.shape() && n.shape != sel.numpy_shape() {
+        return Err(Failure::at(
+            input,
+            format!("shape {:?}, the slice's is {:?}", n.shape, sel.numpy_shape()),
+        ));
+    }
+    a.write_bytes(sel.ranges(), &n.data).map_err(|e| Failure::at(file, e))?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,100 @@
+"""`b2schema append` of N slabs of about 1 MB into one .b2nd, one process per slab, against
+python-blosc2's `resize` + `__setitem__` loop in one process (the acquisition loop of issue 50).
+
+    PY=$(scripts/pyenv.sh) && BENCH_DIR=/some/disk "$PY" scripts/bench_append.py --slabs 1000 --reps 3
+
+`--side ours` or `--side python` runs one side once (no check), to time each as a whole process
+with a timer of your choice (`/usr/bin/time -v`, hyperfine).
+
+Both sides start from no file and append the same slab (128 x 1024 float64, smooth values with
+noise) N times, with the same chunk and block shapes (the ones `b2schema append` chose when it
+created the file: python-blosc2's defaults for the first slab) and python-blosc2's default
+cparams (zstd 5 + shuffle). Prints the median wall time of each and the ratio ours / python
+(<= 1.0: b2schema is at least as fast), then checks that python-blosc2 reads b2schema's result
+equal to its own.
+"""
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import blosc2
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def ours(exe, slab_path, out, n):
+    # One process per slab, as an acquisition script calling the command would.
+    start = time.perf_counter()
+    for _ in range(n):
+        subprocess.run([exe, "append", slab_path, out], check=True)
+    return time.perf_counter() - start
+
+
+def python_loop(slab, out, n, chunks, blocks):
+    start = time.perf_counter()
+    a = blosc2.asarray(slab, urlpath=out, mode="w", chunks=chunks, blocks=blocks)
+    rows = slab.shape[0]
+    for _ in range(n - 1):
+        k = a.shape[0]
+        a.resize((k + rows,) + slab.shape[1:])
+        a[k:] = slab
+    del a
+    return time.perf_counter() - start
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--slabs", type=int, default=1000)
+    p.add_argument("--reps", type=int, default=3)
+    p.add_argument("--exe", default=os.path.join(ROOT, "target", "release", "b2schema"))
+    p.add_argument("--side", choices=["ours", "python"],
+                   help="run one side once, no check (to time it as a whole process)")
+    p.add_argument("--chunks", default="128,1024", help="python-blosc2's chunks for --side python")
+    p.add_argument("--blocks", default="16,1024", help="python-blosc2's blocks for --side python")
+    args = p.parse_args()
+    work = tempfile.mkdtemp(dir=os.environ.get("BENCH_DIR"))
+    rng = np.random.default_rng(50)
+    x = np.linspace(0, 20, 128 * 1024)
+    slab = (np.sin(x) * 100 + rng.normal(0, 0.01, x.size)).round(2).reshape(128, 1024)
+    slab_path = os.path.join(work, "slab.npy")
+    np.save(slab_path, slab)
+    if args.side:
+        out = os.path.join(work, "out.b2nd")
+        if args.side == "ours":
+            ours(args.exe, slab_path, out, args.slabs)
+        else:
+            shape = lambda s: tuple(int(v) for v in s.split(","))
+            python_loop(slab, out, args.slabs, shape(args.chunks), shape(args.blocks))
+        shutil.rmtree(work)
+        return 0
+    t_ours, t_py = [], []
+    for _ in range(args.reps):
+        o, t = os.path.join(work, "ours.b2nd"), os.path.join(work, "theirs.b2nd")
+        for f in (o, t):
+            if os.path.exists(f):
+                os.remove(f)
+        t_ours.append(ours(args.exe, slab_path, o, args.slabs))
+        a = blosc2.open(o)
+        t_py.append(python_loop(slab, t, args.slabs, a.chunks, a.blocks))
+    a, b = blosc2.open(o), blosc2.open(t)
+    assert a.shape == b.shape == (128 * args.slabs, 1024), (a.shape, b.shape)
+    for i in range(0, a.shape[0], 128 * 50):
+        assert np.array_equal(a[i : i + 128], b[i : i + 128]), i
+    assert np.array_equal(a[-128:], slab)
+    mo, mp = statistics.median(t_ours), statistics.median(t_py)
+    print(f"chunks {a.chunks} blocks {a.blocks}; files: ours {os.path.getsize(o) >> 20} MiB, "
+          f"python-blosc2 {os.path.getsize(t) >> 20} MiB")
+    print(f"b2schema append x{args.slabs}: {mo:.2f} s (runs {', '.join(f'{v:.2f}' for v in t_ours)})")
+    print(f"python-blosc2 resize + setitem x{args.slabs}: {mp:.2f} s (runs {', '.join(f'{v:.2f}' for v in t_py)})")
+    print(f"ratio ours / python-blosc2: {mo / mp:.2f}")
+    shutil.rmtree(work)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
