@@ -49,7 +49,7 @@ use crate::container::frame::{
     ChunkLocation, FrameFile, FrameHeader, FrameType, SPARSE_INDEX, SpecialValue, open_regular_rw,
     special_entry,
 };
-use crate::format::error::{Error, Result};
+use crate::container::error::{Error, Result};
 
 /// Where the frame is.
 enum Target<F> {

@@ -18,7 +18,7 @@ use super::edit::{ChunkReader, Edit, FrameMut};
 use super::item::Item;
 use super::{Chunk, chunk};
 use crate::container::b2nd::{B2nd, Geometry, NdMeta, odometer};
-use crate::format::error::{Error, Result};
+use crate::container::error::{Error, Result};
 
 /// An array (a `.b2nd` file, or a sparse frame's directory) opened for changes: a
 /// [`FrameMut`] that knows the `b2nd` metalayer.
