@@ -387,6 +387,7 @@ fn main() -> ExitCode {
                 columns: columns.as_deref(),
                 rows: rows.as_deref(),
                 to_terminal,
+                threads,
             });
             let rows = table::Rows { key: key.as_deref(), json, csv, arrow, output: output.as_deref() };
             match table::cat(&input.path, input.offset, &rows, limits) {

@@ -57,7 +57,10 @@ pub fn cat_arrow(
     let t = CTable::new(store).map_err(|e| Failure::at(path, e))?;
     let names: Option<Vec<&str>> = a.columns.map(|c| c.split(',').map(str::trim).collect());
     let reader = t.arrow_reader(names.as_deref(), BATCH_ROWS).map_err(|e| Failure::at(path, e))?;
-    let reader = reader.rows(start, stop);
+    let mut reader = reader.rows(start, stop);
+    if let Some(n) = a.threads {
+        reader = reader.threads(n);
+    }
     let schema = reader.schema();
     crate::table::write_rows(path, output, |w| {
         let mut s = arrow_ipc::writer::StreamWriter::try_new(w, &schema).map_err(to_io)?;

@@ -30,6 +30,8 @@
 mod access;
 #[cfg(feature = "arrow")]
 mod arrow;
+#[cfg(feature = "arrow")]
+mod arrow_fixed;
 mod batch;
 mod batch_write;
 mod cells;
