@@ -49,6 +49,9 @@ mod rows;
 #[cfg(feature = "http")]
 mod url;
 mod write;
+mod ctable_write;
+#[cfg(feature = "arrow")]
+mod arrow_write;
 mod zip;
 mod zip_write;
 
@@ -74,6 +77,7 @@ pub use key::{EMBED_NAME, MEMBER_SUFFIXES};
 pub use member::{Form, Member, Place};
 pub use rows::MAX_BAND_ROWS;
 pub use write::{Flavour, StoreWriter};
+pub use ctable_write::{CTableWriter, ColumnType, WriteCell};
 
 /// The CTable schema's JSON reader, for the `store` fuzz target only (not part of the API).
 #[doc(hidden)]
