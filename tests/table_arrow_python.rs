@@ -42,7 +42,8 @@ fn column(rng: &mut Rng, i: usize) -> Value {
         "timestamp" => c["unit"] = json!(["s", "ms", "us", "ns"][rng.below(4) as usize]),
         "ndarray" => {
             c["item_shape"] = [json!([2]), json!([2, 3]), json!([1, 1, 4])][rng.below(3) as usize].clone();
-            c["dtype"] = json!(["float64", "float32", "int32", "uint8", "int64", "bool"][rng.below(6) as usize]);
+            c["dtype"] =
+                json!(["float64", "float32", "int32", "uint8", "int64", "bool"][rng.below(6) as usize]);
         }
         _ => {}
     }
@@ -147,7 +148,8 @@ fn arrow_column(rng: &mut Rng, i: usize, rows: usize) -> (arrow_schema::Field, a
     macro_rules! prim {
         ($arr:ty, $t:ty, $lo:expr, $hi:expr) => {{
             let v = ints($lo as i128, $hi as i128);
-            Arc::new(<$arr>::from_iter(v.iter().zip(&valid).map(|(x, ok)| ok.then_some(*x as $t)))) as ArrayRef
+            Arc::new(<$arr>::from_iter(v.iter().zip(&valid).map(|(x, ok)| ok.then_some(*x as $t))))
+                as ArrayRef
         }};
     }
     let (dt, a): (DataType, ArrayRef) = match which {
@@ -163,7 +165,10 @@ fn arrow_column(rng: &mut Rng, i: usize, rows: usize) -> (arrow_schema::Field, a
         9 => (DataType::Float64, prim!(Float64Array, f64, -1_000_000, 1_000_000)),
         10 => {
             let v = ints(0, 1);
-            (DataType::Boolean, Arc::new(BooleanArray::from_iter(v.iter().zip(&valid).map(|(x, ok)| ok.then_some(*x == 1)))))
+            (
+                DataType::Boolean,
+                Arc::new(BooleanArray::from_iter(v.iter().zip(&valid).map(|(x, ok)| ok.then_some(*x == 1)))),
+            )
         }
         11 => (
             DataType::Timestamp(TimeUnit::Millisecond, None),
@@ -172,7 +177,12 @@ fn arrow_column(rng: &mut Rng, i: usize, rows: usize) -> (arrow_schema::Field, a
         _ => {
             let tz: Arc<str> = Arc::from("UTC");
             let a = prim!(TimestampNanosecondArray, i64, -(1i64 << 60), 1i64 << 60);
-            let a = a.as_any().downcast_ref::<TimestampNanosecondArray>().unwrap().clone().with_timezone(tz.clone());
+            let a = a
+                .as_any()
+                .downcast_ref::<TimestampNanosecondArray>()
+                .unwrap()
+                .clone()
+                .with_timezone(tz.clone());
             (DataType::Timestamp(TimeUnit::Nanosecond, Some(tz)), Arc::new(a))
         }
     };
@@ -192,7 +202,8 @@ fn ctables_written_from_arrow_read_by_python_blosc2_equal() {
     for case in 0..16 {
         let rows = [0, 1, 7, 100, 3000][case % 5];
         let cols: Vec<_> = (0..1 + rng.below(5) as usize).map(|i| arrow_column(&mut rng, i, rows)).collect();
-        let schema = Arc::new(arrow_schema::Schema::new(cols.iter().map(|c| c.0.clone()).collect::<Vec<_>>()));
+        let schema =
+            Arc::new(arrow_schema::Schema::new(cols.iter().map(|c| c.0.clone()).collect::<Vec<_>>()));
         let batch = RecordBatch::try_new(schema.clone(), cols.iter().map(|c| c.1.clone()).collect()).unwrap();
         let mut w = CTableWriter::from_arrow_schema(&schema).unwrap();
         // The rows in two batches: the second appended to the first.
@@ -208,7 +219,8 @@ fn ctables_written_from_arrow_read_by_python_blosc2_equal() {
         let mut s = arrow_ipc::writer::StreamWriter::try_new(file, &ipc_schema).unwrap();
         s.write(&batch.with_schema(ipc_schema.clone()).unwrap()).unwrap();
         s.finish().unwrap();
-        checks.push(json!({"name": format!("written {case}"), "kind": "check", "path": path, "columns": null}));
+        checks
+            .push(json!({"name": format!("written {case}"), "kind": "check", "path": path, "columns": null}));
     }
     // Typed Rust columns.
     let path = dir.join("typed.b2d");

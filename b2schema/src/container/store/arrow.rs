@@ -19,9 +19,9 @@ use arrow_array::{
 use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef, TimeUnit};
 
 use super::CTable;
+use super::arrow_fixed::{Fixed, FixedBuf};
 use super::ctable::{CTABLE_META_KEY, ColumnSpec};
 use super::msgpack::Cursor;
-use super::arrow_fixed::{Fixed, FixedBuf};
 use super::rows::Bands;
 use crate::container::array::ReadOptions;
 use crate::format::error::{Error, Result, Segment};
@@ -139,7 +139,9 @@ impl CTable {
             Arc::new(Schema::new_with_metadata(fields, HashMap::from([(ARROW_SCHEMA_KEY.into(), text)])));
         let bands = Bands::open(self, &specs)?;
         let fixed = (0..specs.len())
-            .map(|i| bands.array(i).and_then(|(r, _, _)| Fixed::new(specs[i], schema.field(i).data_type(), r)))
+            .map(|i| {
+                bands.array(i).and_then(|(r, _, _)| Fixed::new(specs[i], schema.field(i).data_type(), r))
+            })
             .collect();
         let live_left = bands.live();
         Ok(ArrowReader {
@@ -180,7 +182,8 @@ impl ArrowReader {
     /// read, a run at a time, of each column (a fixed-width column straight into the batch's
     /// buffer).
     fn next_batch(&mut self) -> Result<Option<RecordBatch>> {
-        let want = (self.batch_rows as u64).min(self.left).min(self.live_left.saturating_sub(self.skip)) as usize;
+        let want =
+            (self.batch_rows as u64).min(self.left).min(self.live_left.saturating_sub(self.skip)) as usize;
         if self.done || want == 0 {
             self.done = true;
             return Ok(None);
@@ -239,11 +242,12 @@ impl ArrowReader {
                 match part {
                     Part::Fixed(buf) => {
                         let spec = &self.specs[i];
-                        let missing = || at(spec, Error::invalid("a fixed-width column's array", "an NDArray", "none", 0));
+                        let missing = || {
+                            at(spec, Error::invalid("a fixed-width column's array", "an NDArray", "none", 0))
+                        };
                         let f = self.fixed[i].as_ref().ok_or_else(missing)?;
                         let (r, mask, key) = self.bands.array(i).ok_or_else(missing)?;
-                        f.append(buf, r, mask, a, b, run, &opts)
-                            .map_err(|e| e.in_segment(Segment::Key(key.into())))?;
+                        f.append(buf, r, mask, a, b, run, &opts, key)?;
                     }
                     Part::Cells(v) => {
                         let cells = self.bands.cells(i, a, b)?;
@@ -362,12 +366,18 @@ fn arrow_type(spec: &ColumnSpec) -> Result<DataType> {
                 }
             };
             let shape = item_shape(spec);
-            let size = shape.iter().try_fold(1u64, |a, &d| a.checked_mul(d)).and_then(|n| i32::try_from(n).ok());
+            let size =
+                shape.iter().try_fold(1u64, |a, &d| a.checked_mul(d)).and_then(|n| i32::try_from(n).ok());
             let Some(size) = size.filter(|&n| n > 0) else {
                 return Err(at(
                     spec,
-                    Error::invalid("an ndarray row of 1 to 2^31 - 1 items", "item_shape", alloc::format!("{shape:?}"), 0)
-                        .in_field("item_shape"),
+                    Error::invalid(
+                        "an ndarray row of 1 to 2^31 - 1 items",
+                        "item_shape",
+                        alloc::format!("{shape:?}"),
+                        0,
+                    )
+                    .in_field("item_shape"),
                 ));
             };
             DataType::FixedSizeList(Arc::new(Field::new("item", item, true)), size)

@@ -10,19 +10,18 @@ use alloc::sync::Arc;
 use alloc::vec::Vec;
 
 use arrow_array::types::{
-    ArrowTimestampType,
-    Float32Type, Float64Type, Int8Type, Int16Type, Int32Type, Int64Type, TimestampMicrosecondType,
-    TimestampMillisecondType, TimestampNanosecondType, TimestampSecondType, UInt8Type, UInt16Type,
-    UInt32Type, UInt64Type,
+    ArrowTimestampType, Float32Type, Float64Type, Int8Type, Int16Type, Int32Type, Int64Type,
+    TimestampMicrosecondType, TimestampMillisecondType, TimestampNanosecondType, TimestampSecondType,
+    UInt8Type, UInt16Type, UInt32Type, UInt64Type,
 };
 use arrow_array::{ArrayRef, ArrowPrimitiveType, BooleanArray, FixedSizeListArray, PrimitiveArray};
 use arrow_buffer::{BooleanBuffer, BooleanBufferBuilder, Buffer, MutableBuffer, NullBuffer, ScalarBuffer};
 use arrow_schema::{DataType, FieldRef, TimeUnit};
 
-use super::ctable::ColumnSpec;
+use super::ctable::{ColumnSpec, NOTNULL_SUFFIX};
 use crate::container::array::{ArrayReader, ReadOptions, Selection};
 use crate::container::limits::{Limit, Limits};
-use crate::format::error::{Error, Result};
+use crate::format::error::{Error, Result, Segment};
 use crate::format::value::Value;
 
 /// How a fixed-width column's items become an Arrow array.
@@ -131,36 +130,38 @@ impl Fixed {
         b: u64,
         bits: &[u8],
         opts: &ReadOptions,
+        key: &str,
     ) -> Result<()> {
+        let at = |e: Error| e.in_segment(Segment::Key(key.into()));
+        let mask_at = |e: Error| e.in_segment(Segment::Key(alloc::format!("{key}{NOTNULL_SUFFIX}")));
         let row = self.row();
         let len = r.shape().first().copied().unwrap_or(0);
         if b > len {
-            return Err(Error::invalid("a column as long as /_valid_rows, at least", b, len, 0));
+            return Err(at(Error::invalid("a column as long as /_valid_rows, at least", b, len, 0)));
         }
         let n = (b - a) as usize;
         let old = buf.values.len();
         buf.values.resize(old + n * row, 0);
         let mut ranges = alloc::vec![a..b];
         ranges.extend(r.shape()[1..].iter().map(|&d| 0..d));
-        let sel = Selection::new(ranges, r.shape())?;
-        r.read_into(&sel, &mut buf.values.as_slice_mut()[old..], opts)?;
+        let sel = Selection::new(ranges, r.shape()).map_err(|e| at(e.into()))?;
+        r.read_into(&sel, &mut buf.values.as_slice_mut()[old..], opts).map_err(at)?;
         let kept = squeeze(&mut buf.values.as_slice_mut()[old..], bits, row);
         buf.values.truncate(old + kept);
         let Some(valid) = &mut buf.valid else { return Ok(()) };
         if let Some(m) = mask {
             let mlen = m.shape().first().copied().unwrap_or(0);
             if mlen < b || m.typesize() != 1 || m.shape().len() != 1 {
-                return Err(Error::invalid(
+                return Err(mask_at(Error::invalid(
                     "a null mask of one byte a row, as long as its column, at least",
                     b,
                     alloc::format!("{mlen} rows of {} bytes", m.typesize()),
                     0,
-                )
-                .in_field("notnull"));
+                )));
             }
-            let sel = Selection::new(alloc::vec![a..b], m.shape())?;
+            let sel = Selection::new(alloc::vec![a..b], m.shape()).map_err(|e| mask_at(e.into()))?;
             let mut m_bytes = alloc::vec![0u8; n];
-            m.read_into(&sel, &mut m_bytes, opts)?;
+            m.read_into(&sel, &mut m_bytes, opts).map_err(mask_at)?;
             for (&bit, &live) in m_bytes.iter().zip(bits) {
                 if live != 0 {
                     valid.append(bit != 0);
@@ -227,14 +228,24 @@ impl Fixed {
                 }
             }
             other => {
-                return Err(Error::invalid("a fixed-width Arrow type", "a number, bool or timestamp", other, 0));
+                return Err(Error::invalid(
+                    "a fixed-width Arrow type",
+                    "a number, bool or timestamp",
+                    other,
+                    0,
+                ));
             }
         };
         Ok(match &self.list {
             Some(f) => {
                 let size = i32::try_from(self.per_row).unwrap_or(i32::MAX);
                 Arc::new(FixedSizeListArray::try_new(f.clone(), size, items, row_nulls).map_err(|e| {
-                    Error::invalid("a fixed-size list of the ndarray's rows", String::from("rows"), e.to_string(), 0)
+                    Error::invalid(
+                        "a fixed-size list of the ndarray's rows",
+                        String::from("rows"),
+                        e.to_string(),
+                        0,
+                    )
                 })?)
             }
             None => {
@@ -269,7 +280,12 @@ fn sentinel_of(item_type: &DataType, dtype: &str, item: usize, nv: &Value) -> Op
     })
 }
 
-fn ts<T: ArrowTimestampType>(values: Buffer, n: usize, nulls: Option<NullBuffer>, tz: Option<Arc<str>>) -> ArrayRef {
+fn ts<T: ArrowTimestampType>(
+    values: Buffer,
+    n: usize,
+    nulls: Option<NullBuffer>,
+    tz: Option<Arc<str>>,
+) -> ArrayRef {
     Arc::new(PrimitiveArray::<T>::new(ScalarBuffer::new(values, 0, n), nulls).with_timezone_opt(tz))
 }
 

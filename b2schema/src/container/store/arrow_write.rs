@@ -68,11 +68,17 @@ impl CTableWriter {
     /// Appends the rows of `batch`, whose fields must be the writer's columns, in order, of
     /// their types.
     pub fn push_batch(&mut self, batch: &RecordBatch) -> Result<()> {
-        let want: Vec<(String, ColumnType)> = self.columns().map(|(n, t, _)| (String::from(n), t.clone())).collect();
+        let want: Vec<(String, ColumnType)> =
+            self.columns().map(|(n, t, _)| (String::from(n), t.clone())).collect();
         let schema = batch.schema();
         if schema.fields().len() != want.len() {
-            return Err(Error::invalid("a batch of the table's columns", want.len(), schema.fields().len(), 0)
-                .in_field("columns"));
+            return Err(Error::invalid(
+                "a batch of the table's columns",
+                want.len(),
+                schema.fields().len(),
+                0,
+            )
+            .in_field("columns"));
         }
         // Every field checked before any is appended: a refused batch leaves the table as it was.
         for (f, (name, ty)) in schema.fields().iter().zip(&want) {

@@ -176,7 +176,9 @@ impl CTableWriter {
                 .in_field("column"));
         }
         if name.is_empty() {
-            return Err(Error::invalid("a column name", "at least one character", "none", 0).in_field("column"));
+            return Err(
+                Error::invalid("a column name", "at least one character", "none", 0).in_field("column")
+            );
         }
         if let ColumnType::Timestamp { unit, .. } = &ty
             && !matches!(unit.as_str(), "s" | "ms" | "us" | "ns")
@@ -192,7 +194,8 @@ impl CTableWriter {
     /// The column `name`.
     fn find(&mut self, name: &str) -> Result<&mut Column> {
         self.columns.iter_mut().find(|c| c.name == name).ok_or_else(|| {
-            Error::invalid("a column added to the writer", "its name", name.escape_debug(), 0).in_field("column")
+            Error::invalid("a column added to the writer", "its name", name.escape_debug(), 0)
+                .in_field("column")
         })
     }
 
@@ -203,12 +206,7 @@ impl CTableWriter {
         let c = self.find(name)?;
         let at = |e: Error| e.in_segment(Segment::Key(c.name.clone()));
         if !T::fits(&c.ty) {
-            return Err(at(Error::invalid(
-                "values of the column's type",
-                c.ty.stored().0,
-                T::WHAT,
-                0,
-            )));
+            return Err(at(Error::invalid("values of the column's type", c.ty.stored().0, T::WHAT, 0)));
         }
         let width = c.ty.stored().2;
         try_reserve(&mut c.bytes, values.len().saturating_mul(width), "a column's items", 0)?;
@@ -323,7 +321,10 @@ impl CTableWriter {
             let key = column_key(&c.name);
             let at = |e: Error| e.in_segment(Segment::Key(key.clone()));
             let dtype = c.ty.stored().1;
-            w.insert(&key, Array::from_bytes(&[rows], dtype, c.bytes.clone()).map_err(at)?.to_vec().map_err(at)?)?;
+            w.insert(
+                &key,
+                Array::from_bytes(&[rows], dtype, c.bytes.clone()).map_err(at)?.to_vec().map_err(at)?,
+            )?;
             if c.nullable {
                 let mask = Array::from_bytes(&[rows], "|b1", c.notnull.clone()).map_err(at)?;
                 w.insert(&alloc::format!("{key}{NOTNULL_SUFFIX}"), mask.to_vec().map_err(at)?)?;

@@ -32,11 +32,14 @@ mod access;
 mod arrow;
 #[cfg(feature = "arrow")]
 mod arrow_fixed;
+#[cfg(feature = "arrow")]
+mod arrow_write;
 mod batch;
 mod batch_write;
 mod cells;
 mod column;
 mod ctable;
+mod ctable_write;
 mod describe;
 mod dir;
 mod embed;
@@ -49,9 +52,6 @@ mod rows;
 #[cfg(feature = "http")]
 mod url;
 mod write;
-mod ctable_write;
-#[cfg(feature = "arrow")]
-mod arrow_write;
 mod zip;
 mod zip_write;
 
@@ -71,13 +71,13 @@ pub use ctable::{
     CTABLE_META_KEY, CTable, ColumnSpec, DICT_SUFFIX, NOTNULL_SUFFIX, UTF8_DATA_SUFFIX, VALID_ROWS_KEY,
     column_key,
 };
+pub use ctable_write::{CTableWriter, ColumnType, WriteCell};
 pub use describe::{Description, Kind};
 pub use embed::Embedded;
 pub use key::{EMBED_NAME, MEMBER_SUFFIXES};
 pub use member::{Form, Member, Place};
 pub use rows::MAX_BAND_ROWS;
 pub use write::{Flavour, StoreWriter};
-pub use ctable_write::{CTableWriter, ColumnType, WriteCell};
 
 /// The CTable schema's JSON reader, for the `store` fuzz target only (not part of the API).
 #[doc(hidden)]

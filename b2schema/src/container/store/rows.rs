@@ -427,15 +427,23 @@ impl Bands {
         let c = &mut self.columns[i];
         let cells = c.cells(a, b, &self.limits)?;
         if (cells.len() as u64) < b - a {
-            return Err(Error::invalid("a column as long as /_valid_rows, at least", b, a + cells.len() as u64, 0)
-                .in_segment(Segment::Key(c.key.clone())));
+            return Err(Error::invalid(
+                "a column as long as /_valid_rows, at least",
+                b,
+                a + cells.len() as u64,
+                0,
+            )
+            .in_segment(Segment::Key(c.key.clone())));
         }
         Ok(cells)
     }
 
     /// Column `i`'s array and its null mask, when it is an NDArray (a fixed-width or `ndarray`
     /// column), with its store key.
-    pub(super) fn array(&self, i: usize) -> Option<(&ArrayReader<'static>, Option<&ArrayReader<'static>>, &str)> {
+    pub(super) fn array(
+        &self,
+        i: usize,
+    ) -> Option<(&ArrayReader<'static>, Option<&ArrayReader<'static>>, &str)> {
         let c = &self.columns[i];
         match &c.source {
             Source::Array(r) => Some((r, c.mask.as_ref(), c.key.as_str())),
