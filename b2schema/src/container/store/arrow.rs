@@ -47,8 +47,13 @@ pub const ARROW_SCHEMA_KEY: &str = "b2schema.ctable.schema";
 /// | `bytes` (`\|S`), `vlbytes` | `LargeBinary` |
 /// | `timestamp` | `Timestamp` with the schema's `unit` (and `timezone`) |
 /// | `dictionary` | `Dictionary<Int32, Utf8>` |
+/// | `ndarray` | `FixedSizeList` of its dtype, the row's items flattened, the field's metadata `blosc2:ndarray_shape` its `item_shape` (`[2, 3]`) |
 ///
-/// The other kinds (`complex64`, `complex128`, `ndarray`, `list`, `struct`, `object`) are
+/// Fixed-width columns (the numbers, `bool`, `timestamp`, `ndarray`) are decoded straight into
+/// the batch's Arrow buffer on [`ArrowReader::threads`] threads, the deleted rows squeezed out
+/// in place; the other kinds are read cell by cell.
+///
+/// The other kinds (`complex64`, `complex128`, `list`, `struct`, `object`) are
 /// refused by [`CTable::arrow_reader`] with an error that names the column and its kind. The
 /// Arrow schema's metadata holds the CTable's schema JSON at [`ARROW_SCHEMA_KEY`]. An error of
 /// ours met while reading is `ArrowError::ExternalError` holding the [`crate::Error`].
