@@ -33,6 +33,7 @@ use crate::container::limits::try_reserve;
 use crate::container::writer::{Array, Frame};
 use crate::format::config::Config;
 use crate::format::error::{Error, Result, Segment};
+use crate::format::value::Value;
 
 /// The kind of a column [`CTableWriter`] writes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -236,7 +237,6 @@ impl CTableWriter {
 
     /// Appends `n` rows of raw little-endian items and their not-null flags (one byte a row,
     /// for nullable columns) to column `i`.
-    #[cfg_attr(not(feature = "arrow"), allow(dead_code))]
     pub(super) fn push_raw(&mut self, i: usize, bytes: &[u8], notnull: Option<&[u8]>) -> Result<()> {
         let c = &mut self.columns[i];
         let width = c.ty.stored().2;
@@ -260,6 +260,84 @@ impl CTableWriter {
             }
         }
         Ok(())
+    }
+
+    /// A writer holding the live rows of `table` (every column of a kind this writer writes;
+    /// another kind is refused, named), to append to: rows pushed after them, the whole written
+    /// anew with [`CTableWriter::write_zip`] over the `.b2z` it came from (the old file stays
+    /// whole until the new one is renamed onto it: crash-safe). The rows are read whole, within
+    /// the store's budget.
+    pub fn from_table(table: &super::CTable) -> Result<Self> {
+        let mut w = CTableWriter::new();
+        for spec in table.columns() {
+            let at = |e: Error| e.in_segment(Segment::Key(column_key(&spec.name)));
+            let ty = match spec.kind.as_str() {
+                "int8" => ColumnType::Int8,
+                "int16" => ColumnType::Int16,
+                "int32" => ColumnType::Int32,
+                "int64" => ColumnType::Int64,
+                "uint8" => ColumnType::UInt8,
+                "uint16" => ColumnType::UInt16,
+                "uint32" => ColumnType::UInt32,
+                "uint64" => ColumnType::UInt64,
+                "float32" => ColumnType::Float32,
+                "float64" => ColumnType::Float64,
+                "bool" => ColumnType::Bool,
+                "timestamp" => ColumnType::Timestamp {
+                    unit: String::from(spec.spec.get("unit").and_then(Value::as_str).unwrap_or("us")),
+                    timezone: spec.spec.get("timezone").and_then(Value::as_str).map(String::from),
+                },
+                other => {
+                    return Err(at(Error::invalid(
+                        "a column kind CTableWriter writes",
+                        "an integer, float32, float64, bool or timestamp",
+                        other.escape_debug(),
+                        0,
+                    )
+                    .in_field("kind")));
+                }
+            };
+            // A sentinel column's nulls are kept in a mask from now on.
+            let nullable = spec.nullable || spec.spec.get("null_value").is_some();
+            w.column(&spec.name, ty, nullable)?;
+        }
+        for (i, spec) in table.columns().iter().enumerate() {
+            let cells = table.column::<Value>(&spec.name)?;
+            let width = w.columns[i].ty.stored().2;
+            let mut bytes = Vec::new();
+            try_reserve(&mut bytes, cells.len().saturating_mul(width), "a column's items", 0)?;
+            let mut notnull = Vec::new();
+            try_reserve(&mut notnull, cells.len(), "a column's null mask", 0)?;
+            for (r, c) in cells.iter().enumerate() {
+                let item: Vec<u8> = match c {
+                    None => alloc::vec![0; width],
+                    Some(Value::Int(v)) => v.to_le_bytes()[..width].to_vec(),
+                    Some(Value::F32(v)) => v.to_le_bytes().to_vec(),
+                    Some(Value::F64(v)) if width == 8 => v.to_le_bytes().to_vec(),
+                    Some(Value::Bool(b)) => alloc::vec![u8::from(*b)],
+                    Some(other) => {
+                        return Err(Error::invalid(
+                            "a cell of the column's kind",
+                            spec.kind.escape_debug(),
+                            alloc::format!("{other:?}"),
+                            0,
+                        )
+                        .in_segment(Segment::Index(r))
+                        .in_segment(Segment::Key(column_key(&spec.name))));
+                    }
+                };
+                if item.len() != width {
+                    return Err(Error::invalid("a cell of the column's width", width, item.len(), 0)
+                        .in_segment(Segment::Index(r))
+                        .in_segment(Segment::Key(column_key(&spec.name))));
+                }
+                bytes.extend_from_slice(&item);
+                notnull.push(u8::from(c.is_some()));
+            }
+            let nullable = w.columns[i].nullable;
+            w.push_raw(i, &bytes, nullable.then_some(&notnull[..]))?;
+        }
+        Ok(w)
     }
 
     /// The columns' names and types, in order.
