@@ -338,6 +338,53 @@ fn ctables_that_lie_are_errors_that_name_the_place() {
     }
 }
 
+/// The same lies read through the Arrow reader (whose fixed-width columns are decoded straight
+/// into Arrow buffers): columns (with and without a null mask) shorter than `/_valid_rows`, a schema whose
+/// `n_rows` lies, a column whose dtype is not its kind's: errors that name the member, never a
+/// panic, and never a batch of the wrong length.
+#[test]
+fn ctables_that_lie_are_refused_by_the_arrow_reader() {
+    let fresh = |name: &str| {
+        let d = scratch(&format!("arrow-{name}")).join("t.b2d");
+        copy_dir(&dir().join("table.b2d"), &d);
+        d
+    };
+    let arrow_err = |t: &Path, cols: &[&str]| -> String {
+        let t = CTable::open(t).unwrap();
+        match t.arrow_reader(Some(cols), 4) {
+            Err(e) => e.to_string(),
+            Ok(r) => r.map(|b| b.map(|_| ())).collect::<Result<Vec<_>, _>>().unwrap_err().to_string(),
+        }
+    };
+    let schema = |cols: &str, n: i64| format!("{{\"version\": 3, \"columns\": [{cols}], \"n_rows\": {n}}}");
+
+    // /_valid_rows of 50 live rows over columns of 7: n_rows lies, then the columns are short.
+    let t = fresh("long-valid");
+    bools(&t.join("_valid_rows.b2nd"), &[1; 50]);
+    let e = arrow_err(&t, &["x"]);
+    assert!(e.contains("n_rows"), "{e}");
+    set_schema(
+        &t,
+        &schema(
+            r#"{"name": "x", "kind": "float64"}, {"name": "n32", "kind": "int32", "nullable": true}"#,
+            50,
+        ),
+    );
+    for col in ["x", "n32"] {
+        let e = arrow_err(&t, &[col]);
+        assert!(e.contains("as long as /_valid_rows") && e.contains(&format!("/_cols/{col}")), "{col}: {e}");
+    }
+
+    // A float64 column said to be int64: not decoded as integers, refused cell by cell.
+    let t = fresh("dtype-lies");
+    set_schema(&t, &schema(r#"{"name": "x", "kind": "int64"}"#, 6));
+    let e = arrow_err(&t, &["x"]);
+    assert!(e.contains("/_cols/x") && e.contains("int64"), "{e}");
+    for name in ["long-valid", "dtype-lies"] {
+        let _ = std::fs::remove_dir_all(scratch(&format!("arrow-{name}")));
+    }
+}
+
 /// An NDArray member at `path` of `dtype` and `shape` holding `data` (one chunk, one block).
 fn array(path: &Path, dtype: &str, shape: &[i64], data: &[u8]) {
     let items = shape.iter().product::<i64>().max(1) as usize;

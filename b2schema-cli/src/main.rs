@@ -247,7 +247,9 @@ enum Command {
     /// clevel 5, shuffle, its default chunk and block shapes).
     Pack {
         /// The .npy file (any dtype, C or Fortran order, 0 to 16 dimensions); - reads stdin
-        /// (within --max-decompressed-total).
+        /// (within --max-decompressed-total). An Arrow IPC stream or file (.arrows, .arrow,
+        /// .ipc, .feather; or any input with OUTPUT .b2d or .b2z) is packed as a CTable
+        /// (integer, float, bool and timestamp columns).
         input: PathBuf,
         /// The .b2nd file to write (whole or not at all); - is stdout.
         output: PathBuf,
@@ -420,6 +422,7 @@ fn main() -> ExitCode {
                 columns: columns.as_deref(),
                 rows: rows.as_deref(),
                 to_terminal,
+                threads,
             });
             let rows = table::Rows { key: key.as_deref(), json, csv, arrow, output: output.as_deref() };
             match table::cat(&input.path, input.offset, &rows, limits) {
@@ -439,6 +442,9 @@ fn main() -> ExitCode {
             Ok(text) => b2schema_cli::print(&text),
             Err(e) => Err(b2schema_cli::Failure::Message(format!("writing the man page: {e}"))),
         },
+        Command::Pack { input, output, .. } if b2schema_cli::table_arrow::is_table_pack(&input, &output) => {
+            b2schema_cli::table_arrow::pack_table(&input, &output, limits.max_decompressed_total())
+        }
         Command::Pack { input, output, codec, codec_meta, clevel, filters, chunks, blocks, threads } => {
             let o = pack::PackOptions {
                 codec: &codec,

@@ -140,6 +140,8 @@ pub struct ArrowRows<'a> {
     pub rows: Option<&'a str>,
     /// Standard output is a terminal and no file was given (binary is refused).
     pub to_terminal: bool,
+    /// `--threads N`: the threads that decode the fixed-width columns (default: the cores).
+    pub threads: Option<usize>,
 }
 
 /// `cat` of a CTable (a store with `/_meta`, unless `--key` names a member, `/...`), of a

@@ -57,7 +57,10 @@ pub fn cat_arrow(
     let t = CTable::new(store).map_err(|e| Failure::at(path, e))?;
     let names: Option<Vec<&str>> = a.columns.map(|c| c.split(',').map(str::trim).collect());
     let reader = t.arrow_reader(names.as_deref(), BATCH_ROWS).map_err(|e| Failure::at(path, e))?;
-    let reader = reader.rows(start, stop);
+    let mut reader = reader.rows(start, stop);
+    if let Some(n) = a.threads {
+        reader = reader.threads(n);
+    }
     let schema = reader.schema();
     crate::table::write_rows(path, output, |w| {
         let mut s = arrow_ipc::writer::StreamWriter::try_new(w, &schema).map_err(to_io)?;
@@ -81,4 +84,62 @@ fn to_io(e: arrow_schema::ArrowError) -> io::Error {
         arrow_schema::ArrowError::IoError(_, e) => e,
         e => io::Error::other(e.to_string()),
     }
+}
+
+/// Whether `pack IN OUT` packs an Arrow IPC stream or file into a CTable: `IN` ends in
+/// `.arrows`, `.arrow`, `.ipc` or `.feather`, or `OUT` in `.b2d` or `.b2z`.
+pub fn is_table_pack(input: &Path, output: &Path) -> bool {
+    let ext = |p: &Path| p.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+    matches!(ext(input).as_deref(), Some("arrows" | "arrow" | "ipc" | "feather"))
+        || matches!(ext(output).as_deref(), Some("b2d" | "b2z"))
+}
+
+/// `pack IN.arrows OUT.b2d` (or `.b2z`): the Arrow IPC stream (or file, `ARROW1` first) `input`
+/// as a CTable written whole (the library's `CTableWriter`), its batches held within
+/// `max_input` bytes.
+#[cfg(feature = "arrow")]
+pub fn pack_table(input: &Path, output: &Path, max_input: u64) -> Result<ExitCode, Failure> {
+    use std::io::{Read, Seek};
+
+    use arrow_array::RecordBatchReader;
+    use b2schema::store::CTableWriter;
+
+    let zip = match output.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).as_deref() {
+        Some("b2z") => true,
+        Some("b2d") => false,
+        _ => return Err(Failure::at(output, "a CTable is written as a .b2d directory or a .b2z file")),
+    };
+    let mut file = std::fs::File::open(input).map_err(|e| Failure::at(input, e))?;
+    let mut magic = [0u8; 6];
+    let n = file.read(&mut magic).map_err(|e| Failure::at(input, e))?;
+    file.rewind().map_err(|e| Failure::at(input, e))?;
+    let batches: Box<dyn RecordBatchReader> = if n == 6 && &magic == b"ARROW1" {
+        Box::new(arrow_ipc::reader::FileReader::try_new(file, None).map_err(|e| Failure::at(input, e))?)
+    } else {
+        let r = io::BufReader::new(file);
+        Box::new(arrow_ipc::reader::StreamReader::try_new(r, None).map_err(|e| Failure::at(input, e))?)
+    };
+    let mut w = CTableWriter::from_arrow_schema(&batches.schema()).map_err(|e| Failure::at(input, e))?;
+    let mut held = 0u64;
+    for (i, batch) in batches.enumerate() {
+        let batch = batch.map_err(|e| Failure::at(input, format!("batch {i}: {e}")))?;
+        held = held.saturating_add(batch.get_array_memory_size() as u64);
+        if held > max_input {
+            return Err(Failure::at(
+                input,
+                format!(
+                    "batch {i}: the table would hold more than --max-decompressed-total ({max_input} bytes)"
+                ),
+            ));
+        }
+        w.push_batch(&batch).map_err(|e| Failure::at(input, format!("batch {i}: {e}")))?;
+    }
+    if zip { w.write_zip(output) } else { w.write_dir(output) }.map_err(|e| Failure::at(output, e))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Without the feature `arrow`: a refusal that says so.
+#[cfg(not(feature = "arrow"))]
+pub fn pack_table(input: &Path, _: &Path, _: u64) -> Result<ExitCode, Failure> {
+    Err(Failure::at(input, "packing an Arrow IPC stream needs b2schema built with the feature `arrow`"))
 }

@@ -96,3 +96,43 @@ fn cat_arrow_is_refused_for_what_is_not_a_table_and_for_a_terminal() {
     let o = b2schema(&["cat", TABLE, "--columns", "id"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn pack_arrow_stream_is_a_ctable_python_blosc2_reads_equal() {
+    let dir = std::env::temp_dir().join(format!("b2schema-pack-arrow-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let stream = dir.join("fixed.arrows");
+    let o = b2schema(&["cat", TABLE, "--arrow", "--columns", "id,x,ok,n32", "-o", stream.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for out in ["packed.b2z", "packed.b2d"] {
+        let packed = dir.join(out);
+        let o = b2schema(&["pack", stream.to_str().unwrap(), packed.to_str().unwrap()]);
+        assert!(o.status.success(), "{out}: {}", String::from_utf8_lossy(&o.stderr));
+        // python-blosc2 reads what was packed as the fixture's own rows.
+        let script = r#"
+import sys, blosc2
+ours = blosc2.CTable.open(sys.argv[1]).to_arrow()
+theirs = blosc2.CTable.open(sys.argv[2]).to_arrow().select(["id", "x", "ok", "n32"])
+print("equal" if ours.schema.equals(theirs.schema) and ours.to_pylist() == theirs.to_pylist() else f"differ:\n{ours}\n{theirs}")
+"#;
+        let o = Command::new(b2schema_tests::python())
+            .current_dir(repo_root())
+            .args(["-c", script, packed.to_str().unwrap(), TABLE])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "equal", "{out}");
+    }
+    // A string column has no CTable kind the writer writes: refused, named, nothing left.
+    let strings = dir.join("strings.arrows");
+    let o = b2schema(&["cat", TABLE, "--arrow", "--columns", "id,name", "-o", strings.to_str().unwrap()]);
+    assert!(o.status.success());
+    let refused = dir.join("refused.b2z");
+    let o = b2schema(&["pack", strings.to_str().unwrap(), refused.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(e.contains("name") && e.contains("Utf8"), "{e}");
+    assert!(!refused.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

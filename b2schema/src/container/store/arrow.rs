@@ -19,9 +19,11 @@ use arrow_array::{
 use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef, TimeUnit};
 
 use super::CTable;
+use super::arrow_fixed::{Fixed, FixedBuf};
 use super::ctable::{CTABLE_META_KEY, ColumnSpec};
 use super::msgpack::Cursor;
 use super::rows::Bands;
+use crate::container::array::ReadOptions;
 use crate::container::error::{Error, Result, Segment};
 use crate::format::value::Value;
 
@@ -45,8 +47,13 @@ pub const ARROW_SCHEMA_KEY: &str = "b2schema.ctable.schema";
 /// | `bytes` (`\|S`), `vlbytes` | `LargeBinary` |
 /// | `timestamp` | `Timestamp` with the schema's `unit` (and `timezone`) |
 /// | `dictionary` | `Dictionary<Int32, Utf8>` |
+/// | `ndarray` | `FixedSizeList` of its dtype, the row's items flattened, the field's metadata `blosc2:ndarray_shape` its `item_shape` (`[2, 3]`) |
 ///
-/// The other kinds (`complex64`, `complex128`, `ndarray`, `list`, `struct`, `object`) are
+/// Fixed-width columns (the numbers, `bool`, `timestamp`, `ndarray`) are decoded straight into
+/// the batch's Arrow buffer on [`ArrowReader::threads`] threads, the deleted rows squeezed out
+/// in place; the other kinds are read cell by cell.
+///
+/// The other kinds (`complex64`, `complex128`, `list`, `struct`, `object`) are
 /// refused by [`CTable::arrow_reader`] with an error that names the column and its kind. The
 /// Arrow schema's metadata holds the CTable's schema JSON at [`ARROW_SCHEMA_KEY`]. An error of
 /// ours met while reading is `ArrowError::ExternalError` holding the [`crate::Error`].
@@ -70,15 +77,27 @@ pub const ARROW_SCHEMA_KEY: &str = "b2schema.ctable.schema";
 pub struct ArrowReader {
     bands: Bands,
     specs: Vec<ColumnSpec>,
+    /// Each column's fast way (fixed-width columns), or `None`: its cells one by one.
+    fixed: Vec<Option<Fixed>>,
     schema: SchemaRef,
     batch_rows: usize,
-    /// Live rows read and not yet given, one list per column, and how many.
-    pending: Vec<Vec<Value>>,
-    pending_rows: usize,
+    nthreads: usize,
+    /// The band of physical rows being read: its first row, its `/_valid_rows`, how far.
+    band_start: u64,
+    bits: Vec<u8>,
+    pos: usize,
+    /// Live rows not yet passed.
+    live_left: u64,
     /// Live rows still to skip before the first one given, and how many to give at most.
     skip: u64,
     left: u64,
     done: bool,
+}
+
+/// One column of a batch being filled.
+enum Part {
+    Fixed(FixedBuf),
+    Cells(Vec<Value>),
 }
 
 impl core::fmt::Debug for ArrowReader {
@@ -105,7 +124,16 @@ impl CTable {
         };
         let mut fields = Vec::with_capacity(specs.len());
         for s in &specs {
-            fields.push(Field::new(s.name.clone(), arrow_type(s)?, true));
+            let mut field = Field::new(s.name.clone(), arrow_type(s)?, true);
+            if s.kind == "ndarray" {
+                // python-blosc2's field metadata: the shape of a row, as `json.dumps` writes it.
+                let shape = item_shape(s).iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
+                field = field.with_metadata(HashMap::from([(
+                    String::from("blosc2:ndarray_shape"),
+                    alloc::format!("[{shape}]"),
+                )]));
+            }
+            fields.push(field);
         }
         let meta = self.store().open_member(CTABLE_META_KEY)?;
         let text = match meta.vlmeta_data("schema")? {
@@ -115,13 +143,23 @@ impl CTable {
         let schema =
             Arc::new(Schema::new_with_metadata(fields, HashMap::from([(ARROW_SCHEMA_KEY.into(), text)])));
         let bands = Bands::open(self, &specs)?;
+        let fixed = (0..specs.len())
+            .map(|i| {
+                bands.array(i).and_then(|(r, _, _)| Fixed::new(specs[i], schema.field(i).data_type(), r))
+            })
+            .collect();
+        let live_left = bands.live();
         Ok(ArrowReader {
             bands,
             specs: specs.into_iter().cloned().collect(),
+            fixed,
             schema,
             batch_rows,
-            pending: Vec::new(),
-            pending_rows: 0,
+            nthreads: ReadOptions::default().nthreads,
+            band_start: 0,
+            bits: Vec::new(),
+            pos: 0,
+            live_left,
             skip: 0,
             left: u64::MAX,
             done: false,
@@ -138,37 +176,110 @@ impl ArrowReader {
         self
     }
 
-    /// The next batch, or `None` at the end.
+    /// Decodes the fixed-width columns on `n` threads (at least 1; default: the available
+    /// cores).
+    pub fn threads(mut self, n: usize) -> Self {
+        self.nthreads = n.max(1);
+        self
+    }
+
+    /// The next batch, or `None` at the end: the physical rows that hold its live rows are
+    /// read, a run at a time, of each column (a fixed-width column straight into the batch's
+    /// buffer).
     fn next_batch(&mut self) -> Result<Option<RecordBatch>> {
-        while !self.done && (self.pending_rows as u64) < (self.batch_rows as u64).min(self.left) {
-            let Some((n, mut cols)) = self.bands.next_band()? else {
-                self.done = true;
-                break;
-            };
-            let skip = usize::try_from(self.skip).unwrap_or(usize::MAX).min(n);
-            self.skip -= skip as u64;
-            if self.pending.is_empty() {
-                self.pending = cols.iter().map(|_| Vec::new()).collect();
-            }
-            for (p, c) in self.pending.iter_mut().zip(&mut cols) {
-                p.extend(c.drain(skip..));
-            }
-            self.pending_rows += n - skip;
+        let want =
+            (self.batch_rows as u64).min(self.left).min(self.live_left.saturating_sub(self.skip)) as usize;
+        if self.done || want == 0 {
+            self.done = true;
+            return Ok(None);
         }
-        let take = (self.pending_rows as u64).min(self.batch_rows as u64).min(self.left) as usize;
-        if take == 0 {
+        let limits = *self.bands.limits();
+        let opts = ReadOptions { nthreads: self.nthreads, max_bytes: limits.max_decompressed() };
+        let mut parts = Vec::with_capacity(self.specs.len());
+        for (f, s) in self.fixed.iter().zip(&self.specs) {
+            parts.push(match f {
+                Some(f) => Part::Fixed(f.start(want, s.nullable, &limits).map_err(|e| at(s, e))?),
+                None => Part::Cells(Vec::new()),
+            });
+        }
+        let mut got = 0usize;
+        while got < want {
+            if self.pos == self.bits.len() {
+                match self.bands.next_valid()? {
+                    Some((a, bits)) => (self.band_start, self.bits, self.pos) = (a, bits, 0),
+                    None => break,
+                }
+                continue;
+            }
+            let bits = &self.bits;
+            let mut pos = self.pos;
+            while pos < bits.len() && bits[pos] == 0 {
+                pos += 1;
+            }
+            if self.skip > 0 {
+                while pos < bits.len() && self.skip > 0 {
+                    if bits[pos] != 0 {
+                        self.skip -= 1;
+                        self.live_left -= 1;
+                    }
+                    pos += 1;
+                }
+                self.pos = pos;
+                continue;
+            }
+            // The rest of the band when it holds no more live rows than wanted (counted a
+            // word at a time), else up to the last live row wanted.
+            let (mut q, mut live) = (bits.len(), bits[pos..].iter().filter(|&&b| b != 0).count());
+            if live > want - got {
+                (q, live) = (pos, 0);
+                while q < bits.len() && live < want - got {
+                    live += usize::from(bits[q] != 0);
+                    q += 1;
+                }
+            }
+            self.pos = q;
+            if live == 0 {
+                continue;
+            }
+            let (a, b) = (self.band_start + pos as u64, self.band_start + q as u64);
+            let run = &self.bits[pos..q];
+            for (i, part) in parts.iter_mut().enumerate() {
+                match part {
+                    Part::Fixed(buf) => {
+                        let spec = &self.specs[i];
+                        let missing = || {
+                            at(spec, Error::invalid("a fixed-width column's array", "an NDArray", "none", 0))
+                        };
+                        let f = self.fixed[i].as_ref().ok_or_else(missing)?;
+                        let (r, mask, key) = self.bands.array(i).ok_or_else(missing)?;
+                        f.append(buf, r, mask, a, b, run, &opts, key)?;
+                    }
+                    Part::Cells(v) => {
+                        let cells = self.bands.cells(i, a, b)?;
+                        v.extend(cells.into_iter().zip(run).filter(|(_, bit)| **bit != 0).map(|(c, _)| c));
+                    }
+                }
+            }
+            got += live;
+            self.live_left -= live as u64;
+        }
+        if got == 0 {
             self.done = true;
             return Ok(None);
         }
         let mut arrays: Vec<ArrayRef> = Vec::with_capacity(self.specs.len());
-        for ((spec, field), cells) in self.specs.iter().zip(self.schema.fields()).zip(&mut self.pending) {
-            let rest = cells.split_off(take);
-            let batch = core::mem::replace(cells, rest);
-            arrays.push(build(spec, field.data_type(), batch)?);
+        for (i, part) in parts.into_iter().enumerate() {
+            let (spec, dt) = (&self.specs[i], self.schema.field(i).data_type());
+            arrays.push(match (part, &self.fixed[i]) {
+                (Part::Fixed(buf), Some(f)) => f.finish(buf, dt).map_err(|e| at(spec, e))?,
+                (Part::Cells(cells), _) => build(spec, dt, cells)?,
+                (Part::Fixed(_), None) => {
+                    return Err(at(spec, Error::invalid("a fixed-width column", "one", "none", 0)));
+                }
+            });
         }
-        self.pending_rows -= take;
-        self.left -= take as u64;
-        let opts = RecordBatchOptions::new().with_row_count(Some(take));
+        self.left -= got as u64;
+        let opts = RecordBatchOptions::new().with_row_count(Some(got));
         RecordBatch::try_new_with_options(self.schema.clone(), arrays, &opts).map(Some).map_err(|e| {
             Error::invalid("a record batch of the table's columns", "equal lengths", e.to_string(), 0)
         })
@@ -184,7 +295,6 @@ impl Iterator for ArrowReader {
             Err(e) => {
                 // One error, then the end.
                 self.done = true;
-                self.pending_rows = 0;
                 self.left = 0;
                 Some(Err(ArrowError::ExternalError(Box::new(e))))
             }
@@ -233,12 +343,56 @@ fn arrow_type(spec: &ColumnSpec) -> Result<DataType> {
             let tz = spec.spec.get("timezone").and_then(Value::as_str).map(Arc::from);
             DataType::Timestamp(unit, tz)
         }
+        "ndarray" => {
+            let dtype = spec.spec.get("dtype_str").and_then(Value::as_str).unwrap_or("");
+            let item = match dtype {
+                "|i1" | "<i1" => DataType::Int8,
+                "<i2" => DataType::Int16,
+                "<i4" => DataType::Int32,
+                "<i8" => DataType::Int64,
+                "|u1" | "<u1" => DataType::UInt8,
+                "<u2" => DataType::UInt16,
+                "<u4" => DataType::UInt32,
+                "<u8" => DataType::UInt64,
+                "<f4" => DataType::Float32,
+                "<f8" => DataType::Float64,
+                "|b1" => DataType::Boolean,
+                other => {
+                    return Err(at(
+                        spec,
+                        Error::invalid(
+                            "an ndarray column of little-endian numbers or bools",
+                            "<i8, <f8, |b1 ...",
+                            other.escape_debug(),
+                            0,
+                        )
+                        .in_field("dtype_str"),
+                    ));
+                }
+            };
+            let shape = item_shape(spec);
+            let size =
+                shape.iter().try_fold(1u64, |a, &d| a.checked_mul(d)).and_then(|n| i32::try_from(n).ok());
+            let Some(size) = size.filter(|&n| n > 0) else {
+                return Err(at(
+                    spec,
+                    Error::invalid(
+                        "an ndarray row of 1 to 2^31 - 1 items",
+                        "item_shape",
+                        alloc::format!("{shape:?}"),
+                        0,
+                    )
+                    .in_field("item_shape"),
+                ));
+            };
+            DataType::FixedSizeList(Arc::new(Field::new("item", item, true)), size)
+        }
         other => {
             return Err(at(
                 spec,
                 Error::invalid(
-                    "a column kind with an Arrow type here (numbers, bool, strings, bytes, timestamp, dictionary)",
-                    "not complex, ndarray, list, struct or object",
+                    "a column kind with an Arrow type here (numbers, bool, strings, bytes, timestamp, dictionary, ndarray)",
+                    "not complex, list, struct or object",
                     other.escape_debug(),
                     0,
                 )
@@ -246,6 +400,15 @@ fn arrow_type(spec: &ColumnSpec) -> Result<DataType> {
             ));
         }
     })
+}
+
+/// An `ndarray` column's `item_shape`.
+fn item_shape(spec: &ColumnSpec) -> Vec<u64> {
+    spec.spec
+        .get("item_shape")
+        .and_then(Value::as_slice)
+        .map(|s| s.iter().filter_map(Value::as_u64).collect())
+        .unwrap_or_default()
 }
 
 fn at(spec: &ColumnSpec, e: Error) -> Error {

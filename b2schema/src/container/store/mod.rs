@@ -30,11 +30,16 @@
 mod access;
 #[cfg(feature = "arrow")]
 mod arrow;
+#[cfg(feature = "arrow")]
+mod arrow_fixed;
+#[cfg(feature = "arrow")]
+mod arrow_write;
 mod batch;
 mod batch_write;
 mod cells;
 mod column;
 mod ctable;
+mod ctable_write;
 mod describe;
 mod dir;
 mod embed;
@@ -66,6 +71,7 @@ pub use ctable::{
     CTABLE_META_KEY, CTable, ColumnSpec, DICT_SUFFIX, NOTNULL_SUFFIX, UTF8_DATA_SUFFIX, VALID_ROWS_KEY,
     column_key,
 };
+pub use ctable_write::{CTableWriter, ColumnType, WriteCell};
 pub use describe::{Description, Kind};
 pub use embed::Embedded;
 pub use key::{EMBED_NAME, MEMBER_SUFFIXES};

@@ -411,6 +411,7 @@ pub(super) struct Bands {
     total: u64,
     band: u64,
     next: u64,
+    live: u64,
 }
 
 #[cfg_attr(not(feature = "arrow"), allow(dead_code))]
@@ -435,12 +436,12 @@ impl Bands {
             live += bits.iter().filter(|&&v| v != 0).count() as u64;
         }
         t.check_rows(live)?;
-        Ok(Bands { columns, valid, limits, total, band, next: 0 })
+        Ok(Bands { columns, valid, limits, total, band, next: 0, live })
     }
 
-    /// The next band's number of live rows and their cells, one list per column (each that
-    /// long), or `None` at the end; a band may have no live row.
-    pub(super) fn next_band(&mut self) -> Result<Option<(usize, Vec<Vec<Value>>)>> {
+    /// The next band of physical rows: where it starts and `/_valid_rows` over it (one byte a
+    /// row, 0 for a deleted row), or `None` at the end.
+    pub(super) fn next_valid(&mut self) -> Result<Option<(u64, Vec<u8>)>> {
         if self.next >= self.total {
             return Ok(None);
         }
@@ -448,25 +449,46 @@ impl Bands {
         self.next = b;
         let bits = read_rows(&self.valid, a, b, &self.limits)
             .map_err(|e| e.in_segment(Segment::Key(VALID_ROWS_KEY.into())))?;
-        let live = bits.iter().filter(|&&v| v != 0).count();
-        if live == 0 {
-            // As in `for_each_row`: a band without a live row is not read.
-            return Ok(Some((0, self.columns.iter().map(|_| Vec::new()).collect())));
+        Ok(Some((a, bits)))
+    }
+
+    /// The cells of the physical rows `a..b` of column `i` (rows asked for in order), nulls
+    /// made [`Value::Nil`]; a column shorter than `b` is an error that names it.
+    pub(super) fn cells(&mut self, i: usize, a: u64, b: u64) -> Result<Vec<Value>> {
+        let c = &mut self.columns[i];
+        let cells = c.cells(a, b, &self.limits)?;
+        if (cells.len() as u64) < b - a {
+            return Err(Error::invalid(
+                "a column as long as /_valid_rows, at least",
+                b,
+                a + cells.len() as u64,
+                0,
+            )
+            .in_segment(Segment::Key(c.key.clone())));
         }
-        let mut out = Vec::with_capacity(self.columns.len());
-        for c in &mut self.columns {
-            let cells = c.cells(a, b, &self.limits)?;
-            if (cells.len() as u64) < b - a {
-                return Err(Error::invalid(
-                    "a column as long as /_valid_rows, at least",
-                    b,
-                    a + cells.len() as u64,
-                    0,
-                )
-                .in_segment(Segment::Key(c.key.clone())));
-            }
-            out.push(cells.into_iter().zip(&bits).filter(|(_, bit)| **bit != 0).map(|(v, _)| v).collect());
+        Ok(cells)
+    }
+
+    /// Column `i`'s array and its null mask, when it is an NDArray (a fixed-width or `ndarray`
+    /// column), with its store key.
+    pub(super) fn array(
+        &self,
+        i: usize,
+    ) -> Option<(&ArrayReader<'static>, Option<&ArrayReader<'static>>, &str)> {
+        let c = &self.columns[i];
+        match &c.source {
+            Source::Array(r) => Some((r, c.mask.as_ref(), c.key.as_str())),
+            _ => None,
         }
-        Ok(Some((live, out)))
+    }
+
+    /// The store's budget.
+    pub(super) fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// The number of live rows.
+    pub(super) fn live(&self) -> u64 {
+        self.live
     }
 }
