@@ -249,7 +249,7 @@ fn errors(run: &Run) {
     let e = b2schema::open(&text).unwrap_err();
     assert!(e.to_string().starts_with(&format!("{}: not a Blosc2 frame", text.display())), "{e}");
     assert!(matches!(e.kind(), ErrorKind::NotAFrame { .. }), "{e:?}");
-    assert!(e.cause().is_some_and(|c| c.offset() == Some(2)), "{e:?}");
+    assert!(e.cause().is_some_and(|c| c.offset().is_some()), "{e:?}");
     let whole = std::fs::read(run.dir.join("meta.b2nd")).unwrap();
     let cut = run.dir.join("cut.b2nd");
     std::fs::write(&cut, &whole[..whole.len() / 2]).unwrap();
