@@ -45,7 +45,7 @@ pub fn write_array(
         if let Some(d) = dict {
             for (k, v) in d.iter() {
                 let name: String = k.extract()?;
-                let bytes = values::from_py(&v)?.to_msgpack().map_err(to_py)?;
+                let bytes = values::from_py(&v)?.to_msgpack().map_err(|e| to_py(e.into()))?;
                 into.push((name, bytes));
             }
         }
