@@ -8,6 +8,7 @@ mod contract;
 mod hostile_files;
 mod listing;
 mod many_files;
+mod objects;
 mod outputs;
 mod remote;
 mod remote_tls;

@@ -31,6 +31,8 @@ pub struct ObjectOptions {
     /// Ranges of one read this close or closer are fetched by one request (the gap's bytes
     /// fetched and dropped). Default 64 KiB.
     pub gap: u64,
+    /// A longer range is fetched in parts of this size, in parallel. Default 8 MiB.
+    pub piece: u64,
     /// The size of each part of a multipart upload; an object up to this size is uploaded by one
     /// PUT. Default 16 MiB.
     pub part_size: usize,
@@ -49,6 +51,7 @@ impl Default for ObjectOptions {
             prefix: 64 << 10,
             concurrency: 8,
             gap: 64 << 10,
+            piece: 8 << 20,
             part_size: 16 << 20,
             config: Vec::new(),
         }
@@ -262,11 +265,21 @@ impl ReadAt for ObjectSource {
         if buf.is_empty() || self.from_kept(offset, buf) {
             return Ok(());
         }
-        let r = self.check_range(offset, buf.len())?;
+        self.check_range(offset, buf.len())?;
         not_in_runtime(&self.url.text)?;
-        let (bytes, _) = self.runtime.block_on(self.fetch(r, false))?;
-        buf.copy_from_slice(&bytes);
-        Ok(())
+        // A long range in parts fetched in parallel (as S3's own clients do), each into its
+        // place of `buf`.
+        let piece = usize::try_from(self.options.piece.max(1)).unwrap_or(usize::MAX);
+        self.runtime.block_on(
+            futures_util::stream::iter(buf.chunks_mut(piece).enumerate().map(|(i, part)| async move {
+                let at = offset + (i * piece) as u64;
+                let (bytes, _) = self.fetch(at..at + part.len() as u64, false).await?;
+                part.copy_from_slice(&bytes);
+                Ok::<(), Error>(())
+            }))
+            .buffer_unordered(self.options.concurrency.max(1))
+            .try_collect::<()>(),
+        )
     }
 
     /// Ranges at most [`ObjectOptions::gap`] apart are joined into one request, and the requests
