@@ -47,7 +47,10 @@ pub fn open_frame(url: &str, limits: Limits) -> b2schema::Result<FrameFile> {
     #[cfg(feature = "object-store")]
     return FrameFile::from_source(source(url, limits)?, url, limits).map_err(|e| e.in_file(url, None));
     #[cfg(not(feature = "object-store"))]
-    Err(not_built(url))
+    {
+        let _ = limits;
+        Err(not_built(url))
+    }
 }
 
 /// The store (`.b2z` or `.b2e`) at `url`.
@@ -65,7 +68,10 @@ pub fn open_store(url: &str, limits: Limits) -> b2schema::Result<Store> {
     #[cfg(feature = "object-store")]
     return Store::from_source(source(url, limits)?, url, limits).map_err(|e| e.in_file(url, None));
     #[cfg(not(feature = "object-store"))]
-    Err(not_built(url))
+    {
+        let _ = limits;
+        Err(not_built(url))
+    }
 }
 
 /// Uploads the `len` bytes of the local file `from` to the object at `url`, whole (one PUT, or

@@ -231,7 +231,7 @@ impl ObjectSource {
     }
 
     /// The bytes at `at` served from the kept ends, if they hold them.
-    fn from_kept(&self, at: u64, buf: &mut [u8]) -> bool {
+    fn served_from_kept(&self, at: u64, buf: &mut [u8]) -> bool {
         for (start, bytes) in &self.kept {
             let from = at.checked_sub(*start).map(|f| f as usize);
             if let Some(part) = from.and_then(|f| bytes.get(f..f.checked_add(buf.len())?)) {
@@ -262,7 +262,7 @@ impl ReadAt for ObjectSource {
     }
 
     fn read_at(&self, offset: u64, buf: &mut [u8]) -> Result<()> {
-        if buf.is_empty() || self.from_kept(offset, buf) {
+        if buf.is_empty() || self.served_from_kept(offset, buf) {
             return Ok(());
         }
         self.check_range(offset, buf.len())?;
@@ -287,7 +287,7 @@ impl ReadAt for ObjectSource {
     fn read_ranges(&self, ranges: &mut [(u64, &mut [u8])]) -> Result<()> {
         let mut wanted: Vec<(u64, &mut [u8])> = Vec::new();
         for (at, buf) in ranges.iter_mut() {
-            if buf.is_empty() || self.from_kept(*at, buf) {
+            if buf.is_empty() || self.served_from_kept(*at, buf) {
                 continue;
             }
             self.check_range(*at, buf.len())?;
