@@ -14,6 +14,8 @@ use std::time::{Duration, Instant};
 pub struct S3Server {
     child: Child,
     port: u16,
+    /// moto's stdin, held open while the server is wanted.
+    _stdin: Option<std::process::ChildStdin>,
 }
 
 impl S3Server {
@@ -21,9 +23,15 @@ impl S3Server {
     pub fn start() -> S3Server {
         let python = crate::python();
         let port = TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("a free port").port();
+        // moto exits when its stdin ends: when this process ends, however it ends (the server
+        // is often kept in a static, which is never dropped).
+        let script = "import os, sys, threading\n\
+            threading.Thread(target=lambda: (sys.stdin.read(), os._exit(0)), daemon=True).start()\n\
+            from moto.server import main\n\
+            main(sys.argv[1:])\n";
         let mut child = Command::new(python)
-            .args(["-m", "moto.server", "-H", "127.0.0.1", "-p", &port.to_string()])
-            .stdin(Stdio::null())
+            .args(["-c", script, "-H", "127.0.0.1", "-p", &port.to_string()])
+            .stdin(Stdio::piped())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -39,7 +47,8 @@ impl S3Server {
             assert!(Instant::now() < deadline, "moto's server did not answer on port {port} within 60 s");
             std::thread::sleep(Duration::from_millis(50));
         }
-        S3Server { child, port }
+        let _stdin = child.stdin.take();
+        S3Server { child, port, _stdin }
     }
 
     /// `http://127.0.0.1:PORT`.
