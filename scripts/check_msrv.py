@@ -12,9 +12,9 @@ import json
 import subprocess
 import sys
 
-PUBLISHED = ["b2schema", "b2schema-format", "b2schema-chunk", "b2schema-derive", "b2schema-cli", "b2schema-zarrs"]
+PUBLISHED = ["b2schema", "b2schema-format", "b2schema-chunk", "b2schema-derive", "b2schema-cli", "b2schema-zarrs", "b2schema-object-store"]
 # The crates that take the workspace's rust-version (b2schema-zarrs declares zarrs' own, higher).
-WORKSPACE_MSRV = ["b2schema", "b2schema-format", "b2schema-chunk", "b2schema-derive", "b2schema-cli"]
+WORKSPACE_MSRV = ["b2schema", "b2schema-format", "b2schema-chunk", "b2schema-derive", "b2schema-cli", "b2schema-object-store"]
 
 
 def version(v):

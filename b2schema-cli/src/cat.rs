@@ -71,18 +71,25 @@ pub fn run(
     limits: Limits,
     o: &CatOptions<'_>,
 ) -> Result<ExitCode, Failure> {
+    let started = std::time::Instant::now();
     let file = crate::open::open(path, offset, limits, crate::open::Mode::Validated)?;
     let result = run_opened(path, &file, output, limits, o);
     if o.stats {
-        say_stats(&file);
+        say_stats(&file, started);
     }
     result
 }
 
-/// What fetching the frame cost, on stderr (`--stats`).
-pub fn say_stats(file: &FrameFile) {
+/// What fetching the frame cost, on stderr (`--stats`): requests, bytes and the time since
+/// `started` (before the frame was opened).
+pub fn say_stats(file: &FrameFile, started: std::time::Instant) {
     match file.fetched() {
-        Some(f) => eprintln!("fetched: {} requests, {} bytes", f.requests, f.bytes),
+        Some(f) => eprintln!(
+            "fetched: {} requests, {} bytes in {:.3} s",
+            f.requests,
+            f.bytes,
+            started.elapsed().as_secs_f64()
+        ),
         None => eprintln!("fetched: nothing (a local file; {} bytes of metadata read)", file.bytes_read()),
     }
 }

@@ -40,7 +40,7 @@ fn is_store_url(url: &str, limits: Limits) -> bool {
         return true;
     }
     path.ends_with(".b2e")
-        && FrameFile::open_url_with(url, limits, crate::net::http_options())
+        && crate::open::open_url(Path::new(url), 0, limits)
             .is_ok_and(|f| f.view().is_ok_and(|v| v.metalayer("b2embed").is_some()))
 }
 
@@ -48,6 +48,7 @@ fn is_store_url(url: &str, limits: Limits) -> bool {
 /// opened within `limits`.
 pub fn open_store(path: &Path, limits: Limits) -> b2schema::Result<Store> {
     match path.to_str().filter(|_| crate::open::is_url(path)) {
+        Some(url) if crate::objects::is_object_url(url) => crate::objects::open_store(url, limits),
         Some(url) => Store::open_url_with(url, limits, crate::net::http_options()),
         None => Store::open_with_limits(path, limits),
     }

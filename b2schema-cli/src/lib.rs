@@ -18,6 +18,7 @@ pub mod msgpack_json;
 pub mod names;
 pub mod net;
 pub mod npy;
+pub mod objects;
 pub mod open;
 pub mod output;
 pub mod pack;

@@ -19,17 +19,21 @@ pub fn first_words(path: &Path, offset: u64) -> Option<String> {
     b2schema::frame::first_words(path, offset).map(|kind| b2schema::Error::new(kind).to_string())
 }
 
-/// Whether `path` is a URL (`http://`, `https://`): a frame read by ranged GETs.
+/// Whether `path` is a URL (`http://`, `https://`, or an object store's: `s3://`, `gs://`,
+/// `az://`, `abfs://`, ...): a frame read by ranged GETs.
 pub fn is_url(path: &Path) -> bool {
-    path.to_str().is_some_and(b2schema::storage::http::is_url)
+    path.to_str().is_some_and(|p| b2schema::storage::http::is_url(p) || crate::objects::is_object_url(p))
 }
 
 /// The frame at the URL `path` (only at offset 0).
-fn open_url(path: &Path, offset: u64, limits: Limits) -> b2schema::Result<FrameFile> {
+pub fn open_url(path: &Path, offset: u64, limits: Limits) -> b2schema::Result<FrameFile> {
     if offset != 0 {
         return Err(b2schema::Error::invalid("a frame at offset 0 of a URL, not at", 0, offset, 0));
     }
     let url = path.to_str().unwrap_or_default();
+    if crate::objects::is_object_url(url) {
+        return crate::objects::open_frame(url, limits);
+    }
     FrameFile::open_url_with(url, limits, crate::net::http_options())
 }
 

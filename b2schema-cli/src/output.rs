@@ -43,6 +43,8 @@ pub struct AtomicFile {
     /// The temporary file renamed over `dest` on commit; `None` when `dest` is written directly.
     tmp: Option<PathBuf>,
     file: Option<io::BufWriter<File>>,
+    /// The object-store URL the temporary file is uploaded to on commit (instead of renamed).
+    upload: Option<String>,
 }
 
 /// `true` when `a` and `b` are the same file (device and inode).
@@ -109,6 +111,9 @@ impl AtomicFile {
     pub fn create(dest: &Path, inputs: &[&Path]) -> Result<Self, Failure> {
         let named = dest.to_path_buf();
         let inputs: Vec<PathBuf> = inputs.iter().map(|p| p.to_path_buf()).collect();
+        if let Some(url) = dest.to_str().filter(|_| crate::objects::is_object_path(dest)) {
+            return Self::for_upload(url, named.clone(), inputs);
+        }
         let real = follow(dest)?;
         let dest = real.as_path();
         if let Some(d) = refuse_inputs(dest, &named, &inputs)? {
@@ -124,6 +129,7 @@ impl AtomicFile {
                     inputs,
                     tmp: None,
                     file: Some(io::BufWriter::with_capacity(1 << 20, f)),
+                    upload: None,
                 });
             }
         }
@@ -145,6 +151,7 @@ impl AtomicFile {
                         inputs,
                         tmp: Some(tmp),
                         file: Some(io::BufWriter::with_capacity(1 << 20, f)),
+                        upload: None,
                     });
                 }
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
@@ -154,12 +161,50 @@ impl AtomicFile {
         Err(Failure::at(&named, "cannot make a temporary file beside it"))
     }
 
+    /// An object-store destination `url`: the data goes to a temporary file in the system's
+    /// temporary directory, uploaded whole on commit (never to one of `inputs`).
+    fn for_upload(url: &str, named: PathBuf, inputs: Vec<PathBuf>) -> Result<Self, Failure> {
+        if inputs.iter().any(|i| i.as_os_str() == url) {
+            return Err(Failure::at(&named, "is the input: refusing to write over what is being read"));
+        }
+        static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let dir = std::env::temp_dir();
+        for _ in 0..64 {
+            let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let tmp = dir.join(format!(".upload.{}.{n}.b2schema-tmp", std::process::id()));
+            match std::fs::OpenOptions::new().read(true).write(true).create_new(true).open(&tmp) {
+                Ok(f) => {
+                    return Ok(AtomicFile {
+                        dest: named.clone(),
+                        named,
+                        inputs,
+                        tmp: Some(tmp),
+                        file: Some(io::BufWriter::with_capacity(1 << 20, f)),
+                        upload: Some(url.to_string()),
+                    });
+                }
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+                Err(e) => {
+                    return Err(Failure::at(&named, format!("cannot make a temporary file to upload: {e}")));
+                }
+            }
+        }
+        Err(Failure::at(&named, "cannot make a temporary file to upload"))
+    }
+
     /// Flushes the data and renames the temporary file over the destination, unless the
-    /// destination is now a file read in this run (the temporary file is removed then).
+    /// destination is now a file read in this run (the temporary file is removed then); for an
+    /// object-store destination, uploads it whole.
     pub fn commit(mut self) -> Result<(), Failure> {
         let file = self.file.take().ok_or_else(|| Failure::at(&self.named, "written twice"))?;
         let file = file.into_inner().map_err(|e| Failure::at(&self.named, e.error()))?;
         let Some(tmp) = self.tmp.clone() else { return Ok(()) };
+        if let Some(url) = self.upload.clone() {
+            let len = file.metadata().map_err(|e| Failure::at(&self.named, e))?.len();
+            drop(file);
+            return crate::objects::upload(&url, &tmp, len)
+                .map_err(|e| Failure::at(&self.named, e.without_file()));
+        }
         file.sync_all().map_err(|e| Failure::at(&self.named, e))?;
         drop(file);
         refuse_inputs(&self.dest, &self.named, &self.inputs)?;

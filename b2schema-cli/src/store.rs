@@ -196,8 +196,25 @@ pub fn cat(
     if offset != 0 {
         return Err(Failure::at(path, "--key reads a store, which starts at offset 0: leave out --offset"));
     }
+    let started = std::time::Instant::now();
     let store = open(path, limits)?;
     let file = store.open_member(key).map_err(|e| Failure::at(path, e))?;
+    let result = cat_member(path, key, &file, output, limits, o);
+    if o.stats {
+        crate::cat::say_stats(&file, started);
+    }
+    result
+}
+
+/// [`cat`] of the member `key`'s frame `file`.
+fn cat_member(
+    path: &Path,
+    key: &str,
+    file: &b2schema::frame::FrameFile,
+    output: Option<&Path>,
+    limits: Limits,
+    o: &CatOptions<'_>,
+) -> Result<ExitCode, Failure> {
     let at = path.join(key.trim_start_matches('/'));
     let is_array = file.ndarray_meta().map_err(|e| Failure::at(&at, e))?.is_some();
     if !is_array {
@@ -212,7 +229,7 @@ pub fn cat(
             ));
         }
         let how = crate::slice::Output { path: output, npy: o.npy, text: o.array_as_text(&at)? };
-        return crate::slice::cat_array(&at, &file, o.slice, o.threads, how, limits.max_output());
+        return crate::slice::cat_array(&at, file, o.slice, o.threads, how, limits.max_output());
     }
     let mut w: Box<dyn Write> = match output {
         Some(out) => {

@@ -9,6 +9,7 @@ mod edits;
 mod hostile_files;
 mod listing;
 mod many_files;
+mod objects;
 mod outputs;
 mod remote;
 mod remote_tls;

@@ -37,6 +37,8 @@ pub enum Misbehave {
     EndlessHead,
     /// A head sent a byte every 50 ms.
     Trickle,
+    /// The `Content-Range` asked, but a `Content-Length` and a body twice its length.
+    LongBody,
 }
 
 struct Shared {
@@ -287,6 +289,17 @@ fn serve(conn: TcpStream, s: &Shared) -> std::io::Result<()> {
         };
         let body = &file[a as usize..=b as usize];
         let shown = if mode == Misbehave::WrongRange { (a, b.saturating_sub(1)) } else { (a, b) };
+        if mode == Misbehave::LongBody {
+            let twice: Vec<u8> = body.iter().chain(body).copied().collect();
+            write!(
+                out,
+                "HTTP/1.1 206 Partial Content\r\nContent-Range: bytes {a}-{b}/{len}\r\nContent-Length: {}\r\n\r\n",
+                twice.len()
+            )?;
+            s.bytes.fetch_add(twice.len() as u64, Ordering::SeqCst);
+            out.write_all(&twice)?;
+            continue;
+        }
         write!(
             out,
             "HTTP/1.1 206 Partial Content\r\nContent-Range: bytes {}-{}/{len}\r\nContent-Length: {}\r\n\r\n",

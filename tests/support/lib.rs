@@ -290,6 +290,7 @@ pub fn value_json(v: &b2schema::Value) -> serde_json::Value {
 }
 
 pub mod http_server;
+pub mod s3_server;
 pub mod stored_zip;
 /// The `https://` server of the TLS tests (a TLS front before `http_server`'s).
 pub mod tls_server;

@@ -35,6 +35,7 @@ impl Roots {
         paths
             .iter()
             .map(|p| match p.to_str().filter(|_| crate::open::is_url(p)) {
+                Some(url) if crate::objects::is_object_url(url) => Ok(p.clone()),
                 Some(url) => {
                     b2schema::storage::http::Url::parse(url).map(|_| p.clone()).map_err(|e| e.to_string())
                 }

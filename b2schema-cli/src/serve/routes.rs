@@ -211,9 +211,9 @@ fn with_store_dirs(entries: Vec<super::paths::Entry>) -> Vec<super::paths::Entry
 
 /// The frame at `path`: a file, a sparse frame's directory, or a URL (a root given as one).
 fn open_frame(path: &Path, limits: b2schema::Limits) -> b2schema::Result<FrameFile> {
-    match path.to_str().filter(|_| crate::open::is_url(path)) {
-        Some(url) => FrameFile::open_url_with(url, limits, crate::net::http_options()),
-        None => FrameFile::open_with_limits(path, limits),
+    match crate::open::is_url(path) {
+        true => crate::open::open_url(path, 0, limits),
+        false => FrameFile::open_with_limits(path, limits),
     }
 }
 

@@ -1,0 +1,92 @@
+//! Object-store URLs (`s3://bucket/key`, `gs://...`, `az://container/key`, `abfs://...`): read
+//! wherever a path is read, and written as the destination of `pack`, `unpack` and `cat -o`
+//! (feature `object-store`; without it such a URL is refused, saying why). The client of each
+//! is configured from the environment (`AWS_ENDPOINT_URL`, `AWS_ACCESS_KEY_ID`,
+//! `AWS_SECRET_ACCESS_KEY`, `AWS_REGION`, `AWS_ALLOW_HTTP`, `AZURE_STORAGE_*`, `GOOGLE_*`), as
+//! object_store reads it.
+
+use std::path::Path;
+
+use b2schema::Limits;
+use b2schema::frame::FrameFile;
+use b2schema::store::Store;
+
+/// The schemes of object stores.
+const SCHEMES: [&str; 8] = ["s3", "s3a", "gs", "az", "azure", "abfs", "abfss", "adl"];
+
+/// Whether `text` is an object-store URL.
+pub fn is_object_url(text: &str) -> bool {
+    text.split_once("://").is_some_and(|(scheme, _)| SCHEMES.contains(&scheme.to_ascii_lowercase().as_str()))
+}
+
+/// Whether `path` is an object-store URL.
+pub fn is_object_path(path: &Path) -> bool {
+    path.to_str().is_some_and(is_object_url)
+}
+
+#[cfg(not(feature = "object-store"))]
+fn not_built(url: &str) -> b2schema::Error {
+    b2schema::Error::invalid(
+        "a build of b2schema with",
+        "the feature object-store",
+        "one without it (cargo install b2schema-cli --features object-store)",
+        0,
+    )
+    .in_file(url, None)
+}
+
+/// The object at `url` as a byte source.
+#[cfg(feature = "object-store")]
+fn source(url: &str, limits: Limits) -> b2schema::Result<b2schema::storage::Source> {
+    let options = b2schema_object_store::ObjectOptions::default();
+    Ok(b2schema_object_store::ObjectSource::open_url(url, limits, &options)?)
+}
+
+/// The contiguous frame at `url`.
+pub fn open_frame(url: &str, limits: Limits) -> b2schema::Result<FrameFile> {
+    #[cfg(feature = "object-store")]
+    return FrameFile::from_source(source(url, limits)?, url, limits).map_err(|e| e.in_file(url, None));
+    #[cfg(not(feature = "object-store"))]
+    {
+        let _ = limits;
+        Err(not_built(url))
+    }
+}
+
+/// The store (`.b2z` or `.b2e`) at `url`.
+pub fn open_store(url: &str, limits: Limits) -> b2schema::Result<Store> {
+    let key = url.split(['?', '#']).next().unwrap_or(url);
+    if key.ends_with('/') || key.ends_with(".b2d") {
+        return Err(b2schema::Error::invalid(
+            "a store in one object (.b2z or .b2e), not",
+            "a file",
+            "a directory store (.b2d): read its members by their own URLs",
+            0,
+        )
+        .in_file(url, None));
+    }
+    #[cfg(feature = "object-store")]
+    return Store::from_source(source(url, limits)?, url, limits).map_err(|e| e.in_file(url, None));
+    #[cfg(not(feature = "object-store"))]
+    {
+        let _ = limits;
+        Err(not_built(url))
+    }
+}
+
+/// Uploads the `len` bytes of the local file `from` to the object at `url`, whole (one PUT, or
+/// a multipart upload completed last): nothing is visible there until everything is.
+pub fn upload(url: &str, from: &Path, len: u64) -> b2schema::Result<()> {
+    #[cfg(feature = "object-store")]
+    {
+        let mut f = std::fs::File::open(from).map_err(|e| b2schema::Error::from(e).in_file(url, None))?;
+        let options = b2schema_object_store::ObjectOptions::default();
+        b2schema_object_store::upload(url, &mut f, len, &options)?;
+        Ok(())
+    }
+    #[cfg(not(feature = "object-store"))]
+    {
+        let _ = (from, len);
+        Err(not_built(url))
+    }
+}

@@ -1,0 +1,44 @@
+//! Blosc2 frames and stores read from and written to object stores: any
+//! [`object_store::ObjectStore`] (the Arrow project's client: S3, Google Cloud Storage, Azure Blob
+//! Storage) as a [`b2schema::storage::ReadAt`], the byte source every b2schema opener takes.
+//!
+//! ```no_run
+//! use b2schema_object_store::{ObjectOptions, ObjectSource};
+//! // AWS_ENDPOINT_URL, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION, AWS_ALLOW_HTTP ...
+//! // configure the client, as object_store reads them.
+//! let limits = b2schema::Limits::default();
+//! let src = ObjectSource::open_url("s3://bucket/big.b2nd", limits, &ObjectOptions::default())?;
+//! let array = b2schema::open_source(src.clone(), "s3://bucket/big.b2nd", limits)?;
+//! println!("{:?}, {:?}", array.shape(), b2schema::storage::ReadAt::fetched(&*src));
+//! # Ok::<(), b2schema::Error>(())
+//! ```
+//!
+//! The adapter owns a small tokio runtime on which object_store's calls run: the synchronous
+//! core blocks on them (as zarrs' async-to-sync adapter does). Its methods must not be called
+//! from inside another tokio runtime's task: they answer an error there rather than block it.
+//!
+//! Reading: the first request asks for the first [`ObjectOptions::prefix`] bytes and learns the
+//! object's length; the second the last as many (the trailer and the offsets index): both are
+//! kept for the handle's life, as the chunk tables a read learns are kept by the frame. The
+//! ranges of one read are joined where they touch or nearly ([`ObjectOptions::gap`]) and
+//! fetched in parallel, at most [`ObjectOptions::concurrency`] at once. Every answer is checked:
+//! its body is read into the buffer asked for, and a body longer or shorter than the range is an
+//! error naming the URL and the range; requests and bytes count against
+//! [`Limits::max_requests`](b2schema::Limits::max_requests) and
+//! [`Limits::max_fetched`](b2schema::Limits::max_fetched), and every request has a deadline.
+//!
+//! Writing ([`upload`]): an object is uploaded whole, by one PUT or, past
+//! [`ObjectOptions::part_size`], by a multipart upload completed last (nothing is visible until
+//! then; a failed upload is aborted).
+
+#![forbid(unsafe_code)]
+
+mod counting;
+mod source;
+mod upload;
+mod url;
+
+pub use object_store;
+pub use source::{ObjectOptions, ObjectSource};
+pub use upload::{Upload, upload};
+pub use url::{ObjectUrl, is_object_url};
