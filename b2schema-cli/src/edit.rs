@@ -93,11 +93,16 @@ pub fn resize(file: &Path, shape: &str) -> Result<ExitCode, Failure> {
     let s: Vec<u64> = shape
         .split(',')
         .map(|d| {
-            d.trim().parse::<u64>().map_err(|_| Failure::Message(format!("shape {shape:?}: comma-separated integers")))
+            d.trim()
+                .parse::<u64>()
+                .map_err(|_| Failure::Message(format!("shape {shape:?}: comma-separated integers")))
         })
         .collect::<Result<_, _>>()?;
     if s.len() != ndim {
-        return Err(Failure::Message(format!("shape {shape:?} has {} dimensions, the array {ndim}", s.len())));
+        return Err(Failure::Message(format!(
+            "shape {shape:?} has {} dimensions, the array {ndim}",
+            s.len()
+        )));
     }
     a.resize(&s).map_err(|e| Failure::at(file, e))?;
     Ok(ExitCode::SUCCESS)
@@ -112,7 +117,8 @@ pub fn write(file: &Path, slice: &str, input: &Path, max: u64) -> Result<ExitCod
     check_dtype(file, input, &n)?;
     let mut a = open(file)?;
     let shape = a.shape().map_err(|e| Failure::at(file, e))?;
-    let sel = Selection::parse(slice, &shape).map_err(|e| Failure::Message(format!("--slice {slice:?}: {e}")))?;
+    let sel =
+        Selection::parse(slice, &shape).map_err(|e| Failure::Message(format!("--slice {slice:?}: {e}")))?;
     if sel.is_strided() {
         return Err(Failure::Message(format!("--slice {slice:?}: steps of 1 only")));
     }

@@ -32,7 +32,7 @@ fn not_built(url: &str) -> b2schema::Error {
         "one without it (cargo install b2schema-cli --features object-store)",
         0,
     )
-    .in_file(url, None)
+    .in_file(url)
 }
 
 /// The object at `url` as a byte source.
@@ -45,7 +45,7 @@ fn source(url: &str, limits: Limits) -> b2schema::Result<b2schema::storage::Sour
 /// The contiguous frame at `url`.
 pub fn open_frame(url: &str, limits: Limits) -> b2schema::Result<FrameFile> {
     #[cfg(feature = "object-store")]
-    return FrameFile::from_source(source(url, limits)?, url, limits).map_err(|e| e.in_file(url, None));
+    return FrameFile::from_source(source(url, limits)?, url, limits).map_err(|e| e.in_file(url));
     #[cfg(not(feature = "object-store"))]
     {
         let _ = limits;
@@ -63,10 +63,10 @@ pub fn open_store(url: &str, limits: Limits) -> b2schema::Result<Store> {
             "a directory store (.b2d): read its members by their own URLs",
             0,
         )
-        .in_file(url, None));
+        .in_file(url));
     }
     #[cfg(feature = "object-store")]
-    return Store::from_source(source(url, limits)?, url, limits).map_err(|e| e.in_file(url, None));
+    return Store::from_source(source(url, limits)?, url, limits).map_err(|e| e.in_file(url));
     #[cfg(not(feature = "object-store"))]
     {
         let _ = limits;
@@ -79,7 +79,7 @@ pub fn open_store(url: &str, limits: Limits) -> b2schema::Result<Store> {
 pub fn upload(url: &str, from: &Path, len: u64) -> b2schema::Result<()> {
     #[cfg(feature = "object-store")]
     {
-        let mut f = std::fs::File::open(from).map_err(|e| b2schema::Error::from(e).in_file(url, None))?;
+        let mut f = std::fs::File::open(from).map_err(|e| b2schema::Error::from(e).in_file(url))?;
         let options = b2schema_object_store::ObjectOptions::default();
         b2schema_object_store::upload(url, &mut f, len, &options)?;
         Ok(())

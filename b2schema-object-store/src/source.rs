@@ -83,7 +83,7 @@ pub(crate) fn runtime(url: &str) -> Result<Runtime> {
         .thread_name("b2schema-object-store")
         .enable_all()
         .build()
-        .map_err(|e| Error::from(e).in_file(url, None))
+        .map_err(|e| Error::from(e).in_file(url))
 }
 
 /// `e` and its sources, each said once (object_store's messages often end with their source's).
@@ -110,7 +110,7 @@ pub(crate) fn not_in_runtime(url: &str) -> Result<()> {
             "a task of a tokio runtime (use spawn_blocking)",
             0,
         )
-        .in_file(url, None)),
+        .in_file(url)),
         Err(_) => Ok(()),
     }
 }
@@ -158,7 +158,7 @@ impl ObjectSource {
         expected: impl fmt::Display,
         found: impl fmt::Display,
     ) -> Error {
-        Error::invalid(what, expected, found, r.start as usize).in_file(self.range_text(r), None)
+        Error::invalid(what, expected, found, r.start as usize).in_file(self.range_text(r))
     }
 
     /// The bytes of `r` (when `first`, of `r` cut at the object's end, which the answer says),
@@ -173,7 +173,7 @@ impl ObjectSource {
             self.limits.max_requests(),
             r.start as usize,
         )
-        .map_err(|e| e.in_file(self.range_text(&r), None))?;
+        .map_err(|e| e.in_file(self.range_text(&r)))?;
         let want = r.end - r.start;
         // The body within the timeout plus a second per 64 KiB, for each attempt.
         let attempts = self.options.retries as u32 + 1;
@@ -212,7 +212,7 @@ impl ObjectSource {
             self.limits.max_fetched(),
             r.start as usize,
         )
-        .map_err(|e| e.in_file(self.range_text(&r), None))?;
+        .map_err(|e| e.in_file(self.range_text(&r)))?;
         let mut buf = Vec::new();
         buf.try_reserve_exact(len).map_err(|_| self.err(&r, "memory for", len, "none left"))?;
         let mut body = got.into_stream();

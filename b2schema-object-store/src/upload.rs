@@ -30,13 +30,13 @@ pub fn upload(url: &str, from: &mut dyn Read, len: u64, options: &ObjectOptions)
     let object = ObjectUrl::parse(url, options)?;
     not_in_runtime(url)?;
     let rt = runtime(url)?;
-    let at = |e: object_store::Error| Error::invalid("an upload", "stored", chain(&e), 0).in_file(url, None);
-    let short = |got: u64| Error::invalid("bytes to upload", len, got, got as usize).in_file(url, None);
+    let at = |e: object_store::Error| Error::invalid("an upload", "stored", chain(&e), 0).in_file(url);
+    let short = |got: u64| Error::invalid("bytes to upload", len, got, got as usize).in_file(url);
     let part = options.part_size.max(5 << 20);
     let mut parts = 0;
     if len <= part as u64 {
         let mut bytes = Vec::new();
-        from.take(len + 1).read_to_end(&mut bytes).map_err(|e| Error::from(e).in_file(url, None))?;
+        from.take(len + 1).read_to_end(&mut bytes).map_err(|e| Error::from(e).in_file(url))?;
         if bytes.len() as u64 != len {
             return Err(short(bytes.len() as u64));
         }
@@ -48,7 +48,7 @@ pub fn upload(url: &str, from: &mut dyn Read, len: u64, options: &ObjectOptions)
         let mut sent = 0u64;
         let result: Result<()> = rt.block_on(async {
             loop {
-                let n = read_full(from, &mut buf).map_err(|e| Error::from(e).in_file(url, None))?;
+                let n = read_full(from, &mut buf).map_err(|e| Error::from(e).in_file(url))?;
                 if n == 0 {
                     break;
                 }

@@ -41,7 +41,7 @@ impl ObjectUrl {
     /// `options` (timeouts, retries).
     pub fn parse(url: &str, options: &ObjectOptions) -> Result<ObjectUrl> {
         let bad = |expected: &str, found: String| {
-            Error::invalid("an object-store URL", expected.to_string(), found, 0).in_file(url, None)
+            Error::invalid("an object-store URL", expected.to_string(), found, 0).in_file(url)
         };
         let parsed = ::url::Url::parse(url).map_err(|e| bad("scheme://bucket/key", e.to_string()))?;
         if !is_object_url(url) {

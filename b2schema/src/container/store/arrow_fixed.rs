@@ -20,8 +20,8 @@ use arrow_schema::{DataType, FieldRef, TimeUnit};
 
 use super::ctable::{ColumnSpec, NOTNULL_SUFFIX};
 use crate::container::array::{ArrayReader, ReadOptions, Selection};
-use crate::container::limits::{Limit, Limits};
 use crate::container::error::{Error, Result, Segment};
+use crate::container::limits::{Limit, Limits};
 use crate::format::value::Value;
 
 /// How a fixed-width column's items become an Arrow array.

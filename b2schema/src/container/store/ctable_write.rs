@@ -29,10 +29,10 @@ use alloc::vec::Vec;
 
 use super::ctable::{CTABLE_META_KEY, NOTNULL_SUFFIX, VALID_ROWS_KEY, column_key};
 use super::write::{Flavour, StoreWriter};
+use crate::container::error::{Error, Result, Segment};
 use crate::container::limits::try_reserve;
 use crate::container::writer::{Array, Frame};
 use crate::format::config::Config;
-use crate::container::error::{Error, Result, Segment};
 use crate::format::value::Value;
 
 /// The kind of a column [`CTableWriter`] writes.

@@ -45,11 +45,11 @@ use alloc::vec::Vec;
 
 use super::append::{FrameIo, is_torn_tail};
 use super::{CParams, Chunk, chunk, trailer};
+use crate::container::error::{Error, Result};
 use crate::container::frame::{
     ChunkLocation, FrameFile, FrameHeader, FrameType, SPARSE_INDEX, SpecialValue, open_regular_rw,
     special_entry,
 };
-use crate::container::error::{Error, Result};
 
 /// Where the frame is.
 enum Target<F> {
