@@ -7,6 +7,8 @@ pub mod cat;
 pub mod colour;
 pub mod deep;
 pub mod diff;
+pub mod du;
+pub mod dump;
 pub mod edit;
 pub mod inspect;
 pub mod items;

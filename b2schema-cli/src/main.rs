@@ -12,7 +12,9 @@ use b2schema_cli::names::{self, Hint};
 #[cfg(feature = "serve")]
 use b2schema_cli::serve;
 use b2schema_cli::summary::Select;
-use b2schema_cli::{cat, diff, edit, inspect, kind, layouts, ls, pack, store, table, verify, vlmeta};
+use b2schema_cli::{
+    cat, diff, du, dump, edit, inspect, kind, layouts, ls, pack, store, table, verify, vlmeta,
+};
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 
 /// The exit codes, in `--help` (the README says the same).
@@ -391,7 +393,7 @@ fn main() -> ExitCode {
             verify::run(&many.paths, &o, &many.select)
         }
         Command::Ls { many } => ls::ls(&many.paths, many.recursive, &many.select, limits),
-        Command::Du { many } => ls::du(&many.paths, many.recursive, &many.select, limits),
+        Command::Du { many } => du::run(&many.paths, many.recursive, &many.select, limits),
         Command::Diff { a, b } => diff::run(&a, &b, limits),
         Command::Vlmeta { action } => match action {
             VlmetaAction::Get { path, key, raw } => vlmeta::get(&path, &key, raw, limits),
@@ -399,7 +401,7 @@ fn main() -> ExitCode {
             VlmetaAction::Del { path, key } => vlmeta::del(&path, &key),
         },
         Command::Layout { name } => layouts::run(name.as_deref()),
-        Command::Dump { input, cut } => verify::dump(&input.path, input.offset, limits, cut.all),
+        Command::Dump { input, cut } => dump::run(&input.path, input.offset, limits, cut.all),
         Command::Cat {
             input,
             output,

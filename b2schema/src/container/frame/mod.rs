@@ -62,6 +62,7 @@ pub use file::{FrameFile, SPARSE_INDEX, max_cbytes};
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub use first_words::first_words;
 pub use header::{FilterPipeline, FrameFlags, FrameHeader};
+#[cfg(feature = "std")]
 pub(crate) use index::entry as index_entry;
 pub use index::{ChunkInfo, ChunkLocation, DEFAULT_MAX_LOCATIONS, MAX_NCHUNKS, SpecialValue, special_entry};
 pub use metalayers::{Content, MetaLayers, NameOffsets};
