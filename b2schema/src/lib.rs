@@ -10,7 +10,7 @@
 //! # Modules
 //!
 //! Three layers, each built only on the layers below it: the format and the derive's runtime (the
-//! crate `b2schema-format`, re-exported here as [`format`] and item by item), then the containers
+//! crate `b2schema-format`, re-exported here as [`b2schema::format`](crate::format) and item by item), then the containers
 //! (this crate's `container/`), over the chunk codec:
 //!
 //! | layer | module | purpose |
@@ -33,7 +33,7 @@
 //! | format | [`value`] | [`Value`]: any msgpack value (bytes, ext, python-blosc2's tuples), as user metadata holds it |
 //! | format | [`wrap`] | newtypes that override the encoding of one value (`Str32`, `Counted`, ...) |
 //! | format | [`dump`] | an annotated hex dump of any msgpack bytes |
-//! | beneath | [`format`] | the format layer alone (the `b2schema-format` crate, `no_std`), with its own error (`format::Error`) |
+//! | beneath | [`b2schema::format`](crate::format) | the format layer alone (the `b2schema-format` crate, `no_std`), with its own error (`format::Error`) |
 //! | beneath | [`chunk`] | the Blosc1/Blosc2 chunk codec (the `b2schema-chunk` crate) |
 //!
 //! At the root: [`Config`] (widths, strictness, depth), [`Error`] (the containers' error: its

@@ -60,7 +60,7 @@ fn check<'a, T: Deserialize<'a>>(data: &'a [u8]) {
 }
 
 /// What a decode gave, comparable across the two paths.
-fn outcome<T: std::fmt::Debug>(r: b2schema::Result<T>) -> String {
+fn outcome<T: std::fmt::Debug>(r: b2schema::format::Result<T>) -> String {
     match r {
         Ok(v) => format!("{v:?}"),
         Err(e) => format!("{e} | {:?} | {}", e.offset(), e.path_string()),

@@ -1,6 +1,6 @@
 //! Static descriptions of encoded layouts: which field sits at which byte, under which encoding.
 //!
-//! `#[derive(B2Layout)]` (see [`crate::attributes`]) implements [`B2Layout`] for a struct: its
+//! `#[derive(B2Layout)]` (see `b2schema::attributes`) implements [`B2Layout`] for a struct: its
 //! [`Layout`] lists every field with its encoding, the offset of its marker and of its value, and
 //! its width, as far as they are fixed; the first field whose width depends on the value makes
 //! every later offset `None` ("variable from here"). From a layout come:

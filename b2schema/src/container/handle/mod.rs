@@ -33,7 +33,7 @@
 //!
 //! Errors of opening and reading name the file and, when the file is not what it should be,
 //! lead with what it is, as the command line's do: `x.txt: not a Blosc2 frame (no b2frame magic
-//! at offset 2); expected ...` ([`Error::file`](crate::Error::file), [`Error::lead`](crate::Error::lead)).
+//! at offset 2); expected ...` ([`Error::file`](crate::Error::file), and [`Error::kind`](crate::Error::kind) to match: `ErrorKind::NotAFrame`).
 
 mod info;
 mod meta;

@@ -158,7 +158,7 @@ impl Column {
 }
 
 /// A CTable gathered in memory, column by column, then written whole: see the
-/// [module](self) documentation.
+/// [module](crate::store) documentation.
 #[derive(Debug, Default)]
 pub struct CTableWriter {
     columns: Vec<Column>,

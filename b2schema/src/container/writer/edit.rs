@@ -88,7 +88,7 @@ impl Faults {
     }
 }
 
-/// A frame opened for changes (see the [module](self) documentation): contiguous (a file, or
+/// A frame opened for changes (see the [module](crate::writer) documentation): contiguous (a file, or
 /// any [`FrameIo`] that starts with the frame) or sparse (a directory).
 pub struct FrameMut<F: FrameIo = File> {
     target: Target<F>,
@@ -462,7 +462,7 @@ impl<F: FrameIo> FrameMut<F> {
     }
 
     /// Applies the changes `f` makes to an [`Edit`] of the frame by one switch (see the
-    /// [module](self) documentation); an error from `f` changes nothing.
+    /// [module](crate::writer) documentation); an error from `f` changes nothing.
     pub fn edit<T>(&mut self, f: impl FnOnce(&mut Edit, &mut ChunkReader<'_, F>) -> Result<T>) -> Result<T> {
         let (registry, mut edit) = self.loaded()?;
         let out = f(&mut edit, &mut ChunkReader { target: &mut self.target, registry })?;
