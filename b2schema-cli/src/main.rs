@@ -420,7 +420,7 @@ fn main() -> ExitCode {
             let output = output.filter(|p| !b2schema_cli::walk::is_std(p));
             let to_terminal = output.is_none() && std::io::stdout().is_terminal();
             let o = cat::CatOptions { slice: slice.as_deref(), threads, npy, stats, text, to_terminal };
-            let arrow = arrow.then_some(table::ArrowRows {
+            let arrow = arrow.then_some(b2schema_cli::table_arrow::ArrowRows {
                 columns: columns.as_deref(),
                 rows: rows.as_deref(),
                 to_terminal,

@@ -13,7 +13,7 @@ use crate::Failure;
 /// few words ([`b2schema::frame::first_words`], the library's lead of the same errors); `None`
 /// when the frame looks like one, and for stdin (read once, by the open itself).
 pub fn first_words(path: &Path, offset: u64) -> Option<String> {
-    if crate::walk::is_stdin(path) || is_url(path) {
+    if crate::stdin::is_stdin(path) || is_url(path) {
         return None;
     }
     b2schema::frame::first_words(path, offset).map(|kind| b2schema::Error::new(kind).to_string())
@@ -52,7 +52,7 @@ pub enum Mode {
 pub fn open(path: &Path, offset: u64, limits: Limits, mode: Mode) -> Result<FrameFile, Failure> {
     let opened = if is_url(path) {
         open_url(path, offset, limits)
-    } else if crate::walk::is_stdin(path) {
+    } else if crate::stdin::is_stdin(path) {
         crate::stdin::open(offset, limits, mode == Mode::Validated)
     } else if path.is_dir() {
         match mode {
@@ -77,7 +77,7 @@ pub fn open(path: &Path, offset: u64, limits: Limits, mode: Mode) -> Result<Fram
 pub fn validated(path: &Path, offset: u64, limits: Limits) -> b2schema::Result<FrameFile> {
     if is_url(path) {
         open_url(path, offset, limits)
-    } else if crate::walk::is_stdin(path) {
+    } else if crate::stdin::is_stdin(path) {
         crate::stdin::open(offset, limits, true)
     } else if path.is_dir() {
         FrameFile::open_with_limits(path, limits)

@@ -24,8 +24,9 @@
 //! missing) is refused, as `cp` refuses to write through a dangling link.
 
 use std::fs::File;
-use std::io::{self, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 
 use crate::Failure;
 
@@ -294,6 +295,29 @@ impl Write for Sink {
         match self {
             Sink::File(f) => f.flush(),
             Sink::Stdout(out) => out.flush(),
+        }
+    }
+}
+
+/// Writes what `body` writes to `output` (whole or not at all, never over `path`, the input)
+/// or to stdout (a reader closing the pipe is a normal end).
+pub fn write_rows(
+    path: &Path,
+    output: Option<&Path>,
+    body: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> Result<ExitCode, Failure> {
+    match output {
+        Some(out) => {
+            let mut w = crate::output::AtomicFile::create(out, &[path])?;
+            body(&mut w).map_err(|e| Failure::at(path, e))?;
+            w.commit().map(|()| ExitCode::SUCCESS)
+        }
+        None => {
+            let mut w = BufWriter::new(io::stdout().lock());
+            match body(&mut w).and_then(|()| w.flush()) {
+                Ok(()) => Ok(ExitCode::SUCCESS),
+                Err(e) => Err(Failure::of(path, e)),
+            }
         }
     }
 }

@@ -7,10 +7,22 @@
 
 use std::fs::File;
 use std::io::{self, Read, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use b2schema::frame::FrameFile;
 use b2schema::{Limit, Limits};
+
+/// `true` for the argument `-`: stdin (or stdout, for an output).
+pub fn is_std(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// `true` for an input that is this process's stdin: `-`, or the names scripts give it
+/// (`/dev/stdin`, `/dev/fd/0`, `/proc/self/fd/0`), read as `-` is (a pipe cannot be read by
+/// position, and opening it anew as a file would refuse it).
+pub fn is_stdin(path: &Path) -> bool {
+    is_std(path) || ["/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"].iter().any(|s| path.as_os_str() == *s)
+}
 
 /// The frame on stdin, located (`validated: false`, for `verify` and `dump`) or opened and
 /// validated, within `limits`, starting at `offset` in the bytes read.

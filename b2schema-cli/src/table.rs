@@ -7,7 +7,7 @@
 //! [`text::json`] (C1 and bidirectional characters as `\uNNNN`), and CSV to standard output
 //! through [`text::escape`]: no cell's control character reaches a terminal.
 
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -126,22 +126,9 @@ pub struct Rows<'a> {
     /// `--csv`.
     pub csv: bool,
     /// `--arrow` and its options.
-    pub arrow: Option<ArrowRows<'a>>,
+    pub arrow: Option<crate::table_arrow::ArrowRows<'a>>,
     /// `-o`.
     pub output: Option<&'a Path>,
-}
-
-/// What `cat TABLE --arrow` was asked for.
-#[derive(Clone, Copy)]
-pub struct ArrowRows<'a> {
-    /// `--columns a,b`.
-    pub columns: Option<&'a str>,
-    /// `--rows START:STOP`.
-    pub rows: Option<&'a str>,
-    /// Standard output is a terminal and no file was given (binary is refused).
-    pub to_terminal: bool,
-    /// `--threads N`: the threads that decode the fixed-width columns (default: the cores).
-    pub threads: Option<usize>,
 }
 
 /// `cat` of a CTable (a store with `/_meta`, unless `--key` names a member, `/...`), of a
@@ -211,7 +198,7 @@ pub fn cat_table(
         None => t.columns().iter().map(|c| c.name.clone()).collect(),
     };
     let selected: Vec<&str> = names.iter().map(String::as_str).collect();
-    write_rows(path, output, |w| {
+    crate::output::write_rows(path, output, |w| {
         if format == RowFormat::Csv {
             let head: Vec<String> =
                 names.iter().map(|n| csv_field(&Value::Str(n.clone()), output.is_none())).collect();
@@ -249,7 +236,7 @@ pub fn cat_table(
 
 /// `cat B.b2b --json` (or a store member that is a BatchArray): its items as JSON Lines.
 pub fn cat_batches(path: &Path, b: &BatchArray, output: Option<&Path>) -> Result<ExitCode, Failure> {
-    write_rows(path, output, |w| {
+    crate::output::write_rows(path, output, |w| {
         for i in 0..b.len() {
             let items = b.batch(i).map_err(|e| io::Error::other(e.to_string()))?;
             for item in &items {
@@ -264,25 +251,4 @@ pub fn cat_batches(path: &Path, b: &BatchArray, output: Option<&Path>) -> Result
 pub fn open_batches(path: &Path, limits: Limits) -> Result<BatchArray, Failure> {
     let f = b2schema::frame::FrameFile::open_with_limits(path, limits).map_err(|e| Failure::at(path, e))?;
     BatchArray::new(f).map_err(|e| Failure::at(path, e))
-}
-
-pub(crate) fn write_rows(
-    path: &Path,
-    output: Option<&Path>,
-    body: impl FnOnce(&mut dyn Write) -> io::Result<()>,
-) -> Result<ExitCode, Failure> {
-    match output {
-        Some(out) => {
-            let mut w = crate::output::AtomicFile::create(out, &[path])?;
-            body(&mut w).map_err(|e| Failure::at(path, e))?;
-            w.commit().map(|()| ExitCode::SUCCESS)
-        }
-        None => {
-            let mut w = BufWriter::new(io::stdout().lock());
-            match body(&mut w).and_then(|()| w.flush()) {
-                Ok(()) => Ok(ExitCode::SUCCESS),
-                Err(e) => Err(Failure::of(path, e)),
-            }
-        }
-    }
 }

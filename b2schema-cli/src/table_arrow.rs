@@ -9,7 +9,19 @@ use std::process::ExitCode;
 use b2schema::store::Store;
 
 use crate::Failure;
-use crate::table::ArrowRows;
+
+/// What `cat TABLE --arrow` was asked for.
+#[derive(Clone, Copy)]
+pub struct ArrowRows<'a> {
+    /// `--columns a,b`.
+    pub columns: Option<&'a str>,
+    /// `--rows START:STOP`.
+    pub rows: Option<&'a str>,
+    /// Standard output is a terminal and no file was given (binary is refused).
+    pub to_terminal: bool,
+    /// `--threads N`: the threads that decode the fixed-width columns (default: the cores).
+    pub threads: Option<usize>,
+}
 
 /// The rows of one record batch (python-blosc2's default for `iter_arrow_batches`).
 pub const BATCH_ROWS: usize = 65_536;
@@ -62,7 +74,7 @@ pub fn cat_arrow(
         reader = reader.threads(n);
     }
     let schema = reader.schema();
-    crate::table::write_rows(path, output, |w| {
+    crate::output::write_rows(path, output, |w| {
         let mut s = arrow_ipc::writer::StreamWriter::try_new(w, &schema).map_err(to_io)?;
         for batch in reader {
             s.write(&batch.map_err(to_io)?).map_err(to_io)?;

@@ -59,17 +59,7 @@ pub fn skipped(path: &Path, named: bool) -> bool {
     true
 }
 
-/// `true` for the argument `-`: stdin (or stdout, for an output).
-pub fn is_std(path: &Path) -> bool {
-    path.as_os_str() == "-"
-}
-
-/// `true` for an input that is this process's stdin: `-`, or the names scripts give it
-/// (`/dev/stdin`, `/dev/fd/0`, `/proc/self/fd/0`), read as `-` is (a pipe cannot be read by
-/// position, and opening it anew as a file would refuse it).
-pub fn is_stdin(path: &Path) -> bool {
-    is_std(path) || ["/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"].iter().any(|s| path.as_os_str() == *s)
-}
+pub use crate::stdin::{is_std, is_stdin};
 
 /// A directory without the index file of a sparse frame (`chunks.b2frame`): it stands for the
 /// frames inside it. A sparse frame whose index is broken stays one frame, which fails.

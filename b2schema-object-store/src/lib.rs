@@ -34,11 +34,13 @@
 #![forbid(unsafe_code)]
 
 mod counting;
+mod options;
 mod source;
 mod upload;
 mod url;
 
 pub use object_store;
-pub use source::{ObjectOptions, ObjectSource};
+pub use options::ObjectOptions;
+pub use source::ObjectSource;
 pub use upload::{Upload, upload};
 pub use url::{ObjectUrl, is_object_url};

@@ -13,50 +13,8 @@ use futures_util::{StreamExt, TryStreamExt};
 use object_store::{GetOptions, GetRange, ObjectStore};
 use tokio::runtime::Runtime;
 
+use crate::options::ObjectOptions;
 use crate::url::ObjectUrl;
-
-/// How an object is read and written.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ObjectOptions {
-    /// The longest wait to connect, and for a request's answer (body included, plus a second per
-    /// 64 KiB of it). Default 10 s.
-    pub timeout: Duration,
-    /// Attempts after the first, on transient failures (object_store's retries). Default 2.
-    pub retries: usize,
-    /// Bytes asked for by each of the first two requests, at the start and at the end of the
-    /// object (a frame's header, then its trailer and offsets index). Default 64 KiB.
-    pub prefix: u64,
-    /// The most requests of one read in flight at once. Default 8.
-    pub concurrency: usize,
-    /// Ranges of one read this close or closer are fetched by one request (the gap's bytes
-    /// fetched and dropped). Default 64 KiB.
-    pub gap: u64,
-    /// A longer range is fetched in parts of this size, in parallel. Default 8 MiB.
-    pub piece: u64,
-    /// The size of each part of a multipart upload; an object up to this size is uploaded by one
-    /// PUT. Default 16 MiB.
-    pub part_size: usize,
-    /// Settings of the client over the environment's, as object_store names them (`aws_endpoint`,
-    /// `aws_access_key_id`, `azure_storage_account_name`, `google_service_account`, or the
-    /// variable's own name, `AWS_ENDPOINT_URL`): what a program sets without touching its
-    /// environment. Default none.
-    pub config: Vec<(String, String)>,
-}
-
-impl Default for ObjectOptions {
-    fn default() -> Self {
-        ObjectOptions {
-            timeout: Duration::from_secs(10),
-            retries: 2,
-            prefix: 64 << 10,
-            concurrency: 8,
-            gap: 64 << 10,
-            piece: 8 << 20,
-            part_size: 16 << 20,
-            config: Vec::new(),
-        }
-    }
-}
 
 /// An object in an object store, read by ranged GETs (see the crate's documentation).
 pub struct ObjectSource {

@@ -12,7 +12,7 @@ use object_store::path::Path;
 use object_store::{BackoffConfig, ObjectStore, RetryConfig};
 
 use crate::counting::{CountingConnector, Counts};
-use crate::source::ObjectOptions;
+use crate::options::ObjectOptions;
 
 /// The schemes read through object_store.
 const SCHEMES: [&str; 8] = ["s3", "s3a", "gs", "az", "azure", "abfs", "abfss", "adl"];
