@@ -81,8 +81,12 @@ pub fn route(roots: &Roots, req: &Request) -> Response {
                 Some(key) if !stores::is_store(&path) => {
                     Err(format!("{rel} is not a store with a member {key:?}"))
                 }
-                Some(key) => stores::open_member(&path, key, limits).map_err(|e| e.to_string()),
-                None => open_frame(&path, limits).map_err(|e| e.to_string()),
+                // The answer names the file by its path under the root (`path`), never by where it
+                // lies on this machine or the URL it was read from.
+                Some(key) => {
+                    stores::open_member(&path, key, limits).map_err(|e| e.without_file().to_string())
+                }
+                None => open_frame(&path, limits).map_err(|e| e.without_file().to_string()),
             };
             let file = match opened {
                 Ok(f) => f,
