@@ -2,14 +2,27 @@
 //! [`object_store::ObjectStore`] (the Arrow project's client: S3, Google Cloud Storage, Azure Blob
 //! Storage) as a [`b2schema::storage::ReadAt`], the byte source every b2schema opener takes.
 //!
-//! ```no_run
-//! use b2schema_object_store::{ObjectOptions, ObjectSource};
-//! // AWS_ENDPOINT_URL, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION, AWS_ALLOW_HTTP ...
-//! // configure the client, as object_store reads them.
+//! By URL, the client configured from the environment as object_store reads it
+//! (`AWS_ENDPOINT_URL`, `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, `AWS_REGION`,
+//! `AWS_ALLOW_HTTP`, ...): `ObjectSource::open_url("s3://bucket/big.b2nd", limits, &options)`.
+//! Or over a store you built, here an in-memory one:
+//!
+//! ```
+//! use std::sync::Arc;
+//! use b2schema_object_store::object_store::{memory::InMemory, path::Path};
+//! use b2schema_object_store::{ObjectOptions, ObjectSource, ObjectUrl, upload_to};
+//!
+//! let frame = b2schema::writer::Array::from_slice(&[4], &[1.0f64, 2.0, 3.0, 4.0])?.to_vec()?;
+//! let object = ObjectUrl::from_store("memory://x.b2nd", Arc::new(InMemory::new()), Path::from("x.b2nd"));
+//! let options = ObjectOptions::default();
+//! upload_to(&object, &mut frame.as_slice(), frame.len() as u64, &options)?;
+//!
 //! let limits = b2schema::Limits::default();
-//! let src = ObjectSource::open_url("s3://bucket/big.b2nd", limits, &ObjectOptions::default())?;
-//! let array = b2schema::open_source(src.clone(), "s3://bucket/big.b2nd", limits)?;
-//! println!("{:?}, {:?}", array.shape(), b2schema::storage::ReadAt::fetched(&*src));
+//! let src = ObjectSource::open(object, limits, &options)?;
+//! let array = b2schema::open_source(src.clone(), "memory://x.b2nd", limits)?;
+//! assert_eq!(array.read_as::<f64>("1:3")?, [2.0, 3.0]);
+//! let fetched = b2schema::storage::ReadAt::fetched(&*src).unwrap();
+//! assert_eq!(fetched.requests, 1); // the whole small object came with the first request
 //! # Ok::<(), b2schema::Error>(())
 //! ```
 //!
@@ -42,5 +55,5 @@ mod url;
 pub use object_store;
 pub use options::ObjectOptions;
 pub use source::ObjectSource;
-pub use upload::{Upload, upload};
+pub use upload::{Upload, upload, upload_to};
 pub use url::{ObjectUrl, is_object_url};

@@ -132,6 +132,9 @@ impl ObjectSource {
             r.start as usize,
         )
         .map_err(|e| e.in_file(self.range_text(&r)))?;
+        if !self.url.counted_by_connector {
+            counts.requests.fetch_add(1, Ordering::Relaxed);
+        }
         let want = r.end - r.start;
         // The body within the timeout plus a second per 64 KiB, for each attempt.
         let attempts = self.options.retries as u32 + 1;

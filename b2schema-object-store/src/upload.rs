@@ -28,7 +28,18 @@ pub struct Upload {
 /// [`ObjectOptions::concurrency`] in flight, completed once every part is stored. Fewer or more
 /// bytes from `from` than `len` is an error, and nothing is written.
 pub fn upload(url: &str, from: &mut dyn Read, len: u64, options: &ObjectOptions) -> Result<Upload> {
-    let object = ObjectUrl::parse(url, options)?;
+    upload_to(&ObjectUrl::parse(url, options)?, from, len, options)
+}
+
+/// [`upload`] to the object `object` names (a client of this crate's, or a store of yours:
+/// [`ObjectUrl::from_store`]).
+pub fn upload_to(
+    object: &ObjectUrl,
+    from: &mut dyn Read,
+    len: u64,
+    options: &ObjectOptions,
+) -> Result<Upload> {
+    let url = object.text.as_str();
     not_in_runtime(url)?;
     let rt = runtime(url)?;
     let at = |e: object_store::Error| Error::invalid("an upload", "stored", chain(&e), 0).in_file(url);

@@ -33,9 +33,21 @@ pub struct ObjectUrl {
     /// The object's key.
     pub path: Path,
     pub(crate) counts: Arc<Counts>,
+    /// Whether the client's HTTP connector counts the requests (this crate's clients); a
+    /// caller's own store is counted one request per fetch.
+    pub(crate) counted_by_connector: bool,
 }
 
 impl ObjectUrl {
+    /// The object `path` of a store you built (any `ObjectStore`: an in-memory one, a client
+    /// with settings of your own); `text` names it in messages. Each ranged read the source
+    /// sends counts as one request against the budget (the clients this crate builds count every
+    /// HTTP request at their connector, retries included).
+    pub fn from_store(text: impl Into<String>, store: Arc<dyn ObjectStore>, path: Path) -> ObjectUrl {
+        let counts = Arc::new(Counts::default());
+        ObjectUrl { text: text.into(), store, path, counts, counted_by_connector: false }
+    }
+
     /// The client and the key of `url`, the client configured from the environment's `AWS_*`
     /// (`s3://`), `GOOGLE_*` (`gs://`) or `AZURE_*` (`az://`, `abfs://`) variables and
     /// `options` (timeouts, retries).
@@ -94,6 +106,6 @@ impl ObjectUrl {
                 .map(|s| Arc::new(s) as _),
         };
         let store = built.map_err(|e| bad("a client configured from the environment", e.to_string()))?;
-        Ok(ObjectUrl { text: url.to_string(), store, path, counts })
+        Ok(ObjectUrl { text: url.to_string(), store, path, counts, counted_by_connector: true })
     }
 }
