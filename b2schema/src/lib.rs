@@ -113,26 +113,33 @@ extern crate self as b2schema;
 // (`schema`), both in the crate `b2schema-format`, then the Blosc2 containers. Their modules are
 // public through the re-exports below.
 mod container;
-use b2schema_format::schema;
-
-#[doc(hidden)]
-pub use b2schema_format::__private;
 
 /// The format layer (the crate `b2schema-format`): msgpack and layouts only, `no_std`; its items
-/// are also at this crate's root.
+/// are also at this crate's root (as `serde` re-exports `serde_core`: one list, the format
+/// crate's; the containers' `Error`, `ErrorKind`, `Result` and `error` take precedence).
 #[doc(inline)]
 pub use b2schema_format as format;
+#[doc(inline)]
+pub use b2schema_format::*;
 
 pub mod attributes;
 
 #[doc(inline)]
 pub use b2schema_chunk as chunk;
+#[cfg(feature = "derive")]
+#[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
+#[doc(inline)]
+pub use b2schema_derive::B2Layout;
+#[doc(inline)]
+pub use container::error::{Error, ErrorKind, Limit, Result};
 #[cfg(all(feature = "std", feature = "derive"))]
 #[cfg_attr(docsrs, doc(cfg(all(feature = "std", feature = "derive"))))]
 #[doc(inline)]
 pub use container::handle::{Container, open, open_source, open_with_limits};
 #[cfg(all(feature = "std", feature = "derive", feature = "http"))]
 pub use container::handle::{open_url, open_url_with_limits};
+#[doc(inline)]
+pub use container::limits::Limits;
 #[cfg(feature = "std")]
 pub use container::storage;
 #[cfg(all(feature = "std", feature = "derive"))]
@@ -145,8 +152,6 @@ pub use container::{array, handle, store};
 pub use container::{b2nd, frame, writer};
 #[doc(inline)]
 pub use container::{dtype, error, limits};
-#[doc(inline)]
-pub use format::{de, dump, encoding, ser, value, wrap};
 /// The `half` crate (with the `half` feature), whose `f16` reads NumPy's float16.
 #[cfg(feature = "half")]
 #[cfg_attr(docsrs, doc(cfg(feature = "half")))]
@@ -156,48 +161,6 @@ pub use half;
 #[cfg(feature = "complex")]
 #[cfg_attr(docsrs, doc(cfg(feature = "complex")))]
 pub use num_complex;
-#[doc(inline)]
-pub use schema::{codec, layout};
-
-#[cfg(feature = "derive")]
-#[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
-#[doc(inline)]
-pub use b2schema_derive::B2Layout;
-#[doc(inline)]
-pub use container::error::{Error, ErrorKind, Limit, Result};
-#[doc(inline)]
-pub use container::limits::Limits;
-#[doc(inline)]
-pub use format::config::{Config, DEFAULT_MAX_DEPTH, ModeSwitch, StructRepr, Widths};
-#[doc(inline)]
-pub use format::de::{Deserializer, from_slice, from_slice_with, take_from_slice, take_from_slice_with};
-#[cfg(feature = "std")]
-#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
-#[doc(inline)]
-pub use format::de::{from_reader, from_reader_with};
-#[doc(inline)]
-pub use format::encoding::{Encoding, Expected};
-#[doc(inline)]
-pub use format::error::{Category, Segment};
-#[doc(inline)]
-pub use format::ser::{
-    Serializer, encoded_len, encoded_len_with, to_slice, to_slice_with, to_vec, to_vec_with,
-};
-#[cfg(feature = "std")]
-#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
-#[doc(inline)]
-pub use format::ser::{to_writer, to_writer_with};
-#[doc(inline)]
-pub use format::value::Value;
-#[doc(inline)]
-pub use schema::codec::{
-    Decode, Encode, decode_from_slice, decode_from_slice_with, decode_take_from_slice,
-    decode_take_from_slice_with, encode_into, encode_into_with, encode_to_slice, encode_to_slice_with,
-    encode_to_vec, encode_to_vec_with,
-};
-#[doc(inline)]
-pub use schema::layout::{B2Layout, B2Type, FieldRef};
-
 /// The crate's README (its page on crates.io), whose examples are compiled as doc tests.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
