@@ -1,4 +1,4 @@
-//! BatchArrays written by b2schema (`b2schema::store::BatchArrayWriter`, VL-block chunks from
+//! BatchArrays written by b2schema (`b2schema::table::BatchArrayWriter`, VL-block chunks from
 //! `b2schema_chunk::compress_vl_blocks`) against the reference: random items of every msgpack
 //! kind python-blosc2 reads back as Python values (integers to 64 bits, float64 and float32,
 //! text, bytes, None, bools, lists, maps, tuples, complex numbers; nested), random batch sizes,
@@ -8,7 +8,7 @@
 
 use b2schema::Value;
 use b2schema::chunk::{Codec, Filter, Params};
-use b2schema::store::{BatchArray, BatchArrayWriter};
+use b2schema::table::{BatchArray, BatchArrayWriter};
 use b2schema_tests::{python_checks, value_json};
 use serde_json::json;
 

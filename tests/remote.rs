@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use b2schema::Limits;
 use b2schema::frame::FrameFile;
-use b2schema::storage::http::HttpOptions;
+use b2schema::source::http::HttpOptions;
 use b2schema::writer::{Fill, NdArray};
 use b2schema_tests::fixture_file;
 use b2schema_tests::http_server::{Misbehave, Server};

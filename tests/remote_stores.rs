@@ -9,8 +9,9 @@ use std::sync::OnceLock;
 
 use b2schema::Limits;
 use b2schema::array::{ArrayReader, ReadOptions, Selection};
-use b2schema::storage::http::HttpOptions;
-use b2schema::store::{CTable, Flavour, Place, Store, StoreWriter};
+use b2schema::source::http::HttpOptions;
+use b2schema::store::{Flavour, Place, Store, StoreWriter};
+use b2schema::table::CTable;
 use b2schema::writer::{Fill, NdArray};
 use b2schema_tests::http_server::{Misbehave, Server};
 use proptest::prelude::*;

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use b2schema::Limits;
 use b2schema::frame::FrameFile;
-use b2schema::storage::http::HttpOptions;
+use b2schema::source::http::HttpOptions;
 use b2schema::store::Store;
 use b2schema_tests::fixture_file;
 use b2schema_tests::tls_server::{Cert, Pki, TlsFault, TlsServer};
@@ -79,7 +79,7 @@ fn fixtures_read_over_https_equal_their_local_reads_fetching_what_http_fetches()
 
 #[test]
 fn a_store_and_a_frame_open_through_a_users_own_source_as_from_their_files() {
-    use b2schema::storage::Memory;
+    use b2schema::source::Memory;
     use std::sync::Arc;
     let path = b2schema_tests::data_root().join("stores/tree.b2z");
     let (file, mine) = (

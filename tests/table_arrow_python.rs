@@ -7,7 +7,7 @@
 //! (tests/python/arrow_tables.py). Never skipped: without python-blosc2 and pyarrow it fails.
 
 use arrow_array::RecordBatchReader;
-use b2schema::store::CTable;
+use b2schema::table::CTable;
 use b2schema_tests::XorShift as Rng;
 use b2schema_tests::python_checks;
 use serde_json::{Value, json};
@@ -192,7 +192,7 @@ fn arrow_column(rng: &mut Rng, i: usize, rows: usize) -> (arrow_schema::Field, a
 #[test]
 fn ctables_written_from_arrow_read_by_python_blosc2_equal() {
     use arrow_array::RecordBatch;
-    use b2schema::store::{CTableWriter, ColumnType};
+    use b2schema::table::{CTableWriter, ColumnType};
     use std::sync::Arc;
     let dir = std::env::temp_dir().join(format!("b2schema-arrow-write-py-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);

@@ -6,7 +6,7 @@
 //! writes what it reads; b2schema reads every one equal. Never skipped: without python-blosc2
 //! (`scripts/pyenv.sh`) it fails.
 
-use b2schema::store::{BatchArray, CTable};
+use b2schema::table::{BatchArray, CTable};
 use b2schema_tests::{python_checks, value_json};
 use serde_json::{Value, json};
 

@@ -4,7 +4,7 @@
 //! that name the place, never a panic.
 
 use b2schema::Value;
-use b2schema::store::{BatchArray, CTable};
+use b2schema::table::{BatchArray, CTable};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 
@@ -166,14 +166,14 @@ fn batch_arrays_that_lie_are_errors_that_name_the_place() {
             vl_chunk(&[&[0xdd, 0xff, 0xff, 0xff, 0xff, 0x01]]),
             meta("msgpack"),
             None,
-            "count",
+            "array32 length 4294967295 exceeds the input",
         ),
         (
             "item truncated",
             vl_chunk(&[&[0x91, 0xa5, b'a']]),
             meta("msgpack"),
             None,
-            "bytes of a msgpack value",
+            "fixstr length 5 exceeds the input",
         ),
         (
             "bytes after the array",
@@ -547,7 +547,7 @@ fn big_table(dir: &Path, n: i64) -> i64 {
     let valid: Vec<u8> = (0..n).map(|i| u8::from(i % 7 != 3)).collect();
     std::fs::remove_file(dir.join("_valid_rows.b2nd")).unwrap();
     nd("|b1", 1, &valid, &dir.join("_valid_rows.b2nd"));
-    let mut w = b2schema::store::BatchArrayWriter::new(b2schema::chunk::Params::new(1), Some(256));
+    let mut w = b2schema::table::BatchArrayWriter::new(b2schema::chunk::Params::new(1), Some(256));
     for start in (0..n).step_by(2048) {
         let batch: Vec<Value> =
             (start..(start + 2048).min(n)).map(|i| Value::from(format!("s{i}"))).collect();
@@ -726,7 +726,7 @@ fn arrow_batches_are_of_the_size_asked() {
     assert_eq!(got, [2, 1]);
     assert!(t.arrow_reader(None, 0).unwrap_err().to_string().contains("batch_rows"));
     let schema = t.arrow_reader(None, 1).unwrap().schema();
-    assert!(schema.metadata()[b2schema::store::ARROW_SCHEMA_KEY].contains("\"columns\""));
+    assert!(schema.metadata()[b2schema::table::ARROW_SCHEMA_KEY].contains("\"columns\""));
 }
 
 /// Crafted tables read through Arrow: a column shorter than `/_valid_rows`, a null mask of

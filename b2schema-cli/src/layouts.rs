@@ -24,16 +24,11 @@ pub const LAYOUTS: &[(&str, &Layout, &str)] = &[
 pub fn run(name: Option<&str>) -> Result<ExitCode, Failure> {
     match name {
         None => {
-            for (name, _, what) in LAYOUTS {
-                println!("{name:<16} {what}");
-            }
-            Ok(ExitCode::SUCCESS)
+            let list: String = LAYOUTS.iter().map(|(name, _, what)| format!("{name:<16} {what}\n")).collect();
+            crate::print(list.as_bytes())
         }
         Some(n) => match LAYOUTS.iter().find(|(name, _, _)| *name == n) {
-            Some((_, l, _)) => {
-                print!("{}", layout::diagram(l));
-                Ok(ExitCode::SUCCESS)
-            }
+            Some((_, l, _)) => crate::print(layout::diagram(l).as_bytes()),
             None => {
                 let names: Vec<&str> = LAYOUTS.iter().map(|(n, _, _)| *n).collect();
                 Err(Failure::Message(format!("no layout named {n:?}; the layouts are: {}", names.join(", "))))

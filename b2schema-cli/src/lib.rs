@@ -10,6 +10,7 @@ pub mod diff;
 pub mod du;
 pub mod dump;
 pub mod edit;
+pub mod input;
 pub mod inspect;
 pub mod items;
 pub mod kind;

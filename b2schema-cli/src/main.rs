@@ -8,13 +8,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use b2schema_cli::budget::BudgetArgs;
+use b2schema_cli::input::Resolved;
 use b2schema_cli::names::{self, Hint};
 #[cfg(feature = "serve")]
 use b2schema_cli::serve;
 use b2schema_cli::summary::Select;
-use b2schema_cli::{
-    cat, diff, du, dump, edit, inspect, kind, layouts, ls, pack, store, table, verify, vlmeta,
-};
+use b2schema_cli::{cat, diff, du, dump, edit, inspect, layouts, ls, pack, store, table, verify, vlmeta};
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 
 /// The exit codes, in `--help` (the README says the same).
@@ -379,15 +378,17 @@ fn main() -> ExitCode {
         b2schema_cli::net::set_ca_file(file);
     }
     let result = match cli.command {
-        Command::Inspect { many, json, offset, all_chunks } => match many.paths.as_slice() {
-            [p] if offset == 0 && !many.recursive && kind::is_store(p, limits) => {
-                store::inspect(p, json, limits)
+        Command::Inspect { many, json, offset, all_chunks } => {
+            let o = inspect::Options { limits, all_chunks, recursive: many.recursive };
+            match many.paths.as_slice() {
+                [p] if !many.recursive => match Resolved::resolve(p, offset, limits) {
+                    Ok(Resolved::Store(s)) => store::inspect(p, &s, json),
+                    Ok(Resolved::Frame) => inspect::run(&many.paths, offset, json, &o, &many.select),
+                    Err(e) => Err(e),
+                },
+                _ => inspect::run(&many.paths, offset, json, &o, &many.select),
             }
-            _ => {
-                let o = inspect::Options { limits, all_chunks, recursive: many.recursive };
-                inspect::run(&many.paths, offset, json, &o, &many.select)
-            }
-        },
+        }
         Command::Verify { many, offset, json, quick, deep: _ } => {
             let o = verify::VerifyOptions { limits, offset, json, deep: !quick, recursive: many.recursive };
             verify::run(&many.paths, &o, &many.select)
@@ -427,12 +428,22 @@ fn main() -> ExitCode {
                 threads,
             });
             let rows = table::Rows { key: key.as_deref(), json, csv, arrow, output: output.as_deref() };
-            match table::cat(&input.path, input.offset, &rows, limits) {
-                Some(done) => done,
-                None => match key {
-                    Some(key) => store::cat(&input.path, input.offset, &key, output.as_deref(), limits, &o),
-                    None => cat::run(&input.path, input.offset, output.as_deref(), limits, &o),
-                },
+            let (path, offset) = (&input.path, input.offset);
+            let rest = match Resolved::resolve(path, offset, limits) {
+                Ok(resolved) => table::cat(path, offset, resolved, &rows, limits),
+                Err(e) => table::Rest::Done(Err(e)),
+            };
+            match (rest, key) {
+                (table::Rest::Done(done), _) => done,
+                (_, Some(_)) if offset != 0 => Err(b2schema_cli::Failure::at(
+                    path,
+                    "--key reads a store, which starts at offset 0: leave out --offset",
+                )),
+                (table::Rest::Member(s), Some(key)) => {
+                    store::cat(path, Some(*s), &key, output.as_deref(), limits, &o)
+                }
+                (_, Some(key)) => store::cat(path, None, &key, output.as_deref(), limits, &o),
+                (_, None) => cat::run(path, offset, output.as_deref(), limits, &o),
             }
         }
         Command::Completions { shell } => {

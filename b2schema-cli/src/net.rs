@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use b2schema::storage::http::HttpOptions;
+use b2schema::source::http::HttpOptions;
 
 static CA_FILE: OnceLock<PathBuf> = OnceLock::new();
 

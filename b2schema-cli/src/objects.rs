@@ -37,7 +37,7 @@ fn not_built(url: &str) -> b2schema::Error {
 
 /// The object at `url` as a byte source.
 #[cfg(feature = "object-store")]
-fn source(url: &str, limits: Limits) -> b2schema::Result<b2schema::storage::Source> {
+fn source(url: &str, limits: Limits) -> b2schema::Result<b2schema::source::Source> {
     let options = b2schema_object_store::ObjectOptions::default();
     Ok(b2schema_object_store::ObjectSource::open_url(url, limits, &options)?)
 }

@@ -22,7 +22,7 @@ pub fn first_words(path: &Path, offset: u64) -> Option<String> {
 /// Whether `path` is a URL (`http://`, `https://`, or an object store's: `s3://`, `gs://`,
 /// `az://`, `abfs://`, ...): a frame read by ranged GETs.
 pub fn is_url(path: &Path) -> bool {
-    path.to_str().is_some_and(|p| b2schema::storage::http::is_url(p) || crate::objects::is_object_url(p))
+    path.to_str().is_some_and(|p| b2schema::source::http::is_url(p) || crate::objects::is_object_url(p))
 }
 
 /// The frame at the URL `path` (only at offset 0).

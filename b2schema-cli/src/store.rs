@@ -100,10 +100,9 @@ fn member_line(v: &Value) -> String {
 
 /// `inspect STORE [--json]`: the store's form and members; a member that cannot be described
 /// is listed with its error, and makes the exit code 2.
-pub fn inspect(path: &Path, as_json: bool, limits: Limits) -> Result<ExitCode, Failure> {
-    let store = open(path, limits)?;
+pub fn inspect(path: &Path, store: &Store, as_json: bool) -> Result<ExitCode, Failure> {
     let mut out = BufWriter::new(io::stdout().lock());
-    let failed = match write_listing(&mut out, path, &store, as_json).and_then(|f| out.flush().map(|()| f)) {
+    let failed = match write_listing(&mut out, path, store, as_json).and_then(|f| out.flush().map(|()| f)) {
         Ok(failed) => failed,
         Err(e) => return Err(Failure::writing("writing the output", &e)),
     };
@@ -142,7 +141,7 @@ pub fn each_member<E>(
 pub fn write_listing(out: &mut impl Write, path: &Path, store: &Store, as_json: bool) -> io::Result<bool> {
     let mut failed = false;
     if crate::table::is_table(store) {
-        match crate::kind::open_store(store.path(), *store.limits()).and_then(b2schema::store::CTable::new) {
+        match crate::kind::open_store(store.path(), *store.limits()).and_then(b2schema::table::CTable::new) {
             Ok(t) => failed |= crate::table::write_heading(out, path, &t, as_json)?,
             Err(e) if as_json => {
                 let mut line = serde_json::Map::new();
@@ -184,20 +183,22 @@ pub fn write_listing(out: &mut impl Write, path: &Path, store: &Store, as_json: 
 }
 
 /// `cat STORE --key KEY [--slice ...] [--npy] [-o FILE]`: the member's data, as `cat` writes a
-/// frame's (an NDArray through the array reader, reading only its touched blocks).
+/// frame's (an NDArray through the array reader, reading only its touched blocks), from `store`
+/// (the store at `path`, opened once by [`crate::input`]) or, when the path was not told a
+/// store, from the store opened here (its error says what `path` is instead).
 pub fn cat(
     path: &Path,
-    offset: u64,
+    store: Option<Store>,
     key: &str,
     output: Option<&Path>,
     limits: Limits,
     o: &CatOptions<'_>,
 ) -> Result<ExitCode, Failure> {
-    if offset != 0 {
-        return Err(Failure::at(path, "--key reads a store, which starts at offset 0: leave out --offset"));
-    }
     let started = std::time::Instant::now();
-    let store = open(path, limits)?;
+    let store = match store {
+        Some(store) => store,
+        None => open(path, limits)?,
+    };
     let file = store.open_member(key).map_err(|e| Failure::at(path, e))?;
     let result = cat_member(path, key, &file, output, limits, o);
     if o.stats {

@@ -13,10 +13,12 @@ use std::process::ExitCode;
 
 use b2schema::Limits;
 use b2schema::Value;
-use b2schema::store::{BatchArray, CTable, Store};
+use b2schema::store::Store;
+use b2schema::table::{BatchArray, CTable};
 use serde_json::{Map, Number, json};
 
 use crate::Failure;
+use crate::input::Resolved;
 use crate::msgpack_json::hex;
 use crate::text;
 
@@ -31,7 +33,7 @@ pub enum RowFormat {
 
 /// Whether `store` holds a CTable (a `/_meta` member).
 pub fn is_table(store: &Store) -> bool {
-    store.member(b2schema::store::CTABLE_META_KEY).is_some()
+    store.member(b2schema::table::CTABLE_META_KEY).is_some()
 }
 
 /// A value as JSON, in the command's msgpack convention.
@@ -131,51 +133,60 @@ pub struct Rows<'a> {
     pub output: Option<&'a Path>,
 }
 
+/// What [`cat`] left to the frame commands.
+pub enum Rest {
+    /// Done: a CTable's rows, a BatchArray's items, or a refusal.
+    Done(Result<ExitCode, Failure>),
+    /// The store's member `--key`, read as a frame, from the store opened once.
+    Member(Box<Store>),
+    /// A frame, read by the frame `cat`.
+    Frame,
+}
+
 /// `cat` of a CTable (a store with `/_meta`, unless `--key` names a member, `/...`), of a
-/// BatchArray with `--json` (a file, or the store member `--key`), or `None`: the frame and
-/// member `cat` of before.
-pub fn cat(path: &Path, offset: u64, r: &Rows<'_>, limits: Limits) -> Option<Result<ExitCode, Failure>> {
+/// BatchArray with `--json` (a file, or the store member `--key`), or what is left: a store's
+/// member, or a frame, for the `cat` of frames.
+pub fn cat(path: &Path, offset: u64, input: Resolved, r: &Rows<'_>, limits: Limits) -> Rest {
     let format = if r.csv { RowFormat::Csv } else { RowFormat::JsonLines };
-    if offset == 0 && crate::kind::is_store(path, limits) {
-        let store = match crate::kind::open_store(path, limits) {
-            Ok(s) => s,
-            Err(e) => return Some(Err(Failure::at(path, e))),
-        };
+    if let Resolved::Store(store) = input {
         let member_key = r.key.filter(|k| k.starts_with('/'));
         if let Some(a) = &r.arrow {
             if !is_table(&store) {
-                return Some(Err(Failure::at(path, ARROW_NOT_A_TABLE)));
+                return Rest::Done(Err(Failure::at(path, ARROW_NOT_A_TABLE)));
             }
-            return Some(crate::table_arrow::cat_arrow(path, store, a, r.output));
+            return Rest::Done(crate::table_arrow::cat_arrow(path, *store, a, r.output));
         }
         if is_table(&store) && member_key.is_none() {
-            return Some(cat_table(path, store, r.key, format, r.output));
+            return Rest::Done(cat_table(path, *store, r.key, format, r.output));
         }
         if r.csv {
-            return Some(Err(Failure::at(
+            return Rest::Done(Err(Failure::at(
                 path,
                 "--csv writes a CTable's rows; this store holds no CTable (/_meta)",
             )));
         }
         if let (true, Some(k)) = (r.json, member_key) {
             let b = store.open_member(k).and_then(BatchArray::new).map_err(|e| Failure::at(path, e));
-            return Some(b.and_then(|b| cat_batches(path, &b, r.output)));
+            return Rest::Done(b.and_then(|b| cat_batches(path, &b, r.output)));
         }
-        return None;
+        return Rest::Member(store);
     }
     if r.csv {
-        return Some(Err(Failure::at(path, "--csv writes a CTable's rows: give a CTable's .b2d or .b2z")));
+        return Rest::Done(Err(Failure::at(
+            path,
+            "--csv writes a CTable's rows: give a CTable's .b2d or .b2z",
+        )));
     }
     if r.arrow.is_some() {
-        return Some(Err(Failure::at(path, ARROW_NOT_A_TABLE)));
+        return Rest::Done(Err(Failure::at(path, ARROW_NOT_A_TABLE)));
     }
     if r.json && r.key.is_none() {
         if offset != 0 {
-            return Some(Err(Failure::at(path, "--json reads a BatchArray frame at offset 0")));
+            return Rest::Done(Err(Failure::at(path, "--json reads a BatchArray frame at offset 0")));
         }
-        return Some(open_batches(path, limits).and_then(|b| cat_batches(path, &b, r.output)));
+        return Rest::Done(open_batches(path, limits).and_then(|b| cat_batches(path, &b, r.output)));
     }
-    None
+    Rest::Frame
 }
 
 /// The refusal of `--arrow` for anything but a CTable.

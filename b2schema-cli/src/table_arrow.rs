@@ -1,5 +1,5 @@
 //! `cat TABLE --arrow [--columns a,b] [--rows START:STOP]`: a CTable's live rows as an Arrow IPC
-//! stream (the library's `store::ArrowReader`, 65,536 rows a batch, written as each batch is
+//! stream (the library's `table::ArrowReader`, 65,536 rows a batch, written as each batch is
 //! read), on stdout (never a terminal) or to `-o FILE` (whole or absent).
 
 use std::io;
@@ -54,7 +54,7 @@ pub fn cat_arrow(
     output: Option<&Path>,
 ) -> Result<ExitCode, Failure> {
     use arrow_array::RecordBatchReader;
-    use b2schema::store::CTable;
+    use b2schema::table::CTable;
 
     if a.to_terminal && output.is_none() {
         return Err(Failure::at(
@@ -114,7 +114,7 @@ pub fn pack_table(input: &Path, output: &Path, max_input: u64) -> Result<ExitCod
     use std::io::{Read, Seek};
 
     use arrow_array::RecordBatchReader;
-    use b2schema::store::CTableWriter;
+    use b2schema::table::CTableWriter;
 
     let zip = match output.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).as_deref() {
         Some("b2z") => true,

@@ -385,3 +385,20 @@ fn inspect_ends_quietly_when_the_reader_closes_the_pipe() {
     assert!(o.stderr.is_empty(), "{}", String::from_utf8_lossy(&o.stderr));
     assert_eq!(o.status.code(), Some(0));
 }
+
+#[test]
+fn layout_ends_quietly_when_the_reader_closes_the_pipe() {
+    // The reader gone before the command writes: every write meets the closed pipe.
+    for args in [&["layout"][..], &["layout", "frame-header"]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_b2schema"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let o = child.wait_with_output().unwrap();
+        assert!(o.stderr.is_empty(), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
+        assert_eq!(o.status.code(), Some(0), "{args:?}");
+    }
+}

@@ -14,7 +14,8 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use b2schema::Value as B2Value;
-use b2schema::store::{BatchArrayWriter, Flavour, Store, StoreWriter};
+use b2schema::store::{Flavour, Store, StoreWriter};
+use b2schema::table::BatchArrayWriter;
 use b2schema::writer::Array;
 use b2schema_tests::repo_root;
 use serde_json::{Value, json};

@@ -1,6 +1,6 @@
 //! Blosc2 frames and stores read from and written to object stores: any
 //! [`object_store::ObjectStore`] (the Arrow project's client: S3, Google Cloud Storage, Azure Blob
-//! Storage) as a [`b2schema::storage::ReadAt`], the byte source every b2schema opener takes.
+//! Storage) as a [`b2schema::source::ReadAt`], the byte source every b2schema opener takes.
 //!
 //! By URL, the client configured from the environment as object_store reads it
 //! (`AWS_ENDPOINT_URL`, `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, `AWS_REGION`,
@@ -21,7 +21,7 @@
 //! let src = ObjectSource::open(object, limits, &options)?;
 //! let array = b2schema::open_source(src.clone(), "memory://x.b2nd", limits)?;
 //! assert_eq!(array.read_as::<f64>("1:3")?, [2.0, 3.0]);
-//! let fetched = b2schema::storage::ReadAt::fetched(&*src).unwrap();
+//! let fetched = b2schema::source::ReadAt::fetched(&*src).unwrap();
 //! assert_eq!(fetched.requests, 1); // the whole small object came with the first request
 //! # Ok::<(), b2schema::Error>(())
 //! ```

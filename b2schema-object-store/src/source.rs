@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use b2schema::storage::{Fetched, ReadAt};
+use b2schema::source::{Fetched, ReadAt};
 use b2schema::{Error, Limit, Limits, Result};
 use futures_util::{StreamExt, TryStreamExt};
 use object_store::{GetOptions, GetRange, ObjectStore};

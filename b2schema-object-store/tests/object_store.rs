@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use b2schema::Limits;
 use b2schema::frame::FrameFile;
-use b2schema::storage::ReadAt;
+use b2schema::source::ReadAt;
 use b2schema::store::Store;
 use b2schema::writer::{Fill, NdArray};
 use b2schema_object_store::{ObjectOptions, ObjectSource, upload};

@@ -67,7 +67,7 @@ impl Store {
 /// A CTable opened for reading.
 #[pyclass(frozen, module = "b2schema._b2schema")]
 pub struct Table {
-    inner: b2schema::store::CTable,
+    inner: b2schema::table::CTable,
     source: String,
 }
 
@@ -77,7 +77,7 @@ pub struct Table {
 pub fn open_table(py: Python<'_>, path: PathBuf, max_bytes: Option<u64>) -> PyResult<Table> {
     let source = path.display().to_string();
     let inner =
-        py.detach(|| b2schema::store::CTable::open_with_limits(&path, limits(max_bytes))).map_err(to_py)?;
+        py.detach(|| b2schema::table::CTable::open_with_limits(&path, limits(max_bytes))).map_err(to_py)?;
     Ok(Table { inner, source })
 }
 

@@ -8,7 +8,7 @@
 use std::time::Instant;
 
 use arrow_array::RecordBatchReader;
-use b2schema::store::CTable;
+use b2schema::table::CTable;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -1,4 +1,4 @@
-//! Reading Blosc2 through your own transport: `b2schema::storage::ReadAt` implemented over a
+//! Reading Blosc2 through your own transport: `b2schema::source::ReadAt` implemented over a
 //! client of your own (here a stand-in for an object store's SDK: objects by key, read by byte
 //! range, each call counted), then `b2schema::open_source` reads an array's slice through it,
 //! fetching only the metadata and the blocks the slice needs.
@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use b2schema::storage::ReadAt;
+use b2schema::source::ReadAt;
 use b2schema::writer::{Fill, NdArray};
 
 /// Your client: objects by key, read by range (an S3, GCS or Azure SDK, a cache, a database).

@@ -135,17 +135,25 @@ pub use container::error::{Error, ErrorKind, Limit, Result};
 #[cfg(all(feature = "std", feature = "derive"))]
 #[cfg_attr(docsrs, doc(cfg(all(feature = "std", feature = "derive"))))]
 #[doc(inline)]
-pub use container::handle::{Container, open, open_source, open_with_limits};
-#[cfg(all(feature = "std", feature = "derive", feature = "http"))]
-pub use container::handle::{open_url, open_url_with_limits};
+pub use container::handle::Container;
 #[doc(inline)]
 pub use container::limits::Limits;
-#[cfg(feature = "std")]
-pub use container::storage;
 #[cfg(all(feature = "std", feature = "derive"))]
 #[cfg_attr(docsrs, doc(cfg(all(feature = "std", feature = "derive"))))]
 #[doc(inline)]
-pub use container::{array, handle, store};
+pub use container::open::{open, open_source, open_with_limits};
+#[cfg(all(feature = "std", feature = "derive", feature = "http"))]
+pub use container::open::{open_url, open_url_with_limits};
+#[cfg(all(feature = "std", feature = "derive"))]
+#[cfg_attr(docsrs, doc(cfg(all(feature = "std", feature = "derive"))))]
+#[doc(inline)]
+pub use container::options::OpenOptions;
+#[cfg(feature = "std")]
+pub use container::source;
+#[cfg(all(feature = "std", feature = "derive"))]
+#[cfg_attr(docsrs, doc(cfg(all(feature = "std", feature = "derive"))))]
+#[doc(inline)]
+pub use container::{array, handle, store, table};
 #[cfg(feature = "derive")]
 #[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
 #[doc(inline)]

@@ -12,7 +12,8 @@
 use b2schema::Limits;
 use b2schema::array::{ArrayReader, ReadOptions, Selection};
 use b2schema::frame::FrameFile;
-use b2schema::store::{BatchArray, CTable, Store};
+use b2schema::store::Store;
+use b2schema::table::{BatchArray, CTable};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -25,7 +26,7 @@ fuzz_target!(|data: &[u8]| {
         .with_max_decompressed_total(64 << 20)
         .with_max_chunks(4096);
     if let Ok(text) = std::str::from_utf8(data) {
-        let _ = b2schema::store::__fuzz_schema_json(text);
+        let _ = b2schema::table::__fuzz_schema_json(text);
     }
     if let Ok(f) = FrameFile::from_bytes(data.to_vec(), "fuzz.b2b", limits)
         && let Ok(b) = BatchArray::new(f)

@@ -6,7 +6,7 @@
 
 use b2schema::Limits;
 use b2schema::frame::FrameFile;
-use b2schema::store::BatchArray;
+use b2schema::table::BatchArray;
 use serde_json::{Value, json};
 
 use super::shown;

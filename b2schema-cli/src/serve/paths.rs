@@ -37,7 +37,7 @@ impl Roots {
             .map(|p| match p.to_str().filter(|_| crate::open::is_url(p)) {
                 Some(url) if crate::objects::is_object_url(url) => Ok(p.clone()),
                 Some(url) => {
-                    b2schema::storage::http::Url::parse(url).map(|_| p.clone()).map_err(|e| e.to_string())
+                    b2schema::source::http::Url::parse(url).map(|_| p.clone()).map_err(|e| e.to_string())
                 }
                 None => p.canonicalize().map_err(|e| format!("{}: {e}", p.display())),
             })

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use b2schema::Value;
-use b2schema::store::{CTable, VALID_ROWS_KEY};
+use b2schema::table::{CTable, VALID_ROWS_KEY};
 
 /// The most physical rows (`/_valid_rows`) of a table the viewer sorts.
 pub const MAX_SORT_ROWS: u64 = 1 << 20;

@@ -7,7 +7,8 @@ use std::path::Path;
 
 use b2schema::Limits;
 use b2schema::frame::FrameFile;
-use b2schema::store::{CTable, Place, Store};
+use b2schema::store::{Place, Store};
+use b2schema::table::CTable;
 use serde_json::{Value, json};
 
 use super::shown;

@@ -21,7 +21,8 @@ from .errors import (
     SelectionError,
     TruncatedError,
 )
-from ._array import NDArray, SChunk, asarray, from_cframe, open
+from ._array import NDArray, SChunk, asarray, from_cframe
+from ._open import open
 from ._store import CTable, Store, open_store, open_table
 
 __all__ = [

@@ -22,35 +22,6 @@ def _dtype(text, typesize):
         return np.dtype(ast.literal_eval(text))
 
 
-def _is_url(path):
-    return isinstance(path, str) and (path.startswith("http://") or path.startswith("https://"))
-
-
-_STORE_EXTS = (".b2z", ".b2d", ".b2e")
-
-
-def open(urlpath, nthreads=None, max_bytes=None):
-    """Opens a Blosc2 container for reading, as ``blosc2.open``: a ``.b2nd`` NDArray, a
-    ``.b2frame`` SChunk, a sparse frame's directory, a store (``.b2z``, ``.b2d``, ``.b2e``; a
-    CTable when it holds one), by path or ``http(s)://`` URL.
-
-    ``nthreads``: threads decoding each read (default: the cores). ``max_bytes``: the largest
-    read result (default 4 GiB); a file asking for more raises ``BudgetExceededError``.
-    """
-    if nthreads is not None and int(nthreads) < 1:
-        raise ArgumentError(f"nthreads {nthreads}: at least 1 expected")
-    path = urlpath if _is_url(urlpath) else os.fspath(urlpath)
-    if str(path).rstrip("/").endswith(_STORE_EXTS):
-        from ._store import open_store
-
-        return open_store(path, nthreads=nthreads, max_bytes=max_bytes)
-    if _is_url(path):
-        native = _native.open_url(path, max_bytes)
-    else:
-        native = _native.open(path, max_bytes)
-    return _wrap(native, path, nthreads, max_bytes)
-
-
 def from_cframe(cframe, nthreads=None):
     """The container in a contiguous frame's bytes (python-blosc2's ``to_cframe()``)."""
     return _wrap(_native.from_cframe(np.frombuffer(bytes(cframe), dtype=np.uint8)), None, nthreads, None)
@@ -62,28 +33,12 @@ def _wrap(native, source, nthreads, max_bytes):
     return SChunk(native, source, nthreads, max_bytes)
 
 
-def _reopen(source, nthreads, max_bytes):
-    """Opens again what was pickled: a path, a URL, or a store's member (``store#key``)."""
-    if isinstance(source, tuple):
-        from ._store import open_store
-
-        store, key = source
-        return open_store(store, nthreads=nthreads, max_bytes=max_bytes)[key]
-    return open(source, nthreads=nthreads, max_bytes=max_bytes)
-
-
 class _Container:
     def __init__(self, native, source, nthreads, max_bytes):
         self._native = native
         self._source = source
         self.nthreads = nthreads
         self._max_bytes = max_bytes
-
-    def __reduce__(self):
-        # Pickled by what it was opened from, opened again where it is unpickled: never its data.
-        if self._source is None:
-            raise TypeError("a container opened from bytes cannot be pickled (it has no path or URL)")
-        return (_reopen, (self._source, self.nthreads, self._max_bytes))
 
     @property
     def urlpath(self):

@@ -6,7 +6,8 @@ import os
 import numpy as np
 
 from . import _b2schema as _native
-from ._array import _is_url, _wrap
+from ._array import _wrap
+from ._paths import _is_url
 
 
 def open_store(urlpath, nthreads=None, max_bytes=None):

@@ -25,7 +25,8 @@ import xarray as xr
 from xarray.backends import BackendArray, BackendEntrypoint
 from xarray.core import indexing
 
-from ._array import NDArray, open as _open
+from ._array import NDArray
+from ._open import open as _open
 
 _EXTS = (".b2nd", ".b2z", ".b2d", ".b2e")
 

@@ -21,12 +21,15 @@
 //! by the bytes left (each value takes at least one byte), every allocation fallible; an error
 //! names the offset, the path (`[2]`, `{"key"}`) and what was expected and found.
 
+mod cursor;
 mod read;
 mod serde;
 mod write;
 
 use alloc::string::String;
 use alloc::vec::Vec;
+
+pub use cursor::Cursor;
 
 /// python-blosc2's ext code for a complex number (`struct.pack(">dd", real, imag)`).
 pub const EXT_COMPLEX: i8 = 44;

@@ -3,9 +3,9 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use super::cursor::{Cursor, no_memory};
 use super::{EXT_COMPLEX, EXT_SET, TUPLE_TAG, Value};
 use crate::format::config::DEFAULT_MAX_DEPTH;
-use crate::format::encoding::Encoding;
 use crate::format::encoding::marker::*;
 use crate::format::error::{Error, ErrorKind, Result, Segment};
 
@@ -22,57 +22,39 @@ impl Value {
 
     /// Reads one msgpack value from the start of `bytes`: the value and how many bytes it took.
     pub fn take_from_msgpack(bytes: &[u8]) -> Result<(Value, usize)> {
-        let mut r = Reader { bytes, at: 0 };
+        let mut r = Reader { c: Cursor::new(bytes) };
         let v = r.value(0)?;
-        Ok((v, r.at))
+        Ok((v, r.c.offset()))
     }
 }
 
+/// Whole values, read with the format's one msgpack reader.
 struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
+    c: Cursor<'a>,
 }
 
 impl<'a> Reader<'a> {
-    fn left(&self) -> usize {
-        self.bytes.len() - self.at
-    }
-
     fn take(&mut self, n: usize) -> Result<&'a [u8]> {
-        let left = self.left();
-        if n > left {
-            return Err(Error::at(ErrorKind::UnexpectedEof { needed: n, available: left }, self.at));
-        }
-        let s = &self.bytes[self.at..self.at + n];
-        self.at += n;
-        Ok(s)
+        self.c.take(n)
     }
 
     fn be(&mut self, n: usize) -> Result<u64> {
-        Ok(self.take(n)?.iter().fold(0u64, |acc, &b| acc << 8 | u64::from(b)))
+        self.c.be(n)
     }
 
     /// A length or count of `width` bytes, checked against the bytes left: each of its units
     /// (a byte, a value, a map entry's two values) takes at least `unit` bytes.
     fn len(&mut self, width: usize, unit: usize, m: u8, start: usize) -> Result<usize> {
         let n = self.be(width)?;
-        let left = self.left();
-        if n.saturating_mul(unit as u64) > left as u64 {
-            let encoding = Encoding::of_marker(m).unwrap_or(Encoding::FixExt16);
-            return Err(Error::at(
-                ErrorKind::LengthExceedsInput { encoding, len: n, available: left },
-                start,
-            ));
-        }
-        Ok(n as usize)
+        self.c.count(n, unit, m, start)
     }
 
     fn value(&mut self, depth: u16) -> Result<Value> {
         if depth >= DEFAULT_MAX_DEPTH {
-            return Err(Error::at(ErrorKind::DepthLimitExceeded { max: DEFAULT_MAX_DEPTH }, self.at));
+            return Err(Error::at(ErrorKind::DepthLimitExceeded { max: DEFAULT_MAX_DEPTH }, self.c.offset()));
         }
-        let start = self.at;
-        let m = self.take(1)?[0];
+        let start = self.c.offset();
+        let m = self.c.marker()?;
         Ok(match m {
             0x00..=POSITIVE_FIXINT_MAX => Value::Int(m.into()),
             NEGATIVE_FIXINT..=0xff => Value::Int((m as i8).into()),
@@ -117,8 +99,7 @@ impl<'a> Reader<'a> {
     }
 
     fn str(&mut self, n: usize, start: usize) -> Result<Value> {
-        let bytes = self.take(n)?;
-        let s = core::str::from_utf8(bytes).map_err(|_| Error::at(ErrorKind::InvalidUtf8, start))?;
+        let s = self.c.str_of(n, start)?;
         let mut out = String::new();
         out.try_reserve_exact(n).map_err(|_| no_memory(n, start))?;
         out.push_str(s);
@@ -128,9 +109,9 @@ impl<'a> Reader<'a> {
     fn values(&mut self, n: usize, depth: u16) -> Result<Vec<Value>> {
         let mut out = Vec::new();
         // `n` is at most the bytes left (each value takes one), so this is bounded by the input.
-        out.try_reserve_exact(n).map_err(|_| no_memory(n, self.at))?;
+        out.try_reserve_exact(n).map_err(|_| no_memory(n, self.c.offset()))?;
         for i in 0..n {
-            let at = self.at;
+            let at = self.c.offset();
             out.push(self.value(depth + 1).map_err(|e| e.with_offset(at).in_segment(Segment::Index(i)))?);
         }
         Ok(out)
@@ -148,7 +129,7 @@ impl<'a> Reader<'a> {
 
     fn map(&mut self, n: usize, depth: u16) -> Result<Value> {
         let mut out = Vec::new();
-        out.try_reserve_exact(n).map_err(|_| no_memory(n, self.at))?;
+        out.try_reserve_exact(n).map_err(|_| no_memory(n, self.c.offset()))?;
         for i in 0..n {
             let key =
                 self.value(depth + 1).map_err(|e| e.in_segment(Segment::Key(alloc::format!("key {i}"))))?;
@@ -177,11 +158,11 @@ impl<'a> Reader<'a> {
                 })
             }
             EXT_SET => {
-                let payload_at = self.at - n;
-                let mut inner = Reader { bytes: data, at: 0 };
+                let payload_at = self.c.offset() - n;
+                let mut inner = Reader { c: Cursor::new(data) };
                 let v = inner.value(depth + 1).map_err(|e| e.shift_offset(payload_at))?;
                 match v {
-                    Value::Array(items) if inner.at == n => Ok(Value::Set(items)),
+                    Value::Array(items) if inner.c.is_done() => Ok(Value::Set(items)),
                     _ => Err(Error::invalid("set ext (45) payload", "one list", "another value", start)),
                 }
             }
@@ -195,9 +176,4 @@ fn copy(bytes: &[u8], at: usize) -> Result<Vec<u8>> {
     out.try_reserve_exact(bytes.len()).map_err(|_| no_memory(bytes.len(), at))?;
     out.extend_from_slice(bytes);
     Ok(out)
-}
-
-#[cold]
-fn no_memory(n: usize, at: usize) -> Error {
-    Error::at(ErrorKind::AllocationFailed { what: "a msgpack value", needed: n as u64 }, at)
 }

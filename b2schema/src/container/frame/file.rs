@@ -12,13 +12,13 @@ use alloc::vec::Vec;
 use super::codes::FrameType;
 use super::header::FrameHeader;
 use super::index::{ChunkInfo, ChunkLocation, SpecialValue};
+use super::kept_tables::KeptTables;
 use super::regular::open_regular;
 use super::siblings::{Kept, LocalDir};
-use super::tables::KeptTables;
 use super::view::{self, FrameView, HEADER_FIXED_LEN, Parts};
 use crate::container::error::{Error, Result};
 use crate::container::limits::{Limit, Limits, try_zeros};
-use crate::container::storage::{Cursor, LocalFile, Memory, Siblings, Source, Window, pread};
+use crate::container::source::{Cursor, LocalFile, Memory, Siblings, Source, Window, pread};
 use b2schema_chunk::ChunkHeader;
 
 /// The index file of a sparse frame's directory.
@@ -55,6 +55,7 @@ pub struct FrameFile {
 impl FrameFile {
     /// Opens `path`: a contiguous frame file, or a sparse-frame directory (its
     /// `chunks.b2frame`). Lock sidecars (`.b2lock`) are not part of the format and are ignored.
+    /// With a budget, an offset or plugins: [`OpenOptions::frame`](crate::OpenOptions::frame).
     pub fn open(path: impl AsRef<Path>) -> Result<Self> {
         Self::open_with_limits(path, Limits::default())
     }
@@ -62,6 +63,7 @@ impl FrameFile {
     /// [`FrameFile::open`] within `limits`: the header, the trailer and the offsets index are
     /// read only when they fit [`Limits::max_decompressed`] and [`Limits::max_chunks`], and the
     /// chunks are later read within them.
+    #[doc(hidden)]
     pub fn open_with_limits(path: impl AsRef<Path>, limits: Limits) -> Result<Self> {
         let path = path.as_ref();
         let f = Self::locate_with_limits(path, limits)?;
@@ -79,6 +81,7 @@ impl FrameFile {
     /// [`FrameFile::locate`] within `limits`.
     /// Its errors name the file (`FrameFile::open`'s too: "PATH: I/O error: No such file or
     /// directory").
+    #[doc(hidden)]
     pub fn locate_with_limits(path: impl AsRef<Path>, limits: Limits) -> Result<Self> {
         let path = path.as_ref();
         if path.is_dir() {
@@ -91,11 +94,13 @@ impl FrameFile {
 
     /// Opens a contiguous frame that starts at byte `offset` of `path` (bytes after the frame
     /// are allowed, as `blosc2_schunk_open_offset` allows them).
+    #[doc(hidden)]
     pub fn open_at(path: impl AsRef<Path>, offset: u64) -> Result<Self> {
         Self::open_at_with_limits(path, offset, Limits::default())
     }
 
-    /// [`FrameFile::open_at`] within `limits` (see [`FrameFile::open_with_limits`]).
+    /// `FrameFile::open_at` within `limits`: use [`OpenOptions::offset`](crate::OpenOptions::offset).
+    #[doc(hidden)]
     pub fn open_at_with_limits(path: impl AsRef<Path>, offset: u64, limits: Limits) -> Result<Self> {
         let path = path.as_ref();
         let named = |e: Error| e.in_file(path.display());
@@ -124,6 +129,7 @@ impl FrameFile {
     /// Opens the contiguous frame at byte `offset` of `path` that lies inside the window of
     /// `len` bytes from there (a member of a ZIP store): no byte outside the window is read,
     /// now or later, and a frame longer than the window is an error.
+    #[doc(hidden)]
     pub fn open_window_with_limits(
         path: impl AsRef<Path>,
         offset: u64,
@@ -156,7 +162,7 @@ impl FrameFile {
     }
 
     /// Opens the contiguous frame that starts at byte 0 of `source` (bytes after it are allowed),
-    /// the bytes read through your own transport: any [`ReadAt`](crate::storage::ReadAt) (an
+    /// the bytes read through your own transport: any [`ReadAt`](crate::source::ReadAt) (an
     /// object store's client, a cache, a file in an archive). The metadata is read when opening,
     /// each chunk when a read needs it, every byte through `source`, checked as a file's are
     /// (within `limits`). `name` stands for its path in messages (a URL, a key).
@@ -164,7 +170,7 @@ impl FrameFile {
     /// ```
     /// use std::sync::Arc;
     /// use b2schema::frame::FrameFile;
-    /// use b2schema::storage::Memory;
+    /// use b2schema::source::Memory;
     /// # use b2schema::writer::{Fill, NdArray};
     /// # let bytes = NdArray::new(&[10], &[5], &[5], "<i4", 4, Fill::Zeros).to_frame()?.to_vec()?;
     /// let frame = FrameFile::from_source(Arc::new(Memory::new(bytes)), "mine", b2schema::Limits::default())?;
@@ -203,7 +209,7 @@ impl FrameFile {
 
     /// Requests made and bytes fetched over the network to this point, by the opening and by every
     /// read of its chunks since (`None` for a local file or a buffer).
-    pub fn fetched(&self) -> Option<crate::container::storage::Fetched> {
+    pub fn fetched(&self) -> Option<crate::container::source::Fetched> {
         self.kept.as_ref().and_then(|k| k.fetched())
     }
 

@@ -30,6 +30,8 @@ mod file;
 mod first_words;
 mod header;
 mod index;
+#[cfg(feature = "std")]
+mod kept_tables;
 mod metalayers;
 #[cfg(feature = "std")]
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
@@ -42,15 +44,13 @@ mod regular;
 mod remote;
 #[cfg(feature = "std")]
 mod siblings;
-#[cfg(feature = "std")]
-mod tables;
 mod trailer;
 mod view;
 #[cfg(feature = "std")]
 mod vlmeta;
 
 #[cfg(feature = "std")]
-pub(crate) use crate::container::storage::pread;
+pub(crate) use crate::container::source::pread;
 pub use codes::{Codec, Filter, FrameType, SplitMode};
 #[cfg(feature = "std")]
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]

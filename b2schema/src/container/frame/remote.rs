@@ -15,8 +15,8 @@ use super::file::{FrameFile, SPARSE_INDEX};
 use super::siblings::Kept;
 use crate::container::error::{Error, Result};
 use crate::container::limits::Limits;
-use crate::container::storage::http::{Ends, HttpOptions, HttpSource, Opened, Session};
-use crate::container::storage::{Fetched, Memory, ReadAt, Siblings, Source};
+use crate::container::source::http::{Ends, HttpOptions, HttpSource, Opened, Session};
+use crate::container::source::{Fetched, Memory, ReadAt, Siblings, Source};
 
 impl FrameFile {
     /// Opens the frame at `url` (`http://host[:port]/path`: a contiguous frame, or a sparse

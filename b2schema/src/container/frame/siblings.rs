@@ -11,7 +11,7 @@ use alloc::string::String;
 use super::recent::Recent;
 use super::regular::open_regular;
 use crate::container::error::{Error, Result};
-use crate::container::storage::{LocalFile, Siblings, Source};
+use crate::container::source::{LocalFile, Siblings, Source};
 
 /// Chunk files kept open per sparse frame.
 pub(crate) const KEPT_CHUNK_FILES: usize = 16;

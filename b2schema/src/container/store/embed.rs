@@ -7,10 +7,10 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::key;
-use super::msgpack::Cursor;
 use crate::container::error::{Error, Result, Segment};
 use crate::container::frame::FrameFile;
 use crate::container::limits::{Limit, try_reserve};
+use crate::format::value::Cursor;
 
 /// The vlmetalayer that holds the map.
 pub const METADATA: &str = "estore_metadata";
@@ -57,7 +57,7 @@ pub fn entries(frame: &FrameFile) -> Result<Vec<(String, Embedded)>> {
             c.skip().map_err(|e| e.in_field(METADATA))?;
             continue;
         }
-        let count = c.map_len().map_err(|e| in_map(e, None))?;
+        let count = c.map_len().map_err(|e| in_map(e.into(), None))?;
         frame.limits().require(
             "the keys of an embed store (counted as chunks)",
             count as u64,
@@ -67,7 +67,7 @@ pub fn entries(frame: &FrameFile) -> Result<Vec<(String, Embedded)>> {
         try_reserve(&mut out, count, "the keys of an embed store", c.offset())?;
         for _ in 0..count {
             let at = c.offset();
-            let k = c.string().map_err(|e| in_map(e, None))?;
+            let k = c.string().map_err(|e| in_map(e.into(), None))?;
             key::check(&k).map_err(|e| in_map(e.shift_offset(at), None))?;
             let place = place(&mut c).map_err(|e| in_map(e, Some(&k)))?;
             out.push((k, place));

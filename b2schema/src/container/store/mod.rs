@@ -28,27 +28,11 @@
 //! ```
 
 mod access;
-#[cfg(feature = "arrow")]
-mod arrow;
-#[cfg(feature = "arrow")]
-mod arrow_fixed;
-#[cfg(feature = "arrow")]
-mod arrow_write;
-mod batch;
-mod batch_write;
-mod cells;
-mod column;
-mod ctable;
-mod ctable_write;
 mod describe;
 mod dir;
 mod embed;
-mod json;
 mod key;
 mod member;
-mod msgpack;
-mod objects;
-mod rows;
 #[cfg(feature = "http")]
 mod url;
 mod write;
@@ -62,33 +46,16 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 pub use access::VLMETA_KEY;
-#[cfg(feature = "arrow")]
-pub use arrow::{ARROW_SCHEMA_KEY, ArrowReader};
-pub use batch::{BatchArray, BatchMeta};
-pub use batch_write::BatchArrayWriter;
-pub use column::Cell;
-pub use ctable::{
-    CTABLE_META_KEY, CTable, ColumnSpec, DICT_SUFFIX, NOTNULL_SUFFIX, UTF8_DATA_SUFFIX, VALID_ROWS_KEY,
-    column_key,
-};
-pub use ctable_write::{CTableWriter, ColumnType, WriteCell};
 pub use describe::{Description, Kind};
 pub use embed::Embedded;
 pub use key::{EMBED_NAME, MEMBER_SUFFIXES};
 pub use member::{Form, Member, Place};
-pub use rows::MAX_BAND_ROWS;
 pub use write::{Flavour, StoreWriter};
-
-/// The CTable schema's JSON reader, for the `store` fuzz target only (not part of the API).
-#[doc(hidden)]
-pub fn __fuzz_schema_json(text: &str) -> Result<crate::format::value::Value> {
-    json::parse(text)
-}
 
 use crate::container::error::{Error, ErrorKind, Result, Segment};
 use crate::container::frame::{FrameFile, FrameHeader, HEADER_FIXED_LEN};
 use crate::container::limits::Limits;
-use crate::container::storage::{Fetched, LocalFile, Source, Window};
+use crate::container::source::{Fetched, LocalFile, Source, Window};
 
 /// A python-blosc2 store opened for reading.
 #[derive(Debug)]
@@ -128,13 +95,14 @@ fn zip_member(
 
 impl Store {
     /// Opens the store at `path`: a directory is a `.b2d`, a file that starts with a frame is
-    /// a `.b2e`, any other file a `.b2z`.
+    /// a `.b2e`, any other file a `.b2z`. Within a budget: [`OpenOptions::store`](crate::OpenOptions::store).
     pub fn open(path: impl AsRef<Path>) -> Result<Self> {
         Self::open_with_limits(path, Limits::default())
     }
 
     /// [`Store::open`] within `limits` (the central directory and the embed store's map are
     /// read within [`Limits::max_decompressed`]; members count against [`Limits::max_chunks`]).
+    #[doc(hidden)]
     pub fn open_with_limits(path: impl AsRef<Path>, limits: Limits) -> Result<Self> {
         let path = path.as_ref();
         if path.is_dir() {
@@ -145,8 +113,8 @@ impl Store {
     }
 
     /// Opens the `.b2z` or `.b2e` store whose bytes `source` reads, through your own transport
-    /// (any [`ReadAt`](crate::storage::ReadAt)): the ZIP's central directory read from its end,
-    /// each member later over a window of its bytes, as [`Store::open_with_limits`] reads a
+    /// (any [`ReadAt`](crate::source::ReadAt)): the ZIP's central directory read from its end,
+    /// each member later over a window of its bytes, as `Store::open_with_limits` reads a
     /// file. `name` stands for its path in messages.
     pub fn from_source(source: Source, name: impl Into<PathBuf>, limits: Limits) -> Result<Self> {
         Self::open_source(source, name.into(), limits)

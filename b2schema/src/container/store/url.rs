@@ -10,7 +10,7 @@ use super::Store;
 use crate::container::error::{Error, Result};
 use crate::container::frame::source_of;
 use crate::container::limits::Limits;
-use crate::container::storage::http::{Ends, HttpOptions, HttpSource, Opened, Session};
+use crate::container::source::http::{Ends, HttpOptions, HttpSource, Opened, Session};
 
 impl Store {
     /// Opens the store at `url` (`http://host[:port]/path` of a `.b2z` or a `.b2e`) within the

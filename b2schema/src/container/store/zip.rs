@@ -8,7 +8,7 @@ use alloc::vec::Vec;
 
 use crate::container::error::{Error, Result, Segment};
 use crate::container::limits::{Limit, Limits, try_reserve, try_zeros};
-use crate::container::storage::ReadAt;
+use crate::container::source::ReadAt;
 
 pub(super) const EOCD_SIG: u32 = 0x0605_4b50;
 const EOCD_LEN: u64 = 22;

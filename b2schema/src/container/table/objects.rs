@@ -4,10 +4,10 @@
 
 use alloc::vec::Vec;
 
-use super::msgpack::Cursor;
 use crate::container::error::{Error, Result, Segment};
 use crate::container::frame::FrameFile;
 use crate::container::limits::{Limit, Limits, try_reserve};
+use crate::format::value::Cursor;
 
 /// The metalayer that tags an ObjectArray.
 pub const METALAYER: &str = "vlarray";
@@ -28,7 +28,7 @@ pub(super) fn raw_items(frame: &FrameFile) -> Result<Vec<Vec<u8>>> {
         let max = usize::try_from(limits.max_decompressed()).unwrap_or(usize::MAX);
         let bytes = frame.chunk_data(info, max).map_err(at)?;
         let mut c = Cursor::new(&bytes);
-        c.value().map_err(at)?;
+        c.value().map_err(|e| at(e.into()))?;
         if !c.is_done() {
             return Err(at(Error::invalid(
                 "a chunk that is one msgpack value and nothing after it: a value of",

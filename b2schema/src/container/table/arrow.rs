@@ -21,10 +21,10 @@ use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef, TimeUnit};
 use super::CTable;
 use super::arrow_fixed::{Fixed, FixedBuf};
 use super::ctable::{CTABLE_META_KEY, ColumnSpec};
-use super::msgpack::Cursor;
 use super::rows::Bands;
 use crate::container::array::ReadOptions;
 use crate::container::error::{Error, Result, Segment};
+use crate::format::value::Cursor;
 use crate::format::value::Value;
 
 /// The key of the Arrow schema's metadata that holds the CTable's schema JSON.
@@ -62,7 +62,7 @@ pub const ARROW_SCHEMA_KEY: &str = "b2schema.ctable.schema";
 /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
 /// # let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/tables/table.b2d");
 /// use arrow_array::{Array, Float64Array, RecordBatchReader};
-/// use b2schema::store::CTable;
+/// use b2schema::table::CTable;
 ///
 /// let table = CTable::open(&path)?;
 /// let reader = table.arrow_reader(Some(&["id", "x"]), 4)?;   // 2 columns, 4 rows a batch

@@ -8,7 +8,7 @@
 //! ```
 //! # fn main() -> Result<(), b2schema::Error> {
 //! # let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/tables/batch.b2b");
-//! use b2schema::{Value, store::BatchArray};
+//! use b2schema::{Value, table::BatchArray};
 //!
 //! let batches = BatchArray::open(&path)?;
 //! let first = batches.batch(0)?;           // the items of batch 0
@@ -25,10 +25,10 @@ use std::path::Path;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::msgpack::Cursor;
 use crate::container::error::{Error, Result, Segment};
 use crate::container::frame::{ChunkInfo, FrameFile};
 use crate::container::limits::{Limit, Limits, try_reserve};
+use crate::format::value::Cursor;
 use crate::format::value::Value;
 
 /// The metalayer that tags a BatchArray.
@@ -175,7 +175,7 @@ impl BatchArray {
         for (b, block) in blocks.iter().enumerate() {
             let in_block = |e: Error| at(e.in_segment(Segment::Index(b)).in_field("blocks"));
             let mut c = Cursor::new(block);
-            let n = c.array_len().map_err(in_block)?;
+            let n = c.array_len().map_err(|e| in_block(e.into()))?;
             // An item of one byte becomes a vector (and, decoded, a Value): what the items
             // take in memory is checked against the budget, not only their bytes.
             let cost = ((items.len() + n) as u64).saturating_mul(ITEM_COST);
@@ -189,7 +189,7 @@ impl BatchArray {
             .map_err(in_block)?;
             try_reserve(&mut items, n, "the items of a batch", 0).map_err(in_block)?;
             for _ in 0..n {
-                let v = c.value().map_err(in_block)?;
+                let v = c.value().map_err(|e| in_block(e.into()))?;
                 let mut item = Vec::new();
                 try_reserve(&mut item, v.len(), "an item", c.offset()).map_err(in_block)?;
                 item.extend_from_slice(v);

@@ -11,7 +11,7 @@
 //! ```
 //! # fn main() -> Result<(), b2schema::Error> {
 //! # let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/tables/table.b2d");
-//! use b2schema::{Value, store::CTable};
+//! use b2schema::{Value, table::CTable};
 //!
 //! let table = CTable::open(&path)?;
 //! assert_eq!(table.n_rows()?, 6);                      // 7 appended, 1 deleted
@@ -27,16 +27,16 @@ use std::path::Path;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::Store;
 use super::batch::BatchArray;
 use super::cells;
 pub use super::cells::ColumnSpec;
-use super::describe::Kind;
-use super::msgpack::Cursor;
 use crate::container::array::{ArrayReader, ReadOptions, Selection};
 use crate::container::error::{Error, Result, Segment};
 use crate::container::frame::FrameFile;
 use crate::container::limits::{Limit, Limits, try_reserve};
+use crate::container::store::Kind;
+use crate::container::store::Store;
+use crate::format::value::Cursor;
 use crate::format::value::Value;
 
 /// The member that holds the table's metadata.
@@ -60,12 +60,14 @@ pub struct CTable {
 }
 
 impl CTable {
-    /// Opens the CTable at `path` (a `.b2d` directory or a `.b2z`).
+    /// Opens the CTable at `path` (a `.b2d` directory or a `.b2z`). Within a budget:
+    /// [`OpenOptions::table`](crate::OpenOptions::table).
     pub fn open(path: impl AsRef<Path>) -> Result<Self> {
         Self::new(Store::open(path)?)
     }
 
     /// Opens the CTable at `path` within `limits`.
+    #[doc(hidden)]
     pub fn open_with_limits(path: impl AsRef<Path>, limits: Limits) -> Result<Self> {
         Self::new(Store::open_with_limits(path, limits)?)
     }
@@ -76,7 +78,7 @@ impl CTable {
         let at = |e: Error| e.in_segment(Segment::Key(CTABLE_META_KEY.into()));
         let kind = meta.vlmeta_data("kind").map_err(at)?;
         let kind = match &kind {
-            Some(b) => Cursor::new(b).str().map_err(|e| at(e.in_field("kind")))?,
+            Some(b) => Cursor::new(b).str().map_err(|e| at(Error::from(e).in_field("kind")))?,
             None => "",
         };
         if kind != "ctable" {
@@ -92,7 +94,7 @@ impl CTable {
             .vlmeta_data("schema")
             .map_err(at)?
             .ok_or_else(|| at(Error::invalid("a CTable's schema", "the vlmetalayer schema", "none", 0)))?;
-        let text = Cursor::new(&schema).str().map_err(|e| at(e.in_field("schema")))?;
+        let text = Cursor::new(&schema).str().map_err(|e| at(Error::from(e).in_field("schema")))?;
         let json = super::json::parse(text).map_err(|e| at(e.in_field("schema")))?;
         let (columns, schema_rows, schema_version) =
             read_schema(&json).map_err(|e| at(e.in_field("schema")))?;

@@ -6,7 +6,7 @@
 //! `blosc2.open(path)` and reads the same items.
 //!
 //! ```
-//! use b2schema::{Value, store::{BatchArray, BatchArrayWriter}};
+//! use b2schema::{Value, table::{BatchArray, BatchArrayWriter}};
 //! # let path = std::env::temp_dir().join(format!("b2schema-doc-batch-{}.b2b", std::process::id()));
 //!
 //! let mut w = BatchArrayWriter::new(b2schema::chunk::Params::new(1), Some(2));
@@ -110,6 +110,6 @@ impl BatchArrayWriter {
     /// Writes the `.b2b` frame to `path`, whole or not at all (a temporary file beside it,
     /// synced, then renamed onto it).
     pub fn write_file(&self, path: impl AsRef<std::path::Path>) -> Result<()> {
-        super::write::write_atomically(path.as_ref(), &self.to_vec()?)
+        self.to_frame()?.write_file(path)
     }
 }

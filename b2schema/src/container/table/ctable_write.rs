@@ -6,7 +6,7 @@
 //! `.b2d` directory or a `.b2z`, written whole or not at all ([`StoreWriter`]).
 //!
 //! ```
-//! use b2schema::store::{CTable, CTableWriter, ColumnType};
+//! use b2schema::table::{CTable, CTableWriter, ColumnType};
 //! # let dir = std::env::temp_dir().join(format!("b2schema-doc-ctable-write-{}", std::process::id()));
 //! # std::fs::create_dir_all(&dir)?;
 //!
@@ -28,9 +28,9 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::ctable::{CTABLE_META_KEY, NOTNULL_SUFFIX, VALID_ROWS_KEY, column_key};
-use super::write::{Flavour, StoreWriter};
 use crate::container::error::{Error, Result, Segment};
 use crate::container::limits::try_reserve;
+use crate::container::store::{Flavour, StoreWriter};
 use crate::container::writer::{Array, Frame};
 use crate::format::config::Config;
 use crate::format::value::Value;

@@ -98,7 +98,7 @@ impl CTable {
     ///
     /// ```
     /// # let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/tables/table.b2d");
-    /// let table = b2schema::store::CTable::open(&path)?;
+    /// let table = b2schema::table::CTable::open(&path)?;
     /// let ids: Vec<Option<i64>> = table.column("id")?;       // python: t["id"][:]
     /// assert_eq!(ids[..3], [Some(0), Some(2), Some(3)]);      // row 1 was deleted
     /// let x: Vec<Option<f64>> = table.column("x")?;

@@ -15,11 +15,11 @@ use super::cells;
 use super::ctable::{
     CTable, ColumnSpec, DICT_SUFFIX, NOTNULL_SUFFIX, UTF8_DATA_SUFFIX, VALID_ROWS_KEY, column_key,
 };
-use super::describe::Kind;
 use crate::container::array::{ArrayReader, ReadOptions, Selection};
 use crate::container::error::{Error, Result, Segment};
 use crate::container::frame::{ChunkInfo, FrameFile};
 use crate::container::limits::{Limits, try_reserve};
+use crate::container::store::Kind;
 use crate::format::value::Value;
 
 /// The most rows read at once.
@@ -49,7 +49,7 @@ struct Column {
     mask: Option<ArrayReader<'static>>,
 }
 
-fn shared(store: &super::Store, key: &str) -> Result<ArrayReader<'static>> {
+fn shared(store: &crate::container::store::Store, key: &str) -> Result<ArrayReader<'static>> {
     let f = store.open_member(key)?;
     ArrayReader::from_shared(Arc::new(f)).map_err(|e| e.in_segment(Segment::Key(key.into())))
 }

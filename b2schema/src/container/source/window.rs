@@ -141,7 +141,7 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::container::storage::Memory;
+    use crate::container::source::Memory;
 
     #[test]
     fn reads_outside_the_window_are_refused() {

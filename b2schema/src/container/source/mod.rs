@@ -3,7 +3,7 @@
 //! an offset, read by position so that threads share one source.
 //!
 //! ```
-//! use b2schema::storage::{Memory, ReadAt};
+//! use b2schema::source::{Memory, ReadAt};
 //! let bytes = Memory::new(b"b2frame".to_vec());
 //! let mut buf = [0u8; 5];
 //! bytes.read_at(2, &mut buf)?;
@@ -44,7 +44,7 @@ pub(crate) use window::Window;
 /// ```
 /// use std::sync::Arc;
 /// use std::sync::atomic::{AtomicU64, Ordering};
-/// use b2schema::storage::ReadAt;
+/// use b2schema::source::ReadAt;
 /// # use b2schema::writer::{Fill, NdArray};
 ///
 /// /// Reads through a closure (here: a slice of a buffer; yours would call your client),
