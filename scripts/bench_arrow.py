@@ -1,10 +1,9 @@
 #!/usr/bin/env python3
-"""One float64 column of a CTable into Arrow: b2schema's `CTable::arrow_reader` (the example
-`arrow_column`, timed in its own process) beside python-blosc2's `CTable.to_arrow()` (timed
+"""One float64 column of a CTable into Arrow: b2schema's `CTable::arrow_reader` (the bench
+tool `arrow_column`, timed in its own process) beside python-blosc2's `CTable.to_arrow()` (timed
 here), at 1 and 2 threads, for tables of 1 M and 10 M rows that python-blosc2 writes with its
 default chunks (a random walk, zstd 5 + shuffle). Run from the repository root:
 
-    cargo build --release -p b2schema --features arrow --example arrow_column
     PY=$(scripts/pyenv.sh) && BENCH_DIR=/some/disk "$PY" scripts/bench_arrow.py --reps 9
 
 Prints, per cell, each side's minimum and median (seconds: open + the whole column) and the
@@ -16,6 +15,8 @@ import shutil
 import subprocess
 import time
 from dataclasses import dataclass
+
+from bench_tool import bench_exe
 
 import blosc2
 import numpy as np
@@ -49,7 +50,7 @@ def python(path, threads, reps):
 
 
 def ours(path, threads, reps):
-    exe = os.path.join("target", "release", "examples", "arrow_column")
+    exe = bench_exe("b2schema", "arrow_column", features=["arrow"])
     out = subprocess.run([exe, path, str(threads), str(reps)], check=True, capture_output=True, text=True).stdout
     f = dict(kv.split("=") for kv in out.split() if "=" in kv)
     return float(f["min"]), float(f["median"])

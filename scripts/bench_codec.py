@@ -10,7 +10,7 @@ timed in the CPU time of its thread (python's `thread_time`; `codec_bench`'s sch
 each as the mean of runs over at least a quarter of a second, and the two sides alternate over
 `--rounds` rounds, the best round kept. Several `--exe` (`codec_bench` builds, for example
 before and after a change) are timed in the same rounds; by default the release build of
-`b2schema-chunk`'s `codec_bench` example. Prints MB/s, ours / c-blosc2 speed, and size ratios.
+`b2schema-chunk`'s `codec_bench` bench tool. Prints MB/s, ours / c-blosc2 speed, and size ratios.
 
     "$PY" scripts/bench_codec.py --decode [--only lz4] [--threads 1,2] [--rounds 5] [--exe A --exe B]
 
@@ -34,6 +34,7 @@ import time
 import blosc2
 
 from bench_compress import datasets
+from bench_tool import bench_exe
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # tests/data/chunks/ref/bench_python.py: the decode rows' data, as bench_decompress.py writes them.
@@ -152,10 +153,7 @@ def main():
     args = ap.parse_args()
     exes = args.exe
     if not exes:
-        subprocess.run(["cargo", "build", "--release", "-q", "-p", "b2schema-chunk", "--example", "codec_bench"],
-                       cwd=ROOT, check=True)
-        target = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
-        exes = [os.path.join(target, "release", "examples", "codec_bench")]
+        exes = [bench_exe("b2schema-chunk", "codec_bench")]
     if args.decode:
         return decode_main(args, exes)
     codec = blosc2.Codec[args.codec.upper()]

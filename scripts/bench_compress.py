@@ -4,7 +4,7 @@
 
 Builds the data (a smooth float64 field, int32 counters, a random int64 array, text-like
 bytes), compresses each as one chunk with python-blosc2 (nthreads 1) and with b2schema's
-`compress_bench` example (release build), per codec at clevels 1, 5 and 9 with python-blosc2's
+`compress_bench` bench tool (release build), per codec at clevels 1, 5 and 9 with python-blosc2's
 defaults otherwise (shuffle, auto split, automatic blocksize), checks that each side decodes the
 other's chunk, and prints a Markdown table: compressed size ratio (b2schema / c-blosc2) and
 speed ratio (b2schema MB/s / c-blosc2 MB/s), with the load average at the start and the end.
@@ -17,6 +17,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+from bench_tool import bench_exe
 
 import blosc2
 import numpy as np
@@ -58,10 +60,7 @@ def main():
     ap.add_argument("--reps", type=int, default=5)
     args = ap.parse_args()
     blosc2.set_nthreads(1)
-    subprocess.run(["cargo", "build", "--release", "-q", "-p", "b2schema", "--example", "compress_bench"],
-                   cwd=ROOT, check=True)
-    target = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
-    exe = os.path.join(target, "release", "examples", "compress_bench")
+    exe = bench_exe("b2schema", "compress_bench")
     print(f"python-blosc2 {blosc2.__version__} (c-blosc2 {blosc2.blosclib_version.split()[0]}), "
           f"one chunk of {args.mb:g} MB per dataset, nthreads 1, best of {args.reps}; "
           f"load average {os.getloadavg()[0]:.1f} at the start\n")

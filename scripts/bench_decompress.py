@@ -5,17 +5,17 @@
 
 1. Chunk throughput: ``tests/data/chunks/ref/bench_python.py`` writes 4 chunks of 4 MiB per
    configuration to /tmp/b2chunk-bench and times c-blosc2 (``decompress_chunk``, dparams
-   nthreads 1 and 2); then ``examples/chunk_throughput`` times b2schema on the same chunks with
+   nthreads 1 and 2); then ``benches/chunk_throughput`` times b2schema on the same chunks with
    one thread (``chunk::decompress_into``) and two (``chunk::decompress_into_threaded``) and
    prints the ratios.
 2. Slices: builds (once, in /tmp, never in the repository) a 1 GiB float64 array with 16 MiB
    chunks and 256 KiB blocks, and a 2-D float64 array with python-blosc2's default chunks and
    blocks; times one item of the first and one row of the second with python-blosc2
-   (``arr[i]``, ``arr[i, :]``) before and after b2schema's ``examples/slice_bench`` (one
+   (``arr[i]``, ``arr[i, :]``) before and after b2schema's ``benches/slice_bench`` (one
    thread; bytes decoded counted), and prints medians and ratios.
 3. Whole reads: the 2-D arrays and a 313 MB float32 climate field of shape (1200, 181, 360)
    (python-blosc2's default chunks and blocks: few large chunks) whole, python-blosc2's ``arr[()]``
-   against ``examples/slice_bench`` reading bytes (``ArrayReader::read``) and typed values
+   against ``benches/slice_bench`` reading bytes (``ArrayReader::read``) and typed values
    (``read_as::<f64>`` or ``read_as::<f32>``), at 1 and 2 threads on both sides.
 """
 
@@ -29,6 +29,7 @@ import time
 os.environ.setdefault("BLOSC_NTHREADS", "1")  # python-blosc2's slices on one thread, as b2schema's
 
 import numpy as np  # noqa: E402
+from bench_tool import bench_exe  # noqa: E402
 import blosc2  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -46,22 +47,23 @@ CLIMATE = "/tmp/b2bench-climate.b2nd"
 CLIMATE_SHAPE = (1200, 181, 360)
 
 
-def cargo_example(name, *args):
-    target = os.environ.get("CARGO_TARGET_DIR") or os.path.join(ROOT, "target")
-    exe = os.path.join(target, "release", "examples", name)
-    out = subprocess.run([exe, *args], check=True, capture_output=True, text=True)
+EXES = {}
+
+
+def run_tool(name, *args):
+    out = subprocess.run([EXES[name], *args], check=True, capture_output=True, text=True)
     return out.stdout
 
 
 def build():
-    subprocess.run(["cargo", "build", "--release", "-p", "b2schema", "--example", "chunk_throughput",
-                    "--example", "slice_bench"], cwd=ROOT, check=True)
+    for name in ["chunk_throughput", "slice_bench"]:
+        EXES[name] = bench_exe("b2schema", name)
 
 
 def chunks():
     subprocess.run([sys.executable, os.path.join(ROOT, "tests/data/chunks/ref/bench_python.py"), CHUNK_DIR],
                    check=True)
-    print(cargo_example("chunk_throughput", CHUNK_DIR))
+    print(run_tool("chunk_throughput", CHUNK_DIR))
 
 
 def make_arrays():
@@ -112,7 +114,7 @@ def slices(reps):
     ]
     for name, path, sel, fn in cases:
         before = py_time(fn, reps)
-        ours = json.loads(cargo_example("slice_bench", path, sel, str(reps), "1"))
+        ours = json.loads(run_tool("slice_bench", path, sel, str(reps), "1"))
         after = py_time(fn, reps)
         py = statistics.median([before, after])
         print(f"{name}: b2schema {ours['median_ms']:.3f} ms (1 thread; {ours['blocks']} block(s), "
@@ -132,7 +134,7 @@ def whole(reps):
             fn = lambda: rows[()]  # noqa: E731
             before = py_time(fn, reps)
             typed = "f32" if rows.dtype == np.float32 else "f64"
-            ours = {m: json.loads(cargo_example("slice_bench", path, "", str(reps), str(nthreads), m))
+            ours = {m: json.loads(run_tool("slice_bench", path, "", str(reps), str(nthreads), m))
                     for m in ("bytes", typed)}
             after = py_time(fn, reps)
             py = statistics.median([before, after])

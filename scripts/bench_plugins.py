@@ -6,7 +6,7 @@ python-blosc2 (c-blosc2), in one run.
 
 For each case python-blosc2 writes an array (in /tmp/b2plugin-bench, never in the repository)
 and is timed decoding every chunk (``schunk.decompress_chunk``, one thread) and writing the array
-in memory (``blosc2.asarray``, one thread); then ``examples/plugin_bench`` times b2schema on the
+in memory (``blosc2.asarray``, one thread); then ``benches/plugin_bench`` times b2schema on the
 same file and data (``FrameFile::chunk_data`` of every chunk, ``NdArray::to_frame``). Best of
 REPS runs each; prints MB/s of uncompressed data and the ratios.
 """
@@ -16,6 +16,8 @@ import json
 import os
 import subprocess
 import time
+
+from bench_tool import bench_exe
 
 os.environ["BLOSC_NTHREADS"] = "1"
 
@@ -80,9 +82,7 @@ def main():
                         "filters": [f for f, _ in filters], "filters_meta": [m for _, m in filters], **shapes})
     spec = os.path.join(DIR, "cases.json")
     json.dump(entries, open(spec, "w"))
-    subprocess.run(["cargo", "build", "--release", "-p", "b2schema", "--example", "plugin_bench"], cwd=ROOT, check=True)
-    target = os.environ.get("CARGO_TARGET_DIR") or os.path.join(ROOT, "target")
-    out = subprocess.run([os.path.join(target, "release", "examples", "plugin_bench"), spec, str(reps)],
+    out = subprocess.run([bench_exe("b2schema", "plugin_bench"), spec, str(reps)],
                          check=True, capture_output=True, text=True).stdout
     print(f"{'case':34} {'c-blosc2 dec':>12} {'b2schema dec':>12} {'ratio':>6} {'c-blosc2 enc':>12} {'b2schema enc':>12} {'ratio':>6}")
     for line in out.splitlines():

@@ -1,6 +1,6 @@
 //! The containers (`b2schema/src/container/`): frames and sparse frames, `b2nd` arrays and
 //! slices, dtypes, the writer, chunks inside frames, crafted and hostile files, and the import
-//! scan of the layers.
+//! scan of the layers; the examples of `examples/`, run.
 //!
 //! One test binary (`cargo test --test containers`) whose modules are the files beside it.
 
@@ -13,6 +13,7 @@ mod compat;
 mod dtype_hostile;
 mod dtype_numpy;
 mod edits;
+mod examples;
 mod file_safety;
 mod frame_files;
 mod frames;

@@ -59,7 +59,7 @@ mod test_data;
 #[cfg(feature = "zstd")]
 #[doc(hidden)]
 pub use codec::zstd::decode::fuzz_decode as __zstd_fuzz_decode;
-/// The AVX2 filter kernels next to the paths they replaced, for `examples/filter_kernels.rs`
+/// The AVX2 filter kernels next to the paths they replaced, for `benches/filter_kernels.rs`
 /// only (not part of the API).
 #[cfg(all(feature = "std", target_arch = "x86_64", target_feature = "sse2"))]
 #[doc(hidden)]

@@ -9,6 +9,28 @@ use std::path::PathBuf;
 #[doc = include_str!("../../README.md")]
 pub struct ReadmeExamples;
 
+/// The guides' examples (`docs/*.md`), compiled and run as doc tests of this crate: this crate
+/// has every feature they use and the test server of `http_server`, and is never packaged.
+#[cfg(doctest)]
+pub mod guides {
+    #[doc = include_str!("../../docs/format-and-derive.md")]
+    pub struct FormatAndDerive;
+    #[doc = include_str!("../../docs/reading.md")]
+    pub struct Reading;
+    #[doc = include_str!("../../docs/writing.md")]
+    pub struct Writing;
+    #[doc = include_str!("../../docs/stores-and-tables.md")]
+    pub struct StoresAndTables;
+    #[doc = include_str!("../../docs/remote.md")]
+    pub struct Remote;
+    #[doc = include_str!("../../docs/command-line.md")]
+    pub struct CommandLine;
+    #[doc = include_str!("../../docs/python.md")]
+    pub struct Python;
+    #[doc = include_str!("../../docs/development.md")]
+    pub struct Development;
+}
+
 // Reading files, listing them, hand-made chunk headers: written once, in the chunk codec's test
 // helpers, which need nothing but std.
 #[path = "../../b2schema-chunk/tests/common/files.rs"]

@@ -1,4 +1,4 @@
-// The module's side of examples/bench_wasm.rs: compresses `data.bin` in the directory with each
+// The module's side of benches/bench_wasm.rs: compresses `data.bin` in the directory with each
 // line of `specs.txt`, writes the chunk as `<line>.chunk`, and prints per line the compression
 // and decompression MB/s (1e6 uncompressed bytes per second, best of at least 5 runs and 0.5 s).
 //

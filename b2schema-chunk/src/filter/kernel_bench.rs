@@ -1,5 +1,5 @@
 //! Each AVX2 kernel next to the path it replaced (SSE2 or the plain loop), for
-//! `examples/filter_kernels.rs` only (not part of the API): same input, same output, timed side
+//! `benches/filter_kernels.rs` only (not part of the API): same input, same output, timed side
 //! by side in one run.
 
 use super::{avx2, shuffle_sse2};

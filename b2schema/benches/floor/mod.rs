@@ -1,6 +1,6 @@
 //! The physical floor of the benchmarks: the metadata values they time, and a byte-pushing
 //! encoder and decoder written by hand for exactly each layout, checking every marker. Shared by
-//! the bench (`metadata.rs`) and the profiling example (`examples/profile_decode.rs`).
+//! the bench (`metadata.rs`) and the profiling tool (`benches/profile_decode.rs`).
 #![allow(dead_code)]
 
 use b2schema::B2Layout;

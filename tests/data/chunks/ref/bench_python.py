@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Throughput reference for b2schema/examples/chunk_throughput.rs (both are run in one go by
+"""Throughput reference for b2schema/benches/chunk_throughput.rs (both are run in one go by
 scripts/bench_decompress.py).
 
     "$(scripts/pyenv.sh)" tests/data/chunks/ref/bench_python.py /tmp/b2chunk-bench
-    cargo run --release -p b2schema --example chunk_throughput -- /tmp/b2chunk-bench
+    cargo bench -p b2schema --bench chunk_throughput -- /tmp/b2chunk-bench
 
 Builds one SChunk per configuration (4 chunks of 4 MiB: smooth float64 data
 plus an int32 ramp), writes every chunk to DIR/<config>-<i>.chunk, then times

@@ -36,7 +36,7 @@ pub(crate) struct Setting {
 ///
 /// Measured (2026-11-27; sizes against c-blosc2's for the same chunk; speeds of the streams'
 /// encoding alone, CPU time; the `pack` field is one 16 MiB chunk in 512 KiB blocks;
-/// `examples/zstd_calibrate.rs`):
+/// `benches/zstd_calibrate.rs`):
 /// * skip 8 against `rusty_zstd`'s 12 at clevels 3 to 5 (levels 5, 7, 9 over split streams):
 ///   the `pack` field at clevel 5 105 -> 185 MB/s, random int64 320 -> 1380 MB/s, smooth
 ///   float64 150 -> 230 MB/s, counters and text unchanged (190, 60 MB/s); sizes within 0.1 %

@@ -8,7 +8,7 @@
 //! builds it, so an encoder can be measured without building the `b2schema` crate.
 //!
 //! ```sh
-//! cargo run --release -p b2schema-chunk --example codec_bench -- DATA.bin TYPESIZE REPS lz4hc
+//! cargo bench -p b2schema-chunk --bench codec_bench -- DATA.bin TYPESIZE REPS lz4hc
 //! ```
 //!
 //! Decode mode: `codec_bench decode NTHREADS CHUNK...` decompresses each chunk file (a whole
@@ -24,7 +24,7 @@ use b2schema_chunk::compress::compress;
 use b2schema_chunk::{Codec, Params, decompress_into_threaded};
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
+    let args: Vec<String> = std::env::args().filter(|a| a != "--bench").collect();
     if args.get(1).map(String::as_str) == Some("decode") {
         return decode(&args[2..]);
     }

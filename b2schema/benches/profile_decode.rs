@@ -7,12 +7,13 @@ use b2schema::b2nd::B2nd;
 use b2schema::frame::FrameHeader;
 use std::hint::black_box;
 
-#[path = "../benches/floor/mod.rs"]
 mod floor;
 
 fn main() {
-    let what = std::env::args().nth(1).unwrap_or_else(|| "b2nd".into());
-    let n: usize = std::env::args().nth(2).map(|a| a.parse().unwrap()).unwrap_or(20000);
+    // `cargo bench` adds `--bench` after the arguments given.
+    let mut args = std::env::args().skip(1).filter(|a| a != "--bench");
+    let what = args.next().unwrap_or_else(|| "b2nd".into());
+    let n: usize = args.next().map(|a| a.parse().unwrap()).unwrap_or(20000);
     let m = floor::b2nd_value();
     let bytes = b2schema::encode_to_vec(&m).unwrap();
     let hbytes = floor::header_bytes(&floor::names(), &floor::contents());

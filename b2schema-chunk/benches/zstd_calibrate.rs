@@ -1,7 +1,7 @@
 //! How `rusty_zstd`'s parameters do on the streams of one chunk: the tool behind the zstd
 //! encoder's table (`src/codec/zstd/encode/levels.rs`).
 //!
-//!     cargo run --release -p b2schema-chunk --example zstd_calibrate -- \
+//!     cargo bench -p b2schema-chunk --bench zstd_calibrate -- \
 //!         DATA.bin TYPESIZE CLEVEL BLOCKSIZE SPEC [SPEC ...]
 //!
 //! The file is compressed as one chunk with zstd at CLEVEL (BLOCKSIZE 0: automatic), which gives
@@ -20,7 +20,7 @@ use b2schema_chunk::compress::{Params, compress};
 use b2schema_chunk::{Codec, FLAG_DONT_SPLIT};
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
+    let args: Vec<String> = std::env::args().filter(|a| a != "--bench").collect();
     if args.len() < 6 {
         eprintln!("usage: zstd_calibrate DATA.bin TYPESIZE CLEVEL BLOCKSIZE SPEC [SPEC ...]");
         std::process::exit(2);

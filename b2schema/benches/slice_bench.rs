@@ -3,7 +3,7 @@
 //! array, one row of a 2-D array), which times python-blosc2's `arr[...]` on the same file.
 //!
 //! ```text
-//! cargo run --release -p b2schema --example slice_bench -- FILE SELECTION [REPS] [NTHREADS] [bytes|f64|f32]
+//! cargo bench -p b2schema --bench slice_bench -- FILE SELECTION [REPS] [NTHREADS] [bytes|f64|f32]
 //! ```
 //!
 //! Prints one line of JSON: the median and the best time in ms of `REPS` reads (the reader is
@@ -17,7 +17,7 @@ use b2schema::array::{ArrayReader, ReadOptions, Selection};
 use b2schema::frame::FrameFile;
 
 fn main() {
-    let mut args = std::env::args().skip(1);
+    let mut args = std::env::args().skip(1).filter(|a| a != "--bench");
     let path = args.next().expect("FILE");
     let text = args.next().expect("SELECTION");
     let reps: usize = args.next().map_or(21, |r| r.parse().expect("REPS"));

@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! "$(scripts/pyenv.sh)" tests/data/chunks/ref/bench_python.py /tmp/b2chunk-bench
-//! cargo run --release -p b2schema --example chunk_throughput -- /tmp/b2chunk-bench
+//! cargo bench -p b2schema --bench chunk_throughput -- /tmp/b2chunk-bench
 //! ```
 //!
 //! MB/s are uncompressed megabytes (1e6 bytes) per second, best of repeated runs, averaged
@@ -65,7 +65,9 @@ fn python_results(dir: &std::path::Path) -> BTreeMap<String, (f64, f64)> {
 }
 
 fn main() {
-    let dir = PathBuf::from(std::env::args().nth(1).unwrap_or_else(|| "/tmp/b2chunk-bench".into()));
+    let dir = PathBuf::from(
+        std::env::args().skip(1).find(|a| a != "--bench").unwrap_or_else(|| "/tmp/b2chunk-bench".into()),
+    );
     let mut groups: BTreeMap<String, Vec<PathBuf>> = BTreeMap::new();
     for e in std::fs::read_dir(&dir).expect("bench directory (run bench_python.py first)").flatten() {
         let p = e.path();

@@ -1,7 +1,7 @@
 //! Times reading CTable columns into Arrow in this process (scripts/bench_arrow.py runs it beside
 //! python-blosc2's `CTable.to_arrow()`):
 //!
-//!     cargo run --release -p b2schema --features arrow --example arrow_column -- TABLE THREADS REPS [BATCH] [COLUMN]
+//!     cargo bench -p b2schema --features arrow --bench arrow_column -- TABLE THREADS REPS [BATCH] [COLUMN]
 //!
 //! Prints the minimum and the median of REPS reads (open + every batch), in seconds.
 
@@ -11,7 +11,7 @@ use arrow_array::RecordBatchReader;
 use b2schema::table::CTable;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
     let path = args.first().ok_or("TABLE THREADS REPS [BATCH] [COLUMN]")?;
     let threads: usize = args.get(1).map_or(Ok(1), |s| s.parse())?;
     let reps: usize = args.get(2).map_or(Ok(5), |s| s.parse())?;

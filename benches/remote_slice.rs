@@ -1,6 +1,6 @@
 //! BENCHMARKS.md's remote rows: slices of a 1 GiB float64 array read from a local file and over
 //! loopback HTTP (the test server of `tests/support/http_server.rs`), in one run.
-//! `cargo run --release --example remote_slice`
+//! `cargo bench --bench remote_slice`
 
 use std::time::Instant;
 

@@ -4,7 +4,7 @@
 //! frame in memory); one thread, best of `reps`. Prints one JSON line per case.
 //!
 //! ```sh
-//! cargo run --release -p b2schema --example plugin_bench -- CASES.json [REPS]
+//! cargo bench -p b2schema --bench plugin_bench -- CASES.json [REPS]
 //! ```
 
 use std::time::Instant;
@@ -14,7 +14,7 @@ use b2schema::frame::FrameFile;
 use b2schema::writer::{CParams, Fill, NdArray};
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
+    let args: Vec<String> = std::env::args().filter(|a| a != "--bench").collect();
     let Some(path) = args.get(1) else {
         eprintln!("usage: plugin_bench CASES.json [REPS]");
         std::process::exit(2);

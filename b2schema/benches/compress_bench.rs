@@ -3,7 +3,7 @@
 //! and prints one JSON line per run: codec, clevel, compressed size, best time of `reps`.
 //!
 //! ```sh
-//! cargo run --release -p b2schema --example compress_bench -- DATA.bin TYPESIZE [REPS]
+//! cargo bench -p b2schema --bench compress_bench -- DATA.bin TYPESIZE [REPS]
 //! ```
 //! `scripts/bench_compress.py` runs it next to python-blosc2 on the same data.
 
@@ -13,7 +13,7 @@ use b2schema::chunk::Codec;
 use b2schema::chunk::compress::{Params, compress};
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
+    let args: Vec<String> = std::env::args().filter(|a| a != "--bench").collect();
     let (Some(path), Some(ts)) = (args.get(1), args.get(2)) else {
         eprintln!("usage: compress_bench DATA.bin TYPESIZE [REPS]");
         std::process::exit(2);

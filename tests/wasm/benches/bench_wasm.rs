@@ -2,7 +2,7 @@
 //! node, next to the same code native, in one run (one thread on both sides):
 //!
 //! ```text
-//! cargo run --release -p b2schema-wasm-test --example bench_wasm
+//! cargo bench -p b2schema-wasm-test --bench bench_wasm
 //! ```
 //!
 //! Builds the module (`scripts/wasm.sh`), writes 4 MiB of float64 data (a smooth signal with a
