@@ -60,7 +60,7 @@ fn flat(path: &Path, limits: Limits) -> Result<Vec<(String, String)>, Failure> {
     let opts = Options { limits: limits.with_max_items(0), all_chunks: false, recursive: false };
     let report = inspect::report(path, &file, &opts).map_err(|e| open::failure(path, 0, e))?;
     let mut out = Vec::new();
-    let Value::Object(m) = report.value else { return Ok(out) };
+    let Value::Object(m) = report.value() else { return Ok(out) };
     for (k, v) in m {
         if !matches!(k.as_str(), "path" | "path_hex" | "chunks" | "chunks_not_listed") {
             flatten(&k, &v, &mut out);
@@ -75,7 +75,8 @@ fn members(path: &Path, limits: Limits) -> Result<Vec<(String, String)>, Failure
     let store = crate::kind::open_store(path, limits).map_err(|e| Failure::at(path, e))?;
     let mut out = vec![("store".to_string(), store.form().name().to_string())];
     for m in store.members() {
-        let Value::Object(v) = crate::store::member_json(path, &store, &m.key, &m.place) else { continue };
+        let member = crate::report::store::Member::of(path, &store, &m.key, &m.place);
+        let Value::Object(v) = crate::report::to_value(&member) else { continue };
         for (k, v) in v {
             if !matches!(k.as_str(), "schema" | "path" | "path_hex" | "name" | "store" | "key") {
                 flatten(&format!("members[{}].{k}", m.key), &v, &mut out);

@@ -6,13 +6,16 @@ use std::process::ExitCode;
 
 use crate::text;
 use b2schema::Limits;
-use b2schema::b2nd::{self, NdMeta};
-use b2schema::chunk::{self, ChunkHeader, Codec, Filter};
-use b2schema::frame::{ChunkInfo, ChunkLocation, FrameFile, FrameType, SpecialValue};
-use serde_json::{Value, json};
+use b2schema::b2nd;
+use b2schema::chunk::{self, ChunkHeader, Codec};
+use b2schema::frame::{ChunkLocation, FrameFile, FrameType};
 
 use crate::msgpack_json::{self, hex};
 use crate::open::{absolute, in_file};
+use crate::report::frame::{
+    Chunk, ChunkSummary, Frame, Header, Metalayer, Nd, Problem, VlChunk, VlMetalayer,
+};
+use crate::report::{FileName, Unreadable};
 use crate::summary::Select;
 use crate::{Failure, walk};
 
@@ -67,8 +70,8 @@ fn run_one(
 }
 
 /// The parts of the frame at `path` that could not be read, on stderr, one line each.
-fn say_problems(path: &Path, problems: &[(String, String)]) {
-    for (part, e) in problems {
+fn say_problems(path: &Path, problems: &[Problem]) {
+    for Problem { part, error: e } in problems {
         let _ = writeln!(
             io::stderr(),
             "b2schema: {}: {}: {}",
@@ -180,10 +183,8 @@ impl<W: Write> Scan<'_, W> {
         self.failed += 1;
         let error = crate::budget::cli_text(&error.to_string()).into_owned();
         if self.as_json {
-            let mut line = serde_json::Map::new();
-            crate::paths_json::insert(&mut line, path);
-            line.insert("error".into(), json!(error));
-            return writeln!(self.out, "{}", Value::Object(line));
+            let line = Unreadable { name: FileName::of(path), error };
+            return writeln!(self.out, "{}", crate::report::json(&line));
         }
         // The reports before it first, for a terminal that shows both streams.
         self.out.flush()?;
@@ -200,18 +201,30 @@ fn open_and_report(path: &Path, offset: u64, opts: &Options) -> b2schema::Result
 
 /// The version of the `inspect --json` contract (`"schema"`, the first key of every object;
 /// the JSON Schema is `b2schema-cli/schema/inspect.schema.json`).
-pub const SCHEMA_VERSION: u32 = 2;
+pub use crate::report::SCHEMA_VERSION;
 
-/// A frame's report: the `inspect --json` object, the parts that could not be read, and the
-/// chunk locations (for the listing streamed by `--all-chunks`).
+/// A frame's report, the parts that could not be read, and the chunk locations (for the
+/// listing streamed by `--all-chunks`).
 pub struct Report {
-    /// The `inspect --json` object (its contract is in the README); with `--all-chunks` its
-    /// `chunks` are written by [`write_report`] as they are read.
-    pub value: Value,
-    /// `(part, message)` for each part that could not be read: the exit code is 2 then.
-    pub problems: Vec<(String, String)>,
+    /// The report (its `--json` form is the contract in `schema/inspect.schema.json`); with
+    /// `--all-chunks` its `chunks` are written by [`write_report`] as they are read.
+    pub frame: Frame,
+    /// Each part that could not be read: the exit code is 2 then.
+    pub problems: Vec<Problem>,
     /// Every chunk's location (empty when the index could not be read).
     pub locations: Vec<ChunkLocation>,
+}
+
+impl Report {
+    /// The `inspect --json` object, for the code that consumes it (`serve`, `diff`).
+    pub fn value(&self) -> serde_json::Value {
+        crate::report::to_value(&self.frame)
+    }
+}
+
+/// The problem `error` with the part `part`.
+fn problem(part: impl Into<String>, error: String) -> Problem {
+    Problem { part: part.into(), error }
 }
 
 /// The report of `file` (found at `path`), within `opts.limits`: chunks are summarised and the
@@ -226,51 +239,56 @@ pub fn report(path: &Path, file: &FrameFile, opts: &Options) -> b2schema::Result
     let v = file.view()?;
     let h = &v.header;
     let codec_id = h.codec_id();
-    let mut header = json!({
-        "header_len": h.header_len,
-        "frame_len": h.frame_len,
-        "format_version": h.flags.format_version(),
-        "frame_type": if v.is_sparse() { "sparse" } else { "contiguous" },
-        "variable_chunks": h.flags.variable_chunks(),
-        "vl_blocks": h.flags.vl_blocks(),
-        "codec_id": codec_id,
-        "codec_meta": h.filter_pipeline.codec_meta,
-        "clevel": h.flags.clevel(),
-        "splitmode": h.flags.splitmode().name(),
-        "use_dict": h.filter_pipeline.use_dict(),
-        "nbytes": h.nbytes,
-        "cbytes": h.cbytes,
-        "typesize": h.typesize,
-        "blocksize": h.blocksize,
-        "chunksize": h.chunksize,
-        "nthreads_comp": h.nthreads_comp,
-        "nthreads_decomp": h.nthreads_decomp,
-        "has_vlmetalayers": h.has_vlmetalayers,
-        "filters": h.filter_pipeline.filters,
-        "filter_names": h.filter_pipeline.filters.iter().map(|&id| filter_name(id)).collect::<Vec<_>>(),
-        "filters_meta": h.filter_pipeline.filters_meta,
-    });
-    if let Some(name) = Codec::from_id(codec_id).name()
-        && let Some(h) = header.as_object_mut()
-    {
-        // Right after the id it names.
-        let at = h.keys().position(|k| k == "codec_id").map_or(h.len(), |i| i + 1);
-        h.shift_insert(at, "codec".into(), json!(name));
-    }
-    let metalayers: Vec<Value> = h
+    let header = Header {
+        header_len: h.header_len,
+        frame_len: h.frame_len,
+        format_version: h.flags.format_version(),
+        frame_type: if v.is_sparse() { "sparse" } else { "contiguous" },
+        variable_chunks: h.flags.variable_chunks(),
+        vl_blocks: h.flags.vl_blocks(),
+        codec_id,
+        codec: Codec::from_id(codec_id).name(),
+        codec_meta: h.filter_pipeline.codec_meta,
+        clevel: h.flags.clevel(),
+        splitmode: h.flags.splitmode().name(),
+        use_dict: h.filter_pipeline.use_dict(),
+        nbytes: h.nbytes,
+        cbytes: h.cbytes,
+        typesize: h.typesize,
+        blocksize: h.blocksize,
+        chunksize: h.chunksize,
+        nthreads_comp: h.nthreads_comp,
+        nthreads_decomp: h.nthreads_decomp,
+        has_vlmetalayers: h.has_vlmetalayers,
+        filters: h.filter_pipeline.filters,
+        filter_names: h
+            .filter_pipeline
+            .filters
+            .iter()
+            .map(|&id| crate::report::frame::filter_name(id))
+            .collect(),
+        filters_meta: h.filter_pipeline.filters_meta,
+    };
+    let metalayers = h
         .metalayers
         .iter()
         .map(|(name, offset, content)| {
-            let mut m = json!({ "name": name, "offset": offset, "len": content.len() });
-            shown_bytes(&mut m, content, shown);
+            let (hex, truncated) = shown_hex(content, shown);
+            let mut m = Metalayer {
+                name: name.to_owned(),
+                offset,
+                len: content.len(),
+                hex,
+                truncated,
+                b2nd: None,
+                value: None,
+            };
             if matches!(name, "b2nd" | "caterva")
                 && let Some(nd) = b2nd::read_any(content).ok()
             {
-                m["b2nd"] = nd_json(&nd);
-            } else if content.len() <= shown
-                && let Some(value) = msgpack_json::decode(content)
-            {
-                m["value"] = value;
+                m.b2nd = Some(Nd::from(&nd));
+            } else if content.len() <= shown {
+                m.value = msgpack_json::decode(content);
             }
             m
         })
@@ -280,89 +298,97 @@ pub fn report(path: &Path, file: &FrameFile, opts: &Options) -> b2schema::Result
     let mut vlmetalayers = Vec::new();
     for (name, offset, content) in v.trailer.vlmetalayers.iter() {
         let at = t + offset as u64;
-        let mut m = json!({ "name": name, "offset": at });
+        let mut m = VlMetalayer {
+            name: name.to_owned(),
+            offset: at,
+            chunk: None,
+            hex: None,
+            truncated: false,
+            not_shown: None,
+            value: None,
+        };
         match vlmeta_content(content, limits, &mut spent) {
             Ok((ch, content)) => {
-                m["chunk"] = chunk_json(&ch);
+                m.chunk = Some(VlChunk::from(&ch));
                 match content {
                     Shown::Whole(data) => {
-                        m["hex"] = json!(hex(&data));
-                        if let Some(value) = msgpack_json::decode(&data) {
-                            m["value"] = value;
-                        }
+                        m.hex = Some(hex(&data));
+                        m.value = msgpack_json::decode(&data);
                     }
-                    Shown::Prefix(data) => shown_bytes(&mut m, &data, shown),
+                    Shown::Prefix(data) => {
+                        let (hex, truncated) = shown_hex(&data, shown);
+                        (m.hex, m.truncated) = (Some(hex), truncated);
+                    }
                     Shown::NotDecompressed(why) => {
-                        m["truncated"] = json!(true);
-                        m["not_shown"] = json!(why);
+                        m.truncated = true;
+                        m.not_shown = Some(why);
                     }
                 }
             }
-            Err(e) => problems.push((
+            Err(e) => problems.push(problem(
                 format!("vlmetalayer {name}"),
                 absolute(file.offset(), e.shift_offset(at as usize + 5)),
             )),
         }
         vlmetalayers.push(m);
     }
-    let mut out = json!({
-        "schema": SCHEMA_VERSION,
-        "path": path.to_string_lossy(),
-        "kind": if v.is_sparse() { "sframe" } else { "cframe" },
-        "offset": file.offset(),
-        "header": header,
-        "metalayers": metalayers,
-        "vlmetalayers": vlmetalayers,
-    });
-    if let Some(hex) = crate::paths_json::hex_if_not_utf8(path)
-        && let Some(m) = out.as_object_mut()
-    {
-        m.shift_insert(2, "path_hex".into(), json!(hex));
-    }
+    let mut frame = Frame {
+        schema: SCHEMA_VERSION,
+        name: FileName::of(path),
+        kind: if v.is_sparse() { "sframe" } else { "cframe" },
+        offset: file.offset(),
+        header,
+        metalayers,
+        vlmetalayers,
+        nchunks: None,
+        chunk_summary: None,
+        chunks: None,
+        chunks_not_listed: None,
+        errors: Vec::new(),
+    };
     match v.nchunks() {
-        Ok(n) => out["nchunks"] = json!(n),
-        Err(e) => problems.push(("nchunks".into(), absolute(file.offset(), e))),
+        Ok(n) => frame.nchunks = Some(n),
+        Err(e) => problems.push(problem("nchunks", absolute(file.offset(), e))),
     }
     let locations = match v.chunk_locations_with_limit(limits.max_chunks()) {
         Ok(locs) => locs,
         Err(e) => {
-            problems.push(("chunks".into(), absolute(file.offset(), e)));
+            problems.push(problem("chunks", absolute(file.offset(), e)));
             Vec::new()
         }
     };
-    if !locations.is_empty() || problems.iter().all(|(p, _)| p != "chunks") {
-        out["chunk_summary"] = summary(&locations);
+    let index_read = problems.iter().all(|p| p.part != "chunks");
+    if !locations.is_empty() || index_read {
+        frame.chunk_summary = Some(ChunkSummary::of(&locations));
     }
-    if opts.all_chunks && locations.is_empty() && problems.iter().all(|(p, _)| p != "chunks") {
+    if opts.all_chunks && locations.is_empty() && index_read {
         // Nothing to list as it is read: the same empty list as without `--all-chunks`.
-        out["chunks"] = json!([]);
-    } else if !opts.all_chunks && problems.iter().all(|(p, _)| p != "chunks") {
+        frame.chunks = Some(Vec::new());
+    } else if !opts.all_chunks && index_read {
         let listed = usize::try_from(limits.max_items()).unwrap_or(usize::MAX).min(locations.len());
         let mut chunks = Vec::with_capacity(listed);
         for (i, &loc) in locations.iter().enumerate().take(listed) {
             match file.chunk_info(i, loc) {
-                Ok(info) => chunks.push(chunk_info_json(&info)),
+                Ok(info) => chunks.push(Chunk::from(&info)),
                 Err(e) => {
-                    problems.push((format!("chunk {i}"), in_file(file.offset(), e)));
+                    problems.push(problem(format!("chunk {i}"), in_file(file.offset(), e)));
                     break;
                 }
             }
         }
-        out["chunks"] = Value::Array(chunks);
+        frame.chunks = Some(chunks);
         if locations.len() > listed {
-            out["chunks_not_listed"] = json!(locations.len() - listed);
+            frame.chunks_not_listed = Some(locations.len() - listed);
             // The chunks not listed are not read, but a sparse frame's chunk files must exist.
             if file.frame_type() == FrameType::Sparse
                 && let Some(missing) = missing_chunk_files(file.path(), &locations, listed, limits)
             {
-                problems.push(("chunk files".into(), missing));
+                problems.push(problem("chunk files", missing));
             }
         }
     }
-    if !problems.is_empty() {
-        out["errors"] = problems.iter().map(|(part, e)| json!({ "part": part, "error": e })).collect();
-    }
-    Ok(Report { value: out, problems, locations })
+    frame.errors = problems.clone();
+    Ok(Report { frame, problems, locations })
 }
 
 /// Which of the chunk files named by `locations[from..]` are missing from the sparse frame's
@@ -459,30 +485,12 @@ fn vlmeta_content(
     }
 }
 
-/// `hex` (all of `bytes`, or their first `shown` with `truncated`).
-fn shown_bytes(m: &mut Value, bytes: &[u8], shown: usize) {
-    if bytes.len() <= shown {
-        m["hex"] = json!(hex(bytes));
-    } else {
-        m["hex"] = json!(hex(&bytes[..shown]));
-        m["truncated"] = json!(true);
+/// `bytes` in hex (all of them, or their first `shown`), and whether they were cut.
+fn shown_hex(bytes: &[u8], shown: usize) -> (String, bool) {
+    match bytes.get(..shown) {
+        Some(head) if bytes.len() > shown => (hex(head), true),
+        _ => (hex(bytes), false),
     }
-}
-
-/// How many chunks of each kind the index holds (stored chunks may still be special by their
-/// own header: that shows in their listing).
-fn summary(locations: &[ChunkLocation]) -> Value {
-    let mut n = [0u64; 4];
-    for loc in locations {
-        let k = match loc {
-            ChunkLocation::Special(SpecialValue::Zeros) => 1,
-            ChunkLocation::Special(SpecialValue::Nan) => 2,
-            ChunkLocation::Special(_) => 3,
-            _ => 0,
-        };
-        n[k] += 1;
-    }
-    json!({ "stored": n[0], "zeros": n[1], "nan": n[2], "uninit": n[3] })
 }
 
 /// Writes the report (JSON or human), listing every chunk as it is read with `--all-chunks`;
@@ -493,24 +501,24 @@ pub fn write_report(
     report: &Report,
     as_json: bool,
     opts: &Options,
-    problems: &mut Vec<(String, String)>,
+    problems: &mut Vec<Problem>,
 ) -> io::Result<()> {
     let listing = opts.all_chunks && !report.locations.is_empty();
     if !listing {
         return if as_json {
-            writeln!(out, "{}", text::json(&report.value))
+            writeln!(out, "{}", crate::report::json_line(&report.frame))
         } else {
-            out.write_all(crate::colour::report(&text::escape_lines(&human(&report.value))).as_bytes())
+            out.write_all(human(&report.frame).as_bytes())
         };
     }
     let each = |out: &mut dyn Write,
-                problems: &mut Vec<(String, String)>,
-                f: &dyn Fn(&mut dyn Write, usize, &Value) -> io::Result<()>| {
+                problems: &mut Vec<Problem>,
+                f: &dyn Fn(&mut dyn Write, &Chunk) -> io::Result<()>| {
         // A write error ends the listing and is returned; a chunk that cannot be read ends it
         // and joins the problems.
         let mut written = Ok(());
         let listed = file.for_each_chunk(|info| {
-            written = f(out, info.index, &chunk_info_json(&info));
+            written = f(out, &Chunk::from(&info));
             if written.is_err() {
                 return Err(b2schema::Error::invalid("a writable output", "", "an error", 0));
             }
@@ -518,241 +526,33 @@ pub fn write_report(
         });
         written?;
         if let Err(e) = listed {
-            problems.push(("chunks".into(), in_file(file.offset(), e)));
+            problems.push(problem("chunks", in_file(file.offset(), e)));
         }
         Ok::<(), io::Error>(())
     };
     if as_json {
         // The object without its closing brace, then the chunks one by one.
-        let head = report.value.to_string();
+        let head = crate::report::json(&report.frame);
         out.write_all(head.as_bytes().strip_suffix(b"}").unwrap_or(head.as_bytes()))?;
         out.write_all(b",\"chunks\":[")?;
-        each(out, problems, &|out, i, c| {
-            if i > 0 {
+        each(out, problems, &|out, c| {
+            if c.index > 0 {
                 out.write_all(b",")?;
             }
-            write!(out, "{c}")
+            out.write_all(crate::report::json(c).as_bytes())
         })?;
         out.write_all(b"]")?;
         if !problems.is_empty() {
-            let errors: Value =
-                problems.iter().map(|(part, e)| json!({ "part": part, "error": e })).collect();
-            write!(out, ",\"errors_listing\":{errors}")?;
+            write!(out, ",\"errors_listing\":{}", crate::report::json(problems))?;
         }
         out.write_all(b"}\n")
     } else {
-        out.write_all(crate::colour::report(&text::escape_lines(&human(&report.value))).as_bytes())?;
-        each(out, problems, &|out, _, c| writeln!(out, "{}", text::escape(&chunk_line(c))))
+        out.write_all(human(&report.frame).as_bytes())?;
+        each(out, problems, &|out, c| writeln!(out, "{}", text::escape(&c.to_string())))
     }
 }
 
-fn nd_json(nd: &NdMeta) -> Value {
-    let mut m = json!({
-        "layout": nd.layout.name(),
-        "version": nd.version,
-        "ndim": nd.ndim(),
-        "shape": nd.shape,
-        "chunkshape": nd.chunkshape,
-        "blockshape": nd.blockshape,
-    });
-    if let Some(f) = nd.dtype_format {
-        m["dtype_format"] = json!(f);
-    }
-    if let Some(d) = &nd.dtype {
-        m["dtype"] = json!(d);
-    }
-    m
-}
-
-fn chunk_json(ch: &ChunkHeader) -> Value {
-    json!({
-        "cbytes": ch.compressed_len(),
-        "nbytes": ch.uncompressed_len(),
-        "codec": ch.codec().map_or("unknown compressor format", Codec::label),
-        "memcpyed": ch.is_memcpyed(),
-    })
-}
-
-fn chunk_info_json(c: &ChunkInfo) -> Value {
-    let mut m = json!({
-        "index": c.index,
-        "special": c.special.map(|s| s.name()),
-        "cbytes": c.cbytes,
-        "nbytes": c.nbytes,
-    });
-    match c.location {
-        ChunkLocation::Offset(o) => m["offset"] = json!(o),
-        ChunkLocation::File(id) => m["file_id"] = json!(id),
-        ChunkLocation::Special(_) => {}
-    }
-    m
-}
-
-/// The human summary, from the same report.
-fn human(r: &Value) -> String {
-    use std::fmt::Write;
-    let h = &r["header"];
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "{}: {} frame, {} bytes",
-        crate::paths_json::shown(r),
-        h["frame_type"].as_str().unwrap_or(""),
-        h["frame_len"]
-    );
-    let _ = writeln!(
-        s,
-        "header     {} bytes, format v{}{}{}",
-        h["header_len"],
-        h["format_version"],
-        if h["variable_chunks"] == true { ", variable chunks" } else { "" },
-        if h["vl_blocks"] == true { ", VL blocks" } else { "" },
-    );
-    let codec = h["codec"].as_str().map(str::to_owned).unwrap_or_else(|| format!("codec {}", h["codec_id"]));
-    let _ = writeln!(
-        s,
-        "  codec    {codec} (id {}), clevel {}, splitmode {}{}",
-        h["codec_id"],
-        h["clevel"],
-        h["splitmode"].as_str().unwrap_or(""),
-        if h["use_dict"] == true { ", dictionary" } else { "" }
-    );
-    let filters: Vec<String> = h["filters"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .zip(h["filters_meta"].as_array().into_iter().flatten())
-        .filter(|(f, _)| f.as_u64() != Some(0))
-        .map(|(f, m)| {
-            let name = filter_name(f.as_u64().unwrap_or(0) as u8);
-            if m.as_u64() == Some(0) { name } else { format!("{name}({m})") }
-        })
-        .collect();
-    let _ = writeln!(s, "  filters  {}", if filters.is_empty() { "none".into() } else { filters.join(", ") });
-    let _ = writeln!(
-        s,
-        "  sizes    nbytes {}, cbytes {}, typesize {}, blocksize {}, chunksize {}",
-        h["nbytes"], h["cbytes"], h["typesize"], h["blocksize"], h["chunksize"]
-    );
-    let _ = writeln!(
-        s,
-        "  threads  {} compression, {} decompression (as written)",
-        h["nthreads_comp"], h["nthreads_decomp"]
-    );
-    let none = Vec::new();
-    let metas = r["metalayers"].as_array().unwrap_or(&none);
-    let _ = writeln!(s, "metalayers {}", metas.len());
-    for m in metas {
-        let mut line = format!(
-            "  {:<10} {} bytes at {}",
-            text::escape(m["name"].as_str().unwrap_or("")),
-            m["len"],
-            m["offset"]
-        );
-        if let Some(nd) = m.get("b2nd") {
-            let _ = write!(
-                line,
-                ": {}, shape {}, chunks {}, blocks {}",
-                nd["layout"].as_str().unwrap_or(""),
-                nd["shape"],
-                nd["chunkshape"],
-                nd["blockshape"]
-            );
-            if let Some(d) = nd.get("dtype") {
-                let _ = write!(line, ", dtype {}", text::escape(d.as_str().unwrap_or("")));
-            }
-        } else if let Some(v) = m.get("value") {
-            let _ = write!(line, ": {}", text::escape(&short(&v.to_string())));
-        }
-        let _ = writeln!(s, "{line}");
-    }
-    let vls = r["vlmetalayers"].as_array().unwrap_or(&none);
-    let _ = writeln!(s, "vlmeta     {}", vls.len());
-    for m in vls {
-        let mut line = format!("  {:<10}", text::escape(m["name"].as_str().unwrap_or("")));
-        if let Some(c) = m.get("chunk") {
-            let _ = write!(
-                line,
-                " {} -> {} ({})",
-                c["cbytes"],
-                bytes(&c["nbytes"]),
-                if c["memcpyed"] == true { "memcpy" } else { c["codec"].as_str().unwrap_or("") }
-            );
-        }
-        match (m.get("value"), m.get("hex")) {
-            (Some(v), _) => {
-                let _ = write!(line, ": {}", text::escape(&short(&v.to_string())));
-            }
-            (None, Some(h)) => {
-                let _ = write!(line, ": raw {}", short(h.as_str().unwrap_or("")));
-            }
-            _ => {}
-        }
-        if let Some(why) = m["not_shown"].as_str() {
-            let _ = write!(line, ": not shown, {}", text::escape(why));
-        }
-        let _ = writeln!(s, "{line}");
-    }
-    let empty = Vec::new();
-    let chunks = r["chunks"].as_array().unwrap_or(&empty);
-    let listed_specials = chunks.iter().filter(|c| !c["special"].is_null()).count() as u64;
-    let sum = &r["chunk_summary"];
-    let index_specials: u64 = ["zeros", "nan", "uninit"].iter().filter_map(|k| sum[k].as_u64()).sum();
-    let listed_index_specials =
-        chunks.iter().filter(|c| !c["special"].is_null() && c["cbytes"] == 0).count() as u64;
-    let specials = listed_specials + index_specials - listed_index_specials.min(index_specials);
-    let _ = writeln!(s, "chunks     {} ({specials} special)", r["nchunks"]);
-    const SHOWN: usize = 8;
-    for c in chunks.iter().take(SHOWN) {
-        let _ = writeln!(s, "{}", chunk_line(c));
-    }
-    let total = r["nchunks"].as_u64().unwrap_or(chunks.len() as u64);
-    if total > SHOWN as u64 && !chunks.is_empty() {
-        let _ = writeln!(s, "  ... {} more", total - SHOWN as u64);
-    }
-    if let Some(errors) = r["errors"].as_array() {
-        for e in errors {
-            let _ = writeln!(
-                s,
-                "!! {}: {}",
-                text::escape(e["part"].as_str().unwrap_or("")),
-                text::escape(e["error"].as_str().unwrap_or(""))
-            );
-        }
-    }
-    s
-}
-
-/// A filter's name in `header.filter_names`: its name, `"none"` for 0 (no filter in that
-/// slot), `"filter N"` for an id this build does not know.
-fn filter_name(id: u8) -> String {
-    match id {
-        0 => "none".into(),
-        _ => Filter::from_id(id).name().map(str::to_owned).unwrap_or_else(|| format!("filter {id}")),
-    }
-}
-
-/// One chunk's line of the human report.
-fn chunk_line(c: &Value) -> String {
-    let place = match (c.get("offset"), c.get("file_id")) {
-        (Some(o), _) => format!("offset {o}"),
-        (_, Some(id)) => format!("file {:08X}.chunk", id.as_u64().unwrap_or(0)),
-        _ => "no bytes".into(),
-    };
-    let special = c["special"].as_str().map(|k| format!(", {k}")).unwrap_or_default();
-    format!("  #{:<5} {place:<20} {} -> {}{special}", c["index"], c["cbytes"], bytes(&c["nbytes"]))
-}
-
-/// "1 byte", "N bytes" for a count in the JSON report.
-fn bytes(n: &Value) -> String {
-    format!("{n} byte{}", if n.as_u64() == Some(1) { "" } else { "s" })
-}
-
-fn short(s: &str) -> String {
-    const MAX: usize = 60;
-    if s.chars().count() <= MAX {
-        s.to_owned()
-    } else {
-        format!("{}...", s.chars().take(MAX).collect::<String>())
-    }
+/// The human view of `frame`, escaped and coloured for a terminal.
+fn human(frame: &Frame) -> String {
+    crate::colour::report(&text::escape_lines(&frame.to_string()))
 }

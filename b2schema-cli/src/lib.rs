@@ -27,6 +27,7 @@ pub mod output;
 pub mod pack;
 pub mod paths_json;
 pub mod progress;
+pub mod report;
 #[cfg(feature = "serve")]
 pub mod serve;
 pub mod slice;

@@ -31,19 +31,3 @@ pub fn hex_if_not_utf8(path: &Path) -> Option<String> {
         Some(crate::msgpack_json::hex(path.to_string_lossy().as_bytes()))
     }
 }
-
-/// The file name of a report made by [`insert`] (or with its keys), as text for a terminal:
-/// [`crate::text::path`] of its exact bytes when `"path_hex"` holds them (bytes that are not
-/// UTF-8 as `\xNN`), else `"path"` escaped.
-pub fn shown(report: &Value) -> String {
-    #[cfg(unix)]
-    if let Some(hex) = report["path_hex"].as_str() {
-        use std::os::unix::ffi::OsStrExt;
-        let bytes: Option<Vec<u8>> =
-            (0..hex.len() / 2).map(|i| u8::from_str_radix(hex.get(2 * i..2 * i + 2)?, 16).ok()).collect();
-        if let Some(bytes) = bytes {
-            return crate::text::path(Path::new(std::ffi::OsStr::from_bytes(&bytes)));
-        }
-    }
-    crate::text::escape(report["path"].as_str().unwrap_or("")).into_owned()
-}

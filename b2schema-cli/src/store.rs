@@ -6,96 +6,16 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use b2schema::Limits;
-use b2schema::store::{Embedded, Place, Store};
-use serde_json::{Value, json};
+use b2schema::store::Store;
 
 use crate::Failure;
 use crate::cat::CatOptions;
+use crate::report::store::Member;
+use crate::report::{FileName, Unreadable};
 use crate::text;
 
 fn open(path: &Path, limits: Limits) -> Result<Store, Failure> {
     crate::kind::open_store(path, limits).map_err(|e| Failure::at(path, e))
-}
-
-/// Where a member is, in words: `zip-member`, `compressed-member`, `file`, `embedded` or
-/// `remote`.
-fn place_name(p: &Place) -> &'static str {
-    match p {
-        Place::Zip { .. } => "zip-member",
-        Place::Compressed { .. } => "compressed-member",
-        Place::File(_) => "file",
-        Place::Embedded(Embedded::Frame { .. }) => "embedded",
-        Place::Embedded(Embedded::Remote { .. }) => "remote",
-    }
-}
-
-/// One member's line of `inspect --json` (see `schema/inspect.schema.json`, `store_member`;
-/// contract 2, with `path_hex` for a name that is not UTF-8).
-pub fn member_json(path: &Path, store: &Store, key: &str, place: &Place) -> Value {
-    let mut v = json!({ "schema": 2 });
-    let o = v.as_object_mut().expect("an object");
-    crate::paths_json::insert(o, path);
-    o.insert("kind".into(), json!("store-member"));
-    o.insert("store".into(), json!(store.form().name()));
-    o.insert("key".into(), json!(key));
-    o.insert("place".into(), json!(place_name(place)));
-    match place {
-        Place::Zip { name, .. } | Place::Compressed { name, .. } => {
-            o.insert("name".into(), json!(name));
-        }
-        Place::File(p) => {
-            o.insert("name".into(), json!(p.display().to_string()));
-        }
-        Place::Embedded(Embedded::Frame { offset, length }) => {
-            o.insert("embed_offset".into(), json!(offset));
-            o.insert("embed_length".into(), json!(length));
-        }
-        Place::Embedded(Embedded::Remote { urlbase, path }) => {
-            o.insert("urlbase".into(), json!(urlbase));
-            o.insert("remote_path".into(), json!(path));
-        }
-    }
-    match store.describe(key) {
-        Ok(d) => {
-            o.insert("member_kind".into(), json!(d.kind.name()));
-            if let Some(shape) = d.shape {
-                o.insert("shape".into(), json!(shape));
-            }
-            if let Some(dtype) = d.dtype {
-                o.insert("dtype".into(), json!(dtype));
-            }
-            o.insert("codec".into(), json!(d.codec.to_string()));
-            o.insert("typesize".into(), json!(d.typesize));
-            o.insert("nbytes".into(), json!(d.nbytes));
-            o.insert("frame_len".into(), json!(d.frame_len));
-        }
-        Err(e) => {
-            o.insert("error".into(), json!(e.to_string()));
-        }
-    }
-    v
-}
-
-/// The text line of a member: key, kind, shape, dtype, codec, where (escaped for a terminal).
-fn member_line(v: &Value) -> String {
-    let s = |k: &str| v[k].as_str().unwrap_or("");
-    if let Some(e) = v["error"].as_str() {
-        return format!("{}  {}  error: {}", text::escape(s("key")), s("place"), text::escape(e));
-    }
-    let shape = v["shape"].as_array().map(|a| {
-        let dims: Vec<String> = a.iter().map(Value::to_string).collect();
-        if dims.len() == 1 { format!("({},)", dims[0]) } else { format!("({})", dims.join(", ")) }
-    });
-    format!(
-        "{}  {}  {}{}  {}  {} bytes  [{}]",
-        text::escape(s("key")),
-        s("member_kind"),
-        shape.unwrap_or_default(),
-        v["dtype"].as_str().map(|d| format!(" {}", text::escape(d))).unwrap_or_default(),
-        text::escape(s("codec")),
-        v["nbytes"],
-        s("place"),
-    )
 }
 
 /// `inspect STORE [--json]`: the store's form and members; a member that cannot be described
@@ -144,10 +64,8 @@ pub fn write_listing(out: &mut impl Write, path: &Path, store: &Store, as_json: 
         match crate::kind::open_store(store.path(), *store.limits()).and_then(b2schema::table::CTable::new) {
             Ok(t) => failed |= crate::table::write_heading(out, path, &t, as_json)?,
             Err(e) if as_json => {
-                let mut line = serde_json::Map::new();
-                crate::paths_json::insert(&mut line, path);
-                line.insert("error".into(), json!(e.to_string()));
-                writeln!(out, "{}", Value::Object(line))?;
+                let line = Unreadable { name: FileName::of(path), error: e.to_string() };
+                writeln!(out, "{}", crate::report::json(&line))?;
                 failed = true;
             }
             Err(e) => {
@@ -171,12 +89,12 @@ pub fn write_listing(out: &mut impl Write, path: &Path, store: &Store, as_json: 
         )?;
     }
     for m in store.members() {
-        let v = member_json(path, store, &m.key, &m.place);
-        failed |= v.get("error").is_some();
+        let member = Member::of(path, store, &m.key, &m.place);
+        failed |= member.failed();
         if as_json {
-            writeln!(out, "{}", text::json(&v))?;
+            writeln!(out, "{}", crate::report::json_line(&member))?;
         } else {
-            writeln!(out, "  {}", member_line(&v))?;
+            writeln!(out, "  {member}")?;
         }
     }
     Ok(failed)

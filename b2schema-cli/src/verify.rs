@@ -7,11 +7,10 @@ use std::process::ExitCode;
 use b2schema::frame::{FrameHeader, Trailer};
 use b2schema::layout::{B2Layout, Layout};
 
-use serde_json::{Value, json};
-
 use crate::open::{self, Mode};
+use crate::report::verify::{Decoded, Index, Outcome, Section, Verdict};
 use crate::summary::Select;
-use crate::{Failure, colour, text, walk};
+use crate::{Failure, text, walk};
 
 /// What `verify` checks and how it says it.
 #[derive(Clone, Copy, Debug, Default)]
@@ -41,13 +40,17 @@ pub fn run(paths: &[PathBuf], o: &VerifyOptions, select: &Select) -> Result<Exit
     let mut written = Ok(());
     let mut tell = |path: &Path, verdict: Verdict| -> io::Result<()> {
         seen += 1;
-        match &verdict {
-            Verdict::Checked { failed: true, .. } => differ += 1,
-            Verdict::Unreadable(_) => unreadable += 1,
-            Verdict::Checked { .. } => {}
+        match &verdict.outcome {
+            Outcome::Unreadable { .. } => unreadable += 1,
+            Outcome::Checked(_) if !verdict.ok => differ += 1,
+            Outcome::Checked(_) => {}
         }
-        write_verdict(&mut out, path, &verdict, o)?;
-        if let Verdict::Unreadable(e) = &verdict {
+        if o.json {
+            writeln!(out, "{}", crate::report::json(&verdict))?;
+        } else {
+            writeln!(out, "{verdict}")?;
+        }
+        if let Outcome::Unreadable { error: e } = &verdict.outcome {
             // After the report's lines so far, for a terminal that shows both streams.
             out.flush()?;
             let _ = writeln!(io::stderr(), "b2schema: {}: {}", text::path(path), text::escape(e));
@@ -63,11 +66,11 @@ pub fn run(paths: &[PathBuf], o: &VerifyOptions, select: &Select) -> Result<Exit
                         Some(v) => tell(at, v),
                         None => Ok(()),
                     },
-                    Err(e) => tell(at, Verdict::Unreadable(e)),
+                    Err(e) => tell(at, Verdict::unreadable(at, e)),
                 });
                 match members {
                     Ok(w) => w,
-                    Err(e) => tell(&p, Verdict::Unreadable(e)),
+                    Err(e) => tell(&p, Verdict::unreadable(&p, e)),
                 }
             }
             walk::Found::Frame(p) if walk::skipped(&p, paths.contains(&p)) => Ok(()),
@@ -75,7 +78,7 @@ pub fn run(paths: &[PathBuf], o: &VerifyOptions, select: &Select) -> Result<Exit
                 Some(v) => tell(&p, v),
                 None => Ok(()),
             },
-            walk::Found::Unlisted(p, e) => tell(&p, Verdict::Unreadable(e.to_string())),
+            walk::Found::Unlisted(p, e) => tell(&p, Verdict::unreadable(&p, e.to_string())),
         };
         if written.is_err() {
             break;
@@ -93,14 +96,6 @@ pub fn run(paths: &[PathBuf], o: &VerifyOptions, select: &Select) -> Result<Exit
     })
 }
 
-/// One frame's result.
-enum Verdict {
-    /// Read: each part's name, its result (a summary or what is wrong) and its JSON.
-    Checked { base: u64, parts: Vec<(&'static str, Result<String, String>, Value)>, failed: bool },
-    /// Not read at all: why.
-    Unreadable(String),
-}
-
 /// The verdict on the frame at `path`; `None` when `select` leaves it out.
 fn verify_one(path: &Path, o: &VerifyOptions, select: &Select) -> Option<Verdict> {
     let file = match open::open(path, o.offset, o.limits, Mode::Located) {
@@ -108,9 +103,11 @@ fn verify_one(path: &Path, o: &VerifyOptions, select: &Select) -> Option<Verdict
         Err(Failure::Message(e)) => {
             // Without the path the message starts with (the line names it).
             let at = format!("{}: ", path.display());
-            return Some(Verdict::Unreadable(e.strip_prefix(&at).unwrap_or(&e).to_owned()));
+            return Some(Verdict::unreadable(path, e.strip_prefix(&at).unwrap_or(&e).to_owned()));
         }
-        Err(Failure::ClosedPipe) => return Some(Verdict::Unreadable(String::from("the output was closed"))),
+        Err(Failure::ClosedPipe) => {
+            return Some(Verdict::unreadable(path, String::from("the output was closed")));
+        }
     };
     check(path, &file, o, select)
 }
@@ -129,102 +126,15 @@ fn check(
     let t = base + file.trailer_offset() as usize;
     let header = section::<FrameHeader>("header", file.header_bytes(), base, FrameHeader::LAYOUT);
     let trailer = section::<Trailer>("trailer", file.trailer_bytes(), t, Trailer::LAYOUT);
-    let mut parts = Vec::new();
-    for (name, r) in [("header", header), ("trailer", trailer)] {
-        let j = match &r {
-            Ok(n) => json!({ "len": n, "identical": true }),
-            Err(msg) => json!({ "identical": false, "error": msg }),
-        };
-        parts.push((name, r.map(|n| format!("{name} {n} bytes")), j));
-    }
-    let mut located = None;
     let frame = match file.view() {
         Ok(v) => match v.chunk_locations_with_limit(o.limits.max_chunks()) {
-            Ok(locs) => {
-                let at = base as u64 + v.index_offset;
-                let j = json!({ "valid": true, "nchunks": locs.len(), "index_len": v.index_bytes.len(), "index_offset": at });
-                let line = format!("{} chunks indexed", locs.len());
-                located = Some(locs.len());
-                ("frame", Ok(line), j)
-            }
-            Err(e) => {
-                let msg = format!("the offsets index: {}", open::absolute(o.offset, e));
-                ("frame", Err(msg.clone()), json!({ "valid": false, "error": msg }))
-            }
+            Ok(locs) => Index::valid(locs.len(), v.index_bytes.len(), base as u64 + v.index_offset),
+            Err(e) => Index::invalid(format!("the offsets index: {}", open::absolute(o.offset, e))),
         },
-        Err(e) => {
-            let msg = open::explain(path, o.offset, e);
-            ("frame", Err(msg.clone()), json!({ "valid": false, "error": msg }))
-        }
+        Err(e) => Index::invalid(open::explain(path, o.offset, e)),
     };
-    parts.push(frame);
-    if o.deep && located.is_some() {
-        let r = crate::deep::decode_all(file);
-        let j = match &r {
-            Ok(n) => json!({ "decoded": n, "valid": true }),
-            Err(msg) => json!({ "valid": false, "error": msg }),
-        };
-        parts.push(("chunks", r.map(|n| format!("{n} chunks decoded")), j));
-    }
-    let failed = parts.iter().any(|(_, r, _)| r.is_err());
-    Some(Verdict::Checked { base: base as u64, parts, failed })
-}
-
-/// The line (or JSON object) of one frame.
-fn write_verdict(out: &mut dyn Write, path: &Path, v: &Verdict, o: &VerifyOptions) -> io::Result<()> {
-    if o.json {
-        let mut m = serde_json::Map::new();
-        m.insert("schema".into(), json!(crate::inspect::SCHEMA_VERSION));
-        crate::paths_json::insert(&mut m, path);
-        match v {
-            Verdict::Checked { base, parts, failed } => {
-                m.insert("ok".into(), json!(!failed));
-                m.insert("offset".into(), json!(base));
-                for (name, _, j) in parts {
-                    m.insert((*name).into(), j.clone());
-                }
-            }
-            Verdict::Unreadable(e) => {
-                m.insert("ok".into(), json!(false));
-                m.insert("error".into(), json!(e));
-            }
-        }
-        return writeln!(out, "{}", Value::Object(m));
-    }
-    let name = text::path(path);
-    match v {
-        Verdict::Checked { base, parts, failed: false } => {
-            let at = if *base == 0 { String::new() } else { format!(" (frame at offset {base})") };
-            let said: Vec<&str> = parts.iter().filter_map(|(_, r, _)| r.as_deref().ok()).collect();
-            let mut what = said.join(", ");
-            if !o.deep {
-                what.push_str(" (not decoded: --quick)");
-            }
-            let ok = colour::paint(colour::OK, "ok");
-            writeln!(out, "{ok} {name}{at}: {what}, header and trailer re-encoded identically")
-        }
-        Verdict::Checked { parts, .. } => {
-            // A part that fails for the reason an earlier one gave (the frame, when its header
-            // does not decode) adds nothing to the line.
-            let mut wrong: Vec<String> = Vec::new();
-            for (part, r, _) in parts {
-                if let Err(e) = r
-                    && !wrong.iter().any(|w| w.contains(e.as_str()))
-                {
-                    wrong.push(format!("{part}: {e}"));
-                }
-            }
-            writeln!(
-                out,
-                "{} {name}: {}",
-                colour::paint(colour::FAIL, "FAIL"),
-                text::escape(&wrong.join("; "))
-            )
-        }
-        Verdict::Unreadable(e) => {
-            writeln!(out, "{} {name}: {}", colour::paint(colour::FAIL, "FAIL"), text::escape(e))
-        }
-    }
+    let chunks = (o.deep && frame.valid).then(|| Decoded::of(crate::deep::decode_all(file)));
+    Some(Verdict::checked(path, base as u64, Section::of(header), Section::of(trailer), frame, chunks))
 }
 
 /// Decodes `bytes` (at `base` in the frame) as a `T`, re-encodes it and compares.

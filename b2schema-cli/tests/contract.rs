@@ -314,6 +314,8 @@ fn verify_json_says_each_section() {
     assert_eq!(v["ok"], true);
     assert_eq!(v["header"], serde_json::json!({"len": 266, "identical": true}));
     assert_eq!(v["frame"]["nchunks"], 6);
+    let keys = |v: &Value| v.as_object().unwrap().keys().cloned().collect::<Vec<String>>();
+    assert_eq!(keys(&v["frame"]), ["valid", "nchunks", "index_len", "index_offset"], "{v}");
     // A flipped byte of the header: exit 1, the section says where.
     let dir = temp_dir("verify-json");
     let mut bytes = std::fs::read(repo_root().join(f)).unwrap();
@@ -323,6 +325,8 @@ fn verify_json_says_each_section() {
     assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
     let v: Value = serde_json::from_str(&text(&o.stdout)).unwrap();
     assert_eq!(v["header"]["identical"], false, "{v}");
+    // A section that differs has no length: its keys are the contract's, in its order.
+    assert_eq!(keys(&v["header"]), ["identical", "error"], "{v}");
     assert!(v["header"]["error"].as_str().unwrap().contains("at offset 47 (typesize)"), "{v}");
     assert_eq!(v["trailer"]["identical"], true, "{v}");
     std::fs::remove_dir_all(&dir).unwrap();

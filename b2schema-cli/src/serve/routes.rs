@@ -269,7 +269,7 @@ fn file_json(rel: &str, file: &FrameFile) -> Result<Value, String> {
         all_chunks: false,
         recursive: false,
     };
-    let mut r = crate::inspect::report(Path::new(rel), file, &opts).map_err(|e| e.to_string())?.value;
+    let mut r = crate::inspect::report(Path::new(rel), file, &opts).map_err(|e| e.to_string())?.value();
     let bytes = file.header_bytes();
     let shown = &bytes[..bytes.len().min(MAX_HEX_BYTES)];
     r["header_hex"] = json!(crate::msgpack_json::hex(shown));
