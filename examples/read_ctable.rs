@@ -8,7 +8,7 @@ use std::error::Error;
 use std::path::{Path, PathBuf};
 
 use b2schema::Value;
-use b2schema::store::CTable;
+use b2schema::table::CTable;
 
 fn main() -> Result<(), Box<dyn Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
