@@ -3,10 +3,12 @@
 // serve; here `fetch` of those paths is answered by the worker, each within DEADLINE_MS (a
 // worker that does not answer in time is ended and made anew: the page says so, the tab never
 // hangs). The file: chosen or dropped by the user, or `?url=URL` (read by Range requests) with
-// `&key=/g/y` for a member of a `.b2z` or `.b2e` store.
+// `&key=/g/y` for a member of a `.b2z` or `.b2e` store; `&timeout=SECONDS` sets DEADLINE_MS
+// (30 s unless given).
 "use strict";
 (() => {
-  const DEADLINE_MS = 30000;
+  const params = new URLSearchParams(location.search);
+  const DEADLINE_MS = Math.min(600, Math.max(1, +params.get("timeout") || 30)) * 1000;
   const realFetch = window.fetch.bind(window);
   const pending = new Map();
   let worker = null;
@@ -92,7 +94,6 @@
 
   // `?url=`: the page to show is known before the file is read (a store by its name), so that
   // app.js's first page is the file's, drawn once the worker has opened it.
-  const params = new URLSearchParams(location.search);
   const url = params.get("url");
   if (url) {
     const key = params.get("key");
