@@ -1,4 +1,4 @@
-//! The module's buffers (as in `tests/wasm`): a table of `Vec<u8>` behind 1-based handles, 0
+//! The module's buffers (this file is `tests/wasm`'s too, included by `#[path]`): a table of `Vec<u8>` behind 1-based handles, 0
 //! meaning none. The host asks for a buffer of a given length, writes its bytes at the address
 //! the module gives, and reads results the same way.
 
