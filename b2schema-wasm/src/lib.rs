@@ -4,7 +4,7 @@
 //! asking its host for byte ranges.
 //!
 //! The bytes come from a [`ReadAt`](b2schema::storage::ReadAt) source: bytes in the module's
-//! memory ([`b2schema::storage::Memory`]), or the host's ([`host::HostSource`], on WebAssembly):
+//! memory ([`b2schema::storage::Memory`]), or the host's (`host::HostSource`, on WebAssembly):
 //! the module imports one function, `b2schema.read(source, offset, len, ptr)`, which the host
 //! answers synchronously (in a Web Worker: `FileReaderSync` over a `File`, or a synchronous
 //! `XMLHttpRequest` with `Range` for a URL; under node: `fs.readSync`). The readers stay
