@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Build b2schema-chunk for wasm32-unknown-unknown, installing the toolchain when it is missing.
+# Build b2schema-chunk and the readers for wasm32-unknown-unknown, installing the toolchain when
+# it is missing.
 #
 #     WASM=$(scripts/wasm.sh)          # the release .wasm of tests/wasm (the only line on stdout)
+#     WASM=$(scripts/wasm.sh viewer)   # the static viewer's module: b2schema-wasm (the readers,
+#                                      # with serve's answers), its release .wasm
 #     scripts/wasm.sh no-std           # b2schema-chunk alone, without std (core + alloc)
 #
 # rustup cannot add the wasm32 target's standard library here (no network but the package
@@ -60,12 +63,16 @@ harness)
     wasm_cargo build -Zbuild-std=std,panic_abort --release -p b2schema-wasm-test >&2
     echo "$target_dir/wasm32-unknown-unknown/release/b2schema_wasm_test.wasm"
     ;;
+viewer)
+    wasm_cargo build -Zbuild-std=std,panic_abort --release -p b2schema-wasm >&2
+    echo "$target_dir/wasm32-unknown-unknown/release/b2schema_wasm.wasm"
+    ;;
 no-std)
     wasm_cargo build -Zbuild-std=core,alloc --release -p b2schema-chunk --no-default-features \
         --features blosclz,lz4,zlib,zstd >&2
     ;;
 *)
-    echo "usage: scripts/wasm.sh [harness|no-std]" >&2
+    echo "usage: scripts/wasm.sh [harness|viewer|no-std]" >&2
     exit 2
     ;;
 esac

@@ -117,7 +117,7 @@ pub fn explain(path: &Path, offset: u64, e: b2schema::Error) -> String {
 /// `e` with its offset made absolute in the file, saying where the frame starts when not 0.
 pub fn absolute(offset: u64, e: b2schema::Error) -> String {
     // An offset past any file's end was refused before an offset could be read there.
-    let Some(base) = usize::try_from(offset).ok().filter(|&o| o != 0 && o <= 1 << 48) else {
+    let Some(base) = usize::try_from(offset).ok().filter(|&o| o != 0 && offset <= 1 << 48) else {
         return crate::budget::cli_text(&e.to_string()).into_owned();
     };
     in_file(offset, e.shift_offset(base))

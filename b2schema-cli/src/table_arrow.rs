@@ -2,6 +2,7 @@
 //! stream (the library's `table::ArrowReader`, 65,536 rows a batch, written as each batch is
 //! read), on stdout (never a terminal) or to `-o FILE` (whole or absent).
 
+#[cfg(feature = "arrow")]
 use std::io;
 use std::path::Path;
 use std::process::ExitCode;

@@ -48,6 +48,16 @@ pub mod __fuzz {
     pub use super::http::{Refusal, Request, percent_decode, query_param, read_request};
 }
 
+/// What the static viewer's module (`b2schema-wasm`, run in the browser) calls: the pages' JSON
+/// and PNG answers for a frame or a store it opened from the browser's bytes, so that one
+/// `assets/app.js` draws both. Not part of the API.
+#[doc(hidden)]
+pub mod __viewer {
+    pub use super::batches::limits as batch_limits;
+    pub use super::http::{Response, query_param};
+    pub use super::routes::{frame_answer, store_answer};
+}
+
 /// Requests served at once (workers); whole requests beyond them wait in a queue, then are
 /// answered 503.
 pub const MAX_CONNECTIONS: usize = 8;

@@ -6,6 +6,7 @@ use std::path::Path;
 use b2schema::array::{ArrayReader, ReadOptions, Selection};
 use b2schema::b2nd;
 use b2schema::frame::FrameFile;
+use b2schema::store::Store;
 use serde_json::{Value, json};
 
 use super::http::{Request, Response, query_param};
@@ -56,16 +57,10 @@ pub fn route(roots: &Roots, req: &Request) -> Response {
             if !stores::is_store(&path) {
                 return Response::error(422, "not a python-blosc2 store");
             }
-            let number = |k: &str, d: usize| q(k).and_then(|v| v.parse::<usize>().ok()).unwrap_or(d);
-            let answer = if req.path == "/api/store" {
-                stores::store_json(&path)
-            } else {
-                let order = q("sort")
-                    .filter(|c| !c.is_empty())
-                    .map(|column| stores::Order { column, descending: q("desc").is_some_and(|d| d == "1") });
-                stores::table_page(&path, number("offset", 0), number("limit", 50), order.as_ref())
-            };
-            answer.map(json_response).unwrap_or_else(refusal)
+            match stores::open(&path) {
+                Ok(store) => store_answer(&req.path, store, &q),
+                Err(e) => refusal(e.to_string()),
+            }
         }
         "/api/file" | "/api/heatmap.png" | "/api/plot.png" | "/api/value" | "/api/batch" => {
             let (path, rel) = match resolved(roots, &q) {
@@ -88,30 +83,57 @@ pub fn route(roots: &Roots, req: &Request) -> Response {
                 }
                 None => open_frame(&path, limits).map_err(|e| e.without_file().to_string()),
             };
-            let file = match opened {
-                Ok(f) => f,
-                Err(e) if e.contains(b2schema::frame::OUTSIDE) => return refusal(e),
-                Err(e) => {
-                    let body =
-                        json!({ "error": format!("not a Blosc2 frame: {e}"), "path": rel, "key": key });
-                    return Response { status: 422, ..json_response(body) };
-                }
-            };
-            let number = |k: &str, d: usize| q(k).and_then(|v| v.parse::<usize>().ok()).unwrap_or(d);
-            let answer = match req.path.as_str() {
-                "/api/file" => file_json(&rel, &file).map(json_response),
-                "/api/value" => value(&file, &q("at").unwrap_or_default()).map(json_response),
-                "/api/batch" => {
-                    batches::page(file, number("batch", 0), number("offset", 0), number("limit", 50))
-                        .map(json_response)
-                }
-                "/api/plot.png" => plot(&file),
-                _ => heatmap(&file, &q),
-            };
-            answer.unwrap_or_else(refusal)
+            frame_answer(&req.path, &rel, key.as_deref(), opened, &q)
         }
         _ => Response::error(404, "no such page"),
     }
+}
+
+/// `/api/store` (the store's members, vlmeta and table schema) or `/api/table` (a page of rows,
+/// by the parameters `offset`, `limit`, `sort` and `desc` of `q`) for `store`, however opened
+/// (the static viewer's module opens it from the browser's bytes).
+pub fn store_answer(req_path: &str, store: Store, q: &dyn Fn(&str) -> Option<String>) -> Response {
+    let number = |k: &str, d: usize| q(k).and_then(|v| v.parse::<usize>().ok()).unwrap_or(d);
+    let answer = if req_path == "/api/store" {
+        stores::store_json(store)
+    } else {
+        let order = q("sort")
+            .filter(|c| !c.is_empty())
+            .map(|column| stores::Order { column, descending: q("desc").is_some_and(|d| d == "1") });
+        stores::table_page(store, number("offset", 0), number("limit", 50), order.as_ref())
+    };
+    answer.map(json_response).unwrap_or_else(refusal)
+}
+
+/// `/api/file`, `/api/value`, `/api/batch`, `/api/plot.png` or (any other path)
+/// `/api/heatmap.png` for the frame `opened` (the file `rel`, or its store's member `key`), or
+/// the answer saying why it did not open; however it was opened (the static viewer's module
+/// opens it from the browser's bytes).
+pub fn frame_answer(
+    req_path: &str,
+    rel: &str,
+    key: Option<&str>,
+    opened: Result<FrameFile, String>,
+    q: &dyn Fn(&str) -> Option<String>,
+) -> Response {
+    let file = match opened {
+        Ok(f) => f,
+        Err(e) if e.contains(b2schema::frame::OUTSIDE) => return refusal(e),
+        Err(e) => {
+            let body = json!({ "error": format!("not a Blosc2 frame: {e}"), "path": rel, "key": key });
+            return Response { status: 422, ..json_response(body) };
+        }
+    };
+    let number = |k: &str, d: usize| q(k).and_then(|v| v.parse::<usize>().ok()).unwrap_or(d);
+    let answer = match req_path {
+        "/api/file" => file_json(rel, &file).map(json_response),
+        "/api/value" => value(&file, &q("at").unwrap_or_default()).map(json_response),
+        "/api/batch" => batches::page(file, number("batch", 0), number("offset", 0), number("limit", 50))
+            .map(json_response),
+        "/api/plot.png" => plot(&file),
+        _ => heatmap(&file, &q),
+    };
+    answer.unwrap_or_else(refusal)
 }
 
 /// The answer to a request that failed: 403 when a file it met leaves the roots (a member,

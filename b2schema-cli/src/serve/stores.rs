@@ -26,7 +26,7 @@ pub fn is_store(path: &Path) -> bool {
 }
 
 /// The store at `path` (a path, or a URL given as a root).
-fn open(path: &Path) -> b2schema::Result<Store> {
+pub fn open(path: &Path) -> b2schema::Result<Store> {
     crate::kind::open_store(path, Limits::default())
 }
 
@@ -61,8 +61,7 @@ pub fn summary(path: &Path) -> serde_json::Map<String, Value> {
 /// `/api/store`: the store's form and members (key, kind, shape, dtype, codec, and for a member
 /// file of a `.b2d` its path under the store), its vlmeta as values, and a CTable's schema
 /// (each column's name, kind, nullability and whole spec) and vlmeta.
-pub fn store_json(path: &Path) -> Result<Value, String> {
-    let store = open(path).map_err(|e| e.to_string())?;
+pub fn store_json(store: Store) -> Result<Value, String> {
     let members: Vec<Value> = store
         .members()
         .iter()
@@ -132,12 +131,12 @@ pub struct Order {
 }
 
 /// `/api/table`: live rows `offset..offset + limit` (at most [`MAX_PAGE`], and at most
-/// [`MAX_PAGE_CELLS`] cells) of the CTable at `path`, in the stored order or in `order`'s, values
+/// [`MAX_PAGE_CELLS`] cells) of the CTable in `store`, in the stored order or in `order`'s, values
 /// as `cat` writes them, each cut to [`shown::MAX_VALUE_CHARS`]. Unsorted, only the rows of the
 /// page are read of each column ([`CTable::live_rows`]): memory follows the page, never the
 /// table; sorted, see [`super::sort`].
-pub fn table_page(path: &Path, offset: usize, limit: usize, order: Option<&Order>) -> Result<Value, String> {
-    let t = open(path).and_then(CTable::new).map_err(|e| e.to_string())?;
+pub fn table_page(store: Store, offset: usize, limit: usize, order: Option<&Order>) -> Result<Value, String> {
+    let t = CTable::new(store).map_err(|e| e.to_string())?;
     let ncols = t.columns().len().max(1);
     let limit = limit.min(MAX_PAGE).min((MAX_PAGE_CELLS / ncols).max(1));
     let start = offset as u64;

@@ -13,41 +13,14 @@
 //! const r = b2.decompress(h, limit); // b2.bufOk(r): 1 the output, 0 the error's message
 //! ```
 
-use std::cell::RefCell;
+// The table of buffers, the static viewer's module's own (b2schema-wasm): one file for both
+// modules, included here so that this module stays b2schema-chunk's alone.
+#[allow(dead_code)] // `text` and `take` serve the viewer's sources only.
+#[path = "../../../b2schema-wasm/src/slots.rs"]
+mod slots;
 
-/// A buffer and whether it holds a result (1) or an error's message (0).
-struct Slot {
-    bytes: Vec<u8>,
-    ok: bool,
-}
-
-thread_local! {
-    static SLOTS: RefCell<Vec<Option<Slot>>> = const { RefCell::new(Vec::new()) };
-}
-
-/// Keeps `bytes` and returns its handle.
-fn put(bytes: Vec<u8>, ok: bool) -> u32 {
-    SLOTS.with_borrow_mut(|slots| {
-        let slot = Some(Slot { bytes, ok });
-        let index = match slots.iter().position(Option::is_none) {
-            Some(i) => {
-                slots[i] = slot;
-                i
-            }
-            None => {
-                slots.push(slot);
-                slots.len() - 1
-            }
-        };
-        u32::try_from(index + 1).unwrap_or(0)
-    })
-}
-
-/// What `f` makes of the buffer `handle` (`None` for no such buffer).
-fn with<T>(handle: u32, f: impl FnOnce(&Slot) -> T) -> Option<T> {
-    let index = usize::try_from(handle).ok()?.checked_sub(1)?;
-    SLOTS.with_borrow(|slots| slots.get(index)?.as_ref().map(f))
-}
+use slots::{free as b2_buf_free, len as b2_buf_len, new as b2_buf_new, ok as b2_buf_ok, ptr as b2_buf_ptr};
+use slots::{put, with};
 
 /// The result of an operation on the buffers `inputs`, kept as a buffer.
 fn run(inputs: &[u32], op: impl FnOnce(&[&[u8]]) -> Result<Vec<u8>, String>) -> u32 {
@@ -60,42 +33,6 @@ fn run(inputs: &[u32], op: impl FnOnce(&[&[u8]]) -> Result<Vec<u8>, String>) -> 
         Ok(bytes) => put(bytes, true),
         Err(message) => put(message.into_bytes(), false),
     }
-}
-
-/// A new zeroed buffer of `len` bytes (0 when it cannot be allocated).
-fn b2_buf_new(len: u32) -> u32 {
-    let Ok(len) = usize::try_from(len) else { return 0 };
-    let mut bytes = Vec::new();
-    if bytes.try_reserve_exact(len).is_err() {
-        return 0;
-    }
-    bytes.resize(len, 0);
-    put(bytes, true)
-}
-
-/// The address of the buffer's first byte in linear memory (0 for no such buffer).
-fn b2_buf_ptr(handle: u32) -> u32 {
-    with(handle, |s| u32::try_from(s.bytes.as_ptr().expose_provenance()).unwrap_or(0)).unwrap_or(0)
-}
-
-/// The buffer's length in bytes (0 for no such buffer).
-fn b2_buf_len(handle: u32) -> u32 {
-    with(handle, |s| u32::try_from(s.bytes.len()).unwrap_or(u32::MAX)).unwrap_or(0)
-}
-
-/// 1 when the buffer holds an operation's output (or the host's bytes), 0 when an error's message.
-fn b2_buf_ok(handle: u32) -> u32 {
-    with(handle, |s| u32::from(s.ok)).unwrap_or(0)
-}
-
-/// Frees the buffer (nothing for no such buffer).
-fn b2_buf_free(handle: u32) {
-    let Some(index) = usize::try_from(handle).ok().and_then(|h| h.checked_sub(1)) else { return };
-    SLOTS.with_borrow_mut(|slots| {
-        if let Some(slot) = slots.get_mut(index) {
-            *slot = None;
-        }
-    });
 }
 
 /// The chunk in buffer `chunk` decompressed, at most `limit` bytes, as a new buffer

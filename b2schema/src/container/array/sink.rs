@@ -42,7 +42,14 @@ impl ArrayReader<'_> {
         let hi: Vec<u64> = ranges.iter().zip(&self.chunkshape).map(|(r, &c)| (r.end - 1) / c).collect();
         let row_bytes = ranges[1..].iter().fold(self.typesize as u64, |a, r| a * (r.end - r.start)) as usize;
         let rows = ranges[0].end - ranges[0].start;
-        let nthreads = (opts.nthreads.max(1) as u64).min(rows) as usize;
+        // One where the target cannot start threads (WebAssembly without atomics, as
+        // `wasm32-unknown-unknown`, where std's spawn fails), as the chunk codec does.
+        let usable = if cfg!(all(target_family = "wasm", not(target_feature = "atomics"))) {
+            1
+        } else {
+            opts.nthreads
+        };
+        let nthreads = (usable.max(1) as u64).min(rows) as usize;
         // A group of bands is a range of the first dimension: the bands are made as they are
         // visited, so memory does not depend on how many blocks the selection crosses. Bands are
         // cut at chunk boundaries: each lies in one chunk row.
