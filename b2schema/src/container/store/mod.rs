@@ -52,6 +52,7 @@ mod rows;
 #[cfg(feature = "http")]
 mod url;
 mod write;
+mod write_cells;
 mod zip;
 mod zip_write;
 
