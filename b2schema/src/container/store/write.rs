@@ -221,7 +221,7 @@ impl StoreWriter {
     /// systems), and the old one is removed. Killed at any point, `path` is the old directory
     /// or the new one, whole (a temporary directory `.NAME.PID.tmp` may be left beside it).
     /// Elsewhere the old directory is moved aside first, then the new one in (killed between
-    /// the two renames, `path` is missing and the old table lies at `.NAME.PID.old`).
+    /// the two renames, `path` is missing and the old table lies at `.NAME.PID.tmp.old`).
     pub fn replace_dir(&self, path: impl AsRef<Path>) -> Result<()> {
         let path = path.as_ref();
         if !std::fs::symlink_metadata(path).is_ok_and(|m| m.is_dir()) {
@@ -234,8 +234,6 @@ impl StoreWriter {
             let _ = std::fs::remove_dir_all(&tmp);
             return Err(Error::from(e).in_field("path"));
         }
-        #[cfg(test)]
-        failpoint::hit("store::replace_dir::swapped");
         // `tmp` now holds the old table.
         std::fs::remove_dir_all(&tmp).map_err(|e| Error::from(e).in_field("path"))
     }
@@ -255,8 +253,6 @@ impl StoreWriter {
                 let mut f = std::fs::OpenOptions::new().write(true).create_new(true).open(&p)?;
                 f.write_all(&bytes)?;
                 f.sync_all()?;
-                #[cfg(test)]
-                failpoint::hit("store::write_beside::file");
             }
             // The directories' entries too.
             for d in walk_dirs(&tmp)? {
