@@ -97,6 +97,29 @@ fn cat_arrow_is_refused_for_what_is_not_a_table_and_for_a_terminal() {
     assert_eq!(o.status.code(), Some(2));
 }
 
+/// python-blosc2 reads the table `packed` as the fixture's `columns` (comma-separated: the same
+/// Arrow schema and rows), or, `columns` empty, as all of the fixture's rows (the same values: a
+/// string's or bytes' Arrow type is python-blosc2's own for the kind written from Arrow).
+/// Prints `equal` or what differs.
+fn python_reads_as_fixture(packed: &std::path::Path, columns: &str) -> String {
+    let script = r#"
+import sys, blosc2
+ours = blosc2.CTable.open(sys.argv[1]).to_arrow()
+theirs = blosc2.CTable.open(sys.argv[2]).to_arrow()
+if sys.argv[3]:
+    theirs = theirs.select(sys.argv[3].split(","))
+same = (not sys.argv[3] or ours.schema.equals(theirs.schema)) and ours.to_pylist() == theirs.to_pylist()
+print("equal" if same else f"differ:\n{ours}\n{theirs}")
+"#;
+    let o = Command::new(b2schema_tests::python())
+        .current_dir(repo_root())
+        .args(["-c", script, packed.to_str().unwrap(), TABLE, columns])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8_lossy(&o.stdout).trim().to_string()
+}
+
 #[test]
 fn pack_arrow_stream_is_a_ctable_python_blosc2_reads_equal() {
     let dir = std::env::temp_dir().join(format!("b2schema-pack-arrow-{}", std::process::id()));
@@ -110,19 +133,7 @@ fn pack_arrow_stream_is_a_ctable_python_blosc2_reads_equal() {
         let o = b2schema(&["pack", stream.to_str().unwrap(), packed.to_str().unwrap()]);
         assert!(o.status.success(), "{out}: {}", String::from_utf8_lossy(&o.stderr));
         // python-blosc2 reads what was packed as the fixture's own rows.
-        let script = r#"
-import sys, blosc2
-ours = blosc2.CTable.open(sys.argv[1]).to_arrow()
-theirs = blosc2.CTable.open(sys.argv[2]).to_arrow().select(["id", "x", "ok", "n32"])
-print("equal" if ours.schema.equals(theirs.schema) and ours.to_pylist() == theirs.to_pylist() else f"differ:\n{ours}\n{theirs}")
-"#;
-        let o = Command::new(b2schema_tests::python())
-            .current_dir(repo_root())
-            .args(["-c", script, packed.to_str().unwrap(), TABLE])
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "equal", "{out}");
+        assert_eq!(python_reads_as_fixture(&packed, "id,x,ok,n32"), "equal", "{out}");
     }
     // Every column of the fixture, strings and bytes too: the same values (their Arrow types are
     // python-blosc2's own for what it writes from Arrow: `utf8`, `vlbytes`).
@@ -132,19 +143,7 @@ print("equal" if ours.schema.equals(theirs.schema) and ours.to_pylist() == their
     let packed = dir.join("all.b2d");
     let o = b2schema(&["pack", all.to_str().unwrap(), packed.to_str().unwrap()]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let script = r#"
-import sys, blosc2
-ours = blosc2.CTable.open(sys.argv[1]).to_arrow().to_pylist()
-theirs = blosc2.CTable.open(sys.argv[2]).to_arrow().to_pylist()
-print("equal" if ours == theirs else f"differ:\n{ours}\n{theirs}")
-"#;
-    let o = Command::new(b2schema_tests::python())
-        .current_dir(repo_root())
-        .args(["-c", script, packed.to_str().unwrap(), TABLE])
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "equal");
+    assert_eq!(python_reads_as_fixture(&packed, ""), "equal");
     // A list column has no CTable kind the writer writes: refused, named, nothing left.
     let lists = dir.join("lists.arrows");
     let script = r#"

@@ -55,13 +55,7 @@ pub(super) fn column_type(spec: &ColumnSpec) -> Result<ColumnType> {
                 )
                 .in_field("dtype_str"))
             })?;
-            let item_shape: Vec<u64> = spec
-                .spec
-                .get("item_shape")
-                .and_then(Value::as_slice)
-                .map(|s| s.iter().filter_map(Value::as_u64).collect())
-                .unwrap_or_default();
-            ColumnType::NdArray { item: Box::new(item), item_shape }
+            ColumnType::NdArray { item: Box::new(item), item_shape: super::cells::item_shape(spec) }
         }
         other => scalar(other).ok_or_else(|| {
             at(Error::invalid(
