@@ -251,7 +251,7 @@ enum Command {
         /// The .npy file (any dtype, C or Fortran order, 0 to 16 dimensions); - reads stdin
         /// (within --max-decompressed-total). An Arrow IPC stream or file (.arrows, .arrow,
         /// .ipc, .feather; or any input with OUTPUT .b2d or .b2z) is packed as a CTable
-        /// (integer, float, bool and timestamp columns).
+        /// (numbers, bool, timestamps, strings, binary, dictionaries of strings, fixed-size lists).
         input: PathBuf,
         /// The .b2nd file to write (whole or not at all); - is stdout.
         output: PathBuf,

@@ -7,7 +7,8 @@
 //! or `b2tree`, vlmetalayer `estore_metadata` = `{"embed_map": {}, "current_offset": 0}`). A
 //! `.b2z` holds the same files as stored ZIP members, largest first and `embed.b2e` last, as
 //! `DictStore.to_b2z` writes them. Both are written whole or not at all: into a temporary name
-//! beside the destination, synced, then renamed onto it (a `.b2d` must not exist yet), and the
+//! beside the destination, synced, then renamed onto it (a `.b2d` must not exist yet, or is
+//! swapped with the old one in one step: [`StoreWriter::replace_dir`]), and the
 //! directory that holds it synced so that the rename survives a crash.
 //!
 //! ```
