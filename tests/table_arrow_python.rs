@@ -133,15 +133,28 @@ fn ctables_through_arrow_equal_python_blosc2_to_arrow() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A random string of 0 to 12 characters, some beyond ASCII.
+fn text(rng: &mut Rng) -> String {
+    const CHARS: [char; 8] = ['a', 'Z', '0', ' ', 'é', '中', '🦀', '"'];
+    (0..rng.below(13)).map(|_| CHARS[rng.below(CHARS.len() as u64) as usize]).collect()
+}
+
 /// A random Arrow column of `rows` rows of one of the types [`CTableWriter`] writes (some
-/// nullable, with nulls).
-fn arrow_column(rng: &mut Rng, i: usize, rows: usize) -> (arrow_schema::Field, arrow_array::ArrayRef) {
+/// nullable, with nulls): every integer width, the floats, bool, timestamps, strings, large
+/// strings, binary, large binary, dictionaries of strings (keys of several widths) and
+/// fixed-size lists of numbers or bools (some with python-blosc2's `blosc2:ndarray_shape`).
+fn arrow_column(
+    rng: &mut Rng,
+    i: usize,
+    rows: usize,
+    which: Option<u64>,
+) -> (arrow_schema::Field, arrow_array::ArrayRef) {
     use arrow_array::*;
     use arrow_schema::{DataType, Field, TimeUnit};
     use std::sync::Arc;
     let nullable = rng.below(2) == 0;
     let valid: Vec<bool> = (0..rows).map(|_| !nullable || rng.below(4) != 0).collect();
-    let which = rng.below(13);
+    let which = which.unwrap_or_else(|| rng.below(19));
     let mut ints = |lo: i128, hi: i128| -> Vec<i128> {
         (0..rows).map(|_| lo + (rng.next() as i128).rem_euclid(hi - lo + 1)).collect()
     };
@@ -174,6 +187,71 @@ fn arrow_column(rng: &mut Rng, i: usize, rows: usize) -> (arrow_schema::Field, a
             DataType::Timestamp(TimeUnit::Millisecond, None),
             prim!(TimestampMillisecondArray, i64, -(1i64 << 40), 1i64 << 40),
         ),
+        13 | 14 => {
+            let v: Vec<Option<String>> =
+                valid.iter().map(|&ok| if ok { Some(text(rng)) } else { None }).collect();
+            if which == 13 {
+                (DataType::Utf8, Arc::new(StringArray::from(v)))
+            } else {
+                (DataType::LargeUtf8, Arc::new(LargeStringArray::from(v)))
+            }
+        }
+        15 | 16 => {
+            let v: Vec<Option<Vec<u8>>> = valid
+                .iter()
+                .map(|&ok| ok.then(|| (0..rng.below(9)).map(|_| rng.below(256) as u8).collect()))
+                .collect();
+            let v: Vec<Option<&[u8]>> = v.iter().map(Option::as_deref).collect();
+            if which == 15 {
+                (DataType::Binary, Arc::new(BinaryArray::from(v)))
+            } else {
+                (DataType::LargeBinary, Arc::new(LargeBinaryArray::from(v)))
+            }
+        }
+        17 => {
+            let words: Vec<String> = (0..1 + rng.below(6)).map(|_| text(rng)).collect();
+            let v: Vec<Option<&str>> = valid
+                .iter()
+                .map(|&ok| ok.then(|| words[rng.below(words.len() as u64) as usize].as_str()))
+                .collect();
+            let a: ArrayRef = match rng.below(3) {
+                0 => Arc::new(v.into_iter().collect::<DictionaryArray<arrow_array::types::Int32Type>>()),
+                1 => Arc::new(v.into_iter().collect::<DictionaryArray<arrow_array::types::Int8Type>>()),
+                _ => Arc::new(v.into_iter().collect::<DictionaryArray<arrow_array::types::UInt16Type>>()),
+            };
+            (a.data_type().clone(), a)
+        }
+        18 => {
+            let (n, shape) = [(2, None), (6, Some("[2, 3]")), (4, Some("[1, 1, 4]"))][rng.below(3) as usize];
+            let (item, values): (DataType, ArrayRef) = match rng.below(3) {
+                0 => (
+                    DataType::Float64,
+                    Arc::new(Float64Array::from_iter_values(
+                        (0..rows * n).map(|_| rng.below(1000) as f64 / 8.0),
+                    )),
+                ),
+                1 => (
+                    DataType::Int32,
+                    Arc::new(Int32Array::from_iter_values((0..rows * n).map(|_| rng.next() as i32))),
+                ),
+                _ => (
+                    DataType::Boolean,
+                    Arc::new(BooleanArray::from_iter((0..rows * n).map(|_| Some(rng.below(2) == 0)))),
+                ),
+            };
+            let item = Arc::new(Field::new("item", item, true));
+            let nulls = nullable.then(|| arrow_buffer::NullBuffer::from(valid.clone()));
+            let a = FixedSizeListArray::new(item.clone(), n as i32, values, nulls);
+            let f = Field::new(format!("c{i}"), DataType::FixedSizeList(item, n as i32), nullable);
+            let f = match shape {
+                Some(s) => f.with_metadata(std::collections::HashMap::from([(
+                    "blosc2:ndarray_shape".to_string(),
+                    s.to_string(),
+                )])),
+                None => f,
+            };
+            return (f, Arc::new(a));
+        }
         _ => {
             let tz: Arc<str> = Arc::from("UTC");
             let a = prim!(TimestampNanosecondArray, i64, -(1i64 << 60), 1i64 << 60);
@@ -189,9 +267,25 @@ fn arrow_column(rng: &mut Rng, i: usize, rows: usize) -> (arrow_schema::Field, a
     (Field::new(format!("c{i}"), dt, nullable), a)
 }
 
+/// Writes `batches` (of `schema`) as an Arrow IPC stream at `path`.
+fn write_stream(path: &str, schema: &arrow_schema::SchemaRef, batches: &[arrow_array::RecordBatch]) {
+    let file = std::fs::File::create(path).unwrap();
+    let mut s = arrow_ipc::writer::StreamWriter::try_new(file, schema).unwrap();
+    for b in batches {
+        s.write(b).unwrap();
+    }
+    s.finish().unwrap();
+}
+
+/// Random Arrow tables of every type the writer takes (nulls, 0 to 100,000 rows) written by
+/// b2schema, half as `.b2z`, half as `.b2d`, each in two parts (the second appended to the table
+/// the first made: reopened, appended, written anew over it, `replace_dir` for a `.b2d`): read by
+/// python-blosc2's `CTable.open(...).to_arrow()` equal to the Arrow table (values, nulls, each
+/// column's type family), and read by b2schema's Arrow reader equal to python-blosc2's
+/// `to_arrow()` (types exactly).
 #[test]
 fn ctables_written_from_arrow_read_by_python_blosc2_equal() {
-    use arrow_array::RecordBatch;
+    use arrow_array::{Array, RecordBatch};
     use b2schema::table::{CTableWriter, ColumnType};
     use std::sync::Arc;
     let dir = std::env::temp_dir().join(format!("b2schema-arrow-write-py-{}", std::process::id()));
@@ -199,59 +293,150 @@ fn ctables_written_from_arrow_read_by_python_blosc2_equal() {
     std::fs::create_dir_all(&dir).unwrap();
     let mut rng = Rng(0x005e_ed0f_a770_3417 | 1);
     let mut checks = Vec::new();
-    for case in 0..16 {
-        let rows = [0, 1, 7, 100, 3000][case % 5];
-        let cols: Vec<_> = (0..1 + rng.below(5) as usize).map(|i| arrow_column(&mut rng, i, rows)).collect();
+    let mut types = std::collections::BTreeSet::new();
+    let mut drawn = 0u64;
+    for case in 0..31 {
+        let rows = if case == 30 { 100_000 } else { [0, 1, 7, 100, 3000][case % 5] };
+        // The first columns of the cases of 7 rows or more are of each type in turn.
+        let first = (rows >= 7).then(|| {
+            drawn += 1;
+            (drawn - 1) % 19
+        });
+        let cols: Vec<_> = (0..1 + rng.below(5) as usize)
+            .map(|i| arrow_column(&mut rng, i, rows, if i == 0 { first } else { None }))
+            .collect();
         let schema =
             Arc::new(arrow_schema::Schema::new(cols.iter().map(|c| c.0.clone()).collect::<Vec<_>>()));
         let batch = RecordBatch::try_new(schema.clone(), cols.iter().map(|c| c.1.clone()).collect()).unwrap();
+        if rows > 0 {
+            for c in &cols {
+                types.insert(format!("{:?}", c.1.data_type()).split(['(', '<']).next().unwrap().to_string());
+                assert!(c.1.null_count() == 0 || c.0.is_nullable());
+            }
+        }
         let mut w = CTableWriter::from_arrow_schema(&schema).unwrap();
-        // The rows in two batches: the second appended to the first, in the writer (.b2d) or to
-        // the .b2z written with the first (reopened, appended, written anew over it).
         let cut = rows / 3;
         w.push_batch(&batch.slice(0, cut)).unwrap();
         let path = dir.join(format!("w{case}.{}", if case % 2 == 0 { "b2z" } else { "b2d" }));
         if case % 2 == 0 {
             w.write_zip(&path).unwrap();
-            let mut w = CTableWriter::from_table(&CTable::open(&path).unwrap()).unwrap();
-            w.push_batch(&batch.slice(cut, rows - cut)).unwrap();
-            w.write_zip(&path).unwrap();
         } else {
-            w.push_batch(&batch.slice(cut, rows - cut)).unwrap();
             w.write_dir(&path).unwrap();
         }
-        // What python-blosc2 must read: the batch, with the metadata key the check looks for.
-        let meta = std::collections::HashMap::from([("b2schema.ctable.schema".to_string(), String::new())]);
-        let ipc_schema = Arc::new(schema.as_ref().clone().with_metadata(meta));
-        let file = std::fs::File::create(format!("{}.ours.arrows", path.display())).unwrap();
-        let mut s = arrow_ipc::writer::StreamWriter::try_new(file, &ipc_schema).unwrap();
-        s.write(&batch.with_schema(ipc_schema.clone()).unwrap()).unwrap();
-        s.finish().unwrap();
-        checks
-            .push(json!({"name": format!("written {case}"), "kind": "check", "path": path, "columns": null}));
+        let mut w = CTableWriter::from_table(&CTable::open(&path).unwrap()).unwrap();
+        w.push_batch(&batch.slice(cut, rows - cut)).unwrap();
+        if case % 2 == 0 {
+            w.write_zip(&path).unwrap();
+        } else {
+            w.replace_dir(&path).unwrap();
+        }
+        let path = path.to_str().unwrap();
+        let src = format!("{path}.src.arrows");
+        write_stream(&src, &schema, std::slice::from_ref(&batch));
+        checks.push(json!({"name": format!("written {case}"), "kind": "check", "path": path,
+                           "stream": src, "loose": true}));
+        assert_eq!(write_ours(path, None, 1 + rng.below(5000) as usize), rows, "{path}");
+        checks.push(json!({"name": format!("read back {case}"), "kind": "check", "path": path}));
     }
-    // Typed Rust columns.
+    // Every Arrow type drawn: the 10 numbers, bool, timestamps, the strings and binaries, the
+    // dictionaries and the fixed-size lists.
+    assert_eq!(types.len(), 18, "{types:?}");
+
+    // Typed Rust columns, every kind the writer has.
     let path = dir.join("typed.b2d");
     let mut w = CTableWriter::new();
     w.column("id", ColumnType::Int64, false).unwrap();
     w.column("temp", ColumnType::Float32, true).unwrap();
     w.column("ok", ColumnType::Bool, true).unwrap();
+    w.column("s", ColumnType::String { max_length: 3 }, true).unwrap();
+    w.column("b", ColumnType::Bytes { max_length: 2 }, false).unwrap();
+    w.column("u", ColumnType::Utf8, true).unwrap();
+    w.column("v", ColumnType::VlString, true).unwrap();
+    w.column("vb", ColumnType::VlBytes, false).unwrap();
+    w.column("d", ColumnType::Dictionary { ordered: false }, true).unwrap();
+    let nd = ColumnType::NdArray { item: Box::new(ColumnType::UInt8), item_shape: vec![2] };
+    w.column("nd", nd, true).unwrap();
+    let ts = ColumnType::Timestamp { unit: "s".into(), timezone: None };
+    w.column("ts", ts, true).unwrap();
+    use b2schema::Value as V;
+    let st = |s: &str| V::Str(s.into());
     w.push("id", &[Some(1i64), Some(-2), Some(3)]).unwrap();
     w.push("temp", &[Some(20.5f32), None, Some(-0.25)]).unwrap();
     w.push("ok", &[None, Some(true), Some(false)]).unwrap();
+    w.push_values("s", &[st("中a"), V::Nil, st("xyz")]).unwrap();
+    w.push_values("b", &[V::Bin(vec![0, 1]), V::Bin(vec![]), V::Bin(vec![255])]).unwrap();
+    w.push_values("u", &[st(""), V::Nil, st("🦀 crab")]).unwrap();
+    w.push_values("v", &[st("one"), st("two"), V::Nil]).unwrap();
+    w.push_values("vb", &[V::Bin(vec![]), V::Bin(vec![7; 40]), V::Bin(vec![1])]).unwrap();
+    w.push_values("d", &[st("red"), V::Nil, st("red")]).unwrap();
+    let pair = |a, b| V::Array(vec![V::Int(a), V::Int(b)]);
+    w.push_values("nd", &[pair(1, 2), V::Nil, pair(255, 0)]).unwrap();
+    w.push_values("ts", &[V::Int(-1), V::Int(1 << 40), V::Nil]).unwrap();
+    // Refused, and nothing of the refused call kept.
     assert!(w.push("id", &[None::<i64>]).is_err(), "a null in a column that is not nullable");
     assert!(w.push("temp", &[Some(1.0f64)]).is_err(), "f64 into a float32 column");
+    assert!(w.push_values("s", &[st("ok"), st("four")]).is_err(), "4 characters in a string of 3");
+    assert!(w.push_values("b", &[V::Bin(vec![1, 2, 3])]).is_err(), "3 bytes in bytes of 2");
+    assert!(w.push_values("nd", &[pair(1, 256)]).is_err(), "256 in a uint8 ndarray");
+    assert!(w.push_values("nd", &[V::Array(vec![V::Int(1)])]).is_err(), "a row of the wrong shape");
+    assert!(w.push_values("d", &[st("blue"), V::Int(1)]).is_err(), "a number in a dictionary");
+    assert!(w.push_values("vb", &[V::Nil]).is_err(), "a null in a column that is not nullable");
+    assert_eq!(w.rows().unwrap(), 3, "a refused call leaves every column as it was");
     w.write_dir(&path).unwrap();
-    let t = CTable::open(&path).unwrap();
-    let r = t.arrow_reader(None, 10).unwrap();
-    let file = std::fs::File::create(format!("{}.ours.arrows", path.display())).unwrap();
-    let mut s = arrow_ipc::writer::StreamWriter::try_new(file, &r.schema()).unwrap();
-    for b in r {
-        s.write(&b.unwrap()).unwrap();
-    }
-    s.finish().unwrap();
-    checks.push(json!({"name": "typed", "kind": "check", "path": path, "columns": null}));
+    let path = path.to_str().unwrap();
+    assert_eq!(write_ours(path, None, 10), 3);
+    checks.push(json!({"name": "typed", "kind": "check", "path": path}));
+    let t = CTable::open(path).unwrap();
+    assert_eq!(t.column::<String>("d").unwrap(), [Some("red".to_string()), None, Some("red".to_string())]);
+
     let out = python_checks("arrow_tables.py", &dir, &checks);
     assert!(out.contains(&format!("{} passed, 0 failed", checks.len())), "{out}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The Arrow types python-blosc2 stores as a `list` or `struct` column (or refuses) are refused
+/// by `CTableWriter::from_arrow_schema`, each naming the field; so is a batch whose field's type
+/// is not its column's.
+#[test]
+fn arrow_types_without_a_written_kind_are_refused_by_name() {
+    use arrow_schema::{DataType, Field, Fields, Schema, TimeUnit};
+    use b2schema::table::CTableWriter;
+    use b2schema::{ErrorKind, Segment};
+    use std::sync::Arc;
+    let item = Arc::new(Field::new("item", DataType::Int32, true));
+    for dt in [
+        DataType::List(item.clone()),
+        DataType::LargeList(item.clone()),
+        DataType::Struct(Fields::from(vec![Field::new("x", DataType::Float64, true)])),
+        DataType::Decimal128(10, 2),
+        DataType::Date32,
+        DataType::Duration(TimeUnit::Second),
+        DataType::Float16,
+        DataType::Null,
+        DataType::FixedSizeBinary(4),
+        DataType::Dictionary(Box::new(DataType::Int32), Box::new(DataType::Int64)),
+        DataType::FixedSizeList(Arc::new(Field::new("item", DataType::Utf8, true)), 2),
+    ] {
+        let schema =
+            Schema::new(vec![Field::new("ok", DataType::Int8, false), Field::new("odd", dt.clone(), true)]);
+        let e = CTableWriter::from_arrow_schema(&schema).unwrap_err();
+        assert!(matches!(e.kind(), ErrorKind::Invalid(_)), "{dt}: {e}");
+        assert!(e.path().any(|s| *s == Segment::Key("odd".into())), "{dt}: {e}");
+    }
+    // A field whose metadata shape does not multiply to the list's size.
+    let f = Field::new("nd", DataType::FixedSizeList(item, 6), true).with_metadata(
+        std::collections::HashMap::from([("blosc2:ndarray_shape".to_string(), "[4, 2]".to_string())]),
+    );
+    assert!(CTableWriter::from_arrow_schema(&Schema::new(vec![f])).is_err());
+    // A batch of another type than the column's.
+    let mut w =
+        CTableWriter::from_arrow_schema(&Schema::new(vec![Field::new("s", DataType::Utf8, true)])).unwrap();
+    let other = Arc::new(Schema::new(vec![Field::new("s", DataType::Binary, true)]));
+    let batch = arrow_array::RecordBatch::try_new(
+        other,
+        vec![Arc::new(arrow_array::BinaryArray::from(vec![&b"x"[..]])) as arrow_array::ArrayRef],
+    )
+    .unwrap();
+    assert!(w.push_batch(&batch).is_err());
+    assert_eq!(w.rows().unwrap(), 0);
 }

@@ -250,7 +250,7 @@ enum Command {
         /// The .npy file (any dtype, C or Fortran order, 0 to 16 dimensions); - reads stdin
         /// (within --max-decompressed-total). An Arrow IPC stream or file (.arrows, .arrow,
         /// .ipc, .feather; or any input with OUTPUT .b2d or .b2z) is packed as a CTable
-        /// (integer, float, bool and timestamp columns).
+        /// (numbers, bool, timestamps, strings, binary, dictionaries of strings, fixed-size lists).
         input: PathBuf,
         /// The .b2nd file to write (whole or not at all); - is stdout.
         output: PathBuf,
@@ -283,12 +283,15 @@ enum Command {
         threads: Option<i16>,
     },
     /// Appends the rows of a NumPy .npy file to a .b2nd array along its first axis (the .npy's
-    /// other dimensions and dtype the array's), creating the array as pack does when missing.
-    /// Crash-safe: a failure at any step leaves the old array or the new one.
+    /// other dimensions and dtype the array's), creating the array as pack does when missing;
+    /// or the rows of an Arrow IPC stream to a CTable (.b2d, .b2z) of its columns.
+    /// Crash-safe: a failure at any step leaves the old array (table) or the new one.
     Append {
-        /// The .npy file.
+        /// The .npy file; or an Arrow IPC stream or file (.arrows, .arrow, .ipc, .feather; or
+        /// any input with INTO .b2d or .b2z) whose rows are appended to a CTable.
         input: PathBuf,
-        /// The .b2nd array (or sparse-frame directory) to grow.
+        /// The .b2nd array (or sparse-frame directory) to grow; or the CTable (.b2d, .b2z),
+        /// written anew beside the old one, then put in its place in one step.
         into: PathBuf,
     },
     /// Resizes a .b2nd array in place, as python-blosc2's resize: new regions zeros, chunks
@@ -455,6 +458,9 @@ fn main() -> ExitCode {
             Ok(text) => b2schema_cli::print(&text),
             Err(e) => Err(b2schema_cli::Failure::Message(format!("writing the man page: {e}"))),
         },
+        Command::Append { input, into } if b2schema_cli::table_arrow::is_table_pack(&input, &into) => {
+            b2schema_cli::table_arrow::append_table(&input, &into, limits)
+        }
         Command::Pack { input, output, .. } if b2schema_cli::table_arrow::is_table_pack(&input, &output) => {
             b2schema_cli::table_arrow::pack_table(&input, &output, limits.max_decompressed_total())
         }

@@ -112,16 +112,54 @@ pub fn is_table_pack(input: &Path, output: &Path) -> bool {
 /// `max_input` bytes.
 #[cfg(feature = "arrow")]
 pub fn pack_table(input: &Path, output: &Path, max_input: u64) -> Result<ExitCode, Failure> {
+    let zip = is_zip(output)?;
+    let w = push_stream(input, None, max_input)?;
+    if zip { w.write_zip(output) } else { w.write_dir(output) }.map_err(|e| Failure::at(output, e))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `append IN.arrows TABLE.b2d` (or `.b2z`): the rows of the Arrow IPC stream (or file) `input`
+/// appended to the CTable `into` (its fields the table's columns, in order), the table written
+/// anew whole beside the old one, then put in its place in one step (a `.b2z` renamed onto it,
+/// a `.b2d` swapped with it): killed at any point, `into` holds the old table or the new one.
+/// The old rows are read within `limits`, and the new held within its decompressed total.
+#[cfg(feature = "arrow")]
+pub fn append_table(input: &Path, into: &Path, limits: b2schema::Limits) -> Result<ExitCode, Failure> {
+    use b2schema::table::{CTable, CTableWriter};
+
+    let zip = is_zip(into)?;
+    let max_input = limits.max_decompressed_total();
+    let table = CTable::open_with_limits(into, limits).map_err(|e| Failure::at(into, e))?;
+    let w = CTableWriter::from_table(&table).map_err(|e| Failure::at(into, e))?;
+    drop(table);
+    let w = push_stream(input, Some(w), max_input)?;
+    if zip { w.write_zip(into) } else { w.replace_dir(into) }.map_err(|e| Failure::at(into, e))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Whether the CTable `path` is a `.b2z` (else a `.b2d`; another name is refused).
+#[cfg(feature = "arrow")]
+fn is_zip(path: &Path) -> Result<bool, Failure> {
+    match path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).as_deref() {
+        Some("b2z") => Ok(true),
+        Some("b2d") => Ok(false),
+        _ => Err(Failure::at(path, "a CTable is written as a .b2d directory or a .b2z file")),
+    }
+}
+
+/// The batches of the Arrow IPC stream or file `input` pushed into `w` (`None`: a writer of
+/// the stream's schema), held within `max_input` bytes.
+#[cfg(feature = "arrow")]
+fn push_stream(
+    input: &Path,
+    w: Option<b2schema::table::CTableWriter>,
+    max_input: u64,
+) -> Result<b2schema::table::CTableWriter, Failure> {
     use std::io::{Read, Seek};
 
     use arrow_array::RecordBatchReader;
     use b2schema::table::CTableWriter;
 
-    let zip = match output.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).as_deref() {
-        Some("b2z") => true,
-        Some("b2d") => false,
-        _ => return Err(Failure::at(output, "a CTable is written as a .b2d directory or a .b2z file")),
-    };
     let mut file = std::fs::File::open(input).map_err(|e| Failure::at(input, e))?;
     let mut magic = [0u8; 6];
     let n = file.read(&mut magic).map_err(|e| Failure::at(input, e))?;
@@ -132,7 +170,10 @@ pub fn pack_table(input: &Path, output: &Path, max_input: u64) -> Result<ExitCod
         let r = io::BufReader::new(file);
         Box::new(arrow_ipc::reader::StreamReader::try_new(r, None).map_err(|e| Failure::at(input, e))?)
     };
-    let mut w = CTableWriter::from_arrow_schema(&batches.schema()).map_err(|e| Failure::at(input, e))?;
+    let mut w = match w {
+        Some(w) => w,
+        None => CTableWriter::from_arrow_schema(&batches.schema()).map_err(|e| Failure::at(input, e))?,
+    };
     let mut held = 0u64;
     for (i, batch) in batches.enumerate() {
         let batch = batch.map_err(|e| Failure::at(input, format!("batch {i}: {e}")))?;
@@ -147,12 +188,17 @@ pub fn pack_table(input: &Path, output: &Path, max_input: u64) -> Result<ExitCod
         }
         w.push_batch(&batch).map_err(|e| Failure::at(input, format!("batch {i}: {e}")))?;
     }
-    if zip { w.write_zip(output) } else { w.write_dir(output) }.map_err(|e| Failure::at(output, e))?;
-    Ok(ExitCode::SUCCESS)
+    Ok(w)
 }
 
 /// Without the feature `arrow`: a refusal that says so.
 #[cfg(not(feature = "arrow"))]
 pub fn pack_table(input: &Path, _: &Path, _: u64) -> Result<ExitCode, Failure> {
     Err(Failure::at(input, "packing an Arrow IPC stream needs b2schema built with the feature `arrow`"))
+}
+
+/// Without the feature `arrow`: a refusal that says so.
+#[cfg(not(feature = "arrow"))]
+pub fn append_table(input: &Path, _: &Path, _: b2schema::Limits) -> Result<ExitCode, Failure> {
+    Err(Failure::at(input, "appending an Arrow IPC stream needs b2schema built with the feature `arrow`"))
 }

@@ -97,6 +97,29 @@ fn cat_arrow_is_refused_for_what_is_not_a_table_and_for_a_terminal() {
     assert_eq!(o.status.code(), Some(2));
 }
 
+/// python-blosc2 reads the table `packed` as the fixture's `columns` (comma-separated: the same
+/// Arrow schema and rows), or, `columns` empty, as all of the fixture's rows (the same values: a
+/// string's or bytes' Arrow type is python-blosc2's own for the kind written from Arrow).
+/// Prints `equal` or what differs.
+fn python_reads_as_fixture(packed: &std::path::Path, columns: &str) -> String {
+    let script = r#"
+import sys, blosc2
+ours = blosc2.CTable.open(sys.argv[1]).to_arrow()
+theirs = blosc2.CTable.open(sys.argv[2]).to_arrow()
+if sys.argv[3]:
+    theirs = theirs.select(sys.argv[3].split(","))
+same = (not sys.argv[3] or ours.schema.equals(theirs.schema)) and ours.to_pylist() == theirs.to_pylist()
+print("equal" if same else f"differ:\n{ours}\n{theirs}")
+"#;
+    let o = Command::new(b2schema_tests::python())
+        .current_dir(repo_root())
+        .args(["-c", script, packed.to_str().unwrap(), TABLE, columns])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8_lossy(&o.stdout).trim().to_string()
+}
+
 #[test]
 fn pack_arrow_stream_is_a_ctable_python_blosc2_reads_equal() {
     let dir = std::env::temp_dir().join(format!("b2schema-pack-arrow-{}", std::process::id()));
@@ -110,29 +133,35 @@ fn pack_arrow_stream_is_a_ctable_python_blosc2_reads_equal() {
         let o = b2schema(&["pack", stream.to_str().unwrap(), packed.to_str().unwrap()]);
         assert!(o.status.success(), "{out}: {}", String::from_utf8_lossy(&o.stderr));
         // python-blosc2 reads what was packed as the fixture's own rows.
-        let script = r#"
-import sys, blosc2
-ours = blosc2.CTable.open(sys.argv[1]).to_arrow()
-theirs = blosc2.CTable.open(sys.argv[2]).to_arrow().select(["id", "x", "ok", "n32"])
-print("equal" if ours.schema.equals(theirs.schema) and ours.to_pylist() == theirs.to_pylist() else f"differ:\n{ours}\n{theirs}")
-"#;
-        let o = Command::new(b2schema_tests::python())
-            .current_dir(repo_root())
-            .args(["-c", script, packed.to_str().unwrap(), TABLE])
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "equal", "{out}");
+        assert_eq!(python_reads_as_fixture(&packed, "id,x,ok,n32"), "equal", "{out}");
     }
-    // A string column has no CTable kind the writer writes: refused, named, nothing left.
-    let strings = dir.join("strings.arrows");
-    let o = b2schema(&["cat", TABLE, "--arrow", "--columns", "id,name", "-o", strings.to_str().unwrap()]);
+    // Every column of the fixture, strings and bytes too: the same values (their Arrow types are
+    // python-blosc2's own for what it writes from Arrow: `utf8`, `vlbytes`).
+    let all = dir.join("all.arrows");
+    let o = b2schema(&["cat", TABLE, "--arrow", "-o", all.to_str().unwrap()]);
     assert!(o.status.success());
+    let packed = dir.join("all.b2d");
+    let o = b2schema(&["pack", all.to_str().unwrap(), packed.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(python_reads_as_fixture(&packed, ""), "equal");
+    // A list column has no CTable kind the writer writes: refused, named, nothing left.
+    let lists = dir.join("lists.arrows");
+    let script = r#"
+import sys, pyarrow as pa
+t = pa.table({"id": pa.array([1, 2], pa.int64()), "tags": pa.array([[1], [2, 3]], pa.list_(pa.int32()))})
+with pa.ipc.new_stream(sys.argv[1], t.schema) as w:
+    w.write_table(t)
+"#;
+    let o = Command::new(b2schema_tests::python())
+        .args(["-c", script, lists.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let refused = dir.join("refused.b2z");
-    let o = b2schema(&["pack", strings.to_str().unwrap(), refused.to_str().unwrap()]);
+    let o = b2schema(&["pack", lists.to_str().unwrap(), refused.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     let e = String::from_utf8_lossy(&o.stderr);
-    assert!(e.contains("name") && e.contains("Utf8"), "{e}");
+    assert!(e.contains("tags") && e.contains("List"), "{e}");
     assert!(!refused.exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -7,7 +7,7 @@
 use std::cell::RefCell;
 use std::sync::Arc;
 
-use b2schema::storage::{Memory, Source};
+use b2schema::source::{Memory, Source};
 
 use crate::slots;
 

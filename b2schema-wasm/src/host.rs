@@ -2,7 +2,7 @@
 //! the host answers synchronously (a Web Worker: `FileReaderSync` over a `File`, a synchronous
 //! `XMLHttpRequest` with `Range` for a URL; node: `fs.readSync`).
 
-use b2schema::storage::ReadAt;
+use b2schema::source::ReadAt;
 use b2schema::{Error, Result};
 
 #[link(wasm_import_module = "b2schema")]

@@ -3,8 +3,8 @@
 //! (`scripts/viewer.sh`), which runs in a Web Worker and reads the file the page names by
 //! asking its host for byte ranges.
 //!
-//! The bytes come from a [`ReadAt`](b2schema::storage::ReadAt) source: bytes in the module's
-//! memory ([`b2schema::storage::Memory`]), or the host's (`host::HostSource`, on WebAssembly):
+//! The bytes come from a [`ReadAt`](b2schema::source::ReadAt) source: bytes in the module's
+//! memory ([`b2schema::source::Memory`]), or the host's (`host::HostSource`, on WebAssembly):
 //! the module imports one function, `b2schema.read(source, offset, len, ptr)`, which the host
 //! answers synchronously (in a Web Worker: `FileReaderSync` over a `File`, or a synchronous
 //! `XMLHttpRequest` with `Range` for a URL; under node: `fs.readSync`). The readers stay
@@ -29,8 +29,9 @@ mod slots;
 use b2schema::Limits;
 use b2schema::frame::FrameFile;
 use b2schema::handle::Container;
-use b2schema::storage::Source;
-use b2schema::store::{CTable, Store};
+use b2schema::source::Source;
+use b2schema::store::Store;
+use b2schema::table::CTable;
 use b2schema_cli::serve::__viewer::{Response, frame_answer, query_param, store_answer};
 
 /// The most bytes [`decode`] reads of one array or member (more is an error it reports).
@@ -217,7 +218,7 @@ fn hash_text(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use b2schema::storage::Memory;
+    use b2schema::source::Memory;
     use std::sync::Arc;
 
     #[test]

@@ -150,6 +150,10 @@ pub use container::open::{open_url, open_url_with_limits};
 pub use container::options::OpenOptions;
 #[cfg(feature = "std")]
 pub use container::source;
+/// The old name of [`source`], kept until 0.2.
+#[cfg(feature = "std")]
+#[doc(hidden)]
+pub use container::source as storage;
 #[cfg(all(feature = "std", feature = "derive"))]
 #[cfg_attr(docsrs, doc(cfg(all(feature = "std", feature = "derive"))))]
 #[doc(inline)]

@@ -11,7 +11,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use b2schema::storage::{Memory, Source};
+use b2schema::source::{Memory, Source};
 use b2schema_tests::{XorShift, data_root, files_with_ext, read_file};
 use b2schema_wasm_test::host;
 use serde_json::{Value, json};

@@ -7,7 +7,8 @@
 //! or `b2tree`, vlmetalayer `estore_metadata` = `{"embed_map": {}, "current_offset": 0}`). A
 //! `.b2z` holds the same files as stored ZIP members, largest first and `embed.b2e` last, as
 //! `DictStore.to_b2z` writes them. Both are written whole or not at all: into a temporary name
-//! beside the destination, synced, then renamed onto it (a `.b2d` must not exist yet), and the
+//! beside the destination, synced, then renamed onto it (a `.b2d` must not exist yet, or is
+//! swapped with the old one in one step: [`StoreWriter::replace_dir`]), and the
 //! directory that holds it synced so that the rename survives a crash.
 //!
 //! ```
@@ -207,6 +208,40 @@ impl StoreWriter {
             )
             .in_field("path"));
         }
+        let tmp = self.write_beside(path)?;
+        let moved = std::fs::rename(&tmp, path).and_then(|()| sync_parent(path));
+        moved.map_err(|e| {
+            let _ = std::fs::remove_dir_all(&tmp);
+            Error::from(e).in_field("path")
+        })
+    }
+
+    /// Writes the `.b2d` directory at `path` in place of the directory there, whole or not at
+    /// all: the new one is written beside it (every file synced), then the two are swapped in
+    /// one step (`renameat2(RENAME_EXCHANGE)` on Linux, `renamex_np(RENAME_SWAP)` on Apple
+    /// systems), and the old one is removed. Killed at any point, `path` is the old directory
+    /// or the new one, whole (a temporary directory `.NAME.PID.tmp` may be left beside it).
+    /// Elsewhere the old directory is moved aside first, then the new one in (killed between
+    /// the two renames, `path` is missing and the old table lies at `.NAME.PID.tmp.old`).
+    pub fn replace_dir(&self, path: impl AsRef<Path>) -> Result<()> {
+        let path = path.as_ref();
+        if !std::fs::symlink_metadata(path).is_ok_and(|m| m.is_dir()) {
+            return Err(Error::invalid("a directory store to replace", "a directory", path.display(), 0)
+                .in_field("path"));
+        }
+        let tmp = self.write_beside(path)?;
+        let swapped = swap(&tmp, path).and_then(|()| sync_parent(path));
+        if let Err(e) = swapped {
+            let _ = std::fs::remove_dir_all(&tmp);
+            return Err(Error::from(e).in_field("path"));
+        }
+        // `tmp` now holds the old table.
+        std::fs::remove_dir_all(&tmp).map_err(|e| Error::from(e).in_field("path"))
+    }
+
+    /// Writes the store's files into a new temporary directory beside `path`, each synced;
+    /// returns its path.
+    fn write_beside(&self, path: &Path) -> Result<std::path::PathBuf> {
         let embed = self.embed_store()?;
         let tmp = temporary(path)?;
         let written = (|| -> std::io::Result<()> {
@@ -220,14 +255,56 @@ impl StoreWriter {
                 f.write_all(&bytes)?;
                 f.sync_all()?;
             }
-            std::fs::rename(&tmp, path)?;
-            sync_parent(path)
+            // The directories' entries too.
+            for d in walk_dirs(&tmp)? {
+                std::fs::File::open(&d)?.sync_all()?;
+            }
+            Ok(())
         })();
         written.map_err(|e| {
             let _ = std::fs::remove_dir_all(&tmp);
             Error::from(e).in_field("path")
-        })
+        })?;
+        Ok(tmp)
     }
+}
+
+/// `dir` and the directories below it.
+fn walk_dirs(dir: &Path) -> std::io::Result<Vec<std::path::PathBuf>> {
+    let mut out = alloc::vec![dir.to_path_buf()];
+    let mut i = 0;
+    while let Some(d) = out.get(i).cloned() {
+        for e in std::fs::read_dir(&d)? {
+            let e = e?;
+            if e.file_type()?.is_dir() {
+                out.push(e.path());
+            }
+        }
+        i += 1;
+    }
+    Ok(out)
+}
+
+/// Swaps the directories `a` and `b` in one step.
+#[cfg(any(target_os = "linux", target_os = "android", target_vendor = "apple"))]
+fn swap(a: &Path, b: &Path) -> std::io::Result<()> {
+    use rustix::fs::{CWD, RenameFlags, renameat_with};
+    renameat_with(CWD, a, CWD, b, RenameFlags::EXCHANGE).map_err(std::io::Error::from)
+}
+
+/// Moves `b` aside and `a` onto it, then the old `b` to `a` (two steps: see
+/// [`StoreWriter::replace_dir`]).
+#[cfg(not(any(target_os = "linux", target_os = "android", target_vendor = "apple")))]
+fn swap(a: &Path, b: &Path) -> std::io::Result<()> {
+    let mut aside = a.as_os_str().to_owned();
+    aside.push(".old");
+    let aside = std::path::PathBuf::from(aside);
+    std::fs::rename(b, &aside)?;
+    if let Err(e) = std::fs::rename(a, b) {
+        let _ = std::fs::rename(&aside, b);
+        return Err(e);
+    }
+    std::fs::rename(&aside, a)
 }
 
 /// Writes `bytes` to the file `path`, whole or not at all (the writer's

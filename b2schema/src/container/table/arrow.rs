@@ -127,7 +127,8 @@ impl CTable {
             let mut field = Field::new(s.name.clone(), arrow_type(s)?, true);
             if s.kind == "ndarray" {
                 // python-blosc2's field metadata: the shape of a row, as `json.dumps` writes it.
-                let shape = item_shape(s).iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
+                let shape =
+                    super::cells::item_shape(s).iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
                 field = field.with_metadata(HashMap::from([(
                     String::from("blosc2:ndarray_shape"),
                     alloc::format!("[{shape}]"),
@@ -370,7 +371,7 @@ fn arrow_type(spec: &ColumnSpec) -> Result<DataType> {
                     ));
                 }
             };
-            let shape = item_shape(spec);
+            let shape = super::cells::item_shape(spec);
             let size =
                 shape.iter().try_fold(1u64, |a, &d| a.checked_mul(d)).and_then(|n| i32::try_from(n).ok());
             let Some(size) = size.filter(|&n| n > 0) else {
@@ -400,15 +401,6 @@ fn arrow_type(spec: &ColumnSpec) -> Result<DataType> {
             ));
         }
     })
-}
-
-/// An `ndarray` column's `item_shape`.
-fn item_shape(spec: &ColumnSpec) -> Vec<u64> {
-    spec.spec
-        .get("item_shape")
-        .and_then(Value::as_slice)
-        .map(|s| s.iter().filter_map(Value::as_u64).collect())
-        .unwrap_or_default()
 }
 
 fn at(spec: &ColumnSpec, e: Error) -> Error {

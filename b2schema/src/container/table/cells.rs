@@ -79,14 +79,18 @@ pub(super) fn fixed_cells(spec: &ColumnSpec, dtype: &str, bytes: &[u8]) -> Resul
 /// The cells of an `ndarray` column: its array has the shape `(rows, *item_shape)` (the
 /// spec's `item_shape`, checked), each row a nested list of its items. A sentinel does not
 /// make a row null (python-blosc2 reads the row as it is); a mask does.
-pub(super) fn nd_cells(spec: &ColumnSpec, dtype: &str, shape: &[u64], bytes: &[u8]) -> Result<Vec<Value>> {
-    let (t, size) = checked_dtype(dtype)?;
-    let want: Vec<u64> = spec
-        .spec
+/// An `ndarray` column's `item_shape` (none: empty).
+pub(super) fn item_shape(spec: &ColumnSpec) -> Vec<u64> {
+    spec.spec
         .get("item_shape")
         .and_then(Value::as_slice)
         .map(|s| s.iter().filter_map(Value::as_u64).collect())
-        .unwrap_or_default();
+        .unwrap_or_default()
+}
+
+pub(super) fn nd_cells(spec: &ColumnSpec, dtype: &str, shape: &[u64], bytes: &[u8]) -> Result<Vec<Value>> {
+    let (t, size) = checked_dtype(dtype)?;
+    let want = item_shape(spec);
     if shape.len() < 2 || shape[1..] != want[..] {
         return Err(Error::invalid(
             "an ndarray column of shape (rows, *item_shape)",

@@ -29,6 +29,7 @@ mod ctable_write;
 mod json;
 mod objects;
 mod rows;
+mod write_cells;
 
 #[cfg(feature = "arrow")]
 pub use arrow::{ARROW_SCHEMA_KEY, ArrowReader};
