@@ -117,7 +117,8 @@ pub fn list(url: &str, max: usize) -> b2schema::Result<Vec<(String, String)>> {
             .iter()
             .filter_map(|o| o.key.strip_suffix(b2schema::frame::SPARSE_INDEX)?.strip_suffix('/'))
             .collect();
-        let mut out: Vec<(String, String)> = sparse.iter().map(|s| (s.to_string(), format!("{url}{s}/"))).collect();
+        let mut out: Vec<(String, String)> =
+            sparse.iter().map(|s| (s.to_string(), format!("{url}{s}/"))).collect();
         for o in &listed {
             if !sparse.iter().any(|s| o.key.strip_prefix(s).is_some_and(|r| r.starts_with('/'))) {
                 out.push((o.key.clone(), format!("{url}{}", o.key)));

@@ -16,7 +16,8 @@ fn serve_lists_and_shows_an_s3_prefix_as_a_local_directory() {
     let dir = TempDir::new("serve-s3-prefix");
     let files = ["nd-3d-f8-zstd.b2nd", "special-nans-f8.b2nd", "sub/schunk-meta-values.b2frame"];
     for rel in files {
-        let bytes = std::fs::read(fixture_file(Path::new(rel).file_name().unwrap().to_str().unwrap())).unwrap();
+        let bytes =
+            std::fs::read(fixture_file(Path::new(rel).file_name().unwrap().to_str().unwrap())).unwrap();
         std::fs::create_dir_all(dir.0.join(rel).parent().unwrap()).unwrap();
         std::fs::write(dir.0.join(rel), &bytes).unwrap();
         s3.put("data", &format!("served/{rel}"), &bytes);
@@ -51,8 +52,12 @@ fn serve_lists_and_shows_an_s3_prefix_as_a_local_directory() {
         }
     }
     assert_eq!(l, r);
-    let paths: Vec<&str> = r["files"].as_array().unwrap().iter().map(|f| f["path"].as_str().unwrap()).collect();
-    assert_eq!(paths, ["nd-3d-f8-zstd.b2nd", sparse, "special-nans-f8.b2nd", "sub/schunk-meta-values.b2frame"]);
+    let paths: Vec<&str> =
+        r["files"].as_array().unwrap().iter().map(|f| f["path"].as_str().unwrap()).collect();
+    assert_eq!(
+        paths,
+        ["nd-3d-f8-zstd.b2nd", sparse, "special-nans-f8.b2nd", "sub/schunk-meta-values.b2frame"]
+    );
     assert!(r["files"].as_array().unwrap().iter().all(|f| f.get("error").is_none()), "{r}");
     for rel in paths {
         for q in [format!("/api/file?root=0&path={rel}"), format!("/api/value?root=0&path={rel}&at=0")] {

@@ -34,19 +34,28 @@ pub fn list_at(dir: &ObjectUrl, max: usize, options: &ObjectOptions) -> Result<V
         let mut objects = dir.store.list(prefix);
         let walk = async {
             while let Some(meta) = objects.next().await {
-                let meta = meta.map_err(|e| Error::invalid("a listing", "the objects", chain(&e), 0).in_file(url))?;
+                let meta =
+                    meta.map_err(|e| Error::invalid("a listing", "the objects", chain(&e), 0).in_file(url))?;
                 if out.len() == max {
                     return Err(Error::invalid("at most this many objects under a prefix:", max, "more", 0)
                         .in_file(url));
                 }
-                let parts: Vec<String> = meta.location.parts().skip(dir.path.parts().count()).map(|p| p.as_ref().to_string()).collect();
+                let parts: Vec<String> = meta
+                    .location
+                    .parts()
+                    .skip(dir.path.parts().count())
+                    .map(|p| p.as_ref().to_string())
+                    .collect();
                 out.push(Listed { key: parts.join("/"), size: meta.size });
             }
             Ok(())
         };
         match tokio::time::timeout(deadline, walk).await {
             Ok(r) => r.map(|()| out),
-            Err(_) => Err(Error::invalid("a listing within", format!("{deadline:?}"), "none in time", 0).in_file(url)),
+            Err(_) => {
+                Err(Error::invalid("a listing within", format!("{deadline:?}"), "none in time", 0)
+                    .in_file(url))
+            }
         }
     });
     listed

@@ -65,7 +65,8 @@ pub fn upload_sparse_to(dir: &ObjectUrl, frame: &Frame, options: &ObjectOptions)
     let index = beside(dir, INDEX);
     not_in_runtime(&dir.text)?;
     let rt = runtime(&dir.text)?;
-    let at = |url: &str, e: object_store::Error| Error::invalid("an upload", "stored", chain(&e), 0).in_file(url);
+    let at =
+        |url: &str, e: object_store::Error| Error::invalid("an upload", "stored", chain(&e), 0).in_file(url);
     match rt.block_on(index.store.head(&index.path)) {
         Err(object_store::Error::NotFound { .. }) => {}
         Ok(_) => {
@@ -79,16 +80,21 @@ pub fn upload_sparse_to(dir: &ObjectUrl, frame: &Frame, options: &ObjectOptions)
         bytes += b.len() as u64;
     }
     rt.block_on(
-        futures_util::stream::iter(files.chunks.iter().map(|(name, b)| {
-            let object = beside(dir, name);
-            let payload = PutPayload::from(b.to_vec());
-            async move { object.store.put(&object.path, payload).await.map(drop).map_err(|e| at(&object.text, e)) }
-        }))
+        futures_util::stream::iter(
+            files.chunks.iter().map(|(name, b)| {
+                let object = beside(dir, name);
+                let payload = PutPayload::from(b.to_vec());
+                async move {
+                    object.store.put(&object.path, payload).await.map(drop).map_err(|e| at(&object.text, e))
+                }
+            }),
+        )
         .buffer_unordered(options.concurrency.max(1))
         .try_collect::<()>(),
     )?;
     bytes += files.index.len() as u64;
-    rt.block_on(index.store.put(&index.path, PutPayload::from(files.index))).map_err(|e| at(&index.text, e))?;
+    rt.block_on(index.store.put(&index.path, PutPayload::from(files.index)))
+        .map_err(|e| at(&index.text, e))?;
     Ok(Upload { requests: dir.counts.requests(), bytes, parts: 0 })
 }
 

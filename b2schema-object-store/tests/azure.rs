@@ -38,7 +38,8 @@ fn every_fixture_read_from_azure_equals_its_local_read() {
     every_fixture_equals_its_local_read(ObjectOptions { prefix: 256, ..at(az) }, "az://data/fixtures/");
     // abfs://container/key (fsspec's form) names the same objects.
     let name = "nd-3d-f8-zstd.b2nd";
-    let src = ObjectSource::open_url(&format!("abfs://data/fixtures/{name}"), Limits::default(), &at(az)).unwrap();
+    let src =
+        ObjectSource::open_url(&format!("abfs://data/fixtures/{name}"), Limits::default(), &at(az)).unwrap();
     let mut back = vec![0; src.len() as usize];
     src.read_at(0, &mut back).unwrap();
     assert!(back == std::fs::read(fixture_file(name)).unwrap());

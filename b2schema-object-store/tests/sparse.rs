@@ -82,7 +82,12 @@ impl fmt::Display for FailAfter {
 
 #[async_trait::async_trait]
 impl ObjectStore for FailAfter {
-    async fn put_opts(&self, location: &Path, payload: PutPayload, opts: PutOptions) -> object_store::Result<PutResult> {
+    async fn put_opts(
+        &self,
+        location: &Path,
+        payload: PutPayload,
+        opts: PutOptions,
+    ) -> object_store::Result<PutResult> {
         if self.left.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1)).is_err() {
             let source = "the connection was lost".into();
             return Err(object_store::Error::Generic { store: "test", source });

@@ -29,7 +29,10 @@ impl AzuriteServer {
     /// Installs Azurite when missing (`scripts/azurite.sh`), starts its blob server on a free
     /// port of 127.0.0.1 and waits (at most 60 s) until it answers.
     pub fn start() -> AzuriteServer {
-        let out = Command::new("bash").arg(crate::repo_root().join("scripts/azurite.sh")).output().expect("bash runs");
+        let out = Command::new("bash")
+            .arg(crate::repo_root().join("scripts/azurite.sh"))
+            .output()
+            .expect("bash runs");
         assert!(out.status.success(), "scripts/azurite.sh failed:\n{}", String::from_utf8_lossy(&out.stderr));
         let bin = String::from_utf8(out.stdout).unwrap().trim().to_string();
         let port = TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("a free port").port();

@@ -111,9 +111,11 @@ impl Roots {
         for (root, base) in self.0.iter().enumerate() {
             if let Some(url) = object_prefix(base) {
                 match crate::objects::list(url, MAX_OBJECTS) {
-                    Ok(listed) => out.extend(
-                        listed.into_iter().map(|(rel, url)| Entry { root, rel, path: PathBuf::from(url) }),
-                    ),
+                    Ok(listed) => out.extend(listed.into_iter().map(|(rel, url)| Entry {
+                        root,
+                        rel,
+                        path: PathBuf::from(url),
+                    })),
                     // The root as one entry, which says why when opened.
                     Err(_) => out.push(Entry { root, rel: String::new(), path: base.clone() }),
                 }

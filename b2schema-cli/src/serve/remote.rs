@@ -56,14 +56,15 @@ impl Listings {
                 }
                 slot.running = true;
                 let shared = Arc::clone(&self.0);
-                let spawned = std::thread::Builder::new().name(format!("remote-root-{}", n.0)).spawn(move || {
-                    let v = make();
-                    let (lock, ready) = &*shared;
-                    let mut slots = lock.lock().unwrap_or_else(|p| p.into_inner());
-                    let slot = slots.entry(n).or_default();
-                    (slot.value, slot.made, slot.running) = (Some(v), Some(Instant::now()), false);
-                    ready.notify_all();
-                });
+                let spawned =
+                    std::thread::Builder::new().name(format!("remote-root-{}", n.0)).spawn(move || {
+                        let v = make();
+                        let (lock, ready) = &*shared;
+                        let mut slots = lock.lock().unwrap_or_else(|p| p.into_inner());
+                        let slot = slots.entry(n).or_default();
+                        (slot.value, slot.made, slot.running) = (Some(v), Some(Instant::now()), false);
+                        ready.notify_all();
+                    });
                 if spawned.is_err() {
                     slot.running = false;
                 }

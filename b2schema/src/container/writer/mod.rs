@@ -227,7 +227,8 @@ impl Frame {
             Chunk::Stored(bytes) => Some(bytes.as_slice()),
             Chunk::Special { .. } => None,
         });
-        let chunks = stored.enumerate().map(|(id, bytes)| (alloc::format!("{id:08X}.chunk"), bytes)).collect();
+        let chunks =
+            stored.enumerate().map(|(id, bytes)| (alloc::format!("{id:08X}.chunk"), bytes)).collect();
         let mut index = e.header;
         index.extend_from_slice(&e.index);
         index.extend_from_slice(&e.trailer);
