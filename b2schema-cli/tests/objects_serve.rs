@@ -66,8 +66,10 @@ fn serve_lists_and_shows_an_s3_prefix_as_a_local_directory() {
             assert_eq!((ls, &lb), (rs, &rb), "{q}");
         }
     }
-    // Only what the listing shows: no key outside it, no escape.
-    for bad in ["nope.b2nd", "../x", "sparse-2d-i4.b2nd/00000000.chunk"] {
+    // Only what the listing shows: no key outside it, no escape (a frame beside the prefix).
+    s3.put("data", "outside.b2nd", &std::fs::read(fixture_file("nd-3d-f8-zstd.b2nd")).unwrap());
+    for bad in ["nope.b2nd", "../outside.b2nd", "sub/../../outside.b2nd", "sparse-2d-i4.b2nd/00000000.chunk"]
+    {
         let (status, _) = get(rp, &format!("/api/file?root=0&path={bad}"));
         assert!(status >= 400, "{bad}: {status}");
     }
