@@ -42,8 +42,14 @@ fn source(url: &str, limits: Limits) -> b2schema::Result<b2schema::source::Sourc
     Ok(b2schema_object_store::ObjectSource::open_url(url, limits, &options)?)
 }
 
-/// The contiguous frame at `url`.
+/// The frame at `url`: a contiguous frame's object, or the prefix of a sparse frame's (a URL
+/// ending in `/` or `/chunks.b2frame`).
 pub fn open_frame(url: &str, limits: Limits) -> b2schema::Result<FrameFile> {
+    #[cfg(feature = "object-store")]
+    if b2schema_object_store::sparse_prefix(url).is_some() {
+        let options = b2schema_object_store::ObjectOptions::default();
+        return b2schema_object_store::open_sparse(url, limits, &options);
+    }
     #[cfg(feature = "object-store")]
     return FrameFile::from_source(source(url, limits)?, url, limits).map_err(|e| e.in_file(url));
     #[cfg(not(feature = "object-store"))]
@@ -87,6 +93,43 @@ pub fn upload(url: &str, from: &Path, len: u64) -> b2schema::Result<()> {
     #[cfg(not(feature = "object-store"))]
     {
         let _ = (from, len);
+        Err(not_built(url))
+    }
+}
+
+/// What `serve` lists under the prefix `url` (ending in `/`): each object's key under it, and
+/// each sparse frame's prefix (`x.b2nd`, for the objects `x.b2nd/chunks.b2frame` and its chunk
+/// objects) as one entry, whose URL ends in `/`; at most `max` objects, within a few seconds.
+pub fn list(url: &str, max: usize) -> b2schema::Result<Vec<(String, String)>> {
+    #[cfg(feature = "object-store")]
+    {
+        let options = b2schema_object_store::ObjectOptions {
+            timeout: std::time::Duration::from_secs(3),
+            retries: 0,
+            ..Default::default()
+        };
+        let listed = b2schema_object_store::list(url, max, &options)?;
+        if listed.iter().any(|o| o.key == b2schema::frame::SPARSE_INDEX) {
+            // The prefix is a sparse frame's.
+            return Ok(vec![(String::new(), url.to_string())]);
+        }
+        let sparse: Vec<&str> = listed
+            .iter()
+            .filter_map(|o| o.key.strip_suffix(b2schema::frame::SPARSE_INDEX)?.strip_suffix('/'))
+            .collect();
+        let mut out: Vec<(String, String)> =
+            sparse.iter().map(|s| (s.to_string(), format!("{url}{s}/"))).collect();
+        for o in &listed {
+            if !sparse.iter().any(|s| o.key.strip_prefix(s).is_some_and(|r| r.starts_with('/'))) {
+                out.push((o.key.clone(), format!("{url}{}", o.key)));
+            }
+        }
+        out.sort();
+        Ok(out)
+    }
+    #[cfg(not(feature = "object-store"))]
+    {
+        let _ = max;
         Err(not_built(url))
     }
 }

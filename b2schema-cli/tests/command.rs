@@ -10,6 +10,8 @@ mod hostile_files;
 mod listing;
 mod many_files;
 mod objects;
+mod objects_azure;
+mod objects_serve;
 mod outputs;
 mod remote;
 mod remote_tls;

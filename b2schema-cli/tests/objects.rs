@@ -10,12 +10,12 @@ use b2schema::writer::{Fill, NdArray};
 use b2schema_tests::s3_server::S3Server;
 use b2schema_tests::{data_root, fixture_file};
 
-fn text(b: &[u8]) -> String {
+pub(crate) fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
 /// moto, with the bucket `data`.
-fn moto() -> &'static S3Server {
+pub(crate) fn moto() -> &'static S3Server {
     static S: OnceLock<S3Server> = OnceLock::new();
     S.get_or_init(|| {
         let s = S3Server::start();
@@ -25,7 +25,7 @@ fn moto() -> &'static S3Server {
 }
 
 /// `b2schema ARGS` with object_store's variables pointing at moto.
-fn b2schema(args: &[&str]) -> Output {
+pub(crate) fn b2schema(args: &[&str]) -> Output {
     let mut c = Command::new(env!("CARGO_BIN_EXE_b2schema"));
     c.args(args).envs(moto().env());
     c.output().unwrap()
@@ -128,4 +128,40 @@ fn pack_cat_and_unpack_upload_their_output_whole() {
     assert_eq!(out.status.code(), Some(2));
     assert!(s3.download("data", "out/none.bin").is_none());
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn python_blosc2_reads_what_b2schema_wrote_to_s3() {
+    let s3 = moto();
+    let name = "nd-3d-f8-zstd.b2nd";
+    let local = fixture_file(name);
+    // Frames packed from a .npy (one PUT; a multipart upload of parts of 5 MiB is the library's,
+    // tests/object_store.rs): downloaded by boto3, opened by python-blosc2 and compared with the
+    // local file's items.
+    let npy = std::env::temp_dir().join(format!("b2schema-cli-py-s3-{}.npy", std::process::id()));
+    assert!(b2schema(&["unpack", local.to_str().unwrap(), npy.to_str().unwrap()]).status.success());
+    for (args, key) in [
+        (vec!["pack", npy.to_str().unwrap(), "s3://data/py/packed.b2nd"], "py/packed.b2nd"),
+        (vec!["pack", npy.to_str().unwrap(), "s3://data/py/lz4.b2nd", "--codec", "lz4"], "py/lz4.b2nd"),
+    ] {
+        let out = b2schema(&args);
+        assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+        let script = "import sys, tempfile, os, boto3, blosc2, numpy as np\n\
+            e, b, k, local = sys.argv[1:]\n\
+            c = boto3.client('s3', endpoint_url=e, aws_access_key_id='test', aws_secret_access_key='test', region_name='us-east-1')\n\
+            d = tempfile.mkdtemp()\n\
+            path = os.path.join(d, 'x.b2nd')\n\
+            c.download_file(b, k, path)\n\
+            got, want = blosc2.open(path)[:], blosc2.open(local)[:]\n\
+            assert got.dtype == want.dtype and got.shape == want.shape, (got.dtype, got.shape, want.dtype, want.shape)\n\
+            assert np.array_equal(got, want, equal_nan=True)\n\
+            print('equal', got.shape)\n";
+        let run = Command::new(b2schema_tests::python())
+            .args(["-c", script, &s3.endpoint(), "data", key, local.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert!(run.status.success(), "{key}: {}", text(&run.stderr));
+        assert!(text(&run.stdout).starts_with("equal"), "{key}: {}", text(&run.stdout));
+    }
+    let _ = std::fs::remove_file(&npy);
 }

@@ -107,10 +107,16 @@ fn free_port() -> u16 {
 
 /// The viewer serving `roots`, and its port (read from the URL it prints).
 pub(crate) fn start_server(roots: &[&Path]) -> (Kill, u16) {
+    start_server_with(roots, &[])
+}
+
+/// [`start_server`] with the variables `env` set (an object store's settings).
+pub(crate) fn start_server_with(roots: &[&Path], env: &[(String, String)]) -> (Kill, u16) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_b2schema"))
         .arg("serve")
         .args(roots)
         .args(["--port", "0"])
+        .envs(env.iter().cloned())
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();

@@ -42,18 +42,24 @@
 //!
 //! Writing ([`upload`]): an object is uploaded whole, by one PUT or, past
 //! [`ObjectOptions::part_size`], by a multipart upload completed last (nothing is visible until
-//! then; a failed upload is aborted).
+//! then; a failed upload is aborted). A sparse frame ([`upload_sparse`], [`open_sparse`]) is
+//! stored under a prefix: its chunk objects in parallel, its index last, so that a reader never
+//! finds an index whose chunks are not all there.
 
 #![forbid(unsafe_code)]
 
 mod counting;
+mod list;
 mod options;
 mod source;
+mod sparse;
 mod upload;
 mod url;
 
+pub use list::{Listed, list, list_at};
 pub use object_store;
 pub use options::ObjectOptions;
 pub use source::ObjectSource;
+pub use sparse::{open_sparse, open_sparse_at, sparse_prefix, upload_sparse, upload_sparse_to};
 pub use upload::{Upload, upload, upload_to};
 pub use url::{ObjectUrl, is_object_url};

@@ -52,6 +52,16 @@ impl ObjectUrl {
     /// (`s3://`), `GOOGLE_*` (`gs://`) or `AZURE_*` (`az://`, `abfs://`) variables and
     /// `options` (timeouts, retries).
     pub fn parse(url: &str, options: &ObjectOptions) -> Result<ObjectUrl> {
+        Self::parse_in(url, options, false)
+    }
+
+    /// [`ObjectUrl::parse`] of a prefix (`s3://bucket/`, `s3://bucket/some/prefix/`): the key
+    /// may be empty, the bucket's every object.
+    pub fn parse_prefix(url: &str, options: &ObjectOptions) -> Result<ObjectUrl> {
+        Self::parse_in(url, options, true)
+    }
+
+    fn parse_in(url: &str, options: &ObjectOptions, prefix: bool) -> Result<ObjectUrl> {
         let bad = |expected: &str, found: String| {
             Error::invalid("an object-store URL", expected.to_string(), found, 0).in_file(url)
         };
@@ -61,7 +71,7 @@ impl ObjectUrl {
         }
         let (_, path) = object_store::ObjectStoreScheme::parse(&parsed)
             .map_err(|e| bad("scheme://bucket/key", e.to_string()))?;
-        if path.as_ref().is_empty() {
+        if path.as_ref().is_empty() && !prefix {
             return Err(bad("a key after the bucket", "none".into()));
         }
         let counts = Arc::new(Counts::default());

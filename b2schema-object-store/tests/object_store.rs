@@ -17,9 +17,12 @@ use b2schema_tests::http_server::{Misbehave, Server};
 use b2schema_tests::s3_server::S3Server;
 use b2schema_tests::{fixture_file, repo_root};
 
+mod azure;
+mod sparse;
+
 /// One moto server for the tests, with the bucket `data` holding python-blosc2's fixtures
 /// (`fixtures/NAME`) and stores (`stores/NAME`).
-fn moto() -> &'static S3Server {
+pub(crate) fn moto() -> &'static S3Server {
     static S: OnceLock<S3Server> = OnceLock::new();
     S.get_or_init(|| {
         let s = S3Server::start();
@@ -38,12 +41,12 @@ fn moto() -> &'static S3Server {
 const STORES: [&str; 4] = ["dict.b2z", "tree.b2z", "kinds.b2z", "embed.b2e"];
 
 /// Options pointing at `server` (its variables as settings, not the process's environment).
-fn at(server: &S3Server) -> ObjectOptions {
+pub(crate) fn at(server: &S3Server) -> ObjectOptions {
     ObjectOptions { config: server.env(), ..ObjectOptions::default() }
 }
 
 /// Every contiguous fixture python-blosc2 wrote (the sparse frames are directories).
-fn fixtures() -> Vec<(String, Vec<u8>)> {
+pub(crate) fn fixtures() -> Vec<(String, Vec<u8>)> {
     let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(fixture_file(""))
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -61,14 +64,16 @@ fn every_fixture_read_from_s3_equals_its_local_read() {
     // The whole file in the first 64 KiB; then a first request of 256 bytes, which holds less
     // than the metadata, so that the rest of it and every chunk come by ranged reads.
     for prefix in [64 << 10, 256] {
-        every_fixture_equals_its_local_read(ObjectOptions { prefix, ..at(s3) });
+        every_fixture_equals_its_local_read(ObjectOptions { prefix, ..at(s3) }, "s3://data/fixtures/");
     }
 }
 
-fn every_fixture_equals_its_local_read(options: ObjectOptions) {
+/// Each fixture read from `{under}NAME` (by `options`) equals its local read, opened in one
+/// request or two.
+fn every_fixture_equals_its_local_read(options: ObjectOptions, under: &str) {
     let prefix = options.prefix;
     for (name, bytes) in fixtures() {
-        let url = format!("s3://data/fixtures/{name}");
+        let url = format!("{under}{name}");
         let local = FrameFile::from_bytes(bytes.clone(), &name, Limits::default());
         let src = ObjectSource::open_url(&url, Limits::default(), &options).unwrap();
         assert_eq!(src.len(), bytes.len() as u64, "{name}");
@@ -131,7 +136,7 @@ fn stores_read_from_s3_equal_their_local_reads() {
 }
 
 /// A 4160 x 4160 `|u1` array of 1024 x 1024 chunks of 64 x 64 blocks (17 MB).
-fn big() -> Vec<u8> {
+pub(crate) fn big() -> Vec<u8> {
     let n = 4160usize;
     let items: Vec<u8> = (0..n * n).map(|i| ((i / n) * 3 + (i % n) * 5) as u8).collect();
     let mut a = NdArray::new(&[n as i64, n as i64], &[1024, 1024], &[64, 64], "|u1", 1, Fill::Data(&items));

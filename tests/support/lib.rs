@@ -311,6 +311,7 @@ pub fn value_json(v: &b2schema::Value) -> serde_json::Value {
     }
 }
 
+pub mod azurite_server;
 pub mod http_server;
 pub mod s3_server;
 pub mod stored_zip;

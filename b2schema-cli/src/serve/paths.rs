@@ -2,7 +2,9 @@
 //! paths inside them. A request names a root by its number and a relative path; the path is
 //! refused when it has a `..`, `.` or empty component or is absolute, and when its canonical
 //! form (symbolic links resolved) leaves the root. A root may be an `http://` URL (a frame, or
-//! a sparse frame's directory, read by ranged GETs): it is one entry, with no path under it.
+//! a sparse frame's directory, read by ranged GETs): it is one entry, with no path under it. A
+//! root that is an object store's prefix (`s3://bucket/prefix/`) stands for the objects listed
+//! under it (and the sparse frames kept there), as a directory for its files.
 
 use std::path::{Component, Path, PathBuf};
 
@@ -12,6 +14,16 @@ use crate::walk;
 pub const MAX_ENTRIES: usize = 20_000;
 /// See [`MAX_ENTRIES`].
 pub const MAX_DEPTH: usize = 8;
+
+/// The most objects listed under an object store's prefix (each entry's summary is made by a
+/// thread of its own, two requests or more).
+pub const MAX_OBJECTS: usize = 256;
+
+/// The URL of `root` when it is an object store's prefix (`s3://bucket/some/prefix/`): a
+/// folder of objects, listed.
+fn object_prefix(root: &Path) -> Option<&str> {
+    root.to_str().filter(|u| crate::objects::is_object_url(u) && u.ends_with('/'))
+}
 
 /// The served roots, canonical, and the list's entries of the remote ones.
 #[derive(Debug)]
@@ -53,6 +65,14 @@ impl Roots {
     /// The canonical path of `rel` under root `root`, or why it is refused.
     pub fn resolve(&self, root: usize, rel: &str) -> Result<PathBuf, String> {
         let base = self.0.get(root).ok_or_else(|| format!("no root number {root}"))?;
+        if let Some(url) = object_prefix(base) {
+            // Only what the listing shows (a sparse frame's prefix among them).
+            let listed = crate::objects::list(url, MAX_OBJECTS).map_err(|e| e.to_string())?;
+            return match listed.into_iter().find(|(key, _)| key == rel) {
+                Some((_, url)) => Ok(PathBuf::from(url)),
+                None => Err(format!("{rel}: no such object under the root")),
+            };
+        }
         if crate::open::is_url(base) {
             return if rel.is_empty() { Ok(base.clone()) } else { Err("a path under a URL root".into()) };
         }
@@ -89,6 +109,18 @@ impl Roots {
     pub fn list(&self) -> Vec<Entry> {
         let mut out = Vec::new();
         for (root, base) in self.0.iter().enumerate() {
+            if let Some(url) = object_prefix(base) {
+                match crate::objects::list(url, MAX_OBJECTS) {
+                    Ok(listed) => out.extend(listed.into_iter().map(|(rel, url)| Entry {
+                        root,
+                        rel,
+                        path: PathBuf::from(url),
+                    })),
+                    // The root as one entry, which says why when opened.
+                    Err(_) => out.push(Entry { root, rel: String::new(), path: base.clone() }),
+                }
+                continue;
+            }
             if crate::open::is_url(base) || !walk::is_plain_dir(base) {
                 out.push(Entry { root, rel: String::new(), path: base.clone() });
                 continue;

@@ -18,6 +18,10 @@ pub const FRESH: Duration = Duration::from_secs(30);
 /// What makes one root's entry (and may block).
 pub type Make = Box<dyn FnOnce() -> Value + Send>;
 
+/// A remote entry: its root's number and its path under the root (empty for a root that is a
+/// URL of one file; an object store's prefix has many).
+pub type Key = (usize, String);
+
 #[derive(Default)]
 struct Slot {
     value: Option<Value>,
@@ -27,7 +31,7 @@ struct Slot {
 
 /// The remote roots' entries, by root number.
 #[derive(Default)]
-pub struct Listings(Arc<(Mutex<HashMap<usize, Slot>>, Condvar)>);
+pub struct Listings(Arc<(Mutex<HashMap<Key, Slot>>, Condvar)>);
 
 impl std::fmt::Debug for Listings {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -36,30 +40,31 @@ impl std::fmt::Debug for Listings {
 }
 
 impl Listings {
-    /// The entries of `roots` (number, and how to make its entry, which may block): each made
+    /// The entries of `roots` (key, and how to make its entry, which may block): each made
     /// by its own thread when missing or stale, waited for until [`WAIT`] from now, then the
-    /// latest made, or `pending(root)` for one that has none yet.
-    pub fn entries(&self, roots: Vec<(usize, Make)>, pending: impl Fn(usize) -> Value) -> Vec<Value> {
+    /// latest made, or `pending(key)` for one that has none yet.
+    pub fn entries(&self, roots: Vec<(Key, Make)>, pending: impl Fn(&Key) -> Value) -> Vec<Value> {
         let (lock, ready) = &*self.0;
-        let numbers: Vec<usize> = roots.iter().map(|(n, _)| *n).collect();
+        let numbers: Vec<Key> = roots.iter().map(|(n, _)| n.clone()).collect();
         {
             let mut slots = lock.lock().unwrap_or_else(|p| p.into_inner());
             for (n, make) in roots {
-                let slot = slots.entry(n).or_default();
+                let slot = slots.entry(n.clone()).or_default();
                 let stale = slot.made.is_none_or(|t| t.elapsed() >= FRESH);
                 if slot.running || !stale {
                     continue;
                 }
                 slot.running = true;
                 let shared = Arc::clone(&self.0);
-                let spawned = std::thread::Builder::new().name(format!("remote-root-{n}")).spawn(move || {
-                    let v = make();
-                    let (lock, ready) = &*shared;
-                    let mut slots = lock.lock().unwrap_or_else(|p| p.into_inner());
-                    let slot = slots.entry(n).or_default();
-                    (slot.value, slot.made, slot.running) = (Some(v), Some(Instant::now()), false);
-                    ready.notify_all();
-                });
+                let spawned =
+                    std::thread::Builder::new().name(format!("remote-root-{}", n.0)).spawn(move || {
+                        let v = make();
+                        let (lock, ready) = &*shared;
+                        let mut slots = lock.lock().unwrap_or_else(|p| p.into_inner());
+                        let slot = slots.entry(n).or_default();
+                        (slot.value, slot.made, slot.running) = (Some(v), Some(Instant::now()), false);
+                        ready.notify_all();
+                    });
                 if spawned.is_err() {
                     slot.running = false;
                 }
@@ -77,7 +82,7 @@ impl Listings {
         }
         numbers
             .iter()
-            .map(|n| slots.get(n).and_then(|s| s.value.clone()).unwrap_or_else(|| pending(*n)))
+            .map(|n| slots.get(n).and_then(|s| s.value.clone()).unwrap_or_else(|| pending(n)))
             .collect()
     }
 }

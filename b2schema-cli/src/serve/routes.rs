@@ -152,19 +152,22 @@ fn json_response(v: Value) -> Response {
 /// does not answer is listed as pending, never blocking the list.
 fn files(roots: &Roots) -> Value {
     let entries = with_store_dirs(roots.list());
-    let remote: Vec<(usize, super::remote::Make)> = entries
+    let remote: Vec<(super::remote::Key, super::remote::Make)> = entries
         .iter()
         .filter(|e| crate::open::is_url(&e.path))
         .map(|e| {
             let e = e.clone();
-            (e.root, Box::new(move || entry_json(&e)) as super::remote::Make)
+            ((e.root, e.rel.clone()), Box::new(move || entry_json(&e)) as super::remote::Make)
         })
         .collect();
     let mut remote_json = roots
         .1
-        .entries(remote, |root| {
-            let name = roots.all().get(root).map(|p| p.display().to_string()).unwrap_or_default();
-            json!({ "root": root, "path": "", "name": name, "size": 0,
+        .entries(remote, |(root, rel)| {
+            let name = match rel.is_empty() {
+                true => roots.all().get(*root).map(|p| p.display().to_string()).unwrap_or_default(),
+                false => rel.clone(),
+            };
+            json!({ "root": root, "path": rel, "name": name, "size": 0,
                     "error": "pending: the server has not answered yet (asked in the background)" })
         })
         .into_iter();

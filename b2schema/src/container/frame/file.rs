@@ -181,6 +181,20 @@ impl FrameFile {
         Self::from_source_at(source, 0, name.into(), limits, None)
     }
 
+    /// Opens the sparse frame whose index file (`chunks.b2frame`) is `index`, its chunk files
+    /// (`%08X.chunk`) opened through `chunks` when a read needs one (the last few kept open): a
+    /// sparse frame kept where b2schema has no opener of its own (an object store's prefix, a
+    /// database). `name` stands for its directory in messages.
+    pub fn from_sparse_source(
+        index: Source,
+        chunks: impl Siblings + 'static,
+        name: impl Into<PathBuf>,
+        limits: Limits,
+    ) -> Result<Self> {
+        let chunks: Arc<dyn Siblings> = Arc::new(super::siblings::Kept::new(chunks));
+        Self::from_source_at(index, 0, name.into(), limits, Some(chunks))
+    }
+
     /// Reads the frame at byte `offset` of `src` (a contiguous frame ending by the end of `src`,
     /// or with `siblings` a sparse frame's index, whose chunk files it opens), keeping `src` for
     /// its chunks. `name` stands for its path in messages (a URL, a store's file).

@@ -222,10 +222,10 @@ impl ReadAt for Memory {
 /// `FrameFile::from_source`, `Store::from_source` and `b2schema::open_source` take.
 pub type Source = Arc<dyn ReadAt>;
 
-/// The files beside a sparse frame's index (in its local directory, or on a web server): its
-/// chunk files, opened by name.
-#[cfg_attr(not(feature = "derive"), allow(dead_code))]
-pub(crate) trait Siblings: Send + Sync + core::fmt::Debug {
+/// The files beside a sparse frame's index (in its local directory, on a web server, under an
+/// object store's prefix): its chunk files, opened by name
+/// ([`FrameFile::from_sparse_source`](crate::frame::FrameFile::from_sparse_source)).
+pub trait Siblings: Send + Sync + core::fmt::Debug {
     /// The file `name` (`%08X.chunk`) beside the index.
     fn open(&self, name: &str) -> Result<Source>;
 }

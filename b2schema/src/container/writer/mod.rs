@@ -154,6 +154,15 @@ enum Kind {
     Sparse,
 }
 
+/// A sparse frame's files ([`Frame::sparse_files`]).
+#[derive(Debug)]
+pub struct SparseFiles<'a> {
+    /// The chunk files (`%08X.chunk`, the stored chunks in order) and their bytes.
+    pub chunks: Vec<(String, &'a [u8])>,
+    /// The index file's bytes (`chunks.b2frame`: header, offsets index of chunk ids, trailer).
+    pub index: Vec<u8>,
+}
+
 /// The pieces of an encoded frame.
 struct Encoded {
     pub header: Vec<u8>,
@@ -200,20 +209,30 @@ impl Frame {
     #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
     pub fn write_sparse(&self, dir: impl AsRef<std::path::Path>) -> Result<()> {
         let dir = dir.as_ref();
-        let e = self.encode(Kind::Sparse)?;
+        let files = self.sparse_files()?;
         std::fs::create_dir(dir)?;
-        let mut id = 0u32;
-        for c in &self.chunks {
-            if let Chunk::Stored(bytes) = c {
-                std::fs::write(dir.join(alloc::format!("{id:08X}.chunk")), bytes)?;
-                id += 1;
-            }
+        for (name, bytes) in &files.chunks {
+            std::fs::write(dir.join(name), bytes)?;
         }
+        std::fs::write(dir.join(crate::container::frame::SPARSE_INDEX), files.index)?;
+        Ok(())
+    }
+
+    /// The files of the sparse frame, to be stored where the caller keeps them (an object
+    /// store's prefix): its chunk files, and its index, which names them and is to be stored
+    /// last.
+    pub fn sparse_files(&self) -> Result<SparseFiles<'_>> {
+        let e = self.encode(Kind::Sparse)?;
+        let stored = self.chunks.iter().filter_map(|c| match c {
+            Chunk::Stored(bytes) => Some(bytes.as_slice()),
+            Chunk::Special { .. } => None,
+        });
+        let chunks =
+            stored.enumerate().map(|(id, bytes)| (alloc::format!("{id:08X}.chunk"), bytes)).collect();
         let mut index = e.header;
         index.extend_from_slice(&e.index);
         index.extend_from_slice(&e.trailer);
-        std::fs::write(dir.join(crate::container::frame::SPARSE_INDEX), index)?;
-        Ok(())
+        Ok(SparseFiles { chunks, index })
     }
 
     fn check(&self) -> Result<()> {
