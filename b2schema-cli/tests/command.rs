@@ -18,6 +18,7 @@ mod serve_confined;
 mod serve_load;
 mod serve_viewer;
 mod shell_help;
+mod store_edits;
 mod stores;
 mod surfaces;
 mod table_arrow;

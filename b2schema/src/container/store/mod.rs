@@ -42,6 +42,9 @@ mod ctable;
 mod ctable_write;
 mod describe;
 mod dir;
+mod edit;
+mod edit_embed;
+mod edit_files;
 mod embed;
 mod json;
 mod key;
@@ -73,6 +76,7 @@ pub use ctable::{
 };
 pub use ctable_write::{CTableWriter, ColumnType, WriteCell};
 pub use describe::{Description, Kind};
+pub use edit::StoreMut;
 pub use embed::Embedded;
 pub use key::{EMBED_NAME, MEMBER_SUFFIXES};
 pub use member::{Form, Member, Place};
@@ -392,6 +396,7 @@ impl Store {
                     local_offset: *local_offset,
                     limit: *limit,
                     central_offset: 0,
+                    crc: 0,
                 };
                 let src =
                     self.file.as_ref().filter(|_| self.form == Form::Zip).ok_or_else(|| {

@@ -46,6 +46,8 @@ pub struct Entry {
     pub limit: u64,
     /// Where its central-directory entry starts (for messages).
     pub central_offset: u64,
+    /// Its CRC-32, as the central directory gives it.
+    pub crc: u32,
 }
 
 /// A ZIP file's central directory.
@@ -363,6 +365,7 @@ fn entry(cd: &[u8], at: &mut usize, base: u64) -> Result<Entry> {
         local_offset,
         limit: 0,
         central_offset: base + start as u64,
+        crc: u32_at(fixed, 16),
     })
 }
 

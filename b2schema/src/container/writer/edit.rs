@@ -306,7 +306,7 @@ fn is_stored(entry: i64) -> bool {
     entry >= 0
 }
 
-fn header_cparams(h: &FrameHeader<'_>) -> CParams {
+pub(crate) fn header_cparams(h: &FrameHeader<'_>) -> CParams {
     let p = &h.filter_pipeline;
     CParams {
         codec: h.codec(),
@@ -401,7 +401,7 @@ impl FrameMut<File> {
     }
 }
 
-fn lock(f: &File, path: &Path) -> Result<()> {
+pub(crate) fn lock(f: &File, path: &Path) -> Result<()> {
     f.try_lock().map_err(|e| {
         Error::invalid(
             "a frame no other writer has locked",
