@@ -19,23 +19,13 @@ fn open(store: &Path, limits: Limits) -> Result<StoreMut, Failure> {
 
 /// The frame file `file`, read whole (at most `max` bytes).
 fn read_frame(file: &Path, max: u64) -> Result<Vec<u8>, Failure> {
-    use std::io::Read;
     if file.is_dir() {
         return Err(Failure::at(
             file,
             "a directory: store add takes a contiguous frame file (.b2nd, .b2f, .b2b)",
         ));
     }
-    let (f, len) = b2schema::frame::open_regular(file).map_err(|e| Failure::at(file, e))?;
-    if len > max {
-        return Err(Failure::at(
-            file,
-            format!("{len} bytes, over the limit of {max} (raise --max-decompressed-total)"),
-        ));
-    }
-    let mut bytes = Vec::new();
-    f.take(max).read_to_end(&mut bytes).map_err(|e| Failure::at(file, e))?;
-    Ok(bytes)
+    crate::edit::read_whole(file, max)
 }
 
 /// Refuses to change `store` when it is `file` (or any file read in this run), or a directory

@@ -366,17 +366,7 @@ impl StoreMut {
                     .file
                     .as_ref()
                     .ok_or_else(|| at(Error::invalid("a ZIP file", "open", "none", 0)))?;
-                let entry = super::zip::Entry {
-                    name: name.clone(),
-                    method: super::zip::STORED,
-                    flags: 0,
-                    compressed_size: *len,
-                    size: *len,
-                    local_offset: *local_offset,
-                    limit: *limit,
-                    central_offset: 0,
-                    crc: 0,
-                };
+                let entry = super::zip::Entry::stored(name, *local_offset, *len, *limit);
                 let data = super::zip::data_offset(&**src, &entry, &mut 0).map_err(at)?;
                 let mut out =
                     crate::container::limits::try_zeros(*len as usize, "a store member's bytes", 0)?;

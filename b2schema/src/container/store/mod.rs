@@ -387,17 +387,7 @@ impl Store {
         let at = |e: Error| e.in_segment(Segment::Key(m.key.clone()));
         match &m.place {
             Place::Zip { name, local_offset, len, limit } => {
-                let entry = zip::Entry {
-                    name: name.clone(),
-                    method: zip::STORED,
-                    flags: 0,
-                    compressed_size: *len,
-                    size: *len,
-                    local_offset: *local_offset,
-                    limit: *limit,
-                    central_offset: 0,
-                    crc: 0,
-                };
+                let entry = zip::Entry::stored(name, *local_offset, *len, *limit);
                 let src =
                     self.file.as_ref().filter(|_| self.form == Form::Zip).ok_or_else(|| {
                         Error::invalid("a ZIP store's file", "open", "none (not a .b2z)", 0)

@@ -50,6 +50,24 @@ pub struct Entry {
     pub crc: u32,
 }
 
+impl Entry {
+    /// The stored member `name` whose local header is at `local_offset`, `len` bytes, ending by
+    /// `limit` (a [`Place::Zip`](super::Place::Zip), to open again).
+    pub fn stored(name: &str, local_offset: u64, len: u64, limit: u64) -> Entry {
+        Entry {
+            name: name.into(),
+            method: STORED,
+            flags: 0,
+            compressed_size: len,
+            size: len,
+            local_offset,
+            limit,
+            central_offset: 0,
+            crc: 0,
+        }
+    }
+}
+
 /// A ZIP file's central directory.
 #[derive(Debug)]
 pub struct CentralDirectory {
