@@ -404,7 +404,7 @@ impl FrameMut<File> {
 pub(crate) fn lock(f: &File, path: &Path) -> Result<()> {
     f.try_lock().map_err(|e| {
         Error::invalid(
-            "a frame no other writer has locked",
+            "a file no other writer has locked",
             path.display(),
             alloc::format!("locked ({e})"),
             0,
