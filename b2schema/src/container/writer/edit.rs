@@ -403,13 +403,8 @@ impl FrameMut<File> {
 
 pub(crate) fn lock(f: &File, path: &Path) -> Result<()> {
     f.try_lock().map_err(|e| {
-        Error::invalid(
-            "a file no other writer has locked",
-            path.display(),
-            alloc::format!("locked ({e})"),
-            0,
-        )
-        .in_field("path")
+        Error::invalid("a file no other writer has locked", path.display(), alloc::format!("locked ({e})"), 0)
+            .in_field("path")
     })
 }
 
