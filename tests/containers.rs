@@ -25,6 +25,7 @@ mod nd_codecs_hostile;
 mod remote;
 mod remote_stores;
 mod remote_tls;
+mod store_edits;
 mod stores;
 mod tables;
 mod writer;

@@ -18,6 +18,7 @@ mod plugins_python;
 mod python_accepts;
 mod python_package;
 mod store_access_python;
+mod store_edits_python;
 mod store_python;
 mod store_write_python;
 mod table_arrow_python;

@@ -12,8 +12,8 @@ use b2schema::writer::ArrayMut;
 use crate::Failure;
 use crate::npy;
 
-/// The `.npy` file `input`, read whole (at most `max` bytes), in C order.
-fn read_npy(input: &Path, max: u64) -> Result<npy::Npy, Failure> {
+/// The regular file `input`, read whole (at most `max` bytes; a larger one refused).
+pub fn read_whole(input: &Path, max: u64) -> Result<Vec<u8>, Failure> {
     use std::io::Read;
     let (f, len) = b2schema::frame::open_regular(input).map_err(|e| Failure::at(input, e))?;
     if len > max {
@@ -24,7 +24,12 @@ fn read_npy(input: &Path, max: u64) -> Result<npy::Npy, Failure> {
     }
     let mut bytes = Vec::new();
     f.take(max).read_to_end(&mut bytes).map_err(|e| Failure::at(input, e))?;
-    npy::read(&bytes).map_err(|e| Failure::at(input, e))
+    Ok(bytes)
+}
+
+/// The `.npy` file `input`, read whole (at most `max` bytes), in C order.
+fn read_npy(input: &Path, max: u64) -> Result<npy::Npy, Failure> {
+    npy::read(&read_whole(input, max)?).map_err(|e| Failure::at(input, e))
 }
 
 /// The dtype string `d` as the library prints it (`<f8`, a structured dtype), for comparing.

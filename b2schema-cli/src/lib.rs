@@ -33,6 +33,7 @@ pub mod serve;
 pub mod slice;
 pub mod stdin;
 pub mod store;
+pub mod store_edit;
 pub mod summary;
 pub mod table;
 pub mod table_arrow;

@@ -13,7 +13,9 @@ use b2schema_cli::names::{self, Hint};
 #[cfg(feature = "serve")]
 use b2schema_cli::serve;
 use b2schema_cli::summary::Select;
-use b2schema_cli::{cat, diff, du, dump, edit, inspect, layouts, ls, pack, store, table, verify, vlmeta};
+use b2schema_cli::{
+    cat, diff, du, dump, edit, inspect, layouts, ls, pack, store, store_edit, table, verify, vlmeta,
+};
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 
 /// The exit codes, in `--help` (the README says the same).
@@ -111,6 +113,69 @@ enum VlmetaAction {
     },
 }
 
+#[derive(Subcommand)]
+enum StoreAction {
+    /// Adds the frame FILE (a .b2nd, .b2f or .b2b) to STORE (a .b2d, .b2z or .b2e of
+    /// python-blosc2) as the member KEY; a key the store has is refused unless --replace. In a
+    /// TreeStore, a leaf where a group is, or below a leaf, is refused as python-blosc2 refuses
+    /// it. Crash-safe: a .b2z or .b2e is rewritten beside itself, then renamed onto its name.
+    Add {
+        /// The store.
+        store: PathBuf,
+        /// The member's key (`/g/x`).
+        key: String,
+        /// The frame file added (read whole, within --max-decompressed-total).
+        file: PathBuf,
+        /// Replace the member KEY when the store has one (else it is added).
+        #[arg(long)]
+        replace: bool,
+    },
+    /// Removes the member KEY (in a TreeStore, a group KEY with everything below it).
+    /// Crash-safe as add.
+    #[command(visible_alias = "del")]
+    Rm {
+        /// The store.
+        store: PathBuf,
+        /// The member's key (`/g/x`).
+        key: String,
+    },
+    /// Reads or changes the store's own vlmeta (python-blosc2's `tstore.vlmeta`, kept in the
+    /// member /__vlmeta__).
+    Vlmeta {
+        #[command(subcommand)]
+        action: StoreVlmetaAction,
+    },
+}
+
+#[derive(Subcommand)]
+enum StoreVlmetaAction {
+    /// Writes a store vlmeta's value as one line of JSON.
+    Get {
+        /// The store (.b2d, .b2z or .b2e).
+        store: PathBuf,
+        /// The vlmeta's name.
+        key: String,
+    },
+    /// Sets a store vlmeta to VALUE, JSON stored as msgpack (as python-blosc2 stores it); adds
+    /// it when new.
+    Set {
+        /// The store (.b2d, .b2z or .b2e).
+        store: PathBuf,
+        /// The vlmeta's name (at most 31 bytes).
+        key: String,
+        /// The value: JSON (`'{"units": "m"}'`, `42`, `'"text"'`).
+        value: String,
+    },
+    /// Deletes a store vlmeta.
+    #[command(visible_alias = "rm")]
+    Del {
+        /// The store (.b2d, .b2z or .b2e).
+        store: PathBuf,
+        /// The vlmeta's name.
+        key: String,
+    },
+}
+
 /// What is cut in the output.
 #[derive(clap::Args)]
 struct Cut {
@@ -187,6 +252,12 @@ enum Command {
     Vlmeta {
         #[command(subcommand)]
         action: VlmetaAction,
+    },
+    /// Changes a python-blosc2 store (.b2d, .b2z, .b2e) in place: members added, replaced and
+    /// removed, the store's vlmeta set and deleted (each change crash-safe, under a writer lock).
+    Store {
+        #[command(subcommand)]
+        action: StoreAction,
     },
     /// Draws a built-in layout; with no name, lists them.
     Layout {
@@ -374,6 +445,7 @@ fn main() -> ExitCode {
             | Command::Append { .. }
             | Command::Write { .. }
             | Command::Resize { .. }
+            | Command::Store { action: StoreAction::Add { .. } }
     ) {
         b2schema::frame::opened::record();
     }
@@ -403,6 +475,19 @@ fn main() -> ExitCode {
             VlmetaAction::Get { path, key, raw } => vlmeta::get(&path, &key, raw, limits),
             VlmetaAction::Set { path, key, value, raw } => vlmeta::set(&path, &key, &value, raw),
             VlmetaAction::Del { path, key } => vlmeta::del(&path, &key),
+        },
+        Command::Store { action } => match action {
+            StoreAction::Add { store, key, file, replace } => {
+                store_edit::add(&store, &key, &file, replace, limits)
+            }
+            StoreAction::Rm { store, key } => store_edit::rm(&store, &key, limits),
+            StoreAction::Vlmeta { action } => match action {
+                StoreVlmetaAction::Get { store, key } => store_edit::vlmeta_get(&store, &key, limits),
+                StoreVlmetaAction::Set { store, key, value } => {
+                    store_edit::vlmeta_set(&store, &key, &value, limits)
+                }
+                StoreVlmetaAction::Del { store, key } => store_edit::vlmeta_del(&store, &key, limits),
+            },
         },
         Command::Layout { name } => layouts::run(name.as_deref()),
         Command::Dump { input, cut } => dump::run(&input.path, input.offset, limits, cut.all),

@@ -49,16 +49,21 @@ pub fn set(path: &Path, key: &str, value: &str, raw: bool) -> Result<ExitCode, F
     let bytes = if raw {
         value.as_bytes().to_vec()
     } else {
-        let json: serde_json::Value = serde_json::from_str(value).map_err(|e| {
-            Failure::Message(format!("the value is not JSON ({e}); --raw stores the text as it is"))
-        })?;
-        b2schema::to_vec_with(&json, b2schema::Config::minimal())
-            .map_err(|e| Failure::Message(format!("the value as msgpack: {e}")))?
+        json_msgpack(value, "; --raw stores the text as it is")?
     };
     let mut f = writable(path)?;
     b2schema::writer::set_vlmetalayer_to(&mut f, key, &bytes).map_err(|e| Failure::at(path, e))?;
     f.sync_all().map_err(|e| Failure::at(path, e))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The JSON text `value` as msgpack, as python-blosc2 stores a vlmeta value (also the store's
+/// vlmeta, `store vlmeta set`); `hint` ends the message of text that is not JSON.
+pub fn json_msgpack(value: &str, hint: &str) -> Result<Vec<u8>, Failure> {
+    let json: serde_json::Value = serde_json::from_str(value)
+        .map_err(|e| Failure::Message(format!("the value is not JSON ({e}){hint}")))?;
+    b2schema::to_vec_with(&json, b2schema::Config::minimal())
+        .map_err(|e| Failure::Message(format!("the value as msgpack: {e}")))
 }
 
 /// Deletes vlmetalayer `key` of the frame file at `path`.

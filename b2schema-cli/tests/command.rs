@@ -21,6 +21,7 @@ mod serve_load;
 mod serve_viewer;
 mod shell_help;
 mod static_viewer;
+mod store_edits;
 mod stores;
 mod surfaces;
 mod table_arrow;

@@ -89,6 +89,12 @@ pub enum ErrorKind {
         /// How many members the store has.
         members: usize,
     },
+    /// A store already has a member of this key, where a new one was to be added (replace it
+    /// instead: `StoreMut::set`); the store is the error's [`file`](Error::file).
+    KeyExists {
+        /// The key.
+        key: String,
+    },
     /// The frame is shorter than its header says.
     Truncated {
         /// Bytes the header states.
@@ -429,6 +435,10 @@ impl Error {
                     Some(alloc::format!("found {}", key.escape_debug())),
                 )
             }
+            K::KeyExists { key } => (
+                String::from("expected a key not yet in the store (or a replacement of it)"),
+                Some(alloc::format!("found {}, which it has", key.escape_debug())),
+            ),
             K::Truncated { stated, available } => {
                 (alloc::format!("truncated: the header says {stated} bytes, the file has {available}"), None)
             }

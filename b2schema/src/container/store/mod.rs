@@ -30,6 +30,9 @@
 mod access;
 mod describe;
 mod dir;
+mod edit;
+mod edit_embed;
+mod edit_files;
 mod embed;
 mod key;
 mod member;
@@ -47,6 +50,7 @@ use alloc::vec::Vec;
 
 pub use access::VLMETA_KEY;
 pub use describe::{Description, Kind};
+pub use edit::StoreMut;
 pub use embed::Embedded;
 pub use key::{EMBED_NAME, MEMBER_SUFFIXES};
 pub use member::{Form, Member, Place};
@@ -351,16 +355,7 @@ impl Store {
         let at = |e: Error| e.in_segment(Segment::Key(m.key.clone()));
         match &m.place {
             Place::Zip { name, local_offset, len, limit } => {
-                let entry = zip::Entry {
-                    name: name.clone(),
-                    method: zip::STORED,
-                    flags: 0,
-                    compressed_size: *len,
-                    size: *len,
-                    local_offset: *local_offset,
-                    limit: *limit,
-                    central_offset: 0,
-                };
+                let entry = zip::Entry::stored(name, *local_offset, *len, *limit);
                 let src =
                     self.file.as_ref().filter(|_| self.form == Form::Zip).ok_or_else(|| {
                         Error::invalid("a ZIP store's file", "open", "none (not a .b2z)", 0)

@@ -94,13 +94,7 @@ impl StoreWriter {
         key::check(key).map_err(|e| e.in_field("key"))?;
         let at = |e: Error| e.in_segment(Segment::Key(key.into()));
         let view = FrameView::from_slice(&frame).map_err(at)?;
-        let suffix = if view.metalayer("b2nd").is_some() || view.metalayer("caterva").is_some() {
-            ".b2nd"
-        } else if view.metalayer("batcharray").is_some() || view.metalayer("listarray").is_some() {
-            ".b2b"
-        } else {
-            ".b2f"
-        };
+        let suffix = suffix_of(&view);
         let embedded = (view.header.nbytes.max(0) as u64) < self.threshold;
         // The key itself; in a TreeStore also each of its groups (`/a`, `/a/b` for `/a/b/c`)
         // and the first key below it (`/a/b/c/...`), all looked up in the sorted keys.
@@ -305,6 +299,18 @@ fn swap(a: &Path, b: &Path) -> std::io::Result<()> {
         return Err(e);
     }
     std::fs::rename(&aside, a)
+}
+
+/// The suffix of a member file of the frame `view`, by its kind as python-blosc2 names them:
+/// `.b2nd` an NDArray, `.b2b` a BatchArray or ListArray, `.b2f` another SChunk.
+pub(super) fn suffix_of(view: &FrameView<'_>) -> &'static str {
+    if view.metalayer("b2nd").is_some() || view.metalayer("caterva").is_some() {
+        ".b2nd"
+    } else if view.metalayer("batcharray").is_some() || view.metalayer("listarray").is_some() {
+        ".b2b"
+    } else {
+        ".b2f"
+    }
 }
 
 /// Writes `bytes` to the file `path`, whole or not at all (the writer's

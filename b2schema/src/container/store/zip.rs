@@ -46,6 +46,26 @@ pub struct Entry {
     pub limit: u64,
     /// Where its central-directory entry starts (for messages).
     pub central_offset: u64,
+    /// Its CRC-32, as the central directory gives it.
+    pub crc: u32,
+}
+
+impl Entry {
+    /// The stored member `name` whose local header is at `local_offset`, `len` bytes, ending by
+    /// `limit` (a [`Place::Zip`](super::Place::Zip), to open again).
+    pub fn stored(name: &str, local_offset: u64, len: u64, limit: u64) -> Entry {
+        Entry {
+            name: name.into(),
+            method: STORED,
+            flags: 0,
+            compressed_size: len,
+            size: len,
+            local_offset,
+            limit,
+            central_offset: 0,
+            crc: 0,
+        }
+    }
 }
 
 /// A ZIP file's central directory.
@@ -363,6 +383,7 @@ fn entry(cd: &[u8], at: &mut usize, base: u64) -> Result<Entry> {
         local_offset,
         limit: 0,
         central_offset: base + start as u64,
+        crc: u32_at(fixed, 16),
     })
 }
 

@@ -306,7 +306,7 @@ fn is_stored(entry: i64) -> bool {
     entry >= 0
 }
 
-fn header_cparams(h: &FrameHeader<'_>) -> CParams {
+pub(crate) fn header_cparams(h: &FrameHeader<'_>) -> CParams {
     let p = &h.filter_pipeline;
     CParams {
         codec: h.codec(),
@@ -401,15 +401,10 @@ impl FrameMut<File> {
     }
 }
 
-fn lock(f: &File, path: &Path) -> Result<()> {
+pub(crate) fn lock(f: &File, path: &Path) -> Result<()> {
     f.try_lock().map_err(|e| {
-        Error::invalid(
-            "a frame no other writer has locked",
-            path.display(),
-            alloc::format!("locked ({e})"),
-            0,
-        )
-        .in_field("path")
+        Error::invalid("a file no other writer has locked", path.display(), alloc::format!("locked ({e})"), 0)
+            .in_field("path")
     })
 }
 

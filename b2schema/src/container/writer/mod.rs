@@ -23,7 +23,7 @@ mod array;
 pub mod chunk;
 mod cparams;
 #[cfg(feature = "std")]
-mod edit;
+pub(crate) mod edit;
 #[cfg(feature = "std")]
 mod edit_array;
 #[cfg(feature = "std")]

@@ -10,13 +10,26 @@ use crate::container::error::{Error, Result};
 /// Writes the file `path` through `write` (given a new temporary file beside it), whole or not at
 /// all; an existing file at `path` is replaced only once everything was written and synced.
 pub(crate) fn replace_file(path: &Path, write: impl FnOnce(&mut File) -> Result<()>) -> Result<()> {
+    replace_file_with(path, false, write).map(drop)
+}
+
+/// [`replace_file`], returning the new file, which was locked (advisory, exclusive) before it
+/// was renamed onto `path`: a writer holding the lock of the file it replaces holds `path`'s
+/// lock still, with no moment where another could take it.
+pub(crate) fn replace_file_locked(path: &Path, write: impl FnOnce(&mut File) -> Result<()>) -> Result<File> {
+    replace_file_with(path, true, write)
+}
+
+fn replace_file_with(path: &Path, lock: bool, write: impl FnOnce(&mut File) -> Result<()>) -> Result<File> {
     let tmp = temporary(path)?;
     let mut f = std::fs::OpenOptions::new()
+        .read(true)
         .write(true)
         .create_new(true)
         .open(&tmp)
         .map_err(|e| Error::from(e).in_field("path"))?;
-    let written = write(&mut f).and_then(|()| {
+    let locked = if lock { super::edit::lock(&f, &tmp) } else { Ok(()) };
+    let written = locked.and_then(|()| write(&mut f)).and_then(|()| {
         (|| -> std::io::Result<()> {
             f.sync_all()?;
             std::fs::rename(&tmp, path)?;
@@ -27,7 +40,7 @@ pub(crate) fn replace_file(path: &Path, write: impl FnOnce(&mut File) -> Result<
     if written.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
-    written
+    written.map(|()| f)
 }
 
 /// Syncs the directory that holds `path` (where a directory can be opened: not on Windows).
