@@ -72,13 +72,13 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::edit_embed::{self, EmbedChange, OBJECT_REGISTRY, at_or_below};
+use super::edit_files::Plan;
 use super::{Embedded, Form, Place, Store, VLMETA_KEY, key};
 use crate::container::error::{Error, ErrorKind, Result, Segment};
 use crate::container::frame::{FrameView, open_regular};
 use crate::container::limits::{Limit, Limits};
 use crate::container::source::LocalFile;
-use crate::container::writer::edit::lock;
-use crate::container::writer::replace::replace_file_locked;
+use crate::container::writer::replace::{lock, replace_file_locked};
 
 /// A python-blosc2 store opened for changes (see the [module](self) documentation).
 #[derive(Debug)]
@@ -88,17 +88,6 @@ pub struct StoreMut {
     store: Store,
     /// The lock held: the `.b2d` directory, or the `.b2z` or `.b2e` file as it is now.
     lock: File,
-}
-
-/// The changes of one operation.
-#[derive(Default)]
-pub(super) struct Plan {
-    /// Members written (key, frame bytes).
-    pub puts: Vec<(String, Vec<u8>)>,
-    /// Members removed.
-    pub removes: Vec<String>,
-    /// Object roots at or below this key leave the registry.
-    pub prune: Option<String>,
 }
 
 /// Whether `a` and `b` are the same file (device and inode); elsewhere than on Unix, `true`.

@@ -9,7 +9,6 @@ use alloc::collections::BTreeSet;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::edit::Plan;
 use super::edit_embed::{EmbedChange, rewritten};
 use super::key::EMBED_NAME;
 use super::zip_write::ZipOut;
@@ -19,6 +18,17 @@ use crate::container::frame::FrameView;
 use crate::container::limits::Limits;
 use crate::container::source::Source;
 use crate::container::writer::replace::{replace_file, replace_file_locked, sync_parent};
+
+/// The changes of one operation.
+#[derive(Default)]
+pub(super) struct Plan {
+    /// Members written (key, frame bytes).
+    pub puts: Vec<(String, Vec<u8>)>,
+    /// Members removed.
+    pub removes: Vec<String>,
+    /// Object roots at or below this key leave the registry.
+    pub prune: Option<String>,
+}
 
 /// Where the changes of a [`Plan`] go in a `.b2d` or `.b2z`.
 struct Split<'a> {

@@ -31,7 +31,8 @@ use arrow_array::types::{
 use arrow_array::{Array, ArrowPrimitiveType, RecordBatch};
 use arrow_schema::{DataType, Field, Schema, TimeUnit};
 
-use super::ctable_write::{CTableWriter, ColumnType, Layout, WriteCell};
+use super::column_write::Layout;
+use super::ctable_write::{CTableWriter, ColumnType, WriteCell};
 use super::write_cells::Mark;
 use crate::container::error::{Error, Result, Segment};
 use crate::format::value::Value;

@@ -24,6 +24,7 @@ mod batch;
 mod batch_write;
 mod cells;
 mod column;
+mod column_write;
 mod ctable;
 mod ctable_write;
 mod json;

@@ -7,8 +7,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::batch_write::BatchArrayWriter;
+use super::column_write::{Column, ColumnType, Data, Layout};
 use super::ctable::{ColumnSpec, DICT_SUFFIX, UTF8_DATA_SUFFIX, column_key};
-use super::ctable_write::{Column, ColumnType, Data, Layout};
 use crate::container::error::{Error, Result, Segment};
 use crate::container::limits::try_reserve;
 use crate::container::store::StoreWriter;

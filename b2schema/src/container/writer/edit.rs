@@ -44,6 +44,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::append::{FrameIo, is_torn_tail};
+use super::replace::lock;
 use super::{CParams, Chunk, chunk, trailer};
 use crate::container::error::{Error, Result};
 use crate::container::frame::{
@@ -399,13 +400,6 @@ impl FrameMut<File> {
         lock(&f, path)?;
         Ok(FrameMut { target: Target::Io(f), faults: Faults::default(), _lock: None })
     }
-}
-
-pub(crate) fn lock(f: &File, path: &Path) -> Result<()> {
-    f.try_lock().map_err(|e| {
-        Error::invalid("a file no other writer has locked", path.display(), alloc::format!("locked ({e})"), 0)
-            .in_field("path")
-    })
 }
 
 impl<F: FrameIo> FrameMut<F> {

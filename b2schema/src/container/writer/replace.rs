@@ -28,7 +28,7 @@ fn replace_file_with(path: &Path, lock: bool, write: impl FnOnce(&mut File) -> R
         .create_new(true)
         .open(&tmp)
         .map_err(|e| Error::from(e).in_field("path"))?;
-    let locked = if lock { super::edit::lock(&f, &tmp) } else { Ok(()) };
+    let locked = if lock { self::lock(&f, &tmp) } else { Ok(()) };
     let written = locked.and_then(|()| write(&mut f)).and_then(|()| {
         (|| -> std::io::Result<()> {
             f.sync_all()?;
@@ -61,4 +61,13 @@ pub(crate) fn temporary(path: &Path) -> Result<PathBuf> {
     t.push(name);
     t.push(alloc::format!(".{}.tmp", std::process::id()));
     Ok(path.with_file_name(t))
+}
+
+/// Takes the advisory, exclusive lock of `f` (the file at `path`) without waiting: another
+/// writer holding it is an error naming `path`.
+pub(crate) fn lock(f: &File, path: &Path) -> Result<()> {
+    f.try_lock().map_err(|e| {
+        Error::invalid("a file no other writer has locked", path.display(), alloc::format!("locked ({e})"), 0)
+            .in_field("path")
+    })
 }
