@@ -29,6 +29,16 @@ pub mod guides {
     pub struct Python;
     #[doc = include_str!("../../docs/development.md")]
     pub struct Development;
+    #[doc = include_str!("../../docs/tables-written.md")]
+    pub struct TablesWritten;
+    #[doc = include_str!("../../docs/store-edits.md")]
+    pub struct StoreEdits;
+    #[doc = include_str!("../../docs/object-stores.md")]
+    pub struct ObjectStores;
+    #[doc = include_str!("../../docs/viewer.md")]
+    pub struct Viewer;
+    #[doc = include_str!("../../docs/cli-reports.md")]
+    pub struct CliReports;
 }
 
 // Reading files, listing them, hand-made chunk headers: written once, in the chunk codec's test
