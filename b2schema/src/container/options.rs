@@ -1,22 +1,6 @@
 //! [`OpenOptions`]: how to open, in one value (the read budget, where a frame starts in its file,
 //! the codec registry, the threads that decode, the HTTP client's settings), and the openers of
 //! every kind of container that take it, as `std::fs::OpenOptions` opens files.
-//!
-//! ```
-//! use b2schema::{Limits, OpenOptions};
-//! # use b2schema::writer::Array;
-//! # let dir = std::env::temp_dir().join(format!("b2schema-doc-options-{}", std::process::id()));
-//! # std::fs::create_dir_all(&dir)?;
-//! # let path = dir.join("x.b2nd");
-//! # Array::from_slice(&[6], &[1i32, 2, 3, 4, 5, 6])?.write_file(&path)?;
-//! let opts = OpenOptions::new().limits(Limits::default().with_max_decompressed(1 << 20)).threads(1);
-//! let array = opts.open(&path)?; // an array or SChunk, decoded on one thread
-//! assert_eq!(array.read_as::<i32>("2:4")?, [3, 4]);
-//! let frame = opts.frame(&path)?; // the frame itself: header, metalayers, chunks
-//! assert_eq!(frame.frame_len(), std::fs::metadata(&path)?.len());
-//! # std::fs::remove_dir_all(&dir)?;
-//! # Ok::<(), b2schema::Error>(())
-//! ```
 
 use std::path::{Path, PathBuf};
 
@@ -29,8 +13,24 @@ use crate::container::source::Source;
 use crate::container::store::Store;
 use crate::container::table::CTable;
 
-/// How to open a container: see the [module](self). `OpenOptions::new()` is the defaults
-/// (what `b2schema::open`, `FrameFile::open` and `Store::open` use).
+/// How to open a container, in one value; `OpenOptions::new()` is the defaults (what
+/// `b2schema::open`, `FrameFile::open` and `Store::open` use).
+///
+/// ```
+/// use b2schema::{Limits, OpenOptions};
+/// # use b2schema::writer::Array;
+/// # let dir = std::env::temp_dir().join(format!("b2schema-doc-options-{}", std::process::id()));
+/// # std::fs::create_dir_all(&dir)?;
+/// # let path = dir.join("x.b2nd");
+/// # Array::from_slice(&[6], &[1i32, 2, 3, 4, 5, 6])?.write_file(&path)?;
+/// let opts = OpenOptions::new().limits(Limits::default().with_max_decompressed(1 << 20)).threads(1);
+/// let array = opts.open(&path)?; // an array or SChunk, decoded on one thread
+/// assert_eq!(array.read_as::<i32>("2:4")?, [3, 4]);
+/// let frame = opts.frame(&path)?; // the frame itself: header, metalayers, chunks
+/// assert_eq!(frame.frame_len(), std::fs::metadata(&path)?.len());
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), b2schema::Error>(())
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct OpenOptions {
     limits: Limits,

@@ -80,7 +80,7 @@ use crate::container::limits::{Limit, Limits};
 use crate::container::source::LocalFile;
 use crate::container::writer::replace::{lock, replace_file_locked};
 
-/// A python-blosc2 store opened for changes (see the [module](self) documentation).
+/// A python-blosc2 store opened for changes (see the [`store`](crate::store) module and `docs/store-edits.md`).
 #[derive(Debug)]
 pub struct StoreMut {
     path: PathBuf,
@@ -164,7 +164,7 @@ impl StoreMut {
     /// Adds the member `key` (`/g/x`), the contiguous frame `frame` (a `.b2nd`'s, `.b2f`'s or
     /// `.b2b`'s bytes; bytes after its `frame_len` are dropped). A key the store has is refused
     /// ([`ErrorKind::KeyExists`]); so is a bad key, or in a TreeStore a key that clashes with its
-    /// groups or CTables (see the [module](self) documentation).
+    /// groups or CTables (see the [`store`](crate::store) module and `docs/store-edits.md`).
     pub fn insert(&mut self, key: &str, frame: Vec<u8>) -> Result<()> {
         self.put(key, frame, false)
     }

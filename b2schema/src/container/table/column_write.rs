@@ -10,7 +10,7 @@ use alloc::vec::Vec;
 use crate::container::error::{Error, Segment};
 use crate::format::value::Value;
 
-/// The kind of a column [`CTableWriter`] writes, and how python-blosc2 4.14 stores it.
+/// The kind of a column [`CTableWriter`](super::CTableWriter) writes, and how python-blosc2 4.14 stores it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ColumnType {
@@ -159,7 +159,7 @@ impl ColumnType {
     }
 }
 
-/// A Rust type whose values [`CTableWriter::push`] writes into a column of a [`ColumnType`]:
+/// A Rust type whose values [`CTableWriter::push`](super::CTableWriter::push) writes into a column of a [`ColumnType`]:
 /// the integers, `f32`, `f64` and `bool`, each into columns of its own type (an `i64` into a
 /// `timestamp` column too).
 pub trait WriteCell: Copy {
