@@ -304,6 +304,8 @@ def asarray(array, urlpath, chunks=None, blocks=None, cparams=None, meta=None, v
     cparams=..., meta=...)`` plus ``vlmeta`` (a dict), then opens it. ``cparams``: a dict (or a
     ``blosc2.CParams``) with ``codec``, ``clevel``, ``filters``, ``filters_meta``,
     ``codec_meta``, ``splitmode``, ``use_dict``; python-blosc2's defaults otherwise."""
+    if nthreads is not None and int(nthreads) < 1:
+        raise ArgumentError(f"nthreads {nthreads}: at least 1 expected")
     a = np.asarray(array)
     if not a.flags.c_contiguous:
         a = a.copy(order="C")  # (np.ascontiguousarray would make a 0-d array 1-d)
@@ -321,4 +323,4 @@ def asarray(array, urlpath, chunks=None, blocks=None, cparams=None, meta=None, v
         None if meta is None else dict(meta),
         None if vlmeta is None else dict(vlmeta),
     )
-    return open(path, nthreads=nthreads)
+    return _wrap(_native.open(path, None), path, nthreads, None)
