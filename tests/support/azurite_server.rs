@@ -7,9 +7,8 @@
 //! object_store has no call that makes a container: [`AzuriteServer::create_container`] sends
 //! the signed request itself (Python's standard library signs it).
 
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
 
 /// The emulator's account.
 pub const ACCOUNT: &str = "devstoreaccount1";
@@ -56,17 +55,7 @@ impl AzuriteServer {
             .stderr(Stdio::null())
             .spawn()
             .expect("node starts Azurite");
-        let deadline = Instant::now() + Duration::from_secs(60);
-        loop {
-            if let Some(status) = child.try_wait().expect("Azurite's status") {
-                panic!("Azurite exited at start: {status}");
-            }
-            if TcpStream::connect(("127.0.0.1", port)).is_ok() {
-                break;
-            }
-            assert!(Instant::now() < deadline, "Azurite did not answer on port {port} within 60 s");
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        crate::s3_server::wait_listening(&mut child, port, "Azurite");
         let _stdin = child.stdin.take();
         AzuriteServer { child, port, _stdin }
     }

@@ -36,17 +36,7 @@ impl S3Server {
             .stderr(Stdio::null())
             .spawn()
             .expect("moto starts (scripts/requirements.txt pins moto[server])");
-        let deadline = Instant::now() + Duration::from_secs(60);
-        loop {
-            if let Some(status) = child.try_wait().expect("moto's status") {
-                panic!("moto's server exited at start: {status}");
-            }
-            if TcpStream::connect(("127.0.0.1", port)).is_ok() {
-                break;
-            }
-            assert!(Instant::now() < deadline, "moto's server did not answer on port {port} within 60 s");
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        crate::s3_server::wait_listening(&mut child, port, "moto's server");
         let _stdin = child.stdin.take();
         S3Server { child, port, _stdin }
     }
@@ -181,5 +171,21 @@ impl Drop for S3Server {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// Waits until the server `child` answers on `port` of 127.0.0.1, for at most 60 s: a server
+/// (`what`) that exits first, or never answers, fails the test saying so.
+pub(crate) fn wait_listening(child: &mut Child, port: u16, what: &str) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        if let Some(status) = child.try_wait().expect("the server's status") {
+            panic!("{what} exited at start: {status}");
+        }
+        if TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            return;
+        }
+        assert!(Instant::now() < deadline, "{what} did not answer on port {port} within 60 s");
+        std::thread::sleep(Duration::from_millis(50));
     }
 }
