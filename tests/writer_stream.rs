@@ -134,19 +134,23 @@ fn a_short_reader_is_an_error_naming_where_it_ended() {
     );
 }
 
-/// A shape whose size in bytes overflows is an error from `write_from` (no items in memory bound
-/// it), never a panic nor an allocation.
+/// A shape whose size in bytes overflows is a budget error from `write_from` (no items in memory
+/// bound it), never a panic nor an allocation.
 #[test]
 fn write_from_refuses_a_shape_that_overflows() {
     // Chunks of up to 2^27 items keep the chunk count and the chunk size in range: the items
     // overflow, not the chunks (the last case: the chunk count).
-    for (shape, chunks, says) in [
-        ([i64::MAX / 2, 4], [1 << 13, 4], "fits in memory"),
-        ([1 << 40, 1 << 30], [1 << 13, 1 << 14], "fits in memory"),
-        ([i64::MAX / 2, i64::MAX / 2], [1, 1], "a chunk count that fits"),
+    for (shape, chunks, what) in [
+        ([i64::MAX / 2, 4], [1 << 13, 4], "the array's bytes"),
+        ([1 << 40, 1 << 30], [1 << 13, 1 << 14], "the array's bytes"),
+        ([i64::MAX / 2, i64::MAX / 2], [1, 1], "the chunk count"),
     ] {
         let a = NdArray::new(&shape, &chunks, &[1, 1], "<f8", 8, Fill::Data(&[]));
         let e = a.write_from(&mut &[0u8; 8][..], &mut Cursor::new(Vec::new()), |_, _| {}).unwrap_err();
-        assert!(e.to_string().contains(says), "{shape:?}: {e}");
+        assert!(
+            matches!(e.kind(), b2schema::ErrorKind::BudgetExceeded { what: w, max: 0, .. } if *w == what),
+            "{shape:?}: {e}"
+        );
+        assert!(e.is_budget(), "{shape:?}: {e}");
     }
 }

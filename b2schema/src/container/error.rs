@@ -212,6 +212,13 @@ impl Error {
         FormatError::new(kind).into()
     }
 
+    /// Memory the allocator refused: `what` needed `needed` bytes (a [`ErrorKind::BudgetExceeded`]
+    /// with `max` 0, as every fallible allocation of the containers reports it).
+    #[cold]
+    pub fn no_memory(what: &'static str, needed: u64, offset: usize) -> Self {
+        Self::at(ErrorKind::BudgetExceeded { what, needed, limit: Limit::Decompressed, max: 0 }, offset)
+    }
+
     /// A message where no kind fits better (an [`ErrorKind::Invalid`] of the format's `Custom`).
     #[cold]
     pub fn custom(message: impl Display) -> Self {

@@ -215,15 +215,7 @@ pub(crate) fn try_reserve<T>(
     offset: usize,
 ) -> Result<()> {
     v.try_reserve_exact(n).map_err(|_| {
-        Error::at(
-            ErrorKind::BudgetExceeded {
-                what,
-                needed: (n as u64).saturating_mul(core::mem::size_of::<T>() as u64),
-                limit: Limit::Decompressed,
-                max: 0,
-            },
-            offset,
-        )
+        Error::no_memory(what, (n as u64).saturating_mul(core::mem::size_of::<T>() as u64), offset)
     })
 }
 

@@ -306,8 +306,8 @@ impl<'f> ArrayReader<'f> {
                 .map_err(|e| invalid("a selection", "inside the shape", e))?;
             let n = (end - start) as usize * row_bytes;
             if buf.len() < n {
-                buf.try_reserve_exact(n - buf.len())
-                    .map_err(|_| invalid("a piece that can be allocated, bytes:", "fewer", n))?;
+                let more = n - buf.len();
+                crate::container::limits::try_reserve(&mut buf, more, "a piece of the selection", 0)?;
                 buf.resize(n, 0);
             }
             stats.add(&self.read_into(&part, &mut buf[..n], opts)?);
@@ -325,8 +325,7 @@ impl<'f> ArrayReader<'f> {
         }
         let bytes = sel.len().and_then(|n| n.checked_mul(self.typesize as u64)).unwrap_or(u64::MAX);
         Limits::check("the selection's items, bytes", bytes, Limit::Output, opts.max_bytes, 0)?;
-        usize::try_from(bytes)
-            .map_err(|_| invalid("a selection that fits in memory, bytes:", usize::MAX, bytes))
+        usize::try_from(bytes).map_err(|_| Error::no_memory("the selection's items", bytes, 0))
     }
 
     /// The selection's first-dimension range cut at the array's chunk boundaries, and into
@@ -460,9 +459,7 @@ impl<'f> ArrayReader<'f> {
 /// not write them either).
 fn zeroed(len: usize) -> Result<Vec<u8>> {
     let mut probe: Vec<u8> = Vec::new();
-    probe
-        .try_reserve_exact(len)
-        .map_err(|_| invalid("a result that can be allocated, bytes:", "fewer", len))?;
+    crate::container::limits::try_reserve(&mut probe, len, "the result", 0)?;
     drop(probe);
     Ok(alloc::vec![0u8; len])
 }

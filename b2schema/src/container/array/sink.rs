@@ -239,10 +239,8 @@ impl<'o> Sink<'o> {
             Source::Blocks { loc, table, first } => {
                 let len = table.block_range(j).len();
                 if scratch.block.len() < len {
-                    scratch
-                        .block
-                        .try_reserve_exact(len - scratch.block.len())
-                        .map_err(|_| invalid("a block that can be allocated, bytes:", "fewer", len))?;
+                    let more = len - scratch.block.len();
+                    crate::container::limits::try_reserve(&mut scratch.block, more, "a decoded block", 0)?;
                     scratch.block.resize(len, 0);
                 }
                 match first {

@@ -51,8 +51,7 @@ impl ArrayReader<'_> {
             return Ok(out);
         }
         let mut out = Vec::new();
-        out.try_reserve_exact(n)
-            .map_err(|_| invalid("a result that can be allocated, items:", "fewer", n))?;
+        crate::container::limits::try_reserve(&mut out, n, "the result", 0)?;
         self.read_to(sel, opts, TYPED_PIECE_BYTES, |piece| {
             T::decode_extend(piece, &dtype, &mut out);
             Ok(())
@@ -117,8 +116,7 @@ impl ArrayReader<'_> {
         }
         let n = self.result_len(sel, opts)? / self.typesize();
         let mut out = Vec::new();
-        out.try_reserve_exact(n)
-            .map_err(|_| invalid("a result that can be allocated, items:", "fewer", n))?;
+        crate::container::limits::try_reserve(&mut out, n, "the result", 0)?;
         let ts = self.typesize();
         self.read_to(sel, opts, TYPED_PIECE_BYTES, |piece| {
             for item in piece.chunks_exact(ts) {

@@ -47,8 +47,7 @@ pub fn of_member(name: &str) -> Result<Option<String>> {
         return Ok(None);
     };
     let mut key = String::new();
-    key.try_reserve_exact(stem.len() + 1)
-        .map_err(|_| Error::invalid("memory for a key of", stem.len(), "none", 0))?;
+    key.try_reserve_exact(stem.len() + 1).map_err(|_| Error::no_memory("a key", stem.len() as u64 + 1, 0))?;
     key.push('/');
     key.push_str(stem);
     check(&key)?;

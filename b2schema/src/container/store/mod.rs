@@ -156,12 +156,15 @@ impl Store {
                     )));
                 }
                 if e.method != zip::STORED || e.flags & 1 != 0 {
-                    return Err(at_entry(Error::invalid(
-                        "a stored embed.b2e (a .b2z is read in place; unzip it and open the directory)",
-                        "method 0, not encrypted",
-                        alloc::format!("method {}, flags {:#06x}", e.method, e.flags),
-                        e.central_offset as usize + 10,
-                    )));
+                    let why = alloc::format!(
+                        "a compressed or encrypted embed.b2e (method {}, flags {:#06x}; a .b2z is read in \
+                         place, its members stored: unzip it and open the directory)",
+                        e.method,
+                        e.flags
+                    );
+                    return Err(at_entry(
+                        Error::unsupported(why).with_offset(e.central_offset as usize + 10),
+                    ));
                 }
                 let frame = zip_member(&src, &path, e, limits, &mut bytes_read)?;
                 bytes_read += frame.bytes_read();

@@ -39,12 +39,9 @@ impl Store {
 
 /// The error for a directory store (`.b2d`) asked by URL (`dir`: where it was found to be one).
 fn not_a_directory(url: &str, dir: &str) -> Error {
-    Error::invalid(
-        "a store file by URL (.b2z or .b2e): a directory store (.b2d) cannot be listed over HTTP; \
-         open a member's own URL as a frame (URL/g/x.b2nd)",
-        "a file",
-        alloc::format!("a directory ({dir})"),
-        0,
-    )
+    Error::unsupported(alloc::format!(
+        "a directory store (.b2d) by URL ({dir}): it cannot be listed over HTTP; open a member's own \
+         URL as a frame (URL/g/x.b2nd), or a .b2z or .b2e store"
+    ))
     .in_file(url)
 }

@@ -372,7 +372,7 @@ fn entry(cd: &[u8], at: &mut usize, base: u64) -> Result<Entry> {
     let mut owned = String::new();
     owned
         .try_reserve_exact(name.len())
-        .map_err(|_| Error::invalid("memory for a name of", name.len(), "none", off(46)))?;
+        .map_err(|_| Error::no_memory("a member's name", name.len() as u64, off(46)))?;
     owned.push_str(name);
     Ok(Entry {
         name: owned,

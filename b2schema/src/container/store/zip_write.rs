@@ -59,7 +59,7 @@ pub fn zip(members: &[(&str, &[u8])]) -> Result<Vec<u8>> {
     let total: usize = members.iter().map(|(n, b)| 30 + 46 + 2 * n.len() + b.len()).sum::<usize>() + 22;
     u32_of(total as u64, "the archive")?;
     let mut out = Vec::new();
-    out.try_reserve_exact(total).map_err(|_| Error::invalid("memory for a ZIP of", total, "none", 0))?;
+    crate::container::limits::try_reserve(&mut out, total, "a ZIP archive", 0)?;
     let mut z = ZipOut::new(std::io::Cursor::new(out));
     for (name, bytes) in members {
         z.add(name, bytes.len() as u64, &mut &bytes[..])?;

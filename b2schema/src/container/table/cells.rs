@@ -101,10 +101,9 @@ pub(super) fn nd_cells(spec: &ColumnSpec, dtype: &str, shape: &[u64], bytes: &[u
         .in_field("shape"));
     }
     let per_row = want.iter().try_fold(size, |a, &d| a.checked_mul(usize::try_from(d).ok()?));
-    let per_row = per_row.filter(|&n| n > 0).ok_or_else(|| {
-        Error::invalid("an ndarray row that fits in memory", "<= usize::MAX bytes", "more", 0)
-            .in_field("item_shape")
-    })?;
+    let per_row = per_row
+        .filter(|&n| n > 0)
+        .ok_or_else(|| Error::no_memory("an ndarray row", u64::MAX, 0).in_field("item_shape"))?;
     let mut out = Vec::new();
     try_reserve(&mut out, bytes.len() / per_row, "the cells of a column", 0)?;
     for (r, row) in bytes.chunks_exact(per_row).enumerate() {

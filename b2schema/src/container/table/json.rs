@@ -82,7 +82,7 @@ impl Parser<'_> {
                     }
                     self.at += 1;
                     let v = self.value(depth + 1)?;
-                    out.try_reserve(1).map_err(|_| self.err("memory for an object", "none"))?;
+                    out.try_reserve(1).map_err(|_| Error::no_memory("a JSON object", 1, self.at))?;
                     out.push((Value::Str(k), v));
                     self.ws();
                     match self.b.get(self.at) {
@@ -105,7 +105,7 @@ impl Parser<'_> {
                 }
                 loop {
                     let v = self.value(depth + 1)?;
-                    out.try_reserve(1).map_err(|_| self.err("memory for an array", "none"))?;
+                    out.try_reserve(1).map_err(|_| Error::no_memory("a JSON array", 1, self.at))?;
                     out.push(v);
                     self.ws();
                     match self.b.get(self.at) {

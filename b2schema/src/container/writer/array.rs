@@ -75,9 +75,12 @@ impl Array {
             .in_field("items"));
         }
         let mut bytes = Vec::new();
-        bytes
-            .try_reserve_exact(items.len().saturating_mul(T::SIZE))
-            .map_err(|_| invalid("an allocatable array", "", items.len()))?;
+        crate::container::limits::try_reserve(
+            &mut bytes,
+            items.len().saturating_mul(T::SIZE),
+            "an array",
+            0,
+        )?;
         T::put(items, &mut bytes);
         Ok(Array::with_bytes(shape, T::dtype(items)?, T::SIZE, bytes))
     }

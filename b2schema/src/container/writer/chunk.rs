@@ -89,8 +89,7 @@ pub fn offsets_index(offsets: &[i64]) -> Result<Vec<u8>> {
     }
     check_len(nbytes)?;
     let mut raw = Vec::new();
-    raw.try_reserve_exact(nbytes)
-        .map_err(|_| Error::invalid("an allocatable offsets index", "", nbytes, 0))?;
+    crate::container::limits::try_reserve(&mut raw, nbytes, "an offsets index", 0)?;
     for v in offsets {
         raw.extend_from_slice(&v.to_le_bytes());
     }

@@ -794,8 +794,7 @@ impl<F: FrameIo> ChunkReader<'_, F> {
             .entry(n)
             .zip(edit.chunk_nbytes(n))
             .ok_or_else(|| out_of_range("an existing chunk", n, edit.nchunks()))?;
-        let size =
-            usize::try_from(size).map_err(|_| Error::invalid("a chunk that fits in memory", "", size, 0))?;
+        let size = usize::try_from(size).map_err(|_| Error::no_memory("a chunk", size, 0))?;
         let data = match crate::container::frame::index_entry(entry, edit.sparse) {
             Some(ChunkLocation::Special(SpecialValue::Nan)) => {
                 let item: &[u8] = match edit.typesize {

@@ -170,9 +170,7 @@ fn format_opt(v: Option<usize>) -> alloc::string::String {
 
 fn item_bytes<T: Item>(items: &[T]) -> Result<Vec<u8>> {
     let mut bytes = Vec::new();
-    bytes
-        .try_reserve_exact(items.len().saturating_mul(T::SIZE))
-        .map_err(|_| Error::invalid("an allocatable buffer", "", items.len(), 0))?;
+    crate::container::limits::try_reserve(&mut bytes, items.len().saturating_mul(T::SIZE), "the items", 0)?;
     T::put(items, &mut bytes);
     Ok(bytes)
 }

@@ -170,9 +170,7 @@ impl<'a> NdArray<'a> {
         while done < lay.nchunks {
             let n = group.min(lay.nchunks - done);
             let mut places = Vec::new();
-            places
-                .try_reserve_exact(n)
-                .map_err(|_| Error::invalid("an allocatable chunk group", "", n, 0))?;
+            crate::container::limits::try_reserve(&mut places, n, "a group of chunks", 0)?;
             for _ in 0..n {
                 places.push(coords.clone());
                 let _ = odometer(&mut coords, &lay.grid);
@@ -220,7 +218,7 @@ impl<'a> NdArray<'a> {
         let nchunks = grid
             .iter()
             .try_fold(1usize, |a, &g| a.checked_mul(g))
-            .ok_or_else(|| Error::invalid("a chunk count that fits", "usize", "overflow", 0))?;
+            .ok_or_else(|| Error::no_memory("the chunk count", u64::MAX, 0))?;
 
         let mut frame = Frame::new(ts as i32);
         frame.cparams = self.cparams;

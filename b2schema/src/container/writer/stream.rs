@@ -130,8 +130,7 @@ impl NdArray<'_> {
                 .try_fold(1usize, |a, &s| a.checked_mul(usize::try_from(s).ok()?))
                 .filter(|n| n.checked_mul(ts).is_some())
         };
-        let too_big =
-            || Error::invalid("an array whose size in bytes fits in memory", "usize", "an overflow", 0);
+        let too_big = || Error::no_memory("the array's bytes", u64::MAX, 0);
         let row_items = items_of(self.shape.get(1..).unwrap_or(&[])).ok_or_else(too_big)?;
         let (nslabs, slab_rows) = match (lay.grid.first(), self.chunkshape.first()) {
             (Some(&g), Some(&c)) => (g, c as usize),
@@ -146,9 +145,7 @@ impl NdArray<'_> {
         let cap = workers + 1;
 
         let mut offsets = Vec::new();
-        offsets
-            .try_reserve_exact(lay.nchunks)
-            .map_err(|_| Error::invalid("an allocatable offsets index", "", lay.nchunks, 0))?;
+        crate::container::limits::try_reserve(&mut offsets, lay.nchunks, "an offsets index", 0)?;
         let (mut nbytes, mut cbytes) = (0u64, 0u64);
         let total = (lay.chunk_nbytes as u64).saturating_mul(lay.nchunks as u64);
         let lay = &lay;
