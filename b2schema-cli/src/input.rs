@@ -1,7 +1,8 @@
 //! What one path given to a command is, decided once, before the command reads it: one of
 //! python-blosc2's stores (opened here, once, and handed on: a CTable is a store with `/_meta`,
-//! told by [`Resolved::table`]), or a frame, which the frame commands open themselves (a file, a
-//! sparse frame's directory, `-`, a URL). Above `kind` (which tells) and below the commands.
+//! told by [`Resolved::is_table`]), or a frame, which the frame commands open themselves (a file,
+//! a sparse frame's directory, `-`, a URL; a BatchArray is a frame whose rows `cat --json` writes).
+//! Above `kind` (which tells) and below the commands.
 
 use std::path::Path;
 
@@ -19,6 +20,11 @@ pub enum Resolved {
 }
 
 impl Resolved {
+    /// Whether this is a store holding a CTable (a `/_meta` member).
+    pub fn is_table(&self) -> bool {
+        matches!(self, Resolved::Store(s) if crate::table::is_table(s))
+    }
+
     /// What `path` is: a store when it starts at offset 0 and [`crate::kind::is_store`] says so
     /// (then opened within `limits`, an error naming `path` if that fails), a frame otherwise.
     pub fn resolve(path: &Path, offset: u64, limits: Limits) -> Result<Resolved, Failure> {

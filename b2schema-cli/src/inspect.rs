@@ -184,7 +184,7 @@ impl<W: Write> Scan<'_, W> {
         let error = crate::budget::cli_text(&error.to_string()).into_owned();
         if self.as_json {
             let line = Unreadable { name: FileName::of(path), error };
-            return writeln!(self.out, "{}", crate::report::json(&line));
+            return writeln!(self.out, "{}", crate::report::json_line(&line));
         }
         // The reports before it first, for a terminal that shows both streams.
         self.out.flush()?;
@@ -532,18 +532,18 @@ pub fn write_report(
     };
     if as_json {
         // The object without its closing brace, then the chunks one by one.
-        let head = crate::report::json(&report.frame);
+        let head = crate::report::json_line(&report.frame);
         out.write_all(head.as_bytes().strip_suffix(b"}").unwrap_or(head.as_bytes()))?;
         out.write_all(b",\"chunks\":[")?;
         each(out, problems, &|out, c| {
             if c.index > 0 {
                 out.write_all(b",")?;
             }
-            out.write_all(crate::report::json(c).as_bytes())
+            out.write_all(crate::report::json_line(c).as_bytes())
         })?;
         out.write_all(b"]")?;
         if !problems.is_empty() {
-            write!(out, ",\"errors_listing\":{}", crate::report::json(problems))?;
+            write!(out, ",\"errors_listing\":{}", crate::report::json_line(problems))?;
         }
         out.write_all(b"}\n")
     } else {

@@ -6,16 +6,6 @@
 
 use std::path::Path;
 
-use serde_json::{Map, Value, json};
-
-/// Inserts `"path"` (and `"path_hex"` when needed) for `path` into `m`.
-pub fn insert(m: &mut Map<String, Value>, path: &Path) {
-    m.insert("path".into(), json!(path.to_string_lossy()));
-    if let Some(hex) = hex_if_not_utf8(path) {
-        m.insert("path_hex".into(), json!(hex));
-    }
-}
-
 /// The bytes of `path` in hex, when they are not UTF-8.
 pub fn hex_if_not_utf8(path: &Path) -> Option<String> {
     if path.to_str().is_some() {

@@ -61,11 +61,11 @@ pub fn each_member<E>(
 pub fn write_listing(out: &mut impl Write, path: &Path, store: &Store, as_json: bool) -> io::Result<bool> {
     let mut failed = false;
     if crate::table::is_table(store) {
-        match crate::kind::open_store(store.path(), *store.limits()).and_then(b2schema::table::CTable::new) {
+        match b2schema::table::CTable::new(store.clone()) {
             Ok(t) => failed |= crate::table::write_heading(out, path, &t, as_json)?,
             Err(e) if as_json => {
                 let line = Unreadable { name: FileName::of(path), error: e.to_string() };
-                writeln!(out, "{}", crate::report::json(&line))?;
+                writeln!(out, "{}", crate::report::json_line(&line))?;
                 failed = true;
             }
             Err(e) => {

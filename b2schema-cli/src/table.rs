@@ -84,39 +84,16 @@ fn csv_field(v: &Value, to_stdout: bool) -> String {
     if s.contains([',', '"', '\n', '\r']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s }
 }
 
-/// The table's heading of `inspect`: a line, then a line per column (text), or one
-/// `ctable` object (JSON).
+/// The table's heading of `inspect` ([`crate::report::table::TableHeading`]): a line, then a
+/// line per column (text), or one `ctable` object (JSON). `true` when its rows cannot be counted.
 pub fn write_heading(out: &mut impl Write, path: &Path, t: &CTable, as_json: bool) -> io::Result<bool> {
-    let rows = t.n_rows();
+    let heading = crate::report::table::TableHeading::of(path, t);
     if as_json {
-        let mut v = json!({ "schema": 2 });
-        let o = v.as_object_mut().expect("an object");
-        crate::paths_json::insert(o, path);
-        o.insert("kind".into(), json!("ctable"));
-        o.insert("schema_version".into(), json!(t.schema_version()));
-        match &rows {
-            Ok(n) => o.insert("n_rows".into(), json!(n)),
-            Err(e) => o.insert("error".into(), json!(e.to_string())),
-        };
-        let cols: Vec<serde_json::Value> = t
-            .columns()
-            .iter()
-            .map(|c| json!({ "name": c.name, "kind": c.kind, "nullable": c.nullable }))
-            .collect();
-        o.insert("columns".into(), json!(cols));
-        writeln!(out, "{}", text::json(&v))?;
+        writeln!(out, "{}", crate::report::json_line(&heading))?;
     } else {
-        let n = match &rows {
-            Ok(n) => n.to_string(),
-            Err(e) => format!("? ({})", text::escape(&e.to_string())),
-        };
-        writeln!(out, "{}: CTable, {} rows, {} columns", text::path(path), n, t.columns().len())?;
-        for c in t.columns() {
-            let null = if c.nullable { "  nullable" } else { "" };
-            writeln!(out, "  {}  {}{}", text::escape(&c.name), text::escape(&c.kind), null)?;
-        }
+        write!(out, "{heading}")?;
     }
-    Ok(rows.is_err())
+    Ok(heading.failed())
 }
 
 /// What `cat` was asked for, as far as tables and batches go.
@@ -148,15 +125,16 @@ pub enum Rest {
 /// member, or a frame, for the `cat` of frames.
 pub fn cat(path: &Path, offset: u64, input: Resolved, r: &Rows<'_>, limits: Limits) -> Rest {
     let format = if r.csv { RowFormat::Csv } else { RowFormat::JsonLines };
+    let table = input.is_table();
     if let Resolved::Store(store) = input {
         let member_key = r.key.filter(|k| k.starts_with('/'));
         if let Some(a) = &r.arrow {
-            if !is_table(&store) {
+            if !table {
                 return Rest::Done(Err(Failure::at(path, ARROW_NOT_A_TABLE)));
             }
             return Rest::Done(crate::table_arrow::cat_arrow(path, *store, a, r.output));
         }
-        if is_table(&store) && member_key.is_none() {
+        if table && member_key.is_none() {
             return Rest::Done(cat_table(path, *store, r.key, format, r.output));
         }
         if r.csv {

@@ -46,7 +46,7 @@ pub fn run(paths: &[PathBuf], o: &VerifyOptions, select: &Select) -> Result<Exit
             Outcome::Checked(_) => {}
         }
         if o.json {
-            writeln!(out, "{}", crate::report::json(&verdict))?;
+            writeln!(out, "{}", crate::report::json_line(&verdict))?;
         } else {
             writeln!(out, "{verdict}")?;
         }

@@ -2,10 +2,12 @@
 //! form, the contract in `b2schema-cli/schema/`) and `Display` (the human view), so both views
 //! are rendered from the same value and neither reads the other back (as ripgrep's printer
 //! does with its `jsont.rs`). One file per report: [`frame`] (`inspect FRAME`), [`store`]
-//! (`inspect STORE`, one line per member), [`verify`] (`verify`).
+//! (`inspect STORE`, one line per member), [`table`] (`inspect TABLE`'s heading), [`verify`]
+//! (`verify`).
 
 pub mod frame;
 pub mod store;
+pub mod table;
 pub mod verify;
 
 use std::path::{Path, PathBuf};

@@ -61,8 +61,9 @@ use crate::container::frame::{FrameFile, FrameHeader, HEADER_FIXED_LEN};
 use crate::container::limits::Limits;
 use crate::container::source::{Fetched, LocalFile, Source, Window};
 
-/// A python-blosc2 store opened for reading.
-#[derive(Debug)]
+/// A python-blosc2 store opened for reading. A clone shares the opened file (no byte is read
+/// again): a [`CTable`](crate::table::CTable) can be made of one while the store is still used.
+#[derive(Clone, Debug)]
 pub struct Store {
     path: PathBuf,
     form: Form,
