@@ -32,7 +32,7 @@ use b2schema::handle::Container;
 use b2schema::source::Source;
 use b2schema::store::Store;
 use b2schema::table::CTable;
-use b2schema_cli::serve::__viewer::{Response, frame_answer, query_param, store_answer};
+use b2schema_cli::serve::__viewer::{NoAnswer, Response, frame_answer, query_param, store_answer};
 
 /// The most bytes [`decode`] reads of one array or member (more is an error it reports).
 pub const MAX_DECODE_BYTES: u64 = 64 << 20;
@@ -83,13 +83,14 @@ pub fn answer(src: &Source, name: &str, url: &str, opened: &mut Opened) -> Respo
             let frame = match (found, &key) {
                 (Some(f), _) => Ok(f),
                 (None, Some(key)) if !is_store(src, name) => {
-                    Err(format!("{name} is not a store with a member {key:?}"))
+                    Err(NoAnswer::from(format!("{name} is not a store with a member {key:?}")))
                 }
                 (None, Some(key)) => Store::from_source(src.clone(), name, limits)
                     .and_then(|s| s.open_member(key))
-                    .map_err(|e| e.without_file().to_string()),
-                (None, None) => FrameFile::from_source(src.clone(), name, limits)
-                    .map_err(|e| e.without_file().to_string()),
+                    .map_err(|e| e.without_file().into()),
+                (None, None) => {
+                    FrameFile::from_source(src.clone(), name, limits).map_err(|e| e.without_file().into())
+                }
             };
             if let (Ok(f), false) = (&frame, kept) {
                 if opened.frames.len() >= KEPT_FRAMES {

@@ -4,6 +4,7 @@
 //! items are cut as every value is ([`super::shown`]); what the lengths claim is shown as
 //! claimed, and a batch that holds another count than claimed is an error of that batch's page.
 
+use super::no_answer::NoAnswer;
 use b2schema::Limits;
 use b2schema::frame::FrameFile;
 use b2schema::table::BatchArray;
@@ -48,9 +49,9 @@ pub fn summary(file: FrameFile) -> Value {
 }
 
 /// `/api/batch`: items `offset..offset + limit` (at most [`MAX_ITEMS`]) of batch `index`.
-pub fn page(file: FrameFile, index: usize, offset: usize, limit: usize) -> Result<Value, String> {
-    let b = BatchArray::new(file).map_err(|e| e.to_string())?;
-    let items = b.batch(index).map_err(|e| e.to_string())?;
+pub fn page(file: FrameFile, index: usize, offset: usize, limit: usize) -> Result<Value, NoAnswer> {
+    let b = BatchArray::new(file)?;
+    let items = b.batch(index)?;
     let n = items.len();
     let start = offset.min(n);
     let stop = offset.saturating_add(limit.min(MAX_ITEMS)).min(n);

@@ -21,6 +21,7 @@ mod accept;
 mod batches;
 mod http;
 mod layout;
+mod no_answer;
 mod paths;
 mod png;
 mod remote;
@@ -55,6 +56,7 @@ pub mod __fuzz {
 pub mod __viewer {
     pub use super::batches::limits as batch_limits;
     pub use super::http::{Response, query_param};
+    pub use super::no_answer::NoAnswer;
     pub use super::routes::{frame_answer, store_answer};
 }
 

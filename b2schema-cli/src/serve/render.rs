@@ -6,6 +6,7 @@
 //! sample, no averaging, so every pixel is a real value of the array); the line plot keeps the
 //! minimum and the maximum of each pixel column, so no spike disappears.
 
+use super::no_answer::NoAnswer;
 use b2schema::array::{ArrayReader, ReadOptions, Selection};
 use b2schema::dtype::{ByteOrder, DType, Kind};
 
@@ -58,7 +59,7 @@ impl Numeric {
     /// Numbers and booleans of 1, 2, 4 or 8 bytes (float16 included).
     pub fn of(dtype: &DType) -> Result<Self, String> {
         let DType::Scalar(s) = dtype else {
-            return Err(format!("dtype {} is not a number", dtype.to_numpy_str()));
+            return Err(format!("dtype {} is not a number", dtype.to_numpy_str()).into());
         };
         let ok = match s.kind {
             Kind::Int | Kind::UInt => matches!(s.size, 1 | 2 | 4 | 8),
@@ -67,7 +68,7 @@ impl Numeric {
             _ => false,
         };
         if !ok {
-            return Err(format!("dtype {} is not a number the viewer draws", dtype.to_numpy_str()));
+            return Err(format!("dtype {} is not a number the viewer draws", dtype.to_numpy_str()).into());
         }
         Ok(Numeric { kind: s.kind, size: s.size, big: s.order.resolve(ByteOrder::Little) == ByteOrder::Big })
     }
@@ -130,17 +131,17 @@ pub fn viridis(t: f64) -> [u8; 3] {
     [c.r, c.g, c.b]
 }
 
-fn selection_2d(reader: &ArrayReader<'_>, s: &Slice2) -> Result<Selection, String> {
+fn selection_2d(reader: &ArrayReader<'_>, s: &Slice2) -> Result<Selection, NoAnswer> {
     let shape = reader.shape();
     let nd = shape.len();
     if nd < 2 {
-        return Err(format!("a heatmap needs 2 dimensions or more, the array has {nd}"));
+        return Err(format!("a heatmap needs 2 dimensions or more, the array has {nd}").into());
     }
     if s.y >= nd || s.x >= nd || s.y == s.x {
-        return Err(format!("two different axes below {nd} expected, found {} and {}", s.y, s.x));
+        return Err(format!("two different axes below {nd} expected, found {} and {}", s.y, s.x).into());
     }
     if s.index.len() != nd {
-        return Err(format!("{nd} indices expected, found {}", s.index.len()));
+        return Err(format!("{nd} indices expected, found {}", s.index.len()).into());
     }
     let ranges = (0..nd)
         .map(|a| {
@@ -153,12 +154,12 @@ fn selection_2d(reader: &ArrayReader<'_>, s: &Slice2) -> Result<Selection, Strin
             }
         })
         .collect::<Result<Vec<_>, _>>()?;
-    Selection::new(ranges, shape).map_err(|e| e.to_string())
+    Selection::new(ranges, shape).map_err(|e| NoAnswer::from(e.to_string()))
 }
 
-fn options(bytes: u64, nthreads: usize) -> Result<ReadOptions, String> {
+fn options(bytes: u64, nthreads: usize) -> Result<ReadOptions, NoAnswer> {
     if bytes > MAX_SLICE_BYTES {
-        return Err(format!("a slice of {bytes} bytes, over the viewer's budget of {MAX_SLICE_BYTES}"));
+        return Err(format!("a slice of {bytes} bytes, over the viewer's budget of {MAX_SLICE_BYTES}").into());
     }
     Ok(ReadOptions { nthreads, max_bytes: MAX_SLICE_BYTES })
 }
@@ -170,7 +171,7 @@ pub fn heatmap(
     s: &Slice2,
     scale: Scale,
     nthreads: usize,
-) -> Result<Image, String> {
+) -> Result<Image, NoAnswer> {
     heatmap_within(reader, num, s, scale, nthreads, MAX_SIDE)
 }
 
@@ -183,7 +184,7 @@ pub fn heatmap_within(
     scale: Scale,
     nthreads: usize,
     max_side: usize,
-) -> Result<Image, String> {
+) -> Result<Image, NoAnswer> {
     let sel = selection_2d(reader, s)?;
     let shape = reader.shape();
     let (ny, nx) = (shape[s.y] as usize, shape[s.x] as usize);
@@ -198,29 +199,27 @@ pub fn heatmap_within(
     // The C-order stream runs over the lower-numbered of the two axes first.
     let (outer_is_y, inner) = if s.y < s.x { (true, nx) } else { (false, ny) };
     let mut at = 0usize;
-    reader
-        .read_to(&sel, &opts, SLAB_BYTES, |piece| {
-            // Only every `step`-th item of every `step`-th row is read: skipped rows and the
-            // items between two samples are jumped over, not visited.
-            let items = piece.len() / num.size();
-            let mut k = 0;
-            while k < items {
-                let (o, i) = (at / inner, at % inner);
-                let skip = if o % step != 0 { inner - i } else { (step - i % step) % step };
-                if skip > 0 {
-                    let skip = skip.min(items - k);
-                    k += skip;
-                    at += skip;
-                    continue;
-                }
-                let (r, c) = if outer_is_y { (o / step, i / step) } else { (i / step, o / step) };
-                values[r * w + c] = num.value(&piece[k * num.size()..][..num.size()]);
-                k += 1;
-                at += 1;
+    reader.read_to(&sel, &opts, SLAB_BYTES, |piece| {
+        // Only every `step`-th item of every `step`-th row is read: skipped rows and the
+        // items between two samples are jumped over, not visited.
+        let items = piece.len() / num.size();
+        let mut k = 0;
+        while k < items {
+            let (o, i) = (at / inner, at % inner);
+            let skip = if o % step != 0 { inner - i } else { (step - i % step) % step };
+            if skip > 0 {
+                let skip = skip.min(items - k);
+                k += skip;
+                at += skip;
+                continue;
             }
-            Ok(())
-        })
-        .map_err(|e| e.to_string())?;
+            let (r, c) = if outer_is_y { (o / step, i / step) } else { (i / step, o / step) };
+            values[r * w + c] = num.value(&piece[k * num.size()..][..num.size()]);
+            k += 1;
+            at += 1;
+        }
+        Ok(())
+    })?;
     let (lo, hi) = range(&values, scale);
     let mut rgb = Vec::with_capacity(w * h * 3);
     for &v in &values {
@@ -254,10 +253,10 @@ pub fn range(values: &[f64], scale: Scale) -> (f64, f64) {
 
 /// Draws a 1-D array as a line: [`MAX_SIDE`] pixel columns at most, each the span from the
 /// minimum to the maximum of its items, on white.
-pub fn line_plot(reader: &ArrayReader<'_>, num: Numeric, nthreads: usize) -> Result<Image, String> {
+pub fn line_plot(reader: &ArrayReader<'_>, num: Numeric, nthreads: usize) -> Result<Image, NoAnswer> {
     let shape = reader.shape();
     if shape.len() != 1 {
-        return Err(format!("a line plot needs 1 dimension, the array has {}", shape.len()));
+        return Err(format!("a line plot needs 1 dimension, the array has {}", shape.len()).into());
     }
     let n = shape[0] as usize;
     if n == 0 {
@@ -268,19 +267,17 @@ pub fn line_plot(reader: &ArrayReader<'_>, num: Numeric, nthreads: usize) -> Res
     let w = n.div_ceil(step);
     let mut bins = vec![(f64::INFINITY, f64::NEG_INFINITY); w];
     let mut at = 0usize;
-    reader
-        .read_to(&Selection::all(shape), &opts, SLAB_BYTES, |piece| {
-            for item in piece.chunks_exact(num.size()) {
-                let v = num.value(item);
-                if v.is_finite() {
-                    let b = &mut bins[at / step];
-                    *b = (b.0.min(v), b.1.max(v));
-                }
-                at += 1;
+    reader.read_to(&Selection::all(shape), &opts, SLAB_BYTES, |piece| {
+        for item in piece.chunks_exact(num.size()) {
+            let v = num.value(item);
+            if v.is_finite() {
+                let b = &mut bins[at / step];
+                *b = (b.0.min(v), b.1.max(v));
             }
-            Ok(())
-        })
-        .map_err(|e| e.to_string())?;
+            at += 1;
+        }
+        Ok(())
+    })?;
     let lo = bins.iter().map(|b| b.0).fold(f64::INFINITY, f64::min);
     let hi = bins.iter().map(|b| b.1).fold(f64::NEG_INFINITY, f64::max);
     let (lo, hi) = if lo.is_finite() { (lo, hi) } else { (0.0, 1.0) };

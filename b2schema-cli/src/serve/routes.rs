@@ -1,6 +1,7 @@
 //! The viewer's pages and its JSON and PNG endpoints. Every endpoint that names a file takes
 //! `root` (the root's number) and `path` (relative to it), resolved by [`Roots::resolve`].
 
+use super::no_answer::NoAnswer;
 use std::path::Path;
 
 use b2schema::array::{ArrayReader, ReadOptions, Selection};
@@ -59,7 +60,7 @@ pub fn route(roots: &Roots, req: &Request) -> Response {
             }
             match stores::open(&path) {
                 Ok(store) => store_answer(&req.path, store, &q),
-                Err(e) => refusal(e.to_string()),
+                Err(e) => refusal(e.into()),
             }
         }
         "/api/file" | "/api/heatmap.png" | "/api/plot.png" | "/api/value" | "/api/batch" => {
@@ -74,14 +75,12 @@ pub fn route(roots: &Roots, req: &Request) -> Response {
             };
             let opened = match &key {
                 Some(key) if !stores::is_store(&path) => {
-                    Err(format!("{rel} is not a store with a member {key:?}"))
+                    Err(NoAnswer::from(format!("{rel} is not a store with a member {key:?}")))
                 }
                 // The answer names the file by its path under the root (`path`), never by where it
                 // lies on this machine or the URL it was read from.
-                Some(key) => {
-                    stores::open_member(&path, key, limits).map_err(|e| e.without_file().to_string())
-                }
-                None => open_frame(&path, limits).map_err(|e| e.without_file().to_string()),
+                Some(key) => stores::open_member(&path, key, limits).map_err(|e| e.without_file().into()),
+                None => open_frame(&path, limits).map_err(|e| e.without_file().into()),
             };
             frame_answer(&req.path, &rel, key.as_deref(), opened, &q)
         }
@@ -113,14 +112,14 @@ pub fn frame_answer(
     req_path: &str,
     rel: &str,
     key: Option<&str>,
-    opened: Result<FrameFile, String>,
+    opened: Result<FrameFile, NoAnswer>,
     q: &dyn Fn(&str) -> Option<String>,
 ) -> Response {
     let file = match opened {
         Ok(f) => f,
-        Err(e) if e.contains(b2schema::frame::OUTSIDE) => return refusal(e),
+        Err(e) if e.is_outside() => return refusal(e),
         Err(e) => {
-            let body = json!({ "error": format!("not a Blosc2 frame: {e}"), "path": rel, "key": key });
+            let body = json!({ "error": format!("not a Blosc2 frame: {}", e.why), "path": rel, "key": key });
             return Response { status: 422, ..json_response(body) };
         }
     };
@@ -137,10 +136,9 @@ pub fn frame_answer(
 }
 
 /// The answer to a request that failed: 403 when a file it met leaves the roots (a member,
-/// column or chunk file that is a link to outside), else 422.
-fn refusal(why: String) -> Response {
-    let status = if why.contains(b2schema::frame::OUTSIDE) { 403 } else { 422 };
-    Response::error(status, why)
+/// column or chunk file that is a link to outside), else 422 ([`NoAnswer`]).
+fn refusal(no: NoAnswer) -> Response {
+    no.response()
 }
 
 fn json_response(v: Value) -> Response {
@@ -287,14 +285,14 @@ fn summary(file: &FrameFile) -> b2schema::Result<serde_json::Map<String, Value>>
 
 /// The file page's data: `inspect --json`'s report, the header's fields with their byte ranges
 /// and the header's bytes, and what can be drawn.
-fn file_json(rel: &str, file: &FrameFile) -> Result<Value, String> {
+fn file_json(rel: &str, file: &FrameFile) -> Result<Value, NoAnswer> {
     // The chunk map shows up to MAX_CHUNKS_LISTED chunks (the report summarises the rest).
     let opts = crate::inspect::Options {
         limits: b2schema::Limits::default().with_max_items(MAX_CHUNKS_LISTED),
         all_chunks: false,
         recursive: false,
     };
-    let mut r = crate::inspect::report(Path::new(rel), file, &opts).map_err(|e| e.to_string())?.value();
+    let mut r = crate::inspect::report(Path::new(rel), file, &opts)?.value();
     let bytes = file.header_bytes();
     let shown = &bytes[..bytes.len().min(MAX_HEX_BYTES)];
     r["header_hex"] = json!(crate::msgpack_json::hex(shown));
@@ -329,20 +327,20 @@ fn file_json(rel: &str, file: &FrameFile) -> Result<Value, String> {
     Ok(r)
 }
 
-fn reader_and_numeric(file: &FrameFile) -> Result<(ArrayReader<'_>, Numeric), String> {
-    let reader = ArrayReader::new(file).map_err(|e| e.to_string())?;
+fn reader_and_numeric(file: &FrameFile) -> Result<(ArrayReader<'_>, Numeric), NoAnswer> {
+    let reader = ArrayReader::new(file)?;
     let num = match reader.meta().parsed_dtype() {
         Some(Ok(d)) => Numeric::of(&d)?,
-        Some(Err(e)) => return Err(format!("dtype: {e}")),
+        Some(Err(e)) => return Err(format!("dtype: {e}").into()),
         None => return Err("an array without a NumPy dtype".into()),
     };
     if num.size() != reader.typesize() {
-        return Err(format!("dtype of {} bytes, typesize {}", num.size(), reader.typesize()));
+        return Err(format!("dtype of {} bytes, typesize {}", num.size(), reader.typesize()).into());
     }
     Ok((reader, num))
 }
 
-fn png_response(img: &render::Image) -> Result<Response, String> {
+fn png_response(img: &render::Image) -> Result<Response, NoAnswer> {
     let mut resp = Response::ok("image/png", super::png::encode(img)?);
     resp.headers = vec![
         ("X-Scale-Lo", format!("{}", img.lo)),
@@ -352,16 +350,16 @@ fn png_response(img: &render::Image) -> Result<Response, String> {
     Ok(resp)
 }
 
-fn numbers(s: &str) -> Result<Vec<u64>, String> {
+fn numbers(s: &str) -> Result<Vec<u64>, NoAnswer> {
     if s.is_empty() {
         return Ok(Vec::new());
     }
     s.split(',')
-        .map(|x| x.trim().parse::<u64>().map_err(|_| format!("an index expected, found {x:?}")))
+        .map(|x| x.trim().parse::<u64>().map_err(|_| format!("an index expected, found {x:?}").into()))
         .collect()
 }
 
-fn heatmap(file: &FrameFile, q: &dyn Fn(&str) -> Option<String>) -> Result<Response, String> {
+fn heatmap(file: &FrameFile, q: &dyn Fn(&str) -> Option<String>) -> Result<Response, NoAnswer> {
     let (reader, num) = reader_and_numeric(file)?;
     let nd = reader.shape().len();
     let axis = |k: &str, d: usize| {
@@ -376,28 +374,28 @@ fn heatmap(file: &FrameFile, q: &dyn Fn(&str) -> Option<String>) -> Result<Respo
     let scale = match q("scale").as_deref() {
         None | Some("minmax") => Scale::MinMax,
         Some("percentile") => Scale::Percentile,
-        Some(o) => return Err(format!("scale: minmax or percentile expected, found {o:?}")),
+        Some(o) => return Err(format!("scale: minmax or percentile expected, found {o:?}").into()),
     };
     let img = render::heatmap(&reader, num, &Slice2 { y, x, index }, scale, NTHREADS)?;
     png_response(&img)
 }
 
-fn plot(file: &FrameFile) -> Result<Response, String> {
+fn plot(file: &FrameFile) -> Result<Response, NoAnswer> {
     let (reader, num) = reader_and_numeric(file)?;
     png_response(&render::line_plot(&reader, num, NTHREADS)?)
 }
 
 /// One item's value (decoding only the block that holds it).
-fn value(file: &FrameFile, at: &str) -> Result<Value, String> {
+fn value(file: &FrameFile, at: &str) -> Result<Value, NoAnswer> {
     let (reader, num) = reader_and_numeric(file)?;
     let at = numbers(at)?;
     let shape = reader.shape();
     if at.len() != shape.len() || at.iter().zip(shape).any(|(&i, &n)| i >= n) {
-        return Err(format!("an index inside the shape {shape:?} expected, found {at:?}"));
+        return Err(format!("an index inside the shape {shape:?} expected, found {at:?}").into());
     }
-    let sel = Selection::new(at.iter().map(|&i| i..i + 1).collect(), shape).map_err(|e| e.to_string())?;
-    let (bytes, _) =
-        reader.read(&sel, &ReadOptions { nthreads: 1, max_bytes: 64 }).map_err(|e| e.to_string())?;
+    let sel = Selection::new(at.iter().map(|&i| i..i + 1).collect(), shape)
+        .map_err(|e| NoAnswer::from(e.to_string()))?;
+    let (bytes, _) = reader.read(&sel, &ReadOptions { nthreads: 1, max_bytes: 64 })?;
     let v = num.value(&bytes);
     Ok(json!({ "at": at, "value": if v.is_finite() { json!(v) } else { json!(v.to_string()) } }))
 }

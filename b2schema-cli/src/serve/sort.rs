@@ -8,6 +8,7 @@
 //! (its length and modification time, and those of a `.b2d`'s files); a table whose live rows
 //! changed in between is sorted again.
 
+use super::no_answer::NoAnswer;
 use std::cmp::Ordering;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -120,19 +121,13 @@ pub fn sorted_rows(
     limit: u64,
     max_rows: u64,
     max_key_bytes: u64,
-) -> Result<(Vec<Vec<Value>>, u64), String> {
-    let spec = t.column_spec(column).map_err(|e| e.to_string())?;
-    let physical = t
-        .store()
-        .describe(VALID_ROWS_KEY)
-        .map_err(|e| e.to_string())?
-        .shape
-        .and_then(|s| s.first().copied())
-        .unwrap_or(0);
+) -> Result<(Vec<Vec<Value>>, u64), NoAnswer> {
+    let spec = t.column_spec(column)?;
+    let physical = t.store().describe(VALID_ROWS_KEY)?.shape.and_then(|s| s.first().copied()).unwrap_or(0);
     if physical < 0 || physical as u64 > max_rows {
         return Err(format!(
             "sorting a table of {physical} rows, over the viewer's budget of {max_rows} rows (page it unsorted)"
-        ));
+        ).into());
     }
     let name = spec.name.clone();
     let stamp = stamp(t.store().path());
@@ -161,16 +156,18 @@ pub fn sorted_rows(
     let n = sorted.len() as u64;
     let start = offset.min(n) as usize;
     let stop = offset.saturating_add(limit).min(n) as usize;
-    let (rows, live) = t.live_rows_at(None, &sorted[start..stop]).map_err(|e| e.to_string())?;
+    let (rows, live) = t.live_rows_at(None, &sorted[start..stop])?;
     if live != n {
         cache().retain(|o| !wanted(o));
-        return Err(format!("the table changed while it was sorted ({n} rows, then {live}): ask again"));
+        return Err(
+            format!("the table changed while it was sorted ({n} rows, then {live}): ask again").into()
+        );
     }
     Ok((rows, n))
 }
 
 /// Every live row's key of column `name`, within the budget.
-fn keys(t: &CTable, name: &str, max_rows: u64, max_key_bytes: u64) -> Result<Vec<Key>, String> {
+fn keys(t: &CTable, name: &str, max_rows: u64, max_key_bytes: u64) -> Result<Vec<Key>, NoAnswer> {
     let mut keys: Vec<Key> = Vec::new();
     let mut bytes = 0u64;
     let over =
@@ -186,8 +183,7 @@ fn keys(t: &CTable, name: &str, max_rows: u64, max_key_bytes: u64) -> Result<Vec
         }
         keys.push(k);
         Ok(())
-    })
-    .map_err(|e| e.to_string())?;
+    })?;
     Ok(keys)
 }
 

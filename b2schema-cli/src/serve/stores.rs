@@ -3,12 +3,14 @@
 //! shown as values; and a CTable in one shown as a table, a page of live rows at a time, in the
 //! stored order or sorted by a column ([`super::sort`]).
 
+use super::no_answer::NoAnswer;
 use std::path::Path;
 
 use b2schema::Limits;
 use b2schema::frame::FrameFile;
 use b2schema::store::{Place, Store};
 use b2schema::table::CTable;
+use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::shown;
@@ -61,35 +63,28 @@ pub fn summary(path: &Path) -> serde_json::Map<String, Value> {
 /// `/api/store`: the store's form and members (key, kind, shape, dtype, codec, and for a member
 /// file of a `.b2d` its path under the store), its vlmeta as values, and a CTable's schema
 /// (each column's name, kind, nullability and whole spec) and vlmeta.
-pub fn store_json(store: Store) -> Result<Value, String> {
-    let members: Vec<Value> = store
-        .members()
-        .iter()
-        .map(|m| {
-            let mut v = json!({ "key": m.key });
-            if let Place::File(p) = &m.place
-                && let Ok(rel) = p.strip_prefix(store.path())
-            {
-                v["file"] = json!(rel.to_string_lossy().replace('\\', "/"));
+pub fn store_json(store: Store) -> Result<Value, NoAnswer> {
+    let mut members = Vec::new();
+    for m in store.members() {
+        let file = match &m.place {
+            Place::File(p) => {
+                p.strip_prefix(store.path()).ok().map(|rel| rel.to_string_lossy().replace('\\', "/"))
             }
-            match store.describe(&m.key) {
-                Ok(d) => {
-                    v["kind"] = json!(d.kind.name());
-                    v["shape"] = json!(d.shape);
-                    v["dtype"] = json!(d.dtype);
-                    v["codec"] = json!(d.codec.to_string());
-                    v["nbytes"] = json!(d.nbytes);
-                }
-                Err(e) => v["error"] = json!(e.to_string()),
-            }
-            v
-        })
-        .collect();
-    // A member that leaves the roots refuses the whole answer (403), as `/api/file` does.
-    if let Some(e) =
-        members.iter().filter_map(|m| m["error"].as_str()).find(|e| e.contains(b2schema::frame::OUTSIDE))
-    {
-        return Err(e.to_string());
+            _ => None,
+        };
+        let described = match store.describe(&m.key) {
+            Ok(d) => Described::Frame {
+                kind: d.kind.name(),
+                shape: d.shape,
+                dtype: d.dtype,
+                codec: d.codec.to_string(),
+                nbytes: d.nbytes,
+            },
+            // A member that leaves the roots refuses the whole answer (403), as `/api/file` does.
+            Err(e) if matches!(e.kind(), b2schema::ErrorKind::Confined { .. }) => return Err(e.into()),
+            Err(e) => Described::Failed { error: e.to_string() },
+        };
+        members.push(MemberLine { key: m.key.clone(), file, described });
     }
     let mut out = json!({ "form": store.form().name(), "members": members });
     out["vlmeta"] = vlmeta_json(store.vlmeta());
@@ -111,6 +106,24 @@ pub fn store_json(store: Store) -> Result<Value, String> {
         };
     }
     Ok(out)
+}
+
+/// One member in `/api/store`'s answer: its key, its file under a `.b2d`, and what it is.
+#[derive(Serialize)]
+struct MemberLine {
+    key: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    file: Option<String>,
+    #[serde(flatten)]
+    described: Described,
+}
+
+/// What a member is, or why it cannot be told.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Described {
+    Frame { kind: &'static str, shape: Option<Vec<i64>>, dtype: Option<String>, codec: String, nbytes: i64 },
+    Failed { error: String },
 }
 
 /// A vlmeta as `[{name, value}]` (values cut, see [`shown`]), or `{"error": why}`.
@@ -135,14 +148,19 @@ pub struct Order {
 /// as `cat` writes them, each cut to [`shown::MAX_VALUE_CHARS`]. Unsorted, only the rows of the
 /// page are read of each column ([`CTable::live_rows`]): memory follows the page, never the
 /// table; sorted, see [`super::sort`].
-pub fn table_page(store: Store, offset: usize, limit: usize, order: Option<&Order>) -> Result<Value, String> {
-    let t = CTable::new(store).map_err(|e| e.to_string())?;
+pub fn table_page(
+    store: Store,
+    offset: usize,
+    limit: usize,
+    order: Option<&Order>,
+) -> Result<Value, NoAnswer> {
+    let t = CTable::new(store)?;
     let ncols = t.columns().len().max(1);
     let limit = limit.min(MAX_PAGE).min((MAX_PAGE_CELLS / ncols).max(1));
     let start = offset as u64;
     let stop = start.saturating_add(limit as u64);
     let (rows, n_rows) = match order {
-        None => t.live_rows(None, start, stop).map_err(|e| e.to_string())?,
+        None => t.live_rows(None, start, stop)?,
         Some(o) => super::sort::sorted_rows(
             &t,
             &o.column,

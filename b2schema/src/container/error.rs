@@ -19,6 +19,9 @@ use core::fmt::{self, Display};
 pub use crate::format::error::{Category, Segment};
 use crate::format::error::{Error as FormatError, ErrorKind as FormatKind, bytes, path_text};
 
+/// What an error of a file outside the confined directories says ([`ErrorKind::Confined`]).
+pub const OUTSIDE: &str = "a file inside the directories reads are confined to";
+
 /// Shorthand for `Result<T, b2schema::Error>`.
 pub type Result<T, E = Error> = core::result::Result<T, E>;
 
@@ -79,6 +82,13 @@ pub enum ErrorKind {
     SparseIndex {
         /// The directory to give.
         dir: String,
+    },
+    /// A file outside the directories reads are confined to
+    /// ([`confine_reads_to`](crate::frame::confine_reads_to): `b2schema serve`'s roots), reached by
+    /// a name or a link: refused after it was opened, before a byte of it is read.
+    Confined {
+        /// The name it was opened by.
+        path: String,
     },
     /// A store has no member of this key (the store is the error's [`file`](Error::file)).
     NoSuchKey {
@@ -431,6 +441,10 @@ impl Error {
             K::NothingAt { offset, len } => {
                 (alloc::format!("nothing at offset {offset}: the file has {len} bytes"), None)
             }
+            K::Confined { path } => (
+                alloc::format!("expected {OUTSIDE} (a path under a served root)"),
+                Some(alloc::format!("found {}", path.escape_debug())),
+            ),
             K::SparseIndex { dir } => (alloc::format!("a sparse frame: give the directory ({dir})"), None),
             K::NoSuchKey { key, keys, members } => {
                 let some = match keys.is_empty() {

@@ -4,7 +4,7 @@
 //! chunk files) is checked by what was opened, not by the name asked for: the canonical path
 //! of the name must lie under a root, and the file there must be the file opened (same device
 //! and inode), so that a symbolic link leaving the roots, or one swapped between the open and
-//! the check, is refused with an error whose text holds [`OUTSIDE`].
+//! the check, is refused with an [`ErrorKind::Confined`] (whose text holds [`OUTSIDE`]).
 //!
 //! [`open_regular`]: super::open_regular
 
@@ -14,10 +14,8 @@ use std::sync::OnceLock;
 
 use alloc::vec::Vec;
 
-use crate::container::error::{Error, Result};
-
-/// What an error of a file outside the roots says (and a caller may look for).
-pub const OUTSIDE: &str = "a file inside the directories reads are confined to";
+pub use crate::container::error::OUTSIDE;
+use crate::container::error::{Error, ErrorKind, Result};
 
 static ROOTS: OnceLock<Vec<PathBuf>> = OnceLock::new();
 
@@ -35,8 +33,7 @@ pub fn confine_reads_to(roots: &[PathBuf]) -> bool {
 /// not confined).
 pub(crate) fn check(path: &Path, opened: &Metadata) -> Result<()> {
     let Some(roots) = ROOTS.get() else { return Ok(()) };
-    let refused =
-        || Error::invalid(OUTSIDE, "a path under a served root", path.display(), 0).in_field("path");
+    let refused = || Error::new(ErrorKind::Confined { path: path.display().to_string() });
     let canonical = path.canonicalize().map_err(|_| refused())?;
     if !roots.iter().any(|r| canonical.starts_with(r)) {
         return Err(refused());

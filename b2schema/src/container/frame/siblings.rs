@@ -10,7 +10,7 @@ use alloc::string::String;
 
 use super::recent::Recent;
 use super::regular::open_regular;
-use crate::container::error::{Error, Result};
+use crate::container::error::Result;
 use crate::container::source::{LocalFile, Siblings, Source};
 
 /// Chunk files kept open per sparse frame.
@@ -23,8 +23,9 @@ pub(crate) struct LocalDir(pub(crate) PathBuf);
 impl Siblings for LocalDir {
     fn open(&self, name: &str) -> Result<Source> {
         let path = self.0.join(name);
-        let (f, len) =
-            open_regular(&path).map_err(|e| Error::invalid("a readable chunk file", path.display(), e, 0))?;
+        // The error keeps its kind (I/O, a link out of the confined roots, not a regular file),
+        // naming the chunk file.
+        let (f, len) = open_regular(&path).map_err(|e| e.in_file(path.display()).in_field("chunk_file"))?;
         Ok(Arc::new(LocalFile::new(f, len)))
     }
 }
