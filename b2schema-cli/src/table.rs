@@ -219,7 +219,7 @@ pub fn cat_table(
         if let Some(e) = io_error {
             return Err(e);
         }
-        walked.map(|_| ()).map_err(|e| io::Error::other(e.to_string()))
+        walked.map(|_| ()).map_err(|e| io::Error::other(e))
     })
 }
 
@@ -227,7 +227,7 @@ pub fn cat_table(
 pub fn cat_batches(path: &Path, b: &BatchArray, output: Option<&Path>) -> Result<ExitCode, Failure> {
     crate::output::write_rows(path, output, |w| {
         for i in 0..b.len() {
-            let items = b.batch(i).map_err(|e| io::Error::other(e.to_string()))?;
+            let items = b.batch(i).map_err(|e| io::Error::other(e))?;
             for item in &items {
                 writeln!(w, "{}", text::json(&value_json(item)))?;
             }

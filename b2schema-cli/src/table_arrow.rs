@@ -95,7 +95,7 @@ pub fn cat_arrow(path: &Path, _: Store, _: &ArrowRows<'_>, _: Option<&Path>) -> 
 fn to_io(e: arrow_schema::ArrowError) -> io::Error {
     match e {
         arrow_schema::ArrowError::IoError(_, e) => e,
-        e => io::Error::other(e.to_string()),
+        e => io::Error::other(e),
     }
 }
 
