@@ -1,7 +1,8 @@
 //! CTables read through b2schema's Arrow reader (`CTable::arrow_reader`, feature `arrow`) equal
 //! to python-blosc2's `to_arrow()`: random CTables python-blosc2 4.14.1 writes (every kind with
 //! an Arrow type: the integers and floats, `bool`, `string`, `bytes`, `vlstring`, `vlbytes`,
-//! `utf8`, `dictionary`, `timestamp`, `ndarray` (a `FixedSizeList`); nulls in a mask or as a sentinel; deleted rows; 0 to 60
+//! `utf8`, `dictionary`, `timestamp`, `ndarray` (a `FixedSizeList`), `list` (of six item kinds, batch
+//! and vl storage) and `struct` (nested `List` and `Struct`); nulls in a mask or as a sentinel; deleted rows; 0 to 60
 //! rows, and one of 100,000 rows), each read in batches of a random size, some through a
 //! projection, written as an Arrow IPC stream that pyarrow reads and compares
 //! (tests/python/arrow_tables.py). Never skipped: without python-blosc2 and pyarrow it fails.
@@ -12,7 +13,7 @@ use b2schema_tests::XorShift as Rng;
 use b2schema_tests::python_checks;
 use serde_json::{Value, json};
 
-const KINDS: [&str; 19] = [
+const KINDS: [&str; 21] = [
     "int8",
     "int16",
     "int32",
@@ -32,6 +33,8 @@ const KINDS: [&str; 19] = [
     "dictionary",
     "timestamp",
     "ndarray",
+    "list",
+    "struct",
 ];
 
 fn column(rng: &mut Rng, i: usize) -> Value {
@@ -40,6 +43,11 @@ fn column(rng: &mut Rng, i: usize) -> Value {
     match kind {
         "string" | "bytes" => c["max_length"] = json!(1 + rng.below(12)),
         "timestamp" => c["unit"] = json!(["s", "ms", "us", "ns"][rng.below(4) as usize]),
+        "list" => {
+            c["item"] =
+                json!(["int32", "float64", "bool", "string", "vlstring", "uint8"][rng.below(6) as usize]);
+            c["storage"] = json!(["batch", "vl"][rng.below(2) as usize]);
+        }
         "ndarray" => {
             c["item_shape"] = [json!([2]), json!([2, 3]), json!([1, 1, 4])][rng.below(3) as usize].clone();
             c["dtype"] =

@@ -16,7 +16,7 @@ use arrow_array::{
     ArrayRef, ArrowPrimitiveType, BooleanArray, LargeBinaryArray, LargeStringArray, PrimitiveArray,
     RecordBatch, RecordBatchOptions, RecordBatchReader, StringArray,
 };
-use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef, TimeUnit};
+use arrow_schema::{ArrowError, DataType, Field, Fields, Schema, SchemaRef, TimeUnit};
 
 use super::CTable;
 use super::arrow_fixed::{Fixed, FixedBuf};
@@ -48,12 +48,14 @@ pub const ARROW_SCHEMA_KEY: &str = "b2schema.ctable.schema";
 /// | `timestamp` | `Timestamp` with the schema's `unit` (and `timezone`) |
 /// | `dictionary` | `Dictionary<Int32, Utf8>` |
 /// | `ndarray` | `FixedSizeList` of its dtype, the row's items flattened, the field's metadata `blosc2:ndarray_shape` its `item_shape` (`[2, 3]`) |
+/// | `list` | `List` of its item's type (items nullable), a null row a null list |
+/// | `struct` | `Struct` of its fields' types, in the schema's order (each nullable), a null row a null struct |
 ///
 /// Fixed-width columns (the numbers, `bool`, `timestamp`, `ndarray`) are decoded straight into
 /// the batch's Arrow buffer on [`ArrowReader::threads`] threads, the deleted rows squeezed out
 /// in place; the other kinds are read cell by cell.
 ///
-/// The other kinds (`complex64`, `complex128`, `list`, `struct`, `object`) are
+/// The other kinds (`complex64`, `complex128`, `object`) are
 /// refused by [`CTable::arrow_reader`] with an error that names the column and its kind. The
 /// Arrow schema's metadata holds the CTable's schema JSON at [`ARROW_SCHEMA_KEY`]. An error of
 /// ours met while reading is `ArrowError::ExternalError` holding the [`crate::Error`].
@@ -311,7 +313,17 @@ impl RecordBatchReader for ArrowReader {
 
 /// The Arrow type of column `spec`, or an error naming it and its kind.
 fn arrow_type(spec: &ColumnSpec) -> Result<DataType> {
-    Ok(match spec.kind.as_str() {
+    type_of(&spec.kind, &spec.spec, 0).map_err(|e| at(spec, e))
+}
+
+/// How deep lists and structs may nest in a column's spec.
+const MAX_NESTING: usize = 16;
+
+/// The Arrow type of a column of kind `kind` and spec `s` (the schema's object for the column,
+/// a list's `item` or a struct's field), or an error naming the field; `depth` lists and
+/// structs deep.
+fn type_of(kind: &str, s: &Value, depth: usize) -> Result<DataType> {
+    Ok(match kind {
         "int8" => DataType::Int8,
         "int16" => DataType::Int16,
         "int32" => DataType::Int32,
@@ -328,24 +340,26 @@ fn arrow_type(spec: &ColumnSpec) -> Result<DataType> {
         "bytes" | "vlbytes" => DataType::LargeBinary,
         "dictionary" => DataType::Dictionary(Box::new(DataType::Int32), Box::new(DataType::Utf8)),
         "timestamp" => {
-            let unit = match spec.spec.get("unit").and_then(Value::as_str).unwrap_or("ns") {
+            let unit = match s.get("unit").and_then(Value::as_str).unwrap_or("ns") {
                 "s" => TimeUnit::Second,
                 "ms" => TimeUnit::Millisecond,
                 "us" => TimeUnit::Microsecond,
                 "ns" => TimeUnit::Nanosecond,
                 other => {
-                    return Err(at(
-                        spec,
-                        Error::invalid("a timestamp unit", "s, ms, us or ns", other.escape_debug(), 0)
-                            .in_field("unit"),
-                    ));
+                    return Err(Error::invalid(
+                        "a timestamp unit",
+                        "s, ms, us or ns",
+                        other.escape_debug(),
+                        0,
+                    )
+                    .in_field("unit"));
                 }
             };
-            let tz = spec.spec.get("timezone").and_then(Value::as_str).map(Arc::from);
+            let tz = s.get("timezone").and_then(Value::as_str).map(Arc::from);
             DataType::Timestamp(unit, tz)
         }
         "ndarray" => {
-            let dtype = spec.spec.get("dtype_str").and_then(Value::as_str).unwrap_or("");
+            let dtype = s.get("dtype_str").and_then(Value::as_str).unwrap_or("");
             let item = match dtype {
                 "|i1" | "<i1" => DataType::Int8,
                 "<i2" => DataType::Int16,
@@ -359,48 +373,75 @@ fn arrow_type(spec: &ColumnSpec) -> Result<DataType> {
                 "<f8" => DataType::Float64,
                 "|b1" => DataType::Boolean,
                 other => {
-                    return Err(at(
-                        spec,
-                        Error::invalid(
-                            "an ndarray column of little-endian numbers or bools",
-                            "<i8, <f8, |b1 ...",
-                            other.escape_debug(),
-                            0,
-                        )
-                        .in_field("dtype_str"),
-                    ));
+                    return Err(Error::invalid(
+                        "an ndarray column of little-endian numbers or bools",
+                        "<i8, <f8, |b1 ...",
+                        other.escape_debug(),
+                        0,
+                    )
+                    .in_field("dtype_str"));
                 }
             };
-            let shape = super::cells::item_shape(spec);
+            let shape: Vec<u64> = s
+                .get("item_shape")
+                .and_then(Value::as_slice)
+                .map(|v| v.iter().filter_map(Value::as_u64).collect())
+                .unwrap_or_default();
             let size =
                 shape.iter().try_fold(1u64, |a, &d| a.checked_mul(d)).and_then(|n| i32::try_from(n).ok());
             let Some(size) = size.filter(|&n| n > 0) else {
-                return Err(at(
-                    spec,
-                    Error::invalid(
-                        "an ndarray row of 1 to 2^31 - 1 items",
-                        "item_shape",
-                        alloc::format!("{shape:?}"),
-                        0,
-                    )
-                    .in_field("item_shape"),
-                ));
+                return Err(Error::invalid(
+                    "an ndarray row of 1 to 2^31 - 1 items",
+                    "item_shape",
+                    alloc::format!("{shape:?}"),
+                    0,
+                )
+                .in_field("item_shape"));
             };
             DataType::FixedSizeList(Arc::new(Field::new("item", item, true)), size)
         }
+        "list" | "struct" if depth >= MAX_NESTING => {
+            return Err(Error::invalid("lists and structs nested at most", MAX_NESTING, "deeper", 0));
+        }
+        "list" => {
+            let item =
+                s.get("item").ok_or_else(|| Error::invalid("a list's item spec", "item", "none", 0))?;
+            let t = type_of(kind_of(item).map_err(|e| e.in_field("item"))?, item, depth + 1)
+                .map_err(|e| e.in_field("item"))?;
+            DataType::List(Arc::new(Field::new("item", t, true)))
+        }
+        "struct" => {
+            let fields = s
+                .get("fields")
+                .and_then(Value::as_slice)
+                .ok_or_else(|| Error::invalid("a struct's fields", "a list", "none", 0).in_field("fields"))?;
+            let mut out = Vec::with_capacity(fields.len());
+            for (i, f) in fields.iter().enumerate() {
+                let at_field = |e: Error| e.in_segment(Segment::Index(i)).in_field("fields");
+                let name = f
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .ok_or_else(|| at_field(Error::invalid("a field's name", "text", "none", 0)))?;
+                let t = type_of(kind_of(f).map_err(at_field)?, f, depth + 1).map_err(at_field)?;
+                out.push(Field::new(name, t, true));
+            }
+            DataType::Struct(Fields::from(out))
+        }
         other => {
-            return Err(at(
-                spec,
-                Error::invalid(
-                    "a column kind with an Arrow type here (numbers, bool, strings, bytes, timestamp, dictionary, ndarray)",
-                    "not complex, list, struct or object",
-                    other.escape_debug(),
-                    0,
-                )
-                .in_field("kind"),
-            ));
+            return Err(Error::invalid(
+                "a column kind with an Arrow type here (numbers, bool, strings, bytes, timestamp, dictionary, ndarray, list, struct)",
+                "not complex or object",
+                other.escape_debug(),
+                0,
+            )
+            .in_field("kind"));
         }
     })
+}
+
+/// The `kind` of a nested spec.
+fn kind_of(s: &Value) -> Result<&str> {
+    s.get("kind").and_then(Value::as_str).ok_or_else(|| Error::invalid("a spec's kind", "text", "none", 0))
 }
 
 fn at(spec: &ColumnSpec, e: Error) -> Error {
@@ -409,17 +450,14 @@ fn at(spec: &ColumnSpec, e: Error) -> Error {
 
 /// The Arrow array of `cells` (one column's, nulls as [`Value::Nil`]) of type `dt`.
 fn build(spec: &ColumnSpec, dt: &DataType, cells: Vec<Value>) -> Result<ArrayRef> {
+    build_as(&spec.kind, dt, cells).map_err(|e| at(spec, e))
+}
+
+/// [`build`] of cells of kind `kind` (for the error), the column not yet named.
+fn build_as(kind: &str, dt: &DataType, cells: Vec<Value>) -> Result<ArrayRef> {
     let bad = |i: usize, v: &Value| {
-        at(
-            spec,
-            Error::invalid(
-                "a cell of the column's kind",
-                spec.kind.escape_debug(),
-                alloc::format!("{v:?}"),
-                0,
-            )
-            .in_segment(Segment::Index(i)),
-        )
+        Error::invalid("a cell of the column's kind", kind.escape_debug(), alloc::format!("{v:?}"), 0)
+            .in_segment(Segment::Index(i))
     };
     fn ints<T: ArrowPrimitiveType>(
         cells: &[Value],
@@ -514,15 +552,7 @@ fn build(spec: &ColumnSpec, dt: &DataType, cells: Vec<Value>) -> Result<ArrayRef
                 match s {
                     Some(s) => {
                         b.append(&s).map_err(|e| {
-                            at(
-                                spec,
-                                Error::invalid(
-                                    "a dictionary of at most 2^31 values",
-                                    "fewer",
-                                    e.to_string(),
-                                    0,
-                                ),
-                            )
+                            Error::invalid("a dictionary of at most 2^31 values", "fewer", e.to_string(), 0)
                         })?;
                     }
                     None => b.append_null(),
@@ -541,11 +571,18 @@ fn build(spec: &ColumnSpec, dt: &DataType, cells: Vec<Value>) -> Result<ArrayRef
             }
             Arc::new(LargeBinaryArray::from_opt_vec(out))
         }
+        DataType::List(_) | DataType::Struct(_) => {
+            let refs: Vec<&Value> = cells.iter().collect();
+            super::arrow_nested::nested(dt, &refs)?
+        }
         other => {
-            return Err(at(
-                spec,
-                Error::invalid("an Arrow type b2schema builds", "a primitive or a string", other, 0),
-            ));
+            return Err(Error::invalid("an Arrow type b2schema builds", "a primitive or a string", other, 0));
         }
     })
+}
+
+/// The Arrow array of type `dt` of `cells` (a list's items, a struct's field), for the nested
+/// columns: the cells' own kind checked as a column's are.
+pub(super) fn leaf(dt: &DataType, cells: Vec<Value>) -> Result<ArrayRef> {
+    build_as("of the nested type", dt, cells)
 }

@@ -19,6 +19,8 @@ mod arrow;
 #[cfg(feature = "arrow")]
 mod arrow_fixed;
 #[cfg(feature = "arrow")]
+mod arrow_nested;
+#[cfg(feature = "arrow")]
 mod arrow_write;
 mod batch;
 mod batch_write;
