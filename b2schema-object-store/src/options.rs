@@ -21,6 +21,12 @@ pub struct ObjectOptions {
     pub gap: u64,
     /// A longer range is fetched in parts of this size, in parallel. Default 8 MiB.
     pub piece: u64,
+    /// Bytes fetched at once when reads follow each other through the object (each starting
+    /// where the one before ended, within [`ObjectOptions::gap`]: a whole array read chunk after
+    /// chunk), kept for the reads that follow, in parts of [`ObjectOptions::piece`] in parallel;
+    /// a read elsewhere fetches only what it asks. At most this much memory; the bytes read ahead
+    /// and not used count against the budget too. 0: no read-ahead. Default 32 MiB.
+    pub readahead: u64,
     /// The size of each part of a multipart upload; an object up to this size is uploaded by one
     /// PUT. Default 16 MiB.
     pub part_size: usize,
@@ -40,6 +46,7 @@ impl Default for ObjectOptions {
             concurrency: 8,
             gap: 64 << 10,
             piece: 8 << 20,
+            readahead: 32 << 20,
             part_size: 16 << 20,
             config: Vec::new(),
         }

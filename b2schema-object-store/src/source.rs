@@ -3,8 +3,8 @@
 
 use std::fmt;
 use std::ops::Range;
-use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use b2schema::source::{Fetched, ReadAt};
@@ -25,7 +25,124 @@ pub struct ObjectSource {
     /// The ranges fetched when opening (the start and the end of the object), served from
     /// memory afterwards.
     kept: Vec<(u64, Vec<u8>)>,
+    /// The bytes read ahead of a run of sequential reads ([`ObjectOptions::readahead`]).
+    ahead: Mutex<Ahead>,
     runtime: Runtime,
+}
+
+/// The runs of reads that follow each other through the object (one per thread of a whole
+/// read, which reads its chunks in turn), and the bytes read ahead of them.
+#[derive(Default)]
+struct Ahead {
+    runs: Vec<Run>,
+    windows: Vec<Window>,
+    /// Counts the reads, to tell what was used least recently.
+    clock: u64,
+}
+
+/// One run of reads that follow each other.
+struct Run {
+    /// Where its last read that was not served from bytes read ahead ended.
+    last_end: u64,
+    /// How many reads in a row started where the one before ended (within the gap), and their
+    /// bytes.
+    reads: u32,
+    read_bytes: u64,
+    used: u64,
+}
+
+/// Bytes read ahead, from `start`.
+struct Window {
+    start: u64,
+    bytes: Vec<u8>,
+    used: u64,
+}
+
+impl Window {
+    fn end(&self) -> u64 {
+        self.start + self.bytes.len() as u64
+    }
+}
+
+/// The most runs followed, and windows kept, at once (threads of one read); each window holds
+/// at most [`ObjectOptions::readahead`] bytes.
+const MAX_RUNS: usize = 4;
+
+/// Reads in a row that follow each other, and their bytes, before the next is read ahead: a
+/// chunk's table and one band of its blocks (what one item costs), or a few neighbouring
+/// items, never are.
+const RUN_BEFORE_READAHEAD: (u32, u64) = (2, 1 << 20);
+
+impl Ahead {
+    /// Copies the bytes at `at` into `buf` when the windows hold all of them (across two or more).
+    fn serve(&mut self, at: u64, buf: &mut [u8]) -> bool {
+        self.clock += 1;
+        let end = at + buf.len() as u64;
+        if self.covered_until(at) < end {
+            return false;
+        }
+        let mut p = at;
+        while p < end {
+            let Some(w) = self.windows.iter_mut().find(|w| w.start <= p && p < w.end()) else { return false };
+            let q = w.end().min(end);
+            let (from, to) = ((p - w.start) as usize, (q - w.start) as usize);
+            buf[(p - at) as usize..(q - at) as usize].copy_from_slice(&w.bytes[from..to]);
+            w.used = self.clock;
+            p = q;
+        }
+        true
+    }
+
+    /// Where the bytes the windows hold without a gap from `p` end (`p` when none holds `p`).
+    fn covered_until(&self, mut p: u64) -> u64 {
+        while let Some(w) = self.windows.iter().find(|w| w.start <= p && p < w.end()) {
+            p = w.end();
+        }
+        p
+    }
+
+    /// Notes a read of `at..end` (not served from bytes read ahead): whether it continues a run
+    /// long enough to read ahead (else it starts a new run, in place of the one used least
+    /// recently).
+    fn follow(&mut self, at: u64, end: u64, gap: u64) -> bool {
+        self.clock += 1;
+        let clock = self.clock;
+        let found = self.runs.iter_mut().find(|r| at <= r.last_end.saturating_add(gap) && end > r.last_end);
+        let r = match found {
+            Some(r) => {
+                (r.reads, r.read_bytes) = (r.reads.saturating_add(1), r.read_bytes.saturating_add(end - at));
+                r
+            }
+            None => {
+                let fresh = Run { last_end: end, reads: 0, read_bytes: end - at, used: 0 };
+                lru_slot(&mut self.runs, fresh, |r| r.used)
+            }
+        };
+        (r.last_end, r.used) = (end, clock);
+        r.reads >= RUN_BEFORE_READAHEAD.0 && r.read_bytes >= RUN_BEFORE_READAHEAD.1
+    }
+
+    /// Keeps `bytes` read ahead from `start` (in place of the window used least recently).
+    fn keep(&mut self, start: u64, bytes: Vec<u8>) {
+        let used = self.clock;
+        lru_slot(&mut self.windows, Window { start, bytes, used }, |w| w.used);
+    }
+}
+
+/// Puts `item` in `v`: pushed while `v` holds fewer than [`MAX_RUNS`], else in place of the item
+/// used least recently; the item's place.
+fn lru_slot<T>(v: &mut Vec<T>, item: T, used: impl Fn(&T) -> u64) -> &mut T {
+    let i = match (0..v.len()).min_by_key(|&i| used(&v[i])) {
+        Some(i) if v.len() >= MAX_RUNS => {
+            v[i] = item;
+            i
+        }
+        _ => {
+            v.push(item);
+            v.len() - 1
+        }
+    };
+    &mut v[i]
 }
 
 impl fmt::Debug for ObjectSource {
@@ -85,8 +202,15 @@ impl ObjectSource {
     pub fn open(url: ObjectUrl, limits: Limits, options: &ObjectOptions) -> Result<Arc<ObjectSource>> {
         not_in_runtime(&url.text)?;
         let runtime = runtime(&url.text)?;
-        let mut src =
-            ObjectSource { url, len: u64::MAX, limits, options: options.clone(), kept: Vec::new(), runtime };
+        let mut src = ObjectSource {
+            url,
+            len: u64::MAX,
+            limits,
+            options: options.clone(),
+            kept: Vec::new(),
+            ahead: Mutex::new(Ahead::default()),
+            runtime,
+        };
         let want = options.prefix.max(1);
         let (head, len) = src.runtime.block_on(src.fetch(0..want, true))?;
         src.len = len;
@@ -203,6 +327,22 @@ impl ObjectSource {
         false
     }
 
+    /// The bytes at `offset` into `buf`: a long range in parts fetched in parallel (as S3's own
+    /// clients do), each into its place of `buf`.
+    fn fetch_into(&self, offset: u64, buf: &mut [u8]) -> Result<()> {
+        let piece = usize::try_from(self.options.piece.max(1)).unwrap_or(usize::MAX);
+        self.runtime.block_on(
+            futures_util::stream::iter(buf.chunks_mut(piece).enumerate().map(|(i, part)| async move {
+                let at = offset + (i * piece) as u64;
+                let (bytes, _) = self.fetch(at..at + part.len() as u64, false).await?;
+                part.copy_from_slice(&bytes);
+                Ok::<(), Error>(())
+            }))
+            .buffer_unordered(self.options.concurrency.max(1))
+            .try_collect::<()>(),
+        )
+    }
+
     fn check_range(&self, at: u64, len: usize) -> Result<Range<u64>> {
         let r = at..at.saturating_add(len as u64);
         if at.checked_add(len as u64).is_none_or(|end| end > self.len) {
@@ -228,32 +368,55 @@ impl ReadAt for ObjectSource {
         }
         self.check_range(offset, buf.len())?;
         not_in_runtime(&self.url.text)?;
-        // A long range in parts fetched in parallel (as S3's own clients do), each into its
-        // place of `buf`.
-        let piece = usize::try_from(self.options.piece.max(1)).unwrap_or(usize::MAX);
-        self.runtime.block_on(
-            futures_util::stream::iter(buf.chunks_mut(piece).enumerate().map(|(i, part)| async move {
-                let at = offset + (i * piece) as u64;
-                let (bytes, _) = self.fetch(at..at + part.len() as u64, false).await?;
-                part.copy_from_slice(&bytes);
-                Ok::<(), Error>(())
-            }))
-            .buffer_unordered(self.options.concurrency.max(1))
-            .try_collect::<()>(),
-        )
+        // A cache only: a panic of another reader while it held it leaves bytes of the object.
+        let mut ahead = self.ahead.lock().unwrap_or_else(|p| p.into_inner());
+        if ahead.serve(offset, buf) {
+            return Ok(());
+        }
+        let end = offset + buf.len() as u64;
+        if self.options.readahead > buf.len() as u64 && ahead.follow(offset, end, self.options.gap) {
+            // Reads that follow each other through the object (a whole read): the next
+            // `readahead` bytes at once, in parallel pieces, kept for the reads to come; from
+            // where the bytes read ahead already end, up to where other bytes read ahead start
+            // (none read ahead twice; the few reads that started another run may be).
+            let from = ahead.covered_until(offset);
+            let stop = ahead
+                .windows
+                .iter()
+                .map(|w| w.start)
+                .filter(|&p| p > from)
+                .fold(self.len.min(offset.saturating_add(self.options.readahead)), u64::min);
+            if stop > from {
+                let n = usize::try_from(stop - from).unwrap_or(usize::MAX);
+                let mut bytes = Vec::new();
+                bytes
+                    .try_reserve_exact(n)
+                    .map_err(|_| self.err(&(from..stop), "memory for", n, "none left"))?;
+                bytes.resize(n, 0);
+                self.fetch_into(from, &mut bytes)?;
+                ahead.keep(from, bytes);
+                if ahead.serve(offset, buf) {
+                    return Ok(());
+                }
+            }
+        }
+        drop(ahead);
+        self.fetch_into(offset, buf)
     }
 
     /// Ranges at most [`ObjectOptions::gap`] apart are joined into one request, and the requests
     /// run in parallel, at most [`ObjectOptions::concurrency`] at once.
     fn read_ranges(&self, ranges: &mut [(u64, &mut [u8])]) -> Result<()> {
         let mut wanted: Vec<(u64, &mut [u8])> = Vec::new();
+        let mut ahead = self.ahead.lock().unwrap_or_else(|p| p.into_inner());
         for (at, buf) in ranges.iter_mut() {
-            if buf.is_empty() || self.served_from_kept(*at, buf) {
+            if buf.is_empty() || self.served_from_kept(*at, buf) || ahead.serve(*at, buf) {
                 continue;
             }
             self.check_range(*at, buf.len())?;
             wanted.push((*at, &mut **buf));
         }
+        drop(ahead);
         if wanted.is_empty() {
             return Ok(());
         }

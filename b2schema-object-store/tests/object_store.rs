@@ -170,6 +170,34 @@ fn one_item_costs_four_requests_and_a_slice_joins_its_blocks() {
     assert!(spent <= 2, "{spent} requests for 16 neighbouring blocks");
 }
 
+/// A whole array read chunk after chunk: once the reads follow each other, the object's next
+/// 32 MiB come in one read (parallel pieces), so the read costs a few requests, not one or more
+/// per chunk; without read-ahead it costs two per chunk. The bytes fetched stay within the
+/// object's and a little more.
+#[test]
+fn a_whole_read_reads_ahead_and_costs_few_requests() {
+    let s3 = moto();
+    let big = big();
+    s3.put("data", "whole.b2nd", &big);
+    let url = "s3://data/whole.b2nd";
+    let local = b2schema::Container::from_bytes(big.clone()).unwrap().read_as::<u8>("...").unwrap();
+    let mut requests = Vec::new();
+    for readahead in [32 << 20, 0] {
+        let options = ObjectOptions { readahead, ..at(s3) };
+        let src = ObjectSource::open_url(url, Limits::default(), &options).unwrap();
+        let array = b2schema::open_source(src.clone(), url, Limits::default()).unwrap();
+        assert!(array.read_as::<u8>("...").unwrap() == local, "readahead {readahead}");
+        let f = src.fetched().unwrap();
+        // The ends, and at most the reads that started another thread's run, fetched again.
+        assert!(f.bytes <= big.len() as u64 + (2 << 20), "readahead {readahead}: {f:?} of {}", big.len());
+        requests.push(f.requests);
+    }
+    // 25 chunks, read by two threads: the two ends, a few reads that start each thread's run,
+    // then the rest at once; without read-ahead, a table and a band of blocks a chunk.
+    assert!(requests[0] <= 16, "{requests:?}");
+    assert!(requests[1] >= 50 && requests[0] * 3 <= requests[1], "{requests:?}");
+}
+
 #[test]
 fn budgets_bound_requests_and_bytes() {
     let s3 = moto();
