@@ -25,6 +25,8 @@ mod codes;
 mod confine;
 mod consistency;
 #[cfg(feature = "std")]
+mod data;
+#[cfg(feature = "std")]
 mod file;
 #[cfg(feature = "std")]
 mod first_words;
