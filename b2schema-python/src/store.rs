@@ -1,11 +1,12 @@
 //! Stores (`.b2z`, `.b2d`, `.b2e`, by path or URL) as a mapping of their members, and CTables'
-//! columns.
+//! columns and Arrow C streams.
 
 use std::path::PathBuf;
 
+use arrow_array::ffi_stream::FFI_ArrowArrayStream;
 use b2schema::Value;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyCapsule, PyDict, PyList};
 
 use crate::array::{Container, limits};
 use crate::errors::to_py;
@@ -109,6 +110,26 @@ impl Table {
             })
             .collect::<PyResult<Vec<_>>>()?;
         PyList::new(py, items)
+    }
+
+    /// The live rows of `columns` (all when `None`) as an Arrow C stream, a PyCapsule named
+    /// `arrow_array_stream` (the Arrow PyCapsule interface: pyarrow, Polars and DuckDB read it),
+    /// `batch_rows` rows a batch, decoded on `nthreads` threads as the consumer pulls them.
+    #[pyo3(signature = (columns=None, batch_rows=65536, nthreads=1))]
+    fn arrow_stream<'py>(
+        &self,
+        py: Python<'py>,
+        columns: Option<Vec<String>>,
+        batch_rows: usize,
+        nthreads: usize,
+    ) -> PyResult<Bound<'py, PyCapsule>> {
+        if batch_rows == 0 || nthreads == 0 {
+            return Err(crate::errors::argument("batch_rows and nthreads must be at least 1"));
+        }
+        let names: Option<Vec<&str>> = columns.as_ref().map(|c| c.iter().map(String::as_str).collect());
+        let reader = self.inner.arrow_reader(names.as_deref(), batch_rows).map_err(to_py)?.threads(nthreads);
+        let stream = FFI_ArrowArrayStream::new(Box::new(reader));
+        PyCapsule::new_with_value(py, stream, c"arrow_array_stream")
     }
 
     /// The live rows as lists of Python values.

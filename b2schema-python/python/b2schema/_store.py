@@ -66,6 +66,10 @@ class Store(collections.abc.Mapping):
         return f"<b2schema.Store {len(self)} members source={self._source!r}>"
 
 
+# Rows per Arrow batch when none is asked for (python-blosc2's `iter_arrow_batches` default).
+_BATCH_ROWS = 65536
+
+
 class CTable(Store):
     """A python-blosc2 CTable: ``column(name)`` its live rows as a NumPy masked array (masked
     where a row holds a null), ``rows()``, ``columns``, ``to_arrow()`` (with pyarrow)."""
@@ -109,21 +113,40 @@ class CTable(Store):
         """The live rows, each a list of Python values."""
         return self._table.rows()
 
-    def to_arrow(self):
-        """The table as a ``pyarrow.Table`` (needs pyarrow), built from the columns."""
+    def __arrow_c_stream__(self, requested_schema=None):
+        """The live rows as an Arrow C stream (the Arrow PyCapsule interface), so that
+        ``pyarrow.table(t)``, ``polars.DataFrame(t)`` and DuckDB read the table without a copy
+        through Python. The batches are made in Rust as the consumer pulls them;
+        ``requested_schema`` is not applied (the protocol allows a producer to ignore it)."""
+        return self._table.arrow_stream(None, _BATCH_ROWS, self.nthreads or 1)
+
+    def iter_arrow_batches(self, *, columns=None, batch_size=_BATCH_ROWS):
+        """The live rows of ``columns`` (all when None) as ``pyarrow.RecordBatch``es of at most
+        ``batch_size`` rows, read as they are asked for (memory of one batch)."""
         import pyarrow as pa
 
-        arrays = {}
-        for name in self.columns:
-            col = self.column(name)
-            if col.dtype == object:
-                arrays[name] = pa.array(col.data.tolist(), mask=np.ma.getmaskarray(col))
-            else:
-                arrays[name] = pa.array(col.data, mask=np.ma.getmaskarray(col))
-        return pa.table(arrays)
+        stream = self._table.arrow_stream(_column_list(columns), batch_size, self.nthreads or 1)
+        yield from pa.RecordBatchReader._import_from_c_capsule(stream)
+
+    def to_arrow(self, columns=None):
+        """The table (or ``columns`` of it) as a ``pyarrow.Table``: the types python-blosc2's
+        ``CTable.to_arrow()`` gives (strings as ``string``/``large_string``, datetimes as
+        ``timestamp``, nulls as validity), through the Arrow C stream."""
+        import pyarrow as pa
+
+        stream = self._table.arrow_stream(_column_list(columns), _BATCH_ROWS, self.nthreads or 1)
+        return pa.RecordBatchReader._import_from_c_capsule(stream).read_all()
 
     def __repr__(self):
         return f"<b2schema.CTable {self.columns} source={self._source!r}>"
+
+
+def _column_list(columns):
+    if columns is None:
+        return None
+    if isinstance(columns, str):
+        raise TypeError("columns: a list of column names expected, found a string")
+    return [str(c) for c in columns]
 
 
 _KIND_DTYPES = {
