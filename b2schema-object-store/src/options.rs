@@ -21,9 +21,10 @@ pub struct ObjectOptions {
     pub gap: u64,
     /// A longer range is fetched in parts of this size, in parallel. Default 8 MiB.
     pub piece: u64,
-    /// Bytes fetched at once when reads follow each other through the object (each starting
-    /// where the one before ended, within [`ObjectOptions::gap`]: a whole array read chunk after
-    /// chunk), kept for the reads that follow, in parts of [`ObjectOptions::piece`] in parallel;
+    /// Bytes fetched at once when reads go through the object in order: a whole array read,
+    /// which the reader announces (`ReadAt::will_read`), or reads that follow each other (each
+    /// starting where the one before ended, within [`ObjectOptions::gap`]); kept for the reads
+    /// that follow, in parts of [`ObjectOptions::piece`] in parallel;
     /// a read elsewhere fetches only what it asks. At most this much memory; the bytes read ahead
     /// and not used count against the budget too. 0: no read-ahead. Default 32 MiB.
     pub readahead: u64,

@@ -34,6 +34,8 @@ pub struct ObjectSource {
 /// read, which reads its chunks in turn), and the bytes read ahead of them.
 #[derive(Default)]
 struct Ahead {
+    /// The bytes a reader said it will read through ([`ReadAt::will_read`]).
+    plan: Option<Range<u64>>,
     runs: Vec<Run>,
     windows: Vec<Window>,
     /// Counts the reads, to tell what was used least recently.
@@ -374,18 +376,20 @@ impl ReadAt for ObjectSource {
             return Ok(());
         }
         let end = offset + buf.len() as u64;
-        if self.options.readahead > buf.len() as u64 && ahead.follow(offset, end, self.options.gap) {
+        let planned = ahead.plan.clone().filter(|p| p.contains(&offset));
+        let long = ahead.follow(offset, end, self.options.gap);
+        if self.options.readahead > buf.len() as u64 && (planned.is_some() || long) {
             // Reads that follow each other through the object (a whole read): the next
             // `readahead` bytes at once, in parallel pieces, kept for the reads to come; from
             // where the bytes read ahead already end, up to where other bytes read ahead start
             // (none read ahead twice; the few reads that started another run may be).
             let from = ahead.covered_until(offset);
-            let stop = ahead
-                .windows
-                .iter()
-                .map(|w| w.start)
-                .filter(|&p| p > from)
-                .fold(self.len.min(offset.saturating_add(self.options.readahead)), u64::min);
+            let stop = ahead.windows.iter().map(|w| w.start).filter(|&p| p > from).fold(
+                planned
+                    .map_or(self.len, |p| p.end.max(end))
+                    .min(offset.saturating_add(self.options.readahead)),
+                u64::min,
+            );
             if stop > from {
                 let n = usize::try_from(stop - from).unwrap_or(usize::MAX);
                 let mut bytes = Vec::new();
@@ -460,6 +464,12 @@ impl ReadAt for ObjectSource {
 
     fn ahead(&self) -> u64 {
         self.options.prefix
+    }
+
+    /// Reads from `range` are read ahead from their first (see [`ObjectOptions::readahead`]).
+    fn will_read(&self, range: Range<u64>) {
+        let mut ahead = self.ahead.lock().unwrap_or_else(|p| p.into_inner());
+        ahead.plan = Some(range.start..range.end.min(self.len));
     }
 
     fn fetched(&self) -> Option<Fetched> {

@@ -74,7 +74,7 @@ pub struct ArrayReader<'f> {
     pub(super) bgrid: Vec<u64>,
     /// Chunks per dimension.
     pub(super) grid: Vec<u64>,
-    locations: Vec<ChunkLocation>,
+    pub(super) locations: Vec<ChunkLocation>,
     /// Bytes of one (padded) chunk and of one block.
     pub(super) chunk_bytes: usize,
     pub(super) block_bytes: usize,
@@ -288,6 +288,11 @@ impl<'f> ArrayReader<'f> {
             return Ok(stats);
         }
         let row_bytes = ranges[1..].iter().fold(self.typesize as u64, |a, r| a * (r.end - r.start)) as usize;
+        // The whole selection's chunks told to a remote source before the pieces are read (each
+        // piece may lie in one chunk).
+        let lo: Vec<u64> = ranges.iter().zip(&self.chunkshape).map(|(r, &c)| r.start / c).collect();
+        let hi: Vec<u64> = ranges.iter().zip(&self.chunkshape).map(|(r, &c)| (r.end - 1) / c).collect();
+        self.hint_whole_chunks(&lo, &hi, total as u64);
         let mut stats = ReadStats::default();
         let mut buf = Vec::new();
         let max_rows = (slab_bytes / row_bytes.max(1)).max(1) as u64;

@@ -42,6 +42,7 @@ impl ArrayReader<'_> {
         let hi: Vec<u64> = ranges.iter().zip(&self.chunkshape).map(|(r, &c)| (r.end - 1) / c).collect();
         let row_bytes = ranges[1..].iter().fold(self.typesize as u64, |a, r| a * (r.end - r.start)) as usize;
         let rows = ranges[0].end - ranges[0].start;
+        self.hint_whole_chunks(&lo, &hi, len as u64);
         // One where the target cannot start threads (WebAssembly without atomics, as
         // `wasm32-unknown-unknown`, where std's spawn fails), as the chunk codec does.
         let usable = if cfg!(all(target_family = "wasm", not(target_feature = "atomics"))) {
@@ -110,6 +111,35 @@ impl ArrayReader<'_> {
             stats.add(&r?);
         }
         Ok(stats)
+    }
+}
+
+impl ArrayReader<'_> {
+    /// Tells a remote source that the chunks of the box `lo..=hi` (chunk coordinates) are about
+    /// to be read in order, when there are several and the selection (`bytes`) fills at least
+    /// half of them: a whole read, which the source may fetch ahead in large pieces.
+    pub(super) fn hint_whole_chunks(&self, lo: &[u64], hi: &[u64], bytes: u64) {
+        if self.file().min_read() == 0 {
+            return;
+        }
+        let count = lo.iter().zip(hi).try_fold(1u64, |a, (l, h)| a.checked_mul(h - l + 1));
+        let whole = count.and_then(|n| n.checked_mul(self.chunk_bytes as u64));
+        match (count, whole) {
+            (Some(n), Some(w)) if n >= 2 && bytes.saturating_mul(2) >= w => {}
+            _ => return,
+        }
+        let mut at = lo.to_vec();
+        let mut locs = Vec::new();
+        loop {
+            let index = at.iter().zip(&self.grid).fold(0u64, |a, (c, &g)| a * g + c) as usize;
+            if let Some(l) = self.locations.get(index) {
+                locs.push(*l);
+            }
+            if !next_in_box(&mut at, lo, hi) {
+                break;
+            }
+        }
+        self.file().will_read_chunks(locs.into_iter());
     }
 }
 

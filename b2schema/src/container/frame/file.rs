@@ -453,6 +453,24 @@ impl FrameFile {
         }
     }
 
+    /// Tells a remote source that the chunks at `locs` (of a contiguous frame) are about to be
+    /// read, in order, whole: it may fetch their bytes ahead in large pieces
+    /// ([`ReadAt::will_read`](crate::source::ReadAt::will_read)). Nothing for a local file, a
+    /// sparse frame or special chunks.
+    pub(crate) fn will_read_chunks(&self, locs: impl Iterator<Item = ChunkLocation>) {
+        let Some(src) = self.kept.as_ref().filter(|k| k.min_read() > 0) else { return };
+        let base = self.offset + self.header.len() as u64;
+        let first = locs
+            .filter_map(|l| match l {
+                ChunkLocation::Offset(o) => Some(o),
+                _ => None,
+            })
+            .min();
+        if let Some(o) = first {
+            src.will_read(base.saturating_add(o)..self.offset + self.index_offset);
+        }
+    }
+
     /// The file of a stored chunk, where the chunk starts in it and where its section ends
     /// (the offsets index for a contiguous frame, the end of the file for a sparse frame's
     /// chunk file). Only regular files are opened.

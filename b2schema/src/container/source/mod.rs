@@ -128,6 +128,13 @@ pub trait ReadAt: Send + Sync + core::fmt::Debug {
     fn fetched(&self) -> Option<Fetched> {
         None
     }
+
+    /// A hint: the reads to come go through `range` about in order (a whole array read chunk
+    /// after chunk, on one thread or several). A remote source may fetch ahead of them in large
+    /// pieces (`b2schema-object-store` does); the others ignore it. Nothing is read here.
+    fn will_read(&self, range: core::ops::Range<u64>) {
+        let _ = range;
+    }
 }
 
 /// Requests made and bytes received by a remote source.

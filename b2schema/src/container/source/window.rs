@@ -134,6 +134,10 @@ impl ReadAt for Window {
     fn fetched(&self) -> Option<Fetched> {
         self.src.fetched()
     }
+
+    fn will_read(&self, range: core::ops::Range<u64>) {
+        self.src.will_read(range.start..range.end.min(self.end));
+    }
 }
 
 #[cfg(test)]
