@@ -6,6 +6,11 @@ mod crafted;
 mod pandas;
 mod pushdown;
 
+// The example (`cargo run -p b2schema-datafusion --example sql_obs`), run here.
+#[path = "../examples/sql_obs.rs"]
+#[allow(dead_code)] // `main`, the example's entry point, is not called here.
+mod sql_obs;
+
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -51,6 +56,20 @@ pub fn b2schema_error(e: &DataFusionError) -> Option<&b2schema::Error> {
         at = x.source();
     }
     None
+}
+
+#[test]
+fn the_example_averages_each_station() {
+    let dir = scratch("example");
+    let path = sql_obs::write_obs(&dir.join("obs.b2z")).unwrap();
+    let text = runtime().block_on(sql_obs::run(&path)).unwrap();
+    // Each line's cells, their padding set aside.
+    let rows: Vec<String> =
+        text.lines().map(|l| l.split_whitespace().collect::<Vec<_>>().join(" ")).collect();
+    for row in ["| east | |", "| north | 21.333333333333332 |", "| south | 17.5 |"] {
+        assert!(rows.iter().any(|r| r == row), "{row} not in\n{text}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The fixture table of tests/data (7 rows appended, row 1 deleted).
