@@ -220,3 +220,25 @@ fn bands_of_whole_chunks_give_what_the_arrow_reader_gives() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_table_by_url_is_queried_fetching_only_its_columns() {
+    let dir = scratch("url");
+    let path = dir.join("obs.b2z");
+    // Half a MB: the client's first answers (64 KiB at each end) hold little of it.
+    write_obs(&path, 400_000);
+    let bytes = std::fs::read(&path).unwrap();
+    let server = b2schema_tests::http_server::Server::start(vec![("obs.b2z".into(), bytes)]);
+    let provider = CTableProvider::open_url(&server.url("obs.b2z")).unwrap();
+    let regions = regions(&provider);
+    server.reset_counts();
+    let ctx = session(provider, 2, 4096);
+    let sum = query(&ctx, "SELECT sum(n) FROM t").unwrap();
+    assert_eq!(int(&sum), (0..400_000i64).map(n_of).sum::<i64>());
+    assert!(!server.ranges().is_empty());
+    // Ranges `first..=last`; the client reads a little ahead, into a neighbour at most.
+    let ranges: Vec<(u64, u64)> = server.ranges().iter().map(|&(a, b)| (a, b + 1 - a)).collect();
+    let got = touched(&regions, &ranges);
+    assert!(!got.iter().any(|k| k.starts_with("/_cols/temp") || k.starts_with("/_cols/station")), "{got:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
