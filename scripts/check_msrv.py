@@ -2,7 +2,7 @@
 """Checks the declared `rust-version` against what the dependencies need.
 
 The workspace's `rust-version` (Cargo.toml) promises that the published crates build with that
-Rust (b2schema-zarrs declares its own, zarrs' 1.91). A dependency that declares a newer
+Rust (b2schema-zarrs declares its own, zarrs' 1.91; b2schema-datafusion DataFusion's 1.94). A dependency that declares a newer
 `rust-version` breaks the promise for a user on the declared one, so this script reads `cargo
 metadata` (the lock file's resolution, offline) and fails when any package reached by normal or
 build dependencies from a published crate declares a rust-version above that crate's. Run by
@@ -12,13 +12,15 @@ import json
 import subprocess
 import sys
 
-PUBLISHED = ["b2schema", "b2schema-format", "b2schema-chunk", "b2schema-derive", "b2schema-cli", "b2schema-zarrs", "b2schema-object-store"]
+PUBLISHED = ["b2schema", "b2schema-format", "b2schema-chunk", "b2schema-derive", "b2schema-cli", "b2schema-zarrs", "b2schema-object-store", "b2schema-datafusion"]
 # The crates that take the workspace's rust-version (b2schema-zarrs declares zarrs' own, higher).
 WORKSPACE_MSRV = ["b2schema", "b2schema-format", "b2schema-chunk", "b2schema-derive", "b2schema-cli", "b2schema-object-store"]
 
 
 def version(v):
-    return tuple(int(x) for x in v.split("."))
+    """`1.94` and `1.94.0` alike."""
+    parts = [int(x) for x in v.split(".")]
+    return tuple(parts + [0] * (3 - len(parts)))
 
 
 meta = json.loads(

@@ -18,17 +18,21 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 names() { cargo tree -p "$1" -e normal --prefix none -f '{p}' | awk '{print $1}' | sort -u; }
 added=$(comm -13 <(names b2schema) <(names b2schema-object-store) | grep -vx b2schema-object-store)
+# The versions of the object-store tree (other crates of the workspace bring other versions of
+# some names: DataFusion's object_store, hashbrown, rand).
+versions=$(cargo tree -p b2schema-object-store -e normal --prefix none -f '{p}' | awk '{print $1 "@" substr($2, 2)}' | sort -u)
 meta=$(mktemp)
 trap 'rm -f "$meta"' EXIT
 cargo metadata --format-version 1 --locked >"$meta" 2>/dev/null || cargo metadata --format-version 1 >"$meta"
-python3 - "$meta" "$added" "${1:-}" <<'PY'
+python3 - "$meta" "$added" "${1:-}" "$versions" <<'PY'
 import json, os, re, sys
 meta = json.load(open(sys.argv[1]))
 listing = "scripts/object_store_unsafe.txt"
-# The version cargo tree shows for each name (the lock file's; one version per name here).
+# The versions cargo tree shows for each name.
+in_tree = set(sys.argv[4].split())
 packages = {}
 for p in meta["packages"]:
-    if p["source"] is not None:
+    if p["source"] is not None and f"{p['name']}@{p['version']}" in in_tree:
         packages.setdefault(p["name"], []).append(p)
 rows = []
 for name in sorted(sys.argv[2].split()):

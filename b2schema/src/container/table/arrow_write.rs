@@ -223,7 +223,8 @@ fn part(a: &dyn Array, ty: &ColumnType) -> Result<Part> {
         let Layout::Fixed(item_width) = item.layout() else { return Err(wrong()) };
         let mut bytes = Vec::with_capacity(w * a.len());
         for r in 0..a.len() {
-            let at = l.value_offset_at(r) * item_width;
+            // The row's first item (`value_offset_at`, public from arrow-rs 60 on only).
+            let at = r * l.value_length() as usize * item_width;
             match items.get(at..at + w) {
                 Some(row) if l.is_valid(r) => bytes.extend_from_slice(row),
                 _ => bytes.extend(core::iter::repeat_n(0, w)),

@@ -1,0 +1,163 @@
+//! [`CTableProvider`]: a CTable as a DataFusion table, opened from a path, a URL or a
+//! [`CTable`] of the caller's; its row bands counted once, when it is opened.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use b2schema::OpenOptions;
+use b2schema::array::ArrayReader;
+use b2schema::table::{CTable, VALID_ROWS_KEY};
+use datafusion::arrow::array::RecordBatchReader;
+use datafusion::arrow::datatypes::SchemaRef;
+use datafusion::catalog::{Session, TableProvider};
+use datafusion::common::stats::Precision;
+use datafusion::common::{Statistics, project_schema};
+use datafusion::datasource::TableType;
+use datafusion::error::Result as DfResult;
+use datafusion::logical_expr::Expr;
+use datafusion::physical_plan::ExecutionPlan;
+use datafusion::prelude::SessionContext;
+
+use crate::exec::CTableExec;
+use crate::to_datafusion;
+
+/// The fewest physical rows of a band (unless the table has fewer), as the library's row
+/// reader bands them.
+const MIN_BAND_ROWS: u64 = 1024;
+
+/// A CTable as a DataFusion `TableProvider` (see the [crate] documentation for what a scan
+/// reads). Its Arrow schema is the `ArrowReader`'s (every column, python-blosc2's `to_arrow`
+/// types, the CTable's schema JSON in its metadata).
+#[derive(Debug)]
+pub struct CTableProvider {
+    table: Arc<CTable>,
+    schema: SchemaRef,
+    /// The physical rows cut at the chunks of `/_valid_rows`: for each chunk, its live rows.
+    chunk_live: Vec<u64>,
+    n_rows: u64,
+    name: String,
+}
+
+impl CTableProvider {
+    /// The CTable at `path` (a `.b2d` directory or a `.b2z` file), within the default budget.
+    pub fn open(path: impl AsRef<Path>) -> b2schema::Result<Self> {
+        Self::open_with(&OpenOptions::new(), path)
+    }
+
+    /// The CTable at `path`, opened with `options` (its budget bounds every read of a scan).
+    pub fn open_with(options: &OpenOptions, path: impl AsRef<Path>) -> b2schema::Result<Self> {
+        let path = path.as_ref();
+        Self::new(options.table(path)?, path.display().to_string())
+    }
+
+    /// The CTable at `url` (a `.b2z` served over `http://` or `https://`: a `.b2d` directory
+    /// cannot be listed over HTTP), read by ranged GETs, only the members and chunks a scan
+    /// needs.
+    #[cfg(feature = "http")]
+    pub fn open_url(url: &str) -> b2schema::Result<Self> {
+        Self::open_url_with(&OpenOptions::new(), url)
+    }
+
+    /// The CTable at `url`, opened with `options` (its budget, [`b2schema::Limits::max_fetched`]
+    /// among others, bounds every scan; its HTTP settings are the client's).
+    #[cfg(feature = "http")]
+    pub fn open_url_with(options: &OpenOptions, url: &str) -> b2schema::Result<Self> {
+        Self::new(CTable::new(options.store_url(url)?)?, url.to_string())
+    }
+
+    /// `table` (opened by any of b2schema's openers, e.g. over your own
+    /// [`ReadAt`](b2schema::source::ReadAt) with [`OpenOptions::store_source`]); `name` stands
+    /// for it in plans. Reads `/_valid_rows` once, to count the live rows of each band (checked
+    /// against the schema's `n_rows`), and makes the Arrow schema: a column kind without an
+    /// Arrow type is an error that names it.
+    pub fn new(table: CTable, name: String) -> b2schema::Result<Self> {
+        // The reader checks the schema's `n_rows` against `/_valid_rows`.
+        let schema = table.arrow_reader(None, 1)?.schema();
+        let valid = table.valid_rows()?;
+        let frame = table.store().open_member(VALID_ROWS_KEY)?;
+        let chunk = ArrayReader::new(&frame)?.chunks().first().copied().unwrap_or(0);
+        let chunk = usize::try_from(chunk.max(MIN_BAND_ROWS)).unwrap_or(usize::MAX);
+        let chunk_live: Vec<u64> =
+            valid.chunks(chunk).map(|c| c.iter().filter(|&&v| v).count() as u64).collect();
+        let n_rows = chunk_live.iter().sum();
+        Ok(CTableProvider { table: Arc::new(table), schema, chunk_live, n_rows, name })
+    }
+
+    /// The table read.
+    pub fn table(&self) -> &CTable {
+        &self.table
+    }
+
+    /// The number of live rows.
+    pub fn n_rows(&self) -> u64 {
+        self.n_rows
+    }
+
+    /// The live rows of each of (at most) `k` bands of whole chunks, cut at the `limit`-th
+    /// live row: `start..stop` in live-row numbers, empty bands left out (one empty band for
+    /// an empty table, as a plan has at least one partition).
+    pub fn bands(&self, k: usize, limit: Option<usize>) -> Vec<(u64, u64)> {
+        let n = self.chunk_live.len();
+        let k = k.clamp(1, n.max(1));
+        let end = limit.map_or(self.n_rows, |l| (l as u64).min(self.n_rows));
+        let mut out = Vec::with_capacity(k);
+        let mut start = 0u64;
+        for i in 0..k {
+            let (a, b) = (i * n / k, (i + 1) * n / k);
+            let stop = (start + self.chunk_live[a..b].iter().sum::<u64>()).min(end);
+            if stop > start {
+                out.push((start, stop));
+            }
+            start = stop;
+        }
+        if out.is_empty() {
+            out.push((0, 0));
+        }
+        out
+    }
+}
+
+#[async_trait]
+impl TableProvider for CTableProvider {
+    fn schema(&self) -> SchemaRef {
+        self.schema.clone()
+    }
+
+    fn table_type(&self) -> TableType {
+        TableType::Base
+    }
+
+    async fn scan(
+        &self,
+        state: &dyn Session,
+        projection: Option<&Vec<usize>>,
+        _filters: &[Expr],
+        limit: Option<usize>,
+    ) -> DfResult<Arc<dyn ExecutionPlan>> {
+        let schema = project_schema(&self.schema, projection)?;
+        let names = schema.fields().iter().map(|f| f.name().clone()).collect();
+        let config = state.config();
+        let bands = self.bands(config.target_partitions(), limit);
+        Ok(Arc::new(CTableExec::new(
+            self.table.clone(),
+            self.name.clone(),
+            names,
+            schema,
+            bands,
+            config.batch_size(),
+        )))
+    }
+
+    fn statistics(&self) -> Option<Statistics> {
+        Some(Statistics::new_unknown(&self.schema).with_num_rows(Precision::Exact(self.n_rows as usize)))
+    }
+}
+
+/// Opens the CTable at `path` ([`CTableProvider::open`]) and registers it in `ctx` as the table
+/// `name`; an error of b2schema is a `DataFusionError::External` holding it.
+pub fn register_ctable(ctx: &SessionContext, name: &str, path: impl AsRef<Path>) -> DfResult<()> {
+    let provider = CTableProvider::open(path).map_err(to_datafusion)?;
+    ctx.register_table(name, Arc::new(provider))?;
+    Ok(())
+}
