@@ -3,11 +3,24 @@
 //! streams ([`probe`]) and the zstd block size ([`blocks`]). Its input is the caller's own data,
 //! never untrusted bytes.
 
+mod bits;
+mod block;
 mod blocks;
+mod frame;
+mod fse;
+mod huffman;
 mod levels;
+mod literals;
+mod match_fast;
+mod match_lazy;
+mod matching;
+#[cfg(test)]
+mod own_tests;
+mod params;
 mod probe;
 #[cfg(test)]
 mod props;
+mod sequences;
 mod skip;
 
 use levels::{Blocks, Setting, setting};

@@ -1,0 +1,171 @@
+//! One zstd frame as libzstd's one-shot `ZSTD_compressCCtx` writes it (RFC 8878 §3.1.1): the
+//! header with the content size (single segment when the window covers the content; no
+//! checksum; the dictionary's id when it has one), then blocks of at most 128 KiB, each parsed
+//! by the level's match finder and written by [`super::block`].
+
+use super::block::{self, Carried, MAX_BLOCK, Store};
+use super::match_fast::{Window, dfast, fast};
+use super::match_lazy::{Chain, lazy};
+use super::matching::{EMPTY, hash, mls};
+use super::params::{Params, Strategy, params};
+use super::sequences::Defaults;
+use alloc::vec;
+use alloc::vec::Vec;
+
+/// The zstd frame magic number.
+const MAGIC: u32 = 0xFD2F_B528;
+
+/// Whether this encoder has the parser of `level`'s strategy for a source of `n` bytes.
+pub(crate) fn supported(level: i32, n: usize, dict: usize) -> bool {
+    params(level, n, dict).strategy <= Strategy::Lazy2
+}
+
+/// The frame of `input` at `level` (with the raw-content dictionary `dict`, whose id is
+/// `dict_id`, 0 for none); `None` when the level's strategy is not this encoder's or the input
+/// is too large for its 32-bit positions.
+pub(crate) fn compress(level: i32, input: &[u8], dict: &[u8], dict_id: u32) -> Option<Vec<u8>> {
+    let p = params(level, input.len(), dict.len());
+    if p.strategy > Strategy::Lazy2 || input.len() as u64 + dict.len() as u64 >= u64::from(u32::MAX - 64) {
+        return None;
+    }
+    let mut out = Vec::with_capacity(input.len() / 2 + 64);
+    header(&mut out, &p, input.len(), dict_id);
+    let src: alloc::borrow::Cow<'_, [u8]> = if dict.is_empty() {
+        alloc::borrow::Cow::Borrowed(input)
+    } else {
+        let mut v = Vec::with_capacity(dict.len() + input.len());
+        v.extend_from_slice(dict);
+        v.extend_from_slice(input);
+        alloc::borrow::Cow::Owned(v)
+    };
+    let src = &src[..];
+    let window = 1usize << p.window_log;
+    let block_max = MAX_BLOCK.min(window);
+    if input.is_empty() {
+        out.extend_from_slice(&1u32.to_le_bytes()[..3]);
+        return Some(out);
+    }
+    let mut finder = Finder::new(&p, src, dict.len());
+    let mut carried = Carried::new();
+    let defaults = Defaults::new();
+    let mut store = Store::new();
+    let mut seqs = Vec::new();
+    let mut rep = [1u32, 4];
+    let mut pos = dict.len();
+    while pos < src.len() {
+        let end = (pos + block_max).min(src.len());
+        store.clear();
+        let w = Window { src, start: pos, end, low: 0, max_dist: window };
+        finder.run(&w, &mut rep, &mut store);
+        block::write(
+            &mut out,
+            &src[pos..end],
+            &store,
+            end == src.len(),
+            &mut carried,
+            &defaults,
+            6,
+            &mut seqs,
+        );
+        pos = end;
+    }
+    Some(out)
+}
+
+/// The frame header (RFC 8878 §3.1.1.1) as libzstd's `ZSTD_writeFrameHeader`.
+fn header(out: &mut Vec<u8>, p: &Params, n: usize, dict_id: u32) {
+    out.extend_from_slice(&MAGIC.to_le_bytes());
+    let n64 = n as u64;
+    let single = (1u64 << p.window_log) >= n64;
+    let fcs: u8 = u8::from(n64 >= 256) + u8::from(n64 >= 65_536 + 256) + u8::from(n64 >= 0xFFFF_FFFF);
+    let did: u8 = match dict_id {
+        0 => 0,
+        1..=255 => 1,
+        256..=65_535 => 2,
+        _ => 3,
+    };
+    out.push(did | u8::from(single) << 5 | fcs << 6);
+    if !single {
+        out.push(((p.window_log - 10) << 3) as u8);
+    }
+    match did {
+        0 => {}
+        1 => out.push(dict_id as u8),
+        2 => out.extend_from_slice(&(dict_id as u16).to_le_bytes()),
+        _ => out.extend_from_slice(&dict_id.to_le_bytes()),
+    }
+    match fcs {
+        0 if single => out.push(n as u8),
+        0 => {}
+        1 => out.extend_from_slice(&((n - 256) as u16).to_le_bytes()),
+        2 => out.extend_from_slice(&(n as u32).to_le_bytes()),
+        _ => out.extend_from_slice(&n64.to_le_bytes()),
+    }
+}
+
+/// A level's match finder and its tables.
+enum Finder {
+    Fast { table: Vec<u32>, hlog: u32, mls: u32 },
+    DFast { long: Vec<u32>, short: Vec<u32>, logs: (u32, u32, u32) },
+    Lazy { head: Vec<u32>, prev: Vec<u32>, p: Params, depth: u32, next: usize },
+}
+
+impl Finder {
+    /// The finder of `p`, its tables filled with the dictionary's positions (`src[..dict]`).
+    fn new(p: &Params, src: &[u8], dict: usize) -> Self {
+        match p.strategy {
+            Strategy::Fast => {
+                let (hlog, mls) = (p.hash_log, mls(p.min_match, 7));
+                let mut table = vec![EMPTY; 1 << hlog];
+                for i in 0..dict.saturating_sub(8) {
+                    table[hash(src, i, hlog, mls)] = i as u32;
+                }
+                Finder::Fast { table, hlog, mls }
+            }
+            Strategy::DFast => {
+                let logs = (p.hash_log, p.chain_log, mls(p.min_match, 7));
+                let mut long = vec![EMPTY; 1 << logs.0];
+                let mut short = vec![EMPTY; 1 << logs.1];
+                for i in 0..dict.saturating_sub(8) {
+                    long[hash(src, i, logs.0, 8)] = i as u32;
+                    short[hash(src, i, logs.1, logs.2)] = i as u32;
+                }
+                Finder::DFast { long, short, logs }
+            }
+            s => {
+                let depth = match s {
+                    Strategy::Greedy => 0,
+                    Strategy::Lazy => 1,
+                    _ => 2,
+                };
+                Finder::Lazy {
+                    head: vec![EMPTY; 1 << p.hash_log],
+                    prev: vec![EMPTY; 1 << p.chain_log],
+                    p: *p,
+                    depth,
+                    next: 0,
+                }
+            }
+        }
+    }
+
+    fn run(&mut self, w: &Window<'_>, rep: &mut [u32; 2], store: &mut Store) {
+        match self {
+            Finder::Fast { table, hlog, mls } => fast(w, table, *hlog, *mls, rep, store),
+            Finder::DFast { long, short, logs } => dfast(w, long, short, *logs, rep, store),
+            Finder::Lazy { head, prev, p, depth, next } => {
+                let mut c = Chain {
+                    head,
+                    prev,
+                    hash_log: p.hash_log,
+                    chain_mask: (1 << p.chain_log) - 1,
+                    mls: mls(p.min_match, 6),
+                    attempts: 1 << p.search_log,
+                    next: *next,
+                };
+                lazy(w, &mut c, *depth, rep, store);
+                *next = c.next;
+            }
+        }
+    }
+}
