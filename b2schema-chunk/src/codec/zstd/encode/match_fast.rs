@@ -4,7 +4,7 @@
 //! faster the longer no match is found (`kSearchStrength`).
 
 use super::block::Store;
-use super::matching::{EMPTY, READ, count, hash, read32, read64};
+use super::matching::{EMPTY, READ, count, hash_n, read32, read64};
 
 /// libzstd's `kSearchStrength`.
 pub(crate) const SEARCH_STRENGTH: u32 = 8;
@@ -52,58 +52,106 @@ pub(crate) fn catch_up(w: &Window<'_>, mut ip: usize, mut m: usize, anchor: usiz
     ip
 }
 
-/// libzstd's `fast` strategy over one block.
-pub(crate) fn fast(
-    w: &Window<'_>,
-    table: &mut [u32],
-    hlog: u32,
-    mls: u32,
-    rep: &mut [u32; 2],
-    store: &mut Store,
-) {
+/// libzstd's `fast` strategy over one block (`ZSTD_compressBlock_fast_noDict_generic`, 1.5):
+/// positions searched in adjacent pairs, the gap between pairs growing by one every 128 bytes
+/// without a match; the repeat offset tried at the next pair.
+pub(crate) fn fast(w: &Window<'_>, table: &mut [u32], hlog: u32, mls: u32, rep: &mut [u32; 2], store: &mut Store) {
+    match mls {
+        5 => fast_n::<5>(w, table, hlog, rep, store),
+        6 => fast_n::<6>(w, table, hlog, rep, store),
+        7 => fast_n::<7>(w, table, hlog, rep, store),
+        _ => fast_n::<4>(w, table, hlog, rep, store),
+    }
+}
+
+/// The growth of the gap between searched pairs (libzstd's `kStepIncr`).
+const STEP_INCR: usize = 1 << (SEARCH_STRENGTH - 1);
+
+fn fast_n<const MLS: u32>(w: &Window<'_>, table: &mut [u32], hlog: u32, rep: &mut [u32; 2], store: &mut Store) {
     let s = w.src;
     let end = w.end;
     let Some(limit) = end.checked_sub(READ) else {
         store.lits.extend_from_slice(&s[w.start..end]);
         return;
     };
+    let h = |at: usize| hash_n::<MLS>(s, at, hlog);
     let (mut off1, mut off2) = (rep[0], rep[1]);
-    let mut ip = w.first();
+    let mut ip0 = w.first();
     let mut anchor = w.start;
-    while ip < limit {
-        let h = hash(s, ip, hlog, mls);
-        let cand = table[h];
-        table[h] = ip as u32;
-        let mut len;
-        if w.rep_ok(off1, ip + 1) && read32(s, ip + 1) == read32(s, ip + 1 - off1 as usize) {
-            len = count(s, ip + 5, ip + 5 - off1 as usize, end) + 4;
-            ip += 1;
-            store.push(&s[anchor..ip], len, off1 as usize);
-        } else if w.valid(cand, ip) && read32(s, cand as usize) == read32(s, ip) {
-            let m = cand as usize;
-            len = count(s, ip + 4, m + 4, end) + 4;
-            let off = ip - m;
-            ip = catch_up(w, ip, m, anchor, &mut len);
-            off2 = off1;
-            off1 = off as u32;
-            store.push(&s[anchor..ip], len, off);
-        } else {
-            ip += ((ip - anchor) >> SEARCH_STRENGTH) + 1;
-            continue;
+    'search: loop {
+        let mut step = 2usize;
+        let mut next_step = ip0 + STEP_INCR;
+        let mut ip1 = ip0 + 1;
+        let mut ip2 = ip0 + step;
+        let mut ip3 = ip2 + 1;
+        if ip3 >= limit {
+            break;
         }
-        let cur = ip;
-        ip += len;
-        anchor = ip;
-        if ip <= limit {
-            table[hash(s, cur + 2, hlog, mls)] = (cur + 2) as u32;
-            table[hash(s, ip - 2, hlog, mls)] = (ip - 2) as u32;
-            while ip <= limit && w.rep_ok(off2, ip) && read32(s, ip) == read32(s, ip - off2 as usize) {
-                let r = count(s, ip + 4, ip + 4 - off2 as usize, end) + 4;
+        let mut hash0 = h(ip0);
+        let mut hash1 = h(ip1);
+        let mut idx = table[hash0];
+        // The match: where it starts, where it points, whether at the repeat offset.
+        let (at, m, is_rep) = loop {
+            table[hash0] = ip0 as u32;
+            if w.rep_ok(off1, ip2) && read32(s, ip2) == read32(s, ip2 - off1 as usize) {
+                let back = usize::from(s[ip2 - 1] == s[ip2 - 1 - off1 as usize]);
+                table[hash1] = ip1 as u32;
+                break (ip2 - back, ip2 - back - off1 as usize, true);
+            }
+            if w.valid(idx, ip0) && read32(s, idx as usize) == read32(s, ip0) {
+                table[hash1] = ip1 as u32;
+                break (ip0, idx as usize, false);
+            }
+            idx = table[hash1];
+            hash0 = hash1;
+            hash1 = h(ip2);
+            ip0 = ip1;
+            ip1 = ip2;
+            ip2 = ip3;
+            table[hash0] = ip0 as u32;
+            if w.valid(idx, ip0) && read32(s, idx as usize) == read32(s, ip0) {
+                if step <= 4 {
+                    table[hash1] = ip1 as u32;
+                }
+                break (ip0, idx as usize, false);
+            }
+            idx = table[hash1];
+            hash0 = hash1;
+            hash1 = h(ip2);
+            ip0 = ip1;
+            ip1 = ip2;
+            ip2 = ip0 + step;
+            ip3 = ip1 + step;
+            if ip2 >= next_step {
+                step += 1;
+                next_step += STEP_INCR;
+            }
+            if ip3 >= limit {
+                break 'search;
+            }
+        };
+        let cur = ip0;
+        let (mut start, mut len) = (at, 4usize);
+        if !is_rep {
+            off2 = off1;
+            off1 = (at - m) as u32;
+            start = catch_up(w, at, m, anchor, &mut len);
+        }
+        let dist = off1 as usize;
+        len += count(s, start + len, start + len - dist, end);
+        store.push(&s[anchor..start], len, off1 as usize);
+        ip0 = start + len;
+        anchor = ip0;
+        if ip0 <= limit {
+            table[h(cur + 2)] = (cur + 2) as u32;
+            table[h(ip0 - 2)] = (ip0 - 2) as u32;
+            while ip0 <= limit && w.rep_ok(off2, ip0) && read32(s, ip0) == read32(s, ip0 - off2 as usize) {
+                let r = count(s, ip0 + 4, ip0 + 4 - off2 as usize, end) + 4;
                 core::mem::swap(&mut off1, &mut off2);
-                table[hash(s, ip, hlog, mls)] = ip as u32;
+                table[h(ip0)] = ip0 as u32;
                 store.push(&[], r, off1 as usize);
-                ip += r;
-                anchor = ip;
+                ip0 += r;
+                anchor = ip0;
             }
         }
     }
@@ -121,6 +169,22 @@ pub(crate) fn dfast(
     rep: &mut [u32; 2],
     store: &mut Store,
 ) {
+    match mls {
+        5 => dfast_n::<5>(w, long, short, (hl, hs), rep, store),
+        6 => dfast_n::<6>(w, long, short, (hl, hs), rep, store),
+        7 => dfast_n::<7>(w, long, short, (hl, hs), rep, store),
+        _ => dfast_n::<4>(w, long, short, (hl, hs), rep, store),
+    }
+}
+
+fn dfast_n<const MLS: u32>(
+    w: &Window<'_>,
+    long: &mut [u32],
+    short: &mut [u32],
+    (hl, hs): (u32, u32),
+    rep: &mut [u32; 2],
+    store: &mut Store,
+) {
     let s = w.src;
     let end = w.end;
     let Some(limit) = end.checked_sub(READ) else {
@@ -131,8 +195,8 @@ pub(crate) fn dfast(
     let mut ip = w.first();
     let mut anchor = w.start;
     while ip < limit {
-        let h2 = hash(s, ip, hl, 8);
-        let h = hash(s, ip, hs, mls);
+        let h2 = hash_n::<8>(s, ip, hl);
+        let h = hash_n::<MLS>(s, ip, hs);
         let cand_l = long[h2];
         let cand_s = short[h];
         long[h2] = ip as u32;
@@ -147,7 +211,7 @@ pub(crate) fn dfast(
                 let m = cand_l as usize;
                 Some((ip, m, count(s, ip + 8, m + 8, end) + 8))
             } else if w.valid(cand_s, ip) && read32(s, cand_s as usize) == read32(s, ip) {
-                let h3 = hash(s, ip + 1, hl, 8);
+                let h3 = hash_n::<8>(s, ip + 1, hl);
                 let cand3 = long[h3];
                 long[h3] = (ip + 1) as u32;
                 if w.valid(cand3, ip + 1) && read64(s, cand3 as usize) == read64(s, ip + 1) {
@@ -176,15 +240,15 @@ pub(crate) fn dfast(
         anchor = ip;
         if ip <= limit {
             let at = cur + 2;
-            long[hash(s, at, hl, 8)] = at as u32;
-            long[hash(s, ip - 2, hl, 8)] = (ip - 2) as u32;
-            short[hash(s, at, hs, mls)] = at as u32;
-            short[hash(s, ip - 1, hs, mls)] = (ip - 1) as u32;
+            long[hash_n::<8>(s, at, hl)] = at as u32;
+            long[hash_n::<8>(s, ip - 2, hl)] = (ip - 2) as u32;
+            short[hash_n::<MLS>(s, at, hs)] = at as u32;
+            short[hash_n::<MLS>(s, ip - 1, hs)] = (ip - 1) as u32;
             while ip <= limit && w.rep_ok(off2, ip) && read32(s, ip) == read32(s, ip - off2 as usize) {
                 let r = count(s, ip + 4, ip + 4 - off2 as usize, end) + 4;
                 core::mem::swap(&mut off1, &mut off2);
-                short[hash(s, ip, hs, mls)] = ip as u32;
-                long[hash(s, ip, hl, 8)] = ip as u32;
+                short[hash_n::<MLS>(s, ip, hs)] = ip as u32;
+                long[hash_n::<8>(s, ip, hl)] = ip as u32;
                 store.push(&[], r, off1 as usize);
                 ip += r;
                 anchor = ip;

@@ -6,7 +6,7 @@
 use super::block::Store;
 use super::fse::highbit;
 use super::match_fast::{SEARCH_STRENGTH, Window, catch_up};
-use super::matching::{EMPTY, READ, count, hash, read32};
+use super::matching::{EMPTY, READ, count, hash_n, read32};
 
 /// The hash chain: heads per hash, and each position's previous one of the same hash.
 pub(crate) struct Chain<'t> {
@@ -23,24 +23,24 @@ pub(crate) struct Chain<'t> {
 impl Chain<'_> {
     /// Inserts every position up to `ip` (excluded) and returns the head for `ip`.
     #[inline(always)]
-    fn insert(&mut self, s: &[u8], ip: usize) -> u32 {
+    fn insert<const MLS: u32>(&mut self, s: &[u8], ip: usize) -> u32 {
         while self.next < ip {
-            let h = hash(s, self.next, self.hash_log, self.mls);
+            let h = hash_n::<MLS>(s, self.next, self.hash_log);
             self.prev[self.next & self.chain_mask] = self.head[h];
             self.head[h] = self.next as u32;
             self.next += 1;
         }
-        self.head[hash(s, ip, self.hash_log, self.mls)]
+        self.head[hash_n::<MLS>(s, ip, self.hash_log)]
     }
 
     /// The longest match at `ip` (at least 4 bytes): its length and offset base (offset + 3).
     #[inline(always)]
-    fn best(&mut self, w: &Window<'_>, ip: usize) -> (usize, u32) {
+    fn best<const MLS: u32>(&mut self, w: &Window<'_>, ip: usize) -> (usize, u32) {
         let s = w.src;
         let chain_size = self.chain_mask + 1;
         let min_chain = ip.saturating_sub(chain_size);
         let low = w.low.max(ip.saturating_sub(w.max_dist));
-        let mut m = self.insert(s, ip);
+        let mut m = self.insert::<MLS>(s, ip);
         let mut ml = 3usize;
         let mut off = 0u32;
         let mut attempts = self.attempts;
@@ -71,6 +71,14 @@ impl Chain<'_> {
 
 /// One block parsed with lookahead `depth` (0 greedy, 1 lazy, 2 lazy2).
 pub(crate) fn lazy(w: &Window<'_>, c: &mut Chain<'_>, depth: u32, rep: &mut [u32; 2], store: &mut Store) {
+    match c.mls {
+        5 => lazy_n::<5>(w, c, depth, rep, store),
+        6 => lazy_n::<6>(w, c, depth, rep, store),
+        _ => lazy_n::<4>(w, c, depth, rep, store),
+    }
+}
+
+fn lazy_n<const MLS: u32>(w: &Window<'_>, c: &mut Chain<'_>, depth: u32, rep: &mut [u32; 2], store: &mut Store) {
     let s = w.src;
     let end = w.end;
     let Some(limit) = end.checked_sub(READ) else {
@@ -90,7 +98,7 @@ pub(crate) fn lazy(w: &Window<'_>, c: &mut Chain<'_>, depth: u32, rep: &mut [u32
             off = 1;
         }
         if !(depth == 0 && len > 0) {
-            let (l2, o2) = c.best(w, ip);
+            let (l2, o2) = c.best::<MLS>(w, ip);
             if l2 > len {
                 len = l2;
                 off = o2;
@@ -115,7 +123,7 @@ pub(crate) fn lazy(w: &Window<'_>, c: &mut Chain<'_>, depth: u32, rep: &mut [u32
                         start = ip;
                     }
                 }
-                let (l2, o2) = c.best(w, ip);
+                let (l2, o2) = c.best::<MLS>(w, ip);
                 if l2 >= 4 {
                     let gain2 = l2 as i64 * 4 - hb(o2);
                     let gain1 = len as i64 * 4 - hb(off) + if d == 1 { 4 } else { 7 };

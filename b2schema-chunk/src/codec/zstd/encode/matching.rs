@@ -53,6 +53,18 @@ const PRIME8: u64 = 0xCF1B_BCDC_B7A5_6463;
 #[inline(always)]
 pub(crate) fn hash(s: &[u8], at: usize, log: u32, mls: u32) -> usize {
     match mls {
+        5 => hash_n::<5>(s, at, log),
+        6 => hash_n::<6>(s, at, log),
+        7 => hash_n::<7>(s, at, log),
+        8 => hash_n::<8>(s, at, log),
+        _ => hash_n::<4>(s, at, log),
+    }
+}
+
+/// [`hash`] of a constant length.
+#[inline(always)]
+pub(crate) fn hash_n<const MLS: u32>(s: &[u8], at: usize, log: u32) -> usize {
+    match MLS {
         5 => ((read64(s, at) << 24).wrapping_mul(PRIME5) >> (64 - log)) as usize,
         6 => ((read64(s, at) << 16).wrapping_mul(PRIME6) >> (64 - log)) as usize,
         7 => ((read64(s, at) << 8).wrapping_mul(PRIME7) >> (64 - log)) as usize,

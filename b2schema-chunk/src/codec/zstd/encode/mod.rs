@@ -93,6 +93,12 @@ pub(crate) fn encode_with_dict(dict: &rusty_zstd::Dictionary, input: &[u8], outp
         .map_or(0, |v| crate::bytes::copy_if_fits(&v, output))
 }
 
+/// The frame of this crate's own encoder for `input` at zstd `level` (`None` for the levels whose
+/// strategy it lacks), for the benchmark and the fuzz target only (not part of the API).
+pub fn own_frame(level: i32, input: &[u8]) -> Option<alloc::vec::Vec<u8>> {
+    frame::compress(level, input, &[], 0)
+}
+
 /// The zstd level of c-blosc2's dictionary compression (`ZSTD_createCDict(dict, size, 1)`).
 const DICT_LEVEL: i32 = 1;
 
