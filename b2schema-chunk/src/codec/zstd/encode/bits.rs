@@ -2,26 +2,33 @@
 //! a 64-bit container and flushed as little-endian bytes; [`BitWriter::close`] appends the 1 bit
 //! that marks the end, so that a reader starting from the last byte finds the last bits written
 //! first.
+//!
+//! The writer sizes its vector once for the stream's upper bound (given by the caller), and a
+//! flush then stores eight bytes where the next ones go with one bounds check; past the bound
+//! (a wrong estimate) it grows the vector instead.
 
 use alloc::vec::Vec;
 
 /// Appends bits to a byte vector.
 pub(crate) struct BitWriter<'a> {
     out: &'a mut Vec<u8>,
+    pos: usize,
     acc: u64,
     n: u32,
 }
 
 impl<'a> BitWriter<'a> {
-    pub(crate) fn new(out: &'a mut Vec<u8>) -> Self {
-        BitWriter { out, acc: 0, n: 0 }
+    /// A writer appending to `out` a stream of at most `bound` bytes.
+    pub(crate) fn new(out: &'a mut Vec<u8>, bound: usize) -> Self {
+        let pos = out.len();
+        out.resize(pos + bound + 8, 0);
+        BitWriter { out, pos, acc: 0, n: 0 }
     }
 
-    /// Appends the low `n` bits of `v` (`n` at most 56 minus the bits not yet flushed: callers
-    /// flush every 56 bits at most).
+    /// Appends the low `n` bits of `v`; the bits held stay at most 63 (callers flush).
     #[inline(always)]
     pub(crate) fn add(&mut self, v: u64, n: u32) {
-        debug_assert!(n <= 57 && self.n + n <= 64);
+        debug_assert!(n <= 57 && self.n + n <= 63);
         let masked = v & ((1u64 << n) - 1);
         self.acc |= masked << self.n;
         self.n += n;
@@ -31,7 +38,15 @@ impl<'a> BitWriter<'a> {
     #[inline(always)]
     pub(crate) fn flush(&mut self) {
         let bytes = (self.n >> 3) as usize;
-        self.out.extend_from_slice(&self.acc.to_le_bytes()[..bytes]);
+        let b = self.acc.to_le_bytes();
+        match self.out.get_mut(self.pos..self.pos + 8) {
+            Some(d) => d.copy_from_slice(&b),
+            None => {
+                self.out.truncate(self.pos);
+                self.out.extend_from_slice(&b);
+            }
+        }
+        self.pos += bytes;
         self.acc = if bytes == 8 { 0 } else { self.acc >> (bytes * 8) };
         self.n &= 7;
     }
@@ -41,7 +56,10 @@ impl<'a> BitWriter<'a> {
         self.add(1, 1);
         self.flush();
         if self.n > 0 {
+            self.out.truncate(self.pos);
             self.out.push(self.acc as u8);
+        } else {
+            self.out.truncate(self.pos);
         }
     }
 }

@@ -110,7 +110,8 @@ pub(crate) fn write(
     seqs: &mut Vec<Seq>,
 ) {
     let at = out.len();
-    if src.len() > 1 && src.iter().all(|&b| b == src[0]) {
+    // libzstd's `ZSTD_maybeRLE`: only a block of few sequences and literals can be one byte.
+    if src.len() > 1 && store.matches.len() < 4 && store.lits.len() < 10 && is_run(src) {
         header(out, last, 1, src.len());
         out.push(src[0]);
         return;
@@ -143,4 +144,12 @@ pub(crate) fn write(
 fn header(out: &mut Vec<u8>, last: bool, kind: u32, size: usize) {
     let h = u32::from(last) | kind << 1 | (size as u32) << 3;
     out.extend_from_slice(&h.to_le_bytes()[..3]);
+}
+
+/// Whether every byte of `src` (not empty) is its first, eight bytes at a time.
+fn is_run(src: &[u8]) -> bool {
+    let pat = u64::from_ne_bytes([src[0]; 8]);
+    let mut chunks = src.chunks_exact(8);
+    chunks.by_ref().all(|c| u64::from_ne_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]) == pat)
+        && chunks.remainder().iter().all(|&b| b == src[0])
 }

@@ -15,20 +15,20 @@ use alloc::vec::Vec;
 /// The zstd frame magic number.
 const MAGIC: u32 = 0xFD2F_B528;
 
-/// Whether this encoder has the parser of `level`'s strategy for a source of `n` bytes.
-pub(crate) fn supported(level: i32, n: usize, dict: usize) -> bool {
-    params(level, n, dict).strategy <= Strategy::Lazy2
-}
+/// The strongest strategy this encoder runs: `btlazy2` as lazy2 over its hash chain (libzstd
+/// searches a binary tree there; the sizes are measured in BENCHMARKS.md).
+const STRONGEST: Strategy = Strategy::BtLazy2;
 
 /// The frame of `input` at `level` (with the raw-content dictionary `dict`, whose id is
 /// `dict_id`, 0 for none); `None` when the level's strategy is not this encoder's or the input
 /// is too large for its 32-bit positions.
 pub(crate) fn compress(level: i32, input: &[u8], dict: &[u8], dict_id: u32) -> Option<Vec<u8>> {
     let p = params(level, input.len(), dict.len());
-    if p.strategy > Strategy::Lazy2 || input.len() as u64 + dict.len() as u64 >= u64::from(u32::MAX - 64) {
+    if p.strategy > STRONGEST || input.len() as u64 + dict.len() as u64 >= u64::from(u32::MAX - 64) {
         return None;
     }
-    let mut out = Vec::with_capacity(input.len() / 2 + 64);
+    // Room for the frame stored raw: no reallocation whatever the blocks become.
+    let mut out = Vec::with_capacity(input.len() + 3 * input.len().div_ceil(92 * 1024) + 32);
     header(&mut out, &p, input.len(), dict_id);
     let src: alloc::borrow::Cow<'_, [u8]> = if dict.is_empty() {
         alloc::borrow::Cow::Borrowed(input)
@@ -52,8 +52,18 @@ pub(crate) fn compress(level: i32, input: &[u8], dict: &[u8], dict_id: u32) -> O
     let mut seqs = Vec::new();
     let mut rep = [1u32, 4];
     let mut pos = dict.len();
+    let header_len = out.len();
     while pos < src.len() {
-        let end = (pos + block_max).min(src.len());
+        // libzstd's `ZSTD_optimalBlockSize`: once the frame saves 3 bytes, full blocks of the
+        // faster strategies are cut at 92 KiB ("blind split"); lazy2 and above keep 128 KiB
+        // here (libzstd's split by fingerprints is not this encoder's).
+        let saved = (pos - dict.len()) as i64 - (out.len() - header_len) as i64;
+        let size = if src.len() - pos >= MAX_BLOCK && block_max >= MAX_BLOCK && saved >= 3 && p.strategy < Strategy::Lazy2 {
+            92 * 1024
+        } else {
+            block_max
+        };
+        let end = (pos + size).min(src.len());
         store.clear();
         let w = Window { src, start: pos, end, low: 0, max_dist: window };
         finder.run(&w, &mut rep, &mut store);

@@ -108,7 +108,7 @@ impl HufCode {
 
     /// Appends one stream of `lits`.
     fn stream(&self, out: &mut Vec<u8>, lits: &[u8]) {
-        let mut w = BitWriter::new(out);
+        let mut w = BitWriter::new(out, lits.len() * MAX_BITS as usize / 8 + 8);
         let mut chunks = lits.rchunks(4);
         for c in chunks.by_ref() {
             for &b in c.iter().rev() {
@@ -235,7 +235,7 @@ fn compress_weights(out: &mut Vec<u8>, weights: &[u8]) -> bool {
     fse::write_ncount(out, &norm[..=max_symbol], log);
     let mut t = CTable::new();
     t.build(&norm[..=max_symbol], log);
-    let mut w = BitWriter::new(out);
+    let mut w = BitWriter::new(out, n + 8);
     let mut rest = weights;
     let (mut s1, mut s2);
     if n % 2 == 1 {

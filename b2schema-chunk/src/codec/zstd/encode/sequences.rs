@@ -213,7 +213,8 @@ pub(crate) fn encode(out: &mut Vec<u8>, seqs: &[Seq], state: &mut SeqState, d: &
     let (m_ml, t_ml) = select(out, &ml, &ML, &d.ml, p_ml, &mut scratch);
     out[modes_at] = m_ll << 6 | m_of << 4 | m_ml << 2;
     let (t_ll, t_of, t_ml) = (table(&t_ll)?, table(&t_of)?, table(&t_ml)?);
-    let mut w = BitWriter::new(out);
+    // At most 26 state bits and 16 + 16 + 31 extra bits a sequence.
+    let mut w = BitWriter::new(out, n * 12 + 8);
     let last = n - 1;
     let mut s_ml = t_ml.init(ml[last]);
     let mut s_of = t_of.init(of[last]);
@@ -223,7 +224,6 @@ pub(crate) fn encode(out: &mut Vec<u8>, seqs: &[Seq], state: &mut SeqState, d: &
         t_of.encode(&mut w, &mut s_of, of[i]);
         t_ml.encode(&mut w, &mut s_ml, ml[i]);
         t_ll.encode(&mut w, &mut s_ll, ll[i]);
-        w.flush();
         extras(&mut w, &seqs[i], ll[i], ml[i], of[i]);
     }
     t_ml.finish(&mut w, s_ml);
@@ -241,12 +241,19 @@ fn table<'a>(c: &'a Chosen<'_>) -> Option<&'a CTable> {
     }
 }
 
-/// The extra bits of one sequence: literal length, match length, offset (flushed between).
+/// The extra bits of one sequence: literal length, match length, offset, after at most 33
+/// bits held (7 and the three states' 26); flushed where they could pass 63.
 #[inline(always)]
 fn extras(w: &mut BitWriter<'_>, s: &Seq, ll: u8, ml: u8, of: u8) {
-    w.add(u64::from(s.lit_len - LL_BASE[ll as usize]), u32::from(LL_BITS[ll as usize]));
-    w.add(u64::from(s.match_len - ML_BASE[ml as usize]), u32::from(ML_BITS[ml as usize]));
-    w.flush();
+    let (llb, mlb) = (u32::from(LL_BITS[ll as usize]), u32::from(ML_BITS[ml as usize]));
+    if llb + mlb > 30 {
+        w.flush();
+    }
+    w.add(u64::from(s.lit_len - LL_BASE[ll as usize]), llb);
+    w.add(u64::from(s.match_len - ML_BASE[ml as usize]), mlb);
+    if 33 + llb + mlb + u32::from(of) > 63 {
+        w.flush();
+    }
     w.add(u64::from(s.off_base), u32::from(of));
     w.flush();
 }
