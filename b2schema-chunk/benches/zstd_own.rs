@@ -31,11 +31,13 @@ fn datasets() -> Vec<(&'static str, Vec<u8>)> {
         x ^= x << 17;
         x
     };
-    let smooth: Vec<u8> =
-        (0..N / 8).flat_map(|i| ((i as f64 * 1e-4).sin() * 1e3 + (i as f64 * 3e-3).cos()).to_le_bytes()).collect();
+    let smooth: Vec<u8> = (0..N / 8)
+        .flat_map(|i| ((i as f64 * 1e-4).sin() * 1e3 + (i as f64 * 3e-3).cos()).to_le_bytes())
+        .collect();
     let c32: Vec<u8> = (0..N / 4).flat_map(|i| (i as u32 * 3).to_le_bytes()).collect();
     let c64: Vec<u8> = (0..N / 8).flat_map(|i| (i as u64 * 7 + 1_000_000).to_le_bytes()).collect();
-    let words = ["the", "zstd", "frame", "of", "a", "block", "chunk", "and", "literal", "offset", "match", "table"];
+    let words =
+        ["the", "zstd", "frame", "of", "a", "block", "chunk", "and", "literal", "offset", "match", "table"];
     let mut text = Vec::new();
     while text.len() < N {
         let w = words[(rnd() % words.len() as u64) as usize];
@@ -56,7 +58,9 @@ fn datasets() -> Vec<(&'static str, Vec<u8>)> {
 fn main() {
     let args: Vec<i32> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
     let levels = if args.is_empty() { vec![1, 3, 5, 7, 9, 11, 13, 15, 17, 22] } else { args };
-    println!("level\tdataset\tstream\tsize ours/libzstd\tspeed ours/libzstd\tours MB/s\tlibzstd MB/s\trusty_zstd MB/s\tsize rusty/libzstd");
+    println!(
+        "level\tdataset\tstream\tsize ours/libzstd\tspeed ours/libzstd\tours MB/s\tlibzstd MB/s\trusty_zstd MB/s\tsize rusty/libzstd"
+    );
     let only = std::env::var("ZSTD_OWN_DATA").ok();
     for (name, data) in datasets() {
         if only.as_deref().is_some_and(|o| !name.starts_with(o)) {
@@ -98,7 +102,8 @@ fn main() {
 fn rusty(level: i32, s: &[u8]) -> Option<Vec<u8>> {
     rusty_zstd::set_lazy_accel_arm(if (5..=9).contains(&level) { 8 } else { 12 });
     let p = rusty_zstd::compression_params(level, Some(s.len() as u64)).ok()?;
-    rusty_zstd::compress_with_advanced(s, p, false, None, &[], false, rusty_zstd::AdvancedOptions::default()).ok()
+    rusty_zstd::compress_with_advanced(s, p, false, None, &[], false, rusty_zstd::AdvancedOptions::default())
+        .ok()
 }
 
 fn size(streams: &[&[u8]], mut f: impl FnMut(&[u8]) -> Option<Vec<u8>>) -> Option<usize> {

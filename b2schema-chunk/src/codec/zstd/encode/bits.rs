@@ -34,6 +34,14 @@ impl<'a> BitWriter<'a> {
         self.n += n;
     }
 
+    /// Appends `v`, which has no bits above its low `n`.
+    #[inline(always)]
+    pub(crate) fn add_exact(&mut self, v: u64, n: u32) {
+        debug_assert!(n <= 57 && self.n + n <= 63 && v >> n == 0);
+        self.acc |= v << self.n;
+        self.n += n;
+    }
+
     /// Writes the whole bytes held.
     #[inline(always)]
     pub(crate) fn flush(&mut self) {

@@ -58,7 +58,11 @@ pub(crate) fn compress(level: i32, input: &[u8], dict: &[u8], dict_id: u32) -> O
         // faster strategies are cut at 92 KiB ("blind split"); lazy2 and above keep 128 KiB
         // here (libzstd's split by fingerprints is not this encoder's).
         let saved = (pos - dict.len()) as i64 - (out.len() - header_len) as i64;
-        let size = if src.len() - pos >= MAX_BLOCK && block_max >= MAX_BLOCK && saved >= 3 && p.strategy < Strategy::Lazy2 {
+        let size = if src.len() - pos >= MAX_BLOCK
+            && block_max >= MAX_BLOCK
+            && saved >= 3
+            && p.strategy < Strategy::Lazy2
+        {
             92 * 1024
         } else {
             block_max

@@ -109,12 +109,22 @@ impl HufCode {
     /// Appends one stream of `lits`.
     fn stream(&self, out: &mut Vec<u8>, lits: &[u8]) {
         let mut w = BitWriter::new(out, lits.len() * MAX_BITS as usize / 8 + 8);
-        let mut chunks = lits.rchunks(4);
+        // Each symbol's code and length in one entry: one load a symbol.
+        let mut elt = [0u32; 256];
+        for (s, e) in elt.iter_mut().enumerate().take(self.max_symbol + 1) {
+            *e = u32::from(self.code[s]) << 8 | u32::from(self.len[s]);
+        }
+        let mut chunks = lits.rchunks_exact(4);
         for c in chunks.by_ref() {
-            for &b in c.iter().rev() {
-                w.add(u64::from(self.code[b as usize]), u32::from(self.len[b as usize]));
+            for &b in [c[3], c[2], c[1], c[0]].iter() {
+                let e = elt[b as usize];
+                w.add_exact(u64::from(e >> 8), e & 255);
             }
             w.flush();
+        }
+        for &b in chunks.remainder().iter().rev() {
+            let e = elt[b as usize];
+            w.add_exact(u64::from(e >> 8), e & 255);
         }
         w.close();
     }

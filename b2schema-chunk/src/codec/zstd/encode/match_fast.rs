@@ -55,7 +55,14 @@ pub(crate) fn catch_up(w: &Window<'_>, mut ip: usize, mut m: usize, anchor: usiz
 /// libzstd's `fast` strategy over one block (`ZSTD_compressBlock_fast_noDict_generic`, 1.5):
 /// positions searched in adjacent pairs, the gap between pairs growing by one every 128 bytes
 /// without a match; the repeat offset tried at the next pair.
-pub(crate) fn fast(w: &Window<'_>, table: &mut [u32], hlog: u32, mls: u32, rep: &mut [u32; 2], store: &mut Store) {
+pub(crate) fn fast(
+    w: &Window<'_>,
+    table: &mut [u32],
+    hlog: u32,
+    mls: u32,
+    rep: &mut [u32; 2],
+    store: &mut Store,
+) {
     match mls {
         5 => fast_n::<5>(w, table, hlog, rep, store),
         6 => fast_n::<6>(w, table, hlog, rep, store),
@@ -67,7 +74,13 @@ pub(crate) fn fast(w: &Window<'_>, table: &mut [u32], hlog: u32, mls: u32, rep: 
 /// The growth of the gap between searched pairs (libzstd's `kStepIncr`).
 const STEP_INCR: usize = 1 << (SEARCH_STRENGTH - 1);
 
-fn fast_n<const MLS: u32>(w: &Window<'_>, table: &mut [u32], hlog: u32, rep: &mut [u32; 2], store: &mut Store) {
+fn fast_n<const MLS: u32>(
+    w: &Window<'_>,
+    table: &mut [u32],
+    hlog: u32,
+    rep: &mut [u32; 2],
+    store: &mut Store,
+) {
     let s = w.src;
     let end = w.end;
     let Some(limit) = end.checked_sub(READ) else {

@@ -78,7 +78,13 @@ pub(crate) fn lazy(w: &Window<'_>, c: &mut Chain<'_>, depth: u32, rep: &mut [u32
     }
 }
 
-fn lazy_n<const MLS: u32>(w: &Window<'_>, c: &mut Chain<'_>, depth: u32, rep: &mut [u32; 2], store: &mut Store) {
+fn lazy_n<const MLS: u32>(
+    w: &Window<'_>,
+    c: &mut Chain<'_>,
+    depth: u32,
+    rep: &mut [u32; 2],
+    store: &mut Store,
+) {
     let s = w.src;
     let end = w.end;
     let Some(limit) = end.checked_sub(READ) else {

@@ -23,7 +23,8 @@ fn round_trip(level: i32, input: &[u8], dict: &[u8]) -> usize {
         d.decompress(&frame, input.len()).expect("libzstd decodes the frame")
     };
     assert!(back == input, "libzstd: level {level}, {} bytes", input.len());
-    let mut dec = if dict.is_empty() { Decoder::new() } else { Decoder::with_dict(dict).expect("a raw dictionary") };
+    let mut dec =
+        if dict.is_empty() { Decoder::new() } else { Decoder::with_dict(dict).expect("a raw dictionary") };
     let mut out = alloc::vec![0u8; input.len()];
     let n = dec.decode(&frame, &mut out).expect("this crate's decoder decodes the frame");
     assert!(n == input.len() && out == input, "ours: level {level}, {} bytes", input.len());
@@ -31,7 +32,8 @@ fn round_trip(level: i32, input: &[u8], dict: &[u8]) -> usize {
 }
 
 fn shuffled_smooth(n: usize) -> Vec<u8> {
-    let v: Vec<u8> = (0..n.div_ceil(8)).flat_map(|i| ((i as f64 * 1e-3).sin() * 100.0).to_le_bytes()).collect();
+    let v: Vec<u8> =
+        (0..n.div_ceil(8)).flat_map(|i| ((i as f64 * 1e-3).sin() * 100.0).to_le_bytes()).collect();
     let m = v.len() / 8;
     let mut out = alloc::vec![0u8; v.len()];
     for i in 0..m {
@@ -44,7 +46,8 @@ fn shuffled_smooth(n: usize) -> Vec<u8> {
 }
 
 fn text(n: usize, seed: u64) -> Vec<u8> {
-    let words: [&[u8]; 8] = [b"frame ", b"block ", b"literal ", b"match\n", b"offset ", b"the ", b"a ", b"zstd "];
+    let words: [&[u8]; 8] =
+        [b"frame ", b"block ", b"literal ", b"match\n", b"offset ", b"the ", b"a ", b"zstd "];
     let mut out = Vec::with_capacity(n + 8);
     let mut x = seed | 1;
     while out.len() < n {
@@ -145,5 +148,49 @@ fn sizes_near_libzstd() {
             let theirs = zstd::bulk::compress(&data, level).expect("libzstd").len();
             assert!(ours * 100 <= theirs * 101 + 800, "kind {kind} level {level}: {ours} against {theirs}");
         }
+    }
+}
+
+/// Literals whose Huffman tree is 20 deep (symbol `i` about twice as frequent as `i + 1`, in
+/// an order without repeats): the codes are limited to 11 bits and stay complete.
+#[test]
+fn huffman_codes_deeper_than_11_bits_are_limited() {
+    let mut data = Vec::new();
+    let mut x = 0x2545_F491_4F6C_DD1Du64;
+    while data.len() < 100_000 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        // The number of trailing ones: geometric, 20 symbols.
+        data.push(b'A' + (x.trailing_ones() as u8).min(19));
+    }
+    let mut count = [0u32; 256];
+    data.iter().for_each(|&b| count[b as usize] += 1);
+    let mut code = super::huffman::HufCode::new();
+    code.build(&count, usize::from(b'A') + 19);
+    assert_eq!(code.len.iter().copied().max(), Some(11));
+    for level in LEVELS {
+        round_trip(level, &data, &[]);
+    }
+}
+
+/// The path a clevel switched to this encoder takes (`encode_own` at the clevel's zstd level):
+/// the frame decodes through the chunk's zstd state; one byte less room is "does not fit" (0);
+/// levels 13 and above (btopt and stronger at this size) are left to `rusty_zstd` (`None`).
+#[test]
+fn clevels_frames_fit_the_chunk_path() {
+    let data = input(4, 50_000, 1);
+    for clevel in 1..=9u8 {
+        let level = super::levels::setting(clevel).level;
+        let mut out = alloc::vec![0u8; data.len()];
+        let Some(n) = super::encode_own(level, &data, &mut out) else {
+            assert!(level >= 13, "level {level} is this encoder's");
+            continue;
+        };
+        assert!(level < 13 && n > 0 && n < data.len() / 2, "level {level}: {n} bytes");
+        let mut back = alloc::vec![0u8; data.len()];
+        assert_eq!(crate::codec::zstd::ZstdState::new().decode(&out[..n], &mut back), Ok(data.len()));
+        assert!(back == data);
+        assert_eq!(super::encode_own(level, &data, &mut out[..n - 1]), Some(0));
     }
 }
