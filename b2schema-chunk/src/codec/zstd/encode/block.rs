@@ -98,17 +98,25 @@ pub(crate) fn off_base(ll: u32, off: u32, rep: &mut [u32; 3]) -> u32 {
     }
 }
 
+/// What the blocks of one frame share: the decoder's state, the predefined tables, scratch.
+pub(crate) struct Blocks {
+    pub(crate) carried: Carried,
+    pub(crate) defaults: Defaults,
+    pub(crate) seqs: Vec<Seq>,
+    /// libzstd's `ZSTD_minGain`: a compressed block must save `(size >> min_gain_log) + 2`.
+    pub(crate) min_gain_log: u32,
+}
+
+impl Blocks {
+    pub(crate) fn new() -> Self {
+        Blocks { carried: Carried::new(), defaults: Defaults::new(), seqs: Vec::new(), min_gain_log: 6 }
+    }
+}
+
 /// Appends one block of `src` (`last`: the frame's last) from `store`.
-pub(crate) fn write(
-    out: &mut Vec<u8>,
-    src: &[u8],
-    store: &Store,
-    last: bool,
-    carried: &mut Carried,
-    d: &Defaults,
-    min_gain_log: u32,
-    seqs: &mut Vec<Seq>,
-) {
+pub(crate) fn write(out: &mut Vec<u8>, src: &[u8], store: &Store, last: bool, b: &mut Blocks) {
+    let Blocks { carried, defaults: d, seqs, min_gain_log } = b;
+    let min_gain_log = *min_gain_log;
     let at = out.len();
     // libzstd's `ZSTD_maybeRLE`: only a block of few sequences and literals can be one byte.
     if src.len() > 1 && store.matches.len() < 4 && store.lits.len() < 10 && is_run(src) {

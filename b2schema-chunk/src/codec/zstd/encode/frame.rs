@@ -3,21 +3,20 @@
 //! checksum; the dictionary's id when it has one), then blocks of at most 128 KiB, each parsed
 //! by the level's match finder and written by [`super::block`].
 
-use super::block::{self, Carried, MAX_BLOCK, Store};
+use super::block::{self, Blocks, MAX_BLOCK, Store};
 use super::match_fast::{Window, dfast, fast};
 use super::match_lazy::{Chain, lazy};
 use super::matching::{EMPTY, hash, mls};
 use super::params::{Params, Strategy, params};
-use super::sequences::Defaults;
 use alloc::vec;
 use alloc::vec::Vec;
 
 /// The zstd frame magic number.
 const MAGIC: u32 = 0xFD2F_B528;
 
-/// The strongest strategy this encoder runs: `btlazy2` as lazy2 over its hash chain (libzstd
-/// searches a binary tree there; the sizes are measured in BENCHMARKS.md).
-const STRONGEST: Strategy = Strategy::BtLazy2;
+/// The strongest strategy this encoder runs. (`btlazy2` run as lazy2 over the hash chain was
+/// measured and left out: up to 4x libzstd's size on counters at level 11, BENCHMARKS.md.)
+pub(crate) const STRONGEST: Strategy = Strategy::Lazy2;
 
 /// The frame of `input` at `level` (with the raw-content dictionary `dict`, whose id is
 /// `dict_id`, 0 for none); `None` when the level's strategy is not this encoder's or the input
@@ -46,10 +45,8 @@ pub(crate) fn compress(level: i32, input: &[u8], dict: &[u8], dict_id: u32) -> O
         return Some(out);
     }
     let mut finder = Finder::new(&p, src, dict.len());
-    let mut carried = Carried::new();
-    let defaults = Defaults::new();
+    let mut blocks = Blocks::new();
     let mut store = Store::new();
-    let mut seqs = Vec::new();
     let mut rep = [1u32, 4];
     let mut pos = dict.len();
     let header_len = out.len();
@@ -71,16 +68,7 @@ pub(crate) fn compress(level: i32, input: &[u8], dict: &[u8], dict_id: u32) -> O
         store.clear();
         let w = Window { src, start: pos, end, low: 0, max_dist: window };
         finder.run(&w, &mut rep, &mut store);
-        block::write(
-            &mut out,
-            &src[pos..end],
-            &store,
-            end == src.len(),
-            &mut carried,
-            &defaults,
-            6,
-            &mut seqs,
-        );
+        block::write(&mut out, &src[pos..end], &store, end == src.len(), &mut blocks);
         pos = end;
     }
     Some(out)

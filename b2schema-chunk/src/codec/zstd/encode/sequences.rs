@@ -56,15 +56,14 @@ pub(crate) enum Prev {
 
 /// One of the three kinds of codes: its limits and predefined table.
 struct KindInfo {
-    max_symbol: usize,
     max_log: u32,
     default: &'static [i16],
     default_log: u32,
 }
 
-const LL: KindInfo = KindInfo { max_symbol: 35, max_log: 9, default: &LL_DEFAULT, default_log: 6 };
-const OF: KindInfo = KindInfo { max_symbol: 31, max_log: 8, default: &OF_DEFAULT, default_log: 5 };
-const ML: KindInfo = KindInfo { max_symbol: 52, max_log: 9, default: &ML_DEFAULT, default_log: 6 };
+const LL: KindInfo = KindInfo { max_log: 9, default: &LL_DEFAULT, default_log: 6 };
+const OF: KindInfo = KindInfo { max_log: 8, default: &OF_DEFAULT, default_log: 5 };
+const ML: KindInfo = KindInfo { max_log: 9, default: &ML_DEFAULT, default_log: 6 };
 
 /// The predefined tables, built once per encoder.
 pub(crate) struct Defaults {
