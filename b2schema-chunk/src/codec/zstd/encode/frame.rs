@@ -164,6 +164,7 @@ impl Finder {
                     mls: mls(p.min_match, 6),
                     attempts: 1 << p.search_log,
                     next: *next,
+                    skipping: false,
                 };
                 lazy(w, &mut c, *depth, rep, store);
                 *next = c.next;

@@ -34,6 +34,16 @@ impl Window<'_> {
         self.start + usize::from(self.start == self.low)
     }
 
+    /// The last position a finder searches (libzstd's `ilimit`), or `None` when the block is too
+    /// short to search: then all of it is literals, stored.
+    pub(crate) fn limit(&self, store: &mut Store) -> Option<usize> {
+        let limit = self.end.checked_sub(READ).filter(|&l| l > self.start);
+        if limit.is_none() {
+            store.lits.extend_from_slice(&self.src[self.start..self.end]);
+        }
+        limit
+    }
+
     /// Whether the repeat offset `r` is usable at `at`.
     #[inline(always)]
     pub(crate) fn rep_ok(&self, r: u32, at: usize) -> bool {
@@ -83,8 +93,7 @@ fn fast_n<const MLS: u32>(
 ) {
     let s = w.src;
     let end = w.end;
-    let Some(limit) = end.checked_sub(READ) else {
-        store.lits.extend_from_slice(&s[w.start..end]);
+    let Some(limit) = w.limit(store) else {
         return;
     };
     let h = |at: usize| hash_n::<MLS>(s, at, hlog);
@@ -200,8 +209,7 @@ fn dfast_n<const MLS: u32>(
 ) {
     let s = w.src;
     let end = w.end;
-    let Some(limit) = end.checked_sub(READ) else {
-        store.lits.extend_from_slice(&s[w.start..end]);
+    let Some(limit) = w.limit(store) else {
         return;
     };
     let (mut off1, mut off2) = (rep[0], rep[1]);

@@ -6,7 +6,7 @@
 use super::block::Store;
 use super::fse::highbit;
 use super::match_fast::{SEARCH_STRENGTH, Window, catch_up};
-use super::matching::{EMPTY, READ, count, hash_n, read32};
+use super::matching::{EMPTY, count, hash_n, read32};
 
 /// The hash chain: heads per hash, and each position's previous one of the same hash.
 pub(crate) struct Chain<'t> {
@@ -18,6 +18,9 @@ pub(crate) struct Chain<'t> {
     pub(crate) attempts: u32,
     /// The next position to insert.
     pub(crate) next: usize,
+    /// libzstd's `lazySkipping`: after long runs without a match, only the searched positions
+    /// are inserted.
+    pub(crate) skipping: bool,
 }
 
 impl Chain<'_> {
@@ -29,6 +32,9 @@ impl Chain<'_> {
             self.prev[self.next & self.chain_mask] = self.head[h];
             self.head[h] = self.next as u32;
             self.next += 1;
+            if self.skipping {
+                self.next = ip;
+            }
         }
         self.head[hash_n::<MLS>(s, ip, self.hash_log)]
     }
@@ -69,6 +75,9 @@ impl Chain<'_> {
     }
 }
 
+/// libzstd's `kLazySkippingStep`.
+const LAZY_SKIPPING_STEP: usize = 8;
+
 /// One block parsed with lookahead `depth` (0 greedy, 1 lazy, 2 lazy2).
 pub(crate) fn lazy(w: &Window<'_>, c: &mut Chain<'_>, depth: u32, rep: &mut [u32; 2], store: &mut Store) {
     match c.mls {
@@ -87,8 +96,7 @@ fn lazy_n<const MLS: u32>(
 ) {
     let s = w.src;
     let end = w.end;
-    let Some(limit) = end.checked_sub(READ) else {
-        store.lits.extend_from_slice(&s[w.start..end]);
+    let Some(limit) = w.limit(store) else {
         return;
     };
     let (mut off1, mut off2) = (rep[0], rep[1]);
@@ -111,7 +119,9 @@ fn lazy_n<const MLS: u32>(
                 start = ip;
             }
             if len < 4 {
-                ip += ((ip - anchor) >> SEARCH_STRENGTH) + 1;
+                let step = ((ip - anchor) >> SEARCH_STRENGTH) + 1;
+                ip += step;
+                c.skipping = step > LAZY_SKIPPING_STEP;
                 continue;
             }
             let mut d = 0;
@@ -159,6 +169,7 @@ fn lazy_n<const MLS: u32>(
         } else {
             dist = off1 as usize;
         }
+        c.skipping = false;
         store.push(&s[anchor..start], len, dist);
         ip = start + len;
         anchor = ip;
