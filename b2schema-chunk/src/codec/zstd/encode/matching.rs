@@ -23,24 +23,29 @@ pub(crate) fn read64(s: &[u8], at: usize) -> u64 {
     }
 }
 
-/// The length of the common prefix of `s[a..end]` and `s[b..]` (`b < a`).
+/// The length of the common prefix of `s[a..end]` and `s[b..]` (`b < a`), eight bytes at a
+/// time over two slices cut once.
 #[inline(always)]
-pub(crate) fn count(s: &[u8], mut a: usize, mut b: usize, end: usize) -> usize {
-    let start = a;
+pub(crate) fn count(s: &[u8], a: usize, b: usize, end: usize) -> usize {
     let end = end.min(s.len());
-    while a + 8 <= end {
-        let x = read64(s, a) ^ read64(s, b);
-        if x != 0 {
-            return a - start + (x.trailing_zeros() >> 3) as usize;
+    let n = end.saturating_sub(a);
+    let (Some(x), Some(y)) = (s.get(a..a + n), s.get(b..b + n)) else {
+        return 0;
+    };
+    let mut i = 0;
+    let (xc, _) = x.as_chunks::<8>();
+    let (yc, _) = y.as_chunks::<8>();
+    for (cx, cy) in xc.iter().zip(yc) {
+        let d = u64::from_le_bytes(*cx) ^ u64::from_le_bytes(*cy);
+        if d != 0 {
+            return i + (d.trailing_zeros() >> 3) as usize;
         }
-        a += 8;
-        b += 8;
+        i += 8;
     }
-    while a < end && s[a] == s[b] {
-        a += 1;
-        b += 1;
+    while i < n && x[i] == y[i] {
+        i += 1;
     }
-    a - start
+    i
 }
 
 const PRIME4: u32 = 2_654_435_761;
