@@ -70,9 +70,9 @@ pub(crate) struct Setting {
 ///   blocks it picks 8 KiB, 19 % larger than 128 KiB, hence the second frame, and only on
 ///   streams over 512 KiB (the `pack` field's 512 KiB blocks stay at 1.034, in half the time).
 /// * The crate's own encoder (2026-11-29, `benches/zstd_own.rs`, BENCHMARKS.md): sizes within
-///   1 % of libzstd's at zstd levels 1 to 9 on the five datasets (text at level 3: +1.3-1.7 %),
-///   but 0.4-0.8x the speed of libzstd and below `rusty_zstd`'s at nearly every level and
-///   dataset, so no clevel uses it yet (issue 52: own encoder only where its sizes are within
+///   1 % of libzstd's at zstd levels 1 to 9 on the five datasets (text at level 3: +0.7-1.7 %),
+///   but mostly 0.4-0.9x the speed of libzstd and below `rusty_zstd`'s at most levels and
+///   datasets, so no clevel uses it yet (issue 52: own encoder only where its sizes are within
 ///   1 % of libzstd's and its speed at least `rusty_zstd`'s).
 pub(crate) const SETTINGS: [Setting; 9] = [
     Setting { level: 1, skip: None, probe: false, blocks: Blocks::Largest, encoder: Encoder::Rusty },
