@@ -108,8 +108,9 @@ pub(crate) struct Blocks {
 }
 
 impl Blocks {
-    pub(crate) fn new() -> Self {
-        Blocks { carried: Carried::new(), defaults: Defaults::new(), seqs: Vec::new(), min_gain_log: 6 }
+    /// The state of a frame's first block, with `seqs` (cleared before each use) as scratch.
+    pub(crate) fn new(seqs: Vec<Seq>) -> Self {
+        Blocks { carried: Carried::new(), defaults: Defaults::new(), seqs, min_gain_log: 6 }
     }
 }
 

@@ -4,11 +4,11 @@
 //! by the level's match finder and written by [`super::block`].
 
 use super::block::{self, Blocks, MAX_BLOCK, Store};
+use super::context::Context;
 use super::match_fast::{Window, dfast, fast};
 use super::match_lazy::{Chain, lazy};
 use super::matching::{EMPTY, hash, mls};
 use super::params::{Params, Strategy, params};
-use alloc::vec;
 use alloc::vec::Vec;
 
 /// The zstd frame magic number.
@@ -21,14 +21,29 @@ pub(crate) const STRONGEST: Strategy = Strategy::Lazy2;
 /// The frame of `input` at `level` (with the raw-content dictionary `dict`, whose id is
 /// `dict_id`, 0 for none); `None` when the level's strategy is not this encoder's or the input
 /// is too large for its 32-bit positions.
+#[cfg(test)]
 pub(crate) fn compress(level: i32, input: &[u8], dict: &[u8], dict_id: u32) -> Option<Vec<u8>> {
+    super::context::with_context(|ctx| compress_with(ctx, level, input, dict, dict_id).map(<[u8]>::to_vec))
+}
+
+/// [`compress`] with the tables, buffers and output of `ctx` (kept by the caller from frame to
+/// frame, as libzstd's `ZSTD_CCtx`): the frame, in `ctx`'s output buffer.
+pub(crate) fn compress_with<'c>(
+    ctx: &'c mut Context,
+    level: i32,
+    input: &[u8],
+    dict: &[u8],
+    dict_id: u32,
+) -> Option<&'c [u8]> {
     let p = params(level, input.len(), dict.len());
     if p.strategy > STRONGEST || input.len() as u64 + dict.len() as u64 >= u64::from(u32::MAX - 64) {
         return None;
     }
+    let Context { first, second, store, seqs, out } = ctx;
     // Room for the frame stored raw: no reallocation whatever the blocks become.
-    let mut out = Vec::with_capacity(input.len() + 3 * input.len().div_ceil(92 * 1024) + 32);
-    header(&mut out, &p, input.len(), dict_id);
+    out.clear();
+    out.reserve(input.len() + 3 * input.len().div_ceil(92 * 1024) + 32);
+    header(out, &p, input.len(), dict_id);
     let src: alloc::borrow::Cow<'_, [u8]> = if dict.is_empty() {
         alloc::borrow::Cow::Borrowed(input)
     } else {
@@ -44,9 +59,8 @@ pub(crate) fn compress(level: i32, input: &[u8], dict: &[u8], dict_id: u32) -> O
         out.extend_from_slice(&1u32.to_le_bytes()[..3]);
         return Some(out);
     }
-    let mut finder = Finder::new(&p, src, dict.len());
-    let mut blocks = Blocks::new();
-    let mut store = Store::new();
+    let mut finder = Finder::new(&p, src, dict.len(), first, second);
+    let mut blocks = Blocks::new(core::mem::take(seqs));
     let mut rep = [1u32, 4];
     let mut pos = dict.len();
     let header_len = out.len();
@@ -67,11 +81,19 @@ pub(crate) fn compress(level: i32, input: &[u8], dict: &[u8], dict_id: u32) -> O
         let end = (pos + size).min(src.len());
         store.clear();
         let w = Window { src, start: pos, end, low: 0, max_dist: window };
-        finder.run(&w, &mut rep, &mut store);
-        block::write(&mut out, &src[pos..end], &store, end == src.len(), &mut blocks);
+        finder.run(&w, &mut rep, store);
+        block::write(out, &src[pos..end], store, end == src.len(), &mut blocks);
         pos = end;
     }
+    *seqs = blocks.seqs;
     Some(out)
+}
+
+/// `table` as `1 << log` empty entries, its allocation kept.
+fn emptied(table: &mut Vec<u32>, log: u32) -> &mut [u32] {
+    table.clear();
+    table.resize(1 << log, EMPTY);
+    table
 }
 
 /// The frame header (RFC 8878 §3.1.1.1) as libzstd's `ZSTD_writeFrameHeader`.
@@ -105,20 +127,21 @@ fn header(out: &mut Vec<u8>, p: &Params, n: usize, dict_id: u32) {
     }
 }
 
-/// A level's match finder and its tables.
-enum Finder {
-    Fast { table: Vec<u32>, hlog: u32, mls: u32 },
-    DFast { long: Vec<u32>, short: Vec<u32>, logs: (u32, u32, u32) },
-    Lazy { head: Vec<u32>, prev: Vec<u32>, p: Params, depth: u32, next: usize },
+/// A level's match finder and its tables (in a [`Context`]'s).
+enum Finder<'t> {
+    Fast { table: &'t mut [u32], hlog: u32, mls: u32 },
+    DFast { long: &'t mut [u32], short: &'t mut [u32], logs: (u32, u32, u32) },
+    Lazy { head: &'t mut [u32], prev: &'t mut [u32], p: Params, depth: u32, next: usize },
 }
 
-impl Finder {
-    /// The finder of `p`, its tables filled with the dictionary's positions (`src[..dict]`).
-    fn new(p: &Params, src: &[u8], dict: usize) -> Self {
+impl<'t> Finder<'t> {
+    /// The finder of `p` over the tables `first` and `second`, emptied and then filled with the
+    /// dictionary's positions (`src[..dict]`).
+    fn new(p: &Params, src: &[u8], dict: usize, first: &'t mut Vec<u32>, second: &'t mut Vec<u32>) -> Self {
         match p.strategy {
             Strategy::Fast => {
                 let (hlog, mls) = (p.hash_log, mls(p.min_match, 7));
-                let mut table = vec![EMPTY; 1 << hlog];
+                let table = emptied(first, hlog);
                 for i in 0..dict.saturating_sub(8) {
                     table[hash(src, i, hlog, mls)] = i as u32;
                 }
@@ -126,8 +149,8 @@ impl Finder {
             }
             Strategy::DFast => {
                 let logs = (p.hash_log, p.chain_log, mls(p.min_match, 7));
-                let mut long = vec![EMPTY; 1 << logs.0];
-                let mut short = vec![EMPTY; 1 << logs.1];
+                let long = emptied(first, logs.0);
+                let short = emptied(second, logs.1);
                 for i in 0..dict.saturating_sub(8) {
                     long[hash(src, i, logs.0, 8)] = i as u32;
                     short[hash(src, i, logs.1, logs.2)] = i as u32;
@@ -141,8 +164,8 @@ impl Finder {
                     _ => 2,
                 };
                 Finder::Lazy {
-                    head: vec![EMPTY; 1 << p.hash_log],
-                    prev: vec![EMPTY; 1 << p.chain_log],
+                    head: emptied(first, p.hash_log),
+                    prev: emptied(second, p.chain_log),
                     p: *p,
                     depth,
                     next: 0,

@@ -9,6 +9,7 @@
 mod bits;
 mod block;
 mod blocks;
+mod context;
 mod frame;
 mod fse;
 mod huffman;
@@ -64,7 +65,9 @@ pub(crate) fn encode(clevel: u8, input: &[u8], output: &mut [u8]) -> usize {
 /// The frame of this crate's own encoder at zstd `level` copied into `output` (0: it does not
 /// fit); `None` when the level's strategy for this stream is not the encoder's.
 fn encode_own(level: i32, input: &[u8], output: &mut [u8]) -> Option<usize> {
-    frame::compress(level, input, &[], 0).map(|v| crate::bytes::copy_if_fits(&v, output))
+    context::with_context(|ctx| {
+        frame::compress_with(ctx, level, input, &[], 0).map(|v| crate::bytes::copy_if_fits(v, output))
+    })
 }
 
 /// [`encode`] with setting `s`, without the probe: with its skip ([`skip::with_skip`]), and
@@ -109,8 +112,10 @@ pub(crate) fn encode_with_dict(dict: &rusty_zstd::Dictionary, input: &[u8], outp
 
 /// The frame of this crate's own encoder for `input` at zstd `level` (`None` for the levels whose
 /// strategy it lacks), for the benchmark and the fuzz target only (not part of the API).
+/// Runs through the thread's kept context, as the chunk path does; the copy into a new `Vec` is
+/// the benchmark's only extra cost.
 pub fn own_frame(level: i32, input: &[u8]) -> Option<alloc::vec::Vec<u8>> {
-    frame::compress(level, input, &[], 0)
+    context::with_context(|ctx| frame::compress_with(ctx, level, input, &[], 0).map(<[u8]>::to_vec))
 }
 
 /// The zstd level of c-blosc2's dictionary compression (`ZSTD_createCDict(dict, size, 1)`).

@@ -207,3 +207,25 @@ fn clevels_frames_fit_the_chunk_path() {
         assert_eq!(super::encode_own(level, &data, &mut out[..n - 1]), Some(0));
     }
 }
+
+/// A context reused from frame to frame writes the same frames as a new one: its tables are
+/// emptied before each frame (a stale position from the previous input would be a candidate the
+/// new frame's finder verifies against other bytes, and parse differently), whatever the level,
+/// table size and input before it (a
+/// stale position checked against a stream of two symbols is a match a new context lacks).
+#[test]
+fn a_reused_context_writes_the_frames_of_a_new_one() {
+    use super::context::Context;
+    use super::frame::compress_with;
+    let text: Vec<u8> = (0..200_000u32).flat_map(|i| ((i / 7) % 251).to_le_bytes()).collect();
+    // Two symbols at random: most stale positions the finder verified would match 4 to 8 bytes.
+    let other: Vec<u8> = noise(150_000, 11).iter().map(|b| b'a' + (b & 1)).collect();
+    let mut kept = Context::new();
+    for level in [9, 1, 5, 3, 7, 1, 9] {
+        for input in [&text[..], &other[..], &text[..4096]] {
+            let fresh = compress_with(&mut Context::new(), level, input, &[], 0).map(<[u8]>::to_vec);
+            let reused = compress_with(&mut kept, level, input, &[], 0).map(<[u8]>::to_vec);
+            assert!(fresh == reused, "level {level}, {} bytes", input.len());
+        }
+    }
+}
