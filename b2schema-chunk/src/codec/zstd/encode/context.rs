@@ -25,7 +25,13 @@ pub(crate) struct Context {
 
 impl Context {
     pub(crate) fn new() -> Self {
-        Context { first: Vec::new(), second: Vec::new(), store: Store::new(), seqs: Vec::new(), out: Vec::new() }
+        Context {
+            first: Vec::new(),
+            second: Vec::new(),
+            store: Store::new(),
+            seqs: Vec::new(),
+            out: Vec::new(),
+        }
     }
 
     /// The capacity of the largest buffer, in bytes.
