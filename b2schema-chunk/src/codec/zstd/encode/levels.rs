@@ -73,7 +73,9 @@ pub(crate) struct Setting {
 ///   1 % of libzstd's at zstd levels 1 to 9 on the five datasets (text at level 3: +0.7-1.7 %),
 ///   but mostly 0.4-0.9x the speed of libzstd and below `rusty_zstd`'s at most levels and
 ///   datasets, so no clevel uses it yet (issue 52: own encoder only where its sizes are within
-///   1 % of libzstd's and its speed at least `rusty_zstd`'s).
+///   1 % of libzstd's and its speed at least `rusty_zstd`'s). With a context kept per thread
+///   ([`super::context`], 2026-11-29) its speed ratios did not move beyond the run-to-run noise
+///   (geometric means 0.54-0.70x libzstd's, 0.44-0.75x `rusty_zstd`'s per level): still none.
 pub(crate) const SETTINGS: [Setting; 9] = [
     Setting { level: 1, skip: None, probe: false, blocks: Blocks::Largest, encoder: Encoder::Rusty },
     Setting { level: 3, skip: None, probe: false, blocks: Blocks::Largest, encoder: Encoder::Rusty },
