@@ -59,6 +59,11 @@ mod test_data;
 #[cfg(feature = "zstd")]
 #[doc(hidden)]
 pub use codec::zstd::decode::fuzz_decode as __zstd_fuzz_decode;
+/// This crate's own zstd encoder at a zstd level, for `benches/zstd_own.rs` and the fuzz target
+/// only (not part of the API).
+#[cfg(feature = "zstd")]
+#[doc(hidden)]
+pub use codec::zstd::encode::own_frame as __zstd_own_frame;
 /// The AVX2 filter kernels next to the paths they replaced, for `benches/filter_kernels.rs`
 /// only (not part of the API).
 #[cfg(all(feature = "std", target_arch = "x86_64", target_feature = "sse2"))]

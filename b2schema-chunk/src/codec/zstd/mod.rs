@@ -6,6 +6,7 @@
 
 pub(crate) mod decode;
 pub(crate) mod encode;
+pub(crate) mod tables;
 
 use crate::error::{Error, Found};
 use decode::Decoder;

@@ -15,6 +15,17 @@ pub(crate) enum Blocks {
     Picked,
 }
 
+/// Which encoder writes a clevel's frames.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Encoder {
+    /// `rusty_zstd` with this setting's skip, probe and blocks.
+    Rusty,
+    /// This crate's own ([`super::frame`]): libzstd's parameters for the level, no probe, its
+    /// block sizes; streams whose level needs a strategy it lacks (btopt and above) still go
+    /// to `rusty_zstd`.
+    Own,
+}
+
 /// The encoder's setting for one clevel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Setting {
@@ -30,6 +41,8 @@ pub(crate) struct Setting {
     pub(crate) probe: bool,
     /// The zstd block size.
     pub(crate) blocks: Blocks,
+    /// Who encodes.
+    pub(crate) encoder: Encoder,
 }
 
 /// The settings of clevels 1 to 9 (index `clevel - 1`; clevel 0 never reaches a codec).
@@ -56,16 +69,29 @@ pub(crate) struct Setting {
 ///   make it 1.147). The estimate alone is not enough: on the smooth field in 125 000-byte
 ///   blocks it picks 8 KiB, 19 % larger than 128 KiB, hence the second frame, and only on
 ///   streams over 512 KiB (the `pack` field's 512 KiB blocks stay at 1.034, in half the time).
+/// * The crate's own encoder (2026-11-29, `benches/zstd_own.rs`, BENCHMARKS.md): sizes within
+///   1 % of libzstd's at zstd levels 1 to 9 on the five datasets (text at level 3: +0.7-1.7 %),
+///   but mostly 0.4-0.9x the speed of libzstd and below `rusty_zstd`'s at most levels and
+///   datasets, so no clevel uses it yet (issue 52: own encoder only where its sizes are within
+///   1 % of libzstd's and its speed at least `rusty_zstd`'s). With a context kept per thread
+///   ([`super::context`], 2026-11-29) its speed ratios did not move beyond the run-to-run noise
+///   (geometric means 0.54-0.70x libzstd's, 0.44-0.75x `rusty_zstd`'s per level): still none.
 pub(crate) const SETTINGS: [Setting; 9] = [
-    Setting { level: 1, skip: None, probe: false, blocks: Blocks::Largest },
-    Setting { level: 3, skip: None, probe: false, blocks: Blocks::Largest },
-    Setting { level: 5, skip: Some(8), probe: false, blocks: Blocks::Largest },
-    Setting { level: 7, skip: Some(8), probe: false, blocks: Blocks::Largest },
-    Setting { level: 9, skip: Some(8), probe: false, blocks: Blocks::Largest },
-    Setting { level: 11, skip: Some(12), probe: true, blocks: Blocks::Largest },
-    Setting { level: 13, skip: Some(12), probe: true, blocks: Blocks::Largest },
-    Setting { level: 15, skip: Some(12), probe: true, blocks: Blocks::Largest },
-    Setting { level: rusty_zstd::MAX_CLEVEL, skip: None, probe: true, blocks: Blocks::Picked },
+    Setting { level: 1, skip: None, probe: false, blocks: Blocks::Largest, encoder: Encoder::Rusty },
+    Setting { level: 3, skip: None, probe: false, blocks: Blocks::Largest, encoder: Encoder::Rusty },
+    Setting { level: 5, skip: Some(8), probe: false, blocks: Blocks::Largest, encoder: Encoder::Rusty },
+    Setting { level: 7, skip: Some(8), probe: false, blocks: Blocks::Largest, encoder: Encoder::Rusty },
+    Setting { level: 9, skip: Some(8), probe: false, blocks: Blocks::Largest, encoder: Encoder::Rusty },
+    Setting { level: 11, skip: Some(12), probe: true, blocks: Blocks::Largest, encoder: Encoder::Rusty },
+    Setting { level: 13, skip: Some(12), probe: true, blocks: Blocks::Largest, encoder: Encoder::Rusty },
+    Setting { level: 15, skip: Some(12), probe: true, blocks: Blocks::Largest, encoder: Encoder::Rusty },
+    Setting {
+        level: rusty_zstd::MAX_CLEVEL,
+        skip: None,
+        probe: true,
+        blocks: Blocks::Picked,
+        encoder: Encoder::Rusty,
+    },
 ];
 
 /// The setting for `clevel` (1 to 9; above 9 is 9, as c-blosc2 clamps).

@@ -1,16 +1,33 @@
-//! The zstd encoder: `rusty_zstd` (pure Rust) at c-blosc2's levels, with this crate's own
+//! The zstd encoders: `rusty_zstd` (pure Rust) at c-blosc2's levels, with this crate's own
 //! choices per clevel ([`levels`]): the lazy finders' skip over literals, the probe for random
-//! streams ([`probe`]) and the zstd block size ([`blocks`]). Its input is the caller's own data,
-//! never untrusted bytes.
+//! streams ([`probe`]) and the zstd block size ([`blocks`]); and this crate's own encoder, safe
+//! Rust (issue 52): the frame ([`frame`]), blocks ([`block`]), literals ([`literals`],
+//! [`huffman`]), sequences ([`sequences`], [`fse`], [`bits`]) and libzstd's match finders at
+//! its parameters ([`params`], [`match_fast`], [`match_lazy`]), chosen per clevel in
+//! [`levels`]. Their input is the caller's own data, never untrusted bytes.
 
+mod bits;
+mod block;
 mod blocks;
+mod context;
+mod frame;
+mod fse;
+mod huffman;
 mod levels;
+mod literals;
+mod match_fast;
+mod match_lazy;
+mod matching;
+#[cfg(test)]
+mod own_tests;
+mod params;
 mod probe;
 #[cfg(test)]
 mod props;
+mod sequences;
 mod skip;
 
-use levels::{Blocks, Setting, setting};
+use levels::{Blocks, Encoder, Setting, setting};
 
 /// The zstd level c-blosc2 runs for `clevel` (`zstd_wrap_compress`): `2 * clevel - 1` below 9,
 /// `ZSTD_maxCLevel()` (22) at 9. (Its `if (clevel == 8) clevel = ZSTD_maxCLevel() - 2` tests
@@ -31,6 +48,11 @@ pub(crate) fn zstd_level(clevel: u8) -> i32 {
 /// where level 1 finds nothing and the stronger levels a little, it gives that little up.
 pub(crate) fn encode(clevel: u8, input: &[u8], output: &mut [u8]) -> usize {
     let s = setting(clevel);
+    if s.encoder == Encoder::Own
+        && let Some(n) = encode_own(s.level, input, output)
+    {
+        return n;
+    }
     if s.probe && probe::looks_random(input) {
         let n = encode_with(&setting(1), input, output);
         if n == 0 || n >= input.len() {
@@ -38,6 +60,14 @@ pub(crate) fn encode(clevel: u8, input: &[u8], output: &mut [u8]) -> usize {
         }
     }
     encode_with(&s, input, output)
+}
+
+/// The frame of this crate's own encoder at zstd `level` copied into `output` (0: it does not
+/// fit); `None` when the level's strategy for this stream is not the encoder's.
+fn encode_own(level: i32, input: &[u8], output: &mut [u8]) -> Option<usize> {
+    context::with_context(|ctx| {
+        frame::compress_with(ctx, level, input, &[], 0).map(|v| crate::bytes::copy_if_fits(v, output))
+    })
 }
 
 /// [`encode`] with setting `s`, without the probe: with its skip ([`skip::with_skip`]), and
@@ -78,6 +108,14 @@ pub(crate) fn encode_with_dict(dict: &rusty_zstd::Dictionary, input: &[u8], outp
     let opts = rusty_zstd::CompressOptions { level: DICT_LEVEL, checksum: false };
     rusty_zstd::compress_using_dict_with(input, dict, opts, true)
         .map_or(0, |v| crate::bytes::copy_if_fits(&v, output))
+}
+
+/// The frame of this crate's own encoder for `input` at zstd `level` (`None` for the levels whose
+/// strategy it lacks), for the benchmark and the fuzz target only (not part of the API).
+/// Runs through the thread's kept context, as the chunk path does; the copy into a new `Vec` is
+/// the benchmark's only extra cost.
+pub fn own_frame(level: i32, input: &[u8]) -> Option<alloc::vec::Vec<u8>> {
+    context::with_context(|ctx| frame::compress_with(ctx, level, input, &[], 0).map(<[u8]>::to_vec))
 }
 
 /// The zstd level of c-blosc2's dictionary compression (`ZSTD_createCDict(dict, size, 1)`).

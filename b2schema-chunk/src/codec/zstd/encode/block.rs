@@ -1,0 +1,164 @@
+//! One zstd block from the match finder's sequences (RFC 8878 §3.1.1.2-3): the repeat offsets
+//! resolved as the decoder will (rep codes 1-3, shifted by one when the literal length is 0),
+//! then the literals and sequences sections; a raw or RLE block when that is not smaller by
+//! libzstd's margin (`ZSTD_minGain`). Entropy tables and repeat offsets change only with a
+//! compressed block, as the decoder's do.
+
+use super::literals::{self, HufState};
+use super::sequences::{self, Defaults, Seq, SeqState};
+use alloc::vec::Vec;
+
+/// The largest block (RFC 8878 `Block_Maximum_Size`).
+pub(crate) const MAX_BLOCK: usize = 128 * 1024;
+
+/// A match as the finders report it: the literals before it, its length and its distance.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Match {
+    pub(crate) lit_len: u32,
+    pub(crate) len: u32,
+    pub(crate) offset: u32,
+}
+
+/// What a finder found in one block: its matches and all its literals (the last ones after the
+/// last match).
+pub(crate) struct Store {
+    pub(crate) lits: Vec<u8>,
+    pub(crate) matches: Vec<Match>,
+}
+
+impl Store {
+    pub(crate) fn new() -> Self {
+        Store { lits: Vec::new(), matches: Vec::new() }
+    }
+
+    pub(crate) fn clear(&mut self) {
+        self.lits.clear();
+        self.matches.clear();
+    }
+
+    /// Records the literals `lits` and then a match.
+    #[inline(always)]
+    pub(crate) fn push(&mut self, lits: &[u8], len: usize, offset: usize) {
+        self.lits.extend_from_slice(lits);
+        self.matches.push(Match { lit_len: lits.len() as u32, len: len as u32, offset: offset as u32 });
+    }
+}
+
+/// The state the decoder keeps from block to block.
+#[derive(Clone)]
+pub(crate) struct Carried {
+    pub(crate) huf: HufState,
+    pub(crate) seq: SeqState,
+    pub(crate) rep: [u32; 3],
+}
+
+impl Carried {
+    pub(crate) fn new() -> Self {
+        Carried { huf: HufState::new(), seq: SeqState::new(), rep: [1, 4, 8] }
+    }
+}
+
+/// The offset value of a match of distance `off` after `ll` literals, with the repeat offsets
+/// `rep` updated as the decoder updates them (RFC 8878 §3.1.2.5).
+#[inline(always)]
+pub(crate) fn off_base(ll: u32, off: u32, rep: &mut [u32; 3]) -> u32 {
+    let idx = if ll > 0 {
+        if off == rep[0] {
+            0
+        } else if off == rep[1] {
+            1
+        } else if off == rep[2] {
+            2
+        } else {
+            4
+        }
+    } else if off == rep[1] {
+        1
+    } else if off == rep[2] {
+        2
+    } else if off == rep[0].wrapping_sub(1) {
+        3
+    } else {
+        4
+    };
+    match idx {
+        0 => 1,
+        4 => {
+            *rep = [off, rep[0], rep[1]];
+            off + 3
+        }
+        1 => {
+            *rep = [off, rep[0], rep[2]];
+            2 - u32::from(ll == 0)
+        }
+        _ => {
+            *rep = [off, rep[0], rep[1]];
+            idx + 1 - u32::from(ll == 0)
+        }
+    }
+}
+
+/// What the blocks of one frame share: the decoder's state, the predefined tables, scratch.
+pub(crate) struct Blocks {
+    pub(crate) carried: Carried,
+    pub(crate) defaults: Defaults,
+    pub(crate) seqs: Vec<Seq>,
+    /// libzstd's `ZSTD_minGain`: a compressed block must save `(size >> min_gain_log) + 2`.
+    pub(crate) min_gain_log: u32,
+}
+
+impl Blocks {
+    /// The state of a frame's first block, with `seqs` (cleared before each use) as scratch.
+    pub(crate) fn new(seqs: Vec<Seq>) -> Self {
+        Blocks { carried: Carried::new(), defaults: Defaults::new(), seqs, min_gain_log: 6 }
+    }
+}
+
+/// Appends one block of `src` (`last`: the frame's last) from `store`.
+pub(crate) fn write(out: &mut Vec<u8>, src: &[u8], store: &Store, last: bool, b: &mut Blocks) {
+    let Blocks { carried, defaults: d, seqs, min_gain_log } = b;
+    let min_gain_log = *min_gain_log;
+    let at = out.len();
+    // libzstd's `ZSTD_maybeRLE`: only a block of few sequences and literals can be one byte.
+    if src.len() > 1 && store.matches.len() < 4 && store.lits.len() < 10 && is_run(src) {
+        header(out, last, 1, src.len());
+        out.push(src[0]);
+        return;
+    }
+    out.extend_from_slice(&[0; 3]);
+    let mut next = carried.clone();
+    literals::encode(out, &store.lits, &mut next.huf, min_gain_log);
+    seqs.clear();
+    for m in &store.matches {
+        seqs.push(Seq {
+            lit_len: m.lit_len,
+            match_len: m.len,
+            off_base: off_base(m.lit_len, m.offset, &mut next.rep),
+        });
+    }
+    let ok = sequences::encode(out, seqs, &mut next.seq, d).is_some();
+    let size = out.len() - at - 3;
+    let min_gain = (src.len() >> min_gain_log) + 2;
+    if ok && size < src.len().saturating_sub(min_gain) {
+        let h = u32::from(last) | 2 << 1 | (size as u32) << 3;
+        out[at..at + 3].copy_from_slice(&h.to_le_bytes()[..3]);
+        *carried = next;
+    } else {
+        out.truncate(at);
+        header(out, last, 0, src.len());
+        out.extend_from_slice(src);
+    }
+}
+
+fn header(out: &mut Vec<u8>, last: bool, kind: u32, size: usize) {
+    let h = u32::from(last) | kind << 1 | (size as u32) << 3;
+    out.extend_from_slice(&h.to_le_bytes()[..3]);
+}
+
+/// Whether every byte of `src` (not empty) is its first, eight bytes at a time.
+fn is_run(src: &[u8]) -> bool {
+    let pat = u64::from_ne_bytes([src[0]; 8]);
+    let mut chunks = src.chunks_exact(8);
+    chunks.by_ref().all(|c| u64::from_ne_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]) == pat)
+        && chunks.remainder().iter().all(|&b| b == src[0])
+}

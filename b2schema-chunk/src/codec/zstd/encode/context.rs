@@ -1,0 +1,80 @@
+//! The encoder's context, as libzstd's `ZSTD_CCtx` (and c-blosc2's per-thread one): the match
+//! finders' tables, the block's matches and sequences and the frame's output, allocated once
+//! and reused from frame to frame (a table is refilled with "empty", never reallocated, while
+//! it is large enough). Each thread keeps one ([`with_context`]).
+
+use super::block::Store;
+use super::sequences::Seq;
+use alloc::vec::Vec;
+
+/// A context keeps buffers at most this large (bytes each) between frames.
+#[cfg(feature = "std")]
+const KEPT: usize = 8 << 20;
+
+/// The tables and buffers one frame uses.
+pub(crate) struct Context {
+    /// The finder's first table (fast's, dfast's long one, the chain's heads).
+    pub(crate) first: Vec<u32>,
+    /// The finder's second table (dfast's short one, the chain's links).
+    pub(crate) second: Vec<u32>,
+    pub(crate) store: Store,
+    pub(crate) seqs: Vec<Seq>,
+    /// The frame.
+    pub(crate) out: Vec<u8>,
+}
+
+impl Context {
+    pub(crate) fn new() -> Self {
+        Context {
+            first: Vec::new(),
+            second: Vec::new(),
+            store: Store::new(),
+            seqs: Vec::new(),
+            out: Vec::new(),
+        }
+    }
+
+    /// The capacity of the largest buffer, in bytes.
+    #[cfg(feature = "std")]
+    fn largest(&self) -> usize {
+        [
+            self.first.capacity() * 4,
+            self.second.capacity() * 4,
+            self.store.lits.capacity(),
+            self.store.matches.capacity() * core::mem::size_of::<super::block::Match>(),
+            self.seqs.capacity() * core::mem::size_of::<Seq>(),
+            self.out.capacity(),
+        ]
+        .into_iter()
+        .max()
+        .unwrap_or(0)
+    }
+}
+
+#[cfg(feature = "std")]
+std::thread_local! {
+    /// The calling thread's context.
+    static CONTEXT: core::cell::RefCell<Context> = core::cell::RefCell::new(Context::new());
+}
+
+/// Runs `f` with the thread's kept context (a new one without `std`, or when it is in use
+/// further up the stack); one grown above [`KEPT`] is freed afterwards.
+pub(crate) fn with_context<R>(f: impl FnOnce(&mut Context) -> R) -> R {
+    #[cfg(feature = "std")]
+    {
+        CONTEXT.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut ctx) => {
+                let r = f(&mut ctx);
+                if ctx.largest() > KEPT {
+                    *ctx = Context::new();
+                }
+                r
+            }
+            Err(_) => f(&mut Context::new()),
+        })
+    }
+    #[cfg(not(feature = "std"))]
+    {
+        f(&mut Context::new())
+    }
+}

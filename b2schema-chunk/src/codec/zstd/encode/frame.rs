@@ -1,0 +1,197 @@
+//! One zstd frame as libzstd's one-shot `ZSTD_compressCCtx` writes it (RFC 8878 §3.1.1): the
+//! header with the content size (single segment when the window covers the content; no
+//! checksum; the dictionary's id when it has one), then blocks of at most 128 KiB, each parsed
+//! by the level's match finder and written by [`super::block`].
+
+use super::block::{self, Blocks, MAX_BLOCK, Store};
+use super::context::Context;
+use super::match_fast::{Window, dfast, fast};
+use super::match_lazy::{Chain, lazy};
+use super::matching::{EMPTY, hash, mls};
+use super::params::{Params, Strategy, params};
+use alloc::vec::Vec;
+
+/// The zstd frame magic number.
+const MAGIC: u32 = 0xFD2F_B528;
+
+/// The strongest strategy this encoder runs. (`btlazy2` run as lazy2 over the hash chain was
+/// measured and left out: up to 4x libzstd's size on counters at level 11, BENCHMARKS.md.)
+pub(crate) const STRONGEST: Strategy = Strategy::Lazy2;
+
+/// The frame of `input` at `level` (with the raw-content dictionary `dict`, whose id is
+/// `dict_id`, 0 for none); `None` when the level's strategy is not this encoder's or the input
+/// is too large for its 32-bit positions.
+#[cfg(test)]
+pub(crate) fn compress(level: i32, input: &[u8], dict: &[u8], dict_id: u32) -> Option<Vec<u8>> {
+    super::context::with_context(|ctx| compress_with(ctx, level, input, dict, dict_id).map(<[u8]>::to_vec))
+}
+
+/// [`compress`] with the tables, buffers and output of `ctx` (kept by the caller from frame to
+/// frame, as libzstd's `ZSTD_CCtx`): the frame, in `ctx`'s output buffer.
+pub(crate) fn compress_with<'c>(
+    ctx: &'c mut Context,
+    level: i32,
+    input: &[u8],
+    dict: &[u8],
+    dict_id: u32,
+) -> Option<&'c [u8]> {
+    let p = params(level, input.len(), dict.len());
+    if p.strategy > STRONGEST || input.len() as u64 + dict.len() as u64 >= u64::from(u32::MAX - 64) {
+        return None;
+    }
+    let Context { first, second, store, seqs, out } = ctx;
+    // Room for the frame stored raw: no reallocation whatever the blocks become.
+    out.clear();
+    out.reserve(input.len() + 3 * input.len().div_ceil(92 * 1024) + 32);
+    header(out, &p, input.len(), dict_id);
+    let src: alloc::borrow::Cow<'_, [u8]> = if dict.is_empty() {
+        alloc::borrow::Cow::Borrowed(input)
+    } else {
+        let mut v = Vec::with_capacity(dict.len() + input.len());
+        v.extend_from_slice(dict);
+        v.extend_from_slice(input);
+        alloc::borrow::Cow::Owned(v)
+    };
+    let src = &src[..];
+    let window = 1usize << p.window_log;
+    let block_max = MAX_BLOCK.min(window);
+    if input.is_empty() {
+        out.extend_from_slice(&1u32.to_le_bytes()[..3]);
+        return Some(out);
+    }
+    let mut finder = Finder::new(&p, src, dict.len(), first, second);
+    let mut blocks = Blocks::new(core::mem::take(seqs));
+    let mut rep = [1u32, 4];
+    let mut pos = dict.len();
+    let header_len = out.len();
+    while pos < src.len() {
+        // libzstd's `ZSTD_optimalBlockSize`: once the frame saves 3 bytes, full blocks of the
+        // faster strategies are cut at 92 KiB ("blind split"); lazy2 and above keep 128 KiB
+        // here (libzstd's split by fingerprints is not this encoder's).
+        let saved = (pos - dict.len()) as i64 - (out.len() - header_len) as i64;
+        let size = if src.len() - pos >= MAX_BLOCK
+            && block_max >= MAX_BLOCK
+            && saved >= 3
+            && p.strategy < Strategy::Lazy2
+        {
+            92 * 1024
+        } else {
+            block_max
+        };
+        let end = (pos + size).min(src.len());
+        store.clear();
+        let w = Window { src, start: pos, end, low: 0, max_dist: window };
+        finder.run(&w, &mut rep, store);
+        block::write(out, &src[pos..end], store, end == src.len(), &mut blocks);
+        pos = end;
+    }
+    *seqs = blocks.seqs;
+    Some(out)
+}
+
+/// `table` as `1 << log` empty entries, its allocation kept.
+fn emptied(table: &mut Vec<u32>, log: u32) -> &mut [u32] {
+    table.clear();
+    table.resize(1 << log, EMPTY);
+    table
+}
+
+/// The frame header (RFC 8878 §3.1.1.1) as libzstd's `ZSTD_writeFrameHeader`.
+fn header(out: &mut Vec<u8>, p: &Params, n: usize, dict_id: u32) {
+    out.extend_from_slice(&MAGIC.to_le_bytes());
+    let n64 = n as u64;
+    let single = (1u64 << p.window_log) >= n64;
+    let fcs: u8 = u8::from(n64 >= 256) + u8::from(n64 >= 65_536 + 256) + u8::from(n64 >= 0xFFFF_FFFF);
+    let did: u8 = match dict_id {
+        0 => 0,
+        1..=255 => 1,
+        256..=65_535 => 2,
+        _ => 3,
+    };
+    out.push(did | u8::from(single) << 5 | fcs << 6);
+    if !single {
+        out.push(((p.window_log - 10) << 3) as u8);
+    }
+    match did {
+        0 => {}
+        1 => out.push(dict_id as u8),
+        2 => out.extend_from_slice(&(dict_id as u16).to_le_bytes()),
+        _ => out.extend_from_slice(&dict_id.to_le_bytes()),
+    }
+    match fcs {
+        0 if single => out.push(n as u8),
+        0 => {}
+        1 => out.extend_from_slice(&((n - 256) as u16).to_le_bytes()),
+        2 => out.extend_from_slice(&(n as u32).to_le_bytes()),
+        _ => out.extend_from_slice(&n64.to_le_bytes()),
+    }
+}
+
+/// A level's match finder and its tables (in a [`Context`]'s).
+enum Finder<'t> {
+    Fast { table: &'t mut [u32], hlog: u32, mls: u32 },
+    DFast { long: &'t mut [u32], short: &'t mut [u32], logs: (u32, u32, u32) },
+    Lazy { head: &'t mut [u32], prev: &'t mut [u32], p: Params, depth: u32, next: usize },
+}
+
+impl<'t> Finder<'t> {
+    /// The finder of `p` over the tables `first` and `second`, emptied and then filled with the
+    /// dictionary's positions (`src[..dict]`).
+    fn new(p: &Params, src: &[u8], dict: usize, first: &'t mut Vec<u32>, second: &'t mut Vec<u32>) -> Self {
+        match p.strategy {
+            Strategy::Fast => {
+                let (hlog, mls) = (p.hash_log, mls(p.min_match, 7));
+                let table = emptied(first, hlog);
+                for i in 0..dict.saturating_sub(8) {
+                    table[hash(src, i, hlog, mls)] = i as u32;
+                }
+                Finder::Fast { table, hlog, mls }
+            }
+            Strategy::DFast => {
+                let logs = (p.hash_log, p.chain_log, mls(p.min_match, 7));
+                let long = emptied(first, logs.0);
+                let short = emptied(second, logs.1);
+                for i in 0..dict.saturating_sub(8) {
+                    long[hash(src, i, logs.0, 8)] = i as u32;
+                    short[hash(src, i, logs.1, logs.2)] = i as u32;
+                }
+                Finder::DFast { long, short, logs }
+            }
+            s => {
+                let depth = match s {
+                    Strategy::Greedy => 0,
+                    Strategy::Lazy => 1,
+                    _ => 2,
+                };
+                Finder::Lazy {
+                    head: emptied(first, p.hash_log),
+                    prev: emptied(second, p.chain_log),
+                    p: *p,
+                    depth,
+                    next: 0,
+                }
+            }
+        }
+    }
+
+    fn run(&mut self, w: &Window<'_>, rep: &mut [u32; 2], store: &mut Store) {
+        match self {
+            Finder::Fast { table, hlog, mls } => fast(w, table, *hlog, *mls, rep, store),
+            Finder::DFast { long, short, logs } => dfast(w, long, short, *logs, rep, store),
+            Finder::Lazy { head, prev, p, depth, next } => {
+                let mut c = Chain {
+                    head,
+                    prev,
+                    hash_log: p.hash_log,
+                    chain_mask: (1 << p.chain_log) - 1,
+                    mls: mls(p.min_match, 6),
+                    attempts: 1 << p.search_log,
+                    next: *next,
+                    skipping: false,
+                };
+                lazy(w, &mut c, *depth, rep, store);
+                *next = c.next;
+            }
+        }
+    }
+}

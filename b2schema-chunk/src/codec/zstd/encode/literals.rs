@@ -1,0 +1,126 @@
+//! The literals section (RFC 8878 §3.1.1.3.1): raw, RLE, Huffman-compressed with a new table or
+//! with the previous block's (treeless), whichever libzstd's rules pick.
+
+use super::huffman::HufCode;
+use alloc::vec::Vec;
+
+/// The Huffman code a later block may reuse.
+#[derive(Clone)]
+pub(crate) struct HufState {
+    pub(crate) code: HufCode,
+    pub(crate) valid: bool,
+}
+
+impl HufState {
+    pub(crate) fn new() -> Self {
+        HufState { code: HufCode::new(), valid: false }
+    }
+}
+
+/// Appends a raw (type 0) or RLE (type 1) section header for `n` bytes.
+fn plain_header(out: &mut Vec<u8>, kind: u8, n: usize) {
+    let n32 = n as u32;
+    if n < 32 {
+        out.push(kind | (n32 << 3) as u8);
+    } else if n < 4096 {
+        out.extend_from_slice(&((u32::from(kind) | 1 << 2 | n32 << 4) as u16).to_le_bytes());
+    } else {
+        out.extend_from_slice(&(u32::from(kind) | 3 << 2 | n32 << 4).to_le_bytes()[..3]);
+    }
+}
+
+fn raw(out: &mut Vec<u8>, lits: &[u8]) {
+    plain_header(out, 0, lits.len());
+    out.extend_from_slice(lits);
+}
+
+/// Appends the literals section of `lits`; `prev` is the reusable code, updated when a new one
+/// is written (the caller commits it only with the block). `min_gain_log` as libzstd's
+/// `ZSTD_minGain`.
+pub(crate) fn encode(out: &mut Vec<u8>, lits: &[u8], prev: &mut HufState, min_gain_log: u32) {
+    let n = lits.len();
+    let min_size = if prev.valid { 6 } else { 63 };
+    if n <= min_size {
+        if n > 0 && lits.iter().all(|&b| b == lits[0]) && n > 2 {
+            plain_header(out, 1, n);
+            out.push(lits[0]);
+        } else {
+            raw(out, lits);
+        }
+        return;
+    }
+    let count = histogram(lits);
+    let max_symbol = count.iter().rposition(|&c| c > 0).unwrap_or(0);
+    let largest = count.iter().copied().max().unwrap_or(0) as usize;
+    if largest == n {
+        plain_header(out, 1, n);
+        out.push(lits[0]);
+        return;
+    }
+    // libzstd: a histogram this flat is not worth a table.
+    if largest <= (n >> 7) + 4 {
+        raw(out, lits);
+        return;
+    }
+    let four = n >= 256;
+    let header_len = 3 + usize::from(n >= 1024) + usize::from(n >= 16 * 1024);
+    let at = out.len();
+    out.resize(at + header_len, 0);
+    let mut new = HufCode::new();
+    new.build(&count, max_symbol);
+    let mut table = Vec::new();
+    let new_ok = new.write(&mut table);
+    let new_bits = new.cost(&count, max_symbol);
+    let reuse = prev.valid && prev.code.covers(&count, max_symbol) && {
+        let old_bits = prev.code.cost(&count, max_symbol);
+        !new_ok || old_bits <= new_bits + table.len() * 8 || table.len() + 12 >= n
+    };
+    let ok = if reuse {
+        prev.code.encode(out, lits, four)
+    } else if new_ok {
+        out.extend_from_slice(&table);
+        new.encode(out, lits, four)
+    } else {
+        false
+    };
+    let csize = out.len() - at - header_len;
+    let min_gain = (n >> min_gain_log) + 2;
+    if !ok || csize + header_len >= n.saturating_sub(min_gain) || csize >= 1 << 18 {
+        out.truncate(at);
+        raw(out, lits);
+        return;
+    }
+    let kind: u32 = if reuse { 3 } else { 2 };
+    let (sf, bits): (u32, u32) = match header_len {
+        3 if !four => (0, 10),
+        3 => (1, 10),
+        4 => (2, 14),
+        _ => (3, 18),
+    };
+    let h = u64::from(kind | sf << 2) | (n as u64) << 4 | (csize as u64) << (4 + bits);
+    out[at..at + header_len].copy_from_slice(&h.to_le_bytes()[..header_len]);
+    if !reuse {
+        prev.code = new;
+        prev.valid = true;
+    }
+}
+
+/// The count of each byte value, in four interleaved tables (no store-to-load stall on runs).
+fn histogram(lits: &[u8]) -> [u32; 256] {
+    let mut t = [[0u32; 256]; 4];
+    let mut chunks = lits.chunks_exact(4);
+    for c in chunks.by_ref() {
+        t[0][c[0] as usize] += 1;
+        t[1][c[1] as usize] += 1;
+        t[2][c[2] as usize] += 1;
+        t[3][c[3] as usize] += 1;
+    }
+    for &b in chunks.remainder() {
+        t[0][b as usize] += 1;
+    }
+    let mut count = [0u32; 256];
+    for (i, c) in count.iter_mut().enumerate() {
+        *c = t[0][i] + t[1][i] + t[2][i] + t[3][i];
+    }
+    count
+}

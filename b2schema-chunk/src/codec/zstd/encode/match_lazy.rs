@@ -1,0 +1,186 @@
+//! The `greedy`, `lazy` and `lazy2` parsers (libzstd's `ZSTD_compressBlock_lazy_generic`, depth
+//! 0, 1, 2) over a hash chain finder (`ZSTD_HcFindBestMatch`): at each position the repeat
+//! offset and the best of `1 << searchLog` chained candidates; the lazy ones then try the next
+//! one or two positions and keep a later match when its estimated gain is larger.
+
+use super::block::Store;
+use super::fse::highbit;
+use super::match_fast::{SEARCH_STRENGTH, Window, catch_up};
+use super::matching::{EMPTY, count, hash_n, read32};
+
+/// The hash chain: heads per hash, and each position's previous one of the same hash.
+pub(crate) struct Chain<'t> {
+    pub(crate) head: &'t mut [u32],
+    pub(crate) prev: &'t mut [u32],
+    pub(crate) hash_log: u32,
+    pub(crate) chain_mask: usize,
+    pub(crate) mls: u32,
+    pub(crate) attempts: u32,
+    /// The next position to insert.
+    pub(crate) next: usize,
+    /// libzstd's `lazySkipping`: after long runs without a match, only the searched positions
+    /// are inserted.
+    pub(crate) skipping: bool,
+}
+
+impl Chain<'_> {
+    /// Inserts every position up to `ip` (excluded) and returns the head for `ip`.
+    #[inline(always)]
+    fn insert<const MLS: u32>(&mut self, s: &[u8], ip: usize) -> u32 {
+        while self.next < ip {
+            let h = hash_n::<MLS>(s, self.next, self.hash_log);
+            self.prev[self.next & self.chain_mask] = self.head[h];
+            self.head[h] = self.next as u32;
+            self.next += 1;
+            if self.skipping {
+                self.next = ip;
+            }
+        }
+        self.head[hash_n::<MLS>(s, ip, self.hash_log)]
+    }
+
+    /// The longest match at `ip` (at least 4 bytes): its length and offset base (offset + 3).
+    #[inline(always)]
+    fn best<const MLS: u32>(&mut self, w: &Window<'_>, ip: usize) -> (usize, u32) {
+        let s = w.src;
+        let chain_size = self.chain_mask + 1;
+        let min_chain = ip.saturating_sub(chain_size);
+        let low = w.low.max(ip.saturating_sub(w.max_dist));
+        let mut m = self.insert::<MLS>(s, ip);
+        let mut ml = 3usize;
+        let mut off = 0u32;
+        let mut attempts = self.attempts;
+        while m != EMPTY && (m as usize) >= low && attempts > 0 {
+            let mu = m as usize;
+            if mu >= ip {
+                break;
+            }
+            if s.get(mu + ml) == s.get(ip + ml) && ip + ml < w.end {
+                let l = count(s, ip, mu, w.end);
+                if l > ml {
+                    ml = l;
+                    off = (ip - mu) as u32 + 3;
+                    if ip + l == w.end {
+                        break;
+                    }
+                }
+            }
+            if mu <= min_chain {
+                break;
+            }
+            m = self.prev[mu & self.chain_mask];
+            attempts -= 1;
+        }
+        if off == 0 { (0, 0) } else { (ml, off) }
+    }
+}
+
+/// libzstd's `kLazySkippingStep`.
+const LAZY_SKIPPING_STEP: usize = 8;
+
+/// One block parsed with lookahead `depth` (0 greedy, 1 lazy, 2 lazy2).
+pub(crate) fn lazy(w: &Window<'_>, c: &mut Chain<'_>, depth: u32, rep: &mut [u32; 2], store: &mut Store) {
+    match c.mls {
+        5 => lazy_n::<5>(w, c, depth, rep, store),
+        6 => lazy_n::<6>(w, c, depth, rep, store),
+        _ => lazy_n::<4>(w, c, depth, rep, store),
+    }
+}
+
+fn lazy_n<const MLS: u32>(
+    w: &Window<'_>,
+    c: &mut Chain<'_>,
+    depth: u32,
+    rep: &mut [u32; 2],
+    store: &mut Store,
+) {
+    let s = w.src;
+    let end = w.end;
+    let Some(limit) = w.limit(store) else {
+        return;
+    };
+    let (mut off1, mut off2) = (rep[0], rep[1]);
+    let mut ip = w.first();
+    let mut anchor = w.start;
+    let hb = |o: u32| highbit(o) as i64;
+    while ip < limit {
+        let mut len = 0usize;
+        let mut off = 0u32; // offset base: 1 the repeat offset, else offset + 3
+        let mut start = ip + 1;
+        if w.rep_ok(off1, ip + 1) && read32(s, ip + 1) == read32(s, ip + 1 - off1 as usize) {
+            len = count(s, ip + 5, ip + 5 - off1 as usize, end) + 4;
+            off = 1;
+        }
+        if !(depth == 0 && len > 0) {
+            let (l2, o2) = c.best::<MLS>(w, ip);
+            if l2 > len {
+                len = l2;
+                off = o2;
+                start = ip;
+            }
+            if len < 4 {
+                let step = ((ip - anchor) >> SEARCH_STRENGTH) + 1;
+                ip += step;
+                c.skipping = step > LAZY_SKIPPING_STEP;
+                continue;
+            }
+            let mut d = 0;
+            while d < depth && ip < limit {
+                d += 1;
+                ip += 1;
+                let mut better = false;
+                if off != 0 && w.rep_ok(off1, ip) && read32(s, ip) == read32(s, ip - off1 as usize) {
+                    let ml_rep = count(s, ip + 4, ip + 4 - off1 as usize, end) + 4;
+                    let gain2 = ml_rep as i64 * if d == 1 { 3 } else { 4 };
+                    let gain1 = len as i64 * if d == 1 { 3 } else { 4 } - hb(off) + 1;
+                    if ml_rep >= 4 && gain2 > gain1 {
+                        len = ml_rep;
+                        off = 1;
+                        start = ip;
+                    }
+                }
+                let (l2, o2) = c.best::<MLS>(w, ip);
+                if l2 >= 4 {
+                    let gain2 = l2 as i64 * 4 - hb(o2);
+                    let gain1 = len as i64 * 4 - hb(off) + if d == 1 { 4 } else { 7 };
+                    if gain2 > gain1 {
+                        len = l2;
+                        off = o2;
+                        start = ip;
+                        better = true;
+                    }
+                }
+                if better {
+                    d = 0;
+                    continue;
+                }
+                if d == 1 && depth == 2 {
+                    continue;
+                }
+                break;
+            }
+        }
+        let dist;
+        if off > 3 {
+            dist = (off - 3) as usize;
+            start = catch_up(w, start, start - dist, anchor, &mut len);
+            off2 = off1;
+            off1 = dist as u32;
+        } else {
+            dist = off1 as usize;
+        }
+        c.skipping = false;
+        store.push(&s[anchor..start], len, dist);
+        ip = start + len;
+        anchor = ip;
+        while ip <= limit && w.rep_ok(off2, ip) && read32(s, ip) == read32(s, ip - off2 as usize) {
+            let r = count(s, ip + 4, ip + 4 - off2 as usize, end) + 4;
+            core::mem::swap(&mut off1, &mut off2);
+            store.push(&[], r, off1 as usize);
+            ip += r;
+            anchor = ip;
+        }
+    }
+    store.lits.extend_from_slice(&s[anchor..end]);
+    *rep = [off1, off2];
+}

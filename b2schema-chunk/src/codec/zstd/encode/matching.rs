@@ -1,0 +1,84 @@
+//! What every match finder uses: little-endian reads, the length of a common prefix, and
+//! libzstd's multiplicative hashes of the first 4 to 8 bytes of a position.
+
+/// Positions not in a table.
+pub(crate) const EMPTY: u32 = u32::MAX;
+
+/// Bytes a finder may read past a position it hashes (libzstd's `HASH_READ_SIZE`).
+pub(crate) const READ: usize = 8;
+
+#[inline(always)]
+pub(crate) fn read32(s: &[u8], at: usize) -> u32 {
+    match s.get(at..at + 4) {
+        Some(b) => u32::from_le_bytes([b[0], b[1], b[2], b[3]]),
+        None => 0,
+    }
+}
+
+#[inline(always)]
+pub(crate) fn read64(s: &[u8], at: usize) -> u64 {
+    match s.get(at..at + 8) {
+        Some(b) => u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]),
+        None => 0,
+    }
+}
+
+/// The length of the common prefix of `s[a..end]` and `s[b..]` (`b < a`), eight bytes at a
+/// time over two slices cut once.
+#[inline(always)]
+pub(crate) fn count(s: &[u8], a: usize, b: usize, end: usize) -> usize {
+    let end = end.min(s.len());
+    let n = end.saturating_sub(a);
+    let (Some(x), Some(y)) = (s.get(a..a + n), s.get(b..b + n)) else {
+        return 0;
+    };
+    let mut i = 0;
+    let (xc, _) = x.as_chunks::<8>();
+    let (yc, _) = y.as_chunks::<8>();
+    for (cx, cy) in xc.iter().zip(yc) {
+        let d = u64::from_le_bytes(*cx) ^ u64::from_le_bytes(*cy);
+        if d != 0 {
+            return i + (d.trailing_zeros() >> 3) as usize;
+        }
+        i += 8;
+    }
+    while i < n && x[i] == y[i] {
+        i += 1;
+    }
+    i
+}
+
+const PRIME4: u32 = 2_654_435_761;
+const PRIME5: u64 = 889_523_592_379;
+const PRIME6: u64 = 227_718_039_650_203;
+const PRIME7: u64 = 58_295_818_150_454_627;
+const PRIME8: u64 = 0xCF1B_BCDC_B7A5_6463;
+
+/// libzstd's `ZSTD_hashPtr`: the first `mls` bytes at `at` hashed to `log` bits.
+#[inline(always)]
+pub(crate) fn hash(s: &[u8], at: usize, log: u32, mls: u32) -> usize {
+    match mls {
+        5 => hash_n::<5>(s, at, log),
+        6 => hash_n::<6>(s, at, log),
+        7 => hash_n::<7>(s, at, log),
+        8 => hash_n::<8>(s, at, log),
+        _ => hash_n::<4>(s, at, log),
+    }
+}
+
+/// [`hash`] of a constant length.
+#[inline(always)]
+pub(crate) fn hash_n<const MLS: u32>(s: &[u8], at: usize, log: u32) -> usize {
+    match MLS {
+        5 => ((read64(s, at) << 24).wrapping_mul(PRIME5) >> (64 - log)) as usize,
+        6 => ((read64(s, at) << 16).wrapping_mul(PRIME6) >> (64 - log)) as usize,
+        7 => ((read64(s, at) << 8).wrapping_mul(PRIME7) >> (64 - log)) as usize,
+        8 => (read64(s, at).wrapping_mul(PRIME8) >> (64 - log)) as usize,
+        _ => (read32(s, at).wrapping_mul(PRIME4) >> (32 - log)) as usize,
+    }
+}
+
+/// The minimum match length a finder hashes (libzstd clamps `minMatch` to 4..=6 or 4..=7).
+pub(crate) fn mls(min_match: u32, max: u32) -> u32 {
+    min_match.clamp(4, max)
+}

@@ -1,0 +1,231 @@
+//! This crate's zstd encoder: every frame it writes decoded by libzstd and by this crate's
+//! decoder to the original bytes, on generated inputs at every level it serves.
+
+use super::block::off_base;
+use super::frame::compress;
+use crate::codec::zstd::decode::Decoder;
+use crate::test_data::noise;
+use alloc::vec::Vec;
+use proptest::prelude::*;
+
+/// The zstd levels of c-blosc2's clevels 1 to 5 and the dictionary's (1).
+const LEVELS: [i32; 5] = [1, 3, 5, 7, 9];
+
+/// Encodes `input` at `level` (with the raw-content dictionary `dict`) and checks that libzstd
+/// and this crate's decoder both give it back; the frame's size (0 where the level's strategy
+/// for this size is stronger than this encoder's: level 9 up to 16 KiB is btlazy2, checked).
+fn round_trip(level: i32, input: &[u8], dict: &[u8]) -> usize {
+    let Some(frame) = compress(level, input, dict, 0) else {
+        let p = super::params::params(level, input.len(), dict.len());
+        assert!(
+            p.strategy > super::frame::STRONGEST,
+            "level {level}, {} bytes is this encoder's",
+            input.len()
+        );
+        assert!(
+            level == 9 && input.len() + dict.len() <= 16 * 1024,
+            "level {level}: only level 9 on small inputs"
+        );
+        return 0;
+    };
+    let back = if dict.is_empty() {
+        zstd::bulk::decompress(&frame, input.len()).expect("libzstd decodes the frame")
+    } else {
+        let mut d = zstd::bulk::Decompressor::with_dictionary(dict).expect("a raw dictionary");
+        d.decompress(&frame, input.len()).expect("libzstd decodes the frame")
+    };
+    assert!(back == input, "libzstd: level {level}, {} bytes", input.len());
+    let mut dec =
+        if dict.is_empty() { Decoder::new() } else { Decoder::with_dict(dict).expect("a raw dictionary") };
+    let mut out = alloc::vec![0u8; input.len()];
+    let n = dec.decode(&frame, &mut out).expect("this crate's decoder decodes the frame");
+    assert!(n == input.len() && out == input, "ours: level {level}, {} bytes", input.len());
+    frame.len()
+}
+
+fn shuffled_smooth(n: usize) -> Vec<u8> {
+    let v: Vec<u8> =
+        (0..n.div_ceil(8)).flat_map(|i| ((i as f64 * 1e-3).sin() * 100.0).to_le_bytes()).collect();
+    let m = v.len() / 8;
+    let mut out = alloc::vec![0u8; v.len()];
+    for i in 0..m {
+        for b in 0..8 {
+            out[b * m + i] = v[i * 8 + b];
+        }
+    }
+    out.truncate(n);
+    out
+}
+
+fn text(n: usize, seed: u64) -> Vec<u8> {
+    let words: [&[u8]; 8] =
+        [b"frame ", b"block ", b"literal ", b"match\n", b"offset ", b"the ", b"a ", b"zstd "];
+    let mut out = Vec::with_capacity(n + 8);
+    let mut x = seed | 1;
+    while out.len() < n {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        out.extend_from_slice(words[(x % 8) as usize]);
+    }
+    out.truncate(n);
+    out
+}
+
+/// One generated input of `n` bytes of kind `kind`.
+fn input(kind: u8, n: usize, seed: u64) -> Vec<u8> {
+    match kind % 6 {
+        0 => alloc::vec![(seed & 0xff) as u8; n],
+        1 => noise(n, seed),
+        2 => shuffled_smooth(n),
+        3 => (0..n.div_ceil(4)).flat_map(|i| (i as u32 + seed as u32).to_le_bytes()).take(n).collect(),
+        4 => text(n, seed),
+        // Runs of random lengths with repeats at several distances.
+        _ => {
+            let base = noise(n.min(300) + 1, seed);
+            (0..n).map(|i| base[(i / (1 + (i % 7))) % base.len()]).collect()
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+    /// Sizes from empty to past two blocks, every kind, every level: both decoders agree.
+    #[test]
+    fn frames_decode_to_the_input(kind in 0u8..6, n in prop_oneof![0usize..300, 300usize..40_000, 131_000usize..263_000], seed in any::<u64>()) {
+        let data = input(kind, n, seed);
+        for level in LEVELS {
+            round_trip(level, &data, &[]);
+        }
+    }
+}
+
+#[test]
+fn block_boundaries_and_tiny_inputs() {
+    for n in [0, 1, 2, 7, 8, 9, 63, 64, 256, 131_071, 131_072, 131_073, 262_145] {
+        for kind in 0..6 {
+            let data = input(kind, n, n as u64 + 17);
+            for level in LEVELS {
+                round_trip(level, &data, &[]);
+            }
+        }
+    }
+}
+
+/// Incompressible input: blocks stored raw, the frame at most a few bytes over the input.
+#[test]
+fn incompressible_input_costs_only_headers() {
+    let data = noise(300_000, 5);
+    for level in LEVELS {
+        let n = round_trip(level, &data, &[]);
+        assert!(n <= data.len() + 20, "level {level}: {n} bytes");
+    }
+}
+
+/// A raw-content dictionary at level 1, as c-blosc2 uses it: matches reach into it.
+#[test]
+fn raw_dictionary_frames_decode() {
+    let dict = text(20_000, 3);
+    let mut data = crate::test_data::dict_pieces(&dict);
+    data.extend_from_slice(&dict[5_000..9_000]);
+    let with = round_trip(1, &data, &dict);
+    let without = round_trip(1, &data, &[]);
+    assert!(with < without, "the dictionary helps: {with} against {without}");
+}
+
+/// The repeat offsets as RFC 8878 §3.1.2.5 updates them, the literal length 0 shift included.
+#[test]
+fn repeat_offset_codes_follow_the_decoder() {
+    let mut rep = [1, 4, 8];
+    assert_eq!(off_base(5, 4, &mut rep), 2);
+    assert_eq!(rep, [4, 1, 8]);
+    assert_eq!(off_base(0, 1, &mut rep), 1, "literal length 0: code 1 is the second offset");
+    assert_eq!(rep, [1, 4, 8]);
+    assert_eq!(off_base(0, 8, &mut rep), 2);
+    assert_eq!(rep, [8, 1, 4]);
+    assert_eq!(off_base(0, 7, &mut rep), 3, "literal length 0: code 3 is the first offset minus one");
+    assert_eq!(rep, [7, 8, 1]);
+    assert_eq!(off_base(3, 7, &mut rep), 1);
+    assert_eq!(off_base(3, 100, &mut rep), 103);
+    assert_eq!(rep, [100, 7, 8]);
+}
+
+/// The sizes stay libzstd's on these inputs (within 1 % plus a few bytes per frame).
+#[test]
+fn sizes_near_libzstd() {
+    for (kind, n) in [(2u8, 200_000usize), (3, 100_000), (4, 200_000), (5, 60_000)] {
+        let data = input(kind, n, 9);
+        for level in LEVELS {
+            let ours = round_trip(level, &data, &[]);
+            assert!(ours > 0);
+            let theirs = zstd::bulk::compress(&data, level).expect("libzstd").len();
+            assert!(ours * 100 <= theirs * 101 + 800, "kind {kind} level {level}: {ours} against {theirs}");
+        }
+    }
+}
+
+/// Literals whose Huffman tree is 20 deep (symbol `i` about twice as frequent as `i + 1`, in
+/// an order without repeats): the codes are limited to 11 bits and stay complete.
+#[test]
+fn huffman_codes_deeper_than_11_bits_are_limited() {
+    let mut data = Vec::new();
+    let mut x = 0x2545_F491_4F6C_DD1Du64;
+    while data.len() < 100_000 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        // The number of trailing ones: geometric, 20 symbols.
+        data.push(b'A' + (x.trailing_ones() as u8).min(19));
+    }
+    let mut count = [0u32; 256];
+    data.iter().for_each(|&b| count[b as usize] += 1);
+    let mut code = super::huffman::HufCode::new();
+    code.build(&count, usize::from(b'A') + 19);
+    assert_eq!(code.len.iter().copied().max(), Some(11));
+    for level in LEVELS {
+        round_trip(level, &data, &[]);
+    }
+}
+
+/// The path a clevel switched to this encoder takes (`encode_own` at the clevel's zstd level):
+/// the frame decodes through the chunk's zstd state; one byte less room is "does not fit" (0);
+/// levels 11 and above (btlazy2 and stronger at this size) are left to `rusty_zstd` (`None`).
+#[test]
+fn clevels_frames_fit_the_chunk_path() {
+    let data = input(4, 50_000, 1);
+    for clevel in 1..=9u8 {
+        let level = super::levels::setting(clevel).level;
+        let mut out = alloc::vec![0u8; data.len()];
+        let Some(n) = super::encode_own(level, &data, &mut out) else {
+            assert!(level >= 11, "level {level} is this encoder's");
+            continue;
+        };
+        assert!(level < 11 && n > 0 && n < data.len() / 2, "level {level}: {n} bytes");
+        let mut back = alloc::vec![0u8; data.len()];
+        assert_eq!(crate::codec::zstd::ZstdState::new().decode(&out[..n], &mut back), Ok(data.len()));
+        assert!(back == data);
+        assert_eq!(super::encode_own(level, &data, &mut out[..n - 1]), Some(0));
+    }
+}
+
+/// A context reused from frame to frame writes the same frames as a new one: its tables are
+/// emptied before each frame (a stale position from the previous input would be a candidate the
+/// new frame's finder verifies against other bytes, and parse differently), whatever the level,
+/// table size and input before it (a
+/// stale position checked against a stream of two symbols is a match a new context lacks).
+#[test]
+fn a_reused_context_writes_the_frames_of_a_new_one() {
+    use super::context::Context;
+    use super::frame::compress_with;
+    let text: Vec<u8> = (0..200_000u32).flat_map(|i| ((i / 7) % 251).to_le_bytes()).collect();
+    // Two symbols at random: most stale positions the finder verified would match 4 to 8 bytes.
+    let other: Vec<u8> = noise(150_000, 11).iter().map(|b| b'a' + (b & 1)).collect();
+    let mut kept = Context::new();
+    for level in [9, 1, 5, 3, 7, 1, 9] {
+        for input in [&text[..], &other[..], &text[..4096]] {
+            let fresh = compress_with(&mut Context::new(), level, input, &[], 0).map(<[u8]>::to_vec);
+            let reused = compress_with(&mut kept, level, input, &[], 0).map(<[u8]>::to_vec);
+            assert!(fresh == reused, "level {level}, {} bytes", input.len());
+        }
+    }
+}

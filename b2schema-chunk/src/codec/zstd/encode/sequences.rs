@@ -1,0 +1,258 @@
+//! The sequences section (RFC 8878 §3.1.1.3.2): each sequence's literal length, match length
+//! and offset codes, the table mode of each of the three (predefined, RLE, compressed or the
+//! previous block's) chosen by estimated cost as libzstd's `ZSTD_selectEncodingType`, and the
+//! backward bitstream.
+
+use super::bits::BitWriter;
+use super::fse::{self, CTable, highbit};
+use crate::codec::zstd::tables::{LL_BASE, LL_BITS, LL_DEFAULT, ML_BASE, ML_BITS, ML_DEFAULT, OF_DEFAULT};
+use alloc::vec::Vec;
+
+/// One sequence: literals before it, the match length (at least 3) and the offset value
+/// (1-3 repeat codes, otherwise the offset plus 3).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Seq {
+    pub(crate) lit_len: u32,
+    pub(crate) match_len: u32,
+    pub(crate) off_base: u32,
+}
+
+/// The literal length code of `v` (the largest baseline not above it).
+#[inline(always)]
+pub(crate) fn ll_code(v: u32) -> u8 {
+    if v < 64 { LL_CODE[v as usize] } else { (highbit(v) + 19) as u8 }
+}
+
+/// The match length code of a match of `len` bytes (at least 3).
+#[inline(always)]
+pub(crate) fn ml_code(len: u32) -> u8 {
+    let v = len - 3;
+    if v < 128 { ML_CODE[v as usize] } else { (highbit(v) + 36) as u8 }
+}
+
+const LL_CODE: [u8; 64] = codes::<64, 36>(&LL_BASE, 0);
+const ML_CODE: [u8; 128] = codes::<128, 53>(&ML_BASE, 3);
+
+const fn codes<const N: usize, const B: usize>(base: &[u32; B], shift: u32) -> [u8; N] {
+    let mut t = [0u8; N];
+    let mut v = 0;
+    while v < N {
+        let mut c = 0;
+        while c + 1 < B && base[c + 1] - shift <= v as u32 {
+            c += 1;
+        }
+        t[v] = c as u8;
+        v += 1;
+    }
+    t
+}
+
+/// Which table a kind of code used in the last block that had sequences.
+#[derive(Clone)]
+pub(crate) enum Prev {
+    None,
+    Table { norm: [i16; 53], log: u32, table: alloc::boxed::Box<CTable> },
+}
+
+/// One of the three kinds of codes: its limits and predefined table.
+struct KindInfo {
+    max_log: u32,
+    default: &'static [i16],
+    default_log: u32,
+}
+
+const LL: KindInfo = KindInfo { max_log: 9, default: &LL_DEFAULT, default_log: 6 };
+const OF: KindInfo = KindInfo { max_log: 8, default: &OF_DEFAULT, default_log: 5 };
+const ML: KindInfo = KindInfo { max_log: 9, default: &ML_DEFAULT, default_log: 6 };
+
+/// The predefined tables, built once per encoder.
+pub(crate) struct Defaults {
+    ll: CTable,
+    of: CTable,
+    ml: CTable,
+}
+
+impl Defaults {
+    pub(crate) fn new() -> Self {
+        let mut d = Defaults { ll: CTable::new(), of: CTable::new(), ml: CTable::new() };
+        d.ll.build(&LL_DEFAULT, 6);
+        d.of.build(&OF_DEFAULT, 5);
+        d.ml.build(&ML_DEFAULT, 6);
+        d
+    }
+}
+
+/// The tables a later block may repeat.
+#[derive(Clone)]
+pub(crate) struct SeqState {
+    pub(crate) prev: [Prev; 3],
+}
+
+impl SeqState {
+    pub(crate) fn new() -> Self {
+        SeqState { prev: [Prev::None, Prev::None, Prev::None] }
+    }
+}
+
+/// The table chosen for one kind.
+enum Chosen<'a> {
+    Table(&'a CTable),
+    Owned(alloc::boxed::Box<CTable>),
+    /// No table could describe the codes (the block is then stored raw).
+    Failed,
+}
+
+/// Picks and describes the table of one kind; returns its mode and the table.
+fn select<'a>(
+    out: &mut Vec<u8>,
+    codes: &[u8],
+    k: &KindInfo,
+    default: &'a CTable,
+    prev: &'a mut Prev,
+    scratch: &mut Vec<u8>,
+) -> (u8, Chosen<'a>) {
+    let mut count = [0u32; 53];
+    for &c in codes {
+        count[c as usize] += 1;
+    }
+    let n = codes.len();
+    let max_symbol = count.iter().rposition(|&c| c > 0).unwrap_or(0);
+    let most = count.iter().copied().max().unwrap_or(0) as usize;
+    let count = &count[..=max_symbol];
+    let basic =
+        if max_symbol < k.default.len() { fse::table_cost(k.default, k.default_log, count) } else { None };
+    if most == n && !(n <= 2 && basic.is_some()) {
+        out.push(codes[0]);
+        let mut t = alloc::boxed::Box::new(CTable::new());
+        t.build_rle(codes[0]);
+        *prev = Prev::None;
+        return (1, Chosen::Owned(t));
+    }
+    let repeat = match prev {
+        Prev::Table { norm, log, .. } => fse::table_cost(&norm[..], *log, count),
+        Prev::None => None,
+    };
+    // A new table: normalized without the last sequence's code (its state costs no bits).
+    let mut counted = [0u32; 53];
+    counted[..=max_symbol].copy_from_slice(count);
+    let mut total = n;
+    let last = codes[n - 1] as usize;
+    if counted[last] > 1 {
+        counted[last] -= 1;
+        total -= 1;
+    }
+    let log = fse::optimal_log(k.max_log, total, max_symbol);
+    let mut norm = [0i16; 53];
+    let fresh = fse::normalize(&mut norm[..=max_symbol], &counted[..=max_symbol], total, log, total >= 2048)
+        .and_then(|()| {
+            scratch.clear();
+            fse::write_ncount(scratch, &norm[..=max_symbol], log);
+            fse::table_cost(&norm[..=max_symbol], log, count).map(|c| c + scratch.len() as u64 * 8 * 256)
+        });
+    let best = [basic, repeat, fresh].into_iter().flatten().min();
+    match best {
+        Some(b) if Some(b) == basic => {
+            *prev = Prev::Table {
+                norm: pad(k.default),
+                log: k.default_log,
+                table: alloc::boxed::Box::new(default.clone()),
+            };
+            (0, Chosen::Table(default))
+        }
+        Some(b) if Some(b) == repeat => match prev {
+            Prev::Table { table, .. } => (3, Chosen::Table(table)),
+            Prev::None => (0, Chosen::Failed),
+        },
+        None => (0, Chosen::Failed),
+        _ => {
+            out.extend_from_slice(scratch);
+            let mut t = alloc::boxed::Box::new(CTable::new());
+            t.build(&norm[..=max_symbol], log);
+            *prev = Prev::Table { norm, log, table: t.clone() };
+            (2, Chosen::Owned(t))
+        }
+    }
+}
+
+fn pad(norm: &[i16]) -> [i16; 53] {
+    let mut p = [0i16; 53];
+    p[..norm.len()].copy_from_slice(norm);
+    p
+}
+
+/// Appends the sequences section of `seqs`; `None` when no table describes them (the caller
+/// stores the block raw).
+pub(crate) fn encode(out: &mut Vec<u8>, seqs: &[Seq], state: &mut SeqState, d: &Defaults) -> Option<()> {
+    let n = seqs.len();
+    if n < 128 {
+        out.push(n as u8);
+    } else if n < 0x7F00 {
+        out.extend_from_slice(&[(n >> 8) as u8 + 0x80, n as u8]);
+    } else {
+        out.push(0xFF);
+        out.extend_from_slice(&((n - 0x7F00) as u16).to_le_bytes());
+    }
+    if n == 0 {
+        return Some(());
+    }
+    let mut ll = Vec::with_capacity(n);
+    let mut of = Vec::with_capacity(n);
+    let mut ml = Vec::with_capacity(n);
+    for s in seqs {
+        ll.push(ll_code(s.lit_len));
+        of.push(highbit(s.off_base) as u8);
+        ml.push(ml_code(s.match_len));
+    }
+    let modes_at = out.len();
+    out.push(0);
+    let mut scratch = Vec::new();
+    let [p_ll, p_of, p_ml] = &mut state.prev;
+    let (m_ll, t_ll) = select(out, &ll, &LL, &d.ll, p_ll, &mut scratch);
+    let (m_of, t_of) = select(out, &of, &OF, &d.of, p_of, &mut scratch);
+    let (m_ml, t_ml) = select(out, &ml, &ML, &d.ml, p_ml, &mut scratch);
+    out[modes_at] = m_ll << 6 | m_of << 4 | m_ml << 2;
+    let (t_ll, t_of, t_ml) = (table(&t_ll)?, table(&t_of)?, table(&t_ml)?);
+    // At most 26 state bits and 16 + 16 + 31 extra bits a sequence.
+    let mut w = BitWriter::new(out, n * 12 + 8);
+    let last = n - 1;
+    let mut s_ml = t_ml.init(ml[last]);
+    let mut s_of = t_of.init(of[last]);
+    let mut s_ll = t_ll.init(ll[last]);
+    extras(&mut w, &seqs[last], ll[last], ml[last], of[last]);
+    for i in (0..last).rev() {
+        t_of.encode(&mut w, &mut s_of, of[i]);
+        t_ml.encode(&mut w, &mut s_ml, ml[i]);
+        t_ll.encode(&mut w, &mut s_ll, ll[i]);
+        extras(&mut w, &seqs[i], ll[i], ml[i], of[i]);
+    }
+    t_ml.finish(&mut w, s_ml);
+    t_of.finish(&mut w, s_of);
+    t_ll.finish(&mut w, s_ll);
+    w.close();
+    Some(())
+}
+
+fn table<'a>(c: &'a Chosen<'_>) -> Option<&'a CTable> {
+    match c {
+        Chosen::Table(t) => Some(t),
+        Chosen::Owned(t) => Some(t),
+        Chosen::Failed => None,
+    }
+}
+
+/// The extra bits of one sequence: literal length, match length, offset, after at most 33
+/// bits held (7 and the three states' 26); flushed where they could pass 63.
+#[inline(always)]
+fn extras(w: &mut BitWriter<'_>, s: &Seq, ll: u8, ml: u8, of: u8) {
+    let (llb, mlb) = (u32::from(LL_BITS[ll as usize]), u32::from(ML_BITS[ml as usize]));
+    if llb + mlb > 30 {
+        w.flush();
+    }
+    w.add(u64::from(s.lit_len - LL_BASE[ll as usize]), llb);
+    w.add(u64::from(s.match_len - ML_BASE[ml as usize]), mlb);
+    if 33 + llb + mlb + u32::from(of) > 63 {
+        w.flush();
+    }
+    w.add(u64::from(s.off_base), u32::from(of));
+    w.flush();
+}
