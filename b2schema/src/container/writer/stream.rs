@@ -297,7 +297,12 @@ fn read_items(r: &mut dyn Read, buf: &mut Vec<u8>, len: usize, at: usize, total:
     r.take(len as u64).read_to_end(buf)?;
     if buf.len() < len {
         let end = at + buf.len();
-        return Err(Error::invalid("items from the reader, bytes:", total, alloc::format!("the end after {end}"), end));
+        return Err(Error::invalid(
+            "items from the reader, bytes:",
+            total,
+            alloc::format!("the end after {end}"),
+            end,
+        ));
     }
     Ok(())
 }
