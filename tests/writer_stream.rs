@@ -104,6 +104,66 @@ proptest! {
     }
 }
 
+/// The frame's bytes but the compression and decompression thread counts its header records
+/// (int16 values at offsets 64 and 67): what may differ between thread counts.
+fn without_thread_counts(mut frame: Vec<u8>) -> Vec<u8> {
+    frame[64..66].fill(0);
+    frame[67..69].fill(0);
+    frame
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// Packing from a reader writes the same frame at every thread count, on shapes of many
+    /// chunks (more than the writer keeps in flight, so that slab and chunk buffers are reused
+    /// with what earlier chunks left in them), few chunks of many blocks (blocks spread over the
+    /// threads) and one chunk; chunks alternate noise, counters and zeros (chunks of unlike
+    /// sizes, memcpy and special chunks), and every frame is the whole-frame writer's.
+    #[test]
+    fn streamed_frames_do_not_depend_on_threads(
+        rows in 1i64..40,
+        chunk_rows in 1i32..12,
+        block_rows in 1i32..6,
+        codec in 0u8..30,
+        filter in 0u8..3,
+        step in prop_oneof![Just(usize::MAX), 1usize..5000],
+        seed in any::<u64>(),
+    ) {
+        const COLS: usize = 96;
+        let mut x = seed | 1;
+        let data: Vec<u8> = (0..rows as usize * COLS * 4)
+            .map(|i| match i / (COLS * 4 * 3) % 3 {
+                0 => {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    x as u8
+                }
+                1 => (i / 4) as u8,
+                _ => 0,
+            })
+            .collect();
+        let shape = [rows, COLS as i64];
+        let (chunks, blocks) = ([chunk_rows, COLS as i32], [block_rows.min(chunk_rows), COLS as i32]);
+        let mut frames = Vec::new();
+        for nthreads in 1..=4 {
+            let mut a = NdArray::new(&shape, &chunks, &blocks, "<i4", 4, Fill::Data(&[]));
+            a.cparams = cparams(codec, filter, nthreads);
+            let mut out = Cursor::new(Vec::new());
+            a.write_from(&mut Trickle { data: &data, step }, &mut out, |_, _| {}).unwrap();
+            let mut w = NdArray::new(&shape, &chunks, &blocks, "<i4", 4, Fill::Data(&data));
+            w.cparams = a.cparams;
+            let whole = w.to_frame().unwrap().to_vec().unwrap();
+            prop_assert!(out.get_ref() == &whole, "{} threads: write_from differs from to_vec", nthreads);
+            frames.push(without_thread_counts(out.into_inner()));
+        }
+        for (t, f) in frames.iter().enumerate().skip(1) {
+            prop_assert!(f == &frames[0], "{} threads wrote another frame than 1 thread", t + 1);
+        }
+    }
+}
+
 /// Fills (zeros, NaN, a value) stream to the same bytes as the whole frame.
 #[test]
 fn fills_stream_as_whole_frames() {

@@ -96,6 +96,17 @@ proptest! {
         prop_assert_eq!(one, many);
     }
 
+    /// A buffer reused from chunk to chunk (`compress_into`, as the array writer's threads do)
+    /// holds the chunk `compress` writes, whatever it held before (a longer or shorter chunk).
+    #[test]
+    fn compress_into_a_used_buffer_is_compress(src in data(), before in data(), p in params()) {
+        let registry = chunk::Registry::builtin();
+        let mut out = Vec::new();
+        b2schema_chunk::compress::compress_into(&before, &p, registry, &mut out).unwrap();
+        b2schema_chunk::compress::compress_into(&src, &p, registry, &mut out).unwrap();
+        prop_assert_eq!(out, compress(&src, &p).unwrap());
+    }
+
     /// Where the output limit bites (the threaded compressor gives up early, or hands the
     /// last blocks to the serial loop), the chunk is still the serial loop's, and decodes.
     #[test]

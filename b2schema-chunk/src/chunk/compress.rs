@@ -332,6 +332,16 @@ pub fn compress(src: &[u8], p: &Params) -> Result<Vec<u8>, Error> {
 /// [`compress`] with the codecs and filters of `registry` besides the built-in ones (a user
 /// codec or filter id in `p` is compressed with its registered plugin).
 pub fn compress_with(src: &[u8], p: &Params, registry: &Registry) -> Result<Vec<u8>, Error> {
+    let mut out = Vec::new();
+    compress_into(src, p, registry, &mut out)?;
+    Ok(out)
+}
+
+/// [`compress_with`] into `out` (cleared first, its capacity kept and grown only when short):
+/// a caller compressing chunk after chunk reuses one buffer instead of allocating, zeroing and
+/// faulting in a fresh one per chunk. The bytes are those of [`compress_with`].
+pub fn compress_into(src: &[u8], p: &Params, registry: &Registry, out: &mut Vec<u8>) -> Result<(), Error> {
+    out.clear();
     let nbytes = src.len();
     if p.clevel > 9 {
         return Err(param_error("clevel", Expected::InRange(0, 9), p.clevel.into()));
@@ -343,7 +353,8 @@ pub fn compress_with(src: &[u8], p: &Params, registry: &Registry) -> Result<Vec<
         return Err(param_error("nbytes", Expected::AtMost(num(MAX_BUFFERSIZE)), nbytes));
     }
     if p.format == Format::Blosc1 {
-        return compress_blosc1(src, p, registry);
+        *out = compress_blosc1(src, p, registry)?;
+        return Ok(());
     }
     if matches!(p.codec, Codec::ZfpAcc | Codec::ZfpPrec | Codec::ZfpRate)
         && let Some(i) = p.filters.iter().position(|f| matches!(f, Filter::Shuffle | Filter::BitShuffle))
@@ -391,7 +402,6 @@ pub fn compress_with(src: &[u8], p: &Params, registry: &Registry) -> Result<Vec<
     let mut whole_header = header;
     whole_header[8..12].copy_from_slice(&(header_blocksize(p.blocksize, nbytes, cut) as i32).to_le_bytes());
 
-    let mut out = Vec::new();
     out.try_reserve_exact(destsize).map_err(|_| alloc_error(destsize))?;
     if !memcpyed {
         let mut plan = Plan {
@@ -416,7 +426,7 @@ pub fn compress_with(src: &[u8], p: &Params, registry: &Registry) -> Result<Vec<
                 plan.dict = dict::make(&plan.filter_all()?, nstreams, nblocks, p.codec);
             }
         }
-        match plan.write(p.nthreads, &mut out)? {
+        match plan.write(p.nthreads, out)? {
             Some(zeros) => {
                 // All runs of zeros: a special zeros chunk, for any nbytes (c-blosc2 3.3). With a
                 // dictionary, c-blosc2's all-runs test never holds (it leaves the dictionary out).
@@ -431,7 +441,7 @@ pub fn compress_with(src: &[u8], p: &Params, registry: &Registry) -> Result<Vec<
                 let cbytes = out.len() as i32;
                 header[12..16].copy_from_slice(&cbytes.to_le_bytes());
                 out[..EXTENDED_HEADER_LEN].copy_from_slice(&header);
-                return Ok(out);
+                return Ok(());
             }
             // A memcpy chunk without the dictionary flag (c-blosc2 keeps the flag on its memcpy
             // fallback, and then cannot read the chunk: it looks for a dictionary there).
@@ -443,7 +453,7 @@ pub fn compress_with(src: &[u8], p: &Params, registry: &Registry) -> Result<Vec<
     header[12..16].copy_from_slice(&(destsize as i32).to_le_bytes());
     out.extend_from_slice(&header);
     out.extend_from_slice(src);
-    Ok(out)
+    Ok(())
 }
 
 /// The blocksize the header of a chunk of `nbytes` says when its blocks are not read back (a

@@ -62,8 +62,23 @@ pub fn compressed_with(
     cparams: &CParams,
     registry: &Registry,
 ) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    compressed_into(data, typesize, blocksize, cparams, registry, &mut out)?;
+    Ok(out)
+}
+
+/// [`compressed_with`] into `out` (cleared first, its capacity reused): the writer's threads
+/// compress chunk after chunk into buffers they keep.
+pub(crate) fn compressed_into(
+    data: &[u8],
+    typesize: usize,
+    blocksize: usize,
+    cparams: &CParams,
+    registry: &Registry,
+    out: &mut Vec<u8>,
+) -> Result<()> {
     check_len(data.len())?;
-    compress::compress_with(data, &params(cparams, typesize, blocksize), registry)
+    compress::compress_into(data, &params(cparams, typesize, blocksize), registry, out)
         .map_err(|e| Error::chunk(e, 0))
 }
 
