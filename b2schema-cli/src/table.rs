@@ -219,7 +219,7 @@ pub fn cat_table(
         if let Some(e) = io_error {
             return Err(e);
         }
-        walked.map(|_| ()).map_err(|e| io::Error::other(e))
+        walked.map(|_| ()).map_err(io::Error::other)
     })
 }
 
@@ -227,7 +227,7 @@ pub fn cat_table(
 pub fn cat_batches(path: &Path, b: &BatchArray, output: Option<&Path>) -> Result<ExitCode, Failure> {
     crate::output::write_rows(path, output, |w| {
         for i in 0..b.len() {
-            let items = b.batch(i).map_err(|e| io::Error::other(e))?;
+            let items = b.batch(i).map_err(io::Error::other)?;
             for item in &items {
                 writeln!(w, "{}", text::json(&value_json(item)))?;
             }

@@ -26,6 +26,12 @@ impl NoAnswer {
     }
 }
 
+impl std::fmt::Display for NoAnswer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {}", self.status, self.why)
+    }
+}
+
 impl From<b2schema::Error> for NoAnswer {
     fn from(e: b2schema::Error) -> Self {
         let status = if matches!(e.kind(), b2schema::ErrorKind::Confined { .. }) { 403 } else { 422 };

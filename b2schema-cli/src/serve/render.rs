@@ -59,7 +59,7 @@ impl Numeric {
     /// Numbers and booleans of 1, 2, 4 or 8 bytes (float16 included).
     pub fn of(dtype: &DType) -> Result<Self, String> {
         let DType::Scalar(s) = dtype else {
-            return Err(format!("dtype {} is not a number", dtype.to_numpy_str()).into());
+            return Err(format!("dtype {} is not a number", dtype.to_numpy_str()));
         };
         let ok = match s.kind {
             Kind::Int | Kind::UInt => matches!(s.size, 1 | 2 | 4 | 8),
@@ -68,7 +68,7 @@ impl Numeric {
             _ => false,
         };
         if !ok {
-            return Err(format!("dtype {} is not a number the viewer draws", dtype.to_numpy_str()).into());
+            return Err(format!("dtype {} is not a number the viewer draws", dtype.to_numpy_str()));
         }
         Ok(Numeric { kind: s.kind, size: s.size, big: s.order.resolve(ByteOrder::Little) == ByteOrder::Big })
     }

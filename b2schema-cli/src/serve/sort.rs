@@ -264,9 +264,10 @@ mod tests {
         assert_eq!(rows[0][1], Value::F64(3.0));
         // /_valid_rows has 7 rows: over a budget of 6.
         let e = sorted_rows(&t, "x", false, 0, 2, 6, 1 << 20).unwrap_err();
-        assert!(e.contains("over the viewer's budget of 6 rows"), "{e}");
+        assert_eq!(e.status, 422, "{e}");
+        assert!(e.why.contains("over the viewer's budget of 6 rows"), "{e}");
         // Keys of more bytes than allowed (each key counts its size and its string).
         let e = sorted_rows(&t, "name", false, 0, 2, 100, 100).unwrap_err();
-        assert!(e.contains("sort keys of 100 bytes at most"), "{e}");
+        assert!(e.why.contains("sort keys of 100 bytes at most"), "{e}");
     }
 }
