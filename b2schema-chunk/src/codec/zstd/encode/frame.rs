@@ -26,8 +26,10 @@ pub(crate) fn compress(level: i32, input: &[u8], dict: &[u8], dict_id: u32) -> O
     super::context::with_context(|ctx| compress_with(ctx, level, input, dict, dict_id).map(<[u8]>::to_vec))
 }
 
-/// [`compress`] with the tables, buffers and output of `ctx` (kept by the caller from frame to
-/// frame, as libzstd's `ZSTD_CCtx`): the frame, in `ctx`'s output buffer.
+/// The frame of `input` at `level` (with the raw-content dictionary `dict`, whose id is
+/// `dict_id`, 0 for none), made with the tables, buffers and output of `ctx` (kept by the caller
+/// from frame to frame, as libzstd's `ZSTD_CCtx`), in `ctx`'s output buffer; `None` when the
+/// level's strategy is not this encoder's or the input is too large for its 32-bit positions.
 pub(crate) fn compress_with<'c>(
     ctx: &'c mut Context,
     level: i32,
