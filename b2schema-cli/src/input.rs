@@ -11,6 +11,11 @@ use b2schema::store::Store;
 
 use crate::Failure;
 
+/// Whether `store` holds a CTable (a `/_meta` member).
+pub fn is_table(store: &Store) -> bool {
+    store.member(b2schema::table::CTABLE_META_KEY).is_some()
+}
+
 /// A path as a command sees it.
 pub enum Resolved {
     /// One of python-blosc2's stores (`.b2z`, `.b2d`, `.b2e`), opened.
@@ -22,7 +27,7 @@ pub enum Resolved {
 impl Resolved {
     /// Whether this is a store holding a CTable (a `/_meta` member).
     pub fn is_table(&self) -> bool {
-        matches!(self, Resolved::Store(s) if crate::table::is_table(s))
+        matches!(self, Resolved::Store(s) if is_table(s))
     }
 
     /// What `path` is: a store when it starts at offset 0 and [`crate::kind::is_store`] says so

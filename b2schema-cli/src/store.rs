@@ -60,7 +60,7 @@ pub fn each_member<E>(
 /// error).
 pub fn write_listing(out: &mut impl Write, path: &Path, store: &Store, as_json: bool) -> io::Result<bool> {
     let mut failed = false;
-    if crate::table::is_table(store) {
+    if crate::input::is_table(store) {
         match b2schema::table::CTable::new(store.clone()) {
             Ok(t) => failed |= crate::table::write_heading(out, path, &t, as_json)?,
             Err(e) if as_json => {

@@ -31,11 +31,6 @@ pub enum RowFormat {
     Csv,
 }
 
-/// Whether `store` holds a CTable (a `/_meta` member).
-pub fn is_table(store: &Store) -> bool {
-    store.member(b2schema::table::CTABLE_META_KEY).is_some()
-}
-
 /// A value as JSON, in the command's msgpack convention.
 pub fn value_json(v: &Value) -> serde_json::Value {
     let float =

@@ -111,7 +111,7 @@ fn files(src: &Source, name: &str) -> Response {
     let describe = || -> b2schema::Result<serde_json::Value> {
         if is_store(src, name) {
             let store = Store::from_source(src.clone(), name, Limits::default())?;
-            let table = b2schema_cli::table::is_table(&store);
+            let table = b2schema_cli::input::is_table(&store);
             return Ok(
                 serde_json::json!({ "kind": if table { "CTable" } else { "store" }, "members": store.members().len() }),
             );
@@ -151,7 +151,7 @@ pub fn decode(src: &Source, name: &str) -> String {
                     out += &format!("{key}: {}\n", outcome(c.and_then(array)));
                     out += &page(src, name, &format!("key={key}"), &mut opened);
                 }
-                if b2schema_cli::table::is_table(&store) {
+                if b2schema_cli::input::is_table(&store) {
                     let rows = CTable::new(store).and_then(|t| {
                         let n = t.n_rows()?;
                         Ok(format!("{n} rows, {:?}", t.live_rows(None, 0, n.min(1000))?))

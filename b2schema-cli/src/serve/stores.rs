@@ -49,7 +49,7 @@ pub fn summary(path: &Path) -> serde_json::Map<String, Value> {
     let mut m = serde_json::Map::new();
     match open(path) {
         Ok(s) => {
-            let table = crate::table::is_table(&s);
+            let table = crate::input::is_table(&s);
             m.insert("kind".into(), json!(if table { "CTable" } else { "store" }));
             m.insert("members".into(), json!(s.members().len()));
         }
@@ -88,7 +88,7 @@ pub fn store_json(store: Store) -> Result<Value, NoAnswer> {
     }
     let mut out = json!({ "form": store.form().name(), "members": members });
     out["vlmeta"] = vlmeta_json(store.vlmeta());
-    if crate::table::is_table(&store) {
+    if crate::input::is_table(&store) {
         let table_vlmeta = match store.member(TABLE_VLMETA_KEY) {
             Some(_) => vlmeta_json(store.get(TABLE_VLMETA_KEY).and_then(|c| c.vlmeta())),
             None => json!([]),

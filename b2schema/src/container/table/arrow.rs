@@ -573,16 +573,10 @@ fn build_as(kind: &str, dt: &DataType, cells: Vec<Value>) -> Result<ArrayRef> {
         }
         DataType::List(_) | DataType::Struct(_) => {
             let refs: Vec<&Value> = cells.iter().collect();
-            super::arrow_nested::nested(dt, &refs)?
+            super::arrow_nested::nested(dt, &refs, &|t, v| build_as("of the nested type", t, v))?
         }
         other => {
             return Err(Error::invalid("an Arrow type b2schema builds", "a primitive or a string", other, 0));
         }
     })
-}
-
-/// The Arrow array of type `dt` of `cells` (a list's items, a struct's field), for the nested
-/// columns: the cells' own kind checked as a column's are.
-pub(super) fn leaf(dt: &DataType, cells: Vec<Value>) -> Result<ArrayRef> {
-    build_as("of the nested type", dt, cells)
 }

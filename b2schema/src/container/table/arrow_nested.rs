@@ -14,8 +14,13 @@ use arrow_schema::DataType;
 use crate::container::error::{Error, Result, Segment};
 use crate::format::value::Value;
 
-/// The array of type `dt` (a `List` or a `Struct`, nested as deep as the type says) of `cells`.
-pub(super) fn nested(dt: &DataType, cells: &[&Value]) -> Result<ArrayRef> {
+/// How a leaf of a nested type (a number, a string, ...) is built from its values: the column
+/// reader's own builder, handed down (this module sits below it).
+pub(super) type Leaf<'a> = &'a dyn Fn(&DataType, Vec<Value>) -> Result<ArrayRef>;
+
+/// The array of type `dt` (a `List` or a `Struct`, nested as deep as the type says) of `cells`,
+/// its leaves built by `leaf`.
+pub(super) fn nested(dt: &DataType, cells: &[&Value], leaf: Leaf<'_>) -> Result<ArrayRef> {
     let valid: Vec<bool> = cells.iter().map(|v| !matches!(v, Value::Nil)).collect();
     let nulls = valid.contains(&false).then(|| NullBuffer::from(valid.clone()));
     let bad = |i: usize, v: &Value, what: &'static str| {
@@ -35,7 +40,7 @@ pub(super) fn nested(dt: &DataType, cells: &[&Value]) -> Result<ArrayRef> {
                     other => return Err(bad(i, other, "a list (or a null) in a list column")),
                 }
             }
-            let child = array(field.data_type(), &items)?;
+            let child = array(field.data_type(), &items, leaf)?;
             let list = ListArray::try_new(field.clone(), OffsetBuffer::from_lengths(lens), child, nulls)
                 .map_err(|e| Error::invalid("a list array", "", e.to_string(), 0))?;
             Ok(Arc::new(list))
@@ -56,7 +61,7 @@ pub(super) fn nested(dt: &DataType, cells: &[&Value]) -> Result<ArrayRef> {
                     });
                 }
                 columns.push(
-                    array(f.data_type(), &values)
+                    array(f.data_type(), &values, leaf)
                         .map_err(|e| e.in_segment(Segment::Key(f.name().clone())))?,
                 );
             }
@@ -68,10 +73,10 @@ pub(super) fn nested(dt: &DataType, cells: &[&Value]) -> Result<ArrayRef> {
     }
 }
 
-/// The array of type `dt` of `values`: nested again, or a leaf built as a column's cells are.
-fn array(dt: &DataType, values: &[&Value]) -> Result<ArrayRef> {
+/// The array of type `dt` of `values`: nested again, or a leaf built by `leaf`.
+fn array(dt: &DataType, values: &[&Value], leaf: Leaf<'_>) -> Result<ArrayRef> {
     match dt {
-        DataType::List(_) | DataType::Struct(_) => nested(dt, values),
-        _ => super::arrow::leaf(dt, values.iter().map(|v| (*v).clone()).collect()),
+        DataType::List(_) | DataType::Struct(_) => nested(dt, values, leaf),
+        _ => leaf(dt, values.iter().map(|v| (*v).clone()).collect()),
     }
 }

@@ -281,8 +281,7 @@ fn reuse(pool: &mut Vec<Arc<Vec<u8>>>, len: usize) -> Result<Arc<Vec<u8>>> {
     };
     if let Some(v) = Arc::get_mut(&mut buf) {
         v.clear();
-        v.try_reserve_exact(len)
-            .map_err(|_| Error::invalid("a slab of chunks being written, bytes:", len, "too many", 0))?;
+        crate::container::limits::try_reserve(v, len, "a slab of chunks being written", 0)?;
     }
     Ok(buf)
 }
