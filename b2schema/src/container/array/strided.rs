@@ -4,7 +4,7 @@ use alloc::vec::Vec;
 
 use super::reader::{ArrayReader, ReadOptions, ReadStats, invalid};
 use super::selection::Selection;
-use crate::container::error::Result;
+use crate::container::error::{Error, Result};
 
 impl ArrayReader<'_> {
     /// Reads a strided selection: its bounding box in pieces of about [`super::PIECE_BYTES`] (at
@@ -36,7 +36,7 @@ impl ArrayReader<'_> {
             let part = Selection::new(part, self.shape())
                 .map_err(|e| invalid("a selection", "inside the shape", e))?;
             let n = usize::try_from((end - start).saturating_mul(row_box))
-                .map_err(|_| crate::Error::no_memory("a piece of the selection", u64::MAX, 0))?;
+                .map_err(|_| Error::no_memory("a piece of the selection", u64::MAX, 0))?;
             if piece.len() < n {
                 let more = n - piece.len();
                 crate::container::limits::try_reserve(&mut piece, more, "a piece of a strided read", 0)?;
