@@ -345,7 +345,7 @@ fn array_reads_allocate_independently_of_the_block_count() {
         let file = FrameFile::open(&path).unwrap();
         let reader = ArrayReader::new(&file).unwrap();
         let sel = Selection::all(reader.shape());
-        let opts = ReadOptions { nthreads: 1, max_bytes: u64::MAX };
+        let opts = ReadOptions::one_thread(u64::MAX);
         let mut out = vec![0u8; n as usize];
         let (r, into, _) = measure(|| reader.read_into(&sel, &mut out, &opts));
         r.unwrap();
@@ -390,7 +390,7 @@ fn array_reads_hold_memory_independently_of_the_chunk_count() {
     let file = FrameFile::open(&path).unwrap();
     let reader = ArrayReader::new(&file).unwrap();
     let sel = Selection::all(reader.shape());
-    let opts = ReadOptions { nthreads: 1, max_bytes: u64::MAX };
+    let opts = ReadOptions::one_thread(u64::MAX);
     let mut out = vec![0u8; n as usize];
     let mut result = None;
     let info = allocation_counter::measure(|| result = Some(reader.read_into(&sel, &mut out, &opts)));

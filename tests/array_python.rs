@@ -103,7 +103,7 @@ fn random_slices_of_random_arrays_equal_python_blosc2() {
             .collect();
         let sel = Selection::new(ranges.clone(), reader.shape()).unwrap();
         for nthreads in [1, 2, 8] {
-            let opts = ReadOptions { nthreads, ..ReadOptions::default() };
+            let opts = ReadOptions { nthreads, min_thread_bytes: 0, ..ReadOptions::default() };
             let (got, _) = reader.read(&sel, &opts).unwrap_or_else(|e| panic!("{name} {ranges:?}: {e}"));
             assert_eq!(
                 sha256_hex(&got),

@@ -36,7 +36,8 @@ fn cut(data: &[u8], shape: &[u64], ranges: &[std::ops::Range<u64>], ts: usize) -
 }
 
 fn options(nthreads: usize) -> ReadOptions {
-    ReadOptions { nthreads, ..ReadOptions::default() }
+    // Threads even for the smallest slices, so that the split is what is tested.
+    ReadOptions { nthreads, min_thread_bytes: 0, ..ReadOptions::default() }
 }
 
 #[test]

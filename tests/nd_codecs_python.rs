@@ -337,7 +337,7 @@ fn plugin_codecs_and_filters_round_trip_with_python_blosc2() {
         for ranges in &c.slices {
             let sel = Selection::new(ranges.clone(), reader.shape()).unwrap();
             for nthreads in [1, 3] {
-                let opts = ReadOptions { nthreads, ..ReadOptions::default() };
+                let opts = ReadOptions { nthreads, min_thread_bytes: 0, ..ReadOptions::default() };
                 let (part, _) =
                     reader.read(&sel, &opts).unwrap_or_else(|e| panic!("{} {ranges:?}: {e}", c.name));
                 assert!(part == slice_of(&expected, &c.shape, ts, ranges), "{} {ranges:?}", c.name);

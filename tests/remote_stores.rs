@@ -60,7 +60,7 @@ fn contents(store: &Store) -> Vec<String> {
         };
         out.push(format!("{:?} {:?} {:?}", f.header_bytes(), f.index_bytes(), f.trailer_bytes()));
         if let Ok(r) = ArrayReader::new(&f) {
-            let read = r.read(&Selection::all(r.shape()), &ReadOptions { nthreads: 1, max_bytes: 1 << 24 });
+            let read = r.read(&Selection::all(r.shape()), &ReadOptions::one_thread(1 << 24));
             out.push(match read {
                 Ok((bytes, _)) => format!("{bytes:?}"),
                 Err(e) => format!("error {e}"),

@@ -127,7 +127,7 @@ fn open_bytes(name: &str, bytes: &[u8]) -> Result<Store, b2schema::Error> {
             if let Ok(f) = s.open_member(&m.key)
                 && let Ok(r) = ArrayReader::new(&f)
             {
-                let _ = r.read(&Selection::all(r.shape()), &ReadOptions { nthreads: 1, max_bytes: 1 << 24 });
+                let _ = r.read(&Selection::all(r.shape()), &ReadOptions::one_thread(1 << 24));
             }
         }
     }

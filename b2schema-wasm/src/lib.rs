@@ -193,7 +193,7 @@ fn line(url: &str, r: &Response) -> String {
 
 /// An array's or SChunk's kind, shape, dtype and bytes.
 fn array(mut c: Container) -> b2schema::Result<String> {
-    c.set_read_options(b2schema::array::ReadOptions { nthreads: 1, max_bytes: MAX_DECODE_BYTES });
+    c.set_read_options(b2schema::array::ReadOptions::one_thread(MAX_DECODE_BYTES));
     let bytes = c.read_all()?;
     Ok(format!(
         "{:?} shape {:?} dtype {:?} typesize {}: {}",

@@ -51,7 +51,7 @@ fuzz_target!(|data: &[u8]| {
             let shape = reader.shape().to_vec();
             let first: Vec<u64> = shape.iter().map(|&n| n.min(1)).collect();
             if let Ok(sel) = Selection::new(first.iter().map(|&n| 0..n).collect(), &shape) {
-                let _ = reader.read(&sel, &ReadOptions { nthreads: 1, max_bytes: 1 << 20 });
+                let _ = reader.read(&sel, &ReadOptions::one_thread(1 << 20));
             }
         }
     }

@@ -161,7 +161,7 @@ fn options(bytes: u64, nthreads: usize) -> Result<ReadOptions, NoAnswer> {
     if bytes > MAX_SLICE_BYTES {
         return Err(format!("a slice of {bytes} bytes, over the viewer's budget of {MAX_SLICE_BYTES}").into());
     }
-    Ok(ReadOptions { nthreads, max_bytes: MAX_SLICE_BYTES })
+    Ok(ReadOptions { nthreads, ..ReadOptions::one_thread(MAX_SLICE_BYTES) })
 }
 
 /// Draws the heatmap of `s`: at most [`MAX_SIDE`] pixels a side, rows along `s.y`.

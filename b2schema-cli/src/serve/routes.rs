@@ -395,7 +395,7 @@ fn value(file: &FrameFile, at: &str) -> Result<Value, NoAnswer> {
     }
     let sel = Selection::new(at.iter().map(|&i| i..i + 1).collect(), shape)
         .map_err(|e| NoAnswer::from(e.to_string()))?;
-    let (bytes, _) = reader.read(&sel, &ReadOptions { nthreads: 1, max_bytes: 64 })?;
+    let (bytes, _) = reader.read(&sel, &ReadOptions::one_thread(64))?;
     let v = num.value(&bytes);
     Ok(json!({ "at": at, "value": if v.is_finite() { json!(v) } else { json!(v.to_string()) } }))
 }

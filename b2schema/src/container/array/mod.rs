@@ -33,6 +33,6 @@ mod typed;
 
 pub use element::{DateTime64, Element, TimeDelta64};
 pub use item_de::decode_item;
-pub use reader::{ArrayReader, ReadOptions, ReadStats};
+pub use reader::{ArrayReader, DEFAULT_MIN_THREAD_BYTES, ReadOptions, ReadStats};
 pub use selection::{Selection, SelectionError};
 pub use stream::PIECE_BYTES;

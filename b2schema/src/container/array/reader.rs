@@ -29,13 +29,35 @@ pub struct ReadOptions {
     pub nthreads: usize,
     /// The largest result, in bytes, that [`ArrayReader::read`] allocates.
     pub max_bytes: u64,
+    /// The least result, in bytes, worth a thread of its own: a read of `n` bytes runs on at
+    /// most `n / min_thread_bytes` threads (at least one), so a small slice is not slowed by
+    /// starting threads ([`DEFAULT_MIN_THREAD_BYTES`]; 0 splits whatever the size).
+    pub min_thread_bytes: u64,
 }
 
+/// [`ReadOptions::min_thread_bytes`]'s default, 1 MiB: about 0.2 ms of decoding, several times
+/// what starting a thread and handing it its part costs.
+pub const DEFAULT_MIN_THREAD_BYTES: u64 = 1 << 20;
+
 impl Default for ReadOptions {
-    /// The available cores, and results of up to 4 GiB.
+    /// The available cores, results of up to 4 GiB, a thread per MiB of result at most.
     fn default() -> Self {
         let nthreads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        ReadOptions { nthreads, max_bytes: 4 << 30 }
+        ReadOptions { nthreads, max_bytes: 4 << 30, min_thread_bytes: DEFAULT_MIN_THREAD_BYTES }
+    }
+}
+
+impl ReadOptions {
+    /// One thread and results of up to `max_bytes`.
+    pub fn one_thread(max_bytes: u64) -> ReadOptions {
+        ReadOptions { nthreads: 1, max_bytes, min_thread_bytes: DEFAULT_MIN_THREAD_BYTES }
+    }
+
+    /// The threads a read of `bytes` runs on: `nthreads`, fewer when each would get less than
+    /// `min_thread_bytes`, at least one.
+    pub fn threads_for(&self, bytes: u64) -> usize {
+        let by_size = bytes.checked_div(self.min_thread_bytes).unwrap_or(u64::MAX).max(1);
+        (self.nthreads.max(1) as u64).min(by_size) as usize
     }
 }
 
@@ -688,5 +710,23 @@ mod tests {
         let e = row("100").unwrap_err();
         assert!(e.to_string().starts_with("a selection that fits the array: dimension 0: "), "{e}");
         std::fs::remove_file(&path).unwrap();
+    }
+}
+
+#[cfg(test)]
+mod thread_tests {
+    use super::{DEFAULT_MIN_THREAD_BYTES, ReadOptions};
+
+    #[test]
+    fn a_read_gets_a_thread_per_min_thread_bytes_at_most() {
+        let opts = ReadOptions { nthreads: 8, ..ReadOptions::one_thread(u64::MAX) };
+        // A 200 KB slice on one thread, however many are allowed.
+        assert_eq!(opts.threads_for(200 << 10), 1);
+        assert_eq!(opts.threads_for(0), 1);
+        assert_eq!(opts.threads_for(3 * DEFAULT_MIN_THREAD_BYTES + 1), 3);
+        assert_eq!(opts.threads_for(u64::MAX), 8);
+        // 0 splits whatever the size; one thread stays one.
+        assert_eq!(ReadOptions { min_thread_bytes: 0, ..opts }.threads_for(1), 8);
+        assert_eq!(ReadOptions { nthreads: 0, ..opts }.threads_for(u64::MAX), 1);
     }
 }

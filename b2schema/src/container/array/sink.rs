@@ -48,7 +48,7 @@ impl ArrayReader<'_> {
         let usable = if cfg!(all(target_family = "wasm", not(target_feature = "atomics"))) {
             1
         } else {
-            opts.nthreads
+            opts.threads_for(len as u64)
         };
         let nthreads = (usable.max(1) as u64).min(rows) as usize;
         // A group of bands is a range of the first dimension: the bands are made as they are
@@ -102,10 +102,20 @@ impl ArrayReader<'_> {
             rest = tail;
             start = end;
         }
+        // The caller's thread reads the first group while the others are spawned for the rest: one
+        // thread fewer to start, and a selection that makes one group starts none.
+        let mut parts = parts.into_iter();
+        let Some((first, first_part)) = parts.next() else {
+            return Ok(stats);
+        };
         let results: Vec<Result<ReadStats>> = std::thread::scope(|scope| {
-            let workers: Vec<_> =
-                parts.into_iter().map(|(g, part)| scope.spawn(move || work(g, part))).collect();
-            workers.into_iter().map(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect()
+            let workers: Vec<_> = parts.map(|(g, part)| scope.spawn(move || work(g, part))).collect();
+            let mut results = Vec::with_capacity(workers.len() + 1);
+            results.push(work(first, first_part));
+            results.extend(
+                workers.into_iter().map(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p))),
+            );
+            results
         });
         for r in results {
             stats.add(&r?);

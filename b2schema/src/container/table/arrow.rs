@@ -197,7 +197,8 @@ impl ArrowReader {
             return Ok(None);
         }
         let limits = *self.bands.limits();
-        let opts = ReadOptions { nthreads: self.nthreads, max_bytes: limits.max_decompressed() };
+        let opts =
+            ReadOptions { nthreads: self.nthreads, ..ReadOptions::one_thread(limits.max_decompressed()) };
         let mut parts = Vec::with_capacity(self.specs.len());
         for (f, s) in self.fixed.iter().zip(&self.specs) {
             parts.push(match f {

@@ -65,7 +65,7 @@ fn read_rows(r: &ArrayReader<'_>, a: u64, b: u64, limits: &Limits) -> Result<Vec
     let mut ranges = alloc::vec![a..b];
     ranges.extend(shape[1..].iter().map(|&d| 0..d));
     let sel = Selection::new(ranges, shape)?;
-    let opts = ReadOptions { nthreads: 1, max_bytes: limits.max_decompressed() };
+    let opts = ReadOptions::one_thread(limits.max_decompressed());
     Ok(r.read(&sel, &opts)?.0)
 }
 
