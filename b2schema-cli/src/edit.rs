@@ -46,46 +46,90 @@ fn open(file: &Path) -> Result<ArrayMut, Failure> {
 
 /// Checks the `.npy` items against the array's dtype.
 fn check_dtype(file: &Path, input: &Path, n: &npy::Npy) -> Result<(), Failure> {
+    check_items(&dtype_of(file)?, input, n)
+}
+
+/// The dtype of the array `file`, as NumPy writes it.
+fn dtype_of(file: &Path) -> Result<String, Failure> {
     let c = b2schema::open(file).map_err(|e| Failure::at(file, e))?;
-    let dtype = c.dtype().map(|d| d.to_numpy_str()).unwrap_or_default();
-    if !same_dtype(&dtype, &n.descr) {
+    Ok(c.dtype().map(|d| d.to_numpy_str()).unwrap_or_default())
+}
+
+/// Checks the `.npy` items against `dtype`, the array's.
+fn check_items(dtype: &str, input: &Path, n: &npy::Npy) -> Result<(), Failure> {
+    if !same_dtype(dtype, &n.descr) {
         return Err(Failure::at(input, format!("items of dtype {}, the array's is {dtype}", n.descr)));
     }
     Ok(())
 }
 
-/// `b2schema append IN.npy INTO.b2nd`: the `.npy`'s rows appended along the first axis (its
-/// other dimensions the array's); `INTO` is created (as `pack` writes it) when missing.
+/// The rows a change of `append` takes at most before it is committed: the chunks made from them
+/// wait in memory for the change's one switch.
+const APPEND_BATCH_BYTES: usize = 64 << 20;
+
+/// `b2schema append IN.npy... INTO.b2nd`: each `.npy`'s rows appended along the first axis (its
+/// other dimensions the array's), in order; `INTO` is created (as `pack` writes it) from the
+/// first when missing. The files are appended in changes of up to [`APPEND_BATCH_BYTES`] of rows
+/// (one file alone may be more), each one crash-safe switch: a failure leaves the array with the
+/// files of the changes before it appended.
 pub fn append(
-    input: &Path,
+    inputs: &[std::path::PathBuf],
     into: &Path,
     max: u64,
     pack: &crate::pack::PackOptions<'_>,
 ) -> Result<ExitCode, Failure> {
-    if std::fs::symlink_metadata(into).is_err() {
-        return crate::pack::pack(input, into, pack);
+    let Some((first, _)) = inputs.split_first() else {
+        return Err(Failure::Message("append: no input".into()));
+    };
+    let all: Vec<&Path> = inputs.iter().map(|p| p.as_path()).collect();
+    let rest = if std::fs::symlink_metadata(into).is_err() {
+        crate::output::refuse_input(into, &all)?;
+        crate::pack::pack(first, into, pack)?;
+        &inputs[1..]
+    } else {
+        inputs
+    };
+    if rest.is_empty() {
+        return Ok(ExitCode::SUCCESS);
     }
-    crate::output::refuse_input(into, &[input])?;
-    let n = read_npy(input, max)?;
-    crate::output::refuse_input(into, &[input])?;
-    check_dtype(into, input, &n)?;
+    crate::output::refuse_input(into, &all)?;
+    let dtype = dtype_of(into)?;
     let mut a = open(into)?;
     let shape = a.shape().map_err(|e| Failure::at(into, e))?;
-    if n.shape.len() != shape.len() || n.shape[1..] != shape[1..] {
-        return Err(Failure::at(
-            input,
-            format!(
-                "shape {:?}: appending to an array of shape {shape:?} needs (n, {})",
-                n.shape,
-                rest(&shape)
-            ),
-        ));
+    let mut batch: Vec<Vec<u8>> = Vec::new();
+    let mut batch_bytes = 0usize;
+    for input in rest {
+        let n = read_npy(input, max)?;
+        check_items(&dtype, input, &n)?;
+        if n.shape.len() != shape.len() || n.shape[1..] != shape[1..] {
+            return Err(Failure::at(
+                input,
+                format!(
+                    "shape {:?}: appending to an array of shape {shape:?} needs (n, {})",
+                    n.shape,
+                    rest_of(&shape)
+                ),
+            ));
+        }
+        if batch_bytes > 0 && batch_bytes.saturating_add(n.data.len()) > APPEND_BATCH_BYTES {
+            commit(&mut a, into, &mut batch)?;
+            batch_bytes = 0;
+        }
+        batch_bytes = batch_bytes.saturating_add(n.data.len());
+        batch.push(n.data);
     }
-    a.append_bytes(&n.data).map_err(|e| Failure::at(into, e))?;
+    commit(&mut a, into, &mut batch)?;
     Ok(ExitCode::SUCCESS)
 }
 
-fn rest(shape: &[u64]) -> String {
+/// The slabs of `batch` appended to `a` in one change, then forgotten.
+fn commit(a: &mut ArrayMut, into: &Path, batch: &mut Vec<Vec<u8>>) -> Result<(), Failure> {
+    a.append_all(batch.iter().map(|b| b.as_slice())).map_err(|e| Failure::at(into, e))?;
+    batch.clear();
+    Ok(())
+}
+
+fn rest_of(shape: &[u64]) -> String {
     shape.iter().skip(1).map(|d| d.to_string()).collect::<Vec<_>>().join(", ")
 }
 

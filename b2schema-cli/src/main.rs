@@ -353,14 +353,17 @@ enum Command {
               value_parser = clap::value_parser!(i16).range(1..))]
         threads: Option<i16>,
     },
-    /// Appends the rows of a NumPy .npy file to a .b2nd array along its first axis (the .npy's
-    /// other dimensions and dtype the array's), creating the array as pack does when missing;
-    /// or the rows of an Arrow IPC stream to a CTable (.b2d, .b2z) of its columns.
-    /// Crash-safe: a failure at any step leaves the old array (table) or the new one.
+    /// Appends the rows of NumPy .npy files to a .b2nd array along its first axis (each .npy's
+    /// other dimensions and dtype the array's), in order, creating the array as pack does from
+    /// the first when missing; or the rows of an Arrow IPC stream to a CTable (.b2d, .b2z) of
+    /// its columns. Crash-safe: a failure at any step leaves the old array (table) or the new
+    /// one; several .npy files are appended in changes of up to 64 MiB of rows each (a failure
+    /// leaves the array with the files before the failed change appended).
     Append {
-        /// The .npy file; or an Arrow IPC stream or file (.arrows, .arrow, .ipc, .feather; or
-        /// any input with INTO .b2d or .b2z) whose rows are appended to a CTable.
-        input: PathBuf,
+        /// The .npy files (one or more); or one Arrow IPC stream or file (.arrows, .arrow, .ipc,
+        /// .feather; or any input with INTO .b2d or .b2z) whose rows are appended to a CTable.
+        #[arg(required = true, num_args = 1..)]
+        input: Vec<PathBuf>,
         /// The .b2nd array (or sparse-frame directory) to grow; or the CTable (.b2d, .b2z),
         /// written anew beside the old one, then put in its place in one step.
         into: PathBuf,
@@ -543,8 +546,15 @@ fn main() -> ExitCode {
             Ok(text) => b2schema_cli::print(&text),
             Err(e) => Err(b2schema_cli::Failure::Message(format!("writing the man page: {e}"))),
         },
-        Command::Append { input, into } if b2schema_cli::table_arrow::is_table_pack(&input, &into) => {
-            b2schema_cli::table_arrow::append_table(&input, &into, limits)
+        Command::Append { input, into } if b2schema_cli::table_arrow::is_table_pack(&input[0], &into) => {
+            match input.as_slice() {
+                [one] => b2schema_cli::table_arrow::append_table(one, &into, limits),
+                _ => Err(b2schema_cli::Failure::Message(format!(
+                    "{} inputs for the table {}: append one Arrow stream at a time",
+                    input.len(),
+                    into.display()
+                ))),
+            }
         }
         Command::Pack { input, output, .. } if b2schema_cli::table_arrow::is_table_pack(&input, &output) => {
             b2schema_cli::table_arrow::pack_table(&input, &output, limits.max_decompressed_total())

@@ -79,6 +79,43 @@ fn append_resize_and_write_change_an_array_from_the_shell() {
 }
 
 #[test]
+fn several_npy_files_append_in_order_in_one_command() {
+    let d = dir("several");
+    let arr = d.join("a.b2nd");
+    let slabs: Vec<(PathBuf, Vec<i32>)> = (0..5)
+        .map(|i| {
+            let p = d.join(format!("s{i}.npy"));
+            let rows: Vec<i32> = (0..8).map(|v| v + 100 * i).collect();
+            npy(&p, &[2, 4], &rows);
+            (p, rows)
+        })
+        .collect();
+    let arg = |i: usize| slabs[i].0.to_str().unwrap();
+    // From no file: the first creates the array, the others follow it in order.
+    ok(&b2schema(&["append", arg(0), arg(1), arg(2), arr.to_str().unwrap()]));
+    ok(&b2schema(&["append", arg(4), arg(3), arg(4), arr.to_str().unwrap()]));
+    let (shape, got) = items(&arr);
+    assert_eq!(shape, [12, 4]);
+    let want: Vec<i32> = [0, 1, 2, 4, 3, 4].iter().flat_map(|&i| slabs[i].1.clone()).collect();
+    assert_eq!(got, want);
+    // A wrong shape anywhere in one change: nothing of that change is appended.
+    let bad = d.join("bad.npy");
+    npy(&bad, &[2, 3], &[0; 6]);
+    let before = std::fs::read(&arr).unwrap();
+    let out = b2schema(&["append", arg(0), bad.to_str().unwrap(), arr.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(std::fs::read(&arr).unwrap(), before);
+    // The array among the inputs (by another name) is refused.
+    let link = d.join("link.b2nd");
+    std::fs::hard_link(&arr, &link).unwrap();
+    let out = b2schema(&["append", arg(0), link.to_str().unwrap(), arr.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is the input"));
+    assert_eq!(std::fs::read(&arr).unwrap(), before);
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
 fn changes_refuse_the_commands_own_inputs() {
     let d = dir("inputs");
     let slab = d.join("slab.npy");

@@ -130,33 +130,43 @@ impl<F: FrameIo> ArrayMut<F> {
 
     /// [`ArrayMut::append`] of raw items.
     pub fn append_bytes(&mut self, bytes: &[u8]) -> Result<()> {
+        self.append_all([bytes])
+    }
+
+    /// Appends each of `slabs` (raw items, whole rows each) in turn along the first axis, all in
+    /// one change: one crash-safe switch (two syncs) for the lot, where a loop of
+    /// [`ArrayMut::append_bytes`] makes one per slab. The new chunks are kept in memory until
+    /// the switch: batch an unbounded stream (the command line commits every 64 MiB).
+    pub fn append_all<'a>(&mut self, slabs: impl IntoIterator<Item = &'a [u8]>) -> Result<()> {
         self.frame.edit(|e, r| {
-            let m = meta_of(e)?;
-            let mut shape = shape_u64(&m);
-            let Some(&rows) = shape.first() else {
-                return Err(Error::invalid("an array of at least one dimension", 1, 0, 0));
-            };
-            let row_bytes = shape[1..]
-                .iter()
-                .try_fold(e.typesize() as u64, |a, &s| a.checked_mul(s))
-                .ok_or_else(too_big)?;
-            if row_bytes == 0 || !(bytes.len() as u64).is_multiple_of(row_bytes) {
-                return Err(Error::invalid(
-                    "whole rows: a multiple of this many bytes,",
-                    row_bytes,
-                    bytes.len(),
-                    0,
-                )
-                .in_field("items"));
+            for bytes in slabs {
+                append_rows(e, r, bytes)?;
             }
-            let add = bytes.len() as u64 / row_bytes;
-            shape[0] = rows.checked_add(add).ok_or_else(too_big)?;
-            resize(e, &shape)?;
-            let mut sel: Vec<Range<u64>> = shape.iter().map(|&s| 0..s).collect();
-            sel[0] = rows..shape[0];
-            write(e, r, &sel, bytes)
+            Ok(())
         })
     }
+}
+
+/// `bytes` (whole rows) appended along the first axis within the edit `e`: a resize, then a
+/// write of the new rows.
+fn append_rows<F: FrameIo>(e: &mut Edit, r: &mut ChunkReader<'_, F>, bytes: &[u8]) -> Result<()> {
+    let m = meta_of(e)?;
+    let mut shape = shape_u64(&m);
+    let Some(&rows) = shape.first() else {
+        return Err(Error::invalid("an array of at least one dimension", 1, 0, 0));
+    };
+    let row_bytes =
+        shape[1..].iter().try_fold(e.typesize() as u64, |a, &s| a.checked_mul(s)).ok_or_else(too_big)?;
+    if row_bytes == 0 || !(bytes.len() as u64).is_multiple_of(row_bytes) {
+        return Err(Error::invalid("whole rows: a multiple of this many bytes,", row_bytes, bytes.len(), 0)
+            .in_field("items"));
+    }
+    let add = bytes.len() as u64 / row_bytes;
+    shape[0] = rows.checked_add(add).ok_or_else(too_big)?;
+    resize(e, &shape)?;
+    let mut sel: Vec<Range<u64>> = shape.iter().map(|&s| 0..s).collect();
+    sel[0] = rows..shape[0];
+    write(e, r, &sel, bytes)
 }
 
 /// Bytes of a padded chunk of `geometry`.
