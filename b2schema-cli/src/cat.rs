@@ -1,4 +1,6 @@
-//! `b2schema cat PATH`: the data, streamed.
+//! `b2schema cat PATH`: the data, streamed: what the path is ([`Input`], told once) says who
+//! writes it: a CTable's rows ([`crate::table`], [`crate::table_arrow`]), a BatchArray's items, a
+//! store's member ([`crate::store::cat`]) or a frame's data (here).
 
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
@@ -8,6 +10,8 @@ use b2schema::Limits;
 use b2schema::frame::FrameFile;
 
 use crate::Failure;
+use crate::input::Input;
+use crate::table::{self, Rows};
 
 /// What `cat` writes.
 #[derive(Clone, Copy, Debug, Default)]
@@ -59,12 +63,49 @@ fn binary_to_terminal(path: &Path, what: &str) -> Failure {
     )
 }
 
+/// `cat` of `input` (what `path` is): a CTable's rows (`--csv`, `--arrow`, a column with
+/// `--key NAME`), a BatchArray's items (`--json`; a store member with `--key /KEY --json`), a
+/// store member's data (`--key /KEY`), or a frame's data ([`frame`]; a store without `--key`
+/// is refused there, saying it is a store). `r.output`: the file written (stdout when `None`).
+pub fn run(
+    path: &Path,
+    offset: u64,
+    input: Input,
+    r: &Rows<'_>,
+    limits: Limits,
+    o: &CatOptions<'_>,
+) -> Result<ExitCode, Failure> {
+    let output = r.output;
+    if let Some(a) = &r.arrow {
+        return match input {
+            Input::Table { store, .. } => crate::table_arrow::cat_arrow(path, *store, a, output),
+            _ => Err(Failure::at(path, table::ARROW_NOT_A_TABLE)),
+        };
+    }
+    match input {
+        Input::Table { store, column } => {
+            table::cat_table(path, *store, column.as_deref(), r.format(), output)
+        }
+        Input::Store(_) | Input::Member { .. } if r.csv => {
+            Err(Failure::at(path, "--csv writes a CTable's rows; this store holds no CTable (/_meta)"))
+        }
+        _ if r.csv => Err(Failure::at(path, "--csv writes a CTable's rows: give a CTable's .b2d or .b2z")),
+        Input::Member { store, key } if r.json && key.starts_with('/') => {
+            let b = store.open_member(&key).and_then(b2schema::table::BatchArray::new);
+            table::cat_batches(path, &b.map_err(|e| Failure::at(path, e))?, output)
+        }
+        Input::Member { store, key } => crate::store::cat(path, &store, &key, output, limits, o),
+        Input::Batch(b) => table::cat_batches(path, &b, output),
+        Input::Store(_) | Input::Frame | Input::Remote => frame(path, offset, output, limits, o),
+    }
+}
+
 /// Writes the data of the frame at `path` to `output` (stdout when `None`): exactly the
 /// header's length of data, written as it is decompressed (memory bounded by one chunk), or an
 /// error before the end. An NDArray goes through the array reader ([`crate::slice`]): `slice`
 /// selects part of it, decoded on `threads` threads, in pieces of bounded size, and `npy` puts
 /// a `.npy` header before the items.
-pub fn run(
+pub fn frame(
     path: &Path,
     offset: u64,
     output: Option<&Path>,

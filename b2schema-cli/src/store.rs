@@ -14,10 +14,6 @@ use crate::report::store::Member;
 use crate::report::{FileName, Unreadable};
 use crate::text;
 
-fn open(path: &Path, limits: Limits) -> Result<Store, Failure> {
-    crate::kind::open_store(path, limits).map_err(|e| Failure::at(path, e))
-}
-
 /// `inspect STORE [--json]`: the store's form and members; a member that cannot be described
 /// is listed with its error, and makes the exit code 2.
 pub fn inspect(path: &Path, store: &Store, as_json: bool) -> Result<ExitCode, Failure> {
@@ -29,30 +25,19 @@ pub fn inspect(path: &Path, store: &Store, as_json: bool) -> Result<ExitCode, Fa
     Ok(if failed { ExitCode::from(2) } else { ExitCode::SUCCESS })
 }
 
-/// The store at `path`, opened within `limits`, or why not (for a scan, which goes on).
-pub fn open_for_scan(path: &Path, limits: Limits) -> Result<Store, String> {
-    crate::kind::open_store(path, limits).map_err(|e| e.to_string())
-}
-
-/// Each member of the store at `path` (its key and its frame, or why it cannot be opened), for
-/// the frame commands that meet a store (`ls`, `du`, `verify`): `each` is called with the
-/// member's path (`STORE/KEY`, as `cat --key` names it) and its frame. `Err` when the store
-/// itself cannot be opened.
+/// Each member of `store` (found at `path`; its key and its frame, or why it cannot be opened),
+/// for the frame commands that meet a store (`ls`, `du`, `verify`): `each` is called with the
+/// member's path (`STORE/KEY`, as `cat --key` names it) and its frame.
 pub fn each_member<E>(
     path: &Path,
-    limits: Limits,
+    store: &Store,
     mut each: impl FnMut(&Path, Result<b2schema::frame::FrameFile, String>) -> Result<(), E>,
-) -> Result<Result<(), E>, String> {
-    let store = open_for_scan(path, limits)?;
+) -> Result<(), E> {
     for m in store.members() {
         let at = path.join(m.key.trim_start_matches('/'));
-        let frame =
-            store.open_member(&m.key).map_err(|e| crate::budget::cli_text(&e.to_string()).into_owned());
-        if let Err(e) = each(&at, frame) {
-            return Ok(Err(e));
-        }
+        each(&at, store.open_member(&m.key).map_err(|e| crate::budget::said(&e)))?;
     }
-    Ok(Ok(()))
+    Ok(())
 }
 
 /// Writes the listing of `store` (found at `path`) to `out`: a heading and a line per member,
@@ -64,7 +49,7 @@ pub fn write_listing(out: &mut impl Write, path: &Path, store: &Store, as_json: 
         match b2schema::table::CTable::new(store.clone()) {
             Ok(t) => failed |= crate::table::write_heading(out, path, &t, as_json)?,
             Err(e) if as_json => {
-                let line = Unreadable { name: FileName::of(path), error: e.to_string() };
+                let line = Unreadable { name: FileName::of(path), error: crate::budget::said(&e) };
                 writeln!(out, "{}", crate::report::json_line(&line))?;
                 failed = true;
             }
@@ -73,7 +58,7 @@ pub fn write_listing(out: &mut impl Write, path: &Path, store: &Store, as_json: 
                     out,
                     "{}: not a readable CTable: {}",
                     text::path(path),
-                    text::escape(&e.to_string())
+                    text::escape(&crate::budget::said(&e))
                 )?;
                 failed = true;
             }
@@ -102,21 +87,16 @@ pub fn write_listing(out: &mut impl Write, path: &Path, store: &Store, as_json: 
 
 /// `cat STORE --key KEY [--slice ...] [--npy] [-o FILE]`: the member's data, as `cat` writes a
 /// frame's (an NDArray through the array reader, reading only its touched blocks), from `store`
-/// (the store at `path`, opened once by [`crate::input`]) or, when the path was not told a
-/// store, from the store opened here (its error says what `path` is instead).
+/// (the store at `path`, opened once by [`crate::input`]).
 pub fn cat(
     path: &Path,
-    store: Option<Store>,
+    store: &Store,
     key: &str,
     output: Option<&Path>,
     limits: Limits,
     o: &CatOptions<'_>,
 ) -> Result<ExitCode, Failure> {
     let started = std::time::Instant::now();
-    let store = match store {
-        Some(store) => store,
-        None => open(path, limits)?,
-    };
     let file = store.open_member(key).map_err(|e| Failure::at(path, e))?;
     let result = cat_member(path, key, &file, output, limits, o);
     if o.stats {

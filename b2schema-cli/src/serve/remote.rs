@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
+use super::files::Entry as Value;
 
 /// The longest `/api/files` waits for the remote roots' entries.
 pub const WAIT: Duration = Duration::from_secs(3);
