@@ -1,6 +1,6 @@
 //! `b2schema cat PATH`: the data, streamed: what the path is ([`Input`], told once) says who
 //! writes it: a CTable's rows ([`crate::table`], [`crate::table_arrow`]), a BatchArray's items, a
-//! store's member ([`crate::store::cat`]) or a frame's data (here).
+//! store's member's data or a frame's data (both here).
 
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
@@ -8,6 +8,7 @@ use std::process::ExitCode;
 
 use b2schema::Limits;
 use b2schema::frame::FrameFile;
+use b2schema::store::Store;
 
 use crate::Failure;
 use crate::input::Input;
@@ -94,9 +95,68 @@ pub fn run(
             let b = store.open_member(&key).and_then(b2schema::table::BatchArray::new);
             table::cat_batches(path, &b.map_err(|e| Failure::at(path, e))?, output)
         }
-        Input::Member { store, key } => crate::store::cat(path, &store, &key, output, limits, o),
+        Input::Member { store, key } => member(path, &store, &key, output, limits, o),
         Input::Batch(b) => table::cat_batches(path, &b, output),
         Input::Store(_) | Input::Frame | Input::Remote => frame(path, offset, output, limits, o),
+    }
+}
+
+/// `cat STORE --key KEY [--slice ...] [--npy] [-o FILE]`: the member's data, as `cat` writes a
+/// frame's (an NDArray through the array reader, reading only its touched blocks), from `store`
+/// (the store at `path`, opened once by [`crate::input`]).
+pub fn member(
+    path: &Path,
+    store: &Store,
+    key: &str,
+    output: Option<&Path>,
+    limits: Limits,
+    o: &CatOptions<'_>,
+) -> Result<ExitCode, Failure> {
+    let started = std::time::Instant::now();
+    let file = store.open_member(key).map_err(|e| Failure::at(path, e))?;
+    let result = cat_member(path, key, &file, output, limits, o);
+    if o.stats {
+        say_stats(&file, started);
+    }
+    result
+}
+
+/// [`member`]: the member `key`'s frame `file`.
+fn cat_member(
+    path: &Path,
+    key: &str,
+    file: &b2schema::frame::FrameFile,
+    output: Option<&Path>,
+    limits: Limits,
+    o: &CatOptions<'_>,
+) -> Result<ExitCode, Failure> {
+    let at = path.join(key.trim_start_matches('/'));
+    let is_array = file.ndarray_meta().map_err(|e| Failure::at(&at, e))?.is_some();
+    if !is_array {
+        o.refuse_raw(&at)?;
+    }
+    if o.slice.is_some() || o.npy || is_array {
+        if !is_array {
+            let flag = if o.npy { "--npy" } else { "--slice" };
+            return Err(Failure::at(
+                &at,
+                format!("{flag} needs an NDArray (a b2nd metalayer); this is an SChunk"),
+            ));
+        }
+        let how = crate::slice::Output { path: output, npy: o.npy, text: o.array_as_text(&at)? };
+        return crate::slice::cat_array(&at, file, o.slice, o.threads, how, limits.max_output());
+    }
+    let mut w: Box<dyn Write> = match output {
+        Some(out) => {
+            let mut w = crate::output::AtomicFile::create(out, &[path])?;
+            file.write_schunk(&mut w).map_err(|e| Failure::at(&at, e))?;
+            return w.commit().map(|()| ExitCode::SUCCESS);
+        }
+        None => Box::new(BufWriter::with_capacity(1 << 20, io::stdout().lock())),
+    };
+    match file.write_schunk(&mut w).and_then(|_| w.flush().map_err(b2schema::Error::from)) {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        Err(e) => Err(Failure::of(&at, e)),
     }
 }
 

@@ -5,11 +5,9 @@ use std::io::{self, BufWriter, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
-use b2schema::Limits;
 use b2schema::store::Store;
 
 use crate::Failure;
-use crate::cat::CatOptions;
 use crate::report::store::Member;
 use crate::report::{FileName, Unreadable};
 use crate::text;
@@ -83,63 +81,4 @@ pub fn write_listing(out: &mut impl Write, path: &Path, store: &Store, as_json: 
         }
     }
     Ok(failed)
-}
-
-/// `cat STORE --key KEY [--slice ...] [--npy] [-o FILE]`: the member's data, as `cat` writes a
-/// frame's (an NDArray through the array reader, reading only its touched blocks), from `store`
-/// (the store at `path`, opened once by [`crate::input`]).
-pub fn cat(
-    path: &Path,
-    store: &Store,
-    key: &str,
-    output: Option<&Path>,
-    limits: Limits,
-    o: &CatOptions<'_>,
-) -> Result<ExitCode, Failure> {
-    let started = std::time::Instant::now();
-    let file = store.open_member(key).map_err(|e| Failure::at(path, e))?;
-    let result = cat_member(path, key, &file, output, limits, o);
-    if o.stats {
-        crate::cat::say_stats(&file, started);
-    }
-    result
-}
-
-/// [`cat`] of the member `key`'s frame `file`.
-fn cat_member(
-    path: &Path,
-    key: &str,
-    file: &b2schema::frame::FrameFile,
-    output: Option<&Path>,
-    limits: Limits,
-    o: &CatOptions<'_>,
-) -> Result<ExitCode, Failure> {
-    let at = path.join(key.trim_start_matches('/'));
-    let is_array = file.ndarray_meta().map_err(|e| Failure::at(&at, e))?.is_some();
-    if !is_array {
-        o.refuse_raw(&at)?;
-    }
-    if o.slice.is_some() || o.npy || is_array {
-        if !is_array {
-            let flag = if o.npy { "--npy" } else { "--slice" };
-            return Err(Failure::at(
-                &at,
-                format!("{flag} needs an NDArray (a b2nd metalayer); this is an SChunk"),
-            ));
-        }
-        let how = crate::slice::Output { path: output, npy: o.npy, text: o.array_as_text(&at)? };
-        return crate::slice::cat_array(&at, file, o.slice, o.threads, how, limits.max_output());
-    }
-    let mut w: Box<dyn Write> = match output {
-        Some(out) => {
-            let mut w = crate::output::AtomicFile::create(out, &[path])?;
-            file.write_schunk(&mut w).map_err(|e| Failure::at(&at, e))?;
-            return w.commit().map(|()| ExitCode::SUCCESS);
-        }
-        None => Box::new(BufWriter::with_capacity(1 << 20, io::stdout().lock())),
-    };
-    match file.write_schunk(&mut w).and_then(|_| w.flush().map_err(b2schema::Error::from)) {
-        Ok(()) => Ok(ExitCode::SUCCESS),
-        Err(e) => Err(Failure::of(&at, e)),
-    }
 }

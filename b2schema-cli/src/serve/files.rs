@@ -17,11 +17,20 @@ pub struct FileList {
     /// Each root, as given on the command line.
     roots: Vec<String>,
     /// Each entry.
-    files: Vec<Entry>,
+    files: Vec<Listed>,
+}
+
+/// An entry of the list: made here, or a remote root's, made off the request path and kept as
+/// its JSON by [`super::remote::Listings`] (which knows no entry's fields).
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Listed {
+    Here(Entry),
+    Remote(serde_json::Value),
 }
 
 /// One entry of the list: where it is, its size, and what it is.
-#[derive(Serialize, Clone)]
+#[derive(Serialize)]
 pub struct Entry {
     /// The root's number.
     root: usize,
@@ -37,7 +46,7 @@ pub struct Entry {
 }
 
 /// What an entry is.
-#[derive(Serialize, Clone)]
+#[derive(Serialize)]
 #[serde(untagged)]
 enum What {
     /// A frame.
@@ -49,7 +58,7 @@ enum What {
 }
 
 /// A frame in a few fields: sparse or contiguous, its chunk count and its kind.
-#[derive(Serialize, Clone)]
+#[derive(Serialize)]
 pub struct FrameSummary {
     /// `sparse` or `contiguous`.
     frame: &'static str,
@@ -62,7 +71,7 @@ pub struct FrameSummary {
 
 /// What kind of frame: an NDArray (with its shape and dtype), a BatchArray, an ObjectArray, or
 /// an SChunk (with its typesize).
-#[derive(Serialize, Clone)]
+#[derive(Serialize)]
 #[serde(tag = "kind")]
 enum Kind {
     NDArray { shape: Vec<i64>, dtype: Option<String> },
@@ -97,7 +106,8 @@ pub fn list(roots: &Roots) -> FileList {
         .filter(|e| crate::open::is_url(&e.path))
         .map(|e| {
             let e = e.clone();
-            ((e.root, e.rel.clone()), Box::new(move || Entry::of(&e)) as super::remote::Make)
+            let key = (e.root, e.rel.clone());
+            (key, Box::new(move || crate::report::to_value(&Entry::of(&e))) as super::remote::Make)
         })
         .collect();
     let mut remote_entries = roots
@@ -108,14 +118,16 @@ pub fn list(roots: &Roots) -> FileList {
                 false => rel.clone(),
             };
             let error = "pending: the server has not answered yet (asked in the background)".into();
-            Entry { root: *root, path: rel.clone(), name, size: 0, what: What::Failed { error } }
+            let pending =
+                Entry { root: *root, path: rel.clone(), name, size: 0, what: What::Failed { error } };
+            crate::report::to_value(&pending)
         })
         .into_iter();
     let files = entries
         .iter()
-        .filter_map(|e| match crate::open::is_url(&e.path) {
-            true => remote_entries.next(),
-            false => Some(Entry::of(e)),
+        .map(|e| match crate::open::is_url(&e.path) {
+            true => Listed::Remote(remote_entries.next().unwrap_or_default()),
+            false => Listed::Here(Entry::of(e)),
         })
         .collect();
     let roots = roots.all().iter().map(|r| r.display().to_string()).collect();

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use super::files::Entry as Value;
+use serde_json::Value;
 
 /// The longest `/api/files` waits for the remote roots' entries.
 pub const WAIT: Duration = Duration::from_secs(3);

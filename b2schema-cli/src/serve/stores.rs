@@ -43,7 +43,7 @@ pub fn file_len(path: &Path) -> u64 {
 }
 
 /// What the file list says of a store.
-#[derive(Serialize, Clone)]
+#[derive(Serialize)]
 #[serde(untagged)]
 pub enum Summary {
     /// It opened: its kind (`store`, or `CTable` when it holds one) and member count.
