@@ -94,20 +94,11 @@ pub fn flag(limit: b2schema::Limit) -> String {
     format!("--{}", limit.name().replace('_', "-"))
 }
 
-/// A library message as the command line says it: the `Limits` settings a budget error names
-/// (`raise Limits::max_output`) become the options that raise them (`raise --max-output`).
-pub fn cli_text(message: &str) -> std::borrow::Cow<'_, str> {
-    if !message.contains("Limits::max_") {
-        return std::borrow::Cow::Borrowed(message);
-    }
-    let mut out = message.to_owned();
-    // Longest names first: `max_decompressed_total` before `max_decompressed`.
-    let mut limits = b2schema::Limit::ALL;
-    limits.sort_by_key(|l| std::cmp::Reverse(l.name().len()));
-    for limit in limits {
-        out = out.replace(&format!("Limits::{}", limit.name()), &flag(limit));
-    }
-    std::borrow::Cow::Owned(out)
+/// A library error as the command line says it: a budget error names the option that raises
+/// its limit (`raise --max-output`), from the error's typed [`b2schema::Limit`], where the
+/// library names the `Limits` setting (`raise Limits::max_output`).
+pub fn said(e: &b2schema::Error) -> String {
+    e.naming_limits(&flag).to_string()
 }
 
 #[cfg(test)]
@@ -117,12 +108,15 @@ mod tests {
     #[test]
     fn budget_errors_name_the_options_that_raise_them() {
         for limit in b2schema::Limit::ALL {
-            let text = format!(
-                "budget exceeded: x needs 9, more than the limit of 1 (raise Limits::{})",
-                limit.name()
+            let kind = b2schema::ErrorKind::BudgetExceeded { what: "x", needed: 9, limit, max: 1 };
+            // Beneath another error too (the cause is said after it).
+            let e = b2schema::Error::over(
+                b2schema::ErrorKind::NotAFrame { why: "w".into() },
+                b2schema::Error::new(kind),
             );
-            let cli = cli_text(&text);
+            let cli = said(&e);
             assert!(cli.ends_with(&format!("(raise {})", flag(limit))), "{cli}");
+            assert!(!cli.contains("Limits::"), "{cli}");
             // Every option named is one the parser knows.
             assert!(
                 [

@@ -1,5 +1,11 @@
 //! `b2schema diff A B`: how the metadata of two frames, or of two python-blosc2 stores, differ,
 //! one line per value.
+//!
+//! The comparison is of the reports' JSON (the typed reports serialized, as `inspect --json`
+//! writes them), flattened to leaves, not a field-by-field comparison of the report structs: a
+//! difference is named by the key a user reads in `--json` (`header.typesize`,
+//! `vlmetalayers[note].value`), every field the contract gains is compared without code here,
+//! and a typed comparison would be a second description of the contract to keep in step.
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -7,6 +13,7 @@ use std::process::ExitCode;
 use b2schema::Limits;
 use serde_json::Value;
 
+use crate::input::Input;
 use crate::inspect::{self, Options};
 use crate::{Failure, open, text};
 
@@ -19,11 +26,12 @@ use crate::{Failure, open, text};
 /// describes each (`members[/KEY].shape: A -> B`; a member only one of them has is `(none)` on
 /// the other side); a store and a frame are not compared (exit 2, saying which is which).
 pub fn run(a: &Path, b: &Path, limits: Limits) -> Result<ExitCode, Failure> {
-    let (left, right) = match (crate::kind::is_store(a, limits), crate::kind::is_store(b, limits)) {
-        (false, false) => (flat(a, limits)?, flat(b, limits)?),
-        (true, true) => (members(a, limits)?, members(b, limits)?),
+    let (ia, ib) = (Input::of(a, 0, limits)?, Input::of(b, 0, limits)?);
+    let (left, right) = match (ia.store(), ib.store()) {
+        (None, None) => (flat(a, limits)?, flat(b, limits)?),
+        (Some(sa), Some(sb)) => (members(a, sa), members(b, sb)),
         (sa, _) => {
-            let (store, frame) = if sa { (a, b) } else { (b, a) };
+            let (store, frame) = if sa.is_some() { (a, b) } else { (b, a) };
             return Err(Failure::Message(format!(
                 "{} is a store and {} is not: diff compares two frames or two stores",
                 text::path(store),
@@ -69,13 +77,12 @@ fn flat(path: &Path, limits: Limits) -> Result<Vec<(String, String)>, Failure> {
     Ok(out)
 }
 
-/// The members of the store at `path`, each as `inspect STORE --json` describes it, as (key,
+/// The members of `store` (at `path`), each as `inspect STORE --json` describes it, as (key,
 /// value) pairs under `members[KEY]` (its paths and names left out).
-fn members(path: &Path, limits: Limits) -> Result<Vec<(String, String)>, Failure> {
-    let store = crate::kind::open_store(path, limits).map_err(|e| Failure::at(path, e))?;
+fn members(path: &Path, store: &b2schema::store::Store) -> Vec<(String, String)> {
     let mut out = vec![("store".to_string(), store.form().name().to_string())];
     for m in store.members() {
-        let member = crate::report::store::Member::of(path, &store, &m.key, &m.place);
+        let member = crate::report::store::Member::of(path, store, &m.key, &m.place);
         let Value::Object(v) = crate::report::to_value(&member) else { continue };
         for (k, v) in v {
             if !matches!(k.as_str(), "schema" | "path" | "path_hex" | "name" | "store" | "key") {
@@ -83,7 +90,7 @@ fn members(path: &Path, limits: Limits) -> Result<Vec<(String, String)>, Failure
             }
         }
     }
-    Ok(out)
+    out
 }
 
 /// `v` under `key` as leaves; a list of named objects (metalayers, vlmetalayers) is keyed by
@@ -99,7 +106,7 @@ fn flatten(key: &str, v: &Value, out: &mut Vec<(String, String)>) {
             if items.iter().all(|i| i.get("name").is_some_and(Value::is_string)) && !items.is_empty() =>
         {
             for item in items {
-                let name = item["name"].as_str().unwrap_or("");
+                let name = item.get("name").and_then(Value::as_str).unwrap_or("");
                 flatten(&format!("{key}[{name}]"), item, out);
             }
         }

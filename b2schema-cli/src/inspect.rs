@@ -137,8 +137,12 @@ struct Scan<'a, W: Write> {
 impl<W: Write> Scan<'_, W> {
     fn frame(&mut self, path: &Path) -> io::Result<()> {
         self.inputs += 1;
-        if self.offset == 0 && crate::kind::is_store(path, self.opts.limits) {
-            return self.store(path);
+        let input = match crate::input::Input::of(path, self.offset, self.opts.limits) {
+            Ok(input) => input,
+            Err(e) => return self.failure(path, &e.detail(path)),
+        };
+        if let Some(store) = input.store() {
+            return self.store(path, store);
         }
         let (file, report) = match open_and_report(path, self.offset, &self.opts) {
             Ok(report) => report,
@@ -164,16 +168,12 @@ impl<W: Write> Scan<'_, W> {
 
     /// A python-blosc2 store met in a scan: its members listed as `inspect STORE` lists them
     /// (the selection options apply to frames, not to a store's members).
-    fn store(&mut self, path: &Path) -> io::Result<()> {
-        let store = match crate::store::open_for_scan(path, self.opts.limits) {
-            Ok(store) => store,
-            Err(e) => return self.failure(path, &e),
-        };
+    fn store(&mut self, path: &Path, store: &b2schema::store::Store) -> io::Result<()> {
         if !self.as_json && self.reports > 0 {
             self.out.write_all(b"\n")?;
         }
         self.reports += 1;
-        if crate::store::write_listing(&mut self.out, path, &store, self.as_json)? {
+        if crate::store::write_listing(&mut self.out, path, store, self.as_json)? {
             self.failed += 1;
         }
         Ok(())
@@ -181,7 +181,7 @@ impl<W: Write> Scan<'_, W> {
 
     fn failure(&mut self, path: &Path, error: &dyn std::fmt::Display) -> io::Result<()> {
         self.failed += 1;
-        let error = crate::budget::cli_text(&error.to_string()).into_owned();
+        let error = error.to_string();
         if self.as_json {
             let line = Unreadable { name: FileName::of(path), error };
             return writeln!(self.out, "{}", crate::report::json_line(&line));

@@ -48,17 +48,73 @@ pub mod walk;
 pub enum Failure {
     /// What failed, where: said on stderr, exit code 2.
     Message(String),
+    /// The library's error about `path`: said on stderr as the command line says a library error
+    /// (the path once; a budget error names the option that raises its limit, `--max-output`,
+    /// [`budget::said`]), exit code 2.
+    Library {
+        /// The path (or URL) the command was given.
+        path: std::path::PathBuf,
+        /// The error.
+        error: b2schema::Error,
+    },
     /// The reader of the output closed it early (`| head`): a normal end, nothing said, exit code
     /// 0. Every write to the output meets it through [`Failure::writing`] or [`Failure::of`].
     ClosedPipe,
 }
 
+/// What a [`Failure`] about a path says: text, or the library's error (kept typed until it is said).
+#[derive(Debug)]
+pub enum Cause {
+    /// Words of the command line's.
+    Text(String),
+    /// The library's error.
+    Library(b2schema::Error),
+}
+
+impl From<String> for Cause {
+    fn from(s: String) -> Self {
+        Cause::Text(s)
+    }
+}
+
+impl From<&str> for Cause {
+    fn from(s: &str) -> Self {
+        Cause::Text(s.to_owned())
+    }
+}
+
+impl From<b2schema::Error> for Cause {
+    fn from(e: b2schema::Error) -> Self {
+        Cause::Library(e)
+    }
+}
+
+impl From<b2schema::format::Error> for Cause {
+    fn from(e: b2schema::format::Error) -> Self {
+        Cause::Library(e.into())
+    }
+}
+
+impl From<&std::io::Error> for Cause {
+    fn from(e: &std::io::Error) -> Self {
+        Cause::Text(e.to_string())
+    }
+}
+
+impl From<std::io::Error> for Cause {
+    /// An I/O error; one that carries the library's error (a walk stopped by it) is that error.
+    fn from(e: std::io::Error) -> Self {
+        let text = e.to_string();
+        match e.into_inner().map(|inner| inner.downcast::<b2schema::Error>()) {
+            Some(Ok(e)) => Cause::Library(*e),
+            _ => Cause::Text(text),
+        }
+    }
+}
+
 impl std::fmt::Display for Failure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Failure::Message(m) => f.write_str(&text::escape(&budget::cli_text(m))),
-            Failure::ClosedPipe => f.write_str("the output was closed"),
-        }
+        f.write_str(&text::escape(&self.said()))
     }
 }
 
@@ -66,8 +122,30 @@ impl Failure {
     /// The exit code of the command that ends so.
     pub fn exit_code(&self) -> std::process::ExitCode {
         match self {
-            Failure::Message(_) => std::process::ExitCode::from(2),
+            Failure::Message(_) | Failure::Library { .. } => std::process::ExitCode::from(2),
             Failure::ClosedPipe => std::process::ExitCode::SUCCESS,
+        }
+    }
+
+    /// What the failure says, unescaped ([`Display`](std::fmt::Display) escapes it for a
+    /// terminal): the one place a library error becomes the command line's text.
+    pub fn said(&self) -> String {
+        match self {
+            Failure::Message(m) => m.clone(),
+            Failure::Library { path, error } => prefixed(path, budget::said(error)),
+            Failure::ClosedPipe => String::from("the output was closed"),
+        }
+    }
+
+    /// What the failure says after the path it is about, for a listing's line that names the
+    /// path itself (a library error is said whole, as the library says it).
+    pub fn detail(&self, path: &std::path::Path) -> String {
+        match self {
+            Failure::Library { error, .. } => budget::said(error),
+            other => {
+                let (at, said) = (format!("{}: ", path.display()), other.said());
+                said.strip_prefix(&at).map_or_else(|| said.clone(), str::to_owned)
+            }
         }
     }
 
@@ -92,14 +170,18 @@ impl Failure {
 
     /// The error `e` about `path` (said once: a library error that already names the file
     /// starts with it).
-    pub fn at(path: &std::path::Path, e: impl std::fmt::Display) -> Self {
-        let (path, e) = (path.display().to_string(), e.to_string());
-        if e.starts_with(&path) && e[path.len()..].starts_with(": ") {
-            Failure::Message(e)
-        } else {
-            Failure::Message(format!("{path}: {e}"))
+    pub fn at(path: &std::path::Path, e: impl Into<Cause>) -> Self {
+        match e.into() {
+            Cause::Text(e) => Failure::Message(prefixed(path, e)),
+            Cause::Library(error) => Failure::Library { path: path.to_owned(), error },
         }
     }
+}
+
+/// `e` about `path`: `PATH: e`, unless `e` starts so already.
+fn prefixed(path: &std::path::Path, e: String) -> String {
+    let path = path.display().to_string();
+    if e.starts_with(&path) && e[path.len()..].starts_with(": ") { e } else { format!("{path}: {e}") }
 }
 
 /// Writes `text` to stdout; a reader that closes the pipe early (`| head`) is a normal end.

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use b2schema_cli::budget::BudgetArgs;
-use b2schema_cli::input::Resolved;
+use b2schema_cli::input;
 use b2schema_cli::names::{self, Hint};
 #[cfg(feature = "serve")]
 use b2schema_cli::serve;
@@ -459,9 +459,11 @@ fn main() -> ExitCode {
         Command::Inspect { many, json, offset, all_chunks } => {
             let o = inspect::Options { limits, all_chunks, recursive: many.recursive };
             match many.paths.as_slice() {
-                [p] if !many.recursive => match Resolved::resolve(p, offset, limits) {
-                    Ok(Resolved::Store(s)) => store::inspect(p, &s, json),
-                    Ok(Resolved::Frame) => inspect::run(&many.paths, offset, json, &o, &many.select),
+                [p] if !many.recursive => match input::Input::of(p, offset, limits) {
+                    Ok(input::Input::Store(s) | input::Input::Table { store: s, .. }) => {
+                        store::inspect(p, &s, json)
+                    }
+                    Ok(_) => inspect::run(&many.paths, offset, json, &o, &many.select),
                     Err(e) => Err(e),
                 },
                 _ => inspect::run(&many.paths, offset, json, &o, &many.select),
@@ -520,22 +522,9 @@ fn main() -> ExitCode {
             });
             let rows = table::Rows { key: key.as_deref(), json, csv, arrow, output: output.as_deref() };
             let (path, offset) = (&input.path, input.offset);
-            let rest = match Resolved::resolve(path, offset, limits) {
-                Ok(resolved) => table::cat(path, offset, resolved, &rows, limits),
-                Err(e) => table::Rest::Done(Err(e)),
-            };
-            match (rest, key) {
-                (table::Rest::Done(done), _) => done,
-                (_, Some(_)) if offset != 0 => Err(b2schema_cli::Failure::at(
-                    path,
-                    "--key reads a store, which starts at offset 0: leave out --offset",
-                )),
-                (table::Rest::Member(s), Some(key)) => {
-                    store::cat(path, Some(*s), &key, output.as_deref(), limits, &o)
-                }
-                (_, Some(key)) => store::cat(path, None, &key, output.as_deref(), limits, &o),
-                (_, None) => cat::run(path, offset, output.as_deref(), limits, &o),
-            }
+            let asked = input::Asked { key: key.as_deref(), batches: json && key.is_none() };
+            input::Input::resolve(path, offset, asked, limits)
+                .and_then(|resolved| cat::run(path, offset, resolved, &rows, limits, &o))
         }
         Command::Completions { shell } => {
             let mut text = Vec::new();

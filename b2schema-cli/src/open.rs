@@ -118,15 +118,15 @@ pub fn explain(path: &Path, offset: u64, e: b2schema::Error) -> String {
 pub fn absolute(offset: u64, e: b2schema::Error) -> String {
     // An offset past any file's end was refused before an offset could be read there.
     let Some(base) = usize::try_from(offset).ok().filter(|&o| o != 0 && offset <= 1 << 48) else {
-        return crate::budget::cli_text(&e.to_string()).into_owned();
+        return crate::budget::said(&e);
     };
     in_file(offset, e.shift_offset(base))
 }
 
 /// An error whose offsets are already in the file (a [`FrameFile`] reads chunks at their place
 /// in the file), saying where the frame starts when not 0.
-pub fn in_file(offset: u64, e: impl std::fmt::Display) -> String {
-    let text = crate::budget::cli_text(&e.to_string()).into_owned();
+pub fn in_file(offset: u64, e: b2schema::Error) -> String {
+    let text = crate::budget::said(&e);
     match offset {
         0 => text,
         _ => format!("{text} (offsets in the file; the frame starts at {offset})"),

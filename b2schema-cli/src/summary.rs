@@ -127,30 +127,24 @@ pub fn each_selected<W: Write>(
                 failed += 1;
                 out.flush()?;
                 // A closed stderr is no reason to stop (eprintln! would panic).
-                let _ = writeln!(
-                    std::io::stderr(),
-                    "b2schema: {}: {}",
-                    text::path(path),
-                    text::escape(&crate::budget::cli_text(&e))
-                );
+                let _ = writeln!(std::io::stderr(), "b2schema: {}: {}", text::path(path), text::escape(&e));
                 Ok(())
             }
         };
         match found {
-            walk::Found::Frame(p) if crate::kind::is_store(&p, limits) => {
-                let members = crate::store::each_member(&p, limits, |at, frame| {
-                    one(out, at, frame.and_then(|f| Summary::from_file(&f)))
-                });
-                match members {
-                    Ok(written) => written?,
-                    Err(e) => one(out, &p, Err(e))?,
-                }
-            }
-            walk::Found::Frame(p) if walk::skipped(&p, p == arg) => {}
-            walk::Found::Frame(p) => {
-                let s = Summary::of(&p, 0, limits);
-                one(out, &p, s)?;
-            }
+            walk::Found::Frame(p) => match crate::input::Input::of(&p, 0, limits) {
+                Ok(input) => match input.store() {
+                    Some(store) => crate::store::each_member(&p, store, |at, frame| {
+                        one(out, at, frame.and_then(|f| Summary::from_file(&f)))
+                    })?,
+                    None if walk::skipped(&p, p == arg) => {}
+                    None => {
+                        let s = Summary::of(&p, 0, limits);
+                        one(out, &p, s)?;
+                    }
+                },
+                Err(e) => one(out, &p, Err(e.detail(&p)))?,
+            },
             walk::Found::Unlisted(p, e) => one(out, &p, Err(e.to_string()))?,
         }
     }

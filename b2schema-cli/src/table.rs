@@ -18,7 +18,6 @@ use b2schema::table::{BatchArray, CTable};
 use serde_json::{Map, Number, json};
 
 use crate::Failure;
-use crate::input::Resolved;
 use crate::msgpack_json::hex;
 use crate::text;
 
@@ -105,65 +104,15 @@ pub struct Rows<'a> {
     pub output: Option<&'a Path>,
 }
 
-/// What [`cat`] left to the frame commands.
-pub enum Rest {
-    /// Done: a CTable's rows, a BatchArray's items, or a refusal.
-    Done(Result<ExitCode, Failure>),
-    /// The store's member `--key`, read as a frame, from the store opened once.
-    Member(Box<Store>),
-    /// A frame, read by the frame `cat`.
-    Frame,
-}
-
-/// `cat` of a CTable (a store with `/_meta`, unless `--key` names a member, `/...`), of a
-/// BatchArray with `--json` (a file, or the store member `--key`), or what is left: a store's
-/// member, or a frame, for the `cat` of frames.
-pub fn cat(path: &Path, offset: u64, input: Resolved, r: &Rows<'_>, limits: Limits) -> Rest {
-    let format = if r.csv { RowFormat::Csv } else { RowFormat::JsonLines };
-    let table = input.is_table();
-    if let Resolved::Store(store) = input {
-        let member_key = r.key.filter(|k| k.starts_with('/'));
-        if let Some(a) = &r.arrow {
-            if !table {
-                return Rest::Done(Err(Failure::at(path, ARROW_NOT_A_TABLE)));
-            }
-            return Rest::Done(crate::table_arrow::cat_arrow(path, *store, a, r.output));
-        }
-        if table && member_key.is_none() {
-            return Rest::Done(cat_table(path, *store, r.key, format, r.output));
-        }
-        if r.csv {
-            return Rest::Done(Err(Failure::at(
-                path,
-                "--csv writes a CTable's rows; this store holds no CTable (/_meta)",
-            )));
-        }
-        if let (true, Some(k)) = (r.json, member_key) {
-            let b = store.open_member(k).and_then(BatchArray::new).map_err(|e| Failure::at(path, e));
-            return Rest::Done(b.and_then(|b| cat_batches(path, &b, r.output)));
-        }
-        return Rest::Member(store);
+impl Rows<'_> {
+    /// How a CTable's rows are written.
+    pub fn format(&self) -> RowFormat {
+        if self.csv { RowFormat::Csv } else { RowFormat::JsonLines }
     }
-    if r.csv {
-        return Rest::Done(Err(Failure::at(
-            path,
-            "--csv writes a CTable's rows: give a CTable's .b2d or .b2z",
-        )));
-    }
-    if r.arrow.is_some() {
-        return Rest::Done(Err(Failure::at(path, ARROW_NOT_A_TABLE)));
-    }
-    if r.json && r.key.is_none() {
-        if offset != 0 {
-            return Rest::Done(Err(Failure::at(path, "--json reads a BatchArray frame at offset 0")));
-        }
-        return Rest::Done(open_batches(path, limits).and_then(|b| cat_batches(path, &b, r.output)));
-    }
-    Rest::Frame
 }
 
 /// The refusal of `--arrow` for anything but a CTable.
-const ARROW_NOT_A_TABLE: &str =
+pub(crate) const ARROW_NOT_A_TABLE: &str =
     "--arrow writes a CTable's rows as an Arrow IPC stream; this is no CTable: give a CTable's .b2d or .b2z";
 
 /// `cat TABLE [--key COLUMN] [--csv]`: the live rows (or one column's live values), streamed:

@@ -165,10 +165,16 @@ fn push_stream(
     let n = file.read(&mut magic).map_err(|e| Failure::at(input, e))?;
     file.rewind().map_err(|e| Failure::at(input, e))?;
     let batches: Box<dyn RecordBatchReader> = if n == 6 && &magic == b"ARROW1" {
-        Box::new(arrow_ipc::reader::FileReader::try_new(file, None).map_err(|e| Failure::at(input, e))?)
+        Box::new(
+            arrow_ipc::reader::FileReader::try_new(file, None)
+                .map_err(|e| Failure::at(input, e.to_string()))?,
+        )
     } else {
         let r = io::BufReader::new(file);
-        Box::new(arrow_ipc::reader::StreamReader::try_new(r, None).map_err(|e| Failure::at(input, e))?)
+        Box::new(
+            arrow_ipc::reader::StreamReader::try_new(r, None)
+                .map_err(|e| Failure::at(input, e.to_string()))?,
+        )
     };
     let mut w = match w {
         Some(w) => w,

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use b2schema::frame::{FrameHeader, Trailer};
 use b2schema::layout::{B2Layout, Layout};
 
+use crate::input::Input;
 use crate::open::{self, Mode};
 use crate::report::verify::{Decoded, Index, Outcome, Section, Verdict};
 use crate::summary::Select;
@@ -60,23 +61,22 @@ pub fn run(paths: &[PathBuf], o: &VerifyOptions, select: &Select) -> Result<Exit
     for found in walk::expand_stores(paths, o.recursive, o.limits) {
         written = match found {
             // A python-blosc2 store: each member verified, as `STORE/KEY`.
-            walk::Found::Frame(p) if o.offset == 0 && crate::kind::is_store(&p, o.limits) => {
-                let members = crate::store::each_member(&p, o.limits, |at, frame| match frame {
-                    Ok(f) => match check(at, &f, o, select) {
-                        Some(v) => tell(at, v),
+            walk::Found::Frame(p) => match Input::of(&p, o.offset, o.limits) {
+                Ok(input) => match input.store() {
+                    Some(store) => crate::store::each_member(&p, store, |at, frame| match frame {
+                        Ok(f) => match check(at, &f, o, select) {
+                            Some(v) => tell(at, v),
+                            None => Ok(()),
+                        },
+                        Err(e) => tell(at, Verdict::unreadable(at, e)),
+                    }),
+                    None if walk::skipped(&p, paths.contains(&p)) => Ok(()),
+                    None => match verify_one(&p, o, select) {
+                        Some(v) => tell(&p, v),
                         None => Ok(()),
                     },
-                    Err(e) => tell(at, Verdict::unreadable(at, e)),
-                });
-                match members {
-                    Ok(w) => w,
-                    Err(e) => tell(&p, Verdict::unreadable(&p, e)),
-                }
-            }
-            walk::Found::Frame(p) if walk::skipped(&p, paths.contains(&p)) => Ok(()),
-            walk::Found::Frame(p) => match verify_one(&p, o, select) {
-                Some(v) => tell(&p, v),
-                None => Ok(()),
+                },
+                Err(e) => tell(&p, Verdict::unreadable(&p, e.detail(&p))),
             },
             walk::Found::Unlisted(p, e) => tell(&p, Verdict::unreadable(&p, e.to_string())),
         };
@@ -100,14 +100,8 @@ pub fn run(paths: &[PathBuf], o: &VerifyOptions, select: &Select) -> Result<Exit
 fn verify_one(path: &Path, o: &VerifyOptions, select: &Select) -> Option<Verdict> {
     let file = match open::open(path, o.offset, o.limits, Mode::Located) {
         Ok(f) => f,
-        Err(Failure::Message(e)) => {
-            // Without the path the message starts with (the line names it).
-            let at = format!("{}: ", path.display());
-            return Some(Verdict::unreadable(path, e.strip_prefix(&at).unwrap_or(&e).to_owned()));
-        }
-        Err(Failure::ClosedPipe) => {
-            return Some(Verdict::unreadable(path, String::from("the output was closed")));
-        }
+        // Without the path the message starts with (the line names it).
+        Err(e) => return Some(Verdict::unreadable(path, e.detail(path))),
     };
     check(path, &file, o, select)
 }

@@ -85,7 +85,7 @@ impl Member {
                 nbytes: d.nbytes,
                 frame_len: d.frame_len,
             },
-            Err(e) => What::Unreadable { error: e.to_string() },
+            Err(e) => What::Unreadable { error: crate::budget::said(&e) },
         };
         Member {
             schema: super::SCHEMA_VERSION,

@@ -52,7 +52,7 @@ impl TableHeading {
             schema_version: t.schema_version(),
             rows: match t.n_rows() {
                 Ok(n) => Rows::Counted(n),
-                Err(e) => Rows::Failed(e.to_string()),
+                Err(e) => Rows::Failed(crate::budget::said(&e)),
             },
             columns: t
                 .columns()

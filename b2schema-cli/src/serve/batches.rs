@@ -8,9 +8,9 @@ use super::no_answer::NoAnswer;
 use b2schema::Limits;
 use b2schema::frame::FrameFile;
 use b2schema::table::BatchArray;
-use serde_json::{Value, json};
+use serde::Serialize;
 
-use super::shown;
+use super::shown::{self, Shown};
 
 /// The most bytes one batch may decompress to for the viewer.
 pub const MAX_BATCH_BYTES: u64 = 64 << 20;
@@ -29,32 +29,70 @@ pub fn is_batch_array(file: &FrameFile) -> bool {
     file.view().is_ok_and(|v| v.metalayer("batcharray").is_some())
 }
 
+/// The file page's `batches`: what a BatchArray's metadata says, or why it does not open as one.
+#[derive(Serialize)]
+#[serde(untagged)]
+pub enum Summary {
+    /// It opened.
+    Opened {
+        /// The batch count.
+        batches: usize,
+        /// The items claimed in all (when the lengths are stored and add up).
+        items: Option<u64>,
+        /// The items claimed per batch (the first [`MAX_LENGTHS`]), when stored.
+        lengths: Option<Vec<u64>>,
+        /// How items are serialized.
+        serializer: String,
+        /// Items per VL block, if set.
+        items_per_block: Option<u64>,
+        /// The metadata's version.
+        version: u64,
+    },
+    /// Why not.
+    Failed {
+        /// The library's error.
+        error: String,
+    },
+}
+
 /// The file page's `batches`: the batch count, the items claimed in all and per batch (the first
 /// [`MAX_LENGTHS`]), the serializer; or `{"error"}` when it does not open as one.
-pub fn summary(file: FrameFile) -> Value {
+pub fn summary(file: FrameFile) -> Summary {
     match BatchArray::new(file) {
-        Ok(b) => {
-            let lengths = b.batch_lengths().map(|l| l.iter().take(MAX_LENGTHS).copied().collect::<Vec<_>>());
-            json!({
-                "batches": b.len(),
-                "items": b.batch_lengths().and_then(|_| b.len_items().ok()),
-                "lengths": lengths,
-                "serializer": b.meta().serializer,
-                "items_per_block": b.meta().items_per_block,
-                "version": b.meta().version,
-            })
-        }
-        Err(e) => json!({ "error": e.to_string() }),
+        Ok(b) => Summary::Opened {
+            batches: b.len(),
+            items: b.batch_lengths().and_then(|_| b.len_items().ok()),
+            lengths: b.batch_lengths().map(|l| l.iter().take(MAX_LENGTHS).copied().collect()),
+            serializer: b.meta().serializer.clone(),
+            items_per_block: b.meta().items_per_block,
+            version: b.meta().version,
+        },
+        Err(e) => Summary::Failed { error: e.to_string() },
     }
 }
 
+/// `/api/batch`'s answer: a page of one batch's items.
+#[derive(Serialize)]
+pub struct Page {
+    /// The batch count.
+    batches: usize,
+    /// The batch shown.
+    batch: usize,
+    /// Its items.
+    n_items: usize,
+    /// The first item shown.
+    offset: usize,
+    /// The items shown.
+    items: Vec<Shown>,
+}
+
 /// `/api/batch`: items `offset..offset + limit` (at most [`MAX_ITEMS`]) of batch `index`.
-pub fn page(file: FrameFile, index: usize, offset: usize, limit: usize) -> Result<Value, NoAnswer> {
+pub fn page(file: FrameFile, index: usize, offset: usize, limit: usize) -> Result<Page, NoAnswer> {
     let b = BatchArray::new(file)?;
     let items = b.batch(index)?;
     let n = items.len();
     let start = offset.min(n);
     let stop = offset.saturating_add(limit.min(MAX_ITEMS)).min(n);
-    let shown: Vec<Value> = items[start..stop].iter().map(shown::value).collect();
-    Ok(json!({ "batches": b.len(), "batch": index, "n_items": n, "offset": start, "items": shown }))
+    let items = items[start..stop].iter().map(shown::value).collect();
+    Ok(Page { batches: b.len(), batch: index, n_items: n, offset: start, items })
 }

@@ -7,25 +7,42 @@
 
 use b2schema::frame::{FrameHeader, HEADER_FIXED_LEN};
 use b2schema::layout::B2Layout;
-use serde_json::{Value, json};
+use serde::Serialize;
+
+/// One box of the diagram: a field (or a part of the metalayers section) and its bytes.
+#[derive(Serialize, Debug)]
+pub struct Field {
+    /// What it is (`codec_flags`, `→ b2nd`, `b2nd (40 B)`).
+    pub name: String,
+    /// Its first byte in the header.
+    pub start: usize,
+    /// Its bytes.
+    pub len: usize,
+    /// What it holds, in a sentence.
+    pub doc: String,
+}
 
 /// The fields of a header of `header_len` bytes whose metalayers are `layers` (name, content).
-pub fn fields(header_len: usize, layers: &[(&str, &[u8])]) -> Vec<Value> {
-    let mut out =
-        vec![json!({ "name": "fixarray", "start": 0, "len": 1, "doc": "The header's fixarray(14) marker." })];
+pub fn fields(header_len: usize, layers: &[(&str, &[u8])]) -> Vec<Field> {
+    let mut out = vec![Field {
+        name: "fixarray".into(),
+        start: 0,
+        len: 1,
+        doc: "The header's fixarray(14) marker.".into(),
+    }];
     for f in FrameHeader::LAYOUT.fields {
         let Some(start) = f.marker_offset else { continue };
         if f.width.is_none() && start == HEADER_FIXED_LEN {
             continue; // The metalayers section: its parts below.
         }
         let len = f.width.unwrap_or(header_len.saturating_sub(start));
-        out.push(json!({ "name": f.name, "start": start, "len": len, "doc": f.doc }));
+        out.push(Field { name: f.name.into(), start, len, doc: f.doc.into() });
     }
     let mut at = HEADER_FIXED_LEN;
     let mut push = |name: String, len: usize, doc: String| {
         let len = len.min(header_len.saturating_sub(at));
         if len > 0 {
-            out.push(json!({ "name": name, "start": at, "len": len, "doc": doc }));
+            out.push(Field { name, start: at, len, doc });
         }
         at += len;
     };
@@ -69,22 +86,18 @@ mod tests {
         let layers: [(&str, &[u8]); 2] = [("b2nd", &[0u8; 40]), ("x", &[1, 2])];
         let len = HEADER_FIXED_LEN + 7 + (6 + 4) + (6 + 1) + 3 + (5 + 40) + (5 + 2);
         let f = fields(len, &layers);
-        let ends: Vec<u64> =
-            f.iter().map(|f| f["start"].as_u64().unwrap() + f["len"].as_u64().unwrap()).collect();
-        assert_eq!(*ends.last().unwrap(), len as u64);
+        let ends: Vec<usize> = f.iter().map(|f| f.start + f.len).collect();
+        assert_eq!(*ends.last().unwrap(), len);
         for w in f.windows(2) {
-            let end = w[0]["start"].as_u64().unwrap() + w[0]["len"].as_u64().unwrap();
-            assert!(end <= w[1]["start"].as_u64().unwrap(), "{w:?}");
+            assert!(w[0].start + w[0].len <= w[1].start, "{w:?}");
         }
-        let names: Vec<&str> = f.iter().map(|f| f["name"].as_str().unwrap()).collect();
+        let names: Vec<&str> = f.iter().map(|f| f.name.as_str()).collect();
         assert!(
             names.ends_with(&["metalayers", "→ b2nd", "→ x", "contents", "b2nd (40 B)", "x (2 B)"]),
             "{names:?}"
         );
         // A header that ends early cuts the parts, never placing one past it.
         let short = fields(HEADER_FIXED_LEN + 9, &layers);
-        assert!(short.iter().all(
-            |f| f["start"].as_u64().unwrap() + f["len"].as_u64().unwrap() <= HEADER_FIXED_LEN as u64 + 9
-        ));
+        assert!(short.iter().all(|f| f.start + f.len <= HEADER_FIXED_LEN + 9));
     }
 }

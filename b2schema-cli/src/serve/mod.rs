@@ -19,6 +19,7 @@
 
 mod accept;
 mod batches;
+mod files;
 mod http;
 mod layout;
 mod no_answer;

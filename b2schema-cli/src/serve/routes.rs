@@ -5,15 +5,14 @@ use super::no_answer::NoAnswer;
 use std::path::Path;
 
 use b2schema::array::{ArrayReader, ReadOptions, Selection};
-use b2schema::b2nd;
 use b2schema::frame::FrameFile;
 use b2schema::store::Store;
-use serde_json::{Value, json};
+use serde::Serialize;
 
 use super::http::{Request, Response, query_param};
 use super::paths::Roots;
 use super::render::{self, Numeric, Scale, Slice2};
-use super::{batches, layout, stores};
+use super::{batches, files, layout, stores};
 
 const INDEX_HTML: &str = include_str!("../../assets/index.html");
 const APP_JS: &str = include_str!("../../assets/app.js");
@@ -49,7 +48,7 @@ pub fn route(roots: &Roots, req: &Request) -> Response {
         "/" | "/index.html" => Response::ok("text/html; charset=utf-8", INDEX_HTML),
         "/app.js" => Response::ok("text/javascript; charset=utf-8", APP_JS),
         "/style.css" => Response::ok("text/css; charset=utf-8", STYLE_CSS),
-        "/api/files" => json_response(files(roots)),
+        "/api/files" => json_response(&files::list(roots)),
         "/api/store" | "/api/table" => {
             let (path, _) = match resolved(roots, &q) {
                 Ok(found) => found,
@@ -80,7 +79,7 @@ pub fn route(roots: &Roots, req: &Request) -> Response {
                 // The answer names the file by its path under the root (`path`), never by where it
                 // lies on this machine or the URL it was read from.
                 Some(key) => stores::open_member(&path, key, limits).map_err(|e| e.without_file().into()),
-                None => open_frame(&path, limits).map_err(|e| e.without_file().into()),
+                None => files::open_frame(&path, limits).map_err(|e| e.without_file().into()),
             };
             frame_answer(&req.path, &rel, key.as_deref(), opened, &q)
         }
@@ -94,14 +93,15 @@ pub fn route(roots: &Roots, req: &Request) -> Response {
 pub fn store_answer(req_path: &str, store: Store, q: &dyn Fn(&str) -> Option<String>) -> Response {
     let number = |k: &str, d: usize| q(k).and_then(|v| v.parse::<usize>().ok()).unwrap_or(d);
     let answer = if req_path == "/api/store" {
-        stores::store_json(store)
+        stores::store_json(store).map(|a| json_response(&a))
     } else {
         let order = q("sort")
             .filter(|c| !c.is_empty())
             .map(|column| stores::Order { column, descending: q("desc").is_some_and(|d| d == "1") });
         stores::table_page(store, number("offset", 0), number("limit", 50), order.as_ref())
+            .map(|p| json_response(&p))
     };
-    answer.map(json_response).unwrap_or_else(refusal)
+    answer.unwrap_or_else(refusal)
 }
 
 /// `/api/file`, `/api/value`, `/api/batch`, `/api/plot.png` or (any other path)
@@ -119,16 +119,16 @@ pub fn frame_answer(
         Ok(f) => f,
         Err(e) if e.is_outside() => return refusal(e),
         Err(e) => {
-            let body = json!({ "error": format!("not a Blosc2 frame: {}", e.why), "path": rel, "key": key });
-            return Response { status: 422, ..json_response(body) };
+            let body = NotAFrame { error: format!("not a Blosc2 frame: {}", e.why), path: rel, key };
+            return Response { status: 422, ..json_response(&body) };
         }
     };
     let number = |k: &str, d: usize| q(k).and_then(|v| v.parse::<usize>().ok()).unwrap_or(d);
     let answer = match req_path {
-        "/api/file" => file_json(rel, &file).map(json_response),
-        "/api/value" => value(&file, &q("at").unwrap_or_default()).map(json_response),
+        "/api/file" => file_json(rel, &file).map(|a| json_response(&a)),
+        "/api/value" => value(&file, &q("at").unwrap_or_default()).map(|a| json_response(&a)),
         "/api/batch" => batches::page(file, number("batch", 0), number("offset", 0), number("limit", 50))
-            .map(json_response),
+            .map(|a| json_response(&a)),
         "/api/plot.png" => plot(&file),
         _ => heatmap(&file, &q),
     };
@@ -141,190 +141,110 @@ fn refusal(no: NoAnswer) -> Response {
     no.response()
 }
 
-fn json_response(v: Value) -> Response {
-    Response::ok("application/json", v.to_string())
+/// `v`'s JSON, answered 200.
+fn json_response(v: &impl Serialize) -> Response {
+    Response::ok("application/json", crate::report::json(v))
 }
 
-/// The list: every entry with its size, kind, shape and dtype (or the reason it is not a frame).
-/// A remote root's entry is made off the request path ([`super::remote::Listings`]): one that
-/// does not answer is listed as pending, never blocking the list.
-fn files(roots: &Roots) -> Value {
-    let entries = with_store_dirs(roots.list());
-    let remote: Vec<(super::remote::Key, super::remote::Make)> = entries
-        .iter()
-        .filter(|e| crate::open::is_url(&e.path))
-        .map(|e| {
-            let e = e.clone();
-            ((e.root, e.rel.clone()), Box::new(move || entry_json(&e)) as super::remote::Make)
-        })
-        .collect();
-    let mut remote_json = roots
-        .1
-        .entries(remote, |(root, rel)| {
-            let name = match rel.is_empty() {
-                true => roots.all().get(*root).map(|p| p.display().to_string()).unwrap_or_default(),
-                false => rel.clone(),
-            };
-            json!({ "root": root, "path": rel, "name": name, "size": 0,
-                    "error": "pending: the server has not answered yet (asked in the background)" })
-        })
-        .into_iter();
-    let files: Vec<Value> = entries
-        .iter()
-        .map(|e| match crate::open::is_url(&e.path) {
-            true => remote_json.next().unwrap_or(Value::Null),
-            false => entry_json(e),
-        })
-        .collect();
-    let roots: Vec<String> = roots.all().iter().map(|r| r.display().to_string()).collect();
-    json!({ "roots": roots, "files": files })
+/// The answer for a file (or member) that does not open as a frame (422).
+#[derive(Serialize)]
+struct NotAFrame<'a> {
+    /// Why, after `not a Blosc2 frame: `.
+    error: String,
+    /// The file, by its path under the root.
+    path: &'a str,
+    /// The store member asked for.
+    key: Option<&'a str>,
 }
 
-/// One entry of the list.
-fn entry_json(e: &super::paths::Entry) -> Value {
-    let name = if e.rel.is_empty() {
-        e.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
-    } else {
-        e.rel.clone()
-    };
-    if stores::is_store(&e.path) {
-        let size = match crate::open::is_url(&e.path) {
-            true => stores::file_len(&e.path),
-            false => size_of(&e.path),
-        };
-        let mut m = json!({ "root": e.root, "path": e.rel, "name": name, "size": size });
-        if let Some(o) = m.as_object_mut() {
-            o.extend(stores::summary(&e.path));
-        }
-        return m;
-    }
-    let opened = open_frame(&e.path, b2schema::Limits::default());
-    let size = match &opened {
-        Ok(f) if crate::open::is_url(&e.path) => f.frame_len(),
-        _ => size_of(&e.path),
-    };
-    let mut m = json!({ "root": e.root, "path": e.rel, "name": name, "size": size });
-    match opened.and_then(|f| summary(&f)) {
-        Ok(s) => {
-            if let Some(o) = m.as_object_mut() {
-                o.extend(s);
-            }
-        }
-        Err(err) => m["error"] = json!(err.to_string()),
-    }
-    m
+/// `/api/file`'s answer: `inspect --json`'s report, the header's fields with their byte ranges
+/// and the header's bytes, a BatchArray's batches, what the frame is, and what can be drawn.
+#[derive(Serialize)]
+struct FileAnswer {
+    #[serde(flatten)]
+    report: crate::report::frame::Frame,
+    /// The header's first [`MAX_HEX_BYTES`] bytes, in hex.
+    header_hex: String,
+    /// The header's bytes.
+    header_bytes: usize,
+    /// The header's fields, for the layout diagram.
+    fields: Vec<layout::Field>,
+    /// A BatchArray's batches.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    batches: Option<batches::Summary>,
+    /// What the frame is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    summary: Option<files::FrameSummary>,
+    /// How the page draws it.
+    draw: Draw,
 }
 
-/// The entries, with every `.b2d` store directory that holds some of them listed too (before
-/// its first member), so that the list shows the store as well as its files.
-fn with_store_dirs(entries: Vec<super::paths::Entry>) -> Vec<super::paths::Entry> {
-    let mut out: Vec<super::paths::Entry> = Vec::new();
-    for e in entries {
-        let parts: Vec<&str> = e.rel.split('/').collect();
-        for n in 1..parts.len() {
-            let rel = parts[..n].join("/");
-            if !rel.ends_with(".b2d") || out.iter().any(|o| o.root == e.root && o.rel == rel) {
-                continue;
-            }
-            let Some(path) = e.path.ancestors().nth(parts.len() - n) else { continue };
-            if stores::is_store(path) {
-                out.push(super::paths::Entry { root: e.root, rel, path: path.to_path_buf() });
-            }
-        }
-        out.push(e);
-    }
-    out
+/// How the file page draws a frame: `"plot"`, `"heatmap"`, `"batches"`, or `{"none": why}`.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Draw {
+    How(&'static str),
+    None { none: String },
 }
 
-/// The frame at `path`: a file, a sparse frame's directory, or a URL (a root given as one).
-fn open_frame(path: &Path, limits: b2schema::Limits) -> b2schema::Result<FrameFile> {
-    match crate::open::is_url(path) {
-        true => crate::open::open_url(path, 0, limits),
-        false => FrameFile::open_with_limits(path, limits),
-    }
+/// `/api/value`'s answer: one item, a number, or its text when not finite (`"NaN"`, `"inf"`).
+#[derive(Serialize)]
+struct ValueAnswer {
+    at: Vec<u64>,
+    value: Number,
 }
 
-/// Bytes of a file, or of the files directly inside a sparse frame's directory.
-fn size_of(p: &Path) -> u64 {
-    if p.is_dir() {
-        std::fs::read_dir(p)
-            .map(|rd| {
-                rd.flatten().filter_map(|e| e.metadata().ok()).filter(|m| m.is_file()).map(|m| m.len()).sum()
-            })
-            .unwrap_or(0)
-    } else {
-        p.metadata().map(|m| m.len()).unwrap_or(0)
-    }
-}
-
-fn summary(file: &FrameFile) -> b2schema::Result<serde_json::Map<String, Value>> {
-    let v = file.view()?;
-    let mut m = serde_json::Map::new();
-    m.insert("frame".into(), json!(if v.is_sparse() { "sparse" } else { "contiguous" }));
-    m.insert("nchunks".into(), json!(v.nchunks()?));
-    let nd = v.metalayer("b2nd").or_else(|| v.metalayer("caterva"));
-    match nd.and_then(|raw| b2nd::read_any(raw).ok()) {
-        Some(nd) => {
-            m.insert("kind".into(), json!("NDArray"));
-            m.insert("shape".into(), json!(nd.shape));
-            m.insert("dtype".into(), json!(nd.dtype));
-        }
-        None if v.metalayer("batcharray").is_some() => {
-            m.insert("kind".into(), json!("BatchArray"));
-        }
-        None if v.metalayer("vlarray").is_some() => {
-            m.insert("kind".into(), json!("ObjectArray"));
-        }
-        None => {
-            m.insert("kind".into(), json!("SChunk"));
-            m.insert("typesize".into(), json!(v.header.typesize));
-        }
-    }
-    Ok(m)
+/// A number as JSON carries it: finite, or as text.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Number {
+    Finite(f64),
+    Text(String),
 }
 
 /// The file page's data: `inspect --json`'s report, the header's fields with their byte ranges
 /// and the header's bytes, and what can be drawn.
-fn file_json(rel: &str, file: &FrameFile) -> Result<Value, NoAnswer> {
+fn file_json(rel: &str, file: &FrameFile) -> Result<FileAnswer, NoAnswer> {
     // The chunk map shows up to MAX_CHUNKS_LISTED chunks (the report summarises the rest).
     let opts = crate::inspect::Options {
         limits: b2schema::Limits::default().with_max_items(MAX_CHUNKS_LISTED),
         all_chunks: false,
         recursive: false,
     };
-    let mut r = crate::inspect::report(Path::new(rel), file, &opts)?.value();
+    let report = crate::inspect::report(Path::new(rel), file, &opts)?.frame;
     let bytes = file.header_bytes();
     let shown = &bytes[..bytes.len().min(MAX_HEX_BYTES)];
-    r["header_hex"] = json!(crate::msgpack_json::hex(shown));
-    r["header_bytes"] = json!(bytes.len());
-    r["fields"] = match file.view() {
-        Ok(v) => json!(layout::fields(
+    let fields = match file.view() {
+        Ok(v) => layout::fields(
             bytes.len(),
-            &v.header.metalayers.iter().map(|(n, _, c)| (n, c)).collect::<Vec<_>>()
-        )),
-        Err(_) => json!(layout::fields(bytes.len(), &[])),
+            &v.header.metalayers.iter().map(|(n, _, c)| (n, c)).collect::<Vec<_>>(),
+        ),
+        Err(_) => layout::fields(bytes.len(), &[]),
     };
-    if batches::is_batch_array(file) {
-        r["batches"] = batches::summary(file.clone());
-    }
-    if let Ok(s) = summary(file) {
-        r["summary"] = Value::Object(s);
-    }
-    let is_batches = r.get("batches").is_some();
-    r["draw"] = match ArrayReader::new(file) {
-        _ if is_batches => json!("batches"),
+    let batches = batches::is_batch_array(file).then(|| batches::summary(file.clone()));
+    let none = |why: &str| Draw::None { none: why.to_owned() };
+    let draw = match ArrayReader::new(file) {
+        _ if batches.is_some() => Draw::How("batches"),
         Ok(a) => match a.meta().parsed_dtype() {
             Some(Ok(d)) => match Numeric::of(&d) {
-                Ok(_) if a.shape().len() == 1 => json!("plot"),
-                Ok(_) if a.shape().len() >= 2 => json!("heatmap"),
-                Ok(_) => json!({ "none": "a 0-dimensional array (one value)" }),
-                Err(why) => json!({ "none": why }),
+                Ok(_) if a.shape().len() == 1 => Draw::How("plot"),
+                Ok(_) if a.shape().len() >= 2 => Draw::How("heatmap"),
+                Ok(_) => none("a 0-dimensional array (one value)"),
+                Err(why) => none(&why),
             },
-            _ => json!({ "none": "no NumPy dtype" }),
+            _ => none("no NumPy dtype"),
         },
-        Err(e) => json!({ "none": e.to_string() }),
+        Err(e) => none(&e.to_string()),
     };
-    Ok(r)
+    Ok(FileAnswer {
+        report,
+        header_hex: crate::msgpack_json::hex(shown),
+        header_bytes: bytes.len(),
+        fields,
+        batches,
+        summary: files::FrameSummary::of(file).ok(),
+        draw,
+    })
 }
 
 fn reader_and_numeric(file: &FrameFile) -> Result<(ArrayReader<'_>, Numeric), NoAnswer> {
@@ -386,7 +306,7 @@ fn plot(file: &FrameFile) -> Result<Response, NoAnswer> {
 }
 
 /// One item's value (decoding only the block that holds it).
-fn value(file: &FrameFile, at: &str) -> Result<Value, NoAnswer> {
+fn value(file: &FrameFile, at: &str) -> Result<ValueAnswer, NoAnswer> {
     let (reader, num) = reader_and_numeric(file)?;
     let at = numbers(at)?;
     let shape = reader.shape();
@@ -397,5 +317,5 @@ fn value(file: &FrameFile, at: &str) -> Result<Value, NoAnswer> {
         .map_err(|e| NoAnswer::from(e.to_string()))?;
     let (bytes, _) = reader.read(&sel, &ReadOptions::one_thread(64))?;
     let v = num.value(&bytes);
-    Ok(json!({ "at": at, "value": if v.is_finite() { json!(v) } else { json!(v.to_string()) } }))
+    Ok(ValueAnswer { at, value: if v.is_finite() { Number::Finite(v) } else { Number::Text(v.to_string()) } })
 }

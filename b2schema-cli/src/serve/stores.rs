@@ -11,9 +11,8 @@ use b2schema::frame::FrameFile;
 use b2schema::store::{Place, Store};
 use b2schema::table::CTable;
 use serde::Serialize;
-use serde_json::{Value, json};
 
-use super::shown;
+use super::shown::{self, Shown};
 
 /// The most rows one page of a table holds.
 pub const MAX_PAGE: usize = 200;
@@ -43,27 +42,39 @@ pub fn file_len(path: &Path) -> u64 {
     open(path).ok().and_then(|s| s.file_len()).unwrap_or(0)
 }
 
-/// What the file list says of a store: its kind (`store`, or `CTable` when it holds one) and
-/// member count.
-pub fn summary(path: &Path) -> serde_json::Map<String, Value> {
-    let mut m = serde_json::Map::new();
+/// What the file list says of a store.
+#[derive(Serialize)]
+#[serde(untagged)]
+pub enum Summary {
+    /// It opened: its kind (`store`, or `CTable` when it holds one) and member count.
+    Opened {
+        /// `store` or `CTable`.
+        kind: &'static str,
+        /// How many members it has.
+        members: usize,
+    },
+    /// Why it did not.
+    Failed {
+        /// The library's error.
+        error: String,
+    },
+}
+
+/// What the file list says of the store at `path`.
+pub fn summary(path: &Path) -> Summary {
     match open(path) {
-        Ok(s) => {
-            let table = crate::input::is_table(&s);
-            m.insert("kind".into(), json!(if table { "CTable" } else { "store" }));
-            m.insert("members".into(), json!(s.members().len()));
-        }
-        Err(e) => {
-            m.insert("error".into(), json!(e.to_string()));
-        }
+        Ok(s) => Summary::Opened {
+            kind: if crate::input::is_table(&s) { "CTable" } else { "store" },
+            members: s.members().len(),
+        },
+        Err(e) => Summary::Failed { error: e.to_string() },
     }
-    m
 }
 
 /// `/api/store`: the store's form and members (key, kind, shape, dtype, codec, and for a member
 /// file of a `.b2d` its path under the store), its vlmeta as values, and a CTable's schema
 /// (each column's name, kind, nullability and whole spec) and vlmeta.
-pub fn store_json(store: Store) -> Result<Value, NoAnswer> {
+pub fn store_json(store: Store) -> Result<StoreAnswer, NoAnswer> {
     let mut members = Vec::new();
     for m in store.members() {
         let file = match &m.place {
@@ -86,26 +97,70 @@ pub fn store_json(store: Store) -> Result<Value, NoAnswer> {
         };
         members.push(MemberLine { key: m.key.clone(), file, described });
     }
-    let mut out = json!({ "form": store.form().name(), "members": members });
-    out["vlmeta"] = vlmeta_json(store.vlmeta());
-    if crate::input::is_table(&store) {
-        let table_vlmeta = match store.member(TABLE_VLMETA_KEY) {
+    let (form, vlmeta) = (store.form().name(), vlmeta_json(store.vlmeta()));
+    let table = crate::input::is_table(&store).then(|| {
+        let vlmeta = match store.member(TABLE_VLMETA_KEY) {
             Some(_) => vlmeta_json(store.get(TABLE_VLMETA_KEY).and_then(|c| c.vlmeta())),
-            None => json!([]),
+            None => Vlmeta::Shown(Vec::new()),
         };
-        out["table"] = match CTable::new(store) {
-            Ok(t) => json!({
-                "columns": t.columns().iter().map(|c| json!({
-                    "name": c.name, "kind": c.kind, "nullable": c.nullable,
-                    "spec": shown::value(&c.spec),
-                })).collect::<Vec<_>>(),
-                "n_rows": t.n_rows().ok(),
-                "vlmeta": table_vlmeta,
-            }),
-            Err(e) => json!({ "error": e.to_string() }),
-        };
-    }
-    Ok(out)
+        match CTable::new(store) {
+            Ok(t) => Table::Opened {
+                columns: t
+                    .columns()
+                    .iter()
+                    .map(|c| Column {
+                        name: c.name.clone(),
+                        kind: c.kind.clone(),
+                        nullable: c.nullable,
+                        spec: shown::value(&c.spec),
+                    })
+                    .collect(),
+                n_rows: t.n_rows().ok(),
+                vlmeta,
+            },
+            Err(e) => Table::Failed { error: e.to_string() },
+        }
+    });
+    Ok(StoreAnswer { form, members, vlmeta, table })
+}
+
+/// `/api/store`'s answer.
+#[derive(Serialize)]
+pub struct StoreAnswer {
+    /// `.b2z`, `.b2d` or `.b2e`, in words.
+    form: &'static str,
+    /// Each member.
+    members: Vec<MemberLine>,
+    /// The store's vlmeta.
+    vlmeta: Vlmeta,
+    /// The CTable it holds (a `/_meta` member).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    table: Option<Table>,
+}
+
+/// A CTable's schema and vlmeta in `/api/store`'s answer, or why it does not open.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Table {
+    Opened { columns: Vec<Column>, n_rows: Option<u64>, vlmeta: Vlmeta },
+    Failed { error: String },
+}
+
+/// One column of a CTable's schema: its name, kind, nullability and whole spec.
+#[derive(Serialize)]
+struct Column {
+    name: String,
+    kind: String,
+    nullable: bool,
+    spec: Shown,
+}
+
+/// A vlmeta as `[{name, value}]` (values cut, see [`shown`]), or `{"error": why}`.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Vlmeta {
+    Shown(Vec<shown::Named>),
+    Failed { error: String },
 }
 
 /// One member in `/api/store`'s answer: its key, its file under a `.b2d`, and what it is.
@@ -126,16 +181,16 @@ enum Described {
     Failed { error: String },
 }
 
-/// A vlmeta as `[{name, value}]` (values cut, see [`shown`]), or `{"error": why}`.
-fn vlmeta_json(v: b2schema::Result<Vec<(String, b2schema::Value)>>) -> Value {
+/// A vlmeta as `/api/store` shows it.
+fn vlmeta_json(v: b2schema::Result<Vec<(String, b2schema::Value)>>) -> Vlmeta {
     match v {
-        Ok(entries) => shown::named(&entries),
-        Err(e) => json!({ "error": e.to_string() }),
+        Ok(entries) => Vlmeta::Shown(shown::named(&entries)),
+        Err(e) => Vlmeta::Failed { error: e.to_string() },
     }
 }
 
 /// How a table page is ordered: by the stored order, or by a column.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Order {
     /// The column sorted by.
     pub column: String,
@@ -153,7 +208,7 @@ pub fn table_page(
     offset: usize,
     limit: usize,
     order: Option<&Order>,
-) -> Result<Value, NoAnswer> {
+) -> Result<TablePage, NoAnswer> {
     let t = CTable::new(store)?;
     let ncols = t.columns().len().max(1);
     let limit = limit.min(MAX_PAGE).min((MAX_PAGE_CELLS / ncols).max(1));
@@ -171,12 +226,25 @@ pub fn table_page(
             super::sort::MAX_KEY_BYTES,
         )?,
     };
-    let page: Vec<Value> = rows.iter().map(|r| r.iter().map(shown::value).collect()).collect();
-    let columns: Vec<&str> = t.columns().iter().map(|c| c.name.as_str()).collect();
-    let mut out =
-        json!({ "columns": columns, "n_rows": n_rows, "offset": offset, "limit": limit, "rows": page });
-    if let Some(o) = order {
-        out["sort"] = json!({ "column": o.column, "descending": o.descending });
-    }
-    Ok(out)
+    let rows = rows.iter().map(|r| r.iter().map(shown::value).collect()).collect();
+    let columns = t.columns().iter().map(|c| c.name.clone()).collect();
+    Ok(TablePage { columns, n_rows, offset, limit, rows, sort: order.cloned() })
+}
+
+/// `/api/table`'s answer: a page of live rows.
+#[derive(Serialize)]
+pub struct TablePage {
+    /// The columns' names, in the schema's order.
+    columns: Vec<String>,
+    /// The live rows in all.
+    n_rows: u64,
+    /// The first row shown.
+    offset: usize,
+    /// The most rows of the page.
+    limit: usize,
+    /// The rows shown, each a value per column.
+    rows: Vec<Vec<Shown>>,
+    /// The order, when sorted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sort: Option<Order>,
 }

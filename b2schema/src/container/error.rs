@@ -419,11 +419,29 @@ impl Error {
     /// The error without its file, member and kind said from the first bytes: what went wrong,
     /// where, expected and found.
     pub fn detail(&self) -> impl Display + '_ {
-        Detail(self)
+        Detail(self, &setting)
     }
 
-    /// The message and, for expected/found errors, the part after the position.
-    fn message(&self) -> (String, Option<String>) {
+    /// The error as [`Display`] says it, but the limit of a budget error named by `name` rather
+    /// than as the `Limits` setting (`raise Limits::max_output`): a program whose settings are
+    /// called otherwise names its own (the command line's `raise --max-output`), from the typed
+    /// [`Limit`], not by rewriting the text.
+    ///
+    /// ```
+    /// use b2schema::{Error, ErrorKind, Limit};
+    /// let kind = ErrorKind::BudgetExceeded { what: "the output", needed: 9, limit: Limit::Output, max: 1 };
+    /// let e = Error::new(kind);
+    /// assert!(e.to_string().ends_with("(raise Limits::max_output)"), "{e}");
+    /// let flag = |l: Limit| format!("--{}", l.name().replace('_', "-"));
+    /// assert!(e.naming_limits(&flag).to_string().ends_with("(raise --max-output)"));
+    /// ```
+    pub fn naming_limits<'a>(&'a self, name: &'a dyn Fn(Limit) -> String) -> impl Display + 'a {
+        Naming(self, name)
+    }
+
+    /// The message and, for expected/found errors, the part after the position; a budget
+    /// error's limit named by `name`.
+    fn message(&self, name: &dyn Fn(Limit) -> String) -> (String, Option<String>) {
         use ErrorKind as K;
         match &self.inner.kind {
             K::NotAFrame { why } => (alloc::format!("not a Blosc2 frame ({why})"), None),
@@ -468,11 +486,11 @@ impl Error {
                     "budget exceeded: {what} needs {}, which could not be allocated",
                     bytes(*needed)
                 ),
-                Some(alloc::format!("lower it or raise the memory available (Limits::{})", limit.name())),
+                Some(alloc::format!("lower it or raise the memory available ({})", name(*limit))),
             ),
             K::BudgetExceeded { what, needed, limit, max } => (
                 alloc::format!("budget exceeded: {what} needs {needed}"),
-                Some(alloc::format!("more than the limit of {max} (raise Limits::{})", limit.name())),
+                Some(alloc::format!("more than the limit of {max} (raise {})", name(*limit))),
             ),
             #[cfg(feature = "std")]
             K::Io(e) => (alloc::format!("I/O error: {e}"), None),
@@ -489,26 +507,41 @@ impl Error {
 
 impl Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(file) = &self.inner.file {
-            f.write_str(file)?;
-            if let Some(member) = &self.inner.member {
-                write!(f, " [{member}]")?;
-            }
-            f.write_str(": ")?;
-        } else if let Some(member) = &self.inner.member {
-            write!(f, "[{member}]: ")?;
-        }
-        Detail(self).fmt(f)
+        Naming(self, &setting).fmt(f)
     }
 }
 
-/// [`Error::detail`].
-struct Detail<'a>(&'a Error);
+/// How a budget error names its limit unless told otherwise: the `Limits` setting.
+fn setting(limit: Limit) -> String {
+    alloc::format!("Limits::{}", limit.name())
+}
+
+/// [`Error::naming_limits`]: the error, its limits named by the function.
+struct Naming<'a>(&'a Error, &'a dyn Fn(Limit) -> String);
+
+impl Display for Naming<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Naming(e, name) = *self;
+        if let Some(file) = &e.inner.file {
+            f.write_str(file)?;
+            if let Some(member) = &e.inner.member {
+                write!(f, " [{member}]")?;
+            }
+            f.write_str(": ")?;
+        } else if let Some(member) = &e.inner.member {
+            write!(f, "[{member}]: ")?;
+        }
+        Detail(e, name).fmt(f)
+    }
+}
+
+/// [`Error::detail`], its limits named by the function.
+struct Detail<'a>(&'a Error, &'a dyn Fn(Limit) -> String);
 
 impl Display for Detail<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let e = self.0;
-        let (msg, found) = e.message();
+        let Detail(e, name) = *self;
+        let (msg, found) = e.message(name);
         f.write_str(&msg)?;
         if !matches!(e.inner.kind, ErrorKind::Invalid(_)) {
             if let Some(off) = e.inner.offset {
@@ -523,7 +556,7 @@ impl Display for Detail<'_> {
             write!(f, ", {found}")?;
         }
         if let Some(cause) = &e.inner.cause {
-            write!(f, "; {}", Detail(cause))?;
+            write!(f, "; {}", Detail(cause, name))?;
         }
         Ok(())
     }
