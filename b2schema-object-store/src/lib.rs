@@ -48,7 +48,9 @@
 
 #![forbid(unsafe_code)]
 
+mod ahead;
 mod counting;
+mod get;
 mod list;
 mod options;
 mod source;
