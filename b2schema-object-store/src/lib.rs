@@ -39,6 +39,8 @@
 //! error naming the URL and the range; requests and bytes count against
 //! [`Limits::max_requests`](b2schema::Limits::max_requests) and
 //! [`Limits::max_fetched`](b2schema::Limits::max_fetched), and every request has a deadline.
+//! A whole read (which the array reader announces) is served by one ranged GET read in the
+//! background as the reads consume it, within [`ObjectOptions::readahead`] bytes of memory.
 //!
 //! Writing ([`upload`]): an object is uploaded whole, by one PUT or, past
 //! [`ObjectOptions::part_size`], by a multipart upload completed last (nothing is visible until
@@ -48,7 +50,9 @@
 
 #![forbid(unsafe_code)]
 
+mod ahead;
 mod counting;
+mod get;
 mod list;
 mod options;
 mod source;

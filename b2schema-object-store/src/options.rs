@@ -21,12 +21,17 @@ pub struct ObjectOptions {
     pub gap: u64,
     /// A longer range is fetched in parts of this size, in parallel. Default 8 MiB.
     pub piece: u64,
-    /// Bytes fetched at once when reads go through the object in order: a whole array read,
-    /// which the reader announces (`ReadAt::will_read`), or reads that follow each other (each
-    /// starting where the one before ended, within [`ObjectOptions::gap`]); kept for the reads
-    /// that follow, in parts of [`ObjectOptions::piece`] in parallel;
-    /// a read elsewhere fetches only what it asks. At most this much memory; the bytes read ahead
-    /// and not used count against the budget too. 0: no read-ahead. Default 32 MiB.
+    /// The memory of the read-ahead of reads that go through the object in order: a whole
+    /// array read, which the reader announces (`ReadAt::will_read`), or reads that follow each
+    /// other (each starting where the one before ended, within [`ObjectOptions::gap`]). Such a
+    /// run of reads gets one ranged GET to the end of what is announced (or of the object), its
+    /// body read in the background while the reads consume it: at most half this ahead of the
+    /// furthest read and half behind it are kept; the task stops reading the body while it is
+    /// that far ahead (the server waits). At most four such streams at once (threads of one
+    /// read), each stopped (its task cancelled) when replaced or when the source is dropped: at
+    /// most four times this in memory, besides a read larger than it. Bytes received count
+    /// against the budget as any. A read elsewhere fetches only what it asks. 0: no read-ahead.
+    /// Default 64 MiB.
     pub readahead: u64,
     /// The size of each part of a multipart upload; an object up to this size is uploaded by one
     /// PUT. Default 16 MiB.
@@ -47,7 +52,7 @@ impl Default for ObjectOptions {
             concurrency: 8,
             gap: 64 << 10,
             piece: 8 << 20,
-            readahead: 32 << 20,
+            readahead: 64 << 20,
             part_size: 16 << 20,
             config: Vec::new(),
         }

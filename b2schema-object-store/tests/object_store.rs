@@ -170,10 +170,10 @@ fn one_item_costs_four_requests_and_a_slice_joins_its_blocks() {
     assert!(spent <= 2, "{spent} requests for 16 neighbouring blocks");
 }
 
-/// A whole array read chunk after chunk: once the reads follow each other, the object's next
-/// 32 MiB come in one read (parallel pieces), so the read costs a few requests, not one or more
-/// per chunk; without read-ahead it costs two per chunk. The bytes fetched stay within the
-/// object's and a little more.
+/// A whole array read chunk after chunk: the reader announces it, and its reads are served by
+/// one GET of the rest of the frame, read in the background as they consume it (the threads of
+/// the read share it: the frame is within half the read-ahead). Without read-ahead it costs two
+/// requests per chunk. The bytes fetched are the object's, none twice.
 #[test]
 fn a_whole_read_reads_ahead_and_costs_few_requests() {
     let s3 = moto();
@@ -181,21 +181,98 @@ fn a_whole_read_reads_ahead_and_costs_few_requests() {
     s3.put("data", "whole.b2nd", &big);
     let url = "s3://data/whole.b2nd";
     let local = b2schema::Container::from_bytes(big.clone()).unwrap().read_as::<u8>("...").unwrap();
-    let mut requests = Vec::new();
-    for readahead in [32 << 20, 0] {
+    let mut fetched = Vec::new();
+    for readahead in [64 << 20, 0] {
         let options = ObjectOptions { readahead, ..at(s3) };
         let src = ObjectSource::open_url(url, Limits::default(), &options).unwrap();
         let array = b2schema::open_source(src.clone(), url, Limits::default()).unwrap();
         assert!(array.read_as::<u8>("...").unwrap() == local, "readahead {readahead}");
-        let f = src.fetched().unwrap();
-        // The ends, and at most the reads that started another thread's run, fetched again.
-        assert!(f.bytes <= big.len() as u64 + (2 << 20), "readahead {readahead}: {f:?} of {}", big.len());
-        requests.push(f.requests);
+        fetched.push(src.fetched().unwrap());
     }
-    // 25 chunks, read by two threads: the two ends, a few reads that start each thread's run,
-    // then the rest at once; without read-ahead, a table and a band of blocks a chunk.
-    assert!(requests[0] <= 16, "{requests:?}");
-    assert!(requests[1] >= 50 && requests[0] * 3 <= requests[1], "{requests:?}");
+    let (ahead, plain) = (fetched[0], fetched[1]);
+    // The two ends, then one GET for the chunks.
+    assert_eq!(ahead.requests, 3, "{fetched:?}");
+    // Nothing fetched twice: the object's bytes, at most the two ends' 64 KiB more.
+    assert!(ahead.bytes <= big.len() as u64 + (128 << 10), "{ahead:?} of {}", big.len());
+    // 25 chunks: a table and a band of blocks a chunk (a table's read of 4 KiB may take the
+    // first blocks' bytes again).
+    assert!(plain.requests >= 50, "{fetched:?}");
+    assert!(plain.bytes <= big.len() as u64 + (2 << 20), "{plain:?} of {}", big.len());
+}
+
+/// `FrameFile::write_ndarray` over an object (what `b2schema cat URL` runs): the chunks'
+/// headers are not read one request each before the first byte, so the items come by the
+/// streamed whole read, 3 requests, equal to the local file's. A chunk whose header says another
+/// size stops the output there with the error (a local file is refused before any byte).
+#[test]
+fn a_streamed_write_of_an_array_costs_three_requests_and_a_wrong_chunk_stops_it() {
+    let s3 = moto();
+    let mut big = big();
+    let local = FrameFile::from_bytes(big.clone(), "big.b2nd", Limits::default()).unwrap();
+    let mut want = Vec::new();
+    local.write_ndarray(&mut want).unwrap();
+    s3.put("data", "streamed.b2nd", &big);
+    let url = "s3://data/streamed.b2nd";
+    let src = ObjectSource::open_url(url, Limits::default(), &at(s3)).unwrap();
+    let file = FrameFile::from_source(src.clone(), url, Limits::default()).unwrap();
+    let mut got = Vec::new();
+    file.write_ndarray(&mut got).unwrap();
+    assert!(got == want);
+    let f = src.fetched().unwrap();
+    assert_eq!(f.requests, 3, "{f:?}");
+    assert!(f.bytes <= big.len() as u64 + (128 << 10), "{f:?} of {}", big.len());
+    // Chunk 12 says it holds 4 KiB fewer bytes.
+    let b2schema::frame::ChunkLocation::Offset(o) = local.chunks().unwrap()[12].location else {
+        panic!("a stored chunk")
+    };
+    let at_nbytes = local.header_bytes().len() + o as usize + 4;
+    let nbytes = i32::from_le_bytes(big[at_nbytes..at_nbytes + 4].try_into().unwrap());
+    big[at_nbytes..at_nbytes + 4].copy_from_slice(&(nbytes - 4096).to_le_bytes());
+    let mut none = Vec::new();
+    let wrong = FrameFile::from_bytes(big.clone(), "wrong.b2nd", Limits::default()).unwrap();
+    assert!(wrong.write_ndarray(&mut none).is_err() && none.is_empty());
+    s3.put("data", "wrong.b2nd", &big);
+    let url = "s3://data/wrong.b2nd";
+    let src = ObjectSource::open_url(url, Limits::default(), &at(s3)).unwrap();
+    let file = FrameFile::from_source(src, url, Limits::default()).unwrap();
+    let mut part = Vec::new();
+    let e = file.write_ndarray(&mut part).unwrap_err();
+    assert!(matches!(e.kind(), b2schema::ErrorKind::Invalid(_) | b2schema::ErrorKind::Chunk(_)), "{e}");
+    assert!(part.len() < want.len() && want.starts_with(&part), "{} of {}", part.len(), want.len());
+}
+
+/// A server that fails while a whole read streams the frame (its body cut halfway, 500, a
+/// dropped connection, a trickled head): the read ends with the error of what the server did,
+/// naming the URL and the range, within the deadline; never a hang, never wrong bytes.
+#[test]
+fn a_server_failing_during_a_streamed_whole_read_is_a_clean_error() {
+    let big = big();
+    let server = Server::start(vec![("b/big.b2nd".into(), big)]);
+    let url = "s3://b/big.b2nd";
+    for (mode, says) in [
+        (Misbehave::ShortBody, "body"),
+        (Misbehave::Error500, "answer"),
+        (Misbehave::Drop, "answer"),
+        (Misbehave::Trickle, "answer"),
+    ] {
+        server.misbehave(Misbehave::Not);
+        let src = ObjectSource::open_url(url, Limits::default(), &quick(&server)).unwrap();
+        let array = b2schema::open_source(src.clone(), url, Limits::default()).unwrap();
+        let before = src.fetched().unwrap();
+        server.misbehave(mode);
+        let started = Instant::now();
+        let e = array.read_as::<u8>("...").expect_err(&format!("{mode:?} is refused"));
+        assert!(matches!(e.kind(), b2schema::ErrorKind::Invalid(_)), "{mode:?}: {e}");
+        let text = e.to_string();
+        assert!(text.contains("s3://b/big.b2nd (Range: bytes=") && text.contains(says), "{mode:?}: {text}");
+        assert!(started.elapsed() < Duration::from_secs(30), "{mode:?}: {:?}", started.elapsed());
+        // The stream's request (and object_store's retry), and the reads that found no stream:
+        // each refused within its deadline, all within the budget.
+        let f = src.fetched().unwrap();
+        assert!(f.requests > before.requests && f.requests <= before.requests + 40, "{mode:?}: {f:?}");
+        drop((array, src));
+        assert!(started.elapsed() < Duration::from_secs(30), "{mode:?}: the drop waited");
+    }
 }
 
 #[test]

@@ -43,23 +43,32 @@ impl FrameFile {
         let nchunks = meta.nchunks();
         Limits::check("the chunk grid (chunks)", nchunks, Limit::Chunks, self.limits().max_chunks(), 87)?;
         // Every chunk holds the padded chunk shape, one per cell of the grid: all checked from
-        // their headers before any is read.
+        // their headers before any is read (a local frame).
         let chunk_bytes = geometry.chunk_items().and_then(|n| (n as u64).checked_mul(ts));
         let mut count = 0u64;
-        self.for_each_chunk(|info| {
-            count += 1;
-            if Some(info.nbytes) != chunk_bytes {
-                return Err(Error::invalid(
-                    "a chunk of the padded chunk shape, bytes:",
-                    chunk_bytes.map_or_else(|| "more than 2^64".into(), |b| alloc::format!("{b}")),
-                    info.nbytes,
-                    4,
-                )
-                .in_segment(crate::format::error::Segment::Index(info.index))
-                .in_field("chunks"));
-            }
-            Ok(())
-        })?;
+        // Over a remote source a chunk's header costs a request (or a read-ahead of the whole
+        // frame before the read that needs it): the chunks are counted from the index, and the
+        // reader checks each one's size from its header as it reads it (the same error, after
+        // the items of the chunks before it).
+        let remote = self.min_read() > 0;
+        if remote {
+            count = v.chunk_locations_with_limit(self.limits().max_chunks())?.len() as u64;
+        } else {
+            self.for_each_chunk(|info| {
+                count += 1;
+                if Some(info.nbytes) != chunk_bytes {
+                    return Err(Error::invalid(
+                        "a chunk of the padded chunk shape, bytes:",
+                        chunk_bytes.map_or_else(|| "more than 2^64".into(), |b| alloc::format!("{b}")),
+                        info.nbytes,
+                        4,
+                    )
+                    .in_segment(crate::format::error::Segment::Index(info.index))
+                    .in_field("chunks"));
+                }
+                Ok(())
+            })?;
+        }
         if count != nchunks {
             return Err(Error::invalid("one chunk per cell of the chunk grid:", nchunks, count, 87)
                 .in_field("chunk_index"));
