@@ -40,11 +40,21 @@ pub fn open(py: Python<'_>, path: PathBuf, max_bytes: Option<u64>) -> PyResult<C
     Ok(Container { inner, source })
 }
 
-/// Opens the frame at an `http://` or `https://` URL (only what each read needs is fetched).
+/// Opens the frame at an `http://` or `https://` URL, or an object-store URL (`s3://`, `gs://`,
+/// `az://`, `abfs://`: [`crate::objects`]); only what each read needs is fetched.
 #[pyfunction]
 #[pyo3(signature = (url, max_bytes=None))]
 pub fn open_url(py: Python<'_>, url: String, max_bytes: Option<u64>) -> PyResult<Container> {
-    let inner = py.detach(|| b2schema::open_url_with_limits(&url, limits(max_bytes))).map_err(to_py)?;
+    let lim = limits(max_bytes);
+    let inner = py
+        .detach(|| {
+            if crate::objects::is_object_url(&url) {
+                crate::objects::open(&url, lim)
+            } else {
+                b2schema::open_url_with_limits(&url, lim)
+            }
+        })
+        .map_err(to_py)?;
     Ok(Container { inner, source: url })
 }
 

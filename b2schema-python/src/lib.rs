@@ -11,6 +11,7 @@
 mod array;
 mod codec;
 mod errors;
+mod objects;
 mod store;
 mod values;
 mod write;

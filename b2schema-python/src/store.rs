@@ -19,14 +19,16 @@ pub struct Store {
     source: String,
 }
 
-/// Opens the store at `path`, or at an `http(s)://` URL (a `.b2z` or `.b2e`).
+/// Opens the store at `path`, or at an `http(s)://` or object-store URL (a `.b2z` or `.b2e`).
 #[pyfunction]
 #[pyo3(signature = (path, max_bytes=None))]
 pub fn open_store(py: Python<'_>, path: String, max_bytes: Option<u64>) -> PyResult<Store> {
     let lim = limits(max_bytes);
     let inner = py
         .detach(|| {
-            if path.starts_with("http://") || path.starts_with("https://") {
+            if crate::objects::is_object_url(&path) {
+                crate::objects::open_store(&path, lim)
+            } else if path.starts_with("http://") || path.starts_with("https://") {
                 b2schema::store::Store::open_url_with(&path, lim, Default::default())
             } else {
                 b2schema::store::Store::open_with_limits(PathBuf::from(&path), lim)

@@ -14,7 +14,10 @@ from .errors import ArgumentError
 def open(urlpath, nthreads=None, max_bytes=None):
     """Opens a Blosc2 container for reading, as ``blosc2.open``: a ``.b2nd`` NDArray, a
     ``.b2frame`` SChunk, a sparse frame's directory, a store (``.b2z``, ``.b2d``, ``.b2e``; a
-    CTable when it holds one), by path or ``http(s)://`` URL.
+    CTable when it holds one), by path, ``http(s)://`` URL or object-store URL (``s3://bucket/key``,
+    ``gs://``, ``az://``, ``abfs://``; configured from the environment as the ``object_store``
+    crate reads it: ``AWS_ENDPOINT_URL``, ``AWS_ACCESS_KEY_ID``, ``AWS_REGION``, ...; a sparse
+    frame by its prefix ending in ``/``).
 
     ``nthreads``: threads decoding each read (default: the cores). ``max_bytes``: the largest
     read result (default 4 GiB); a file asking for more raises ``BudgetExceededError``.
