@@ -140,32 +140,7 @@ impl CTable {
         let (mut specs, mut types, mut outs) = (Vec::new(), Vec::new(), Vec::new());
         let mut fields = Vec::with_capacity(names.len());
         for name in names {
-            let out = match self.struct_parents().iter().find(|(p, _)| p == name) {
-                Some((_, spec)) if self.column_spec(name).is_err() => {
-                    self.parent_out(name, spec, &mut specs, &mut types, 0)?
-                }
-                _ => {
-                    let s = self.column_spec(name)?;
-                    specs.push(s);
-                    types.push(arrow_type(s)?);
-                    Out::Leaf(specs.len() - 1)
-                }
-            };
-            let mut field = Field::new(name, out_type(&out, &types), true);
-            if let Out::Leaf(i) = out
-                && specs[i].kind == "ndarray"
-            {
-                // python-blosc2's field metadata: the shape of a row, as `json.dumps` writes it.
-                let shape = super::cells::item_shape(specs[i])
-                    .iter()
-                    .map(u64::to_string)
-                    .collect::<Vec<_>>()
-                    .join(", ");
-                field = field.with_metadata(HashMap::from([(
-                    String::from("blosc2:ndarray_shape"),
-                    alloc::format!("[{shape}]"),
-                )]));
-            }
+            let (field, out) = self.out_of(name, &mut specs, &mut types)?;
             fields.push(field);
             outs.push(out);
         }
@@ -202,8 +177,52 @@ impl CTable {
 }
 
 impl CTable {
-    /// The columns python-blosc2's `to_arrow()` gives, in its order: the table's, the leaves of
-    /// each struct of [`CTable::struct_parents`] replaced by the struct, where its first leaf is.
+    /// The columns [`CTable::arrow_reader`] gives (of all of them), in order, as
+    /// python-blosc2's `to_arrow()` names them: the table's, the leaves of each struct of
+    /// [`CTable::struct_parents`] replaced by the struct, where its first leaf is. A column of a
+    /// kind without an Arrow type is among them: [`CTable::arrow_field`] says why.
+    pub fn arrow_columns(&self) -> Vec<&str> {
+        self.output_names()
+    }
+
+    /// The Arrow field column `name` (one of [`CTable::arrow_columns`]) is read as, or the
+    /// error [`CTable::arrow_reader`] gives for it (a kind without an Arrow type, named).
+    pub fn arrow_field(&self, name: &str) -> Result<Field> {
+        Ok(self.out_of(name, &mut Vec::new(), &mut Vec::new())?.0)
+    }
+
+    /// Column `name`'s field and how it is made: its leaves' specs and types pushed.
+    fn out_of<'a>(
+        &'a self,
+        name: &str,
+        specs: &mut Vec<&'a ColumnSpec>,
+        types: &mut Vec<DataType>,
+    ) -> Result<(Field, Out)> {
+        let out = match self.struct_parents().iter().find(|(p, _)| p == name) {
+            Some((_, spec)) if self.column_spec(name).is_err() => {
+                self.parent_out(name, spec, specs, types, 0)?
+            }
+            _ => {
+                let s = self.column_spec(name)?;
+                specs.push(s);
+                types.push(arrow_type(s)?);
+                Out::Leaf(specs.len() - 1)
+            }
+        };
+        let mut field = Field::new(name, out_type(&out, types), true);
+        if let Out::Leaf(i) = out
+            && specs[i].kind == "ndarray"
+        {
+            // python-blosc2's field metadata: the shape of a row, as `json.dumps` writes it.
+            let shape = super::cells::item_shape(specs[i]).iter().map(u64::to_string).collect::<Vec<_>>();
+            field = field.with_metadata(HashMap::from([(
+                String::from("blosc2:ndarray_shape"),
+                alloc::format!("[{}]", shape.join(", ")),
+            )]));
+        }
+        Ok((field, out))
+    }
+
     fn output_names(&self) -> Vec<&str> {
         let mut names: Vec<&str> = self.columns().iter().map(|c| c.name.as_str()).collect();
         let mut parents: Vec<&str> = self
