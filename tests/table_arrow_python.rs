@@ -147,22 +147,178 @@ fn text(rng: &mut Rng) -> String {
     (0..rng.below(13)).map(|_| CHARS[rng.below(CHARS.len() as u64) as usize]).collect()
 }
 
+/// A random type of a list's items or a struct's fields, `depth` lists and structs deep: a
+/// number, bool, timestamp, string, large string, binary, or (above depth 3) a list, large list
+/// or struct of those (a field named `a.b` among a struct's, to be escaped).
+fn nested_type(rng: &mut Rng, depth: usize) -> arrow_schema::DataType {
+    use arrow_schema::{DataType, Field, TimeUnit};
+    use std::sync::Arc;
+    let field =
+        |rng: &mut Rng, name: String| Field::new(name, nested_type(rng, depth + 1), rng.below(3) != 0);
+    match rng.below(if depth < 3 { 13 } else { 10 }) {
+        0 => DataType::Int32,
+        1 => DataType::Int64,
+        2 => DataType::UInt16,
+        3 => DataType::Float32,
+        4 => DataType::Float64,
+        5 => DataType::Boolean,
+        6 => DataType::Utf8,
+        7 => DataType::LargeUtf8,
+        8 => DataType::Binary,
+        9 => DataType::Timestamp(TimeUnit::Millisecond, None),
+        10 => DataType::List(Arc::new(field(rng, "item".into()))),
+        11 => DataType::LargeList(Arc::new(field(rng, "item".into()))),
+        _ => DataType::Struct(
+            (0..1 + rng.below(3))
+                .map(|j| field(rng, if j == 1 { "a.b".into() } else { format!("f{j}") }))
+                .collect(),
+        ),
+    }
+}
+
+/// A random array of `dt` (a [`nested_type`], or a list or struct of them) of `n` rows, nulls
+/// among them when `nullable`, lists of 0 to 3 items. With `flat`, what python-blosc2 gives back
+/// of the same draws written by b2schema as a struct column's leaves: the structs' nulls (and
+/// the rows `flat` says are null) pushed down into their leaves, the structs never null, every
+/// field nullable.
+fn random_array(
+    rng: &mut Rng,
+    dt: &arrow_schema::DataType,
+    n: usize,
+    nullable: bool,
+    flat: Option<&[bool]>,
+) -> arrow_array::ArrayRef {
+    use arrow_array::*;
+    use arrow_buffer::{NullBuffer, OffsetBuffer};
+    use arrow_schema::{DataType, Field};
+    use std::sync::Arc;
+    let valid: Vec<bool> = (0..n).map(|_| !nullable || rng.below(4) != 0).collect();
+    let shown: Vec<bool> = match flat {
+        Some(m) => valid.iter().zip(m).map(|(a, b)| *a && *b).collect(),
+        None => valid.clone(),
+    };
+    let nulls = shown.contains(&false).then(|| NullBuffer::from(shown.clone()));
+    let strs = |rng: &mut Rng| -> Vec<Option<String>> {
+        valid.iter().zip(&shown).map(|(&v, &s)| v.then(|| text(rng)).filter(|_| s)).collect()
+    };
+    let lens = |rng: &mut Rng| -> Vec<usize> {
+        valid.iter().map(|&v| if v { rng.below(4) as usize } else { 0 }).collect()
+    };
+    match dt {
+        DataType::Int32 => Arc::new(Int32Array::new((0..n).map(|_| rng.next() as i32).collect(), nulls)),
+        DataType::Int64 => Arc::new(Int64Array::new((0..n).map(|_| rng.next() as i64).collect(), nulls)),
+        DataType::UInt16 => Arc::new(UInt16Array::new((0..n).map(|_| rng.next() as u16).collect(), nulls)),
+        DataType::Float32 => {
+            Arc::new(Float32Array::new((0..n).map(|_| rng.below(4000) as f32 / 4.0 - 500.0).collect(), nulls))
+        }
+        DataType::Float64 => {
+            Arc::new(Float64Array::new((0..n).map(|_| rng.below(1 << 40) as f64 / 1024.0).collect(), nulls))
+        }
+        DataType::Boolean => Arc::new(BooleanArray::new((0..n).map(|_| rng.below(2) == 0).collect(), nulls)),
+        DataType::Timestamp(..) => Arc::new(TimestampMillisecondArray::new(
+            (0..n).map(|_| rng.below(1 << 40) as i64).collect(),
+            nulls,
+        )),
+        DataType::Utf8 => Arc::new(StringArray::from(strs(rng))),
+        DataType::LargeUtf8 => Arc::new(LargeStringArray::from(strs(rng))),
+        DataType::Binary => {
+            let v: Vec<Option<Vec<u8>>> = strs(rng).into_iter().map(|s| s.map(String::into_bytes)).collect();
+            Arc::new(BinaryArray::from(v.iter().map(Option::as_deref).collect::<Vec<_>>()))
+        }
+        DataType::List(f) | DataType::LargeList(f) => {
+            let lens = lens(rng);
+            let items = random_array(rng, f.data_type(), lens.iter().sum(), f.is_nullable(), None);
+            let f =
+                Arc::new(Field::new(f.name(), items.data_type().clone(), f.is_nullable() || flat.is_some()));
+            match dt {
+                DataType::List(_) => {
+                    Arc::new(ListArray::new(f, OffsetBuffer::from_lengths(lens), items, nulls))
+                }
+                _ => Arc::new(LargeListArray::new(f, OffsetBuffer::from_lengths(lens), items, nulls)),
+            }
+        }
+        DataType::Struct(fs) => {
+            let down = flat.map(|_| shown.as_slice());
+            let children: Vec<ArrayRef> =
+                fs.iter().map(|f| random_array(rng, f.data_type(), n, f.is_nullable(), down)).collect();
+            let fields: arrow_schema::Fields = fs
+                .iter()
+                .zip(&children)
+                .map(|(f, c)| Field::new(f.name(), c.data_type().clone(), f.is_nullable() || flat.is_some()))
+                .collect();
+            Arc::new(StructArray::new(fields, children, if flat.is_some() { None } else { nulls }))
+        }
+        other => unreachable!("{other}"),
+    }
+}
+
 /// A random Arrow column of `rows` rows of one of the types [`CTableWriter`] writes (some
 /// nullable, with nulls): every integer width, the floats, bool, timestamps, strings, large
-/// strings, binary, large binary, dictionaries of strings (keys of several widths) and
-/// fixed-size lists of numbers or bools (some with python-blosc2's `blosc2:ndarray_shape`).
-fn arrow_column(
+/// strings, binary, large binary, dictionaries of strings (keys of several widths),
+/// fixed-size lists of numbers or bools (some with python-blosc2's `blosc2:ndarray_shape`),
+/// lists and large lists of [`nested_type`]s, and structs of them. Then the column python-blosc2
+/// gives back of it ([`random_array`]'s `flat`: a struct's nulls pushed into its leaves).
+type Column = (arrow_schema::Field, arrow_array::ArrayRef, arrow_schema::Field, arrow_array::ArrayRef);
+
+fn arrow_column(rng: &mut Rng, i: usize, rows: usize, which: Option<u64>) -> Column {
+    use arrow_schema::{DataType, Field};
+    let which = which.unwrap_or_else(|| rng.below(22));
+    if which != 20 {
+        let (f, a) = arrow_column_of(rng, i, rows, which);
+        return (f.clone(), a.clone(), f, a);
+    }
+    let nullable = rng.below(2) == 0;
+    let dt = loop {
+        if let DataType::Struct(fs) = nested_type(rng, 0) {
+            break DataType::Struct(fs);
+        }
+    };
+    let mut again = Rng(rng.0);
+    let a = random_array(rng, &dt, rows, nullable, None);
+    let back = random_array(&mut again, &dt, rows, nullable, Some(&vec![true; rows]));
+    // python-blosc2 gives a null struct where every leaf is null (a list leaf never counts as
+    // null: its null channel says so).
+    fn leaf_null(a: &dyn arrow_array::Array, r: usize) -> bool {
+        match a.data_type() {
+            arrow_schema::DataType::Struct(_) => a
+                .as_any()
+                .downcast_ref::<arrow_array::StructArray>()
+                .unwrap()
+                .columns()
+                .iter()
+                .all(|c| leaf_null(c.as_ref(), r)),
+            arrow_schema::DataType::List(_) | arrow_schema::DataType::LargeList(_) => false,
+            _ => a.is_null(r),
+        }
+    }
+    let valid: Vec<bool> = (0..rows).map(|r| !leaf_null(back.as_ref(), r)).collect();
+    let (fields, columns, _) =
+        back.as_any().downcast_ref::<arrow_array::StructArray>().unwrap().clone().into_parts();
+    let back: arrow_array::ArrayRef = std::sync::Arc::new(arrow_array::StructArray::new(
+        fields,
+        columns,
+        valid.contains(&false).then(|| arrow_buffer::NullBuffer::from(valid)),
+    ));
+    let name = format!("c{i}");
+    (
+        Field::new(&name, a.data_type().clone(), nullable),
+        a,
+        Field::new(&name, back.data_type().clone(), true),
+        back,
+    )
+}
+
+fn arrow_column_of(
     rng: &mut Rng,
     i: usize,
     rows: usize,
-    which: Option<u64>,
+    which: u64,
 ) -> (arrow_schema::Field, arrow_array::ArrayRef) {
     use arrow_array::*;
     use arrow_schema::{DataType, Field, TimeUnit};
     use std::sync::Arc;
     let nullable = rng.below(2) == 0;
     let valid: Vec<bool> = (0..rows).map(|_| !nullable || rng.below(4) != 0).collect();
-    let which = which.unwrap_or_else(|| rng.below(19));
     let mut ints = |lo: i128, hi: i128| -> Vec<i128> {
         (0..rows).map(|_| lo + (rng.next() as i128).rem_euclid(hi - lo + 1)).collect()
     };
@@ -260,6 +416,13 @@ fn arrow_column(
             };
             return (f, Arc::new(a));
         }
+        19 | 21 => {
+            let item = Arc::new(Field::new("item", nested_type(rng, 1), rng.below(3) != 0));
+            let dt = if which == 19 { DataType::List(item) } else { DataType::LargeList(item) };
+            let a = random_array(rng, &dt, rows, nullable, None);
+            (a.data_type().clone(), a)
+        }
+        20 => unreachable!("a struct column: arrow_column"),
         _ => {
             let tz: Arc<str> = Arc::from("UTC");
             let a = prim!(TimestampNanosecondArray, i64, -(1i64 << 60), 1i64 << 60);
@@ -294,7 +457,7 @@ fn write_stream(path: &str, schema: &arrow_schema::SchemaRef, batches: &[arrow_a
 #[test]
 fn ctables_written_from_arrow_read_by_python_blosc2_equal() {
     use arrow_array::{Array, RecordBatch};
-    use b2schema::table::{CTableWriter, ColumnType};
+    use b2schema::table::{CTableWriter, ColumnType, StructField};
     use std::sync::Arc;
     let dir = std::env::temp_dir().join(format!("b2schema-arrow-write-py-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -303,15 +466,21 @@ fn ctables_written_from_arrow_read_by_python_blosc2_equal() {
     let mut checks = Vec::new();
     let mut types = std::collections::BTreeSet::new();
     let mut drawn = 0u64;
-    for case in 0..31 {
-        let rows = if case == 30 { 100_000 } else { [0, 1, 7, 100, 3000][case % 5] };
+    for case in 0..39 {
+        let rows = if case == 38 { 100_000 } else { [0, 1, 7, 100, 3000][case % 5] };
         // The first columns of the cases of 7 rows or more are of each type in turn.
         let first = (rows >= 7).then(|| {
             drawn += 1;
-            (drawn - 1) % 19
+            (drawn - 1) % 22
         });
+        // The big case without lists and structs: python-blosc2 reads those a cell at a time.
+        let flat = rows > 3000;
+        let first = if flat { Some(9) } else { first };
         let cols: Vec<_> = (0..1 + rng.below(5) as usize)
-            .map(|i| arrow_column(&mut rng, i, rows, if i == 0 { first } else { None }))
+            .map(|i| {
+                let which = if i == 0 { first } else { flat.then(|| rng.below(19)) };
+                arrow_column(&mut rng, i, rows, which)
+            })
             .collect();
         let schema =
             Arc::new(arrow_schema::Schema::new(cols.iter().map(|c| c.0.clone()).collect::<Vec<_>>()));
@@ -322,6 +491,9 @@ fn ctables_written_from_arrow_read_by_python_blosc2_equal() {
                 assert!(c.1.null_count() == 0 || c.0.is_nullable());
             }
         }
+        // What python-blosc2 must give back: a struct's nulls in its leaves.
+        let back = Arc::new(arrow_schema::Schema::new(cols.iter().map(|c| c.2.clone()).collect::<Vec<_>>()));
+        let back = RecordBatch::try_new(back, cols.iter().map(|c| c.3.clone()).collect()).unwrap();
         let mut w = CTableWriter::from_arrow_schema(&schema).unwrap();
         let cut = rows / 3;
         w.push_batch(&batch.slice(0, cut)).unwrap();
@@ -340,15 +512,15 @@ fn ctables_written_from_arrow_read_by_python_blosc2_equal() {
         }
         let path = path.to_str().unwrap();
         let src = format!("{path}.src.arrows");
-        write_stream(&src, &schema, std::slice::from_ref(&batch));
+        write_stream(&src, &back.schema(), std::slice::from_ref(&back));
         checks.push(json!({"name": format!("written {case}"), "kind": "check", "path": path,
                            "stream": src, "loose": true}));
         assert_eq!(write_ours(path, None, 1 + rng.below(5000) as usize), rows, "{path}");
         checks.push(json!({"name": format!("read back {case}"), "kind": "check", "path": path}));
     }
     // Every Arrow type drawn: the 10 numbers, bool, timestamps, the strings and binaries, the
-    // dictionaries and the fixed-size lists.
-    assert_eq!(types.len(), 18, "{types:?}");
+    // dictionaries, the fixed-size lists, the lists, large lists and structs.
+    assert_eq!(types.len(), 21, "{types:?}");
 
     // Typed Rust columns, every kind the writer has.
     let path = dir.join("typed.b2d");
@@ -366,6 +538,15 @@ fn ctables_written_from_arrow_read_by_python_blosc2_equal() {
     w.column("nd", nd, true).unwrap();
     let ts = ColumnType::Timestamp { unit: "s".into(), timezone: None };
     w.column("ts", ts, true).unwrap();
+    let li = ColumnType::List { item: Box::new(ColumnType::Int16), item_nullable: true };
+    w.column("li", li.clone(), true).unwrap();
+    let sr = ColumnType::Struct {
+        fields: vec![
+            StructField { name: "x".into(), ty: ColumnType::Float32, nullable: false },
+            StructField { name: "l".into(), ty: li, nullable: true },
+        ],
+    };
+    w.column("sr", sr, true).unwrap();
     use b2schema::Value as V;
     let st = |s: &str| V::Str(s.into());
     w.push("id", &[Some(1i64), Some(-2), Some(3)]).unwrap();
@@ -380,6 +561,10 @@ fn ctables_written_from_arrow_read_by_python_blosc2_equal() {
     let pair = |a, b| V::Array(vec![V::Int(a), V::Int(b)]);
     w.push_values("nd", &[pair(1, 2), V::Nil, pair(255, 0)]).unwrap();
     w.push_values("ts", &[V::Int(-1), V::Int(1 << 40), V::Nil]).unwrap();
+    let ints = |v: &[i128]| V::Array(v.iter().map(|&i| V::Int(i)).collect());
+    w.push_values("li", &[ints(&[1, -2]), V::Nil, V::Array(vec![V::Nil, V::Int(7)])]).unwrap();
+    let sv = |x: f32, l: V| V::Map(vec![(st("l"), l), (st("x"), V::F32(x))]);
+    w.push_values("sr", &[sv(0.5, ints(&[])), V::Nil, sv(-2.0, V::Nil)]).unwrap();
     // Refused, and nothing of the refused call kept.
     assert!(w.push("id", &[None::<i64>]).is_err(), "a null in a column that is not nullable");
     assert!(w.push("temp", &[Some(1.0f64)]).is_err(), "f64 into a float32 column");
@@ -389,6 +574,14 @@ fn ctables_written_from_arrow_read_by_python_blosc2_equal() {
     assert!(w.push_values("nd", &[V::Array(vec![V::Int(1)])]).is_err(), "a row of the wrong shape");
     assert!(w.push_values("d", &[st("blue"), V::Int(1)]).is_err(), "a number in a dictionary");
     assert!(w.push_values("vb", &[V::Nil]).is_err(), "a null in a column that is not nullable");
+    assert!(w.push_values("li", &[ints(&[1 << 15])]).is_err(), "2^15 in a list of int16");
+    assert!(w.push_values("li", &[st("[]")]).is_err(), "a string in a list column");
+    assert!(w.push_values("sr", &[V::Map(vec![(st("x"), V::F32(1.0))])]).is_err(), "a field missing");
+    assert!(w.push_values("sr", &[sv(1.0, V::Nil), V::Map(vec![])]).is_err(), "an empty map");
+    assert!(
+        w.push_values("sr", &[V::Map(vec![(st("l"), V::Nil), (st("x"), V::Nil)])]).is_err(),
+        "x is not nullable"
+    );
     assert_eq!(w.rows().unwrap(), 3, "a refused call leaves every column as it was");
     w.write_dir(&path).unwrap();
     let path = path.to_str().unwrap();
@@ -396,15 +589,21 @@ fn ctables_written_from_arrow_read_by_python_blosc2_equal() {
     checks.push(json!({"name": "typed", "kind": "check", "path": path}));
     let t = CTable::open(path).unwrap();
     assert_eq!(t.column::<String>("d").unwrap(), [Some("red".to_string()), None, Some("red".to_string())]);
+    // Reopened and written again, the list and struct columns the same.
+    let again = dir.join("typed-again.b2z");
+    CTableWriter::from_table(&t).unwrap().write_zip(&again).unwrap();
+    let again = again.to_str().unwrap();
+    assert_eq!(write_ours(again, None, 2), 3);
+    checks.push(json!({"name": "typed again", "kind": "check", "path": again}));
 
     let out = python_checks("arrow_tables.py", &dir, &checks);
     assert!(out.contains(&format!("{} passed, 0 failed", checks.len())), "{out}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// The Arrow types python-blosc2 stores as a `list` or `struct` column (or refuses) are refused
-/// by `CTableWriter::from_arrow_schema`, each naming the field; so is a batch whose field's type
-/// is not its column's.
+/// The Arrow types python-blosc2 refuses (and the dictionaries and fixed-size lists inside a
+/// list, which b2schema does not write) are refused by `CTableWriter::from_arrow_schema`, each
+/// naming the field; so is a batch whose field's type is not its column's.
 #[test]
 fn arrow_types_without_a_written_kind_are_refused_by_name() {
     use arrow_schema::{DataType, Field, Fields, Schema, TimeUnit};
@@ -412,10 +611,25 @@ fn arrow_types_without_a_written_kind_are_refused_by_name() {
     use b2schema::{ErrorKind, Segment};
     use std::sync::Arc;
     let item = Arc::new(Field::new("item", DataType::Int32, true));
+    let dict = DataType::Dictionary(Box::new(DataType::Int32), Box::new(DataType::Utf8));
+    let entries = Field::new(
+        "entries",
+        DataType::Struct(Fields::from(vec![
+            Field::new("keys", DataType::Utf8, false),
+            Field::new("values", DataType::Int32, true),
+        ])),
+        false,
+    );
     for dt in [
-        DataType::List(item.clone()),
-        DataType::LargeList(item.clone()),
-        DataType::Struct(Fields::from(vec![Field::new("x", DataType::Float64, true)])),
+        DataType::Map(Arc::new(entries), false),
+        DataType::List(Arc::new(Field::new("item", dict, true))),
+        DataType::LargeList(Arc::new(Field::new("item", DataType::FixedSizeList(item.clone(), 2), true))),
+        DataType::List(Arc::new(Field::new("item", DataType::Date32, true))),
+        DataType::Struct(Fields::from(vec![
+            Field::new("x", DataType::Float64, true),
+            Field::new("when", DataType::Date64, true),
+        ])),
+        DataType::Struct(Fields::empty()),
         DataType::Decimal128(10, 2),
         DataType::Date32,
         DataType::Duration(TimeUnit::Second),

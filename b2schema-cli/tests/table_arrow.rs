@@ -144,24 +144,44 @@ fn pack_arrow_stream_is_a_ctable_python_blosc2_reads_equal() {
     let o = b2schema(&["pack", all.to_str().unwrap(), packed.to_str().unwrap()]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert_eq!(python_reads_as_fixture(&packed, ""), "equal");
-    // A list column has no CTable kind the writer writes: refused, named, nothing left.
+    // A list column is packed as python-blosc2's `list` column; a map column has no CTable kind
+    // (python-blosc2 refuses it too): refused, named, nothing left.
     let lists = dir.join("lists.arrows");
+    let maps = dir.join("maps.arrows");
     let script = r#"
 import sys, pyarrow as pa
-t = pa.table({"id": pa.array([1, 2], pa.int64()), "tags": pa.array([[1], [2, 3]], pa.list_(pa.int32()))})
+t = pa.table({"id": pa.array([1, 2], pa.int64()), "tags": pa.array([[1], None], pa.list_(pa.int32()))})
 with pa.ipc.new_stream(sys.argv[1], t.schema) as w:
+    w.write_table(t)
+t = pa.table({"tags": pa.array([[("a", 1)]], pa.map_(pa.string(), pa.int32()))})
+with pa.ipc.new_stream(sys.argv[2], t.schema) as w:
     w.write_table(t)
 "#;
     let o = Command::new(b2schema_tests::python())
-        .args(["-c", script, lists.to_str().unwrap()])
+        .args(["-c", script, lists.to_str().unwrap(), maps.to_str().unwrap()])
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let packed = dir.join("lists.b2z");
+    let o = b2schema(&["pack", lists.to_str().unwrap(), packed.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = Command::new(b2schema_tests::python())
+        .args(["-c", "import sys, blosc2; print(blosc2.CTable.open(sys.argv[1]).to_arrow().to_pylist())"])
+        .arg(&packed)
+        .output()
+        .unwrap();
+    let read = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(
+        read.trim(),
+        "[{'id': 1, 'tags': [1]}, {'id': 2, 'tags': None}]",
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let refused = dir.join("refused.b2z");
-    let o = b2schema(&["pack", lists.to_str().unwrap(), refused.to_str().unwrap()]);
+    let o = b2schema(&["pack", maps.to_str().unwrap(), refused.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     let e = String::from_utf8_lossy(&o.stderr);
-    assert!(e.contains("tags") && e.contains("List"), "{e}");
+    assert!(e.contains("tags") && e.contains("Map"), "{e}");
     assert!(!refused.exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }

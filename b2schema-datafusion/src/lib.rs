@@ -29,9 +29,11 @@
 //! - Deleted rows are left out and nulls (masks and sentinels) are Arrow nulls, exactly as the
 //!   `ArrowReader` gives them; the Arrow types are its own (its documentation has the table).
 //! - **Statistics**: the number of live rows, exact (counted when the table is opened).
-//! - **Errors**: an error of b2schema (a crafted table: a short column, a lying schema, a
-//!   column kind without an Arrow type) is a `DataFusionError::External` holding the
-//!   [`b2schema::Error`] (its [`kind`](b2schema::Error::kind) to match on), never a panic.
+//! - **Errors**: an error of b2schema (a crafted table: a short column, a lying schema) is a
+//!   `DataFusionError::External` holding the [`b2schema::Error`] (its
+//!   [`kind`](b2schema::Error::kind) to match on), never a panic. A column of a kind without an
+//!   Arrow type (`complex64`, `complex128`, `object`) is in the schema as `Null`: a query that
+//!   reads it fails so, naming it; the other columns are read.
 //!
 //! Filters are not pushed down: DataFusion applies them to the batches read.
 //!
@@ -48,7 +50,7 @@ mod exec;
 mod provider;
 
 pub use exec::CTableExec;
-pub use provider::{CTableProvider, register_ctable};
+pub use provider::{CTableProvider, UNREADABLE_KEY, register_ctable};
 
 /// `e`, an error of b2schema, as DataFusion's: `DataFusionError::External` holding it.
 pub fn to_datafusion(e: b2schema::Error) -> datafusion::error::DataFusionError {

@@ -9,7 +9,9 @@ use b2schema::OpenOptions;
 use b2schema::array::ArrayReader;
 use b2schema::table::{CTable, VALID_ROWS_KEY};
 use datafusion::arrow::array::RecordBatchReader;
-use datafusion::arrow::datatypes::SchemaRef;
+use std::collections::HashMap;
+
+use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use datafusion::catalog::{Session, TableProvider};
 use datafusion::common::stats::Precision;
 use datafusion::common::{Statistics, project_schema};
@@ -22,13 +24,19 @@ use datafusion::prelude::SessionContext;
 use crate::exec::CTableExec;
 use crate::to_datafusion;
 
+/// The field metadata key of a column a scan cannot read (a kind without an Arrow type): the
+/// error reading it gives.
+pub const UNREADABLE_KEY: &str = "b2schema.unreadable";
+
 /// The fewest physical rows of a band (unless the table has fewer), as the library's row
 /// reader bands them.
 const MIN_BAND_ROWS: u64 = 1024;
 
 /// A CTable as a DataFusion `TableProvider` (see the [crate] documentation for what a scan
 /// reads). Its Arrow schema is the `ArrowReader`'s (every column, python-blosc2's `to_arrow`
-/// types, the CTable's schema JSON in its metadata).
+/// types, the CTable's schema JSON in its metadata); a column of a kind without an Arrow type
+/// (`complex64`, `complex128`, `object`) is in it as `Null`, its field's metadata
+/// [`UNREADABLE_KEY`] saying why, and a scan that reads it fails with b2schema's error.
 #[derive(Debug)]
 pub struct CTableProvider {
     table: Arc<CTable>,
@@ -73,7 +81,17 @@ impl CTableProvider {
     /// Arrow type is an error that names it.
     pub fn new(table: CTable, name: String) -> b2schema::Result<Self> {
         // The reader checks the schema's `n_rows` against `/_valid_rows`.
-        let schema = table.arrow_reader(None, 1)?.schema();
+        let meta = table.arrow_reader(Some(&[]), 1)?.schema().metadata().clone();
+        let fields: Vec<Field> = table
+            .arrow_columns()
+            .into_iter()
+            .map(|n| match table.arrow_field(n) {
+                Ok(f) => f,
+                Err(e) => Field::new(n, DataType::Null, true)
+                    .with_metadata(HashMap::from([(UNREADABLE_KEY.to_string(), e.to_string())])),
+            })
+            .collect();
+        let schema = Arc::new(Schema::new_with_metadata(fields, meta));
         let valid = table.valid_rows()?;
         let frame = table.store().open_member(VALID_ROWS_KEY)?;
         let chunk = ArrayReader::new(&frame)?.chunks().first().copied().unwrap_or(0);
@@ -136,7 +154,10 @@ impl TableProvider for CTableProvider {
         limit: Option<usize>,
     ) -> DfResult<Arc<dyn ExecutionPlan>> {
         let schema = project_schema(&self.schema, projection)?;
-        let names = schema.fields().iter().map(|f| f.name().clone()).collect();
+        let names: Vec<String> = schema.fields().iter().map(|f| f.name().clone()).collect();
+        for f in schema.fields().iter().filter(|f| f.metadata().contains_key(UNREADABLE_KEY)) {
+            self.table.arrow_field(f.name()).map_err(to_datafusion)?;
+        }
         let config = state.config();
         let bands = self.bands(config.target_partitions(), limit);
         Ok(Arc::new(CTableExec::new(

@@ -1,6 +1,7 @@
 //! Crafted tables queried: a column shorter than `/_valid_rows`, a schema whose `n_rows` lies, a
-//! column whose dtype is not its kind's, a kind without an Arrow type: DataFusion errors that
-//! hold b2schema's error (its kind `Invalid`, its path naming the member), never a panic.
+//! column whose dtype is not its kind's, a query reading a kind without an Arrow type: DataFusion
+//! errors that hold b2schema's error (its kind `Invalid`, its path naming the member), never a
+//! panic; the table's other columns still read.
 
 use std::path::{Path, PathBuf};
 
@@ -78,10 +79,19 @@ fn crafted_tables_are_datafusion_errors_holding_b2schemas() {
     let e = query(&ctx, "SELECT sum(x) FROM t").unwrap_err();
     names_member(b2schema_error(&e).unwrap_or_else(|| panic!("{e}")), "/_cols/x");
 
-    // A kind without an Arrow type: refused by name when registered.
+    // A kind without an Arrow type: the table registered, its other columns read, the column
+    // refused by name when a query reads it.
     let t = fresh(&dir, "kind");
-    set_schema(&t, r#"{"version": 3, "columns": [{"name": "x", "kind": "complex128"}], "n_rows": 6}"#);
-    let e = register_ctable(&SessionContext::new(), "t", &t).unwrap_err();
-    names_member(b2schema_error(&e).unwrap_or_else(|| panic!("{e}")), "/_cols/x");
+    let cols = r#"{"name": "id", "kind": "int64"}, {"name": "x", "kind": "complex128"}"#;
+    set_schema(&t, &format!(r#"{{"version": 3, "columns": [{cols}], "n_rows": 6}}"#));
+    let ctx = SessionContext::new();
+    register_ctable(&ctx, "t", &t).unwrap();
+    for sql in ["SELECT sum(id) FROM t", "SELECT count(*) FROM t", "SELECT id FROM t WHERE id > 2"] {
+        query(&ctx, sql).unwrap_or_else(|e| panic!("{sql}: {e}"));
+    }
+    for sql in ["SELECT x FROM t", "SELECT * FROM t", "SELECT id, x FROM t LIMIT 2"] {
+        let e = query(&ctx, sql).unwrap_err();
+        names_member(b2schema_error(&e).unwrap_or_else(|| panic!("{sql}: {e}")), "/_cols/x");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -9,8 +9,10 @@ compares it with python-blosc2's `CTable.open(path).to_arrow()` of those columns
 names and types, the same values and nulls (dictionaries compared by their values, NaN equal to
 NaN; the schema metadata, which python-blosc2 leaves empty, set aside). With `stream`, the
 stream read is that file; with `loose` (a table b2schema wrote from that Arrow stream), each
-type is compared by its family (string and large_string alike, binary and large_binary, a
-dictionary by its values' type) and the metadata is not looked for.
+type is compared by its family (string and large_string alike, binary and large_binary, list
+and large_list, a dictionary by its values' type, nested fields' nullability set aside) and the
+metadata is not looked for. A struct python-blosc2 wrote as its leaves is compared whole, as
+`to_arrow()` gives it.
 """
 import math
 
@@ -74,14 +76,19 @@ def family(t):
         return pa.binary()
     if pa.types.is_fixed_size_list(t):
         return pa.list_(family(t.value_type), t.list_size)
+    if pa.types.is_list(t) or pa.types.is_large_list(t):
+        return pa.list_(family(t.value_type))
+    if pa.types.is_struct(t):
+        return pa.struct([pa.field(f.name, family(f.type)) for f in t])
     return t
 
 
 def check(e):
     ours = pa.ipc.open_stream(e.get("stream") or e["path"] + ".ours.arrows").read_all()
     t = blosc2.CTable.open(e["path"])
-    cols = e.get("columns") or list(t.col_names)
-    theirs = t.to_arrow().select(cols)
+    theirs = t.to_arrow()
+    cols = e.get("columns") or theirs.column_names
+    theirs = theirs.select(cols)
     loose = e.get("loose", False)
     want = [(f.name, family(f.type) if loose else f.type) for f in theirs.schema]
     got = [(f.name, family(f.type) if loose else f.type) for f in ours.schema]

@@ -16,11 +16,12 @@ use arrow_array::{
     ArrayRef, ArrowPrimitiveType, BooleanArray, LargeBinaryArray, LargeStringArray, PrimitiveArray,
     RecordBatch, RecordBatchOptions, RecordBatchReader, StringArray,
 };
+use arrow_buffer::{BooleanBuffer, NullBuffer};
 use arrow_schema::{ArrowError, DataType, Field, Fields, Schema, SchemaRef, TimeUnit};
 
 use super::CTable;
 use super::arrow_fixed::{Fixed, FixedBuf};
-use super::ctable::{CTABLE_META_KEY, ColumnSpec};
+use super::ctable::{CTABLE_META_KEY, ColumnSpec, join_path, split_path};
 use super::rows::Bands;
 use crate::container::array::ReadOptions;
 use crate::container::error::{Error, Result, Segment};
@@ -50,6 +51,7 @@ pub const ARROW_SCHEMA_KEY: &str = "b2schema.ctable.schema";
 /// | `ndarray` | `FixedSizeList` of its dtype, the row's items flattened, the field's metadata `blosc2:ndarray_shape` its `item_shape` (`[2, 3]`) |
 /// | `list` | `List` of its item's type (items nullable), a null row a null list |
 /// | `struct` | `Struct` of its fields' types, in the schema's order (each nullable), a null row a null struct |
+/// | a struct written as its leaves (`trip.lon`, `trip.lat`, ... and the schema's `struct_parents`, as python-blosc2's `from_arrow` writes an Arrow struct) | one `Struct` column (`trip`) where its first leaf is, each field the type its spec gives it, null where every leaf is |
 ///
 /// Fixed-width columns (the numbers, `bool`, `timestamp`, `ndarray`) are decoded straight into
 /// the batch's Arrow buffer on [`ArrowReader::threads`] threads, the deleted rows squeezed out
@@ -78,7 +80,11 @@ pub const ARROW_SCHEMA_KEY: &str = "b2schema.ctable.schema";
 /// ```
 pub struct ArrowReader {
     bands: Bands,
+    /// The table's columns read (a struct's leaves among them), and the Arrow type each is read as.
     specs: Vec<ColumnSpec>,
+    types: Vec<DataType>,
+    /// The batches' columns, made of those.
+    outs: Vec<Out>,
     /// Each column's fast way (fixed-width columns), or `None`: its cells one by one.
     fixed: Vec<Option<Fixed>>,
     schema: SchemaRef,
@@ -94,6 +100,13 @@ pub struct ArrowReader {
     skip: u64,
     left: u64,
     done: bool,
+}
+
+/// A column of the batches: a column of the table (the index of its spec), or a struct
+/// python-blosc2's `from_arrow` wrote as its leaves (its fields, and each one's column or struct).
+enum Out {
+    Leaf(usize),
+    Struct(Fields, Vec<Out>),
 }
 
 /// One column of a batch being filled.
@@ -120,23 +133,16 @@ impl CTable {
         if batch_rows == 0 {
             return Err(Error::invalid("a batch of at least one row", ">= 1", 0, 0).in_field("batch_rows"));
         }
-        let specs: Vec<&ColumnSpec> = match names {
-            Some(n) => n.iter().map(|n| self.column_spec(n)).collect::<Result<_>>()?,
-            None => self.columns().iter().collect(),
+        let names: Vec<&str> = match names {
+            Some(n) => n.to_vec(),
+            None => self.output_names(),
         };
-        let mut fields = Vec::with_capacity(specs.len());
-        for s in &specs {
-            let mut field = Field::new(s.name.clone(), arrow_type(s)?, true);
-            if s.kind == "ndarray" {
-                // python-blosc2's field metadata: the shape of a row, as `json.dumps` writes it.
-                let shape =
-                    super::cells::item_shape(s).iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
-                field = field.with_metadata(HashMap::from([(
-                    String::from("blosc2:ndarray_shape"),
-                    alloc::format!("[{shape}]"),
-                )]));
-            }
+        let (mut specs, mut types, mut outs) = (Vec::new(), Vec::new(), Vec::new());
+        let mut fields = Vec::with_capacity(names.len());
+        for name in names {
+            let (field, out) = self.out_of(name, &mut specs, &mut types)?;
             fields.push(field);
+            outs.push(out);
         }
         let meta = self.store().open_member(CTABLE_META_KEY)?;
         let text = match meta.vlmeta_data("schema")? {
@@ -147,14 +153,14 @@ impl CTable {
             Arc::new(Schema::new_with_metadata(fields, HashMap::from([(ARROW_SCHEMA_KEY.into(), text)])));
         let bands = Bands::open(self, &specs)?;
         let fixed = (0..specs.len())
-            .map(|i| {
-                bands.array(i).and_then(|(r, _, _)| Fixed::new(specs[i], schema.field(i).data_type(), r))
-            })
+            .map(|i| bands.array(i).and_then(|(r, _, _)| Fixed::new(specs[i], &types[i], r)))
             .collect();
         let live_left = bands.live();
         Ok(ArrowReader {
             bands,
             specs: specs.into_iter().cloned().collect(),
+            types,
+            outs,
             fixed,
             schema,
             batch_rows,
@@ -167,6 +173,156 @@ impl CTable {
             left: u64::MAX,
             done: false,
         })
+    }
+}
+
+impl CTable {
+    /// The columns [`CTable::arrow_reader`] gives (of all of them), in order, as
+    /// python-blosc2's `to_arrow()` names them: the table's, the leaves of each struct of
+    /// [`CTable::struct_parents`] replaced by the struct, where its first leaf is. A column of a
+    /// kind without an Arrow type is among them: [`CTable::arrow_field`] says why.
+    pub fn arrow_columns(&self) -> Vec<&str> {
+        self.output_names()
+    }
+
+    /// The Arrow field column `name` (one of [`CTable::arrow_columns`]) is read as, or the
+    /// error [`CTable::arrow_reader`] gives for it (a kind without an Arrow type, named).
+    pub fn arrow_field(&self, name: &str) -> Result<Field> {
+        Ok(self.out_of(name, &mut Vec::new(), &mut Vec::new())?.0)
+    }
+
+    /// Column `name`'s field and how it is made: its leaves' specs and types pushed.
+    fn out_of<'a>(
+        &'a self,
+        name: &str,
+        specs: &mut Vec<&'a ColumnSpec>,
+        types: &mut Vec<DataType>,
+    ) -> Result<(Field, Out)> {
+        let out = match self.struct_parents().iter().find(|(p, _)| p == name) {
+            Some((_, spec)) if self.column_spec(name).is_err() => {
+                self.parent_out(name, spec, specs, types, 0)?
+            }
+            _ => {
+                let s = self.column_spec(name)?;
+                specs.push(s);
+                types.push(arrow_type(s)?);
+                Out::Leaf(specs.len() - 1)
+            }
+        };
+        let mut field = Field::new(name, out_type(&out, types), true);
+        if let Out::Leaf(i) = out
+            && specs[i].kind == "ndarray"
+        {
+            // python-blosc2's field metadata: the shape of a row, as `json.dumps` writes it.
+            let shape = super::cells::item_shape(specs[i]).iter().map(u64::to_string).collect::<Vec<_>>();
+            field = field.with_metadata(HashMap::from([(
+                String::from("blosc2:ndarray_shape"),
+                alloc::format!("[{}]", shape.join(", ")),
+            )]));
+        }
+        Ok((field, out))
+    }
+
+    fn output_names(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = self.columns().iter().map(|c| c.name.as_str()).collect();
+        let mut parents: Vec<&str> = self
+            .struct_parents()
+            .iter()
+            .map(|(p, _)| p.as_str())
+            .filter(|p| self.column_spec(p).is_err())
+            .collect();
+        parents.sort_by_key(|p| core::cmp::Reverse(p.len()));
+        for p in parents {
+            let pp = split_path(p);
+            let under = |n: &str| {
+                let np = split_path(n);
+                np.len() > pp.len() && np[..pp.len()] == pp[..]
+            };
+            let Some(first) = names.iter().position(|n| under(n)) else { continue };
+            names.retain(|n| !under(n));
+            names.insert(first, p);
+        }
+        names
+    }
+
+    /// The struct `name` of spec `spec` written as its leaves: its leaves' specs and types pushed
+    /// (each read as the type of its field in `spec`), `depth` structs deep.
+    fn parent_out<'a>(
+        &'a self,
+        name: &str,
+        spec: &Value,
+        specs: &mut Vec<&'a ColumnSpec>,
+        types: &mut Vec<DataType>,
+        depth: usize,
+    ) -> Result<Out> {
+        let at = |e: Error| e.in_segment(Segment::Key(name.into())).in_field("struct_parents");
+        if depth >= MAX_NESTING {
+            return Err(at(Error::invalid("structs nested at most", MAX_NESTING, "deeper", 0)));
+        }
+        let DataType::Struct(fields) = type_of("struct", spec, depth).map_err(at)? else {
+            return Err(at(Error::invalid("a struct's spec", "struct", "other", 0)));
+        };
+        let raw = spec.get("fields").and_then(Value::as_slice).unwrap_or_default();
+        let mut outs = Vec::with_capacity(fields.len());
+        for (f, raw) in fields.iter().zip(raw) {
+            let mut parts = split_path(name);
+            parts.push(f.name().clone());
+            let leaf = join_path(&parts);
+            outs.push(match (f.data_type(), self.column_spec(&leaf)) {
+                (DataType::Struct(_), Err(_)) => self.parent_out(&leaf, raw, specs, types, depth + 1)?,
+                (dt, s) => {
+                    specs.push(s.map_err(at)?);
+                    types.push(dt.clone());
+                    Out::Leaf(specs.len() - 1)
+                }
+            });
+        }
+        Ok(Out::Struct(fields, outs))
+    }
+}
+
+/// The Arrow type of `out`.
+fn out_type(out: &Out, types: &[DataType]) -> DataType {
+    match out {
+        Out::Leaf(i) => types[*i].clone(),
+        Out::Struct(fields, _) => DataType::Struct(fields.clone()),
+    }
+}
+
+/// The array of `out` from the arrays of the columns read (`specs` theirs), as python-blosc2's
+/// `to_arrow()` gives a struct it wrote as its leaves: null in the rows where every leaf is
+/// (`top`, the column's struct; a `list` leaf never counts as null there, as python-blosc2's
+/// null channel of a list says), a struct inside it never null.
+fn assemble(out: &Out, arrays: &[ArrayRef], specs: &[ColumnSpec], top: bool) -> Result<ArrayRef> {
+    match out {
+        Out::Leaf(i) => Ok(arrays[*i].clone()),
+        Out::Struct(fields, outs) => {
+            let children =
+                outs.iter().map(|o| assemble(o, arrays, specs, false)).collect::<Result<Vec<_>>>()?;
+            let nulls = if top { any_leaf(out, arrays, specs) } else { None };
+            let s = arrow_array::StructArray::try_new(fields.clone(), children, nulls)
+                .map_err(|e| Error::invalid("a struct array of its leaves", "", e.to_string(), 0))?;
+            Ok(Arc::new(s))
+        }
+    }
+}
+
+/// The rows where some leaf of `out` holds a value (`None`: every row).
+fn any_leaf(out: &Out, arrays: &[ArrayRef], specs: &[ColumnSpec]) -> Option<NullBuffer> {
+    match out {
+        Out::Leaf(i) if specs[*i].kind == "list" => None,
+        Out::Leaf(i) => arrays[*i].logical_nulls(),
+        Out::Struct(_, outs) => {
+            let mut acc: Option<BooleanBuffer> = None;
+            for o in outs {
+                let n = any_leaf(o, arrays, specs)?;
+                acc = Some(match acc {
+                    Some(a) => &a | n.inner(),
+                    None => n.inner().clone(),
+                });
+            }
+            acc.map(NullBuffer::new).filter(|n| n.null_count() > 0)
+        }
     }
 }
 
@@ -273,7 +429,7 @@ impl ArrowReader {
         }
         let mut arrays: Vec<ArrayRef> = Vec::with_capacity(self.specs.len());
         for (i, part) in parts.into_iter().enumerate() {
-            let (spec, dt) = (&self.specs[i], self.schema.field(i).data_type());
+            let (spec, dt) = (&self.specs[i], &self.types[i]);
             arrays.push(match (part, &self.fixed[i]) {
                 (Part::Fixed(buf), Some(f)) => f.finish(buf, dt).map_err(|e| at(spec, e))?,
                 (Part::Cells(cells), _) => build(spec, dt, cells)?,
@@ -282,6 +438,8 @@ impl ArrowReader {
                 }
             });
         }
+        let arrays =
+            self.outs.iter().map(|o| assemble(o, &arrays, &self.specs, true)).collect::<Result<Vec<_>>>()?;
         self.left -= got as u64;
         let opts = RecordBatchOptions::new().with_row_count(Some(got));
         RecordBatch::try_new_with_options(self.schema.clone(), arrays, &opts).map(Some).map_err(|e| {
@@ -518,6 +676,8 @@ fn build_as(kind: &str, dt: &DataType, cells: Vec<Value>) -> Result<ArrayRef> {
                 out.push(match v {
                     Value::Nil => None,
                     Value::F32(x) => Some(*x),
+                    // python-blosc2 stores a list's float32 items as Python floats.
+                    Value::F64(x) => Some(*x as f32),
                     _ => return Err(bad(i, v)),
                 });
             }
@@ -529,6 +689,7 @@ fn build_as(kind: &str, dt: &DataType, cells: Vec<Value>) -> Result<ArrayRef> {
                 out.push(match v {
                     Value::Nil => None,
                     Value::F64(x) => Some(*x),
+                    Value::F32(x) => Some(f64::from(*x)),
                     _ => return Err(bad(i, v)),
                 });
             }

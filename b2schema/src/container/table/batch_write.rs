@@ -20,6 +20,7 @@
 //! # Ok::<(), b2schema::Error>(())
 //! ```
 
+use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::batch::{LENGTHS_VLMETA, METALAYER};
@@ -34,6 +35,8 @@ pub struct BatchArrayWriter {
     items_per_block: Option<u64>,
     chunks: Vec<Vec<u8>>,
     lengths: Vec<u64>,
+    /// Metalayers before `batcharray` (a list's `listarray`).
+    tags: Vec<(String, Vec<u8>)>,
 }
 
 impl BatchArrayWriter {
@@ -46,7 +49,15 @@ impl BatchArrayWriter {
             items_per_block: items_per_block.filter(|&n| n > 0),
             chunks: Vec::new(),
             lengths: Vec::new(),
+            tags: Vec::new(),
         }
+    }
+
+    /// The writer with the metalayer `name` (its msgpack `content`) before `batcharray`, as
+    /// python-blosc2's ListArray tags its BatchArray `listarray`.
+    pub fn with_metalayer(mut self, name: &str, content: Vec<u8>) -> Self {
+        self.tags.push((name.into(), content));
+        self
     }
 
     /// Appends one batch of `items` (at least one); returns the number of batches.
@@ -92,7 +103,8 @@ impl BatchArrayWriter {
             (Value::from("items_per_block"), ipb),
             (Value::from("arrow_schema"), Value::Nil),
         ]);
-        f.metalayers = alloc::vec![(METALAYER.into(), meta.to_msgpack()?)];
+        f.metalayers = self.tags.clone();
+        f.metalayers.push((METALAYER.into(), meta.to_msgpack()?));
         let lengths = Value::Map(alloc::vec![(
             Value::from("batch_lengths"),
             Value::Array(self.lengths.iter().map(|&n| Value::Int(n.into())).collect()),

@@ -78,6 +78,36 @@ pub enum ColumnType {
         /// The shape of one row (its product at least 1).
         item_shape: Vec<u64>,
     },
+    /// `list`: a BatchArray of msgpack lists (null rows nil), tagged `listarray` with its spec
+    /// (python-blosc2's `from_arrow` of an Arrow `list`/`large_list`). Its items: a number,
+    /// `bool`, `timestamp`, `string` (python-blosc2 gives an Arrow string item
+    /// `max_length` 1,000,000, not enforced), `vlstring`, `vlbytes`, a `list` or a `struct`.
+    List {
+        /// The items' kind.
+        item: Box<ColumnType>,
+        /// Whether an item may be null.
+        item_nullable: bool,
+    },
+    /// `struct`: a BatchArray of msgpack maps, one entry a field, in the fields' order (null
+    /// rows nil); as a column, as a list's item or as a struct's field. python-blosc2's
+    /// `from_arrow` writes an Arrow struct column as its leaves instead, `name.field` each (see
+    /// [`CTableWriter::from_arrow_schema`](super::CTableWriter::from_arrow_schema)). Its fields
+    /// are of the kinds a list's items are.
+    Struct {
+        /// The fields, in order.
+        fields: Vec<StructField>,
+    },
+}
+
+/// A field of a [`ColumnType::Struct`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StructField {
+    /// Its name.
+    pub name: String,
+    /// Its kind.
+    pub ty: ColumnType,
+    /// Whether it may be null.
+    pub nullable: bool,
 }
 
 /// How a column's values lie in the store.
@@ -116,6 +146,8 @@ impl ColumnType {
             ColumnType::VlBytes => ("vlbytes", "", 0),
             ColumnType::Dictionary { .. } => ("dictionary", "<i4", 4),
             ColumnType::NdArray { .. } => ("ndarray", "", 0),
+            ColumnType::List { .. } => ("list", "", 0),
+            ColumnType::Struct { .. } => ("struct", "", 0),
         }
     }
 
@@ -152,7 +184,10 @@ impl ColumnType {
                 Layout::Fixed(item.stored().2.saturating_mul(item_shape.iter().product::<u64>() as usize))
             }
             ColumnType::Utf8 => Layout::Utf8,
-            ColumnType::VlString | ColumnType::VlBytes => Layout::Items,
+            ColumnType::VlString
+            | ColumnType::VlBytes
+            | ColumnType::List { .. }
+            | ColumnType::Struct { .. } => Layout::Items,
             ColumnType::Dictionary { .. } => Layout::Dict,
             other => Layout::Fixed(other.stored().2),
         }
@@ -226,7 +261,7 @@ pub(super) enum Data {
     Fixed(Vec<u8>),
     /// `utf8`: each row's end offset (`<i8`) and the bytes (a null: no bytes).
     Utf8 { ends: Vec<u8>, bytes: Vec<u8> },
-    /// `vlstring`, `vlbytes`: the items (a null: nil).
+    /// `vlstring`, `vlbytes`, `list`, `struct`: the items (a null: nil).
     Items(Vec<Value>),
     /// `dictionary`: the codes (`<i4`, null -1), the values in the order first met, and each
     /// value's code.

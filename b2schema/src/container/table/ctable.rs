@@ -57,6 +57,7 @@ pub struct CTable {
     columns: Vec<ColumnSpec>,
     schema_rows: Option<u64>,
     schema_version: u64,
+    parents: Vec<(String, Value)>,
 }
 
 impl CTable {
@@ -98,7 +99,15 @@ impl CTable {
         let json = super::json::parse(text).map_err(|e| at(e.in_field("schema")))?;
         let (columns, schema_rows, schema_version) =
             read_schema(&json).map_err(|e| at(e.in_field("schema")))?;
-        Ok(CTable { store, columns, schema_rows, schema_version })
+        // python-blosc2's `from_arrow` writes an Arrow struct column as its leaves (`trip.lon`,
+        // ...) and keeps the struct's spec here, to give it back whole.
+        let parents = match json.get("metadata").and_then(|m| m.get("struct_parents")) {
+            Some(Value::Map(m)) => {
+                m.iter().filter_map(|(k, v)| Some((String::from(k.as_str()?), v.clone()))).collect()
+            }
+            _ => Vec::new(),
+        };
+        Ok(CTable { store, columns, schema_rows, schema_version, parents })
     }
 
     /// The store the table lies in.
@@ -109,6 +118,13 @@ impl CTable {
     /// The columns, in the schema's order.
     pub fn columns(&self) -> &[ColumnSpec] {
         &self.columns
+    }
+
+    /// The structs python-blosc2's `from_arrow` wrote as their leaves (its schema's
+    /// `metadata.struct_parents`): each one's name (`trip`) and spec (`{"kind": "struct",
+    /// "fields": [...]}`); its leaves are the columns `trip.lon`, `trip.lat`, ...
+    pub fn struct_parents(&self) -> &[(String, Value)] {
+        &self.parents
     }
 
     /// The schema's `version`.
@@ -297,6 +313,16 @@ impl CTable {
 /// The store key of column `name`: `/_cols/` then its parts (split at unescaped dots), each
 /// with `%`, `/`, `.` and `\` percent-encoded, as python-blosc2 names them.
 pub fn column_key(name: &str) -> String {
+    let enc: Vec<String> = split_path(name)
+        .iter()
+        .map(|p| p.replace('%', "%25").replace('/', "%2F").replace('.', "%2E").replace('\\', "%5C"))
+        .collect();
+    alloc::format!("/_cols/{}", enc.join("/"))
+}
+
+/// The parts of the column name `name`, split at the dots a backslash does not escape
+/// (python-blosc2's `split_field_path`; a trailing backslash kept).
+pub(super) fn split_path(name: &str) -> Vec<String> {
     let mut parts: Vec<String> = alloc::vec![String::new()];
     let mut escaped = false;
     for ch in name.chars() {
@@ -315,11 +341,25 @@ pub fn column_key(name: &str) -> String {
     if escaped {
         parts.last_mut().expect("never empty").push('\\');
     }
-    let enc: Vec<String> = parts
-        .iter()
-        .map(|p| p.replace('%', "%25").replace('/', "%2F").replace('.', "%2E").replace('\\', "%5C"))
-        .collect();
-    alloc::format!("/_cols/{}", enc.join("/"))
+    parts
+}
+
+/// The column name of the path `parts`: joined by dots, each `\`, `.` and `/` escaped by a
+/// backslash (python-blosc2's `join_field_path`, as its `from_arrow` names a struct's leaves).
+pub(super) fn join_path<S: AsRef<str>>(parts: &[S]) -> String {
+    let mut out = String::new();
+    for (i, p) in parts.iter().enumerate() {
+        if i > 0 {
+            out.push('.');
+        }
+        for ch in p.as_ref().chars() {
+            if matches!(ch, '\\' | '.' | '/') {
+                out.push('\\');
+            }
+            out.push(ch);
+        }
+    }
+    out
 }
 
 fn read_schema(json: &Value) -> Result<(Vec<ColumnSpec>, Option<u64>, u64)> {

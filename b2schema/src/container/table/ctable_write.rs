@@ -42,6 +42,9 @@ use crate::format::value::Value;
 #[derive(Debug, Default)]
 pub struct CTableWriter {
     pub(super) columns: Vec<Column>,
+    /// The structs written as their leaves (python-blosc2's `struct_parents`): each one's name,
+    /// kind (a [`ColumnType::Struct`]) and nullability.
+    pub(super) parents: Vec<(String, ColumnType, bool)>,
 }
 
 impl CTableWriter {
@@ -97,6 +100,9 @@ impl CTableWriter {
                     )
                     .in_field("item_shape")));
                 }
+            }
+            ColumnType::List { .. } | ColumnType::Struct { .. } => {
+                super::nested_write::check_nested(&ty, 0).map_err(at)?;
             }
             _ => {}
         }
@@ -178,13 +184,19 @@ impl CTableWriter {
     }
 
     /// A writer holding the live rows of `table` (every column of a kind this writer writes;
-    /// another kind (`complex64`, `complex128`, `list`, `struct`, `object`) is refused, named),
+    /// another kind (`complex64`, `complex128`, `object`) is refused, named; a `list` stored
+    /// `"vl"` is written anew as a `"batch"` one; the structs written as their leaves kept),
     /// to append to: rows pushed after them, the whole then written anew, whole or not at all,
     /// over the table it came from ([`CTableWriter::write_zip`] for a `.b2z`,
     /// [`CTableWriter::replace_dir`] for a `.b2d`: the old table stays whole until the new one
     /// takes its place). The rows are read whole, within the store's budget.
     pub fn from_table(table: &super::CTable) -> Result<Self> {
         let mut w = CTableWriter::new();
+        for (name, spec) in table.struct_parents() {
+            let at = |e: Error| e.in_segment(Segment::Key(name.clone())).in_field("struct_parents");
+            let (ty, nullable) = super::nested_write::from_spec(spec, 0).map_err(at)?;
+            w.parents.push((name.clone(), ty, nullable));
+        }
         for spec in table.columns() {
             let ty = super::write_cells::column_type(spec)?;
             // A sentinel column's nulls are kept in a mask from now on.
@@ -255,6 +267,15 @@ impl CTableWriter {
                         c.nullable
                     ));
                 }
+                ColumnType::List { .. } | ColumnType::Struct { .. } => {
+                    let spec = super::nested_write::spec(&c.ty, c.nullable);
+                    for (k, v) in spec.as_map().unwrap_or_default().iter().skip(1) {
+                        s.push_str(", ");
+                        json_str(&mut s, k.as_str().unwrap_or(""));
+                        s.push_str(": ");
+                        super::nested_write::json(&mut s, v);
+                    }
+                }
                 _ => {}
             }
             if c.masked() {
@@ -262,7 +283,35 @@ impl CTableWriter {
             }
             s.push('}');
         }
-        s.push_str(&alloc::format!("], \"n_rows\": {rows}}}"));
+        s.push(']');
+        if !self.parents.is_empty() {
+            // As python-blosc2's `from_arrow` of a struct column: the leaves' logical names and
+            // the structs' specs.
+            let names: Vec<(Value, Value)> = self
+                .columns
+                .iter()
+                .map(|c| (Value::Str(c.name.clone()), Value::Str(c.name.clone())))
+                .collect();
+            let parents: Vec<(Value, Value)> = self
+                .parents
+                .iter()
+                .map(|(n, t, nullable)| (Value::Str(n.clone()), super::nested_write::spec(t, *nullable)))
+                .collect();
+            let meta = Value::Map(alloc::vec![
+                (
+                    Value::from("nested"),
+                    Value::Map(alloc::vec![
+                        (Value::from("version"), Value::Int(1)),
+                        (Value::from("logical_to_physical"), Value::Map(names)),
+                        (Value::from("reconstruct_rows"), Value::Bool(true)),
+                    ])
+                ),
+                (Value::from("struct_parents"), Value::Map(parents)),
+            ]);
+            s.push_str(", \"metadata\": ");
+            super::nested_write::json(&mut s, &meta);
+        }
+        s.push_str(&alloc::format!(", \"n_rows\": {rows}}}"));
         s
     }
 
@@ -317,7 +366,7 @@ impl CTableWriter {
 }
 
 /// `s` as a JSON string.
-fn json_str(out: &mut String, s: &str) {
+pub(super) fn json_str(out: &mut String, s: &str) {
     out.push('"');
     for ch in s.chars() {
         match ch {

@@ -30,6 +30,7 @@ mod column_write;
 mod ctable;
 mod ctable_write;
 mod json;
+mod nested_write;
 mod objects;
 mod rows;
 mod write_cells;
@@ -39,6 +40,7 @@ pub use arrow::{ARROW_SCHEMA_KEY, ArrowReader};
 pub use batch::{BatchArray, BatchMeta};
 pub use batch_write::BatchArrayWriter;
 pub use column::Cell;
+pub use column_write::StructField;
 pub use ctable::{
     CTABLE_META_KEY, CTable, ColumnSpec, DICT_SUFFIX, NOTNULL_SUFFIX, UTF8_DATA_SUFFIX, VALID_ROWS_KEY,
     column_key,

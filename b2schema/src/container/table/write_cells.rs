@@ -15,8 +15,7 @@ use crate::container::store::StoreWriter;
 use crate::container::writer::Array;
 use crate::format::value::Value;
 
-/// The rows of a BatchArray batch, as python-blosc2's `batch_rows` default.
-const BATCH_ROWS: usize = 2048;
+use super::nested_write::BATCH_ROWS;
 
 /// The [`ColumnType`] of a column python-blosc2 wrote, or a refusal naming its kind.
 pub(super) fn column_type(spec: &ColumnSpec) -> Result<ColumnType> {
@@ -57,10 +56,11 @@ pub(super) fn column_type(spec: &ColumnSpec) -> Result<ColumnType> {
             })?;
             ColumnType::NdArray { item: Box::new(item), item_shape: super::cells::item_shape(spec) }
         }
+        "list" | "struct" => super::nested_write::from_spec(&spec.spec, 0).map_err(at)?.0,
         other => scalar(other).ok_or_else(|| {
             at(Error::invalid(
                 "a column kind CTableWriter writes",
-                "a number, bool, timestamp, string, bytes, utf8, vlstring, vlbytes, dictionary or ndarray",
+                "a number, bool, timestamp, string, bytes, utf8, vlstring, vlbytes, dictionary, ndarray, list or struct",
                 other.escape_debug(),
                 0,
             )
@@ -100,6 +100,7 @@ pub(super) fn push_values(c: &mut Column, values: &[Value]) -> Result<()> {
 
 fn push_each(c: &mut Column, values: &[Value], row0: u64) -> Result<()> {
     let layout = c.ty.layout();
+    let nullable = c.nullable;
     if let Layout::Fixed(w) = layout {
         let Data::Fixed(data) = &mut c.data else { unreachable!("fixed data") };
         try_reserve(data, values.len().saturating_mul(w), "a column's items", 0)?;
@@ -137,13 +138,18 @@ fn push_each(c: &mut Column, values: &[Value], row0: u64) -> Result<()> {
                 null || matches!(v, Value::Str(_))
             }
             (Data::Items(items), ty) => {
-                let ok = null
-                    || matches!(
-                        (ty, v),
-                        (ColumnType::VlString, Value::Str(_)) | (ColumnType::VlBytes, Value::Bin(_))
-                    );
+                let stored = match (ty, v) {
+                    (ColumnType::List { .. } | ColumnType::Struct { .. }, v) => {
+                        super::nested_write::cell(ty, nullable, v)
+                    }
+                    (_, Value::Nil)
+                    | (ColumnType::VlString, Value::Str(_))
+                    | (ColumnType::VlBytes, Value::Bin(_)) => Some(v.clone()),
+                    _ => None,
+                };
+                let ok = stored.is_some();
                 try_reserve(items, 1, "a column's items", 0)?;
-                items.push(v.clone());
+                items.push(stored.unwrap_or(Value::Nil));
                 ok
             }
             (Data::Dict { codes, values, index }, _) => {
@@ -311,21 +317,33 @@ pub(super) fn insert_column(w: &mut StoreWriter, key: &str, c: &Column, rows: u6
             let data = Array::from_bytes(&[bytes.len() as u64], "|u1", bytes)?;
             w.insert(&alloc::format!("{key}{UTF8_DATA_SUFFIX}"), data.to_vec()?)
         }
-        Data::Items(items) if items.is_empty() => w.insert(key, batches(&[Value::Nil])?),
-        Data::Items(items) => w.insert(key, batches(items)?),
+        Data::Items(items) => {
+            // A list's BatchArray is tagged `listarray` with its spec, as python-blosc2's ListArray.
+            let tag = match &c.ty {
+                ColumnType::List { .. } => {
+                    Some(super::nested_write::listarray(&c.ty, c.nullable).to_msgpack()?)
+                }
+                _ => None,
+            };
+            let items = if items.is_empty() { core::slice::from_ref(&Value::Nil) } else { &items[..] };
+            w.insert(key, batches(items, tag)?)
+        }
         Data::Dict { codes, values, .. } => {
             let codes = if codes.is_empty() { (-1i32).to_le_bytes().to_vec() } else { codes.clone() };
             w.insert(key, Array::from_bytes(&[phys], "<i4", codes)?.to_vec()?)?;
             let values: Vec<Value> = values.iter().map(|s| Value::Str(s.clone())).collect();
-            w.insert(&alloc::format!("{key}{DICT_SUFFIX}"), batches(&values)?)
+            w.insert(&alloc::format!("{key}{DICT_SUFFIX}"), batches(&values, None)?)
         }
     }
 }
 
-/// A BatchArray of `items`, [`BATCH_ROWS`] a batch.
-fn batches(items: &[Value]) -> Result<Vec<u8>> {
+/// A BatchArray of `items`, [`BATCH_ROWS`] a batch (`listarray`: the metalayer of a list's).
+fn batches(items: &[Value], listarray: Option<Vec<u8>>) -> Result<Vec<u8>> {
     let mut b = BatchArrayWriter::new(b2schema_chunk::Params::new(1), None);
-    for batch in items.chunks(BATCH_ROWS) {
+    if let Some(tag) = listarray {
+        b = b.with_metalayer("listarray", tag);
+    }
+    for batch in items.chunks(BATCH_ROWS as usize) {
         b.push(batch)?;
     }
     b.to_vec()
