@@ -29,9 +29,10 @@ pub struct ReadOptions {
     pub nthreads: usize,
     /// The largest result, in bytes, that [`ArrayReader::read`] allocates.
     pub max_bytes: u64,
-    /// The least result, in bytes, worth a thread of its own: a read of `n` bytes runs on at
-    /// most `n / min_thread_bytes` threads (at least one), so a small slice is not slowed by
-    /// starting threads ([`DEFAULT_MIN_THREAD_BYTES`]; 0 splits whatever the size).
+    /// The least work, in bytes, worth a thread of its own: a read that decodes `n` bytes (the
+    /// blocks it touches, whole: a column of a wide array counts every block it crosses) runs
+    /// on at most `n / min_thread_bytes` threads (at least one), so a small slice is not slowed
+    /// by starting threads ([`DEFAULT_MIN_THREAD_BYTES`]; 0 splits whatever the size).
     pub min_thread_bytes: u64,
 }
 

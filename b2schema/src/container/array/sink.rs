@@ -48,7 +48,7 @@ impl ArrayReader<'_> {
         let usable = if cfg!(all(target_family = "wasm", not(target_feature = "atomics"))) {
             1
         } else {
-            opts.threads_for(len as u64)
+            opts.threads_for(self.decode_work(ranges).max(len as u64))
         };
         let nthreads = (usable.max(1) as u64).min(rows) as usize;
         // A group of bands is a range of the first dimension: the bands are made as they are
@@ -125,6 +125,21 @@ impl ArrayReader<'_> {
 }
 
 impl ArrayReader<'_> {
+    /// About the bytes a read of the box `ranges` decodes: the blocks it touches, whole (a
+    /// column of a wide array decodes every block it crosses for one item of each row). What
+    /// the threads are counted from, with the result's size.
+    fn decode_work(&self, ranges: &[Range<u64>]) -> u64 {
+        let block_bytes = self.blockshape.iter().fold(self.typesize as u64, |a, &b| a.saturating_mul(b));
+        ranges.iter().zip(&self.chunkshape).zip(&self.blockshape).fold(block_bytes, |a, ((r, &c), &b)| {
+            // Blocks restart at each chunk: count them over the chunks the range crosses.
+            let (b, c) = (b.max(1), c.max(1));
+            let per_chunk = c.div_ceil(b);
+            let at = |i: u64| (i / c) * per_chunk + (i % c) / b;
+            let blocks = at(r.end.saturating_sub(1).max(r.start)) - at(r.start) + 1;
+            a.saturating_mul(blocks)
+        })
+    }
+
     /// Tells a remote source that the chunks of the box `lo..=hi` (chunk coordinates) are about
     /// to be read in order, when there are several and the selection (`bytes`) fills at least
     /// half of them: a whole read, which the source may fetch ahead in large pieces.
@@ -392,5 +407,31 @@ fn repeat(dst: &mut [u8], item: &[u8]) {
         dst.fill(0);
     } else {
         b2schema_chunk::fill_pattern(dst, item, 0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::container::array::ArrayReader;
+    use crate::container::frame::FrameFile;
+    use crate::container::writer::{Fill, NdArray};
+
+    #[test]
+    fn a_read_is_counted_as_the_blocks_it_decodes() {
+        // 40 x 100 float64 in chunks of 20 rows, blocks of 5 rows: a block is 4000 bytes.
+        let data = vec![0u8; 40 * 100 * 8];
+        let frame = NdArray::new(&[40, 100], &[20, 100], &[5, 100], "<f8", 8, Fill::Data(&data))
+            .to_frame()
+            .unwrap()
+            .to_vec()
+            .unwrap();
+        let file = FrameFile::from_bytes(frame, "t.b2nd", Default::default()).unwrap();
+        let r = ArrayReader::new(&file).unwrap();
+        // One column decodes every block for its 320 bytes.
+        assert_eq!(r.decode_work(&[0..40, 7..8]), 8 * 4000);
+        assert_eq!(r.decode_work(&[10..11, 0..100]), 4000);
+        assert_eq!(r.decode_work(&[4..6, 0..1]), 2 * 4000);
+        // Blocks restart at the chunk boundary (row 20).
+        assert_eq!(r.decode_work(&[19..21, 0..100]), 2 * 4000);
     }
 }

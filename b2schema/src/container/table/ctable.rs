@@ -346,6 +346,7 @@ pub(super) fn split_path(name: &str) -> Vec<String> {
 
 /// The column name of the path `parts`: joined by dots, each `\`, `.` and `/` escaped by a
 /// backslash (python-blosc2's `join_field_path`, as its `from_arrow` names a struct's leaves).
+#[cfg(feature = "arrow")]
 pub(super) fn join_path<S: AsRef<str>>(parts: &[S]) -> String {
     let mut out = String::new();
     for (i, p) in parts.iter().enumerate() {
