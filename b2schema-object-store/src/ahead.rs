@@ -18,7 +18,7 @@ use tokio::sync::Notify;
 use tokio::task::JoinHandle;
 
 use crate::get::Getter;
-use crate::source::chain;
+use crate::get::chain;
 
 /// The most streams (runs of reads: one per thread of a whole read) at once.
 pub(crate) const MAX_STREAMS: usize = 4;

@@ -12,7 +12,6 @@ use futures_util::stream::BoxStream;
 use object_store::{GetOptions, GetRange};
 
 use crate::options::ObjectOptions;
-use crate::source::chain;
 use crate::url::ObjectUrl;
 
 /// What a request of an object needs: its URL and client, the budget, the options.
@@ -144,4 +143,19 @@ impl Getter {
             Err(_) => Err(self.err(&r, "an answer within", format!("{deadline:?}"), "none in time")),
         }
     }
+}
+
+/// `e` and its sources, each said once (object_store's messages often end with their source's).
+pub(crate) fn chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut next = e.source();
+    for _ in 0..8 {
+        let Some(s) = next else { break };
+        let more = s.to_string();
+        if !text.contains(&more) {
+            text = format!("{text}: {more}");
+        }
+        next = s.source();
+    }
+    text
 }

@@ -3,8 +3,9 @@
 use b2schema::{Error, Result};
 use futures_util::StreamExt;
 
+use crate::get::chain;
 use crate::options::ObjectOptions;
-use crate::source::{chain, not_in_runtime, runtime};
+use crate::source::{not_in_runtime, runtime};
 use crate::url::ObjectUrl;
 
 /// An object under a prefix.

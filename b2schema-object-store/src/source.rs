@@ -54,21 +54,6 @@ pub(crate) fn runtime(url: &str) -> Result<Runtime> {
         .map_err(|e| Error::from(e).in_file(url))
 }
 
-/// `e` and its sources, each said once (object_store's messages often end with their source's).
-pub(crate) fn chain(e: &dyn std::error::Error) -> String {
-    let mut text = e.to_string();
-    let mut next = e.source();
-    for _ in 0..8 {
-        let Some(s) = next else { break };
-        let more = s.to_string();
-        if !text.contains(&more) {
-            text = format!("{text}: {more}");
-        }
-        next = s.source();
-    }
-    text
-}
-
 /// Refuses to block inside a tokio runtime (where `block_on` would panic).
 pub(crate) fn not_in_runtime(url: &str) -> Result<()> {
     match tokio::runtime::Handle::try_current() {

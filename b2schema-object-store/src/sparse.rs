@@ -18,8 +18,9 @@ use futures_util::{StreamExt, TryStreamExt};
 use object_store::path::Path;
 use object_store::{ObjectStoreExt, PutPayload};
 
+use crate::get::chain;
 use crate::options::ObjectOptions;
-use crate::source::{ObjectSource, chain, not_in_runtime, runtime};
+use crate::source::{ObjectSource, not_in_runtime, runtime};
 use crate::upload::Upload;
 use crate::url::ObjectUrl;
 

@@ -7,8 +7,9 @@ use std::io::Read;
 use b2schema::{Error, Result};
 use object_store::{ObjectStoreExt, PutPayload, WriteMultipart};
 
+use crate::get::chain;
 use crate::options::ObjectOptions;
-use crate::source::{chain, not_in_runtime, runtime};
+use crate::source::{not_in_runtime, runtime};
 use crate::url::ObjectUrl;
 
 /// What an upload cost.

@@ -30,6 +30,7 @@ use alloc::vec::Vec;
 use super::column_write::{Column, Data, Layout};
 pub use super::column_write::{ColumnType, WriteCell};
 use super::ctable::{CTABLE_META_KEY, NOTNULL_SUFFIX, VALID_ROWS_KEY, column_key};
+use super::json::json_str;
 use crate::container::error::{Error, Result, Segment};
 use crate::container::limits::try_reserve;
 use crate::container::store::{Flavour, StoreWriter};
@@ -198,7 +199,7 @@ impl CTableWriter {
             w.parents.push((name.clone(), ty, nullable));
         }
         for spec in table.columns() {
-            let ty = super::write_cells::column_type(spec)?;
+            let ty = super::nested_write::column_type(spec)?;
             // A sentinel column's nulls are kept in a mask from now on.
             let nullable = spec.nullable || spec.spec.get("null_value").is_some();
             w.column(&spec.name, ty, nullable)?;
@@ -363,18 +364,4 @@ impl CTableWriter {
     pub fn write_zip(&self, path: impl AsRef<Path>) -> Result<()> {
         self.store()?.write_zip(path)
     }
-}
-
-/// `s` as a JSON string.
-pub(super) fn json_str(out: &mut String, s: &str) {
-    out.push('"');
-    for ch in s.chars() {
-        match ch {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => out.push_str(&alloc::format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
 }

@@ -2,13 +2,11 @@
 //! its column kind keeps (the fixed-width items, `utf8` offsets, BatchArray items, dictionary
 //! codes), and each column put into the store as python-blosc2 4.14 lays it out.
 
-use alloc::boxed::Box;
-use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::batch_write::BatchArrayWriter;
 use super::column_write::{Column, ColumnType, Data, Layout};
-use super::ctable::{ColumnSpec, DICT_SUFFIX, UTF8_DATA_SUFFIX, column_key};
+use super::ctable::{DICT_SUFFIX, UTF8_DATA_SUFFIX};
 use crate::container::error::{Error, Result, Segment};
 use crate::container::limits::try_reserve;
 use crate::container::store::StoreWriter;
@@ -16,76 +14,6 @@ use crate::container::writer::Array;
 use crate::format::value::Value;
 
 use super::nested_write::BATCH_ROWS;
-
-/// The [`ColumnType`] of a column python-blosc2 wrote, or a refusal naming its kind.
-pub(super) fn column_type(spec: &ColumnSpec) -> Result<ColumnType> {
-    let at = |e: Error| e.in_segment(Segment::Key(column_key(&spec.name)));
-    let max_length = || -> Result<u32> {
-        spec.spec
-            .get("max_length")
-            .and_then(Value::as_u64)
-            .and_then(|n| u32::try_from(n).ok())
-            .filter(|&n| n > 0)
-            .ok_or_else(|| {
-                at(Error::invalid("a max_length", "1 to 2^32 - 1", "none", 0).in_field("max_length"))
-            })
-    };
-    Ok(match spec.kind.as_str() {
-        "string" => ColumnType::String { max_length: max_length()? },
-        "bytes" => ColumnType::Bytes { max_length: max_length()? },
-        "utf8" => ColumnType::Utf8,
-        "vlstring" => ColumnType::VlString,
-        "vlbytes" => ColumnType::VlBytes,
-        "dictionary" => ColumnType::Dictionary {
-            ordered: spec.spec.get("ordered").and_then(Value::as_bool).unwrap_or(false),
-        },
-        "timestamp" => ColumnType::Timestamp {
-            unit: String::from(spec.spec.get("unit").and_then(Value::as_str).unwrap_or("us")),
-            timezone: spec.spec.get("timezone").and_then(Value::as_str).map(String::from),
-        },
-        "ndarray" => {
-            let dtype = spec.spec.get("dtype_str").or_else(|| spec.spec.get("dtype")).and_then(Value::as_str);
-            let item = dtype.and_then(scalar).ok_or_else(|| {
-                at(Error::invalid(
-                    "an ndarray column's dtype: an integer, float or bool",
-                    "<i8, <f8, |b1, ...",
-                    dtype.unwrap_or("none").escape_debug(),
-                    0,
-                )
-                .in_field("dtype_str"))
-            })?;
-            ColumnType::NdArray { item: Box::new(item), item_shape: super::cells::item_shape(spec) }
-        }
-        "list" | "struct" => super::nested_write::from_spec(&spec.spec, 0).map_err(at)?.0,
-        other => scalar(other).ok_or_else(|| {
-            at(Error::invalid(
-                "a column kind CTableWriter writes",
-                "a number, bool, timestamp, string, bytes, utf8, vlstring, vlbytes, dictionary, ndarray, list or struct",
-                other.escape_debug(),
-                0,
-            )
-            .in_field("kind"))
-        })?,
-    })
-}
-
-/// The number or bool kind named by `s`: its schema name (`float64`) or NumPy dtype (`<f8`).
-pub(super) fn scalar(s: &str) -> Option<ColumnType> {
-    Some(match s {
-        "int8" | "|i1" | "<i1" | "i1" => ColumnType::Int8,
-        "int16" | "<i2" => ColumnType::Int16,
-        "int32" | "<i4" => ColumnType::Int32,
-        "int64" | "<i8" => ColumnType::Int64,
-        "uint8" | "|u1" | "<u1" | "u1" => ColumnType::UInt8,
-        "uint16" | "<u2" => ColumnType::UInt16,
-        "uint32" | "<u4" => ColumnType::UInt32,
-        "uint64" | "<u8" => ColumnType::UInt64,
-        "float32" | "<f4" => ColumnType::Float32,
-        "float64" | "<f8" => ColumnType::Float64,
-        "bool" | "|b1" | "?" => ColumnType::Bool,
-        _ => return None,
-    })
-}
 
 /// Appends `values` to `c` (see [`super::CTableWriter::push_values`]): all of them, or none.
 pub(super) fn push_values(c: &mut Column, values: &[Value]) -> Result<()> {
