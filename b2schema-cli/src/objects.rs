@@ -35,23 +35,11 @@ fn not_built(url: &str) -> b2schema::Error {
     .in_file(url)
 }
 
-/// The object at `url` as a byte source.
-#[cfg(feature = "object-store")]
-fn source(url: &str, limits: Limits) -> b2schema::Result<b2schema::source::Source> {
-    let options = b2schema_object_store::ObjectOptions::default();
-    Ok(b2schema_object_store::ObjectSource::open_url(url, limits, &options)?)
-}
-
 /// The frame at `url`: a contiguous frame's object, or the prefix of a sparse frame's (a URL
 /// ending in `/` or `/chunks.b2frame`).
 pub fn open_frame(url: &str, limits: Limits) -> b2schema::Result<FrameFile> {
     #[cfg(feature = "object-store")]
-    if b2schema_object_store::sparse_prefix(url).is_some() {
-        let options = b2schema_object_store::ObjectOptions::default();
-        return b2schema_object_store::open_sparse(url, limits, &options);
-    }
-    #[cfg(feature = "object-store")]
-    return FrameFile::from_source(source(url, limits)?, url, limits).map_err(|e| e.in_file(url));
+    return b2schema_object_store::open_frame(url, limits, &Default::default());
     #[cfg(not(feature = "object-store"))]
     {
         let _ = limits;
@@ -61,18 +49,8 @@ pub fn open_frame(url: &str, limits: Limits) -> b2schema::Result<FrameFile> {
 
 /// The store (`.b2z` or `.b2e`) at `url`.
 pub fn open_store(url: &str, limits: Limits) -> b2schema::Result<Store> {
-    let key = url.split(['?', '#']).next().unwrap_or(url);
-    if key.ends_with('/') || key.ends_with(".b2d") {
-        return Err(b2schema::Error::invalid(
-            "a store in one object (.b2z or .b2e), not",
-            "a file",
-            "a directory store (.b2d): read its members by their own URLs",
-            0,
-        )
-        .in_file(url));
-    }
     #[cfg(feature = "object-store")]
-    return Store::from_source(source(url, limits)?, url, limits).map_err(|e| e.in_file(url));
+    return b2schema_object_store::open_store(url, limits, &Default::default());
     #[cfg(not(feature = "object-store"))]
     {
         let _ = limits;

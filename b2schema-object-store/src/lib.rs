@@ -54,6 +54,7 @@ mod ahead;
 mod counting;
 mod get;
 mod list;
+mod open;
 mod options;
 mod source;
 mod sparse;
@@ -62,6 +63,7 @@ mod url;
 
 pub use list::{Listed, list, list_at};
 pub use object_store;
+pub use open::{open_frame, open_store};
 pub use options::ObjectOptions;
 pub use source::ObjectSource;
 pub use sparse::{open_sparse, open_sparse_at, sparse_prefix, upload_sparse, upload_sparse_to};

@@ -48,7 +48,7 @@ impl ArrayReader<'_> {
         let usable = if cfg!(all(target_family = "wasm", not(target_feature = "atomics"))) {
             1
         } else {
-            opts.threads_for(self.decode_work(ranges).max(len as u64))
+            opts.threads_for(self.decode_work(ranges))
         };
         let nthreads = (usable.max(1) as u64).min(rows) as usize;
         // A group of bands is a range of the first dimension: the bands are made as they are
@@ -126,8 +126,8 @@ impl ArrayReader<'_> {
 
 impl ArrayReader<'_> {
     /// About the bytes a read of the box `ranges` decodes: the blocks it touches, whole (a
-    /// column of a wide array decodes every block it crosses for one item of each row). What
-    /// the threads are counted from, with the result's size.
+    /// column of a wide array decodes every block it crosses for one item of each row), never
+    /// less than the result. What the threads are counted from.
     fn decode_work(&self, ranges: &[Range<u64>]) -> u64 {
         let block_bytes = self.blockshape.iter().fold(self.typesize as u64, |a, &b| a.saturating_mul(b));
         ranges.iter().zip(&self.chunkshape).zip(&self.blockshape).fold(block_bytes, |a, ((r, &c), &b)| {
