@@ -22,28 +22,40 @@ use datafusion::physical_plan::{
 
 use crate::to_datafusion;
 
-/// The scan of a CTable: partition `i` gives the live rows `bands[i]` of the columns `names`
-/// (made by [`CTableProvider`](crate::CTableProvider)'s `scan`).
+/// One partition of a scan: the live rows `rows` (`start..stop`, numbered in the whole table),
+/// all of them among the physical rows `physical` (rows of `/_valid_rows`, deleted ones
+/// included), which is all its reader reads of `/_valid_rows`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Band {
+    /// The live rows, `start..stop`.
+    pub rows: (u64, u64),
+    /// The physical rows that hold them, `start..stop`; the first live row among them is
+    /// `rows.0`.
+    pub physical: (u64, u64),
+}
+
+/// The scan of a CTable: partition `i` gives the live rows of `bands[i]` of the columns
+/// `names` (made by [`CTableProvider`](crate::CTableProvider)'s `scan`).
 #[derive(Debug)]
 pub struct CTableExec {
     table: Arc<CTable>,
     name: String,
     names: Vec<String>,
     schema: SchemaRef,
-    bands: Vec<(u64, u64)>,
+    bands: Vec<Band>,
     batch_rows: usize,
     properties: Arc<PlanProperties>,
 }
 
 impl CTableExec {
     /// The scan of the columns `names` of `table` (`schema` is theirs), partition `i` reading
-    /// the live rows `bands[i]` in batches of `batch_rows` rows.
+    /// the live rows of `bands[i]` in batches of `batch_rows` rows.
     pub fn new(
         table: Arc<CTable>,
         name: String,
         names: Vec<String>,
         schema: SchemaRef,
-        bands: Vec<(u64, u64)>,
+        bands: Vec<Band>,
         batch_rows: usize,
     ) -> Self {
         let properties = PlanProperties::new(
@@ -63,8 +75,8 @@ impl CTableExec {
         }
     }
 
-    /// The live rows each partition reads, `start..stop`.
-    pub fn bands(&self) -> &[(u64, u64)] {
+    /// What each partition reads.
+    pub fn bands(&self) -> &[Band] {
         &self.bands
     }
 
@@ -76,7 +88,8 @@ impl CTableExec {
 
 impl DisplayAs for CTableExec {
     fn fmt_as(&self, _t: DisplayFormatType, f: &mut fmt::Formatter) -> fmt::Result {
-        write!(f, "CTableExec: {}, columns=[{}], bands={:?}", self.name, self.names.join(", "), self.bands)
+        let rows: Vec<(u64, u64)> = self.bands.iter().map(|b| b.rows).collect();
+        write!(f, "CTableExec: {}, columns=[{}], bands={rows:?}", self.name, self.names.join(", "))
     }
 }
 
@@ -128,7 +141,7 @@ impl ExecutionPlan for CTableExec {
     }
 
     fn execute(&self, partition: usize, _context: Arc<TaskContext>) -> DfResult<SendableRecordBatchStream> {
-        let &(start, stop) = self.bands.get(partition).ok_or_else(|| {
+        let &Band { rows: (start, stop), physical: (a, b) } = self.bands.get(partition).ok_or_else(|| {
             DataFusionError::Internal(format!(
                 "CTableExec: partition {partition} of {} asked for",
                 self.bands.len()
@@ -144,11 +157,13 @@ impl ExecutionPlan for CTableExec {
                 return Ok(());
             }
             let names: Vec<&str> = names.iter().map(String::as_str).collect();
-            let mut reader = table.arrow_reader(Some(&names), batch_rows).map_err(to_datafusion)?;
+            // Only this band's physical rows: `/_valid_rows` before them is never read.
+            let mut reader =
+                table.arrow_reader_within(Some(&names), batch_rows, a, b).map_err(to_datafusion)?;
             if let Some(n) = threads {
                 reader = reader.threads(n);
             }
-            for batch in reader.rows(start, stop) {
+            for batch in reader.rows(0, stop - start) {
                 // A closed channel: the stream was dropped, nothing more is wanted.
                 if tx.blocking_send(batch.map_err(from_arrow)).is_err() {
                     break;
@@ -165,8 +180,8 @@ impl ExecutionPlan for CTableExec {
         args: &StatisticsArgs,
     ) -> DfResult<Arc<Statistics>> {
         let rows = match args.partition() {
-            Some(i) => self.bands.get(i).map_or(0, |(a, b)| b - a),
-            None => self.bands.iter().map(|(a, b)| b - a).sum(),
+            Some(i) => self.bands.get(i).map_or(0, |b| b.rows.1 - b.rows.0),
+            None => self.bands.iter().map(|b| b.rows.1 - b.rows.0).sum(),
         };
         Ok(Arc::new(Statistics::new_unknown(&self.schema).with_num_rows(Precision::Exact(rows as usize))))
     }

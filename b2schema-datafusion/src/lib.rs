@@ -22,7 +22,9 @@
 //! - **Partitions are row bands**: the table's physical rows are cut at the chunks of
 //!   `/_valid_rows` into as many bands as the session's `target_partitions` (fewer for a small
 //!   table), each band read by its own `ArrowReader` on a blocking thread, its live rows in
-//!   batches of the session's `batch_size`.
+//!   batches of the session's `batch_size`; a band reads only its own part of `/_valid_rows`
+//!   (`CTable::arrow_reader_within`), so a scan reads `/_valid_rows` once in all, whatever the
+//!   number of bands.
 //! - **Projection**: only the chosen columns' members (and their null masks) are read; a query
 //!   that needs no column (`count(*)`) reads only `/_valid_rows`.
 //! - **Limit**: the bands end at the `limit`-th live row: the rows past it are never read.
@@ -49,7 +51,7 @@
 mod exec;
 mod provider;
 
-pub use exec::CTableExec;
+pub use exec::{Band, CTableExec};
 pub use provider::{CTableProvider, UNREADABLE_KEY, register_ctable};
 
 /// `e`, an error of b2schema, as DataFusion's: `DataFusionError::External` holding it.

@@ -21,7 +21,7 @@ use datafusion::logical_expr::Expr;
 use datafusion::physical_plan::ExecutionPlan;
 use datafusion::prelude::SessionContext;
 
-use crate::exec::CTableExec;
+use crate::exec::{Band, CTableExec};
 use crate::to_datafusion;
 
 /// The field metadata key of a column a scan cannot read (a kind without an Arrow type): the
@@ -43,6 +43,10 @@ pub struct CTableProvider {
     schema: SchemaRef,
     /// The physical rows cut at the chunks of `/_valid_rows`: for each chunk, its live rows.
     chunk_live: Vec<u64>,
+    /// The physical rows of those chunks (the last may be shorter).
+    chunk_rows: u64,
+    /// The physical rows.
+    physical: u64,
     n_rows: u64,
     name: String,
 }
@@ -95,11 +99,13 @@ impl CTableProvider {
         let valid = table.valid_rows()?;
         let frame = table.store().open_member(VALID_ROWS_KEY)?;
         let chunk = ArrayReader::new(&frame)?.chunks().first().copied().unwrap_or(0);
-        let chunk = usize::try_from(chunk.max(MIN_BAND_ROWS)).unwrap_or(usize::MAX);
+        let chunk_rows = chunk.max(MIN_BAND_ROWS);
+        let chunk = usize::try_from(chunk_rows).unwrap_or(usize::MAX);
         let chunk_live: Vec<u64> =
             valid.chunks(chunk).map(|c| c.iter().filter(|&&v| v).count() as u64).collect();
         let n_rows = chunk_live.iter().sum();
-        Ok(CTableProvider { table: Arc::new(table), schema, chunk_live, n_rows, name })
+        let physical = valid.len() as u64;
+        Ok(CTableProvider { table: Arc::new(table), schema, chunk_live, chunk_rows, physical, n_rows, name })
     }
 
     /// The table read.
@@ -113,24 +119,26 @@ impl CTableProvider {
     }
 
     /// The live rows of each of (at most) `k` bands of whole chunks, cut at the `limit`-th
-    /// live row: `start..stop` in live-row numbers, empty bands left out (one empty band for
-    /// an empty table, as a plan has at least one partition).
-    pub fn bands(&self, k: usize, limit: Option<usize>) -> Vec<(u64, u64)> {
+    /// live row (`rows`, in live-row numbers), with the physical rows that hold them
+    /// (`physical`); empty bands left out (one empty band for an empty table, as a plan has at
+    /// least one partition).
+    pub fn bands(&self, k: usize, limit: Option<usize>) -> Vec<Band> {
         let n = self.chunk_live.len();
         let k = k.clamp(1, n.max(1));
         let end = limit.map_or(self.n_rows, |l| (l as u64).min(self.n_rows));
+        let at = |chunk: usize| (chunk as u64).saturating_mul(self.chunk_rows).min(self.physical);
         let mut out = Vec::with_capacity(k);
         let mut start = 0u64;
         for i in 0..k {
             let (a, b) = (i * n / k, (i + 1) * n / k);
             let stop = (start + self.chunk_live[a..b].iter().sum::<u64>()).min(end);
             if stop > start {
-                out.push((start, stop));
+                out.push(Band { rows: (start, stop), physical: (at(a), at(b)) });
             }
             start = stop;
         }
         if out.is_empty() {
-            out.push((0, 0));
+            out.push(Band { rows: (0, 0), physical: (0, 0) });
         }
         out
     }

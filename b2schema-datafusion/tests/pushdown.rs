@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use b2schema::frame::FrameFile;
 use b2schema::source::{LocalFile, ReadAt};
-use b2schema::store::Place;
+use b2schema::store::{Place, StoreMut};
 use b2schema::table::{CTable, CTableWriter, ColumnType};
 use b2schema::writer::{Fill, NdArray};
 use b2schema::{OpenOptions, Value};
@@ -76,8 +76,13 @@ fn write_obs(path: &Path, rows: i64) {
 /// [`obs`] as a `.b2d` at `path`, every 7th row deleted (its `/_valid_rows` rewritten in chunks of
 /// 16,384 rows, its schema's `n_rows` set to the rows left).
 fn write_obs_deleted(path: &Path, rows: i64) {
+    write_obs_deleted_where(path, rows, |i| i % 7 == 3);
+}
+
+/// [`write_obs_deleted`] with the rows `deleted` says deleted.
+fn write_obs_deleted_where(path: &Path, rows: i64, deleted: impl Fn(i64) -> bool) {
     obs(rows).write_dir(path).unwrap();
-    let valid: Vec<u8> = (0..rows).map(|i| u8::from(i % 7 != 3)).collect();
+    let valid: Vec<u8> = (0..rows).map(|i| u8::from(!deleted(i))).collect();
     let f = NdArray::new(&[rows], &[16_384], &[4096], "|b1", 1, Fill::Data(&valid));
     std::fs::remove_file(path.join("_valid_rows.b2nd")).unwrap();
     f.to_frame().unwrap().write_file(path.join("_valid_rows.b2nd")).unwrap();
@@ -176,7 +181,8 @@ fn a_limit_reads_only_the_rows_up_to_it() {
     let ctx = session(provider, 4, 8192);
     let df = runtime().block_on(ctx.sql("SELECT n FROM t LIMIT 5")).unwrap();
     let plan = runtime().block_on(df.clone().create_physical_plan()).unwrap();
-    assert_eq!(scan_of(&plan).expect("a CTableExec").bands(), [(0, 5)]);
+    let bands = scan_of(&plan).expect("a CTableExec").bands();
+    assert_eq!(bands.iter().map(|b| b.rows).collect::<Vec<_>>(), [(0, 5)]);
     let batches = runtime().block_on(df.collect()).unwrap();
     let text = pretty_format_batches(&batches).unwrap().to_string();
     assert_eq!(batches.iter().map(RecordBatch::num_rows).sum::<usize>(), 5, "{text}");
@@ -207,7 +213,8 @@ fn bands_of_whole_chunks_give_what_the_arrow_reader_gives() {
         let ctx = session(provider, partitions, 777);
         let df = runtime().block_on(ctx.sql("SELECT * FROM t")).unwrap();
         let plan = runtime().block_on(df.create_physical_plan()).unwrap();
-        let bands = scan_of(&plan).expect("a CTableExec").bands().to_vec();
+        let bands: Vec<(u64, u64)> =
+            scan_of(&plan).expect("a CTableExec").bands().iter().map(|b| b.rows).collect();
         // Contiguous, from the first live row to the last.
         assert_eq!(bands.first().map(|b| b.0), Some(0));
         assert_eq!(bands.last().map(|b| b.1), Some(n));
@@ -218,6 +225,44 @@ fn bands_of_whole_chunks_give_what_the_arrow_reader_gives() {
         let got = concat_batches(&schema, &got).unwrap();
         assert!(got == want, "{partitions} partitions ({bands:?}): not the ArrowReader's rows");
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Each band reads only its own chunks of `/_valid_rows`: a scan in 4 bands reads about the
+/// bytes of `/_valid_rows` a scan in 1 band reads (every read of the `.b2z` recorded), where a
+/// band that counted the rows before it, or every row, would read it several times.
+#[test]
+fn bands_read_only_their_own_part_of_valid_rows() {
+    let dir = scratch("valid-once");
+    let (deleted, path) = (dir.join("obs.b2d"), dir.join("obs.b2z"));
+    let rows = 400_000;
+    // Scattered deletes, so that `/_valid_rows` does not compress to a few bytes.
+    write_obs_deleted_where(&deleted, rows, |i| n_of(i) % 3 == 0);
+    write_obs(&path, rows);
+    let mut store = StoreMut::open(&path).unwrap();
+    for (key, file) in [("/_valid_rows", "_valid_rows.b2nd"), ("/_meta", "_meta.b2f")] {
+        store.set(key, std::fs::read(deleted.join(file)).unwrap()).unwrap();
+    }
+    drop(store);
+    let mut read = Vec::new();
+    for partitions in [1, 4] {
+        let (source, provider) = recorded(&path);
+        let (regions, n) = (regions(&provider), provider.n_rows());
+        let &(_, a, b) = regions.iter().find(|(k, _, _)| k == "/_valid_rows").unwrap();
+        source.take();
+        let ctx = session(provider, partitions, 8192);
+        let df = runtime().block_on(ctx.sql("SELECT count(station) AS c FROM t")).unwrap();
+        let plan = runtime().block_on(df.create_physical_plan()).unwrap();
+        assert_eq!(scan_of(&plan).expect("a CTableExec").bands().len(), partitions);
+        let batches = runtime().block_on(datafusion::physical_plan::collect(plan, ctx.task_ctx())).unwrap();
+        assert_eq!(int(&batches), n as i64);
+        let in_valid: u64 =
+            source.take().iter().map(|&(at, len)| (at + len).min(b).saturating_sub(at.max(a))).sum();
+        read.push((in_valid, b - a));
+    }
+    let [(one, size), (four, _)] = read[..] else { unreachable!() };
+    assert!(one >= size / 2, "1 band read {one} bytes of /_valid_rows' {size}");
+    assert!(four <= one + one / 4, "4 bands read {four} bytes of /_valid_rows, 1 band {one}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -11,7 +11,8 @@ NaN; the schema metadata, which python-blosc2 leaves empty, set aside). With `st
 stream read is that file; with `loose` (a table b2schema wrote from that Arrow stream), each
 type is compared by its family (string and large_string alike, binary and large_binary, list
 and large_list, a dictionary by its values' type, nested fields' nullability set aside) and the
-metadata is not looked for. A struct python-blosc2 wrote as its leaves is compared whole, as
+metadata is not looked for. An entry `kind` "from_arrow" writes the Arrow IPC stream `stream`
+as a CTable at `path` with python-blosc2's own `CTable.from_arrow`. A struct python-blosc2 wrote as its leaves is compared whole, as
 `to_arrow()` gives it.
 """
 import math
@@ -69,7 +70,7 @@ def decoded(table):
 
 def family(t):
     if pa.types.is_dictionary(t):
-        return ("dictionary", family(t.value_type))
+        return pa.dictionary(pa.int32(), family(t.value_type))  # any index width
     if pa.types.is_large_string(t) or pa.types.is_string_view(t):
         return pa.string()
     if pa.types.is_large_binary(t) or pa.types.is_binary_view(t):
@@ -102,9 +103,16 @@ def check(e):
         assert b"b2schema.ctable.schema" in (ours.schema.metadata or {}), ours.schema.metadata
 
 
+def from_arrow(e):
+    table = pa.ipc.open_stream(e["stream"]).read_all()
+    blosc2.CTable.from_arrow(table, urlpath=e["path"], mode="w").close()
+
+
 def run(e):
     if e["kind"] == "big":
         write_big(e)
+    elif e["kind"] == "from_arrow":
+        from_arrow(e)
     else:
         check(e)
 

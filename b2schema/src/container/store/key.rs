@@ -12,12 +12,14 @@ pub const MEMBER_SUFFIXES: [&str; 3] = [".b2nd", ".b2f", ".b2b"];
 /// The embed store's name at the root of a `.b2z` or `.b2d` store.
 pub const EMBED_NAME: &str = "embed.b2e";
 
-/// Checks `key`: it starts with `/`, and its parts are neither empty nor `.` or `..`, nor hold
-/// control characters, `\`, or `:`.
+/// Checks `key`: it starts with `/`, holds no control character nor `:`, and its parts are
+/// neither empty nor `.` or `..`. A `\` may stand inside a part (python-blosc2 escapes a dot
+/// of a struct field's name with it: `/_indexes/c0.a\.b/summary.block`), but, read as the
+/// separator it is on Windows, it must make no `.` or `..` part either, nor start a part.
 pub fn check(key: &str) -> Result<()> {
     let bad = |why: &str| {
         Error::invalid(
-            "a store key (/a/b: no empty, . or .. part, no control character, \\ or :)",
+            "a store key (/a/b: no empty, . or .. part, no control character or :, no \\ starting a part)",
             key.escape_debug(),
             why,
             0,
@@ -26,14 +28,18 @@ pub fn check(key: &str) -> Result<()> {
     let Some(rest) = key.strip_prefix('/') else {
         return Err(bad("no leading /"));
     };
-    if let Some(c) = key.chars().find(|c| c.is_control() || *c == '\\' || *c == ':') {
+    if let Some(c) = key.chars().find(|c| c.is_control() || *c == ':') {
         return Err(bad(&alloc::format!("the character {}", c.escape_debug())));
     }
     for part in rest.split('/') {
-        match part {
-            "" => return Err(bad("an empty part")),
-            "." | ".." => return Err(bad("a . or .. part")),
-            _ => {}
+        if part.is_empty() {
+            return Err(bad("an empty part"));
+        }
+        if part.starts_with('\\') {
+            return Err(bad("a part starting with \\"));
+        }
+        if part.split('\\').any(|p| p == "." || p == "..") {
+            return Err(bad("a . or .. part"));
         }
     }
     Ok(())
@@ -71,6 +77,11 @@ mod tests {
             "a\u{1b}[31m.b2nd",
             "c:\\x.b2nd",
             "./x.b2nd",
+            "a\\..\\..\\x.b2nd",
+            "..\\x.b2nd",
+            "\\x.b2nd",
+            "a/\\x.b2nd",
+            "a/.\\x.b2nd",
         ] {
             let e = of_member(bad).unwrap_err().to_string();
             assert!(e.contains("store key"), "{bad}: {e}");
@@ -78,5 +89,10 @@ mod tests {
         assert!(check("/").is_err());
         assert!(check("x").is_err());
         assert!(check("/a/b").is_ok());
+        // python-blosc2's escaped dot in a struct field's index key.
+        assert_eq!(
+            of_member("_indexes/c0.a\\.b/summary.b2nd").unwrap().as_deref(),
+            Some("/_indexes/c0.a\\.b/summary")
+        );
     }
 }

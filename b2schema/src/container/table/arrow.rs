@@ -130,6 +130,44 @@ impl CTable {
     /// [`ArrowReader`]. A column of a kind without an Arrow type
     /// here is an error that names it; so is a schema whose `n_rows` lies.
     pub fn arrow_reader(&self, names: Option<&[&str]>, batch_rows: usize) -> Result<ArrowReader> {
+        self.arrow_reader_of(names, batch_rows, None)
+    }
+
+    /// [`CTable::arrow_reader`] over the live rows among the physical rows `a..b` only (rows
+    /// of `/_valid_rows`, deleted ones included; cut at the table's end): the reader of one
+    /// part of a scan split by physical rows, as `b2schema-datafusion` splits it at the chunks
+    /// of `/_valid_rows`. Only that part of `/_valid_rows` is read (so the schema's `n_rows`
+    /// is not checked: [`CTable::arrow_reader`] checks it); [`ArrowReader::rows`] then numbers
+    /// the live rows from `a`.
+    ///
+    /// ```
+    /// # fn main() -> Result<(), b2schema::Error> {
+    /// # let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/tables/table.b2d");
+    /// use b2schema::table::CTable;
+    ///
+    /// let table = CTable::open(&path)?;                  // 7 rows written, row 1 deleted
+    /// let rows = |r: b2schema::table::ArrowReader| r.map(|b| b.unwrap().num_rows()).sum::<usize>();
+    /// assert_eq!(rows(table.arrow_reader_within(None, 100, 0, 3)?), 2); // rows 0 and 2
+    /// assert_eq!(rows(table.arrow_reader_within(None, 100, 3, 100)?), 4);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn arrow_reader_within(
+        &self,
+        names: Option<&[&str]>,
+        batch_rows: usize,
+        a: u64,
+        b: u64,
+    ) -> Result<ArrowReader> {
+        self.arrow_reader_of(names, batch_rows, Some((a, b)))
+    }
+
+    fn arrow_reader_of(
+        &self,
+        names: Option<&[&str]>,
+        batch_rows: usize,
+        within: Option<(u64, u64)>,
+    ) -> Result<ArrowReader> {
         if batch_rows == 0 {
             return Err(Error::invalid("a batch of at least one row", ">= 1", 0, 0).in_field("batch_rows"));
         }
@@ -151,7 +189,7 @@ impl CTable {
         };
         let schema =
             Arc::new(Schema::new_with_metadata(fields, HashMap::from([(ARROW_SCHEMA_KEY.into(), text)])));
-        let bands = Bands::open(self, &specs)?;
+        let bands = Bands::open(self, &specs, within)?;
         let fixed = (0..specs.len())
             .map(|i| bands.array(i).and_then(|(r, _, _)| Fixed::new(specs[i], &types[i], r)))
             .collect();

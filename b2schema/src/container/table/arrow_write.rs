@@ -15,8 +15,9 @@
 //!
 //! Refused, as python-blosc2 refuses them too: `Map`, decimals, dates, times, durations,
 //! intervals, `Float16`, `Null`, `FixedSizeBinary`, unions, run-end encoded arrays,
-//! dictionaries of anything but strings. Refused by b2schema only: a dictionary or fixed-size
-//! list inside a list (python-blosc2 stores them as msgpack strings and lists). A column added by
+//! dictionaries of anything but strings. Inside a list, a dictionary of strings is a
+//! `dictionary` item stored as its strings and a fixed-size list an `ndarray` item of shape
+//! `[list size]` stored as a list of its items, as python-blosc2 stores them. A column added by
 //! hand ([`CTableWriter::column`]) of kind `string`, `vlstring` or `dictionary` takes string
 //! arrays too, `bytes` binary arrays.
 
@@ -44,15 +45,14 @@ use crate::format::value::Value;
 
 /// What a refused field is told.
 const WRITTEN: &str = "an integer, float, bool, timestamp, string, binary, dictionary of strings, \
-                       fixed-size list of numbers, list or struct (a list's items: no dictionary, no \
-                       fixed-size list)";
+                       fixed-size list of numbers, list or struct";
 
 /// The CTable kind python-blosc2's `from_arrow` gives the field `f` (not a struct: its leaves
 /// are columns), or `None`.
 fn column_type(f: &Field) -> Option<ColumnType> {
     Some(match f.data_type() {
         DataType::List(item) | DataType::LargeList(item) => ColumnType::List {
-            item: Box::new(nested_type(item.data_type(), true)?),
+            item: Box::new(nested_type(item.data_type())?),
             item_nullable: item.is_nullable(),
         },
         DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View => ColumnType::Utf8,
@@ -86,15 +86,16 @@ fn column_type(f: &Field) -> Option<ColumnType> {
     })
 }
 
-/// The kind python-blosc2's `from_arrow` gives `dt` inside a list (`in_list`) or a struct: a
-/// string is a `string` of `max_length` 1,000,000 (python-blosc2's), a binary `vlbytes`; only
-/// outside lists a dictionary or a fixed-size list (a struct's leaf, a column of its own).
-fn nested_type(dt: &DataType, in_list: bool) -> Option<ColumnType> {
+/// The kind python-blosc2's `from_arrow` gives `dt` inside a list or a struct: a string is a
+/// `string` of `max_length` 1,000,000 (python-blosc2's), a binary `vlbytes`, a dictionary of
+/// strings a `dictionary`, a fixed-size list an `ndarray` of shape `[list size]` (a field's
+/// `blosc2:ndarray_shape` is read only where the fixed-size list is a column of its own).
+fn nested_type(dt: &DataType) -> Option<ColumnType> {
     Some(match dt {
         dt if is_string(dt) => ColumnType::String { max_length: 1_000_000 },
         dt if is_binary(dt) => ColumnType::VlBytes,
         DataType::List(item) | DataType::LargeList(item) => ColumnType::List {
-            item: Box::new(nested_type(item.data_type(), true)?),
+            item: Box::new(nested_type(item.data_type())?),
             item_nullable: item.is_nullable(),
         },
         DataType::Struct(fields) if !fields.is_empty() => ColumnType::Struct {
@@ -103,13 +104,13 @@ fn nested_type(dt: &DataType, in_list: bool) -> Option<ColumnType> {
                 .map(|f| {
                     Some(StructField {
                         name: f.name().clone(),
-                        ty: nested_type(f.data_type(), in_list)?,
+                        ty: nested_type(f.data_type())?,
                         nullable: f.is_nullable(),
                     })
                 })
                 .collect::<Option<Vec<_>>>()?,
         },
-        DataType::Dictionary(..) | DataType::FixedSizeList(..) if !in_list => {
+        DataType::Dictionary(..) | DataType::FixedSizeList(..) => {
             column_type(&Field::new("", dt.clone(), true))?
         }
         dt => scalar(dt)?,
@@ -254,7 +255,7 @@ impl CTableWriter {
         };
         for f in schema.fields() {
             if let DataType::Struct(_) = f.data_type() {
-                let ty = nested_type(f.data_type(), false).ok_or_else(|| refused(f.name(), f.data_type()))?;
+                let ty = nested_type(f.data_type()).ok_or_else(|| refused(f.name(), f.data_type()))?;
                 w.parents.push((join_path(&[f.name()]), ty, f.is_nullable()));
             }
         }
@@ -435,6 +436,25 @@ fn value(a: &dyn Array, r: usize, depth: usize) -> Result<Option<Value>> {
             }
             Some(Value::Array(out))
         }
+        DataType::FixedSizeList(..) => {
+            let Some(l) = a.as_fixed_size_list_opt() else { return Ok(None) };
+            let (n, values) = (l.value_length() as usize, l.values());
+            let mut out = Vec::new();
+            try_reserve(&mut out, n, "a fixed-size list's items", 0)?;
+            // The row's items (`value_offset_at`, public from arrow-rs 60 on only).
+            for i in r.saturating_mul(n)..r.saturating_mul(n).saturating_add(n) {
+                let Some(v) = value(values.as_ref(), i, depth + 1)? else { return Ok(None) };
+                out.push(v);
+            }
+            Some(Value::Array(out))
+        }
+        DataType::Dictionary(..) => {
+            let Some((key, values)) = dictionary_at(a, r) else { return Ok(None) };
+            match key {
+                Some(k) if k < values.len() => value(values.as_ref(), k, depth + 1)?,
+                _ => Some(Value::Nil),
+            }
+        }
         DataType::Struct(fields) => {
             let Some(s) = a.as_struct_opt() else { return Ok(None) };
             let mut out = Vec::with_capacity(fields.len());
@@ -547,18 +567,26 @@ fn cells_into(a: &dyn Array, mut out: Vec<Value>) -> Option<Vec<Value>> {
     Some(out)
 }
 
-/// The keys (`None`: null or negative) and the values of a dictionary array, whatever the
-/// keys' integer type.
-fn dictionary(a: &dyn Array) -> Option<(Vec<Option<usize>>, arrow_array::ArrayRef)> {
+/// The key of row `r` (`None`: null or negative) and the values of a dictionary array, whatever
+/// the keys' integer type.
+fn dictionary_at(a: &dyn Array, r: usize) -> Option<(Option<usize>, arrow_array::ArrayRef)> {
     use arrow_array::types::{UInt8Type as U8, UInt16Type as U16, UInt32Type as U32, UInt64Type as U64};
-    macro_rules! keys {
+    macro_rules! key {
         ($($t:ty),*) => {$(
             if let Some(d) = a.as_dictionary_opt::<$t>() {
-                let keys = d.keys().iter().map(|k| k.and_then(|k| usize::try_from(k).ok())).collect();
-                return Some((keys, d.values().clone()));
+                let k = d.keys();
+                let key = (r < k.len() && k.is_valid(r)).then(|| usize::try_from(k.value(r)).ok()).flatten();
+                return Some((key, d.values().clone()));
             }
         )*};
     }
-    keys!(Int8Type, Int16Type, Int32Type, Int64Type, U8, U16, U32, U64);
+    key!(Int8Type, Int16Type, Int32Type, Int64Type, U8, U16, U32, U64);
     None
+}
+
+/// The keys (`None`: null or negative) and the values of a dictionary array, whatever the
+/// keys' integer type.
+fn dictionary(a: &dyn Array) -> Option<(Vec<Option<usize>>, arrow_array::ArrayRef)> {
+    let (_, values) = dictionary_at(a, 0)?;
+    Some(((0..a.len()).map(|r| dictionary_at(a, r).and_then(|(k, _)| k)).collect(), values))
 }

@@ -173,12 +173,15 @@ pub(super) fn check_nested(ty: &ColumnType, depth: usize) -> Result<()> {
 fn check_item(ty: &ColumnType, depth: usize) -> Result<()> {
     match ty {
         ColumnType::List { .. } | ColumnType::Struct { .. } => check_nested(ty, depth),
-        ColumnType::Timestamp { .. } | ColumnType::String { .. } | ColumnType::VlString | ColumnType::VlBytes => {
-            Ok(())
-        }
+        ColumnType::Timestamp { .. }
+        | ColumnType::String { .. }
+        | ColumnType::VlString
+        | ColumnType::VlBytes
+        | ColumnType::Dictionary { .. }
+        | ColumnType::NdArray { .. } => Ok(()),
         t if t.is_scalar_number() => Ok(()),
         t => Err(Error::invalid(
-            "a list's item or a struct's field: a number, bool, timestamp, string, vlstring, vlbytes, list or struct",
+            "a list's item or a struct's field: a number, bool, timestamp, string, vlstring, vlbytes, dictionary, ndarray, list or struct",
             "one of those",
             t.kind(),
             0,
@@ -259,7 +262,26 @@ pub(super) fn cell(ty: &ColumnType, nullable: bool, v: &Value) -> Option<Value> 
             _ => None,
         },
         ColumnType::Bool => matches!(v, Value::Bool(_)).then(|| v.clone()),
-        ColumnType::String { .. } | ColumnType::VlString => matches!(v, Value::Str(_)).then(|| v.clone()),
+        ColumnType::String { .. } | ColumnType::VlString | ColumnType::Dictionary { .. } => {
+            matches!(v, Value::Str(_)).then(|| v.clone())
+        }
+        // A list of the shape's items, flat (python-blosc2 stores a fixed-size list's
+        // `to_pylist()`), each a number or bool of the item kind or a null.
+        ColumnType::NdArray { item, item_shape } => match v {
+            Value::Array(a) | Value::Tuple(a) => {
+                let n = item_shape.iter().try_fold(1u64, |n, &d| n.checked_mul(d))?;
+                if u64::try_from(a.len()).ok()? != n {
+                    return None;
+                }
+                let mut out = Vec::new();
+                out.try_reserve_exact(a.len()).ok()?;
+                for x in a {
+                    out.push(cell(item, true, x)?);
+                }
+                Some(Value::Array(out))
+            }
+            _ => None,
+        },
         ColumnType::VlBytes => matches!(v, Value::Bin(_)).then(|| v.clone()),
         ColumnType::List { item, item_nullable } => match v {
             Value::Array(a) | Value::Tuple(a) => {

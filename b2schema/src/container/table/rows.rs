@@ -408,6 +408,7 @@ pub(super) struct Bands {
     columns: Vec<Column>,
     valid: ArrayReader<'static>,
     limits: Limits,
+    /// Where the bands end (the table's rows, or the end of the rows asked for).
     total: u64,
     band: u64,
     next: u64,
@@ -416,9 +417,11 @@ pub(super) struct Bands {
 
 #[cfg_attr(not(feature = "arrow"), allow(dead_code))]
 impl Bands {
-    /// The bands of the columns `specs` of `t`; the schema's `n_rows` is checked against
-    /// `/_valid_rows` first, as [`CTable::for_each_row`] checks it.
-    pub(super) fn open(t: &CTable, specs: &[&ColumnSpec]) -> Result<Self> {
+    /// The bands of the columns `specs` of `t` over the physical rows `within` (`None`: all,
+    /// and the schema's `n_rows` checked against `/_valid_rows` first, as
+    /// [`CTable::for_each_row`] checks it; `Some((a, b))`: rows `a..b`, cut at the table's end,
+    /// and only their part of `/_valid_rows` read and counted).
+    pub(super) fn open(t: &CTable, specs: &[&ColumnSpec], within: Option<(u64, u64)>) -> Result<Self> {
         let limits = *t.store().limits();
         let valid = shared(t.store(), VALID_ROWS_KEY)?;
         if dtype_of(&valid) != "|b1" || valid.shape().len() != 1 {
@@ -426,17 +429,23 @@ impl Bands {
                 .in_segment(Segment::Key(VALID_ROWS_KEY.into())));
         }
         let columns = specs.iter().map(|s| Column::open(t, s)).collect::<Result<Vec<_>>>()?;
-        let total = valid.shape()[0];
+        let rows = valid.shape()[0];
+        let (first, total) = match within {
+            None => (0, rows),
+            Some((a, b)) => (a.min(rows), b.min(rows).max(a.min(rows))),
+        };
         let widest = columns.iter().map(Column::chunk_rows).fold(valid.chunks()[0], u64::max);
         let band = widest.clamp(MIN_BAND_ROWS, MAX_BAND_ROWS);
         let mut live = 0u64;
-        for a in (0..total).step_by(band as usize) {
+        for a in (first..total).step_by(band as usize) {
             let bits = read_rows(&valid, a, (a + band).min(total), &limits)
                 .map_err(|e| e.in_segment(Segment::Key(VALID_ROWS_KEY.into())))?;
             live += bits.iter().filter(|&&v| v != 0).count() as u64;
         }
-        t.check_rows(live)?;
-        Ok(Bands { columns, valid, limits, total, band, next: 0, live })
+        if within.is_none() {
+            t.check_rows(live)?;
+        }
+        Ok(Bands { columns, valid, limits, total, band, next: first, live })
     }
 
     /// The next band of physical rows: where it starts and `/_valid_rows` over it (one byte a
