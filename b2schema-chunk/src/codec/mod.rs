@@ -60,8 +60,9 @@ fn disabled(field: (usize, &'static str), codec: Codec) -> Error {
 
 /// A codec decoder kept from chunk to chunk by a reader that decodes one block at a time
 /// ([`crate::BlockScratch`]): building a zstd decoder per block of 256 KiB zeroed its 128 KiB
-/// literal buffer and 24 KiB of tables and rebuilt the predefined tables, about 3 % of a whole
-/// read of issue 51's climate array at one thread.
+/// literal buffer and 24 KiB of tables and rebuilt the predefined tables, about 2 % of the
+/// samples of a whole read of issue 51's climate array at one thread (`perf`: the `memset` of
+/// the literal buffer and the predefined tables' builds, gone).
 #[derive(Default)]
 pub(crate) struct KeptDecoder {
     #[cfg(feature = "zstd")]
