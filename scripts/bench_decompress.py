@@ -16,7 +16,9 @@
 3. Whole reads: the 2-D arrays and a 313 MB float32 climate field of shape (1200, 181, 360)
    (python-blosc2's default chunks and blocks: few large chunks) whole, python-blosc2's ``arr[()]``
    against ``benches/slice_bench`` reading bytes (``ArrayReader::read``) and typed values
-   (``read_as::<f64>`` or ``read_as::<f32>``), at 1 and 2 threads on both sides.
+   (``read_as::<f64>`` or ``read_as::<f32>``) and bytes into a kept buffer (``into``: no page
+   faults of a new result), at 1 and 2 threads on both sides; and python-blosc2 once more with
+   numpy's huge pages off (numpy madvises its large arrays: their first writes fault 2 MiB pages).
 """
 
 import json
@@ -135,15 +137,28 @@ def whole(reps):
             before = py_time(fn, reps)
             typed = "f32" if rows.dtype == np.float32 else "f64"
             ours = {m: json.loads(run_tool("slice_bench", path, "", str(reps), str(nthreads), m))
-                    for m in ("bytes", typed)}
+                    for m in ("bytes", typed, "into")}
             after = py_time(fn, reps)
             py = statistics.median([before, after])
+            # numpy asks the kernel for huge pages (madvise) for its arrays of 4 MiB and more, which
+            # makes the first writes of a new result cheaper (2 MiB pages, not 4 KiB ones); a Rust
+            # `Vec` gets what the system gives. The same read with numpy's huge pages off, for
+            # context (the ratios are against python-blosc2 as users run it).
+            huge = getattr(np._core.multiarray, "_set_madvise_hugepage", None)
+            small_pages = None
+            if huge is not None:
+                was = huge(False)
+                small_pages = py_time(fn, reps)
+                huge(was)
             for mode, r in ours.items():
                 print(f"whole {mb:.0f} MB {rows.dtype} array {rows.shape}, chunks {rows.chunks}, blocks {rows.blocks}, "
                       f"{codec} + shuffle, {nthreads} thread(s), {mode}: "
                       f"b2schema {r['median_ms']:.1f} ms ({mb / r['median_ms'] * 1e3:.0f} MB/s), "
                       f"python-blosc2 arr[()] {py:.1f} ms ({before:.1f} before, {after:.1f} after), "
-                      f"ratio {r['median_ms'] / py:.2f}")
+                      f"ratio {r['median_ms'] / py:.2f}"
+                      + (f", against arr[()] without numpy's huge pages ({small_pages:.1f} ms) "
+                         f"{r['median_ms'] / small_pages:.2f}" if small_pages else "")
+                      + f"; load {os.getloadavg()[0]:.1f}")
 
 
 def main():

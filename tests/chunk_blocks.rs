@@ -59,13 +59,17 @@ fn table(chunk: &[u8]) -> Result<ChunkBlocks, ChunkError> {
 
 /// Every block decoded from its span alone, concatenated; `Err` at the first failing block.
 fn by_blocks(chunk: &[u8]) -> Result<Vec<u8>, ChunkError> {
+    by_blocks_with(chunk, &mut BlockScratch::default())
+}
+
+/// [`by_blocks`] with the caller's scratch (kept from chunk to chunk, as the array reader does).
+fn by_blocks_with(chunk: &[u8], scratch: &mut BlockScratch) -> Result<Vec<u8>, ChunkError> {
     let t = table(chunk)?;
     let n = t.header().uncompressed_len();
     if n > LIMIT {
         return Ok(Vec::new());
     }
     let mut out = vec![0u8; n];
-    let mut scratch = BlockScratch::default();
     let mut first = Vec::new();
     for j in 0..t.nblocks() {
         let span = t.block_span(j)?;
@@ -73,11 +77,11 @@ fn by_blocks(chunk: &[u8]) -> Result<Vec<u8>, ChunkError> {
         let range = t.block_range(j);
         let reference: &[u8] = if t.needs_first_block() && j > 0 { &first } else { &[] };
         let dst = &mut out[range.clone()];
-        match t.decode_block(j, bytes, span.start, reference, dst, &mut scratch) {
+        match t.decode_block(j, bytes, span.start, reference, dst, scratch) {
             // Blocks out of order: the block's streams run past the next block's start.
             Err(e) if e.kind == ErrorKind::ShortInput => {
                 let rest = chunk.get(span.start..).unwrap_or(&[]);
-                t.decode_block(j, rest, span.start, reference, dst, &mut scratch)?;
+                t.decode_block(j, rest, span.start, reference, dst, scratch)?;
             }
             r => r?,
         }
@@ -144,6 +148,37 @@ fn mutated_chunks_agree_or_fail_cleanly() {
             let _ = by_blocks(&m);
         }
     }
+}
+
+/// One `BlockScratch` for every zstd chunk of the corpus in turn, with and without dictionaries,
+/// each after a mutated copy of itself (the array reader keeps one scratch per thread, and the
+/// zstd decoder in it from chunk to chunk): every chunk decodes as with a fresh scratch, so no
+/// chunk's dictionary, tables or failure reaches the next.
+#[test]
+fn one_scratch_kept_from_chunk_to_chunk_decodes_each_as_a_fresh_one() {
+    let corpus = corpus();
+    let mut scratch = BlockScratch::default();
+    let mut rng = Rng(0x5c7a_7c4e);
+    let (mut chunks, mut dicts) = (0, 0);
+    for (what, chunk) in &corpus {
+        let Ok(h) = b2schema::chunk::ChunkHeader::parse(chunk) else { continue };
+        if h.codec().ok() != Some(b2schema::chunk::Codec::Zstd)
+            || h.is_vl_blocks()
+            || chunk.len() <= h.header_len()
+        {
+            continue;
+        }
+        let Ok(want) = decompress_with_limit(chunk, LIMIT) else { continue };
+        let mut m = chunk.clone();
+        let at = h.header_len() + rng.below(m.len() - h.header_len());
+        m[at] ^= 1 << rng.below(8);
+        let _ = by_blocks_with(&m, &mut scratch);
+        let got = by_blocks_with(chunk, &mut scratch).unwrap_or_else(|e| panic!("{what}: {e}"));
+        assert!(got == want, "{what}: output differs with a kept scratch");
+        chunks += 1;
+        dicts += usize::from(h.blosc2_flags & 1 != 0 && h.header_len() > 16);
+    }
+    assert!(chunks > 20 && dicts > 0, "{chunks} zstd chunks, {dicts} with a dictionary");
 }
 
 #[test]

@@ -16,6 +16,7 @@ use core::ops::Range;
 use super::buffers::Scratch;
 use super::decompress::{Blocks, Decoder, Layout, Window, fill_special_at, pipeline, simple_layout};
 use super::header::{ChunkHeader, MIN_HEADER_LEN, Special, found_usize};
+use crate::codec::KeptDecoder;
 use crate::error::{Error, ErrorKind, Expected, num};
 use crate::fields;
 use crate::registry::Registry;
@@ -30,7 +31,7 @@ pub enum Prefix {
 
 /// Scratch buffers for [`ChunkBlocks::decode_block`], reused from block to block.
 #[derive(Default)]
-pub struct BlockScratch(Scratch);
+pub struct BlockScratch(Scratch, KeptDecoder);
 
 /// A chunk's header, block table and dictionary: enough to find and decode any one block.
 pub struct ChunkBlocks {
@@ -260,8 +261,9 @@ impl ChunkBlocks {
                 let decoder = Decoder::new(&self.registry);
                 let pipeline = pipeline(&self.header, &self.registry)?;
                 let mut codec = b.codec(&self.header, &self.table, &decoder)?;
+                codec.reuse(&mut scratch.1);
                 let table: &[u8] = if b.vl { bytes } else { &self.table };
-                b.decode_block(
+                let r = b.decode_block(
                     &self.header,
                     table,
                     win,
@@ -271,7 +273,9 @@ impl ChunkBlocks {
                     &mut scratch.0,
                     reference,
                     dst,
-                )
+                );
+                codec.keep(&mut scratch.1);
+                r
             }
         }
     }

@@ -58,6 +58,17 @@ fn disabled(field: (usize, &'static str), codec: Codec) -> Error {
     unsupported(field, codec, "a codec enabled in this build (cargo feature disabled)")
 }
 
+/// A codec decoder kept from chunk to chunk by a reader that decodes one block at a time
+/// ([`crate::BlockScratch`]): building a zstd decoder per block of 256 KiB zeroed its 128 KiB
+/// literal buffer and 24 KiB of tables and rebuilt the predefined tables, about 2 % of the
+/// samples of a whole read of issue 51's climate array at one thread (`perf`: the `memset` of
+/// the literal buffer and the predefined tables' builds, gone).
+#[derive(Default)]
+pub(crate) struct KeptDecoder {
+    #[cfg(feature = "zstd")]
+    zstd: Option<zstd::ZstdState>,
+}
+
 /// Per-chunk decoding state: the codec, its dictionary, a reusable zstd decoder or the plugin.
 pub(crate) struct StreamDecoder<'a> {
     codec: Codec,
@@ -93,6 +104,31 @@ impl<'a> StreamDecoder<'a> {
                 _ => None,
             },
         })
+    }
+
+    /// Takes over the zstd decoder `kept` from an earlier chunk (its literal buffer and tables
+    /// allocated once, not per block) when this chunk's codec is zstd without a dictionary;
+    /// [`StreamDecoder::keep`] gives it back. Every frame resets the decoder's state, so what
+    /// one chunk decoded never reaches the next.
+    pub(crate) fn reuse(&mut self, kept: &mut KeptDecoder) {
+        #[cfg(feature = "zstd")]
+        if self.codec == Codec::Zstd && self.zstd.is_none() && self.dict.is_none() {
+            self.zstd = kept.zstd.take();
+        }
+        #[cfg(not(feature = "zstd"))]
+        let _ = kept;
+    }
+
+    /// Gives the zstd decoder back to `kept` (see [`StreamDecoder::reuse`]).
+    pub(crate) fn keep(&mut self, kept: &mut KeptDecoder) {
+        #[cfg(feature = "zstd")]
+        if self.dict.is_none()
+            && let Some(z) = self.zstd.take()
+        {
+            kept.zstd = Some(z);
+        }
+        #[cfg(not(feature = "zstd"))]
+        let _ = kept;
     }
 
     /// Decodes one compressed stream (`input`, starting at chunk offset `offset`) into
