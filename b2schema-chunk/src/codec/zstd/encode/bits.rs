@@ -3,9 +3,10 @@
 //! that marks the end, so that a reader starting from the last byte finds the last bits written
 //! first.
 //!
-//! The writer sizes its vector once for the stream's upper bound (given by the caller), and a
-//! flush then stores eight bytes where the next ones go with one bounds check; past the bound
-//! (a wrong estimate) it grows the vector instead.
+//! The writer reserves the stream's upper bound (given by the caller) once, without zeroing it,
+//! and a flush then appends the eight bytes held where the next ones go and keeps the whole
+//! ones (the vector's length is the stream's end plus the bytes not yet complete); past the
+//! bound (a wrong estimate) the vector grows.
 
 use alloc::vec::Vec;
 
@@ -21,7 +22,7 @@ impl<'a> BitWriter<'a> {
     /// A writer appending to `out` a stream of at most `bound` bytes.
     pub(crate) fn new(out: &'a mut Vec<u8>, bound: usize) -> Self {
         let pos = out.len();
-        out.resize(pos + bound + 8, 0);
+        out.reserve(bound + 8);
         BitWriter { out, pos, acc: 0, n: 0 }
     }
 
@@ -46,14 +47,8 @@ impl<'a> BitWriter<'a> {
     #[inline(always)]
     pub(crate) fn flush(&mut self) {
         let bytes = (self.n >> 3) as usize;
-        let b = self.acc.to_le_bytes();
-        match self.out.get_mut(self.pos..self.pos + 8) {
-            Some(d) => d.copy_from_slice(&b),
-            None => {
-                self.out.truncate(self.pos);
-                self.out.extend_from_slice(&b);
-            }
-        }
+        self.out.truncate(self.pos);
+        self.out.extend_from_slice(&self.acc.to_le_bytes());
         self.pos += bytes;
         self.acc = if bytes == 8 { 0 } else { self.acc >> (bytes * 8) };
         self.n &= 7;

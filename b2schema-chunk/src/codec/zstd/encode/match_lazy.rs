@@ -6,7 +6,7 @@
 use super::block::Store;
 use super::fse::highbit;
 use super::match_fast::{SEARCH_STRENGTH, Window, catch_up};
-use super::matching::{EMPTY, count, hash_n, read32};
+use super::matching::{count, hash_n, read32};
 
 /// The hash chain: heads per hash, and each position's previous one of the same hash.
 pub(crate) struct Chain<'t> {
@@ -16,6 +16,8 @@ pub(crate) struct Chain<'t> {
     pub(crate) chain_mask: usize,
     pub(crate) mls: u32,
     pub(crate) attempts: u32,
+    /// What the frame adds to positions in the tables (as [`Window::stamp`]).
+    pub(crate) base: u32,
     /// The next position to insert.
     pub(crate) next: usize,
     /// libzstd's `lazySkipping`: after long runs without a match, only the searched positions
@@ -30,13 +32,13 @@ impl Chain<'_> {
         while self.next < ip {
             let h = hash_n::<MLS>(s, self.next, self.hash_log);
             self.prev[self.next & self.chain_mask] = self.head[h];
-            self.head[h] = self.next as u32;
+            self.head[h] = (self.next as u32).wrapping_add(self.base);
             self.next += 1;
             if self.skipping {
                 self.next = ip;
             }
         }
-        self.head[hash_n::<MLS>(s, ip, self.hash_log)]
+        self.head[hash_n::<MLS>(s, ip, self.hash_log)].wrapping_sub(self.base)
     }
 
     /// The longest match at `ip` (at least 4 bytes): its length and offset base (offset + 3).
@@ -50,7 +52,7 @@ impl Chain<'_> {
         let mut ml = 3usize;
         let mut off = 0u32;
         let mut attempts = self.attempts;
-        while m != EMPTY && (m as usize) >= low && attempts > 0 {
+        while (m as usize) >= low && attempts > 0 {
             let mu = m as usize;
             if mu >= ip {
                 break;
@@ -68,7 +70,7 @@ impl Chain<'_> {
             if mu <= min_chain {
                 break;
             }
-            m = self.prev[mu & self.chain_mask];
+            m = self.prev[mu & self.chain_mask].wrapping_sub(self.base);
             attempts -= 1;
         }
         if off == 0 { (0, 0) } else { (ml, off) }

@@ -229,3 +229,25 @@ fn a_reused_context_writes_the_frames_of_a_new_one() {
         }
     }
 }
+
+/// The tables are not emptied between frames but told apart by a base added to positions that
+/// grows from frame to frame ([`super::context::Context::base`]); near 2^31 they are emptied and
+/// the base starts again at 0. Frames on both sides of that point, and frames that would cross
+/// it, are the frames of a new context.
+#[test]
+fn a_context_whose_base_nears_2_pow_31_writes_the_frames_of_a_new_one() {
+    use super::context::Context;
+    use super::frame::compress_with;
+    let text: Vec<u8> = (0..70_000u32).flat_map(|i| ((i / 5) % 241).to_le_bytes()).collect();
+    let other: Vec<u8> = noise(50_000, 13).iter().map(|b| b'a' + (b & 1)).collect();
+    for level in [1, 3, 5, 9] {
+        let mut kept = Context::new();
+        kept.base = (1 << 31) - 3 * 50_000;
+        for input in [&other[..], &text[..], &other[..], &text[..], &other[..4096]] {
+            let fresh = compress_with(&mut Context::new(), level, input, &[], 0).map(<[u8]>::to_vec);
+            let reused = compress_with(&mut kept, level, input, &[], 0).map(<[u8]>::to_vec);
+            assert!(fresh == reused, "level {level}, {} bytes, base {}", input.len(), kept.base);
+        }
+        assert!(kept.base < 1 << 20, "the base started again: {}", kept.base);
+    }
+}
