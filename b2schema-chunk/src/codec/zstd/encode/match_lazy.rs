@@ -57,7 +57,8 @@ impl Chain<'_> {
             if mu >= ip {
                 break;
             }
-            if s.get(mu + ml) == s.get(ip + ml) && ip + ml < w.end {
+            // libzstd's filter: the four bytes ending where a longer match would end.
+            if read32(s, mu + ml - 3) == read32(s, ip + ml - 3) {
                 let l = count(s, ip, mu, w.end);
                 if l > ml {
                     ml = l;
