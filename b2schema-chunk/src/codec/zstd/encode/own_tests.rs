@@ -251,3 +251,17 @@ fn a_context_whose_base_nears_2_pow_31_writes_the_frames_of_a_new_one() {
         assert!(kept.base < 1 << 20, "the base started again: {}", kept.base);
     }
 }
+
+/// The sequences' extra bits are written as the low bits of the literal length and of the
+/// match length minus 3 (as libzstd's `BIT_addBits`), which is the value minus its code's
+/// baseline only while every baseline with extra bits is a multiple of 2^bits.
+#[test]
+fn baselines_with_extra_bits_are_multiples_of_their_range() {
+    use crate::codec::zstd::tables::{LL_BASE, LL_BITS, ML_BASE, ML_BITS};
+    for (b, n) in LL_BASE.iter().zip(LL_BITS) {
+        assert_eq!(b % (1 << n), 0, "literal length baseline {b}");
+    }
+    for (b, n) in ML_BASE.iter().zip(ML_BITS) {
+        assert_eq!((b - 3) % (1 << n), 0, "match length baseline {b}");
+    }
+}

@@ -212,11 +212,12 @@ pub(crate) fn encode(out: &mut Vec<u8>, seqs: &[Seq], state: &mut SeqState, d: &
     let mut s_of = t_of.init(of[last]);
     let mut s_ll = t_ll.init(ll[last]);
     extras(&mut w, &seqs[last], ll[last], ml[last], of[last]);
-    for i in (0..last).rev() {
-        t_of.encode(&mut w, &mut s_of, of[i]);
-        t_ml.encode(&mut w, &mut s_ml, ml[i]);
-        t_ll.encode(&mut w, &mut s_ll, ll[i]);
-        extras(&mut w, &seqs[i], ll[i], ml[i], of[i]);
+    let codes = ll[..last].iter().zip(&ml[..last]).zip(&of[..last]);
+    for (seq, ((&l, &m), &o)) in seqs[..last].iter().zip(codes).rev() {
+        t_of.encode(&mut w, &mut s_of, o);
+        t_ml.encode(&mut w, &mut s_ml, m);
+        t_ll.encode(&mut w, &mut s_ll, l);
+        extras(&mut w, seq, l, m, o);
     }
     t_ml.finish(&mut w, s_ml);
     t_of.finish(&mut w, s_of);
@@ -233,8 +234,10 @@ fn extras(w: &mut BitWriter<'_>, s: &Seq, ll: u8, ml: u8, of: u8) {
     if llb + mlb > 30 {
         w.flush();
     }
-    w.add(u64::from(s.lit_len - LL_BASE[ll as usize]), llb);
-    w.add(u64::from(s.match_len - ML_BASE[ml as usize]), mlb);
+    // Every baseline with extra bits is a multiple of 2^bits (the match lengths' counted from
+    // 3): the low bits of the value are its extra bits, as libzstd's `BIT_addBits` takes them.
+    w.add(u64::from(s.lit_len), llb);
+    w.add(u64::from(s.match_len - 3), mlb);
     if 33 + llb + mlb + u32::from(of) > 63 {
         w.flush();
     }
