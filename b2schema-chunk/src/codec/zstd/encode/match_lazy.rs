@@ -29,16 +29,27 @@ impl Chain<'_> {
     /// Inserts every position up to `ip` (excluded) and returns the head for `ip`.
     #[inline(always)]
     fn insert<const MLS: u32>(&mut self, s: &[u8], ip: usize) -> u32 {
-        while self.next < ip {
-            let h = hash_n::<MLS>(s, self.next, self.hash_log);
-            self.prev[self.next & self.chain_mask] = self.head[h];
-            self.head[h] = (self.next as u32).wrapping_add(self.base);
-            self.next += 1;
-            if self.skipping {
-                self.next = ip;
+        // The fields in locals: behind `&mut self` they would be reloaded after every store.
+        let (head, prev) = (&mut *self.head, &mut *self.prev);
+        let (log, mask, base) = (self.hash_log, self.chain_mask, self.base);
+        let mut next = self.next;
+        if self.skipping {
+            if next < ip {
+                let h = hash_n::<MLS>(s, next, log);
+                prev[next & mask] = head[h];
+                head[h] = (next as u32).wrapping_add(base);
+                next = ip;
+            }
+        } else {
+            while next < ip {
+                let h = hash_n::<MLS>(s, next, log);
+                prev[next & mask] = head[h];
+                head[h] = (next as u32).wrapping_add(base);
+                next += 1;
             }
         }
-        self.head[hash_n::<MLS>(s, ip, self.hash_log)].wrapping_sub(self.base)
+        self.next = next;
+        head[hash_n::<MLS>(s, ip, log)].wrapping_sub(base)
     }
 
     /// The longest match at `ip` (at least 4 bytes): its length and offset base (offset + 3).
@@ -49,6 +60,7 @@ impl Chain<'_> {
         let min_chain = ip.saturating_sub(chain_size);
         let low = w.low.max(ip.saturating_sub(w.max_dist));
         let mut m = self.insert::<MLS>(s, ip);
+        let (prev, mask, base) = (&*self.prev, self.chain_mask, self.base);
         let mut ml = 3usize;
         let mut off = 0u32;
         let mut attempts = self.attempts;
@@ -71,7 +83,7 @@ impl Chain<'_> {
             if mu <= min_chain {
                 break;
             }
-            m = self.prev[mu & self.chain_mask].wrapping_sub(self.base);
+            m = prev[mu & mask].wrapping_sub(base);
             attempts -= 1;
         }
         if off == 0 { (0, 0) } else { (ml, off) }
