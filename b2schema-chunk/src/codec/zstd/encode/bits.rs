@@ -3,15 +3,18 @@
 //! that marks the end, so that a reader starting from the last byte finds the last bits written
 //! first.
 //!
-//! The writer sizes its vector once for the stream's upper bound (given by the caller), and a
-//! flush then stores eight bytes where the next ones go with one bounds check; past the bound
-//! (a wrong estimate) it grows the vector instead.
+//! The writer takes the caller's vector for the stream's life (its pointer and length then stay
+//! in registers, not behind a reference) and sizes it once for the stream's upper bound (given
+//! by the caller); a flush then stores eight bytes where the next ones go with one bounds check,
+//! and past the bound (a wrong estimate) the vector grows. The vector goes back, cut to the
+//! stream's end, when the writer is dropped.
 
 use alloc::vec::Vec;
 
 /// Appends bits to a byte vector.
 pub(crate) struct BitWriter<'a> {
     out: &'a mut Vec<u8>,
+    buf: Vec<u8>,
     pos: usize,
     acc: u64,
     n: u32,
@@ -20,9 +23,10 @@ pub(crate) struct BitWriter<'a> {
 impl<'a> BitWriter<'a> {
     /// A writer appending to `out` a stream of at most `bound` bytes.
     pub(crate) fn new(out: &'a mut Vec<u8>, bound: usize) -> Self {
-        let pos = out.len();
-        out.resize(pos + bound + 8, 0);
-        BitWriter { out, pos, acc: 0, n: 0 }
+        let mut buf = core::mem::take(out);
+        let pos = buf.len();
+        buf.resize(pos + bound + 8, 0);
+        BitWriter { out, buf, pos, acc: 0, n: 0 }
     }
 
     /// Appends the low `n` bits of `v`; the bits held stay at most 63 (callers flush).
@@ -47,11 +51,11 @@ impl<'a> BitWriter<'a> {
     pub(crate) fn flush(&mut self) {
         let bytes = (self.n >> 3) as usize;
         let b = self.acc.to_le_bytes();
-        match self.out.get_mut(self.pos..self.pos + 8) {
+        match self.buf.get_mut(self.pos..self.pos + 8) {
             Some(d) => d.copy_from_slice(&b),
             None => {
-                self.out.truncate(self.pos);
-                self.out.extend_from_slice(&b);
+                self.buf.truncate(self.pos);
+                self.buf.extend_from_slice(&b);
             }
         }
         self.pos += bytes;
@@ -63,11 +67,16 @@ impl<'a> BitWriter<'a> {
     pub(crate) fn close(mut self) {
         self.add(1, 1);
         self.flush();
+        self.buf.truncate(self.pos);
         if self.n > 0 {
-            self.out.truncate(self.pos);
-            self.out.push(self.acc as u8);
-        } else {
-            self.out.truncate(self.pos);
+            self.buf.push(self.acc as u8);
         }
+    }
+}
+
+impl Drop for BitWriter<'_> {
+    /// Gives the vector back (cut to the stream's end by [`BitWriter::close`]).
+    fn drop(&mut self) {
+        *self.out = core::mem::take(&mut self.buf);
     }
 }

@@ -99,23 +99,24 @@ pub(crate) fn off_base(ll: u32, off: u32, rep: &mut [u32; 3]) -> u32 {
 }
 
 /// What the blocks of one frame share: the decoder's state, the predefined tables, scratch.
-pub(crate) struct Blocks {
+pub(crate) struct Blocks<'d> {
     pub(crate) carried: Carried,
-    pub(crate) defaults: Defaults,
+    pub(crate) defaults: &'d Defaults,
     pub(crate) seqs: Vec<Seq>,
     /// libzstd's `ZSTD_minGain`: a compressed block must save `(size >> min_gain_log) + 2`.
     pub(crate) min_gain_log: u32,
 }
 
-impl Blocks {
-    /// The state of a frame's first block, with `seqs` (cleared before each use) as scratch.
-    pub(crate) fn new(seqs: Vec<Seq>) -> Self {
-        Blocks { carried: Carried::new(), defaults: Defaults::new(), seqs, min_gain_log: 6 }
+impl<'d> Blocks<'d> {
+    /// The state of a frame's first block, with `seqs` (cleared before each use) as scratch and
+    /// the predefined tables `defaults` (built once per context).
+    pub(crate) fn new(seqs: Vec<Seq>, defaults: &'d Defaults) -> Self {
+        Blocks { carried: Carried::new(), defaults, seqs, min_gain_log: 6 }
     }
 }
 
 /// Appends one block of `src` (`last`: the frame's last) from `store`.
-pub(crate) fn write(out: &mut Vec<u8>, src: &[u8], store: &Store, last: bool, b: &mut Blocks) {
+pub(crate) fn write(out: &mut Vec<u8>, src: &[u8], store: &Store, last: bool, b: &mut Blocks<'_>) {
     let Blocks { carried, defaults: d, seqs, min_gain_log } = b;
     let min_gain_log = *min_gain_log;
     let at = out.len();
@@ -127,7 +128,9 @@ pub(crate) fn write(out: &mut Vec<u8>, src: &[u8], store: &Store, last: bool, b:
     }
     out.extend_from_slice(&[0; 3]);
     let mut next = carried.clone();
-    literals::encode(out, &store.lits, &mut next.huf, min_gain_log);
+    // libzstd's `SUSPECT_UNCOMPRESSIBLE_LITERAL_RATIO`.
+    let suspect = store.matches.is_empty() || store.lits.len() / store.matches.len() >= 20;
+    literals::encode(out, &store.lits, &mut next.huf, min_gain_log, suspect);
     seqs.clear();
     for m in &store.matches {
         seqs.push(Seq {
@@ -155,10 +158,9 @@ fn header(out: &mut Vec<u8>, last: bool, kind: u32, size: usize) {
     out.extend_from_slice(&h.to_le_bytes()[..3]);
 }
 
-/// Whether every byte of `src` (not empty) is its first, eight bytes at a time.
+/// Whether every byte of `src` (not empty) is its first, 64 bytes at a time (a vector compare).
 fn is_run(src: &[u8]) -> bool {
-    let pat = u64::from_ne_bytes([src[0]; 8]);
-    let mut chunks = src.chunks_exact(8);
-    chunks.by_ref().all(|c| u64::from_ne_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]) == pat)
-        && chunks.remainder().iter().all(|&b| b == src[0])
+    let b = src[0];
+    let (chunks, rest) = src.as_chunks::<64>();
+    chunks.iter().all(|c| c.iter().fold(0u8, |a, &x| a | (x ^ b)) == 0) && rest.iter().all(|&x| x == b)
 }

@@ -4,7 +4,7 @@
 //! it is large enough). Each thread keeps one ([`with_context`]).
 
 use super::block::Store;
-use super::sequences::Seq;
+use super::sequences::{Defaults, Seq};
 use alloc::vec::Vec;
 
 /// A context keeps buffers at most this large (bytes each) between frames.
@@ -21,6 +21,12 @@ pub(crate) struct Context {
     pub(crate) seqs: Vec<Seq>,
     /// The frame.
     pub(crate) out: Vec<u8>,
+    /// What the next frame adds to its positions in `first` and `second`: past every entry
+    /// written so far, so that the tables need no emptying between frames
+    /// ([`super::match_fast::Window::stamp`]).
+    pub(crate) base: u32,
+    /// The sequences' predefined tables, built by the first frame.
+    pub(crate) defaults: Option<Defaults>,
 }
 
 impl Context {
@@ -31,6 +37,8 @@ impl Context {
             store: Store::new(),
             seqs: Vec::new(),
             out: Vec::new(),
+            base: 0,
+            defaults: None,
         }
     }
 

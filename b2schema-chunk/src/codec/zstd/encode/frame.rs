@@ -9,6 +9,7 @@ use super::match_fast::{Window, dfast, fast};
 use super::match_lazy::{Chain, lazy};
 use super::matching::{EMPTY, hash, mls};
 use super::params::{Params, Strategy, params};
+use super::sequences::Defaults;
 use alloc::vec::Vec;
 
 /// The zstd frame magic number.
@@ -41,7 +42,7 @@ pub(crate) fn compress_with<'c>(
     if p.strategy > STRONGEST || input.len() as u64 + dict.len() as u64 >= u64::from(u32::MAX - 64) {
         return None;
     }
-    let Context { first, second, store, seqs, out } = ctx;
+    let Context { first, second, store, seqs, out, base: next_base, defaults } = ctx;
     // Room for the frame stored raw: no reallocation whatever the blocks become.
     out.clear();
     out.reserve(input.len() + 3 * input.len().div_ceil(92 * 1024) + 32);
@@ -61,8 +62,17 @@ pub(crate) fn compress_with<'c>(
         out.extend_from_slice(&1u32.to_le_bytes()[..3]);
         return Some(out);
     }
-    let mut finder = Finder::new(&p, src, dict.len(), first, second);
-    let mut blocks = Blocks::new(core::mem::take(seqs));
+    // The tables keep the entries of earlier frames, below this frame's base ([`Window::stamp`]);
+    // emptied only when the positions would come near 2^31.
+    let mut base = *next_base;
+    if u64::from(base) + src.len() as u64 >= 1 << 31 {
+        first.fill(EMPTY);
+        second.fill(EMPTY);
+        base = 0;
+    }
+    *next_base = base + src.len() as u32;
+    let mut finder = Finder::new(&p, src, dict.len(), base, first, second);
+    let mut blocks = Blocks::new(core::mem::take(seqs), defaults.get_or_insert_with(Defaults::new));
     let mut rep = [1u32, 4];
     let mut pos = dict.len();
     let header_len = out.len();
@@ -82,7 +92,7 @@ pub(crate) fn compress_with<'c>(
         };
         let end = (pos + size).min(src.len());
         store.clear();
-        let w = Window { src, start: pos, end, low: 0, max_dist: window };
+        let w = Window { src, start: pos, end, low: 0, max_dist: window, base };
         finder.run(&w, &mut rep, store);
         block::write(out, &src[pos..end], store, end == src.len(), &mut blocks);
         pos = end;
@@ -91,11 +101,14 @@ pub(crate) fn compress_with<'c>(
     Some(out)
 }
 
-/// `table` as `1 << log` empty entries, its allocation kept.
-fn emptied(table: &mut Vec<u32>, log: u32) -> &mut [u32] {
-    table.clear();
-    table.resize(1 << log, EMPTY);
-    table
+/// The first `1 << log` entries of `table`, grown with empty entries when shorter (what the
+/// entries of earlier frames hold is below the frame's base: stale, whatever the slice).
+fn kept(table: &mut Vec<u32>, log: u32) -> &mut [u32] {
+    let n = 1usize << log;
+    if table.len() < n {
+        table.resize(n, EMPTY);
+    }
+    &mut table[..n]
 }
 
 /// The frame header (RFC 8878 §3.1.1.1) as libzstd's `ZSTD_writeFrameHeader`.
@@ -133,29 +146,36 @@ fn header(out: &mut Vec<u8>, p: &Params, n: usize, dict_id: u32) {
 enum Finder<'t> {
     Fast { table: &'t mut [u32], hlog: u32, mls: u32 },
     DFast { long: &'t mut [u32], short: &'t mut [u32], logs: (u32, u32, u32) },
-    Lazy { head: &'t mut [u32], prev: &'t mut [u32], p: Params, depth: u32, next: usize },
+    Lazy { head: &'t mut [u32], prev: &'t mut [u32], base: u32, p: Params, depth: u32, next: usize },
 }
 
 impl<'t> Finder<'t> {
     /// The finder of `p` over the tables `first` and `second`, emptied and then filled with the
     /// dictionary's positions (`src[..dict]`).
-    fn new(p: &Params, src: &[u8], dict: usize, first: &'t mut Vec<u32>, second: &'t mut Vec<u32>) -> Self {
+    fn new(
+        p: &Params,
+        src: &[u8],
+        dict: usize,
+        base: u32,
+        first: &'t mut Vec<u32>,
+        second: &'t mut Vec<u32>,
+    ) -> Self {
         match p.strategy {
             Strategy::Fast => {
                 let (hlog, mls) = (p.hash_log, mls(p.min_match, 7));
-                let table = emptied(first, hlog);
+                let table = kept(first, hlog);
                 for i in 0..dict.saturating_sub(8) {
-                    table[hash(src, i, hlog, mls)] = i as u32;
+                    table[hash(src, i, hlog, mls)] = (i as u32).wrapping_add(base);
                 }
                 Finder::Fast { table, hlog, mls }
             }
             Strategy::DFast => {
                 let logs = (p.hash_log, p.chain_log, mls(p.min_match, 7));
-                let long = emptied(first, logs.0);
-                let short = emptied(second, logs.1);
+                let long = kept(first, logs.0);
+                let short = kept(second, logs.1);
                 for i in 0..dict.saturating_sub(8) {
-                    long[hash(src, i, logs.0, 8)] = i as u32;
-                    short[hash(src, i, logs.1, logs.2)] = i as u32;
+                    long[hash(src, i, logs.0, 8)] = (i as u32).wrapping_add(base);
+                    short[hash(src, i, logs.1, logs.2)] = (i as u32).wrapping_add(base);
                 }
                 Finder::DFast { long, short, logs }
             }
@@ -166,8 +186,9 @@ impl<'t> Finder<'t> {
                     _ => 2,
                 };
                 Finder::Lazy {
-                    head: emptied(first, p.hash_log),
-                    prev: emptied(second, p.chain_log),
+                    head: kept(first, p.hash_log),
+                    prev: kept(second, p.chain_log),
+                    base,
                     p: *p,
                     depth,
                     next: 0,
@@ -180,10 +201,11 @@ impl<'t> Finder<'t> {
         match self {
             Finder::Fast { table, hlog, mls } => fast(w, table, *hlog, *mls, rep, store),
             Finder::DFast { long, short, logs } => dfast(w, long, short, *logs, rep, store),
-            Finder::Lazy { head, prev, p, depth, next } => {
+            Finder::Lazy { head, prev, base, p, depth, next } => {
                 let mut c = Chain {
                     head,
                     prev,
+                    base: *base,
                     hash_log: p.hash_log,
                     chain_mask: (1 << p.chain_log) - 1,
                     mls: mls(p.min_match, 6),

@@ -114,9 +114,10 @@ impl HufCode {
         for (s, e) in elt.iter_mut().enumerate().take(self.max_symbol + 1) {
             *e = u32::from(self.code[s]) << 8 | u32::from(self.len[s]);
         }
-        let mut chunks = lits.rchunks_exact(4);
+        // Five codes of at most 11 bits a flush: 55 bits on top of the at most 7 held.
+        let mut chunks = lits.rchunks_exact(5);
         for c in chunks.by_ref() {
-            for &b in [c[3], c[2], c[1], c[0]].iter() {
+            for &b in c.iter().rev() {
                 let e = elt[b as usize];
                 w.add_exact(u64::from(e >> 8), e & 255);
             }

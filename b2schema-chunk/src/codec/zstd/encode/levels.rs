@@ -76,6 +76,19 @@ pub(crate) struct Setting {
 ///   1 % of libzstd's and its speed at least `rusty_zstd`'s). With a context kept per thread
 ///   ([`super::context`], 2026-11-29) its speed ratios did not move beyond the run-to-run noise
 ///   (geometric means 0.54-0.70x libzstd's, 0.44-0.75x `rusty_zstd`'s per level): still none.
+/// * After the speed work of 2026-11-29 evening (tables kept between frames by a growing base,
+///   libzstd 1.5.7's dfast loop, block-level repeat checks, tables shared instead of copied, a
+///   bit writer without reloads; BENCHMARKS.md, "The own zstd encoder, faster"), geometric means
+///   of ours / `rusty_zstd`'s speed per level over two runs, wall clock and CPU time (`perf stat
+///   -e task-clock`), load 4-7 on 2 shared cores: level 1 0.61-0.66 and 0.85-0.88, level 3
+///   0.93-1.06 and 0.97-1.02, level 5 1.02-1.08 and 0.85-0.95, level 7 0.52-0.58 and 0.73-0.78,
+///   level 9 0.52 and 0.77-0.78. Sizes within 0.3 % of libzstd's at levels 1 to 9 (text at
+///   level 3 now +0.06 %). Still no clevel switches: levels 3 and 5 (clevels 2 and 3) are at
+///   parity on average but 0.57-0.80x `rusty_zstd`'s speed on smooth float64 in every run (the
+///   most typical Blosc data; faster on counters and random bytes), where libzstd's row match
+///   finder beats our hash chain; level 1 is slower; levels 7 and 9 (clevels 4 and 5) are slower
+///   and their frames of 256 KiB counter streams would be 4.2-4.3x `rusty_zstd`'s (whose lazy2
+///   finds the long periodic matches libzstd's does not).
 pub(crate) const SETTINGS: [Setting; 9] = [
     Setting { level: 1, skip: None, probe: false, blocks: Blocks::Largest, encoder: Encoder::Rusty },
     Setting { level: 3, skip: None, probe: false, blocks: Blocks::Largest, encoder: Encoder::Rusty },

@@ -34,10 +34,16 @@ fn raw(out: &mut Vec<u8>, lits: &[u8]) {
     out.extend_from_slice(lits);
 }
 
+/// libzstd's `SUSPECT_INCOMPRESSIBLE_SAMPLE_SIZE` and `_RATIO` (huf_compress.c).
+const SAMPLE: usize = 4096;
+const SAMPLE_RATIO: usize = 10;
+
 /// Appends the literals section of `lits`; `prev` is the reusable code, updated when a new one
 /// is written (the caller commits it only with the block). `min_gain_log` as libzstd's
-/// `ZSTD_minGain`.
-pub(crate) fn encode(out: &mut Vec<u8>, lits: &[u8], prev: &mut HufState, min_gain_log: u32) {
+/// `ZSTD_minGain`. `suspect`: the block has at least 20 literals a sequence (libzstd's
+/// `suspectUncompressible`): then literals of 40 KiB or more whose first and last 4 KiB are flat
+/// are stored raw without counting the rest, as libzstd's `HUF_compress_internal`.
+pub(crate) fn encode(out: &mut Vec<u8>, lits: &[u8], prev: &mut HufState, min_gain_log: u32, suspect: bool) {
     let n = lits.len();
     let min_size = if prev.valid { 6 } else { 63 };
     if n <= min_size {
@@ -48,6 +54,13 @@ pub(crate) fn encode(out: &mut Vec<u8>, lits: &[u8], prev: &mut HufState, min_ga
             raw(out, lits);
         }
         return;
+    }
+    if suspect && n >= SAMPLE * SAMPLE_RATIO {
+        let largest = |part: &[u8]| histogram(part).iter().copied().max().unwrap_or(0) as usize;
+        if largest(&lits[..SAMPLE]) + largest(&lits[n - SAMPLE..]) <= ((2 * SAMPLE) >> 7) + 4 {
+            raw(out, lits);
+            return;
+        }
     }
     let count = histogram(lits);
     let max_symbol = count.iter().rposition(|&c| c > 0).unwrap_or(0);

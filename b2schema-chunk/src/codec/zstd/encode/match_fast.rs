@@ -4,29 +4,33 @@
 //! faster the longer no match is found (`kSearchStrength`).
 
 use super::block::Store;
-use super::matching::{EMPTY, READ, count, hash_n, read32, read64};
+use super::matching::{READ, count, hash_n, read32, read64};
 
 /// libzstd's `kSearchStrength`.
 pub(crate) const SEARCH_STRENGTH: u32 = 8;
 
 /// The window of one block's search: the block `[start, end)` of `src`, matches no farther
-/// back than `max_dist` and not before `low`.
+/// back than `max_dist` and not before `low`; the finders' tables hold positions plus `base`
+/// (see [`Window::stamp`]).
 pub(crate) struct Window<'a> {
     pub(crate) src: &'a [u8],
     pub(crate) start: usize,
     pub(crate) end: usize,
     pub(crate) low: usize,
     pub(crate) max_dist: usize,
+    /// What the frame adds to its positions in the tables ([`super::context::Context::base`]).
+    pub(crate) base: u32,
 }
 
 impl Window<'_> {
-    /// Whether a table entry `cand` may be a match for position `cur`.
+    /// The table entry of position `pos`: `pos + base`. The tables are not emptied between
+    /// the frames of one context (as libzstd's index continuation): each frame's base is past
+    /// every entry of the frames before it, so those entries minus the base wrap to positions of
+    /// at least `2^32 - base`, beyond any position of this frame (the context keeps
+    /// `base + src.len()` below `2^31`), and never pass [`Cands::ok`] nor the chain's bounds.
     #[inline(always)]
-    pub(crate) fn valid(&self, cand: u32, cur: usize) -> bool {
-        cand != EMPTY
-            && (cand as usize) < cur
-            && cand as usize >= self.low
-            && cur - cand as usize <= self.max_dist
+    pub(crate) fn stamp(&self, pos: usize) -> u32 {
+        (pos as u32).wrapping_add(self.base)
     }
 
     /// The first position searched: one past the start of the frame's data.
@@ -49,6 +53,57 @@ impl Window<'_> {
     pub(crate) fn rep_ok(&self, r: u32, at: usize) -> bool {
         r > 0 && r as usize <= at - self.low && r as usize <= self.max_dist
     }
+
+    /// The fast finders' candidate test for this block ([`Cands`]).
+    pub(crate) fn cands(&self) -> Cands {
+        // libzstd's `prefixStartIndex` (`ZSTD_getLowestPrefixIndex` of the block's end): every
+        // position of the block is within `max_dist` of it.
+        let lo = self.low.max(self.end.saturating_sub(self.max_dist));
+        Cands { lo, lo_stamp: self.stamp(lo), base: self.base }
+    }
+
+    /// The repeat offsets `rep` as the fast finders use them in this block, and the ones to give
+    /// back at its end: as libzstd's fast loops, an offset reaching before the prefix from the
+    /// first position searched is off (0) for the whole block, so that in the loop an offset is
+    /// usable wherever it is not 0.
+    pub(crate) fn reps(&self, rep: [u32; 2], c: &Cands) -> ([u32; 2], [u32; 2]) {
+        let max = self.first().saturating_sub(c.lo);
+        let cut = |r: u32| if r as usize > max { (0, r) } else { (r, 0) };
+        let ((r1, s1), (r2, s2)) = (cut(rep[0]), cut(rep[1]));
+        ([r1, r2], [s1, s2])
+    }
+}
+
+/// Which table entries the fast finders take as candidates in one block: positions from the
+/// prefix `lo` up to (not including) the position searched, told by one compare of the entry.
+pub(crate) struct Cands {
+    lo: usize,
+    lo_stamp: u32,
+    base: u32,
+}
+
+impl Cands {
+    /// Whether the table entry `v` is a position in `[lo, cur)`: `v - lo_stamp` wraps above
+    /// `2^31` for every stale entry (below the base) and for `EMPTY`.
+    #[inline(always)]
+    pub(crate) fn ok(&self, v: u32, cur: usize) -> bool {
+        v.wrapping_sub(self.lo_stamp) < (cur - self.lo) as u32
+    }
+
+    /// The position of a table entry [`Cands::ok`] accepted.
+    #[inline(always)]
+    pub(crate) fn pos(&self, v: u32) -> usize {
+        v.wrapping_sub(self.base) as usize
+    }
+}
+
+/// The repeat offsets given back at the end of a block (libzstd 1.5.7's fast loops): an offset
+/// left off (0) is replaced by the one the block left off, the first's moving to second place
+/// when the block found an offset of its own.
+#[inline(always)]
+fn given_back(live: [u32; 2], saved: [u32; 2]) -> [u32; 2] {
+    let saved2 = if saved[0] != 0 && live[0] != 0 { saved[0] } else { saved[1] };
+    [if live[0] == 0 { saved[0] } else { live[0] }, if live[1] == 0 { saved2 } else { live[1] }]
 }
 
 /// Extends a match at `ip` from `m` backward over equal bytes down to `anchor` and `low`.
@@ -97,7 +152,8 @@ fn fast_n<const MLS: u32>(
         return;
     };
     let h = |at: usize| hash_n::<MLS>(s, at, hlog);
-    let (mut off1, mut off2) = (rep[0], rep[1]);
+    let c = w.cands();
+    let ([mut off1, mut off2], saved) = w.reps(*rep, &c);
     let mut ip0 = w.first();
     let mut anchor = w.start;
     'search: loop {
@@ -114,15 +170,16 @@ fn fast_n<const MLS: u32>(
         let mut idx = table[hash0];
         // The match: where it starts, where it points, whether at the repeat offset.
         let (at, m, is_rep) = loop {
-            table[hash0] = ip0 as u32;
-            if w.rep_ok(off1, ip2) && read32(s, ip2) == read32(s, ip2 - off1 as usize) {
+            let rval = read32(s, ip2 - off1 as usize);
+            table[hash0] = w.stamp(ip0);
+            if off1 > 0 && read32(s, ip2) == rval {
                 let back = usize::from(s[ip2 - 1] == s[ip2 - 1 - off1 as usize]);
-                table[hash1] = ip1 as u32;
+                table[hash1] = w.stamp(ip1);
                 break (ip2 - back, ip2 - back - off1 as usize, true);
             }
-            if w.valid(idx, ip0) && read32(s, idx as usize) == read32(s, ip0) {
-                table[hash1] = ip1 as u32;
-                break (ip0, idx as usize, false);
+            if c.ok(idx, ip0) && read32(s, c.pos(idx)) == read32(s, ip0) {
+                table[hash1] = w.stamp(ip1);
+                break (ip0, c.pos(idx), false);
             }
             idx = table[hash1];
             hash0 = hash1;
@@ -130,12 +187,12 @@ fn fast_n<const MLS: u32>(
             ip0 = ip1;
             ip1 = ip2;
             ip2 = ip3;
-            table[hash0] = ip0 as u32;
-            if w.valid(idx, ip0) && read32(s, idx as usize) == read32(s, ip0) {
+            table[hash0] = w.stamp(ip0);
+            if c.ok(idx, ip0) && read32(s, c.pos(idx)) == read32(s, ip0) {
                 if step <= 4 {
-                    table[hash1] = ip1 as u32;
+                    table[hash1] = w.stamp(ip1);
                 }
-                break (ip0, idx as usize, false);
+                break (ip0, c.pos(idx), false);
             }
             idx = table[hash1];
             hash0 = hash1;
@@ -165,12 +222,12 @@ fn fast_n<const MLS: u32>(
         ip0 = start + len;
         anchor = ip0;
         if ip0 <= limit {
-            table[h(cur + 2)] = (cur + 2) as u32;
-            table[h(ip0 - 2)] = (ip0 - 2) as u32;
-            while ip0 <= limit && w.rep_ok(off2, ip0) && read32(s, ip0) == read32(s, ip0 - off2 as usize) {
+            table[h(cur + 2)] = w.stamp(cur + 2);
+            table[h(ip0 - 2)] = w.stamp(ip0 - 2);
+            while ip0 <= limit && off2 > 0 && read32(s, ip0) == read32(s, ip0 - off2 as usize) {
                 let r = count(s, ip0 + 4, ip0 + 4 - off2 as usize, end) + 4;
                 core::mem::swap(&mut off1, &mut off2);
-                table[h(ip0)] = ip0 as u32;
+                table[h(ip0)] = w.stamp(ip0);
                 store.push(&[], r, off1 as usize);
                 ip0 += r;
                 anchor = ip0;
@@ -178,7 +235,7 @@ fn fast_n<const MLS: u32>(
         }
     }
     store.lits.extend_from_slice(&s[anchor..end]);
-    *rep = [off1, off2];
+    *rep = given_back([off1, off2], saved);
 }
 
 /// libzstd's `dfast` strategy over one block: `long` hashes 8 bytes (`hashLog`), `short`
@@ -199,6 +256,22 @@ pub(crate) fn dfast(
     }
 }
 
+/// How many positions dfast searches before its step grows by one (libzstd's `kStepIncr` in
+/// `ZSTD_compressBlock_doubleFast_noDict_generic`).
+const DFAST_STEP_INCR: usize = 1 << SEARCH_STRENGTH;
+
+/// What dfast's search loop found.
+enum Hit {
+    /// The repeat offset one position ahead.
+    Rep,
+    /// A match at `at` from `m`, `len` bytes (before the backward extension).
+    Match { at: usize, m: usize, len: usize, hl1: usize },
+}
+
+/// libzstd 1.5.7's `ZSTD_compressBlock_doubleFast_noDict_generic`: at each position the repeat
+/// offset one ahead, the long (8-byte) candidate, then the short one, which gives way to the
+/// next position's long candidate when that is longer; the step grows every 256 positions
+/// without a match.
 fn dfast_n<const MLS: u32>(
     w: &Window<'_>,
     long: &mut [u32],
@@ -212,64 +285,94 @@ fn dfast_n<const MLS: u32>(
     let Some(limit) = w.limit(store) else {
         return;
     };
-    let (mut off1, mut off2) = (rep[0], rep[1]);
+    let h8 = |at: usize| hash_n::<8>(s, at, hl);
+    let hm = |at: usize| hash_n::<MLS>(s, at, hs);
+    let c = w.cands();
+    let ([mut off1, mut off2], saved) = w.reps(*rep, &c);
     let mut ip = w.first();
     let mut anchor = w.start;
-    while ip < limit {
-        let h2 = hash_n::<8>(s, ip, hl);
-        let h = hash_n::<MLS>(s, ip, hs);
-        let cand_l = long[h2];
-        let cand_s = short[h];
-        long[h2] = ip as u32;
-        short[h] = ip as u32;
-        let mut len;
-        if w.rep_ok(off1, ip + 1) && read32(s, ip + 1) == read32(s, ip + 1 - off1 as usize) {
-            len = count(s, ip + 5, ip + 5 - off1 as usize, end) + 4;
-            ip += 1;
-            store.push(&s[anchor..ip], len, off1 as usize);
-        } else {
-            let found = if w.valid(cand_l, ip) && read64(s, cand_l as usize) == read64(s, ip) {
-                let m = cand_l as usize;
-                Some((ip, m, count(s, ip + 8, m + 8, end) + 8))
-            } else if w.valid(cand_s, ip) && read32(s, cand_s as usize) == read32(s, ip) {
-                let h3 = hash_n::<8>(s, ip + 1, hl);
-                let cand3 = long[h3];
-                long[h3] = (ip + 1) as u32;
-                if w.valid(cand3, ip + 1) && read64(s, cand3 as usize) == read64(s, ip + 1) {
-                    let m = cand3 as usize;
-                    Some((ip + 1, m, count(s, ip + 9, m + 8, end) + 8))
-                } else {
-                    let m = cand_s as usize;
-                    Some((ip, m, count(s, ip + 4, m + 4, end) + 4))
-                }
-            } else {
-                None
-            };
-            let Some((at, m, l)) = found else {
-                ip += ((ip - anchor) >> SEARCH_STRENGTH) + 1;
-                continue;
-            };
-            len = l;
-            let off = at - m;
-            ip = catch_up(w, at, m, anchor, &mut len);
-            off2 = off1;
-            off1 = off as u32;
-            store.push(&s[anchor..ip], len, off);
+    'search: loop {
+        let mut step = 1usize;
+        let mut next_step = ip + DFAST_STEP_INCR;
+        let mut ip1 = ip + 1;
+        if ip1 > limit {
+            break;
         }
-        let cur = ip;
+        let mut hl0 = h8(ip);
+        let mut idxl0 = long[hl0];
+        let mut curr;
+        let hit = loop {
+            let hs0 = hm(ip);
+            let idxs0 = short[hs0];
+            curr = ip;
+            long[hl0] = w.stamp(ip);
+            short[hs0] = w.stamp(ip);
+            if off1 > 0 && read32(s, ip + 1 - off1 as usize) == read32(s, ip + 1) {
+                break Hit::Rep;
+            }
+            let hl1 = h8(ip1);
+            if c.ok(idxl0, ip) && read64(s, c.pos(idxl0)) == read64(s, ip) {
+                let m = c.pos(idxl0);
+                break Hit::Match { at: ip, m, len: count(s, ip + 8, m + 8, end) + 8, hl1 };
+            }
+            let idxl1 = long[hl1];
+            if c.ok(idxs0, ip) && read32(s, c.pos(idxs0)) == read32(s, ip) {
+                let m = c.pos(idxs0);
+                let len = count(s, ip + 4, m + 4, end) + 4;
+                if c.ok(idxl1, ip1) && read64(s, c.pos(idxl1)) == read64(s, ip1) {
+                    let m1 = c.pos(idxl1);
+                    let len1 = count(s, ip1 + 8, m1 + 8, end) + 8;
+                    if len1 > len {
+                        break Hit::Match { at: ip1, m: m1, len: len1, hl1 };
+                    }
+                }
+                break Hit::Match { at: ip, m, len, hl1 };
+            }
+            if ip1 >= next_step {
+                step += 1;
+                next_step += DFAST_STEP_INCR;
+            }
+            ip = ip1;
+            ip1 += step;
+            hl0 = hl1;
+            idxl0 = idxl1;
+            if ip1 > limit {
+                break 'search;
+            }
+        };
+        let len = match hit {
+            Hit::Rep => {
+                let len = count(s, ip + 5, ip + 5 - off1 as usize, end) + 4;
+                ip += 1;
+                store.push(&s[anchor..ip], len, off1 as usize);
+                len
+            }
+            Hit::Match { at, m, mut len, hl1 } => {
+                let off = at - m;
+                ip = catch_up(w, at, m, anchor, &mut len);
+                off2 = off1;
+                off1 = off as u32;
+                // ip1 is before the match's end while the step is below 4 (a match is 4 bytes).
+                if step < 4 {
+                    long[hl1] = w.stamp(ip1);
+                }
+                store.push(&s[anchor..ip], len, off);
+                len
+            }
+        };
         ip += len;
         anchor = ip;
         if ip <= limit {
-            let at = cur + 2;
-            long[hash_n::<8>(s, at, hl)] = at as u32;
-            long[hash_n::<8>(s, ip - 2, hl)] = (ip - 2) as u32;
-            short[hash_n::<MLS>(s, at, hs)] = at as u32;
-            short[hash_n::<MLS>(s, ip - 1, hs)] = (ip - 1) as u32;
-            while ip <= limit && w.rep_ok(off2, ip) && read32(s, ip) == read32(s, ip - off2 as usize) {
+            let at = curr + 2;
+            long[h8(at)] = w.stamp(at);
+            long[h8(ip - 2)] = w.stamp(ip - 2);
+            short[hm(at)] = w.stamp(at);
+            short[hm(ip - 1)] = w.stamp(ip - 1);
+            while ip <= limit && off2 > 0 && read32(s, ip) == read32(s, ip - off2 as usize) {
                 let r = count(s, ip + 4, ip + 4 - off2 as usize, end) + 4;
                 core::mem::swap(&mut off1, &mut off2);
-                short[hash_n::<MLS>(s, ip, hs)] = ip as u32;
-                long[hash_n::<8>(s, ip, hl)] = ip as u32;
+                short[hm(ip)] = w.stamp(ip);
+                long[h8(ip)] = w.stamp(ip);
                 store.push(&[], r, off1 as usize);
                 ip += r;
                 anchor = ip;
@@ -277,5 +380,5 @@ fn dfast_n<const MLS: u32>(
         }
     }
     store.lits.extend_from_slice(&s[anchor..end]);
-    *rep = [off1, off2];
+    *rep = given_back([off1, off2], saved);
 }

@@ -6,7 +6,7 @@
 use super::block::Store;
 use super::fse::highbit;
 use super::match_fast::{SEARCH_STRENGTH, Window, catch_up};
-use super::matching::{EMPTY, count, hash_n, read32};
+use super::matching::{count, hash_n, read32};
 
 /// The hash chain: heads per hash, and each position's previous one of the same hash.
 pub(crate) struct Chain<'t> {
@@ -16,6 +16,8 @@ pub(crate) struct Chain<'t> {
     pub(crate) chain_mask: usize,
     pub(crate) mls: u32,
     pub(crate) attempts: u32,
+    /// What the frame adds to positions in the tables (as [`Window::stamp`]).
+    pub(crate) base: u32,
     /// The next position to insert.
     pub(crate) next: usize,
     /// libzstd's `lazySkipping`: after long runs without a match, only the searched positions
@@ -27,16 +29,27 @@ impl Chain<'_> {
     /// Inserts every position up to `ip` (excluded) and returns the head for `ip`.
     #[inline(always)]
     fn insert<const MLS: u32>(&mut self, s: &[u8], ip: usize) -> u32 {
-        while self.next < ip {
-            let h = hash_n::<MLS>(s, self.next, self.hash_log);
-            self.prev[self.next & self.chain_mask] = self.head[h];
-            self.head[h] = self.next as u32;
-            self.next += 1;
-            if self.skipping {
-                self.next = ip;
+        // The fields in locals: behind `&mut self` they would be reloaded after every store.
+        let (head, prev) = (&mut *self.head, &mut *self.prev);
+        let (log, mask, base) = (self.hash_log, self.chain_mask, self.base);
+        let mut next = self.next;
+        if self.skipping {
+            if next < ip {
+                let h = hash_n::<MLS>(s, next, log);
+                prev[next & mask] = head[h];
+                head[h] = (next as u32).wrapping_add(base);
+                next = ip;
+            }
+        } else {
+            while next < ip {
+                let h = hash_n::<MLS>(s, next, log);
+                prev[next & mask] = head[h];
+                head[h] = (next as u32).wrapping_add(base);
+                next += 1;
             }
         }
-        self.head[hash_n::<MLS>(s, ip, self.hash_log)]
+        self.next = next;
+        head[hash_n::<MLS>(s, ip, log)].wrapping_sub(base)
     }
 
     /// The longest match at `ip` (at least 4 bytes): its length and offset base (offset + 3).
@@ -47,15 +60,17 @@ impl Chain<'_> {
         let min_chain = ip.saturating_sub(chain_size);
         let low = w.low.max(ip.saturating_sub(w.max_dist));
         let mut m = self.insert::<MLS>(s, ip);
+        let (prev, mask, base) = (&*self.prev, self.chain_mask, self.base);
         let mut ml = 3usize;
         let mut off = 0u32;
         let mut attempts = self.attempts;
-        while m != EMPTY && (m as usize) >= low && attempts > 0 {
+        while (m as usize) >= low && attempts > 0 {
             let mu = m as usize;
             if mu >= ip {
                 break;
             }
-            if s.get(mu + ml) == s.get(ip + ml) && ip + ml < w.end {
+            // libzstd's filter: the four bytes ending where a longer match would end.
+            if read32(s, mu + ml - 3) == read32(s, ip + ml - 3) {
                 let l = count(s, ip, mu, w.end);
                 if l > ml {
                     ml = l;
@@ -68,7 +83,7 @@ impl Chain<'_> {
             if mu <= min_chain {
                 break;
             }
-            m = self.prev[mu & self.chain_mask];
+            m = prev[mu & mask].wrapping_sub(base);
             attempts -= 1;
         }
         if off == 0 { (0, 0) } else { (ml, off) }

@@ -208,9 +208,10 @@ fn clevels_frames_fit_the_chunk_path() {
     }
 }
 
-/// A context reused from frame to frame writes the same frames as a new one: its tables are
-/// emptied before each frame (a stale position from the previous input would be a candidate the
-/// new frame's finder verifies against other bytes, and parse differently), whatever the level,
+/// A context reused from frame to frame writes the same frames as a new one: the entries its
+/// tables keep from earlier frames are below the frame's base and never candidates (a stale
+/// position from the previous input would be a candidate the new frame's finder verifies
+/// against other bytes, and parse differently), whatever the level,
 /// table size and input before it (a
 /// stale position checked against a stream of two symbols is a match a new context lacks).
 #[test]
@@ -226,6 +227,99 @@ fn a_reused_context_writes_the_frames_of_a_new_one() {
             let fresh = compress_with(&mut Context::new(), level, input, &[], 0).map(<[u8]>::to_vec);
             let reused = compress_with(&mut kept, level, input, &[], 0).map(<[u8]>::to_vec);
             assert!(fresh == reused, "level {level}, {} bytes", input.len());
+        }
+    }
+}
+
+/// The tables are not emptied between frames but told apart by a base added to positions that
+/// grows from frame to frame ([`super::context::Context::base`]); near 2^31 they are emptied and
+/// the base starts again at 0. Frames on both sides of that point, and frames that would cross
+/// it, are the frames of a new context.
+#[test]
+fn a_context_whose_base_nears_2_pow_31_writes_the_frames_of_a_new_one() {
+    use super::context::Context;
+    use super::frame::compress_with;
+    let text: Vec<u8> = (0..70_000u32).flat_map(|i| ((i / 5) % 241).to_le_bytes()).collect();
+    let other: Vec<u8> = noise(50_000, 13).iter().map(|b| b'a' + (b & 1)).collect();
+    for level in [1, 3, 5, 9] {
+        let mut kept = Context::new();
+        kept.base = (1 << 31) - 3 * 50_000;
+        for input in [&other[..], &text[..], &other[..], &text[..], &other[..4096]] {
+            let fresh = compress_with(&mut Context::new(), level, input, &[], 0).map(<[u8]>::to_vec);
+            let reused = compress_with(&mut kept, level, input, &[], 0).map(<[u8]>::to_vec);
+            assert!(fresh == reused, "level {level}, {} bytes, base {}", input.len(), kept.base);
+        }
+        assert!(kept.base < 1 << 20, "the base started again: {}", kept.base);
+    }
+}
+
+/// The sequences' extra bits are written as the low bits of the literal length and of the
+/// match length minus 3 (as libzstd's `BIT_addBits`), which is the value minus its code's
+/// baseline only while every baseline with extra bits is a multiple of 2^bits.
+#[test]
+fn baselines_with_extra_bits_are_multiples_of_their_range() {
+    use crate::codec::zstd::tables::{LL_BASE, LL_BITS, ML_BASE, ML_BITS};
+    for (b, n) in LL_BASE.iter().zip(LL_BITS) {
+        assert_eq!(b % (1 << n), 0, "literal length baseline {b}");
+    }
+    for (b, n) in ML_BASE.iter().zip(ML_BITS) {
+        assert_eq!((b - 3) % (1 << n), 0, "match length baseline {b}");
+    }
+}
+
+/// The entries earlier frames left in the tables are never candidates (their base is below the
+/// frame's): on random streams of 8 symbols, where fast and dfast insert few positions (so
+/// earlier frames' entries stay in many slots) and most 4-byte reads of an entry would match,
+/// a kept context writes the frames of a new one. (With the base not advanced, some of these
+/// frames differ.)
+#[test]
+fn a_reused_context_ignores_the_positions_of_earlier_frames() {
+    use super::context::Context;
+    use super::frame::compress_with;
+    for n in [8192usize, 32_768, 100_000] {
+        for level in [1, 3] {
+            for seed in 0..6u64 {
+                let symbols =
+                    |seed: u64| -> Vec<u8> { noise(n, seed).iter().map(|b| b'a' + (b & 7)).collect() };
+                let (earlier, input) = (symbols(2 * seed + 100), symbols(2 * seed + 101));
+                let mut kept = Context::new();
+                assert!(compress_with(&mut kept, level, &earlier, &[], 0).is_some());
+                let reused = compress_with(&mut kept, level, &input, &[], 0).map(<[u8]>::to_vec);
+                let fresh = compress_with(&mut Context::new(), level, &input, &[], 0).map(<[u8]>::to_vec);
+                assert!(reused == fresh, "{n} bytes, level {level}, seed {seed}");
+            }
+        }
+    }
+}
+
+/// When the base starts again at 0 the tables are emptied: entries of the frames before (their
+/// stamps near 2^31) would otherwise be taken for positions of a frame whose base comes round
+/// to them again (set here by hand; naturally after 2 GiB of frames). The first frame's entries
+/// are placed where the third frame holds the same bytes again, and the third frame repeats them
+/// once more after that: a stale entry there is a match a new context lacks (fast and dfast
+/// skip positions in random bytes, differently after another prefix).
+#[test]
+fn tables_are_emptied_when_the_base_starts_again() {
+    use super::context::Context;
+    use super::frame::compress_with;
+    const K: usize = 32 * 1024;
+    for level in [1, 3] {
+        for seed in 0..4u64 {
+            let earlier = noise(K, 2 * seed + 200);
+            let mut input = noise(K, 2 * seed + 201);
+            input.extend_from_slice(&earlier);
+            input.extend_from_slice(&earlier);
+            let mut kept = Context::new();
+            let top = (1u32 << 31) - 2 * K as u32 - 1000;
+            kept.base = top;
+            assert!(compress_with(&mut kept, level, &earlier, &[], 0).is_some());
+            assert!(compress_with(&mut kept, level, &alloc::vec![0u8; K + 1000], &[], 0).is_some());
+            assert_eq!(kept.base, K as u32 + 1000, "the second frame starts the base again");
+            // The first frame's position p now reads as K + p: the first copy of `earlier`.
+            kept.base = top - K as u32;
+            let reused = compress_with(&mut kept, level, &input, &[], 0).map(<[u8]>::to_vec);
+            let fresh = compress_with(&mut Context::new(), level, &input, &[], 0).map(<[u8]>::to_vec);
+            assert!(reused == fresh, "level {level}, seed {seed}");
         }
     }
 }

@@ -6,6 +6,7 @@
 use super::bits::BitWriter;
 use super::fse::{self, CTable, highbit};
 use crate::codec::zstd::tables::{LL_BASE, LL_BITS, LL_DEFAULT, ML_BASE, ML_BITS, ML_DEFAULT, OF_DEFAULT};
+use alloc::rc::Rc;
 use alloc::vec::Vec;
 
 /// One sequence: literals before it, the match length (at least 3) and the offset value
@@ -51,7 +52,7 @@ const fn codes<const N: usize, const B: usize>(base: &[u32; B], shift: u32) -> [
 #[derive(Clone)]
 pub(crate) enum Prev {
     None,
-    Table { norm: [i16; 53], log: u32, table: alloc::boxed::Box<CTable> },
+    Table { norm: [i16; 53], log: u32, table: Rc<CTable> },
 }
 
 /// One of the three kinds of codes: its limits and predefined table.
@@ -65,20 +66,22 @@ const LL: KindInfo = KindInfo { max_log: 9, default: &LL_DEFAULT, default_log: 6
 const OF: KindInfo = KindInfo { max_log: 8, default: &OF_DEFAULT, default_log: 5 };
 const ML: KindInfo = KindInfo { max_log: 9, default: &ML_DEFAULT, default_log: 6 };
 
-/// The predefined tables, built once per encoder.
+/// The predefined tables, built once per context (shared, as the tables a block repeats: the
+/// state carried from block to block is cloned per block and holds them by reference count).
 pub(crate) struct Defaults {
-    ll: CTable,
-    of: CTable,
-    ml: CTable,
+    ll: Rc<CTable>,
+    of: Rc<CTable>,
+    ml: Rc<CTable>,
 }
 
 impl Defaults {
     pub(crate) fn new() -> Self {
-        let mut d = Defaults { ll: CTable::new(), of: CTable::new(), ml: CTable::new() };
-        d.ll.build(&LL_DEFAULT, 6);
-        d.of.build(&OF_DEFAULT, 5);
-        d.ml.build(&ML_DEFAULT, 6);
-        d
+        let built = |norm: &[i16], log: u32| {
+            let mut t = CTable::new();
+            t.build(norm, log);
+            Rc::new(t)
+        };
+        Defaults { ll: built(&LL_DEFAULT, 6), of: built(&OF_DEFAULT, 5), ml: built(&ML_DEFAULT, 6) }
     }
 }
 
@@ -94,23 +97,16 @@ impl SeqState {
     }
 }
 
-/// The table chosen for one kind.
-enum Chosen<'a> {
-    Table(&'a CTable),
-    Owned(alloc::boxed::Box<CTable>),
-    /// No table could describe the codes (the block is then stored raw).
-    Failed,
-}
-
-/// Picks and describes the table of one kind; returns its mode and the table.
-fn select<'a>(
+/// Picks and describes the table of one kind; returns its mode and the table (`None`: no table
+/// could describe the codes, the block is then stored raw).
+fn select(
     out: &mut Vec<u8>,
     codes: &[u8],
     k: &KindInfo,
-    default: &'a CTable,
-    prev: &'a mut Prev,
+    default: &Rc<CTable>,
+    prev: &mut Prev,
     scratch: &mut Vec<u8>,
-) -> (u8, Chosen<'a>) {
+) -> (u8, Option<Rc<CTable>>) {
     let mut count = [0u32; 53];
     for &c in codes {
         count[c as usize] += 1;
@@ -123,10 +119,10 @@ fn select<'a>(
         if max_symbol < k.default.len() { fse::table_cost(k.default, k.default_log, count) } else { None };
     if most == n && !(n <= 2 && basic.is_some()) {
         out.push(codes[0]);
-        let mut t = alloc::boxed::Box::new(CTable::new());
+        let mut t = CTable::new();
         t.build_rle(codes[0]);
         *prev = Prev::None;
-        return (1, Chosen::Owned(t));
+        return (1, Some(Rc::new(t)));
     }
     let repeat = match prev {
         Prev::Table { norm, log, .. } => fse::table_cost(&norm[..], *log, count),
@@ -152,24 +148,21 @@ fn select<'a>(
     let best = [basic, repeat, fresh].into_iter().flatten().min();
     match best {
         Some(b) if Some(b) == basic => {
-            *prev = Prev::Table {
-                norm: pad(k.default),
-                log: k.default_log,
-                table: alloc::boxed::Box::new(default.clone()),
-            };
-            (0, Chosen::Table(default))
+            *prev = Prev::Table { norm: pad(k.default), log: k.default_log, table: Rc::clone(default) };
+            (0, Some(Rc::clone(default)))
         }
         Some(b) if Some(b) == repeat => match prev {
-            Prev::Table { table, .. } => (3, Chosen::Table(table)),
-            Prev::None => (0, Chosen::Failed),
+            Prev::Table { table, .. } => (3, Some(Rc::clone(table))),
+            Prev::None => (0, None),
         },
-        None => (0, Chosen::Failed),
+        None => (0, None),
         _ => {
             out.extend_from_slice(scratch);
-            let mut t = alloc::boxed::Box::new(CTable::new());
+            let mut t = CTable::new();
             t.build(&norm[..=max_symbol], log);
-            *prev = Prev::Table { norm, log, table: t.clone() };
-            (2, Chosen::Owned(t))
+            let t = Rc::new(t);
+            *prev = Prev::Table { norm, log, table: Rc::clone(&t) };
+            (2, Some(t))
         }
     }
 }
@@ -211,7 +204,7 @@ pub(crate) fn encode(out: &mut Vec<u8>, seqs: &[Seq], state: &mut SeqState, d: &
     let (m_of, t_of) = select(out, &of, &OF, &d.of, p_of, &mut scratch);
     let (m_ml, t_ml) = select(out, &ml, &ML, &d.ml, p_ml, &mut scratch);
     out[modes_at] = m_ll << 6 | m_of << 4 | m_ml << 2;
-    let (t_ll, t_of, t_ml) = (table(&t_ll)?, table(&t_of)?, table(&t_ml)?);
+    let (t_ll, t_of, t_ml) = (t_ll?, t_of?, t_ml?);
     // At most 26 state bits and 16 + 16 + 31 extra bits a sequence.
     let mut w = BitWriter::new(out, n * 12 + 8);
     let last = n - 1;
@@ -219,25 +212,18 @@ pub(crate) fn encode(out: &mut Vec<u8>, seqs: &[Seq], state: &mut SeqState, d: &
     let mut s_of = t_of.init(of[last]);
     let mut s_ll = t_ll.init(ll[last]);
     extras(&mut w, &seqs[last], ll[last], ml[last], of[last]);
-    for i in (0..last).rev() {
-        t_of.encode(&mut w, &mut s_of, of[i]);
-        t_ml.encode(&mut w, &mut s_ml, ml[i]);
-        t_ll.encode(&mut w, &mut s_ll, ll[i]);
-        extras(&mut w, &seqs[i], ll[i], ml[i], of[i]);
+    let codes = ll[..last].iter().zip(&ml[..last]).zip(&of[..last]);
+    for (seq, ((&l, &m), &o)) in seqs[..last].iter().zip(codes).rev() {
+        t_of.encode(&mut w, &mut s_of, o);
+        t_ml.encode(&mut w, &mut s_ml, m);
+        t_ll.encode(&mut w, &mut s_ll, l);
+        extras(&mut w, seq, l, m, o);
     }
     t_ml.finish(&mut w, s_ml);
     t_of.finish(&mut w, s_of);
     t_ll.finish(&mut w, s_ll);
     w.close();
     Some(())
-}
-
-fn table<'a>(c: &'a Chosen<'_>) -> Option<&'a CTable> {
-    match c {
-        Chosen::Table(t) => Some(t),
-        Chosen::Owned(t) => Some(t),
-        Chosen::Failed => None,
-    }
 }
 
 /// The extra bits of one sequence: literal length, match length, offset, after at most 33
@@ -248,8 +234,10 @@ fn extras(w: &mut BitWriter<'_>, s: &Seq, ll: u8, ml: u8, of: u8) {
     if llb + mlb > 30 {
         w.flush();
     }
-    w.add(u64::from(s.lit_len - LL_BASE[ll as usize]), llb);
-    w.add(u64::from(s.match_len - ML_BASE[ml as usize]), mlb);
+    // Every baseline with extra bits is a multiple of 2^bits (the match lengths' counted from
+    // 3): the low bits of the value are its extra bits, as libzstd's `BIT_addBits` takes them.
+    w.add(u64::from(s.lit_len), llb);
+    w.add(u64::from(s.match_len - 3), mlb);
     if 33 + llb + mlb + u32::from(of) > 63 {
         w.flush();
     }
