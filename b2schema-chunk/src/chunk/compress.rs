@@ -311,7 +311,7 @@ impl Plan<'_> {
             mine.clear();
             mine.try_reserve_exact(most).map_err(|_| alloc_error(most))?;
             let mut z = true;
-            self.write_block(j, scratch, mine, most, &mut z)?;
+            let encoded = self.write_block(j, scratch, mine, most, &mut z);
             let mut t = turn.lock().unwrap_or_else(PoisonError::into_inner);
             while t.next != j && t.stop.is_none() {
                 t = turned.wait(t).unwrap_or_else(PoisonError::into_inner);
@@ -319,6 +319,8 @@ impl Plan<'_> {
             if t.stop.is_some() {
                 return Ok(());
             }
+            // An error in turn, as the serial loop meets it (not one of a block it never writes).
+            encoded?;
             if t.out.len() + most > self.destsize {
                 // This block might meet the limit: the serial loop writes it and the rest.
                 t.stop = Some(j);
