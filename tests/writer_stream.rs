@@ -118,12 +118,13 @@ proptest! {
     /// Packing from a reader writes the same frame at every thread count, on shapes of many
     /// chunks (more than the writer keeps in flight, so that slab and chunk buffers are reused
     /// with what earlier chunks left in them), few chunks of many blocks (blocks spread over the
-    /// threads) and one chunk; chunks alternate noise, counters and zeros (chunks of unlike
+    /// threads, up to 300 blocks a chunk, the last one short when the blocks do not divide the
+    /// chunk) and one chunk; chunks alternate noise, counters and zeros (chunks of unlike
     /// sizes, memcpy and special chunks), and every frame is the whole-frame writer's.
     #[test]
     fn streamed_frames_do_not_depend_on_threads(
-        rows in 1i64..40,
-        chunk_rows in 1i32..12,
+        rows in prop_oneof![1i64..40, 100i64..240],
+        chunk_rows in prop_oneof![1i32..12, 100i32..300],
         block_rows in 1i32..6,
         codec in 0u8..30,
         filter in 0u8..3,

@@ -207,3 +207,42 @@ fn bad_parameters_are_errors_naming_them() {
     assert_eq!((e.offset, e.field), (24, "filters_meta"));
     assert!(e.to_string().contains("found 30"), "{e}");
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// Chunks of many blocks (up to 130, a short last one when the blocksize does not divide
+    /// the chunk), each block noise, a counter, a run or zeros, so blocks take unlike times and
+    /// sizes: the threads (taking blocks as they come and appending them in turn) write the
+    /// serial loop's bytes, whatever the thread count.
+    #[test]
+    fn chunks_of_many_blocks_do_not_depend_on_threads(
+        kinds in proptest::collection::vec(0u8..4, 1..12),
+        block in 64usize..1024,
+        extra in 0usize..1024,
+        p in params(),
+        nthreads in 2usize..=4,
+        seed in any::<u64>(),
+    ) {
+        let mut x = seed | 1;
+        let len = kinds.len() * 10 * block + extra;
+        let src: Vec<u8> = (0..len)
+            .map(|i| match kinds[i / block % kinds.len()] {
+                0 => {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    x as u8
+                }
+                1 => (i / 3) as u8,
+                2 => 7,
+                _ => 0,
+            })
+            .collect();
+        let p = p.with_blocksize(block);
+        let one = compress(&src, &{ let mut p = p; p.nthreads = 1; p }).unwrap();
+        let many = compress(&src, &{ let mut p = p; p.nthreads = nthreads; p }).unwrap();
+        prop_assert!(one == many, "{} threads wrote other bytes", nthreads);
+        prop_assert_eq!(chunk::decompress(&many).unwrap(), src);
+    }
+}

@@ -100,6 +100,9 @@ pub(crate) struct Scratch {
     tmp: Vec<u8>,
     /// The compressor's codec output.
     coded: Vec<u8>,
+    /// A block's streams as a compressing thread encodes them before they join the chunk.
+    #[cfg(feature = "std")]
+    pub(crate) encoded: Vec<u8>,
     /// Zeros only (grown with zeros, never handed out to be written): the plane of a stream
     /// of zeros, read where it lies.
     zeros: Vec<u8>,
@@ -133,7 +136,7 @@ impl Scratch {
     /// The capacity of the largest buffer.
     #[cfg(feature = "std")]
     fn largest(&self) -> usize {
-        [&self.a, &self.b, &self.tmp, &self.coded, &self.zeros]
+        [&self.a, &self.b, &self.tmp, &self.coded, &self.zeros, &self.encoded]
             .iter()
             .map(|v| v.capacity())
             .max()

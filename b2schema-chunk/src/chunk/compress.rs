@@ -27,10 +27,13 @@
 //! only when a block needs more; a block without filters is read in place.
 //!
 //! Blocks are independent: with `nthreads > 1` (and the `std` feature) they are filtered and
-//! compressed on scoped threads, every thread giving up as soon as the blocks encoded so far no
-//! longer fit (c-blosc2's `thread_giveup_code`), then laid out in block order, the blocks that
-//! could meet the limit by the serial loop; so the output does not depend on the thread count
-//! (c-blosc2 itself stores blocks in the order its threads finish them).
+//! compressed on the calling thread and `nthreads - 1` scoped ones, as c-blosc2's
+//! `parallel_blosc` does: each thread takes the next block, encodes it into a buffer it keeps
+//! (its scratch comes from a pool shared by the command's threads) and appends it to the chunk
+//! when the blocks before it are there, so each block is copied once, with no buffer per
+//! block. The first block that might meet the output limit stops the threads and the serial
+//! loop writes it and the rest; so the output does not depend on the thread count (c-blosc2
+//! itself stores blocks in the order its threads finish them).
 //!
 //! With [`Params::use_dict`], a zstd, lz4 or lz4hc chunk carries a dictionary made from its
 //! own filtered blocks, as c-blosc2's `use_dict` does (its samples and size limits; zstd:
@@ -40,6 +43,8 @@
 
 use alloc::vec::Vec;
 
+#[cfg(feature = "std")]
+use super::buffers::with_pooled_scratch;
 use super::buffers::{Scratch, ScratchBlocks, alloc_error, with_scratch};
 use super::header::{
     B2_USEDICT, COMPFORMAT_SHIFT, EXTENDED_HEADER_LEN, FLAG_DELTA, FLAG_DONT_SPLIT, FLAG_EXTENDED,
@@ -234,73 +239,114 @@ impl Plan<'_> {
         out[at..at + 4].copy_from_slice(&start.to_le_bytes());
     }
 
-    /// [`Plan::write_serial`] with the blocks encoded on `workers` scoped threads, each block
-    /// as if the output had room for it, then laid out in block order. All give up as soon as
-    /// the blocks encoded so far no longer fit (c-blosc2's `thread_giveup_code`): the serial
-    /// loop would stop too, as a stream under a smaller limit is the same bytes or none. A
-    /// block that might meet the limit (less room left than its raw size) and those after it
-    /// are written by the serial loop, so that the bytes are the serial loop's.
+    /// [`Plan::write_serial`] with the blocks encoded on `workers` threads (the calling one and
+    /// `workers - 1` scoped ones), as c-blosc2's `parallel_blosc` does: each thread takes the
+    /// next block, encodes it into a buffer it keeps (as if the output had room for the whole
+    /// block), waits for its turn and appends it to `out`, so every block is copied once, in
+    /// block order. A block that might meet the output limit (less room left than its raw
+    /// size) stops every thread, and it and those after it are written by the serial loop:
+    /// then the bytes are the serial loop's at any thread count (a stream under a limit it
+    /// does not meet is the same bytes).
     #[cfg(feature = "std")]
     fn write_threaded(&self, workers: usize, out: &mut Vec<u8>, zeros: &mut bool) -> Result<bool, Error> {
-        use core::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-        let room = self.destsize.saturating_sub(out.len());
-        let used = AtomicUsize::new(0);
-        let gave_up = AtomicBool::new(false);
-        // A plugin codec may write other bytes under a smaller limit: no early give-up then.
-        let may_give_up = !self.encoder.is_plugin();
-        let worker = |t: usize| -> Result<Vec<Encoded>, Error> {
-            let mut scratch = Scratch::default();
-            let mut done = Vec::new();
-            for j in (t..self.nblocks).step_by(workers) {
-                if gave_up.load(Ordering::Relaxed) {
-                    break;
+        use core::sync::atomic::AtomicUsize;
+        use std::sync::{Condvar, Mutex, PoisonError};
+        let turn = Mutex::new(Turn { next: 0, out, zeros: true, stop: None });
+        let (turned, claim) = (Condvar::new(), AtomicUsize::new(0));
+        let worker = || -> Result<(), Error> {
+            with_pooled_scratch(|scratch| {
+                let mut mine = core::mem::take(&mut scratch.encoded);
+                // A panic is this thread's error: the others must not wait for its block.
+                let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    self.encode_in_turn(&claim, &turn, &turned, scratch, &mut mine)
+                }))
+                .unwrap_or_else(|_| Err(alloc_error(0)));
+                scratch.encoded = mine;
+                if r.is_err() {
+                    // The others stop at their turn (and none waits for this thread's block).
+                    let mut t = turn.lock().unwrap_or_else(PoisonError::into_inner);
+                    t.stop.get_or_insert(self.nblocks);
+                    turned.notify_all();
                 }
-                let (bsize, nstreams) = self.block_geometry(j);
-                let most = bsize + 4 * nstreams;
-                let mut v = Vec::new();
-                v.try_reserve_exact(most).map_err(|_| alloc_error(most))?;
-                let mut z = true;
-                self.write_block(j, &mut scratch, &mut v, most, &mut z)?;
-                if may_give_up && used.fetch_add(v.len(), Ordering::Relaxed) + v.len() > room {
-                    gave_up.store(true, Ordering::Relaxed);
-                    break;
-                }
-                done.push((j, v, z));
-            }
-            Ok(done)
+                r
+            })
         };
-        let results: Vec<Result<Vec<Encoded>, Error>> = std::thread::scope(|scope| {
+        let results: Vec<Result<(), Error>> = std::thread::scope(|scope| {
             let worker = &worker;
-            let handles: Vec<_> = (0..workers).map(|t| scope.spawn(move || worker(t))).collect();
-            handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err(alloc_error(0)))).collect()
+            let handles: Vec<_> = (1..workers).map(|_| scope.spawn(worker)).collect();
+            let mine = worker();
+            let theirs = handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err(alloc_error(0))));
+            core::iter::once(mine).chain(theirs).collect()
         });
-        let mut slots: Vec<Option<(Vec<u8>, bool)>> = Vec::new();
-        slots.try_reserve_exact(self.nblocks).map_err(|_| alloc_error(self.nblocks))?;
-        slots.resize_with(self.nblocks, || None);
         for r in results {
-            for (j, v, z) in r? {
-                slots[j] = Some((v, z));
+            r?;
+        }
+        let Turn { out, zeros: z, stop, .. } = turn.into_inner().unwrap_or_else(PoisonError::into_inner);
+        *zeros &= z;
+        match stop {
+            None => Ok(true),
+            Some(j) => with_scratch(|scratch| self.write_serial(j, scratch, out, zeros)),
+        }
+    }
+
+    /// One thread of [`Plan::write_threaded`]: takes block after block (`claim`), encodes each
+    /// into `mine` and appends it to the output when the blocks before it are there.
+    #[cfg(feature = "std")]
+    fn encode_in_turn(
+        &self,
+        claim: &core::sync::atomic::AtomicUsize,
+        turn: &std::sync::Mutex<Turn<'_>>,
+        turned: &std::sync::Condvar,
+        scratch: &mut Scratch,
+        mine: &mut Vec<u8>,
+    ) -> Result<(), Error> {
+        use std::sync::PoisonError;
+        loop {
+            let j = claim.fetch_add(1, core::sync::atomic::Ordering::Relaxed);
+            if j >= self.nblocks {
+                return Ok(());
             }
-        }
-        if gave_up.load(Ordering::Relaxed) {
-            return Ok(false);
-        }
-        for (j, slot) in slots.into_iter().enumerate() {
             let (bsize, nstreams) = self.block_geometry(j);
-            let Some((v, z)) = slot.filter(|_| out.len() + bsize + 4 * nstreams <= self.destsize) else {
-                return with_scratch(|scratch| self.write_serial(j, scratch, out, zeros));
-            };
-            self.set_bstart(out, j);
-            out.extend_from_slice(&v);
-            *zeros &= z;
+            let most = bsize + 4 * nstreams;
+            mine.clear();
+            mine.try_reserve_exact(most).map_err(|_| alloc_error(most))?;
+            let mut z = true;
+            let encoded = self.write_block(j, scratch, mine, most, &mut z);
+            let mut t = turn.lock().unwrap_or_else(PoisonError::into_inner);
+            while t.next != j && t.stop.is_none() {
+                t = turned.wait(t).unwrap_or_else(PoisonError::into_inner);
+            }
+            if t.stop.is_some() {
+                return Ok(());
+            }
+            // An error in turn, as the serial loop meets it (not one of a block it never writes).
+            encoded?;
+            if t.out.len() + most > self.destsize {
+                // This block might meet the limit: the serial loop writes it and the rest.
+                t.stop = Some(j);
+            } else {
+                self.set_bstart(t.out, j);
+                t.out.extend_from_slice(mine);
+                t.zeros &= z;
+                t.next += 1;
+            }
+            turned.notify_all();
         }
-        Ok(true)
     }
 }
 
-/// A block encoded on a thread: its index, its bytes, whether its streams are all runs of zeros.
+/// The output of [`Plan::write_threaded`] as its threads share it.
 #[cfg(feature = "std")]
-type Encoded = (usize, Vec<u8>, bool);
+struct Turn<'o> {
+    /// The block appended next.
+    next: usize,
+    out: &'o mut Vec<u8>,
+    /// Whether every stream appended so far is a run of zeros.
+    zeros: bool,
+    /// The block the serial loop takes on from (none: every block is appended by the threads;
+    /// `nblocks` after an error).
+    stop: Option<usize>,
+}
 
 /// The byte every byte of `data` equals, if any (c-blosc2's `get_run`), 32 bytes at a time.
 fn run_value(data: &[u8]) -> Option<u8> {

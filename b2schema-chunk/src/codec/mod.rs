@@ -290,13 +290,6 @@ impl<'r> Encoder<'r> {
         Encoder { blosclz_1x: Some(split), ..self }
     }
 
-    /// Whether a registered plugin codes the streams (its output under a smaller limit may
-    /// differ).
-    #[cfg(feature = "std")]
-    pub(crate) fn is_plugin(&self) -> bool {
-        self.plugin.is_some()
-    }
-
     /// The codec's format version for byte 1 of the header (`versionlz`).
     pub(crate) fn version(&self) -> u8 {
         self.plugin.map_or(fields::CODEC_VERSION_FORMAT, |(p, _)| p.version())
