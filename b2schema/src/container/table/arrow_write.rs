@@ -449,8 +449,8 @@ fn value(a: &dyn Array, r: usize, depth: usize) -> Result<Option<Value>> {
             Some(Value::Array(out))
         }
         DataType::Dictionary(..) => {
-            let Some((key, values)) = dictionary_at(a, r) else { return Ok(None) };
-            match key {
+            let Some((at, values)) = dictionary_keys(a) else { return Ok(None) };
+            match at(r) {
                 Some(k) if k < values.len() => value(values.as_ref(), k, depth + 1)?,
                 _ => Some(Value::Nil),
             }
@@ -567,26 +567,30 @@ fn cells_into(a: &dyn Array, mut out: Vec<Value>) -> Option<Vec<Value>> {
     Some(out)
 }
 
-/// The key of row `r` (`None`: null or negative) and the values of a dictionary array, whatever
-/// the keys' integer type.
-fn dictionary_at(a: &dyn Array, r: usize) -> Option<(Option<usize>, arrow_array::ArrayRef)> {
+/// A row's key (`None`: null or negative), looked up in a dictionary array's keys.
+type KeyAt<'a> = Box<dyn Fn(usize) -> Option<usize> + 'a>;
+
+/// The keys (a lookup by row) and the values of a dictionary array, whatever the keys' integer
+/// type: the array cast once, each row's key read in place.
+fn dictionary_keys(a: &dyn Array) -> Option<(KeyAt<'_>, arrow_array::ArrayRef)> {
     use arrow_array::types::{UInt8Type as U8, UInt16Type as U16, UInt32Type as U32, UInt64Type as U64};
-    macro_rules! key {
+    macro_rules! keys {
         ($($t:ty),*) => {$(
             if let Some(d) = a.as_dictionary_opt::<$t>() {
                 let k = d.keys();
-                let key = (r < k.len() && k.is_valid(r)).then(|| usize::try_from(k.value(r)).ok()).flatten();
-                return Some((key, d.values().clone()));
+                let at = move |r: usize| {
+                    (r < k.len() && k.is_valid(r)).then(|| usize::try_from(k.value(r)).ok()).flatten()
+                };
+                return Some((Box::new(at), d.values().clone()));
             }
         )*};
     }
-    key!(Int8Type, Int16Type, Int32Type, Int64Type, U8, U16, U32, U64);
+    keys!(Int8Type, Int16Type, Int32Type, Int64Type, U8, U16, U32, U64);
     None
 }
 
-/// The keys (`None`: null or negative) and the values of a dictionary array, whatever the
-/// keys' integer type.
+/// The keys (`None`: null or negative) and the values of a dictionary array.
 fn dictionary(a: &dyn Array) -> Option<(Vec<Option<usize>>, arrow_array::ArrayRef)> {
-    let (_, values) = dictionary_at(a, 0)?;
-    Some(((0..a.len()).map(|r| dictionary_at(a, r).and_then(|(k, _)| k)).collect(), values))
+    let (at, values) = dictionary_keys(a)?;
+    Some(((0..a.len()).map(at).collect(), values))
 }
