@@ -1,6 +1,7 @@
 """`b2schema append` of N slabs of about 1 MB into one .b2nd, one process per slab (each slab a
 synced change) and one process for all (`b2schema append slab.npy x N out.b2nd`: a synced change
-per 64 MiB of rows), against python-blosc2's `resize` + `__setitem__` loop in one process (the
+per 64 MiB of rows) and a Rust loop (examples/append_loop.rs: one process, `ArrayMut::append` per
+slab, each slab a synced change), against python-blosc2's `resize` + `__setitem__` loop in one process (the
 acquisition loop of issue 50; python-blosc2 syncs nothing).
 
     PY=$(scripts/pyenv.sh) && BENCH_DIR=/some/disk "$PY" scripts/bench_append.py --slabs 1000 --reps 3
@@ -45,6 +46,14 @@ def ours_one_command(exe, slab_path, out, n):
     return time.perf_counter() - start
 
 
+def ours_rust_loop(loop_exe, raw_path, out, n):
+    # One Rust process holding the array open, as an acquisition service would: each slab its
+    # own crash-safe change (examples/append_loop.rs, `ArrayMut::append` per slab).
+    start = time.perf_counter()
+    subprocess.run([loop_exe, out, raw_path, "128", "1024", str(n)], check=True, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
 def python_loop(slab, out, n, chunks, blocks):
     start = time.perf_counter()
     a = blosc2.asarray(slab, urlpath=out, mode="w", chunks=chunks, blocks=blocks)
@@ -62,7 +71,9 @@ def main():
     p.add_argument("--slabs", type=int, default=1000)
     p.add_argument("--reps", type=int, default=3)
     p.add_argument("--exe", default=os.path.join(ROOT, "target", "release", "b2schema"))
-    p.add_argument("--side", choices=["ours", "ours-one", "python"],
+    p.add_argument("--loop-exe", default=os.path.join(ROOT, "target", "release", "examples", "append_loop"),
+                   help="`cargo build --release --example append_loop`")
+    p.add_argument("--side", choices=["ours", "ours-one", "rust-loop", "python"],
                    help="run one side once, no check (to time it as a whole process)")
     p.add_argument("--chunks", default="128,1024", help="python-blosc2's chunks for --side python")
     p.add_argument("--blocks", default="16,1024", help="python-blosc2's blocks for --side python")
@@ -73,42 +84,51 @@ def main():
     slab = (np.sin(x) * 100 + rng.normal(0, 0.01, x.size)).round(2).reshape(128, 1024)
     slab_path = os.path.join(work, "slab.npy")
     np.save(slab_path, slab)
+    raw_path = os.path.join(work, "slab.f64")
+    slab.astype("<f8").tofile(raw_path)
     if args.side:
         out = os.path.join(work, "out.b2nd")
         if args.side == "ours":
             ours(args.exe, slab_path, out, args.slabs)
         elif args.side == "ours-one":
             ours_one_command(args.exe, slab_path, out, args.slabs)
+        elif args.side == "rust-loop":
+            ours_rust_loop(args.loop_exe, raw_path, out, args.slabs)
         else:
             shape = lambda s: tuple(int(v) for v in s.split(","))
             python_loop(slab, out, args.slabs, shape(args.chunks), shape(args.blocks))
         shutil.rmtree(work)
         return 0
-    t_ours, t_one, t_py = [], [], []
+    t_ours, t_one, t_loop, t_py = [], [], [], []
     for _ in range(args.reps):
-        o, o1, t = (os.path.join(work, n) for n in ("ours.b2nd", "ours-one.b2nd", "theirs.b2nd"))
-        for f in (o, o1, t):
+        o, o1, ol, t = (os.path.join(work, n) for n in ("ours.b2nd", "ours-one.b2nd", "ours-loop.b2nd", "theirs.b2nd"))
+        for f in (o, o1, ol, t):
             if os.path.exists(f):
                 os.remove(f)
         t_ours.append(ours(args.exe, slab_path, o, args.slabs))
         t_one.append(ours_one_command(args.exe, slab_path, o1, args.slabs))
+        t_loop.append(ours_rust_loop(args.loop_exe, raw_path, ol, args.slabs))
         a = blosc2.open(o)
         t_py.append(python_loop(slab, t, args.slabs, a.chunks, a.blocks))
     b = blosc2.open(t)
-    for f in (o, o1):
+    for f in (o, o1, ol):
         a = blosc2.open(f)
+        assert (a.chunks, a.blocks) == (blosc2.open(o).chunks, blosc2.open(o).blocks), f
         assert a.shape == b.shape == (128 * args.slabs, 1024), (a.shape, b.shape)
         for i in range(0, a.shape[0], 128 * 50):
             assert np.array_equal(a[i : i + 128], b[i : i + 128]), i
         assert np.array_equal(a[-128:], slab)
     mo, m1, mp = statistics.median(t_ours), statistics.median(t_one), statistics.median(t_py)
+    ml = statistics.median(t_loop)
     runs = lambda ts: ", ".join(f"{v:.2f}" for v in ts)
     print(f"chunks {a.chunks} blocks {a.blocks}; files: ours {os.path.getsize(o) >> 20} MiB, "
           f"python-blosc2 {os.path.getsize(t) >> 20} MiB; load {os.getloadavg()[0]:.1f}")
     print(f"b2schema append, a process per slab x{args.slabs}: {mo:.2f} s (runs {runs(t_ours)})")
     print(f"b2schema append, one command for all {args.slabs}: {m1:.2f} s (runs {runs(t_one)})")
+    print(f"ArrayMut::append loop in one Rust process x{args.slabs}: {ml:.2f} s (runs {runs(t_loop)})")
     print(f"python-blosc2 resize + setitem x{args.slabs}: {mp:.2f} s (runs {runs(t_py)})")
-    print(f"ratio ours / python-blosc2: a process per slab {mo / mp:.2f}, one command {m1 / mp:.2f}")
+    print(f"ratio ours / python-blosc2: a process per slab {mo / mp:.2f}, one command {m1 / mp:.2f}, "
+          f"Rust loop {ml / mp:.2f}")
     shutil.rmtree(work)
 
 

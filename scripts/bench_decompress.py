@@ -17,7 +17,8 @@
    (python-blosc2's default chunks and blocks: few large chunks) whole, python-blosc2's ``arr[()]``
    against ``benches/slice_bench`` reading bytes (``ArrayReader::read``) and typed values
    (``read_as::<f64>`` or ``read_as::<f32>``) and bytes into a kept buffer (``into``: no page
-   faults of a new result), at 1 and 2 threads on both sides; and python-blosc2 once more with
+   faults of a new result), at 1 and 2 threads on both sides, the typed read once more with
+   glibc's huge pages (``GLIBC_TUNABLES=glibc.malloc.hugetlb=1``); and python-blosc2 once more with
    numpy's huge pages off (numpy madvises its large arrays: their first writes fault 2 MiB pages).
 """
 
@@ -52,8 +53,9 @@ CLIMATE_SHAPE = (1200, 181, 360)
 EXES = {}
 
 
-def run_tool(name, *args):
-    out = subprocess.run([EXES[name], *args], check=True, capture_output=True, text=True)
+def run_tool(name, *args, env=None):
+    out = subprocess.run([EXES[name], *args], check=True, capture_output=True, text=True,
+                         env=None if env is None else {**os.environ, **env})
     return out.stdout
 
 
@@ -138,6 +140,11 @@ def whole(reps):
             typed = "f32" if rows.dtype == np.float32 else "f64"
             ours = {m: json.loads(run_tool("slice_bench", path, "", str(reps), str(nthreads), m))
                     for m in ("bytes", typed, "into")}
+            # The typed read again with glibc's malloc asking for huge pages for its large blocks
+            # (glibc >= 2.35; docs/reading.md), as numpy asks for its arrays.
+            ours[f"{typed}, GLIBC_TUNABLES=glibc.malloc.hugetlb=1"] = json.loads(
+                run_tool("slice_bench", path, "", str(reps), str(nthreads), typed,
+                         env={"GLIBC_TUNABLES": "glibc.malloc.hugetlb=1"}))
             after = py_time(fn, reps)
             py = statistics.median([before, after])
             # numpy asks the kernel for huge pages (madvise) for its arrays of 4 MiB and more, which

@@ -28,6 +28,10 @@ mod read_http;
 #[allow(dead_code)]
 mod derive_layout;
 
+#[path = "../examples/append_loop.rs"]
+#[allow(dead_code)]
+mod append_loop;
+
 #[path = "../examples/own_transport.rs"]
 #[allow(dead_code)]
 mod own_transport;
@@ -70,6 +74,18 @@ fn own_transport_reads_through_its_client() {
     own_transport::run().unwrap();
 }
 
+#[test]
+fn append_loop_grows_the_array_slab_by_slab() {
+    let dir = std::env::temp_dir().join(format!("b2schema-example-append-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("acq.b2nd");
+    let slab = append_loop::sine_slab(3, 5);
+    assert_eq!(append_loop::run(&path, &slab, 5, 4).unwrap(), [12, 5]);
+    let all: Vec<f64> = b2schema::open(&path).unwrap().read_as(":").unwrap();
+    assert_eq!(all, slab.repeat(4));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Every file of `examples/` is run above: a new example without a test here fails.
 #[test]
 fn every_example_is_run() {
@@ -81,6 +97,7 @@ fn every_example_is_run() {
         "read_http",
         "derive_layout",
         "own_transport",
+        "append_loop",
     ];
     let mut found: Vec<String> = std::fs::read_dir(repo_root().join("examples"))
         .unwrap()

@@ -77,8 +77,10 @@ impl Roots {
             return if rel.is_empty() { Ok(base.clone()) } else { Err("a path under a URL root".into()) };
         }
         let rel_path = Path::new(rel);
-        if rel.contains('\\') || rel.contains('\0') {
-            return Err("a path with a backslash or a NUL".into());
+        // A backslash is a separator on Windows only; elsewhere it is a character of a name
+        // (python-blosc2 writes `_indexes/c0.a\.b/` for a struct field `a.b`).
+        if (cfg!(windows) && rel.contains('\\')) || rel.contains('\0') {
+            return Err("a path with a backslash (Windows) or a NUL".into());
         }
         if !rel.is_empty() {
             for c in rel.split('/') {
@@ -132,7 +134,7 @@ impl Roots {
                     let walk::Found::Frame(p) = found else { return None };
                     // Not a link out of the root.
                     let path = p.canonicalize().ok().filter(|c| c.starts_with(base))?;
-                    let rel = p.strip_prefix(base).ok()?.to_string_lossy().replace('\\', "/");
+                    let rel = rel_string(p.strip_prefix(base).ok()?);
                     Some((rel, path))
                 })
                 .collect();
@@ -141,6 +143,13 @@ impl Roots {
         }
         out
     }
+}
+
+/// A relative path as the viewer names it: its components joined by `/` (a backslash inside a
+/// name on Unix stays a character of that name).
+pub fn rel_string(rel: &Path) -> String {
+    let parts: Vec<_> = rel.components().map(|c| c.as_os_str().to_string_lossy()).collect();
+    parts.join("/")
 }
 
 #[cfg(test)]
@@ -172,6 +181,16 @@ mod tests {
         assert!(Roots::new(&[PathBuf::from("http://h/a b")]).is_err());
         let listed: Vec<String> = roots.list().into_iter().map(|e| e.rel).collect();
         assert_eq!(listed, ["sub/a.b2nd"]);
+        // A backslash inside a name (python-blosc2's escaped dot): listed and served as it is.
+        #[cfg(unix)]
+        {
+            std::fs::create_dir_all(root.join("c0.a\\.b")).unwrap();
+            std::fs::write(root.join("c0.a\\.b/s.b2nd"), b"x").unwrap();
+            let listed: Vec<String> = roots.list().into_iter().map(|e| e.rel).collect();
+            assert_eq!(listed, ["c0.a\\.b/s.b2nd", "sub/a.b2nd"]);
+            assert!(roots.resolve(0, "c0.a\\.b/s.b2nd").is_ok());
+            assert!(roots.resolve(0, "c0.a\\..\\..\\secret").is_err());
+        }
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -78,9 +78,7 @@ pub fn store_json(store: Store) -> Result<StoreAnswer, NoAnswer> {
     let mut members = Vec::new();
     for m in store.members() {
         let file = match &m.place {
-            Place::File(p) => {
-                p.strip_prefix(store.path()).ok().map(|rel| rel.to_string_lossy().replace('\\', "/"))
-            }
+            Place::File(p) => p.strip_prefix(store.path()).ok().map(super::paths::rel_string),
             _ => None,
         };
         let described = match store.describe(&m.key) {
