@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 secs=${1:-600}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(frame chunk derived value b2nd dtype dump roundtrip cli npy serve_request zstd zstd_encode store)
+[ ${#targets[@]} -eq 0 ] && targets=(frame chunk derived value b2nd dtype dump roundtrip cli npy serve_request zstd zstd_encode store edit)
 export RUSTC_BOOTSTRAP=1
 mkdir -p fuzz/logs
 cargo fuzz build >/dev/null 2>&1 || { echo "cargo fuzz build failed" >&2; exit 1; }

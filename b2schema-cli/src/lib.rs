@@ -41,6 +41,7 @@ pub mod text;
 pub mod verify;
 pub mod vlmeta;
 pub mod walk;
+pub mod writeback;
 
 /// How a command ends when it does not succeed: mapped once to what the user sees (the text on
 /// stderr) and the exit code ([`Failure::exit_code`]).

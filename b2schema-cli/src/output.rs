@@ -46,6 +46,8 @@ pub struct AtomicFile {
     file: Option<io::BufWriter<File>>,
     /// The object-store URL the temporary file is uploaded to on commit (instead of renamed).
     upload: Option<String>,
+    /// The temporary file synced in the background as it grows (renamed destinations only).
+    writeback: Option<crate::writeback::WriteBack>,
 }
 
 /// `true` when `a` and `b` are the same file (device and inode).
@@ -131,6 +133,7 @@ impl AtomicFile {
                     tmp: None,
                     file: Some(io::BufWriter::with_capacity(1 << 20, f)),
                     upload: None,
+                    writeback: None,
                 });
             }
         }
@@ -151,6 +154,7 @@ impl AtomicFile {
                         named,
                         inputs,
                         tmp: Some(tmp),
+                        writeback: crate::writeback::WriteBack::start(&f),
                         file: Some(io::BufWriter::with_capacity(1 << 20, f)),
                         upload: None,
                     });
@@ -182,6 +186,7 @@ impl AtomicFile {
                         tmp: Some(tmp),
                         file: Some(io::BufWriter::with_capacity(1 << 20, f)),
                         upload: Some(url.to_string()),
+                        writeback: None,
                     });
                 }
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
@@ -206,6 +211,9 @@ impl AtomicFile {
             return crate::objects::upload(&url, &tmp, len)
                 .map_err(|e| Failure::at(&self.named, e.without_file()));
         }
+        if let Some(wb) = self.writeback.take() {
+            wb.finish().map_err(|e| Failure::at(&self.named, e))?;
+        }
         file.sync_all().map_err(|e| Failure::at(&self.named, e))?;
         drop(file);
         refuse_inputs(&self.dest, &self.named, &self.inputs)?;
@@ -223,10 +231,14 @@ impl AtomicFile {
 
 impl Write for AtomicFile {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        match &mut self.file {
-            Some(f) => f.write(buf),
-            None => Err(io::Error::other("committed")),
+        let n = match &mut self.file {
+            Some(f) => f.write(buf)?,
+            None => return Err(io::Error::other("committed")),
+        };
+        if let Some(wb) = &mut self.writeback {
+            wb.wrote(n);
         }
+        Ok(n)
     }
 
     fn flush(&mut self) -> io::Result<()> {
@@ -250,6 +262,7 @@ impl io::Seek for AtomicFile {
 impl Drop for AtomicFile {
     fn drop(&mut self) {
         drop(self.file.take());
+        drop(self.writeback.take());
         if let Some(tmp) = &self.tmp {
             let _ = std::fs::remove_file(tmp);
         }
