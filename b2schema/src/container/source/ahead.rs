@@ -315,19 +315,22 @@ impl<B: AsRef<[u8]>> Stream<B> {
             }
             if end <= st.next {
                 copy_out(&st.segs, at, buf);
-                if end > st.hi_read {
-                    st.hi_read = end;
-                    // Drops what lies more than half the budget behind the furthest read.
-                    let keep_from = end.saturating_sub(self.half);
-                    while st.segs.front().is_some_and(|(s, b)| s + b.as_ref().len() as u64 <= keep_from) {
-                        if let Some((s, b)) = st.segs.pop_front() {
-                            st.lo = s + b.as_ref().len() as u64;
-                            if st.spares.len() < st.max_spares && !st.done {
-                                st.spares.push(b);
-                            }
+                let mut moved = end > st.hi_read;
+                st.hi_read = st.hi_read.max(end);
+                // Drops what lies more than half the budget behind the furthest read (served, or
+                // waited for: a read that waited moves it before it is served).
+                let keep_from = st.hi_read.saturating_sub(self.half);
+                while st.segs.front().is_some_and(|(s, b)| s + b.as_ref().len() as u64 <= keep_from) {
+                    if let Some((s, b)) = st.segs.pop_front() {
+                        st.lo = s + b.as_ref().len() as u64;
+                        moved = true;
+                        if st.spares.len() < st.max_spares && !st.done {
+                            st.spares.push(b);
                         }
                     }
-                    drop(st);
+                }
+                drop(st);
+                if moved {
                     self.notify_room();
                 }
                 return Ok(Served::Yes);
@@ -491,5 +494,29 @@ mod tests {
         assert_eq!(pushed, 1001, "the last part cut at the stop");
         // Behind what is kept: fetched by the read itself.
         assert_eq!(s.serve(0, &mut buf, Duration::from_secs(5), late).unwrap(), Served::No);
+    }
+
+    /// Reads that wait for the bytes (the producer behind them) drop what lies behind them
+    /// too: what is kept stays within the budget.
+    #[test]
+    fn reads_that_wait_for_a_stream_keep_it_within_its_budget() {
+        let s: Arc<Stream<Vec<u8>>> = Stream::new(0..2000, 100, None);
+        let producer = {
+            let s = s.clone();
+            std::thread::spawn(move || {
+                while let Room::Open { next, .. } = s.wait_room() {
+                    std::thread::sleep(Duration::from_micros(200));
+                    s.push((next..next + 7).map(|b| b as u8).collect(), cut);
+                }
+            })
+        };
+        let mut buf = [0u8; 10];
+        let late = || Error::invalid("bytes", "in time", "none", 0);
+        for read in 0..200u64 {
+            assert_eq!(s.serve(read * 10, &mut buf, Duration::from_secs(5), late).unwrap(), Served::Yes);
+            assert_eq!(buf[0], (read * 10) as u8);
+            assert!(s.held() <= 100 + 2 * 7, "{} held after the read at {}", s.held(), read * 10);
+        }
+        producer.join().unwrap();
     }
 }
