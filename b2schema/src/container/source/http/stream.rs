@@ -122,7 +122,8 @@ impl Ahead {
         range: Range<u64>,
     ) -> Option<Arc<Stream>> {
         let stream = Stream::new(range.clone(), src.options.readahead, None);
-        stream.keep_spares(usize::try_from(src.options.readahead / part_len(&stream)).unwrap_or(0) + 1);
+        let parts = usize::try_from(src.options.readahead / part_len(&stream)).unwrap_or(usize::MAX);
+        stream.keep_spares(parts.saturating_add(1));
         let (client, s, health) = (src.client(), stream.clone(), self.health.clone());
         let producer = move || {
             match client.stream_into(&s, range) {
