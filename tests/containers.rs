@@ -24,6 +24,7 @@ mod malformed;
 mod nd_codecs_hostile;
 mod remote;
 mod remote_stores;
+mod remote_stream;
 mod remote_tls;
 mod store_edits;
 mod stores;

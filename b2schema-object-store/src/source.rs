@@ -11,7 +11,9 @@ use b2schema::{Error, Limits, Result};
 use futures_util::{StreamExt, TryStreamExt};
 use tokio::runtime::Runtime;
 
-use crate::ahead::{Ahead, Served, Stream};
+use b2schema::source::ahead::Served;
+
+use crate::ahead::{Ahead, Stream};
 use crate::get::Getter;
 use crate::options::ObjectOptions;
 use crate::url::ObjectUrl;
@@ -32,9 +34,7 @@ pub struct ObjectSource {
 impl Drop for ObjectSource {
     /// Stops the read-ahead streams' tasks (the runtime, dropped next, ends the rest).
     fn drop(&mut self) {
-        for s in &self.lock_ahead().streams {
-            s.stop_task();
-        }
+        self.lock_ahead().stop_all();
     }
 }
 
@@ -139,6 +139,14 @@ impl ObjectSource {
         self.ahead.lock().unwrap_or_else(|p| p.into_inner())
     }
 
+    /// The bytes at `at` from stream `s`, waiting for them while it brings them (within the
+    /// deadline of a request of their length).
+    fn served(&self, s: &Stream, at: u64, buf: &mut [u8]) -> Result<Served> {
+        let r = at..at + buf.len() as u64;
+        let late = || self.get.err(&r, "read-ahead bytes within", "the deadline", "none in time");
+        s.serve(at, buf, self.get.deadline(buf.len() as u64), late)
+    }
+
     fn check_range(&self, at: u64, len: usize) -> Result<Range<u64>> {
         let r = at..at.saturating_add(len as u64);
         if at.checked_add(len as u64).is_none_or(|end| end > self.len) {
@@ -177,7 +185,7 @@ impl ReadAt for ObjectSource {
                 // starts, its body read as the reads move on.
                 let stop = ahead.stop_for(offset, planned.map_or(self.len, |p| p.end.max(end)).min(self.len));
                 if stop >= end {
-                    let s = Stream::start(&self.get, &self.runtime, offset..stop, readahead);
+                    let s = crate::ahead::start(&self.get, &self.runtime, offset..stop, readahead);
                     ahead.add(s.clone());
                     stream = Some(s);
                 }
@@ -185,7 +193,7 @@ impl ReadAt for ObjectSource {
         }
         drop(ahead);
         if let Some(s) = stream
-            && let Served::Yes = s.serve(&self.get, offset, buf, self.get.deadline(buf.len() as u64))?
+            && let Served::Yes = self.served(&s, offset, buf)?
         {
             return Ok(());
         }
@@ -204,7 +212,7 @@ impl ReadAt for ObjectSource {
             self.check_range(*at, buf.len())?;
             let stream = self.lock_ahead().stream_for(*at, near);
             if let Some(s) = stream
-                && let Served::Yes = s.serve(&self.get, *at, buf, self.get.deadline(buf.len() as u64))?
+                && let Served::Yes = self.served(&s, *at, buf)?
             {
                 continue;
             }
@@ -266,7 +274,7 @@ impl ReadAt for ObjectSource {
         // ahead of it start their own.
         if readahead > 0 && plan.start < plan.end && ahead.stream_for(plan.start, readahead / 2).is_none() {
             let stop = ahead.stop_for(plan.start, plan.end);
-            let s = Stream::start(&self.get, &self.runtime, plan.start..stop, readahead);
+            let s = crate::ahead::start(&self.get, &self.runtime, plan.start..stop, readahead);
             ahead.add(s);
         }
     }

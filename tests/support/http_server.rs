@@ -39,6 +39,20 @@ pub enum Misbehave {
     Trickle,
     /// The `Content-Range` asked, but a `Content-Length` and a body twice its length.
     LongBody,
+    /// Bodies of at most this many bytes as it should; a longer one (a whole read's stream) with
+    /// the fault.
+    Over(u64, BodyFault),
+}
+
+/// How a long body goes wrong ([`Misbehave::Over`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BodyFault {
+    /// Half of it sent, then the connection closed.
+    Cut,
+    /// The range a byte later than the one asked, said so in its `Content-Range`.
+    Shifted,
+    /// The head, then the body a byte every 50 ms.
+    Trickle,
 }
 
 struct Shared {
@@ -287,6 +301,38 @@ fn serve(conn: TcpStream, s: &Shared) -> std::io::Result<()> {
                 continue;
             }
         };
+        if let Misbehave::Over(n, fault) = mode
+            && b - a + 1 > n
+        {
+            let (a, b) = if fault == BodyFault::Shifted { (a + 1, (b + 1).min(len - 1)) } else { (a, b) };
+            let body = &file[a as usize..=b as usize];
+            write!(
+                out,
+                "HTTP/1.1 206 Partial Content\r\nContent-Range: bytes {a}-{b}/{len}\r\nContent-Length: {}\r\n\r\n",
+                body.len()
+            )?;
+            match fault {
+                BodyFault::Cut => {
+                    s.bytes.fetch_add(body.len() as u64 / 2, Ordering::SeqCst);
+                    out.write_all(&body[..body.len() / 2])?;
+                    return Ok(());
+                }
+                BodyFault::Shifted => {
+                    s.bytes.fetch_add(body.len() as u64, Ordering::SeqCst);
+                    out.write_all(body)?;
+                    continue;
+                }
+                BodyFault::Trickle => {
+                    for b in body {
+                        out.flush()?;
+                        std::thread::sleep(std::time::Duration::from_millis(50));
+                        s.bytes.fetch_add(1, Ordering::SeqCst);
+                        out.write_all(&[*b])?;
+                    }
+                    continue;
+                }
+            }
+        }
         let body = &file[a as usize..=b as usize];
         let shown = if mode == Misbehave::WrongRange { (a, b.saturating_sub(1)) } else { (a, b) };
         if mode == Misbehave::LongBody {

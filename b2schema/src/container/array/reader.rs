@@ -597,10 +597,12 @@ pub(super) fn fetch_ahead(
         return Ok(());
     }
     let (f, start, _) = file.chunk_file(loc)?;
+    // The buffer of the chunk before, its bytes overwritten: only what it lacks is zeroed.
     let mut bytes = keep.unwrap_or_default();
-    bytes.clear();
+    bytes.truncate(span.len());
     let what = "a chunk's blocks fetched at once";
-    crate::container::limits::try_reserve(&mut bytes, span.len(), what, start as usize)?;
+    let lacking = span.len() - bytes.len();
+    crate::container::limits::try_reserve(&mut bytes, lacking, what, start as usize)?;
     bytes.resize(span.len(), 0);
     let at = start + span.start as u64;
     crate::container::frame::pread(&f, at, &mut bytes, &mut stats.bytes_read)?;

@@ -12,6 +12,7 @@
 //! # Ok::<(), b2schema::Error>(())
 //! ```
 
+pub mod ahead;
 #[cfg(feature = "http")]
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub mod http;
@@ -131,7 +132,8 @@ pub trait ReadAt: Send + Sync + core::fmt::Debug {
 
     /// A hint: the reads to come go through `range` about in order (a whole array read chunk
     /// after chunk, on one thread or several). A remote source may fetch ahead of them in large
-    /// pieces (`b2schema-object-store` does); the others ignore it. Nothing is read here.
+    /// pieces (the HTTP source and `b2schema-object-store` do, by [`ahead`]); the others ignore
+    /// it. Nothing is read here.
     fn will_read(&self, range: core::ops::Range<u64>) {
         let _ = range;
     }

@@ -14,6 +14,7 @@
 
 pub mod proxy;
 mod response;
+mod stream;
 #[cfg(feature = "https")]
 #[cfg_attr(docsrs, doc(cfg(feature = "https")))]
 pub mod tls;
@@ -58,6 +59,18 @@ pub struct HttpOptions {
     /// test's CA); `None`: the file the environment's `SSL_CERT_FILE` names, if any (feature
     /// `https`). Default `None`.
     pub ca_file: Option<PathBuf>,
+    /// The memory of the read-ahead of a whole read (`ReadAt::will_read`, which a whole array
+    /// read announces): one ranged GET to the end of what is announced, on a connection of its
+    /// own, its body read by a thread in the background while the reads consume it, at most
+    /// half this ahead of the furthest read and half behind it (the thread stops reading while
+    /// it is that far ahead; the server waits). Each part of the body (at most 1 MiB) within the
+    /// timeout plus a second per 64 KiB; bytes received count against the budget as any. A
+    /// stream that fails on a transient fault (a cut body, a part late) leaves its reads to
+    /// ranged requests; after two, no more streams. A final fault (an answer other than the
+    /// range asked, the budget spent) is the error of the read waiting for it, or of the next.
+    /// At most four streams at once (threads of one read that are far apart). 0: no
+    /// read-ahead. Default 64 MiB.
+    pub readahead: u64,
 }
 
 impl Default for HttpOptions {
@@ -70,6 +83,7 @@ impl Default for HttpOptions {
             max_idle: 8,
             proxy_from_env: true,
             ca_file: None,
+            readahead: 64 << 20,
         }
     }
 }
@@ -89,6 +103,9 @@ pub struct HttpSource {
     /// Ranges fetched when opening (the prefix, the suffix), served from memory afterwards.
     kept: Vec<(u64, Vec<u8>)>,
     session: Session,
+    /// The runs of reads through the file and their read-ahead streams
+    /// ([`HttpOptions::readahead`]).
+    ahead: stream::Ahead,
 }
 
 /// What the sources that read one frame (a sparse frame's index and its chunk files) share:
@@ -184,6 +201,7 @@ impl HttpSource {
                 limits,
                 kept: Vec::new(),
                 session: session.clone(),
+                ahead: stream::Ahead::default(),
             };
             let want = options.prefix.max(1);
             return match src.get(0, want, true)? {
@@ -220,7 +238,7 @@ impl HttpSource {
                 Got::Part(bytes, total) if bytes.len() as u64 != total => {
                     src.ranged(bytes, total, want, ends).map(Opened::Ranged)
                 }
-                Got::Part(bytes, _) | Got::Whole(bytes) => Ok(Opened::Whole(bytes, src.session)),
+                Got::Part(bytes, _) | Got::Whole(bytes) => Ok(Opened::Whole(bytes, src.session.clone())),
             };
         }
     }
@@ -254,6 +272,17 @@ impl HttpSource {
 
     /// `want` bytes at `at` (fewer only when `first` and the file is shorter), with retries.
     fn get(&self, at: u64, want: u64, first: bool) -> Result<Got> {
+        self.retried(at, want, |last| self.attempt(at, last, first))
+    }
+
+    /// `attempt` (given the range's last byte), counted as a request, and again on transient
+    /// failures, at most [`HttpOptions::retries`] more times.
+    fn retried<T>(
+        &self,
+        at: u64,
+        want: u64,
+        mut once: impl FnMut(u64) -> core::result::Result<T, Failure>,
+    ) -> Result<T> {
         let last = at
             .checked_add(want.saturating_sub(1))
             .ok_or_else(|| self.err(at, want, "a range", "inside 64 bits", "past it"))?;
@@ -265,7 +294,7 @@ impl HttpSource {
             let n = self.session.0.requests.fetch_add(1, Ordering::Relaxed) + 1;
             Limits::check("HTTP requests", n, Limit::Requests, self.limits.max_requests(), at as usize)
                 .map_err(|e| e.in_file(self.range_text(at, last)))?;
-            match self.attempt(at, last, first) {
+            match once(last) {
                 Ok(got) => return Ok(got),
                 Err(Failure::Fatal(e)) => return Err(e),
                 Err(Failure::Transient(w)) => why = w,
@@ -281,6 +310,31 @@ impl HttpSource {
     }
 
     fn attempt(&self, at: u64, last: u64, first: bool) -> core::result::Result<Got, Failure> {
+        let (mut conn, key, head) = self.request(at, last)?;
+        let (len, total) = match self.answer(&head, at, last, first)? {
+            Answer::Part(len, total) => (len, total),
+            Answer::Whole(len) => return Ok(Got::Whole(self.body(&mut conn, at, len)?)),
+            Answer::Redirect(location) => return Ok(Got::Redirect(location)),
+        };
+        let body = self.body(&mut conn, at, len)?;
+        self.keep(key, conn, &head);
+        Ok(Got::Part(body, total))
+    }
+
+    /// Keeps `conn` (to `key`) for reuse, when its answer `head` allows it and there is room.
+    fn keep(&self, key: String, conn: BufReader<Conn>, head: &Head) {
+        if head.http11
+            && !head.close
+            && let Ok(mut idle) = self.session.0.idle.lock()
+            && idle.len() < self.options.max_idle
+        {
+            idle.push((key, conn));
+        }
+    }
+
+    /// Sends a GET of `at..=last` on a kept connection or a new one: the connection, its key
+    /// (for [`HttpSource::keep`]) and the answer's head, read within the timeout.
+    fn request(&self, at: u64, last: u64) -> core::result::Result<(BufReader<Conn>, String, Head), Failure> {
         // Plain connections are to the proxy when there is one, else to the URL's host; a TLS
         // connection is to the URL's host (through a proxy's tunnel).
         let key = match &self.proxy {
@@ -323,9 +377,19 @@ impl HttpSource {
                 )));
             }
         };
+        Ok((conn, key, head))
+    }
+
+    /// What the answer `head` to a GET of `at..=last` is: a part (checked against the range),
+    /// the whole file (only to the first request, within the budget), a redirect (only to the
+    /// first request); anything else an error, final or transient.
+    fn answer(&self, head: &Head, at: u64, last: u64, first: bool) -> core::result::Result<Answer, Failure> {
         let want = last - at + 1;
-        let (len, total) = match head.status {
-            206 => self.check_partial(&head, at, last, first).map_err(Failure::Fatal)?,
+        match head.status {
+            206 => self
+                .check_partial(head, at, last, first)
+                .map(|(len, total)| Answer::Part(len, total))
+                .map_err(Failure::Fatal),
             200 => {
                 let len = head.content_length.ok_or_else(|| {
                     Failure::Fatal(self.not_partial(at, want, "200 without a Content-Length"))
@@ -342,46 +406,32 @@ impl HttpSource {
                         ),
                     )));
                 }
-                let body = self.body(&mut conn, at, len)?;
-                return Ok(Got::Whole(body));
+                Ok(Answer::Whole(len))
             }
             416 => {
                 let total = head.content_range.as_deref().and_then(response::unsatisfied_total);
-                return Err(Failure::Fatal(self.not_partial(
+                Err(Failure::Fatal(self.not_partial(
                     at,
                     want,
                     alloc::format!(
                         "416 Range Not Satisfiable (the file's length: {})",
                         total.map_or_else(|| "not given".into(), |t| alloc::format!("{t} bytes"))
                     ),
-                )));
+                )))
             }
-            s @ 500..=599 => return Err(Failure::Transient(alloc::format!("HTTP {s}"))),
+            s @ 500..=599 => Err(Failure::Transient(alloc::format!("HTTP {s}"))),
             301 | 302 | 303 | 307 | 308 if first && head.location.is_some() => {
-                return Ok(Got::Redirect(head.location.unwrap_or_default()));
+                Ok(Answer::Redirect(head.location.clone().unwrap_or_default()))
             }
-            s @ 300..=399 => {
-                return Err(Failure::Fatal(self.err(
-                    at,
-                    want,
-                    "an answer to a range (redirects are followed only when opening),",
-                    "206 Partial Content",
-                    alloc::format!("HTTP {s} to {:?}", head.location.as_deref().unwrap_or("nowhere")),
-                )));
-            }
-            s => {
-                return Err(Failure::Fatal(self.not_partial(at, want, alloc::format!("HTTP {s}"))));
-            }
-        };
-        let body = self.body(&mut conn, at, len)?;
-        if head.http11
-            && !head.close
-            && let Ok(mut idle) = self.session.0.idle.lock()
-            && idle.len() < self.options.max_idle
-        {
-            idle.push((key, conn));
+            s @ 300..=399 => Err(Failure::Fatal(self.err(
+                at,
+                want,
+                "an answer to a range (redirects are followed only when opening),",
+                "206 Partial Content",
+                alloc::format!("HTTP {s} to {:?}", head.location.as_deref().unwrap_or("nowhere")),
+            ))),
+            s => Err(Failure::Fatal(self.not_partial(at, want, alloc::format!("HTTP {s}")))),
         }
-        Ok(Got::Part(body, total))
     }
 
     /// The length of a 206's body and the file's length, checked against the range asked.
@@ -432,6 +482,47 @@ impl HttpSource {
 
     /// Reads a body of `len` bytes, counted against [`Limits::max_fetched`].
     fn body(&self, conn: &mut BufReader<Conn>, at: u64, len: u64) -> core::result::Result<Vec<u8>, Failure> {
+        self.count_bytes(at, len)?;
+        let mut buf =
+            try_zeros(len as usize, "an HTTP response body", at as usize).map_err(Failure::Fatal)?;
+        self.fill(conn, at, &mut buf, 0, len)?;
+        Ok(buf)
+    }
+
+    /// Reads the bytes of a body of `len` bytes (starting at `at` of the file) from `before` on
+    /// into `buf`: within the timeout plus a second per 64 KiB of `buf`, so that a server that
+    /// trickles it cannot hold the read for longer.
+    fn fill(
+        &self,
+        conn: &mut BufReader<Conn>,
+        at: u64,
+        buf: &mut [u8],
+        before: u64,
+        len: u64,
+    ) -> core::result::Result<(), Failure> {
+        let allowed = self.options.timeout.saturating_add(Duration::from_secs(buf.len() as u64 >> 16));
+        conn.get_mut().tcp().deadline = Some(Instant::now() + allowed);
+        let mut got = 0;
+        while got < buf.len() {
+            match conn.read(&mut buf[got..]) {
+                Ok(0) => {
+                    let got = before + got as u64;
+                    return Err(Failure::Transient(alloc::format!("a short body: {got} of {len} bytes")));
+                }
+                Ok(n) => got += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    let what =
+                        alloc::format!("reading the body after {} of {len} bytes", before + got as u64);
+                    return Err(self.io_failure(at, at + len.max(1) - 1, &what, &e));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Counts `len` bytes received at `at` against [`Limits::max_fetched`].
+    fn count_bytes(&self, at: u64, len: u64) -> core::result::Result<(), Failure> {
         let spent = self.session.0.bytes.fetch_add(len, Ordering::Relaxed).saturating_add(len);
         Limits::check(
             "bytes fetched over HTTP",
@@ -440,28 +531,7 @@ impl HttpSource {
             self.limits.max_fetched(),
             at as usize,
         )
-        .map_err(|e| Failure::Fatal(e.in_file(self.range_text(at, at + len.max(1) - 1))))?;
-        let mut buf =
-            try_zeros(len as usize, "an HTTP response body", at as usize).map_err(Failure::Fatal)?;
-        // The body within the timeout plus a second per 64 KiB: a server that trickles it
-        // cannot hold the read for longer.
-        let allowed = self.options.timeout.saturating_add(Duration::from_secs(len >> 16));
-        conn.get_mut().tcp().deadline = Some(Instant::now() + allowed);
-        let mut got = 0;
-        while got < buf.len() {
-            match conn.read(&mut buf[got..]) {
-                Ok(0) => {
-                    return Err(Failure::Transient(alloc::format!("a short body: {got} of {len} bytes")));
-                }
-                Ok(n) => got += n,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(e) => {
-                    let what = alloc::format!("reading the body after {got} of {len} bytes");
-                    return Err(self.io_failure(at, at + len.max(1) - 1, &what, &e));
-                }
-            }
-        }
-        Ok(buf)
+        .map_err(|e| Failure::Fatal(e.in_file(self.range_text(at, at + len.max(1) - 1))))
     }
 
     /// A failure of I/O on a connection while `what`: final when TLS said the peer broke the
@@ -710,6 +780,16 @@ impl Read for Tcp {
     }
 }
 
+/// What the head of an answer says.
+enum Answer {
+    /// A 206 of this many bytes, of a file of this many.
+    Part(u64, u64),
+    /// A 200 with the whole file, this many bytes.
+    Whole(u64),
+    /// A redirect (to the first request only): its `Location`.
+    Redirect(String),
+}
+
 /// What one GET gave.
 enum Got {
     /// A 206: the bytes, and the file's length.
@@ -746,38 +826,15 @@ impl ReadAt for HttpSource {
                 return Ok(());
             }
         }
-        match self.get(offset, want, false)? {
-            Got::Part(bytes, _) if bytes.len() == buf.len() => {
-                buf.copy_from_slice(&bytes);
-                Ok(())
-            }
-            Got::Part(bytes, _) => Err(self.err(offset, want, "a body of", want, bytes.len())),
-            Got::Whole(_) => Err(self.not_partial(offset, want, "200")),
-            Got::Redirect(_) => Err(self.not_partial(offset, want, "a redirect")),
+        if self.ahead.serve(self, offset, buf)? {
+            return Ok(());
         }
+        self.fetch(offset, buf)
     }
 
     /// Neighbouring ranges (no gap between them) are asked for in one request.
     fn read_ranges(&self, ranges: &mut [(u64, &mut [u8])]) -> Result<()> {
-        ranges.sort_by_key(|(at, _)| *at);
-        let mut i = 0;
-        while i < ranges.len() {
-            let start = ranges[i].0;
-            let mut end = start + ranges[i].1.len() as u64;
-            let mut j = i + 1;
-            while j < ranges.len() && ranges[j].0 == end {
-                end += ranges[j].1.len() as u64;
-                j += 1;
-            }
-            let mut joined = try_zeros((end - start) as usize, "joined ranges", start as usize)?;
-            self.read_at(start, &mut joined)?;
-            for (at, buf) in ranges[i..j].iter_mut() {
-                let from = (*at - start) as usize;
-                buf.copy_from_slice(&joined[from..from + buf.len()]);
-            }
-            i = j;
-        }
-        Ok(())
+        read_ranges_joined(self, ranges)
     }
 
     /// A chunk's header and block table in one request (4 KiB hold the table of 1000 blocks).
@@ -792,4 +849,56 @@ impl ReadAt for HttpSource {
     fn fetched(&self) -> Option<Fetched> {
         Some(self.session.fetched())
     }
+
+    /// Reads from `range` are read ahead from its start, by a stream started here (see
+    /// [`HttpOptions::readahead`]).
+    fn will_read(&self, range: core::ops::Range<u64>) {
+        self.ahead.plan(self, range.start..range.end.min(self.len));
+    }
+}
+
+impl Drop for HttpSource {
+    /// Stops the read-ahead streams (their threads end, their connections closed).
+    fn drop(&mut self) {
+        self.ahead.stop_all();
+    }
+}
+
+impl HttpSource {
+    /// The bytes at `offset` by a ranged GET (checked inside the file).
+    fn fetch(&self, offset: u64, buf: &mut [u8]) -> Result<()> {
+        let want = buf.len() as u64;
+        match self.get(offset, want, false)? {
+            Got::Part(bytes, _) if bytes.len() == buf.len() => {
+                buf.copy_from_slice(&bytes);
+                Ok(())
+            }
+            Got::Part(bytes, _) => Err(self.err(offset, want, "a body of", want, bytes.len())),
+            Got::Whole(_) => Err(self.not_partial(offset, want, "200")),
+            Got::Redirect(_) => Err(self.not_partial(offset, want, "a redirect")),
+        }
+    }
+}
+
+/// Reads `ranges` of `src`, neighbouring ones (no gap between them) by one read.
+fn read_ranges_joined(src: &HttpSource, ranges: &mut [(u64, &mut [u8])]) -> Result<()> {
+    ranges.sort_by_key(|(at, _)| *at);
+    let mut i = 0;
+    while i < ranges.len() {
+        let start = ranges[i].0;
+        let mut end = start + ranges[i].1.len() as u64;
+        let mut j = i + 1;
+        while j < ranges.len() && ranges[j].0 == end {
+            end += ranges[j].1.len() as u64;
+            j += 1;
+        }
+        let mut joined = try_zeros((end - start) as usize, "joined ranges", start as usize)?;
+        src.read_at(start, &mut joined)?;
+        for (at, buf) in ranges[i..j].iter_mut() {
+            let from = (*at - start) as usize;
+            buf.copy_from_slice(&joined[from..from + buf.len()]);
+        }
+        i = j;
+    }
+    Ok(())
 }
