@@ -3,7 +3,7 @@
 //! previous block's) chosen by estimated cost as libzstd's `ZSTD_selectEncodingType`, and the
 //! backward bitstream.
 
-use super::bits::BitWriter;
+use super::bits::{BitWriter, write_bits};
 use super::fse::{self, CTable, highbit};
 use crate::codec::zstd::tables::{LL_BASE, LL_BITS, LL_DEFAULT, ML_BASE, ML_BITS, ML_DEFAULT, OF_DEFAULT};
 use alloc::rc::Rc;
@@ -107,10 +107,7 @@ fn select(
     prev: &mut Prev,
     scratch: &mut Vec<u8>,
 ) -> (u8, Option<Rc<CTable>>) {
-    let mut count = [0u32; 53];
-    for &c in codes {
-        count[c as usize] += 1;
-    }
+    let count = histogram(codes);
     let n = codes.len();
     let max_symbol = count.iter().rposition(|&c| c > 0).unwrap_or(0);
     let most = count.iter().copied().max().unwrap_or(0) as usize;
@@ -167,6 +164,24 @@ fn select(
     }
 }
 
+/// The count of each code (all below 53) in four interleaved tables, as libzstd's
+/// `HIST_countFast`: runs of one code (common in match lengths and offsets) then do not wait on
+/// the store of the previous count.
+fn histogram(codes: &[u8]) -> [u32; 53] {
+    let mut t = [[0u32; 64]; 4];
+    let (quads, rest) = codes.as_chunks::<4>();
+    for q in quads {
+        t[0][usize::from(q[0] & 63)] += 1;
+        t[1][usize::from(q[1] & 63)] += 1;
+        t[2][usize::from(q[2] & 63)] += 1;
+        t[3][usize::from(q[3] & 63)] += 1;
+    }
+    for &c in rest {
+        t[0][usize::from(c & 63)] += 1;
+    }
+    core::array::from_fn(|i| t[0][i] + t[1][i] + t[2][i] + t[3][i])
+}
+
 fn pad(norm: &[i16]) -> [i16; 53] {
     let mut p = [0i16; 53];
     p[..norm.len()].copy_from_slice(norm);
@@ -206,24 +221,24 @@ pub(crate) fn encode(out: &mut Vec<u8>, seqs: &[Seq], state: &mut SeqState, d: &
     out[modes_at] = m_ll << 6 | m_of << 4 | m_ml << 2;
     let (t_ll, t_of, t_ml) = (t_ll?, t_of?, t_ml?);
     // At most 26 state bits and 16 + 16 + 31 extra bits a sequence.
-    let mut w = BitWriter::new(out, n * 12 + 8);
-    let last = n - 1;
-    let mut s_ml = t_ml.init(ml[last]);
-    let mut s_of = t_of.init(of[last]);
-    let mut s_ll = t_ll.init(ll[last]);
-    extras(&mut w, &seqs[last], ll[last], ml[last], of[last]);
-    let codes = ll[..last].iter().zip(&ml[..last]).zip(&of[..last]);
-    for (seq, ((&l, &m), &o)) in seqs[..last].iter().zip(codes).rev() {
-        t_of.encode(&mut w, &mut s_of, o);
-        t_ml.encode(&mut w, &mut s_ml, m);
-        t_ll.encode(&mut w, &mut s_ll, l);
-        extras(&mut w, seq, l, m, o);
-    }
-    t_ml.finish(&mut w, s_ml);
-    t_of.finish(&mut w, s_of);
-    t_ll.finish(&mut w, s_ll);
-    w.close();
-    Some(())
+    let fits = write_bits(out, n * 12 + 8, |w| {
+        let last = n - 1;
+        let mut s_ml = t_ml.init(ml[last]);
+        let mut s_of = t_of.init(of[last]);
+        let mut s_ll = t_ll.init(ll[last]);
+        extras(w, &seqs[last], ll[last], ml[last], of[last]);
+        let codes = ll[..last].iter().zip(&ml[..last]).zip(&of[..last]);
+        for (seq, ((&l, &m), &o)) in seqs[..last].iter().zip(codes).rev() {
+            t_of.encode(w, &mut s_of, o);
+            t_ml.encode(w, &mut s_ml, m);
+            t_ll.encode(w, &mut s_ll, l);
+            extras(w, seq, l, m, o);
+        }
+        t_ml.finish(w, s_ml);
+        t_of.finish(w, s_of);
+        t_ll.finish(w, s_ll);
+    });
+    fits.then_some(())
 }
 
 /// The extra bits of one sequence: literal length, match length, offset, after at most 33
