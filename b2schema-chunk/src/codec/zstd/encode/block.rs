@@ -149,13 +149,11 @@ pub(crate) fn write(out: &mut Vec<u8>, src: &[u8], store: &Store, last: bool, b:
     let suspect = store.matches.is_empty() || store.lits.len() / store.matches.len() >= 20;
     literals::encode(out, &store.lits, &mut next.huf, min_gain_log, suspect);
     seqs.clear();
-    for m in &store.matches {
-        seqs.push(Seq {
-            lit_len: m.lit_len,
-            match_len: m.len,
-            off_base: off_base(m.lit_len, m.offset, &mut next.rep),
-        });
-    }
+    seqs.extend(store.matches.iter().map(|m| Seq {
+        lit_len: m.lit_len,
+        match_len: m.len,
+        off_base: off_base(m.lit_len, m.offset, &mut next.rep),
+    }));
     let ok = sequences::encode(out, seqs, &mut next.seq, d).is_some();
     let size = out.len() - at - 3;
     let min_gain = (src.len() >> min_gain_log) + 2;
