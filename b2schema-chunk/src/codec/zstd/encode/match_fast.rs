@@ -4,7 +4,7 @@
 //! faster the longer no match is found (`kSearchStrength`).
 
 use super::block::Store;
-use super::matching::{READ, count, hash_n, read32, read64};
+use super::matching::{READ, count, hash_n, hash_v, read32, read64};
 
 /// libzstd's `kSearchStrength`.
 pub(crate) const SEARCH_STRENGTH: u32 = 8;
@@ -195,43 +195,50 @@ fn fast_n<const MLS: u32, const LOG: u32>(
         if ip2 + 1 >= limit {
             break;
         }
-        let mut hash0 = h(ip0);
-        let mut hash1 = h(ip1);
+        // The 8 bytes at `ip0` and `ip1`, each read once for its hash and its compares (every
+        // position searched is below `limit`: 8 bytes from the end).
+        let (mut v0, mut v1) = (read64(s, ip0), read64(s, ip1));
+        let mut hash0 = hash_v::<MLS>(v0, log);
+        let mut hash1 = hash_v::<MLS>(v1, log);
         let mut idx = table[hash0];
         // The match: where it starts, where it points, whether at the repeat offset.
         let (at, m, is_rep) = loop {
+            let v2 = read64(s, ip2);
             let rval = read32(s, ip2 - off1 as usize);
             table[hash0] = w.stamp(ip0);
-            if (read32(s, ip2) == rval) & (off1 > 0) {
+            if (v2 as u32 == rval) & (off1 > 0) {
                 let back = usize::from(s[ip2 - 1] == s[ip2 - 1 - off1 as usize]);
                 table[hash1] = w.stamp(ip1);
                 break (ip2 - back, ip2 - back - off1 as usize, true);
             }
             // Every entry is of a position before the one searched: the prefix test is
             // enough (libzstd's `ZSTD_match4Found_cmov`), and done after the compare.
-            if (read32(s, c.read_at(idx)) == read32(s, ip0)) & c.in_prefix(idx) {
+            if (read32(s, c.read_at(idx)) == v0 as u32) & c.in_prefix(idx) {
                 table[hash1] = w.stamp(ip1);
                 break (ip0, c.pos(idx), false);
             }
             idx = table[hash1];
             hash0 = hash1;
-            hash1 = h(ip2);
+            hash1 = hash_v::<MLS>(v2, log);
             ip0 = ip1;
             ip1 = ip2;
             ip2 += 1;
+            (v0, v1) = (v1, v2);
             table[hash0] = w.stamp(ip0);
-            if (read32(s, c.read_at(idx)) == read32(s, ip0)) & c.in_prefix(idx) {
+            if (read32(s, c.read_at(idx)) == v0 as u32) & c.in_prefix(idx) {
                 if step <= 4 {
                     table[hash1] = w.stamp(ip1);
                 }
                 break (ip0, c.pos(idx), false);
             }
+            let v3 = read64(s, ip2);
             idx = table[hash1];
             hash0 = hash1;
-            hash1 = h(ip2);
+            hash1 = hash_v::<MLS>(v3, log);
             ip0 = ip1;
             ip1 = ip2;
             ip2 = ip0 + step;
+            (v0, v1) = (v1, v3);
             if ip2 >= next_step {
                 step += 1;
                 next_step += STEP_INCR;
@@ -343,28 +350,32 @@ fn dfast_n<const MLS: u32, const HL: u32, const HS: u32>(
         if ip1 > limit {
             break;
         }
-        let mut hl0 = h8(ip);
+        // The 8 bytes at `ip`, read once for both hashes, both compares and the repeat offset's
+        // compare one byte ahead (`ip` and `ip1` are at most `limit`: 8 bytes from the end).
+        let mut v0 = read64(s, ip);
+        let mut hl0 = hash_v::<8>(v0, hl);
         let mut idxl0 = long[hl0];
         let mut curr;
         let hit = loop {
-            let hs0 = hm(ip);
+            let hs0 = hash_v::<MLS>(v0, hs);
             let idxs0 = short[hs0];
             curr = ip;
             long[hl0] = w.stamp(ip);
             short[hs0] = w.stamp(ip);
-            if (read32(s, ip + 1 - off1 as usize) == read32(s, ip + 1)) & (off1 > 0) {
+            if (read32(s, ip + 1 - off1 as usize) == (v0 >> 8) as u32) & (off1 > 0) {
                 break Hit::Rep;
             }
-            let hl1 = h8(ip1);
-            if (read64(s, c.read_at(idxl0)) == read64(s, ip)) & c.in_prefix(idxl0) {
+            let v1 = read64(s, ip1);
+            let hl1 = hash_v::<8>(v1, hl);
+            if (read64(s, c.read_at(idxl0)) == v0) & c.in_prefix(idxl0) {
                 let m = c.pos(idxl0);
                 break Hit::Match { at: ip, m, len: count(s, ip + 8, m + 8, end) + 8, hl1 };
             }
             let idxl1 = long[hl1];
-            if (read32(s, c.read_at(idxs0)) == read32(s, ip)) & c.in_prefix(idxs0) {
+            if (read32(s, c.read_at(idxs0)) == v0 as u32) & c.in_prefix(idxs0) {
                 let m = c.pos(idxs0);
                 let len = count(s, ip + 4, m + 4, end) + 4;
-                if (read64(s, c.read_at(idxl1)) == read64(s, ip1)) & c.in_prefix(idxl1) {
+                if (read64(s, c.read_at(idxl1)) == v1) & c.in_prefix(idxl1) {
                     let m1 = c.pos(idxl1);
                     let len1 = count(s, ip1 + 8, m1 + 8, end) + 8;
                     if len1 > len {
@@ -381,6 +392,7 @@ fn dfast_n<const MLS: u32, const HL: u32, const HS: u32>(
             ip1 += step;
             hl0 = hl1;
             idxl0 = idxl1;
+            v0 = v1;
             if ip1 > limit {
                 break 'search;
             }

@@ -83,11 +83,21 @@ pub(crate) fn hash(s: &[u8], at: usize, log: u32, mls: u32) -> usize {
 #[inline(always)]
 pub(crate) fn hash_n<const MLS: u32>(s: &[u8], at: usize, log: u32) -> usize {
     match MLS {
-        5 => ((read64(s, at) << 24).wrapping_mul(PRIME5) >> (64 - log)) as usize,
-        6 => ((read64(s, at) << 16).wrapping_mul(PRIME6) >> (64 - log)) as usize,
-        7 => ((read64(s, at) << 8).wrapping_mul(PRIME7) >> (64 - log)) as usize,
-        8 => (read64(s, at).wrapping_mul(PRIME8) >> (64 - log)) as usize,
-        _ => (read32(s, at).wrapping_mul(PRIME4) >> (32 - log)) as usize,
+        5..=8 => hash_v::<MLS>(read64(s, at), log),
+        _ => hash_v::<MLS>(u64::from(read32(s, at)), log),
+    }
+}
+
+/// [`hash_n`] of the 8 bytes `v` read at a position (of which it hashes the first `MLS`), for
+/// a finder that reads them once for its hashes and compares.
+#[inline(always)]
+pub(crate) fn hash_v<const MLS: u32>(v: u64, log: u32) -> usize {
+    match MLS {
+        5 => ((v << 24).wrapping_mul(PRIME5) >> (64 - log)) as usize,
+        6 => ((v << 16).wrapping_mul(PRIME6) >> (64 - log)) as usize,
+        7 => ((v << 8).wrapping_mul(PRIME7) >> (64 - log)) as usize,
+        8 => (v.wrapping_mul(PRIME8) >> (64 - log)) as usize,
+        _ => ((v as u32).wrapping_mul(PRIME4) >> (32 - log)) as usize,
     }
 }
 
