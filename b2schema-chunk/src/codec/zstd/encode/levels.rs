@@ -93,7 +93,8 @@ pub(crate) struct Setting {
 ///   levels 1 and 3 faster"; the bench's own 44-61 ms taken off the CPU times, which the figures
 ///   above included), ours / `rusty_zstd`'s speed by CPU time at load 8-9, float64 smooth, int32
 ///   and int64 counters, text, random: level 1 0.57 1.12 0.73 1.10 0.46; level 3 0.79 1.35 1.41
-///   1.14 0.92; level 5 0.69 1.35 1.36 0.98 0.72. Sizes unchanged. At level 3 ours runs fewer
+///   1.14 0.92 (a second run at load 9-22: float64 0.93, random 1.33); level 5 0.69 1.35 1.36
+///   0.98 0.72. Sizes unchanged. At level 3 ours runs fewer
 ///   instructions than `rusty_zstd` on every dataset (callgrind), but not in less time on smooth
 ///   floats: still no clevel switches.
 pub(crate) const SETTINGS: [Setting; 9] = [
