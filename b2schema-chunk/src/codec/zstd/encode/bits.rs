@@ -1,39 +1,64 @@
 //! The bit writer of zstd's backward streams (RFC 8878 §4.1): bits are appended low first into
-//! a 64-bit container and flushed as little-endian bytes; [`BitWriter::close`] appends the 1 bit
-//! that marks the end, so that a reader starting from the last byte finds the last bits written
-//! first.
+//! a 64-bit container and flushed as little-endian bytes; the stream ends with a 1 bit, so that a
+//! reader starting from the last byte finds the last bits written first.
 //!
-//! The writer takes the caller's vector for the stream's life (its pointer and length then stay
-//! in registers, not behind a reference) and sizes it once for the stream's upper bound (given
-//! by the caller); a flush then stores eight bytes where the next ones go with one bounds check,
-//! and past the bound (a wrong estimate) the vector grows. The vector goes back, cut to the
-//! stream's end, when the writer is dropped.
+//! [`write_bits`] sizes the caller's vector once for the stream's upper bound (given by the
+//! caller) and lends the writer a slice of it: a flush then stores eight bytes where the next
+//! ones go with one bounds check, and the writer's container, count and position stay in
+//! registers through the caller's loop (no vector to grow, no drop). Past the bound (a wrong
+//! estimate) the stream is given up and `write_bits` says so.
 
 use alloc::vec::Vec;
 
-/// Appends bits to a byte vector.
+/// `MASK[n]`: the low `n` bits set.
+const MASK: [u64; 64] = {
+    let mut m = [0u64; 64];
+    let mut n = 1;
+    while n < 64 {
+        m[n] = (1 << n) - 1;
+        n += 1;
+    }
+    m
+};
+
+/// Appends bits to a byte slice.
 pub(crate) struct BitWriter<'a> {
-    out: &'a mut Vec<u8>,
-    buf: Vec<u8>,
+    buf: &'a mut [u8],
     pos: usize,
     acc: u64,
     n: u32,
+    /// Whether a flush found no room (the bound was wrong): the stream is then given up.
+    short: bool,
 }
 
-impl<'a> BitWriter<'a> {
-    /// A writer appending to `out` a stream of at most `bound` bytes.
-    pub(crate) fn new(out: &'a mut Vec<u8>, bound: usize) -> Self {
-        let mut buf = core::mem::take(out);
-        let pos = buf.len();
-        buf.resize(pos + bound + 8, 0);
-        BitWriter { out, buf, pos, acc: 0, n: 0 }
+/// Appends to `out` the stream that `f` writes, of at most `bound` bytes; `false` (and `out`
+/// as it was) when it did not fit the bound.
+#[inline(always)]
+pub(crate) fn write_bits(out: &mut Vec<u8>, bound: usize, f: impl FnOnce(&mut BitWriter<'_>)) -> bool {
+    let at = out.len();
+    out.resize(at + bound + 8, 0);
+    let mut w = BitWriter { buf: &mut out[..], pos: at, acc: 0, n: 0, short: false };
+    f(&mut w);
+    // The end marker; the last byte, if partial, is in the eight just stored.
+    w.add(1, 1);
+    w.flush();
+    let end = w.pos + usize::from(w.n > 0);
+    if w.short {
+        out.truncate(at);
+        return false;
     }
+    out.truncate(end);
+    true
+}
 
+impl BitWriter<'_> {
     /// Appends the low `n` bits of `v`; the bits held stay at most 63 (callers flush).
     #[inline(always)]
     pub(crate) fn add(&mut self, v: u64, n: u32) {
         debug_assert!(n <= 57 && self.n + n <= 63);
-        let masked = v & ((1u64 << n) - 1);
+        // The mask from a table (libzstd's `BIT_mask`): one `and` with a load, where
+        // `(1 << n) - 1` takes four instructions without BMI2.
+        let masked = v & MASK[(n & 63) as usize];
         self.acc |= masked << self.n;
         self.n += n;
     }
@@ -46,37 +71,48 @@ impl<'a> BitWriter<'a> {
         self.n += n;
     }
 
-    /// Writes the whole bytes held.
+    /// Writes the whole bytes held (at most 7: the bits held are at most 63).
     #[inline(always)]
     pub(crate) fn flush(&mut self) {
-        let bytes = (self.n >> 3) as usize;
-        let b = self.acc.to_le_bytes();
+        let bytes = self.n >> 3;
         match self.buf.get_mut(self.pos..self.pos + 8) {
-            Some(d) => d.copy_from_slice(&b),
-            None => {
-                self.buf.truncate(self.pos);
-                self.buf.extend_from_slice(&b);
-            }
+            Some(d) => d.copy_from_slice(&self.acc.to_le_bytes()),
+            None => self.short = true,
         }
-        self.pos += bytes;
-        self.acc = if bytes == 8 { 0 } else { self.acc >> (bytes * 8) };
+        self.pos += bytes as usize;
+        self.acc >>= bytes * 8;
         self.n &= 7;
-    }
-
-    /// Appends the end marker and writes the last byte.
-    pub(crate) fn close(mut self) {
-        self.add(1, 1);
-        self.flush();
-        self.buf.truncate(self.pos);
-        if self.n > 0 {
-            self.buf.push(self.acc as u8);
-        }
     }
 }
 
-impl Drop for BitWriter<'_> {
-    /// Gives the vector back (cut to the stream's end by [`BitWriter::close`]).
-    fn drop(&mut self) {
-        *self.out = core::mem::take(&mut self.buf);
+#[cfg(test)]
+mod tests {
+    use super::write_bits;
+    use alloc::vec::Vec;
+
+    /// 100 codes of 11 bits: 1100 bits and the end marker, 138 bytes.
+    fn codes(w: &mut super::BitWriter<'_>) {
+        for i in 0..100u64 {
+            w.add_exact((i * 13) & 0x7FF, 11);
+            w.flush();
+        }
+    }
+
+    #[test]
+    fn a_stream_past_its_bound_is_given_up_and_leaves_the_vector_as_it_was() {
+        let mut fits = alloc::vec![7u8; 3];
+        assert!(write_bits(&mut fits, 138, codes));
+        assert_eq!(fits.len(), 3 + 138);
+        assert_eq!(fits[..3], [7, 7, 7]);
+        // The last byte holds the last code's top 4 bits (1287 >> 7) under the end marker.
+        assert_eq!(u32::from(fits[3 + 137]), 1 << 4 | (99 * 13) >> 7);
+        // The same bits written whatever the room beyond the bound.
+        let mut roomy = alloc::vec![7u8; 3];
+        assert!(write_bits(&mut roomy, 1000, codes));
+        assert_eq!(roomy, fits);
+        // One byte short of the stream: given up, nothing appended.
+        let mut short = alloc::vec![7u8; 3];
+        assert!(!write_bits(&mut short, 129, codes));
+        assert_eq!(short, Vec::from([7u8, 7, 7]));
     }
 }

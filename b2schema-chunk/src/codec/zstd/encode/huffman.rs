@@ -2,7 +2,7 @@
 //! description (FSE-compressed or direct 4-bit weights) and the streams (1 or 4), written
 //! backward so that the decoder reads the first literal first.
 
-use super::bits::BitWriter;
+use super::bits::write_bits;
 use super::fse::{self, CTable};
 use alloc::vec::Vec;
 
@@ -107,42 +107,43 @@ impl HufCode {
     }
 
     /// Appends one stream of `lits`.
-    fn stream(&self, out: &mut Vec<u8>, lits: &[u8]) {
-        let mut w = BitWriter::new(out, lits.len() * MAX_BITS as usize / 8 + 8);
+    fn stream(&self, out: &mut Vec<u8>, lits: &[u8]) -> bool {
         // Each symbol's code and length in one entry: one load a symbol.
         let mut elt = [0u32; 256];
         for (s, e) in elt.iter_mut().enumerate().take(self.max_symbol + 1) {
             *e = u32::from(self.code[s]) << 8 | u32::from(self.len[s]);
         }
-        // Five codes of at most 11 bits a flush: 55 bits on top of the at most 7 held.
-        let mut chunks = lits.rchunks_exact(5);
-        for c in chunks.by_ref() {
-            for &b in c.iter().rev() {
+        write_bits(out, lits.len() * MAX_BITS as usize / 8 + 8, |w| {
+            // Five codes of at most 11 bits a flush: 55 bits on top of the at most 7 held.
+            let mut chunks = lits.rchunks_exact(5);
+            for c in chunks.by_ref() {
+                for &b in c.iter().rev() {
+                    let e = elt[b as usize];
+                    w.add_exact(u64::from(e >> 8), e & 255);
+                }
+                w.flush();
+            }
+            for &b in chunks.remainder().iter().rev() {
                 let e = elt[b as usize];
                 w.add_exact(u64::from(e >> 8), e & 255);
             }
-            w.flush();
-        }
-        for &b in chunks.remainder().iter().rev() {
-            let e = elt[b as usize];
-            w.add_exact(u64::from(e >> 8), e & 255);
-        }
-        w.close();
+        })
     }
 
     /// Appends `lits` as one stream, or four behind their jump table; `false` when a stream is
     /// too long for the jump table.
     pub(crate) fn encode(&self, out: &mut Vec<u8>, lits: &[u8], four: bool) -> bool {
         if !four {
-            self.stream(out, lits);
-            return true;
+            return self.stream(out, lits);
         }
         let seg = lits.len().div_ceil(4);
         let table = out.len();
         out.extend_from_slice(&[0; 6]);
         for (i, part) in lits.chunks(seg).enumerate() {
             let at = out.len();
-            self.stream(out, part);
+            if !self.stream(out, part) {
+                return false;
+            }
             if i < 3 {
                 let Ok(size) = u16::try_from(out.len() - at) else {
                     return false;
@@ -246,27 +247,26 @@ fn compress_weights(out: &mut Vec<u8>, weights: &[u8]) -> bool {
     fse::write_ncount(out, &norm[..=max_symbol], log);
     let mut t = CTable::new();
     t.build(&norm[..=max_symbol], log);
-    let mut w = BitWriter::new(out, n + 8);
-    let mut rest = weights;
-    let (mut s1, mut s2);
-    if n % 2 == 1 {
-        s1 = t.init(rest[n - 1]);
-        s2 = t.init(rest[n - 2]);
-        t.encode(&mut w, &mut s1, rest[n - 3]);
-        rest = &rest[..n - 3];
-    } else {
-        s2 = t.init(rest[n - 1]);
-        s1 = t.init(rest[n - 2]);
-        rest = &rest[..n - 2];
-    }
-    w.flush();
-    for pair in rest.rchunks_exact(2) {
-        t.encode(&mut w, &mut s2, pair[1]);
-        t.encode(&mut w, &mut s1, pair[0]);
+    write_bits(out, n + 8, |w| {
+        let mut rest = weights;
+        let (mut s1, mut s2);
+        if n % 2 == 1 {
+            s1 = t.init(rest[n - 1]);
+            s2 = t.init(rest[n - 2]);
+            t.encode(w, &mut s1, rest[n - 3]);
+            rest = &rest[..n - 3];
+        } else {
+            s2 = t.init(rest[n - 1]);
+            s1 = t.init(rest[n - 2]);
+            rest = &rest[..n - 2];
+        }
         w.flush();
-    }
-    t.finish(&mut w, s2);
-    t.finish(&mut w, s1);
-    w.close();
-    true
+        for pair in rest.rchunks_exact(2) {
+            t.encode(w, &mut s2, pair[1]);
+            t.encode(w, &mut s1, pair[0]);
+            w.flush();
+        }
+        t.finish(w, s2);
+        t.finish(w, s1);
+    })
 }

@@ -89,6 +89,14 @@ pub(crate) struct Setting {
 ///   finder beats our hash chain; level 1 is slower; levels 7 and 9 (clevels 4 and 5) are slower
 ///   and their frames of 256 KiB counter streams would be 4.2-4.3x `rusty_zstd`'s (whose lazy2
 ///   finds the long periodic matches libzstd's does not).
+/// * After the fast/dfast work of 2026-11-29 night (BENCHMARKS.md, "The own zstd encoder,
+///   levels 1 and 3 faster"; the bench's own 44-61 ms taken off the CPU times, which the figures
+///   above included), ours / `rusty_zstd`'s speed by CPU time at load 8-9, float64 smooth, int32
+///   and int64 counters, text, random: level 1 0.57 1.12 0.73 1.10 0.46; level 3 0.79 1.35 1.41
+///   1.14 0.92 (a second run at load 9-22: float64 0.93, random 1.33); level 5 0.69 1.35 1.36
+///   0.98 0.72. Sizes unchanged. At level 3 ours runs fewer
+///   instructions than `rusty_zstd` on every dataset (callgrind), but not in less time on smooth
+///   floats: still no clevel switches.
 pub(crate) const SETTINGS: [Setting; 9] = [
     Setting { level: 1, skip: None, probe: false, blocks: Blocks::Largest, encoder: Encoder::Rusty },
     Setting { level: 3, skip: None, probe: false, blocks: Blocks::Largest, encoder: Encoder::Rusty },

@@ -4,7 +4,7 @@
 //! faster the longer no match is found (`kSearchStrength`).
 
 use super::block::Store;
-use super::matching::{READ, count, hash_n, read32, read64};
+use super::matching::{READ, count, hash_n, hash_v, read32, read64};
 
 /// libzstd's `kSearchStrength`.
 pub(crate) const SEARCH_STRENGTH: u32 = 8;
@@ -27,7 +27,7 @@ impl Window<'_> {
     /// the frames of one context (as libzstd's index continuation): each frame's base is past
     /// every entry of the frames before it, so those entries minus the base wrap to positions of
     /// at least `2^32 - base`, beyond any position of this frame (the context keeps
-    /// `base + src.len()` below `2^31`), and never pass [`Cands::ok`] nor the chain's bounds.
+    /// `base + src.len()` below `2^31`), and never pass [`Cands::in_prefix`] nor the chain's bounds.
     #[inline(always)]
     pub(crate) fn stamp(&self, pos: usize) -> u32 {
         (pos as u32).wrapping_add(self.base)
@@ -75,7 +75,8 @@ impl Window<'_> {
 }
 
 /// Which table entries the fast finders take as candidates in one block: positions from the
-/// prefix `lo` up to (not including) the position searched, told by one compare of the entry.
+/// prefix `lo` up to (not including) the position searched, told by one compare of the entry
+/// ([`Cands::in_prefix`]).
 pub(crate) struct Cands {
     lo: usize,
     lo_stamp: u32,
@@ -83,14 +84,31 @@ pub(crate) struct Cands {
 }
 
 impl Cands {
-    /// Whether the table entry `v` is a position in `[lo, cur)`: `v - lo_stamp` wraps above
-    /// `2^31` for every stale entry (below the base) and for `EMPTY`.
+    /// Whether the table entry `v` is a position from the prefix `lo` on (libzstd's
+    /// `matchIdx >= prefixStartIndex`). The fast finders' tables hold no position at or after
+    /// the one searched (an entry is written before the next position's is read, and after a
+    /// match only positions before its end; checked by `debug_assert!` at each match), so such
+    /// an entry is in `[lo, cur)`: `v - lo_stamp` is below `2^31`, and wraps above for every
+    /// stale entry (below the base) and for `EMPTY`.
     #[inline(always)]
-    pub(crate) fn ok(&self, v: u32, cur: usize) -> bool {
-        v.wrapping_sub(self.lo_stamp) < (cur - self.lo) as u32
+    pub(crate) fn in_prefix(&self, v: u32) -> bool {
+        (v.wrapping_sub(self.lo_stamp) as i32) >= 0
     }
 
-    /// The position of a table entry [`Cands::ok`] accepted.
+    /// Where to read the candidate of entry `v`: its position, or 0 for an entry out of the
+    /// prefix (stale or empty; [`Cands::in_prefix`] turns it down whatever the bytes there),
+    /// chosen by a conditional move, as libzstd's `ZSTD_selectAddr` with a dummy address.
+    /// Stale entries are common in the first positions of a frame (the tables keep the earlier
+    /// frames' entries), and whether an entry is one is random: as a branch (on the prefix
+    /// test or on the read's bounds), it was mispredicted half of dfast's mispredictions on
+    /// smooth floats (`valgrind --tool=cachegrind --branch-sim=yes`: 1.52 -> 0.88 million a
+    /// pass at level 3, libzstd 0.77).
+    #[inline(always)]
+    pub(crate) fn read_at(&self, v: u32) -> usize {
+        core::hint::select_unpredictable(self.in_prefix(v), self.pos(v), 0)
+    }
+
+    /// The position of a table entry [`Cands::in_prefix`] accepted.
     #[inline(always)]
     pub(crate) fn pos(&self, v: u32) -> usize {
         v.wrapping_sub(self.base) as usize
@@ -120,6 +138,10 @@ pub(crate) fn catch_up(w: &Window<'_>, mut ip: usize, mut m: usize, anchor: usiz
 /// libzstd's `fast` strategy over one block (`ZSTD_compressBlock_fast_noDict_generic`, 1.5):
 /// positions searched in adjacent pairs, the gap between pairs growing by one every 128 bytes
 /// without a match; the repeat offset tried at the next pair.
+///
+/// The table sizes of levels 1 and 2 at Blosc's stream sizes (`hashLog` 13 and 14) are
+/// constants of their own copies of the loop: their hashes then index the table without a
+/// bounds check and shift by an immediate.
 pub(crate) fn fast(
     w: &Window<'_>,
     table: &mut [u32],
@@ -128,18 +150,24 @@ pub(crate) fn fast(
     rep: &mut [u32; 2],
     store: &mut Store,
 ) {
-    match mls {
-        5 => fast_n::<5>(w, table, hlog, rep, store),
-        6 => fast_n::<6>(w, table, hlog, rep, store),
-        7 => fast_n::<7>(w, table, hlog, rep, store),
-        _ => fast_n::<4>(w, table, hlog, rep, store),
+    match (mls, hlog) {
+        (5, 13) => fast_n::<5, 13>(w, table, hlog, rep, store),
+        (5, 14) => fast_n::<5, 14>(w, table, hlog, rep, store),
+        (6, 13) => fast_n::<6, 13>(w, table, hlog, rep, store),
+        (6, 14) => fast_n::<6, 14>(w, table, hlog, rep, store),
+        (7, 14) => fast_n::<7, 14>(w, table, hlog, rep, store),
+        (5, _) => fast_n::<5, 0>(w, table, hlog, rep, store),
+        (6, _) => fast_n::<6, 0>(w, table, hlog, rep, store),
+        (7, _) => fast_n::<7, 0>(w, table, hlog, rep, store),
+        _ => fast_n::<4, 0>(w, table, hlog, rep, store),
     }
 }
 
 /// The growth of the gap between searched pairs (libzstd's `kStepIncr`).
 const STEP_INCR: usize = 1 << (SEARCH_STRENGTH - 1);
 
-fn fast_n<const MLS: u32>(
+/// [`fast`] for `MLS`-byte hashes into a table of `2^LOG` entries (`LOG` 0: of `2^hlog`).
+fn fast_n<const MLS: u32, const LOG: u32>(
     w: &Window<'_>,
     table: &mut [u32],
     hlog: u32,
@@ -151,64 +179,75 @@ fn fast_n<const MLS: u32>(
     let Some(limit) = w.limit(store) else {
         return;
     };
-    let h = |at: usize| hash_n::<MLS>(s, at, hlog);
+    let log = if LOG == 0 { hlog } else { LOG };
+    let table = &mut table[..1 << log];
+    let h = |at: usize| hash_n::<MLS>(s, at, log);
     let c = w.cands();
     let ([mut off1, mut off2], saved) = w.reps(*rep, &c);
     let mut ip0 = w.first();
     let mut anchor = w.start;
     'search: loop {
+        // libzstd's ip3 is always ip2 + 1: the loop ends when ip2 reaches `limit - 1`.
         let mut step = 2usize;
         let mut next_step = ip0 + STEP_INCR;
         let mut ip1 = ip0 + 1;
         let mut ip2 = ip0 + step;
-        let mut ip3 = ip2 + 1;
-        if ip3 >= limit {
+        if ip2 + 1 >= limit {
             break;
         }
-        let mut hash0 = h(ip0);
-        let mut hash1 = h(ip1);
+        // The 8 bytes at `ip0` and `ip1`, each read once for its hash and its compares (every
+        // position searched is below `limit`: 8 bytes from the end).
+        let (mut v0, mut v1) = (read64(s, ip0), read64(s, ip1));
+        let mut hash0 = hash_v::<MLS>(v0, log);
+        let mut hash1 = hash_v::<MLS>(v1, log);
         let mut idx = table[hash0];
         // The match: where it starts, where it points, whether at the repeat offset.
         let (at, m, is_rep) = loop {
+            let v2 = read64(s, ip2);
             let rval = read32(s, ip2 - off1 as usize);
             table[hash0] = w.stamp(ip0);
-            if off1 > 0 && read32(s, ip2) == rval {
+            if (v2 as u32 == rval) & (off1 > 0) {
                 let back = usize::from(s[ip2 - 1] == s[ip2 - 1 - off1 as usize]);
                 table[hash1] = w.stamp(ip1);
                 break (ip2 - back, ip2 - back - off1 as usize, true);
             }
-            if c.ok(idx, ip0) && read32(s, c.pos(idx)) == read32(s, ip0) {
+            // Every entry is of a position before the one searched: the prefix test is
+            // enough (libzstd's `ZSTD_match4Found_cmov`), and done after the compare.
+            if (read32(s, c.read_at(idx)) == v0 as u32) & c.in_prefix(idx) {
                 table[hash1] = w.stamp(ip1);
                 break (ip0, c.pos(idx), false);
             }
             idx = table[hash1];
             hash0 = hash1;
-            hash1 = h(ip2);
+            hash1 = hash_v::<MLS>(v2, log);
             ip0 = ip1;
             ip1 = ip2;
-            ip2 = ip3;
+            ip2 += 1;
+            (v0, v1) = (v1, v2);
             table[hash0] = w.stamp(ip0);
-            if c.ok(idx, ip0) && read32(s, c.pos(idx)) == read32(s, ip0) {
+            if (read32(s, c.read_at(idx)) == v0 as u32) & c.in_prefix(idx) {
                 if step <= 4 {
                     table[hash1] = w.stamp(ip1);
                 }
                 break (ip0, c.pos(idx), false);
             }
+            let v3 = read64(s, ip2);
             idx = table[hash1];
             hash0 = hash1;
-            hash1 = h(ip2);
+            hash1 = hash_v::<MLS>(v3, log);
             ip0 = ip1;
             ip1 = ip2;
             ip2 = ip0 + step;
-            ip3 = ip1 + step;
+            (v0, v1) = (v1, v3);
             if ip2 >= next_step {
                 step += 1;
                 next_step += STEP_INCR;
             }
-            if ip3 >= limit {
+            if ip2 + 1 >= limit {
                 break 'search;
             }
         };
+        debug_assert!(m < at, "a candidate at or after the position searched");
         let cur = ip0;
         let (mut start, mut len) = (at, 4usize);
         if !is_rep {
@@ -218,7 +257,7 @@ fn fast_n<const MLS: u32>(
         }
         let dist = off1 as usize;
         len += count(s, start + len, start + len - dist, end);
-        store.push(&s[anchor..start], len, off1 as usize);
+        store.push_from(s, anchor, start, len, off1 as usize);
         ip0 = start + len;
         anchor = ip0;
         if ip0 <= limit {
@@ -248,11 +287,18 @@ pub(crate) fn dfast(
     rep: &mut [u32; 2],
     store: &mut Store,
 ) {
-    match mls {
-        5 => dfast_n::<5>(w, long, short, (hl, hs), rep, store),
-        6 => dfast_n::<6>(w, long, short, (hl, hs), rep, store),
-        7 => dfast_n::<7>(w, long, short, (hl, hs), rep, store),
-        _ => dfast_n::<4>(w, long, short, (hl, hs), rep, store),
+    let logs = (hl, hs);
+    // The table sizes of level 3 (c-blosc2's clevel 2) at Blosc's stream sizes are constants
+    // of their own copies of the loop, as in [`fast`].
+    match (mls, hl, hs) {
+        (4, 14, 13) => dfast_n::<4, 14, 13>(w, long, short, logs, rep, store),
+        (4, 16, 16) => dfast_n::<4, 16, 16>(w, long, short, logs, rep, store),
+        (5, 16, 15) => dfast_n::<5, 16, 15>(w, long, short, logs, rep, store),
+        (5, 17, 16) => dfast_n::<5, 17, 16>(w, long, short, logs, rep, store),
+        (5, ..) => dfast_n::<5, 0, 0>(w, long, short, logs, rep, store),
+        (6, ..) => dfast_n::<6, 0, 0>(w, long, short, logs, rep, store),
+        (7, ..) => dfast_n::<7, 0, 0>(w, long, short, logs, rep, store),
+        _ => dfast_n::<4, 0, 0>(w, long, short, logs, rep, store),
     }
 }
 
@@ -272,7 +318,9 @@ enum Hit {
 /// offset one ahead, the long (8-byte) candidate, then the short one, which gives way to the
 /// next position's long candidate when that is longer; the step grows every 256 positions
 /// without a match.
-fn dfast_n<const MLS: u32>(
+///
+/// `HL` and `HS` are the tables' logs when constants (0: `hl` and `hs`).
+fn dfast_n<const MLS: u32, const HL: u32, const HS: u32>(
     w: &Window<'_>,
     long: &mut [u32],
     short: &mut [u32],
@@ -285,6 +333,10 @@ fn dfast_n<const MLS: u32>(
     let Some(limit) = w.limit(store) else {
         return;
     };
+    let hl = if HL == 0 { hl } else { HL };
+    let hs = if HS == 0 { hs } else { HS };
+    let long = &mut long[..1 << hl];
+    let short = &mut short[..1 << hs];
     let h8 = |at: usize| hash_n::<8>(s, at, hl);
     let hm = |at: usize| hash_n::<MLS>(s, at, hs);
     let c = w.cands();
@@ -298,28 +350,32 @@ fn dfast_n<const MLS: u32>(
         if ip1 > limit {
             break;
         }
-        let mut hl0 = h8(ip);
+        // The 8 bytes at `ip`, read once for both hashes, both compares and the repeat offset's
+        // compare one byte ahead (`ip` and `ip1` are at most `limit`: 8 bytes from the end).
+        let mut v0 = read64(s, ip);
+        let mut hl0 = hash_v::<8>(v0, hl);
         let mut idxl0 = long[hl0];
         let mut curr;
         let hit = loop {
-            let hs0 = hm(ip);
+            let hs0 = hash_v::<MLS>(v0, hs);
             let idxs0 = short[hs0];
             curr = ip;
             long[hl0] = w.stamp(ip);
             short[hs0] = w.stamp(ip);
-            if off1 > 0 && read32(s, ip + 1 - off1 as usize) == read32(s, ip + 1) {
+            if (read32(s, ip + 1 - off1 as usize) == (v0 >> 8) as u32) & (off1 > 0) {
                 break Hit::Rep;
             }
-            let hl1 = h8(ip1);
-            if c.ok(idxl0, ip) && read64(s, c.pos(idxl0)) == read64(s, ip) {
+            let v1 = read64(s, ip1);
+            let hl1 = hash_v::<8>(v1, hl);
+            if (read64(s, c.read_at(idxl0)) == v0) & c.in_prefix(idxl0) {
                 let m = c.pos(idxl0);
                 break Hit::Match { at: ip, m, len: count(s, ip + 8, m + 8, end) + 8, hl1 };
             }
             let idxl1 = long[hl1];
-            if c.ok(idxs0, ip) && read32(s, c.pos(idxs0)) == read32(s, ip) {
+            if (read32(s, c.read_at(idxs0)) == v0 as u32) & c.in_prefix(idxs0) {
                 let m = c.pos(idxs0);
                 let len = count(s, ip + 4, m + 4, end) + 4;
-                if c.ok(idxl1, ip1) && read64(s, c.pos(idxl1)) == read64(s, ip1) {
+                if (read64(s, c.read_at(idxl1)) == v1) & c.in_prefix(idxl1) {
                     let m1 = c.pos(idxl1);
                     let len1 = count(s, ip1 + 8, m1 + 8, end) + 8;
                     if len1 > len {
@@ -336,6 +392,7 @@ fn dfast_n<const MLS: u32>(
             ip1 += step;
             hl0 = hl1;
             idxl0 = idxl1;
+            v0 = v1;
             if ip1 > limit {
                 break 'search;
             }
@@ -344,10 +401,11 @@ fn dfast_n<const MLS: u32>(
             Hit::Rep => {
                 let len = count(s, ip + 5, ip + 5 - off1 as usize, end) + 4;
                 ip += 1;
-                store.push(&s[anchor..ip], len, off1 as usize);
+                store.push_from(s, anchor, ip, len, off1 as usize);
                 len
             }
             Hit::Match { at, m, mut len, hl1 } => {
+                debug_assert!(m < at, "a candidate at or after the position searched");
                 let off = at - m;
                 ip = catch_up(w, at, m, anchor, &mut len);
                 off2 = off1;
@@ -356,7 +414,7 @@ fn dfast_n<const MLS: u32>(
                 if step < 4 {
                     long[hl1] = w.stamp(ip1);
                 }
-                store.push(&s[anchor..ip], len, off);
+                store.push_from(s, anchor, ip, len, off);
                 len
             }
         };

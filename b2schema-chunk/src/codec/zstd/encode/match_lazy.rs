@@ -185,7 +185,7 @@ fn lazy_n<const MLS: u32>(
             dist = off1 as usize;
         }
         c.skipping = false;
-        store.push(&s[anchor..start], len, dist);
+        store.push_from(s, anchor, start, len, dist);
         ip = start + len;
         anchor = ip;
         while ip <= limit && w.rep_ok(off2, ip) && read32(s, ip) == read32(s, ip - off2 as usize) {

@@ -3,7 +3,7 @@
 //! previous block's) chosen by estimated cost as libzstd's `ZSTD_selectEncodingType`, and the
 //! backward bitstream.
 
-use super::bits::BitWriter;
+use super::bits::{BitWriter, write_bits};
 use super::fse::{self, CTable, highbit};
 use crate::codec::zstd::tables::{LL_BASE, LL_BITS, LL_DEFAULT, ML_BASE, ML_BITS, ML_DEFAULT, OF_DEFAULT};
 use alloc::rc::Rc;
@@ -101,26 +101,22 @@ impl SeqState {
 /// could describe the codes, the block is then stored raw).
 fn select(
     out: &mut Vec<u8>,
-    codes: &[u8],
+    codes: &Counted,
     k: &KindInfo,
     default: &Rc<CTable>,
     prev: &mut Prev,
     scratch: &mut Vec<u8>,
 ) -> (u8, Option<Rc<CTable>>) {
-    let mut count = [0u32; 53];
-    for &c in codes {
-        count[c as usize] += 1;
-    }
-    let n = codes.len();
+    let Counted { count, n, last } = *codes;
     let max_symbol = count.iter().rposition(|&c| c > 0).unwrap_or(0);
     let most = count.iter().copied().max().unwrap_or(0) as usize;
     let count = &count[..=max_symbol];
     let basic =
         if max_symbol < k.default.len() { fse::table_cost(k.default, k.default_log, count) } else { None };
     if most == n && !(n <= 2 && basic.is_some()) {
-        out.push(codes[0]);
+        out.push(last);
         let mut t = CTable::new();
-        t.build_rle(codes[0]);
+        t.build_rle(last);
         *prev = Prev::None;
         return (1, Some(Rc::new(t)));
     }
@@ -132,7 +128,7 @@ fn select(
     let mut counted = [0u32; 53];
     counted[..=max_symbol].copy_from_slice(count);
     let mut total = n;
-    let last = codes[n - 1] as usize;
+    let last = usize::from(last);
     if counted[last] > 1 {
         counted[last] -= 1;
         total -= 1;
@@ -167,6 +163,42 @@ fn select(
     }
 }
 
+/// The codes of one kind over a block: how often each (all below 53), how many, the last one.
+#[derive(Clone, Copy)]
+struct Counted {
+    count: [u32; 53],
+    n: usize,
+    last: u8,
+}
+
+/// Each sequence's literal length, match length and offset codes, and their counts, in one
+/// pass (libzstd's `ZSTD_seqToCodes` and `HIST_countFast`): two tables a kind, for the even and
+/// the odd sequences, so that runs of one code (common in match lengths and offsets) do not
+/// wait on the store of the previous count.
+fn code_counts(seqs: &[Seq], codes: &mut Vec<[u8; 3]>) -> [Counted; 3] {
+    codes.clear();
+    codes.extend(seqs.iter().map(|s| [ll_code(s.lit_len), ml_code(s.match_len), highbit(s.off_base) as u8]));
+    let mut t = [[[0u32; 64]; 2]; 3];
+    let (pairs, rest) = codes.as_chunks::<2>();
+    for [a, b] in pairs {
+        for k in 0..3 {
+            t[k][0][usize::from(a[k] & 63)] += 1;
+            t[k][1][usize::from(b[k] & 63)] += 1;
+        }
+    }
+    for c in rest {
+        for k in 0..3 {
+            t[k][0][usize::from(c[k] & 63)] += 1;
+        }
+    }
+    let last = codes.last().copied().unwrap_or_default();
+    core::array::from_fn(|k| Counted {
+        count: core::array::from_fn(|i| t[k][0][i] + t[k][1][i]),
+        n: codes.len(),
+        last: last[k],
+    })
+}
+
 fn pad(norm: &[i16]) -> [i16; 53] {
     let mut p = [0i16; 53];
     p[..norm.len()].copy_from_slice(norm);
@@ -188,42 +220,36 @@ pub(crate) fn encode(out: &mut Vec<u8>, seqs: &[Seq], state: &mut SeqState, d: &
     if n == 0 {
         return Some(());
     }
-    let mut ll = Vec::with_capacity(n);
-    let mut of = Vec::with_capacity(n);
-    let mut ml = Vec::with_capacity(n);
-    for s in seqs {
-        ll.push(ll_code(s.lit_len));
-        of.push(highbit(s.off_base) as u8);
-        ml.push(ml_code(s.match_len));
-    }
+    let mut cs = Vec::new();
+    let [c_ll, c_ml, c_of] = code_counts(seqs, &mut cs);
     let modes_at = out.len();
     out.push(0);
     let mut scratch = Vec::new();
     let [p_ll, p_of, p_ml] = &mut state.prev;
-    let (m_ll, t_ll) = select(out, &ll, &LL, &d.ll, p_ll, &mut scratch);
-    let (m_of, t_of) = select(out, &of, &OF, &d.of, p_of, &mut scratch);
-    let (m_ml, t_ml) = select(out, &ml, &ML, &d.ml, p_ml, &mut scratch);
+    let (m_ll, t_ll) = select(out, &c_ll, &LL, &d.ll, p_ll, &mut scratch);
+    let (m_of, t_of) = select(out, &c_of, &OF, &d.of, p_of, &mut scratch);
+    let (m_ml, t_ml) = select(out, &c_ml, &ML, &d.ml, p_ml, &mut scratch);
     out[modes_at] = m_ll << 6 | m_of << 4 | m_ml << 2;
     let (t_ll, t_of, t_ml) = (t_ll?, t_of?, t_ml?);
     // At most 26 state bits and 16 + 16 + 31 extra bits a sequence.
-    let mut w = BitWriter::new(out, n * 12 + 8);
-    let last = n - 1;
-    let mut s_ml = t_ml.init(ml[last]);
-    let mut s_of = t_of.init(of[last]);
-    let mut s_ll = t_ll.init(ll[last]);
-    extras(&mut w, &seqs[last], ll[last], ml[last], of[last]);
-    let codes = ll[..last].iter().zip(&ml[..last]).zip(&of[..last]);
-    for (seq, ((&l, &m), &o)) in seqs[..last].iter().zip(codes).rev() {
-        t_of.encode(&mut w, &mut s_of, o);
-        t_ml.encode(&mut w, &mut s_ml, m);
-        t_ll.encode(&mut w, &mut s_ll, l);
-        extras(&mut w, seq, l, m, o);
-    }
-    t_ml.finish(&mut w, s_ml);
-    t_of.finish(&mut w, s_of);
-    t_ll.finish(&mut w, s_ll);
-    w.close();
-    Some(())
+    let fits = write_bits(out, n * 12 + 8, |w| {
+        let last = n - 1;
+        let [l, m, o] = cs[last];
+        let mut s_ml = t_ml.init(m);
+        let mut s_of = t_of.init(o);
+        let mut s_ll = t_ll.init(l);
+        extras(w, &seqs[last], l, m, o);
+        for (seq, &[l, m, o]) in seqs[..last].iter().zip(&cs[..last]).rev() {
+            t_of.encode(w, &mut s_of, o);
+            t_ml.encode(w, &mut s_ml, m);
+            t_ll.encode(w, &mut s_ll, l);
+            extras(w, seq, l, m, o);
+        }
+        t_ml.finish(w, s_ml);
+        t_of.finish(w, s_of);
+        t_ll.finish(w, s_ll);
+    });
+    fits.then_some(())
 }
 
 /// The extra bits of one sequence: literal length, match length, offset, after at most 33
