@@ -31,11 +31,11 @@ import numpy as np
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def ours(exe, slab_path, out, n):
+def ours(exe, slab_path, out, n, flags=()):
     # One process per slab, as an acquisition script calling the command would.
     start = time.perf_counter()
     for _ in range(n):
-        subprocess.run([exe, "append", slab_path, out], check=True)
+        subprocess.run([exe, "append", *flags, slab_path, out], check=True)
     return time.perf_counter() - start
 
 
@@ -46,11 +46,12 @@ def ours_one_command(exe, slab_path, out, n):
     return time.perf_counter() - start
 
 
-def ours_rust_loop(loop_exe, raw_path, out, n):
+def ours_rust_loop(loop_exe, raw_path, out, n, flags=()):
     # One Rust process holding the array open, as an acquisition service would: each slab its
     # own crash-safe change (examples/append_loop.rs, `ArrayMut::append` per slab).
     start = time.perf_counter()
-    subprocess.run([loop_exe, out, raw_path, "128", "1024", str(n)], check=True, stdout=subprocess.DEVNULL)
+    subprocess.run([loop_exe, out, raw_path, "128", "1024", str(n), *flags], check=True,
+                   stdout=subprocess.DEVNULL)
     return time.perf_counter() - start
 
 
@@ -99,19 +100,22 @@ def main():
             python_loop(slab, out, args.slabs, shape(args.chunks), shape(args.blocks))
         shutil.rmtree(work)
         return 0
-    t_ours, t_one, t_loop, t_py = [], [], [], []
+    t_ours, t_one, t_loop, t_py, t_ours_ns, t_loop_ns = [], [], [], [], [], []
+    names = ("ours.b2nd", "ours-one.b2nd", "ours-loop.b2nd", "theirs.b2nd", "ours-ns.b2nd", "ours-loop-ns.b2nd")
     for _ in range(args.reps):
-        o, o1, ol, t = (os.path.join(work, n) for n in ("ours.b2nd", "ours-one.b2nd", "ours-loop.b2nd", "theirs.b2nd"))
-        for f in (o, o1, ol, t):
+        o, o1, ol, t, ons, olns = (os.path.join(work, n) for n in names)
+        for f in (o, o1, ol, t, ons, olns):
             if os.path.exists(f):
                 os.remove(f)
         t_ours.append(ours(args.exe, slab_path, o, args.slabs))
+        t_ours_ns.append(ours(args.exe, slab_path, ons, args.slabs, ["--no-sync"]))
         t_one.append(ours_one_command(args.exe, slab_path, o1, args.slabs))
         t_loop.append(ours_rust_loop(args.loop_exe, raw_path, ol, args.slabs))
+        t_loop_ns.append(ours_rust_loop(args.loop_exe, raw_path, olns, args.slabs, ["--no-sync"]))
         a = blosc2.open(o)
         t_py.append(python_loop(slab, t, args.slabs, a.chunks, a.blocks))
     b = blosc2.open(t)
-    for f in (o, o1, ol):
+    for f in (o, o1, ol, ons, olns):
         a = blosc2.open(f)
         assert (a.chunks, a.blocks) == (blosc2.open(o).chunks, blosc2.open(o).blocks), f
         assert a.shape == b.shape == (128 * args.slabs, 1024), (a.shape, b.shape)
@@ -119,16 +123,18 @@ def main():
             assert np.array_equal(a[i : i + 128], b[i : i + 128]), i
         assert np.array_equal(a[-128:], slab)
     mo, m1, mp = statistics.median(t_ours), statistics.median(t_one), statistics.median(t_py)
-    ml = statistics.median(t_loop)
+    ml, mons, mlns = statistics.median(t_loop), statistics.median(t_ours_ns), statistics.median(t_loop_ns)
     runs = lambda ts: ", ".join(f"{v:.2f}" for v in ts)
     print(f"chunks {a.chunks} blocks {a.blocks}; files: ours {os.path.getsize(o) >> 20} MiB, "
           f"python-blosc2 {os.path.getsize(t) >> 20} MiB; load {os.getloadavg()[0]:.1f}")
     print(f"b2schema append, a process per slab x{args.slabs}: {mo:.2f} s (runs {runs(t_ours)})")
     print(f"b2schema append, one command for all {args.slabs}: {m1:.2f} s (runs {runs(t_one)})")
+    print(f"b2schema append --no-sync, a process per slab x{args.slabs}: {mons:.2f} s (runs {runs(t_ours_ns)})")
     print(f"ArrayMut::append loop in one Rust process x{args.slabs}: {ml:.2f} s (runs {runs(t_loop)})")
+    print(f"the same loop, set_synced(false) x{args.slabs}: {mlns:.2f} s (runs {runs(t_loop_ns)})")
     print(f"python-blosc2 resize + setitem x{args.slabs}: {mp:.2f} s (runs {runs(t_py)})")
-    print(f"ratio ours / python-blosc2: a process per slab {mo / mp:.2f}, one command {m1 / mp:.2f}, "
-          f"Rust loop {ml / mp:.2f}")
+    print(f"ratio ours / python-blosc2: a process per slab {mo / mp:.2f} (--no-sync {mons / mp:.2f}), "
+          f"one command {m1 / mp:.2f}, Rust loop {ml / mp:.2f} (unsynced {mlns / mp:.2f})")
     shutil.rmtree(work)
 
 

@@ -130,3 +130,65 @@ fn variable_size_chunks_are_updated_inserted_and_deleted() {
     assert_eq!(got, [vec![5; 10], vec![1; 100], vec![4; 70]]);
     assert_eq!(file.view().unwrap().header.nbytes, 180);
 }
+
+/// A frame in memory that counts the syncs asked of it.
+struct Counted {
+    bytes: std::io::Cursor<Vec<u8>>,
+    syncs: usize,
+}
+
+impl std::io::Read for Counted {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.bytes.read(buf)
+    }
+}
+
+impl std::io::Write for Counted {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.bytes.write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl std::io::Seek for Counted {
+    fn seek(&mut self, pos: std::io::SeekFrom) -> std::io::Result<u64> {
+        self.bytes.seek(pos)
+    }
+}
+
+impl b2schema::writer::FrameIo for Counted {
+    fn set_len(&mut self, len: u64) -> std::io::Result<()> {
+        self.bytes.get_mut().resize(len as usize, 0);
+        Ok(())
+    }
+
+    fn sync(&mut self) -> std::io::Result<()> {
+        self.syncs += 1;
+        Ok(())
+    }
+}
+
+#[test]
+fn changes_sync_each_step_unless_told_not_to_and_write_the_same_bytes_either_way() {
+    let rows: Vec<i32> = (100..110).collect();
+    let mut out = Vec::new();
+    for synced in [true, false] {
+        let mut a =
+            ArrayMut::from_io(Counted { bytes: std::io::Cursor::new(small_array()), syncs: 0 }).unwrap();
+        a.set_synced(synced);
+        a.append(&rows).unwrap();
+        a.write_slice(&[0..1, 0..2], &[-1i32, -2]).unwrap();
+        let io = a.into_inner().unwrap();
+        // Each change: the new tail synced, then the header patch synced.
+        assert_eq!(io.syncs, if synced { 4 } else { 0 }, "synced: {synced}");
+        out.push(io.bytes.into_inner());
+    }
+    assert_eq!(out[0], out[1]);
+    let arr = b2schema::Container::from_bytes(out[1].clone()).unwrap();
+    let all: Vec<i32> = arr.read_as(":").unwrap();
+    assert_eq!(&all[60..], &rows[..]);
+    assert_eq!(&all[..3], &[-1, -2, 2]);
+}

@@ -80,9 +80,11 @@ fn append_loop_grows_the_array_slab_by_slab() {
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("acq.b2nd");
     let slab = append_loop::sine_slab(3, 5);
-    assert_eq!(append_loop::run(&path, &slab, 5, 4).unwrap(), [12, 5]);
-    let all: Vec<f64> = b2schema::open(&path).unwrap().read_as(":").unwrap();
-    assert_eq!(all, slab.repeat(4));
+    for synced in [true, false] {
+        assert_eq!(append_loop::run(&path, &slab, 5, 4, synced).unwrap(), [12, 5]);
+        let all: Vec<f64> = b2schema::open(&path).unwrap().read_as(":").unwrap();
+        assert_eq!(all, slab.repeat(4));
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

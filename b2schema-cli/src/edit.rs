@@ -72,11 +72,16 @@ const APPEND_BATCH_BYTES: usize = 64 << 20;
 /// first when missing. The files are appended in changes of up to [`APPEND_BATCH_BYTES`] of rows
 /// (one file alone may be more), each one crash-safe switch: a failure leaves the array with the
 /// files of the changes before it appended.
+///
+/// `synced` false leaves out the syncs of each change (`--no-sync`: the changes are still made
+/// in the crash-safe order, so a reader or a killed process sees whole changes, but a crash of
+/// the system may lose or tear the last ones; [`ArrayMut::set_synced`]).
 pub fn append(
     inputs: &[std::path::PathBuf],
     into: &Path,
     max: u64,
     pack: &crate::pack::PackOptions<'_>,
+    synced: bool,
 ) -> Result<ExitCode, Failure> {
     let Some((first, _)) = inputs.split_first() else {
         return Err(Failure::Message("append: no input".into()));
@@ -95,6 +100,7 @@ pub fn append(
     crate::output::refuse_input(into, &all)?;
     let dtype = dtype_of(into)?;
     let mut a = open(into)?;
+    a.set_synced(synced);
     let shape = a.shape().map_err(|e| Failure::at(into, e))?;
     let mut batch: Vec<Vec<u8>> = Vec::new();
     let mut batch_bytes = 0usize;

@@ -367,6 +367,12 @@ enum Command {
         /// The .b2nd array (or sparse-frame directory) to grow; or the CTable (.b2d, .b2z),
         /// written anew beside the old one, then put in its place in one step.
         into: PathBuf,
+        /// Do not sync each change to disk (as python-blosc2 never does): the changes are still
+        /// made in their crash-safe order, so readers and a killed process see the array before
+        /// or after each change, but a crash of the system may lose or tear the last ones. For
+        /// loops that append often and can redo their last slabs. Arrays only.
+        #[arg(long)]
+        no_sync: bool,
     },
     /// Resizes a .b2nd array in place, as python-blosc2's resize: new regions zeros, chunks
     /// outside the new shape dropped. Crash-safe.
@@ -535,8 +541,13 @@ fn main() -> ExitCode {
             Ok(text) => b2schema_cli::print(&text),
             Err(e) => Err(b2schema_cli::Failure::Message(format!("writing the man page: {e}"))),
         },
-        Command::Append { input, into } if b2schema_cli::table_arrow::is_table_pack(&input[0], &into) => {
+        Command::Append { input, into, no_sync }
+            if b2schema_cli::table_arrow::is_table_pack(&input[0], &into) =>
+        {
             match input.as_slice() {
+                _ if no_sync => Err(b2schema_cli::Failure::Message(
+                    "--no-sync: arrays only (a table is written anew beside the old one, then synced)".into(),
+                )),
                 [one] => b2schema_cli::table_arrow::append_table(one, &into, limits),
                 _ => Err(b2schema_cli::Failure::Message(format!(
                     "{} inputs for the table {}: append one Arrow stream at a time",
@@ -564,7 +575,7 @@ fn main() -> ExitCode {
             };
             pack::pack(&input, &output, &o)
         }
-        Command::Append { input, into } => {
+        Command::Append { input, into, no_sync } => {
             let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
             let o = pack::PackOptions {
                 codec: "zstd",
@@ -576,7 +587,7 @@ fn main() -> ExitCode {
                 nthreads: i16::try_from(cores).unwrap_or(i16::MAX),
                 max_input: limits.max_decompressed_total(),
             };
-            edit::append(&input, &into, limits.max_decompressed_total(), &o)
+            edit::append(&input, &into, limits.max_decompressed_total(), &o, !no_sync)
         }
         Command::Resize { file, shape } => edit::resize(&file, &shape),
         Command::Write { file, slice, input } => {

@@ -112,6 +112,14 @@ fn several_npy_files_append_in_order_in_one_command() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("is the input"));
     assert_eq!(std::fs::read(&arr).unwrap(), before);
+    // `--no-sync` (no syncs: `edits::changes_sync_each_step_unless_told_not_to...`) makes the
+    // same change, byte for byte.
+    let copy = d.join("copy.b2nd");
+    std::fs::copy(&arr, &copy).unwrap();
+    ok(&b2schema(&["append", arg(1), arr.to_str().unwrap()]));
+    ok(&b2schema(&["append", "--no-sync", arg(1), copy.to_str().unwrap()]));
+    assert_eq!(std::fs::read(&copy).unwrap(), std::fs::read(&arr).unwrap());
+    assert_eq!(items(&copy).0, [14, 4]);
     let _ = std::fs::remove_dir_all(&d);
 }
 

@@ -19,6 +19,16 @@
 //!   synced; the new index file is written beside the old one, synced, renamed onto it and the
 //!   directory synced; only then are the chunk files the new index no longer names removed.
 //!
+//! # Syncs
+//!
+//! Each step above is synced before the next (`sync_data`, and the directory for a rename), so
+//! the order holds on disk: after a crash of the machine the frame is the old or the new one.
+//! [`FrameMut::set_synced`]`(false)` leaves the syncs out, as c-blosc2 (and so python-blosc2)
+//! never syncs: the steps still happen in the same order, so a reader, and a process killed at
+//! any step, see the old frame or the new one (the page cache keeps the writes made), but after
+//! a power loss or a crash of the system a change may be lost or the frame torn. Made for
+//! loops that append often and can redo their last changes (a sync can take milliseconds).
+//!
 //! # Space
 //!
 //! c-blosc2 writes a contiguous frame's updated chunk over the old one when it fits, which a
@@ -94,6 +104,8 @@ impl Faults {
 pub struct FrameMut<F: FrameIo = File> {
     target: Target<F>,
     faults: Faults,
+    /// Whether each step of a change is synced (see the module's documentation).
+    synced: bool,
     _lock: Option<File>,
 }
 
@@ -393,19 +405,27 @@ impl FrameMut<File> {
             return Ok(FrameMut {
                 target: Target::Sparse(path.to_path_buf()),
                 faults: Faults::default(),
+                synced: true,
                 _lock: Some(dir),
             });
         }
         let (f, _) = open_regular_rw(path)?;
         lock(&f, path)?;
-        Ok(FrameMut { target: Target::Io(f), faults: Faults::default(), _lock: None })
+        Ok(FrameMut { target: Target::Io(f), faults: Faults::default(), synced: true, _lock: None })
     }
 }
 
 impl<F: FrameIo> FrameMut<F> {
     /// A contiguous frame at the start of `io` (no lock is taken).
     pub fn from_io(io: F) -> Self {
-        FrameMut { target: Target::Io(io), faults: Faults::default(), _lock: None }
+        FrameMut { target: Target::Io(io), faults: Faults::default(), synced: true, _lock: None }
+    }
+
+    /// Whether each step of the next changes is synced to disk (`true`, the default), or only
+    /// written in order (`false`: safe against a process killed at any step and for readers,
+    /// not against a crash of the system; see the [module](crate::writer) documentation).
+    pub fn set_synced(&mut self, synced: bool) {
+        self.synced = synced;
     }
 
     /// The inner file or buffer of a contiguous frame.
@@ -546,24 +566,26 @@ impl<F: FrameIo> FrameMut<F> {
                     header[*at..*at + b2nd.len()].copy_from_slice(b2nd);
                     to = to.max(*at + b2nd.len());
                 }
+                let synced = self.synced;
+                let sync = |f: &mut F| if synced { f.sync() } else { f.flush() };
                 // 0. A torn tail of an earlier change cut off.
                 if edit.file_len > edit.old_end {
                     faults.step()?;
                     f.set_len(edit.old_end)?;
                     faults.step()?;
-                    f.sync()?;
+                    sync(f)?;
                 }
                 // 1. The new tail after the old end; the old frame stays whole.
                 f.seek(SeekFrom::Start(edit.old_end))?;
                 faults.write(f, &tail)?;
                 faults.step()?;
-                f.sync()?;
+                sync(f)?;
                 // 2. The switch: the header fields that change, in one write.
                 f.seek(SeekFrom::Start(from as u64))?;
                 faults.step()?;
                 f.write_all(&header[from..to])?;
                 faults.step()?;
-                f.sync()?;
+                sync(f)?;
                 Ok(())
             }
             Target::Sparse(dir) => {
@@ -590,7 +612,9 @@ impl<F: FrameIo> FrameMut<F> {
                         std::fs::OpenOptions::new().write(true).create(true).truncate(true).open(&path)?;
                     faults.write(&mut out, bytes)?;
                     faults.step()?;
-                    out.sync_all()?;
+                    if self.synced {
+                        out.sync_all()?;
+                    }
                     cbytes += bytes.len() as i64;
                 }
                 let gone: Vec<i64> = old.difference(&referenced).copied().collect();
@@ -610,12 +634,15 @@ impl<F: FrameIo> FrameMut<F> {
                 // 2. The new index beside the old one, synced; 3. the switch: renamed onto it.
                 let index_path = dir.join(SPARSE_INDEX);
                 let tmp = super::replace::temporary(&index_path)?;
+                let synced = self.synced;
                 let written = (|| -> std::io::Result<()> {
                     let mut out =
                         std::fs::OpenOptions::new().write(true).create(true).truncate(true).open(&tmp)?;
                     faults.write(&mut out, &header)?;
                     faults.step()?;
-                    out.sync_all()?;
+                    if synced {
+                        out.sync_all()?;
+                    }
                     faults.step()?;
                     std::fs::rename(&tmp, &index_path)
                 })();
@@ -624,7 +651,9 @@ impl<F: FrameIo> FrameMut<F> {
                     return Err(e.into());
                 }
                 faults.step()?;
-                super::replace::sync_parent(&index_path)?;
+                if synced {
+                    super::replace::sync_parent(&index_path)?;
+                }
                 // 4. Chunk files no entry names any more.
                 // (The change is made: a file left here is unused, not an error.)
                 for id in gone {

@@ -78,6 +78,13 @@ impl<F: FrameIo> ArrayMut<F> {
         Ok(a)
     }
 
+    /// Whether each change is synced to disk step by step (`true`, the default) or only
+    /// written in order, as python-blosc2 writes ([`FrameMut::set_synced`]): an acquisition loop
+    /// that can redo its last slabs after a crash of the machine saves the syncs' time.
+    pub fn set_synced(&mut self, synced: bool) {
+        self.frame.set_synced(synced);
+    }
+
     /// The frame underneath.
     pub fn frame(&mut self) -> &mut FrameMut<F> {
         &mut self.frame
