@@ -112,7 +112,7 @@ fn several_npy_files_append_in_order_in_one_command() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("is the input"));
     assert_eq!(std::fs::read(&arr).unwrap(), before);
-    // `--no-sync` (no syncs: `edits::changes_sync_each_step_unless_told_not_to...`) makes the
+    // `--no-sync` (no syncs: `edits::changes_sync_each_step_unless_told_not_to_...`) makes the
     // same change, byte for byte.
     let copy = d.join("copy.b2nd");
     std::fs::copy(&arr, &copy).unwrap();

@@ -106,7 +106,15 @@ pub struct FrameMut<F: FrameIo = File> {
     faults: Faults,
     /// Whether each step of a change is synced (see the module's documentation).
     synced: bool,
+    /// The threads that compress a change's chunks (their blocks).
+    threads: usize,
     _lock: Option<File>,
+}
+
+/// The threads a [`FrameMut`] compresses with unless told: the machine's cores, as
+/// python-blosc2's default `nthreads`.
+fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// The changes of one [`FrameMut::edit`], applied by one switch when the closure returns `Ok`.
@@ -150,7 +158,9 @@ impl Edit {
         self.sizes.get(n).copied()
     }
 
-    /// The frame's compression parameters (from its header), which new chunks are made with.
+    /// The frame's compression parameters (from its header), which new chunks are made with;
+    /// `nthreads` is the handle's ([`FrameMut::set_threads`]), not the header's record of the
+    /// writer's (which c-blosc2 never reads back either).
     pub fn cparams(&self) -> CParams {
         self.cparams
     }
@@ -406,19 +416,39 @@ impl FrameMut<File> {
                 target: Target::Sparse(path.to_path_buf()),
                 faults: Faults::default(),
                 synced: true,
+                threads: default_threads(),
                 _lock: Some(dir),
             });
         }
         let (f, _) = open_regular_rw(path)?;
         lock(&f, path)?;
-        Ok(FrameMut { target: Target::Io(f), faults: Faults::default(), synced: true, _lock: None })
+        Ok(FrameMut {
+            target: Target::Io(f),
+            faults: Faults::default(),
+            synced: true,
+            threads: default_threads(),
+            _lock: None,
+        })
     }
 }
 
 impl<F: FrameIo> FrameMut<F> {
     /// A contiguous frame at the start of `io` (no lock is taken).
     pub fn from_io(io: F) -> Self {
-        FrameMut { target: Target::Io(io), faults: Faults::default(), synced: true, _lock: None }
+        FrameMut {
+            target: Target::Io(io),
+            faults: Faults::default(),
+            synced: true,
+            threads: default_threads(),
+            _lock: None,
+        }
+    }
+
+    /// The threads that compress the chunks of the next changes (the blocks of a chunk spread
+    /// over them; the bytes are the same for any count). Default: the machine's cores, as
+    /// python-blosc2's. 0 is taken as 1.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
     }
 
     /// Whether each step of the next changes is synced to disk (`true`, the default), or only
@@ -489,6 +519,7 @@ impl<F: FrameIo> FrameMut<F> {
     fn loaded(&mut self) -> Result<(b2schema_chunk::Registry, Edit)> {
         let (file, len) = self.read_file()?;
         let mut edit = load(&file, len)?;
+        edit.cparams.nthreads = i16::try_from(self.threads).unwrap_or(i16::MAX);
         if let Target::Io(io) = &mut self.target {
             check_after_frame(io, &edit)?;
         }

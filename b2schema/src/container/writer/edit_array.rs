@@ -85,6 +85,12 @@ impl<F: FrameIo> ArrayMut<F> {
         self.frame.set_synced(synced);
     }
 
+    /// The threads that compress the chunks a change makes ([`FrameMut::set_threads`]; the
+    /// machine's cores unless told).
+    pub fn set_threads(&mut self, threads: usize) {
+        self.frame.set_threads(threads);
+    }
+
     /// The frame underneath.
     pub fn frame(&mut self) -> &mut FrameMut<F> {
         &mut self.frame
