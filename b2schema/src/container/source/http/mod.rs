@@ -13,8 +13,10 @@
 //! handshake is part of connecting, within the same timeouts, deadline, attempts and budget.
 
 pub mod proxy;
+mod readahead;
 mod response;
 mod stream;
+mod tcp;
 #[cfg(feature = "https")]
 #[cfg_attr(docsrs, doc(cfg(feature = "https")))]
 pub mod tls;
@@ -33,6 +35,7 @@ use alloc::vec::Vec;
 pub use url::{Url, is_url};
 
 use self::response::{Head, HeadError, read_head};
+use self::tcp::Tcp;
 use super::{Fetched, ReadAt};
 use crate::container::error::{Error, Result};
 use crate::container::limits::{Limit, Limits, try_zeros};
@@ -105,7 +108,7 @@ pub struct HttpSource {
     session: Session,
     /// The runs of reads through the file and their read-ahead streams
     /// ([`HttpOptions::readahead`]).
-    ahead: stream::Ahead,
+    ahead: readahead::Ahead,
 }
 
 /// What the sources that read one frame (a sparse frame's index and its chunk files) share:
@@ -201,7 +204,7 @@ impl HttpSource {
                 limits,
                 kept: Vec::new(),
                 session: session.clone(),
-                ahead: stream::Ahead::default(),
+                ahead: readahead::Ahead::default(),
             };
             let want = options.prefix.max(1);
             return match src.get(0, want, true)? {
@@ -737,46 +740,6 @@ impl Write for Conn {
             #[cfg(feature = "https")]
             Conn::Tls(s) => s.flush(),
         }
-    }
-}
-
-/// A TCP connection whose reads end at a deadline (each read waits at most for what is left
-/// of it), so that a server sending a byte now and then cannot hold a request past it.
-#[derive(Debug)]
-struct Tcp {
-    stream: TcpStream,
-    deadline: Option<Instant>,
-}
-
-impl Write for Tcp {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.stream.write(buf)
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.stream.flush()
-    }
-}
-
-impl Read for Tcp {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        if let Some(d) = self.deadline {
-            let left = d.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                return Err(std::io::Error::new(
-                    std::io::ErrorKind::TimedOut,
-                    "the answer took longer than allowed",
-                ));
-            }
-            self.stream.set_read_timeout(Some(left))?;
-        }
-        // A read timeout ends a read with `WouldBlock` (EAGAIN) on Unix: said as what it is.
-        self.stream.read(buf).map_err(|e| match e.kind() {
-            std::io::ErrorKind::WouldBlock => {
-                std::io::Error::new(std::io::ErrorKind::TimedOut, "the answer took longer than allowed")
-            }
-            _ => e,
-        })
     }
 }
 

@@ -4,14 +4,15 @@
 //! of reads and the streams are [`crate::source::ahead`]'s, shared with `b2schema-object-store`.
 
 use core::ops::Range;
-use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use alloc::vec::Vec;
 
+use super::readahead::{Ahead, MAX_SHORT};
 use super::{Answer, Failure, HttpOptions, HttpSource};
-use crate::container::error::{Error, Result};
+use crate::container::error::Result;
 use crate::container::limits::try_zeros;
 use crate::container::source::ahead::{self, Room, Served};
 
@@ -21,44 +22,10 @@ type Stream = ahead::Stream<Vec<u8>>;
 /// special chunk).
 const GAP: u64 = 64 << 10;
 
-/// Streams that ended short (a cut body, a part late) before no more are started.
-const MAX_SHORT: u32 = 2;
-
 /// The largest part of a body read at once (and kept as one piece).
 const PART: u64 = 1 << 20;
 
-/// The runs of reads through a file and their streams.
-#[derive(Debug, Default)]
-pub(super) struct Ahead {
-    runs: Mutex<ahead::Ahead<Vec<u8>>>,
-    health: Arc<Health>,
-}
-
-/// How the streams of a source fared.
-#[derive(Debug, Default)]
-struct Health {
-    /// Streams that ended short (none started after [`MAX_SHORT`]).
-    shorts: AtomicU32,
-    /// The final error of a stream (an answer that breaks the protocol, the budget spent), for
-    /// the next read: the file's reads fail as its own would have.
-    fatal: Mutex<Option<Error>>,
-}
-
-impl Health {
-    fn take_fatal(&self) -> Result<()> {
-        match self.fatal.lock().unwrap_or_else(|p| p.into_inner()).take() {
-            Some(e) => Err(e),
-            None => Ok(()),
-        }
-    }
-}
-
 impl Ahead {
-    fn lock(&self) -> MutexGuard<'_, ahead::Ahead<Vec<u8>>> {
-        // A cache only: a panic of another reader while it held it leaves bytes of the file.
-        self.runs.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
     /// Whether streams may still be started.
     fn streaming(&self, options: &HttpOptions) -> bool {
         options.readahead > 0 && self.health.shorts.load(Ordering::Relaxed) < MAX_SHORT
@@ -142,11 +109,6 @@ impl Ahead {
         std::thread::Builder::new().name("b2schema-http-ahead".into()).spawn(producer).ok()?;
         runs.add(stream.clone());
         Some(stream)
-    }
-
-    /// Stops every stream (their threads end after the part they read, if any).
-    pub(super) fn stop_all(&self) {
-        self.lock().stop_all();
     }
 }
 
