@@ -27,10 +27,10 @@ use crate::container::error::{Error, Result};
 /// The bytes of a chunk written out at a time as its blocks are done (when chunks are
 /// compressed one at a time): the write-back of the output starts on them while the rest of
 /// the chunk compresses.
-const PIECE: usize = 1 << 20;
+const PIECE: usize = 128 << 10;
 
 /// The most pieces of a chunk waiting to be written (their buffers are reused).
-const PIECES: usize = 4;
+const PIECES: usize = 1;
 
 /// What a worker sends the writing thread.
 enum Made {
