@@ -9,6 +9,13 @@
 //! items. Chunks are compressed on `cparams.nthreads` worker threads while the calling thread
 //! reads the next slab and writes the chunks done, so memory is the slabs and chunks in flight
 //! (a few per thread), not the array nor the frame.
+//!
+//! An array of a few chunks (at most [`STREAMED_UP_TO`]) compressed one at a time (one thread,
+//! or one chunk's blocks on several) has each chunk written out in pieces as its blocks are
+//! appended in order (the chunk codec's [`Watch`]): the output's write-back starts while the
+//! chunk still compresses. Its header and block table, not final until it is done, are written
+//! again at the end; a chunk that ends as a memcpy chunk is written again whole (it is longer
+//! than any piece written: the pieces stop at its `nbytes + 32`).
 
 #![cfg(feature = "std")]
 
@@ -28,6 +35,9 @@ use crate::container::error::{Error, Result};
 /// compressed one at a time): the write-back of the output starts on them while the rest of
 /// the chunk compresses.
 const PIECE: usize = 128 << 10;
+
+/// The most chunks an array has for its chunks to be written in pieces.
+const STREAMED_UP_TO: usize = 4;
 
 /// The most pieces of a chunk waiting to be written (their buffers are reused).
 const PIECES: usize = 1;
@@ -261,8 +271,10 @@ impl NdArray<'_> {
         // buffer per chunk costs its page faults (about 5 % of packing 16 MiB chunks).
         let spent: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
         let spent = &spent;
-        // One chunk at a time (one worker): each chunk is written out as its blocks are done.
-        let streamed = workers == 1 && matches!(self.fill, Fill::Data(_));
+        // A few chunks, one at a time (one worker): each is written out as its blocks are done.
+        // (With more chunks, the chunks before are written while one compresses: pieces would
+        // only add their copies.)
+        let streamed = workers == 1 && lay.nchunks <= STREAMED_UP_TO && matches!(self.fill, Fill::Data(_));
         let spare: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
         let spare = &spare;
         std::thread::scope(|s| -> Result<()> {
