@@ -215,3 +215,116 @@ fn write_from_refuses_a_shape_that_overflows() {
         assert!(e.is_budget(), "{shape:?}: {e}");
     }
 }
+
+/// A writer that records where it was sent back to (`seek`s), over a `Cursor`.
+struct Seeks {
+    inner: Cursor<Vec<u8>>,
+    seeks: Vec<u64>,
+}
+
+impl std::io::Write for Seeks {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.inner.write(buf)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl std::io::Seek for Seeks {
+    fn seek(&mut self, pos: std::io::SeekFrom) -> std::io::Result<u64> {
+        let at = self.inner.seek(pos)?;
+        self.seeks.push(at);
+        Ok(at)
+    }
+}
+
+/// Items of `kind`: 0 noise (pieces written, then a memcpy chunk once the raw streams pass the
+/// chunk's size), 1 slow counters, 2 noise then counters, 3 zeros then noise (a chunk that
+/// looks like a zeros chunk first), 4 counters then noise.
+fn items(kind: u8, len: usize, seed: u64) -> Vec<u8> {
+    let mut x = seed | 1;
+    let mut noise = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x as u8
+    };
+    (0..len)
+        .map(|i| match (kind % 5, i < len / 2) {
+            (0, _) | (2, true) | (3, false) | (4, false) => noise(),
+            (3, true) => 0,
+            _ => (i / 64) as u8,
+        })
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// A chunk compressed alone is written out in pieces as its blocks are done (its header
+    /// and block table written again at the end, or the whole chunk again when it ends as a
+    /// memcpy chunk): the frame is the whole-frame writer's at 1 to 3 threads, with one chunk,
+    /// chunks fewer than threads and more chunks than are written in pieces, items of 1 to 8 bytes, incompressible items
+    /// (stored streams, memcpy chunks), zeros then noise, and pieces of any size.
+    #[test]
+    fn chunks_written_in_pieces_are_the_whole_frames(
+        rows in 1i64..120,
+        nchunks in 1i64..7,
+        block_rows in 1i32..9,
+        ts in prop_oneof![Just(1usize), Just(2), Just(4), Just(8)],
+        codec in 0u8..30,
+        filter in 0u8..3,
+        kind in 0u8..5,
+        piece in prop_oneof![1usize..64, 64usize..5000],
+        seed in any::<u64>(),
+    ) {
+        const COLS: i64 = 40;
+        let data = items(kind, rows as usize * COLS as usize * ts, seed);
+        let shape = [rows, COLS];
+        // 1 to 6 chunks (up to 4 are written in pieces at 1 thread; at 1 with more threads).
+        let chunks = [(rows + nchunks - 1) as i32 / nchunks.min(rows) as i32, COLS as i32];
+        let blocks = [block_rows.min(chunks[0]), COLS as i32];
+        let dtype = format!("|V{ts}");
+        for nthreads in 1..=3 {
+            let mut w = NdArray::new(&shape, &chunks, &blocks, &dtype, ts, Fill::Data(&data));
+            w.cparams = cparams(codec, filter, nthreads);
+            let whole = w.to_frame().unwrap().to_vec().unwrap();
+            let mut a = w.clone();
+            a.fill = Fill::Data(&[]);
+            let mut out = Seeks { inner: Cursor::new(Vec::new()), seeks: Vec::new() };
+            let n = a.__write_from_in_pieces(&mut &data[..], &mut out, piece).unwrap();
+            prop_assert_eq!(n as usize, whole.len());
+            prop_assert!(out.inner.get_ref() == &whole, "{} threads: in pieces of {} differs", nthreads, piece);
+        }
+    }
+}
+
+/// The promise the pieces keep: one chunk of 64 blocks, at 1 and 2 threads, is written while
+/// it is made (the writer goes back to the chunk's header and table once it is done), and a
+/// chunk of noise, written in pieces first, ends as c-blosc2's memcpy chunk (rewritten whole).
+#[test]
+fn a_chunk_made_alone_is_written_as_its_blocks_are_done() {
+    let shape = [256i64, 64];
+    for (kind, memcpyed) in [(1u8, false), (0, true)] {
+        let data = items(kind, 256 * 64 * 4, 7);
+        for nthreads in [1i16, 2] {
+            let mut w = NdArray::new(&shape, &[256, 64], &[4, 64], "<i4", 4, Fill::Data(&data));
+            w.cparams = cparams(1, 1, nthreads);
+            w.cparams.clevel = 5;
+            let whole = w.to_frame().unwrap().to_vec().unwrap();
+            let mut a = w.clone();
+            a.fill = Fill::Data(&[]);
+            let mut out = Seeks { inner: Cursor::new(Vec::new()), seeks: Vec::new() };
+            a.__write_from_in_pieces(&mut &data[..], &mut out, 1000).unwrap();
+            assert!(out.inner.get_ref() == &whole, "{nthreads} threads, kind {kind}");
+            // Written in pieces, the writer went back to the chunk (after the frame's header)
+            // before it went back to the frame's header (offset 0) at the end (the first seek
+            // asks where the frame starts).
+            let at = out.seeks.get(1).copied().unwrap_or(0) as usize;
+            assert!(at > 0 && at < whole.len() / 2, "{nthreads} threads, kind {kind}: seeks {:?}", out.seeks);
+            let h = b2schema::chunk::ChunkHeader::parse(&whole[at..]).unwrap();
+            assert_eq!(h.is_memcpyed(), memcpyed, "{nthreads} threads, kind {kind}: the chunk's flags");
+        }
+    }
+}

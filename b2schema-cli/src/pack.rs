@@ -231,7 +231,7 @@ fn ndarray<'a>(
 }
 
 /// The header of the `.npy` file `input` read from `f`, which holds at most `len` bytes, with
-/// the first bytes read (up to 1 MiB: the header and maybe some items): its size checked
+/// the first bytes read (the header, up to 1 MiB): its size checked
 /// against what the header says before any item is read.
 fn read_npy_header(
     input: &Path,
@@ -239,8 +239,17 @@ fn read_npy_header(
     len: u64,
 ) -> Result<(npy::Header, Vec<u8>), Failure> {
     use std::io::Read;
+    // The magic, version and header length first, then the header (no items: a prefix of
+    // items would be held, and count in the peak memory, for the whole run).
     let mut prefix = Vec::new();
-    (&mut *f).take(1 << 20).read_to_end(&mut prefix).map_err(|e| Failure::at(input, e))?;
+    (&mut *f).take(12).read_to_end(&mut prefix).map_err(|e| Failure::at(input, e))?;
+    let end = match (prefix.get(6), prefix.get(8..12)) {
+        (Some(1), Some(n)) => 10 + u64::from(u16::from_le_bytes([n[0], n[1]])),
+        (Some(2 | 3), Some(n)) => 12 + u64::from(u32::from_le_bytes([n[0], n[1], n[2], n[3]])),
+        _ => 12,
+    };
+    let more = end.min(1 << 20).saturating_sub(prefix.len() as u64);
+    (&mut *f).take(more).read_to_end(&mut prefix).map_err(|e| Failure::at(input, e))?;
     let h = npy::read_header(&prefix).map_err(|e| Failure::at(input, e))?;
     let want = (h.data_at as u64).saturating_add(h.data_len as u64);
     if len < want && crate::walk::is_stdin(input) {

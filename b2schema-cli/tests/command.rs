@@ -13,6 +13,7 @@ mod objects;
 mod objects_azure;
 mod objects_serve;
 mod outputs;
+mod pack_torn;
 mod remote;
 mod remote_tls;
 mod serve;

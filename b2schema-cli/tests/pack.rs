@@ -35,6 +35,10 @@ fn numpy_arrays_pack_and_unpack() {
         ),
         ("u1-3d", &["--codec", "zlib", "--clevel", "1", "--filter", "none"], "20,25,60", "10,5,60"),
         ("c16-2d", &["--codec", "lz4hc", "--filter", "shuffle", "--filter", "bytedelta"], "10,10", "5,10"),
+        // One chunk, written out in pieces as its blocks are done (on 2 threads, and on 1 with
+        // incompressible items: a memcpy chunk once its raw streams pass its size).
+        ("walk-one-chunk", &["--codec", "lz4", "--threads", "2"], "400,1000", "8,1000"),
+        ("noise-one-chunk", &["--threads", "1"], "2048,1024", "16,1024"),
     ];
     let mut options = serde_json::Map::new();
     for name in &names {

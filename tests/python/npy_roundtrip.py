@@ -34,6 +34,10 @@ CASES = {
     "scalar": np.array(2.5),
     "16d": np.arange(2 ** 16, dtype="<u2").reshape((2,) * 16),
     "zero-len": np.zeros((0, 5), dtype="<f8"),
+    # One chunk of a few MiB, written out in pieces as its blocks compress (pack.rs gives the
+    # shapes): a random walk, and noise whose chunk ends as a memcpy chunk.
+    "walk-one-chunk": np.cumsum(rng.standard_normal((400, 1000)), axis=1),
+    "noise-one-chunk": rng.integers(0, 256, (2048, 1024), dtype="u1"),
 }
 
 

@@ -86,6 +86,21 @@ struct Plan<'a> {
     runs: bool,
     /// c-blosc 1.x's bitshuffle: a block whose item count is not a multiple of 8 is left as is.
     bitshuffle1: bool,
+    /// Told of the chunk's bytes as its blocks are appended ([`compress_into_watched`]).
+    watch: Option<&'a (dyn Watch + 'a)>,
+}
+
+/// What [`compress_into_watched`] tells as a chunk's blocks are appended in order: a caller
+/// that writes the chunk out as it grows (the bytes from its table's end on are final; the
+/// header and block table before it are not, until the chunk is done).
+pub trait Watch: Sync {
+    /// Called after each block but the last is appended, in block order, with the chunk's bytes so far and
+    /// where its first block starts (after the header, the block table and any dictionary).
+    /// Called only once some stream is not a run of zeros, so that a chunk told of is never
+    /// cut back to a special zeros chunk; it may still end as a memcpy chunk (its streams did
+    /// not fit), whose bytes are then the header and the input, at least as long as any
+    /// bytes told of.
+    fn appended(&self, chunk: &[u8], body_start: usize);
 }
 
 impl Plan<'_> {
@@ -228,8 +243,26 @@ impl Plan<'_> {
             if !self.write_block(j, scratch, out, self.destsize, zeros)? {
                 return Ok(false);
             }
+            self.tell(j, out, *zeros);
         }
         Ok(true)
+    }
+
+    /// Tells the watch, if any, of the chunk so far after block `j` (once it is not all runs of
+    /// zeros; not after the last block: the chunk is then done).
+    fn tell(&self, j: usize, out: &[u8], zeros: bool) {
+        if let Some(w) = self.watch
+            && (!zeros || self.dict.is_some())
+            && j + 1 < self.nblocks
+        {
+            w.appended(out, self.body_start());
+        }
+    }
+
+    /// Where the first block starts: after the header, the bstarts and the dictionary.
+    fn body_start(&self) -> usize {
+        let dict = self.dict.as_ref().map_or(0, |d| 4 + d.bytes.len());
+        self.header_len + 4 * self.nblocks + dict
     }
 
     /// Records that block `j` starts where `out` ends.
@@ -329,6 +362,7 @@ impl Plan<'_> {
                 t.out.extend_from_slice(mine);
                 t.zeros &= z;
                 t.next += 1;
+                self.tell(j, t.out, t.zeros);
             }
             turned.notify_all();
         }
@@ -387,6 +421,19 @@ pub fn compress_with(src: &[u8], p: &Params, registry: &Registry) -> Result<Vec<
 /// a caller compressing chunk after chunk reuses one buffer instead of allocating, zeroing and
 /// faulting in a fresh one per chunk. The bytes are those of [`compress_with`].
 pub fn compress_into(src: &[u8], p: &Params, registry: &Registry, out: &mut Vec<u8>) -> Result<(), Error> {
+    compress_into_watched(src, p, registry, out, None)
+}
+
+/// [`compress_into`] telling `watch` of the chunk's bytes after each block is appended (in
+/// block order, whatever the thread count), so that a caller can write them out while the
+/// rest compress. The bytes are those of [`compress_into`].
+pub fn compress_into_watched(
+    src: &[u8],
+    p: &Params,
+    registry: &Registry,
+    out: &mut Vec<u8>,
+    watch: Option<&dyn Watch>,
+) -> Result<(), Error> {
     out.clear();
     let nbytes = src.len();
     if p.clevel > 9 {
@@ -464,6 +511,7 @@ pub fn compress_into(src: &[u8], p: &Params, registry: &Registry, out: &mut Vec<
             header_len: EXTENDED_HEADER_LEN,
             runs: true,
             bitshuffle1: false,
+            watch,
         };
         if p.use_dict {
             // c-blosc2 counts a split chunk's streams as nblocks * typesize (leftover included).
@@ -562,6 +610,7 @@ fn compress_blosc1(src: &[u8], p: &Params, registry: &Registry) -> Result<Vec<u8
             header_len: MIN_HEADER_LEN,
             runs: false,
             bitshuffle1: shuffle == blosc1::Shuffle::Bit,
+            watch: None,
         };
         if plan.write(p.nthreads, &mut out)?.is_some() {
             header[12..16].copy_from_slice(&(out.len() as i32).to_le_bytes());

@@ -63,12 +63,13 @@ pub fn compressed_with(
     registry: &Registry,
 ) -> Result<Vec<u8>> {
     let mut out = Vec::new();
-    compressed_into(data, typesize, blocksize, cparams, registry, &mut out)?;
+    compressed_into(data, typesize, blocksize, cparams, registry, &mut out, None)?;
     Ok(out)
 }
 
 /// [`compressed_with`] into `out` (cleared first, its capacity reused): the writer's threads
-/// compress chunk after chunk into buffers they keep.
+/// compress chunk after chunk into buffers they keep; `watch` is told of the chunk's bytes as
+/// its blocks are appended ([`compress::compress_into_watched`]).
 pub(crate) fn compressed_into(
     data: &[u8],
     typesize: usize,
@@ -76,9 +77,10 @@ pub(crate) fn compressed_into(
     cparams: &CParams,
     registry: &Registry,
     out: &mut Vec<u8>,
+    watch: Option<&dyn compress::Watch>,
 ) -> Result<()> {
     check_len(data.len())?;
-    compress::compress_into(data, &params(cparams, typesize, blocksize), registry, out)
+    compress::compress_into_watched(data, &params(cparams, typesize, blocksize), registry, out, watch)
         .map_err(|e| Error::chunk(e, 0))
 }
 

@@ -259,7 +259,7 @@ impl<'a> NdArray<'a> {
     pub(super) fn make_chunk(&self, at: &[usize], lay: &Layout, cparams: &CParams) -> Result<Chunk> {
         let nbytes = lay.chunk_nbytes as u64;
         Ok(match self.fill {
-            Fill::Data(data) => self.data_chunk(data, 0, at, lay, cparams, Vec::new())?,
+            Fill::Data(data) => self.data_chunk(data, 0, at, lay, cparams, Vec::new(), None)?,
             Fill::Zeros => Chunk::Special { kind: SpecialValue::Zeros, nbytes },
             Fill::Nan => Chunk::Special { kind: SpecialValue::Nan, nbytes },
             Fill::Uninit => Chunk::Special { kind: SpecialValue::Uninit, nbytes },
@@ -271,7 +271,9 @@ impl<'a> NdArray<'a> {
     /// `first` on in C order (the whole array, or the slab of chunk rows the chunk lies in). A
     /// chunk whose items are one contiguous run of `data` in its own order (no padding, blocks
     /// that are whole rows) is compressed from `data` itself, without a copy. The chunk's bytes
-    /// are written into `out` (its capacity reused: a buffer of a chunk written before).
+    /// are written into `out` (its capacity reused: a buffer of a chunk written before), and
+    /// `watch` is told of them as its blocks are appended.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn data_chunk(
         &self,
         data: &[u8],
@@ -280,6 +282,7 @@ impl<'a> NdArray<'a> {
         lay: &Layout,
         cparams: &CParams,
         mut out: Vec<u8>,
+        watch: Option<&dyn b2schema_chunk::compress::Watch>,
     ) -> Result<Chunk> {
         let ts = self.typesize;
         let bytes;
@@ -298,7 +301,7 @@ impl<'a> NdArray<'a> {
         // The array's shapes reach the n-dimensional codecs and filters (ZFP, ndcell, ndmean),
         // as c-blosc2's read them from the `b2nd` metalayer.
         let registry = b2schema_chunk::Registry::new().with_array_shapes(&self.chunkshape, &self.blockshape);
-        chunk::compressed_into(src, ts, lay.blocksize, cparams, &registry, &mut out)?;
+        chunk::compressed_into(src, ts, lay.blocksize, cparams, &registry, &mut out, watch)?;
         Chunk::from_compressed(out)
     }
 

@@ -9,6 +9,13 @@
 //! items. Chunks are compressed on `cparams.nthreads` worker threads while the calling thread
 //! reads the next slab and writes the chunks done, so memory is the slabs and chunks in flight
 //! (a few per thread), not the array nor the frame.
+//!
+//! An array of a few chunks (at most [`STREAMED_UP_TO`]) compressed one at a time (one thread,
+//! or one chunk's blocks on several) has each chunk written out in pieces as its blocks are
+//! appended in order (the chunk codec's [`Watch`]): the output's write-back starts while the
+//! chunk still compresses. Its header and block table, not final until it is done, are written
+//! again at the end; a chunk that ends as a memcpy chunk is written again whole (it is longer
+//! than any piece written: the pieces stop at its `nbytes + 32`).
 
 #![cfg(feature = "std")]
 
@@ -18,9 +25,101 @@ use std::sync::{Arc, Mutex, mpsc};
 
 use alloc::vec::Vec;
 
+use b2schema_chunk::compress::Watch;
+
 use super::cparams::CParams;
 use super::{Chunk, Fill, Kind, NdArray, chunk};
 use crate::container::error::{Error, Result};
+
+/// The bytes of a chunk written out at a time as its blocks are done (when chunks are
+/// compressed one at a time): the write-back of the output starts on them while the rest of
+/// the chunk compresses.
+const PIECE: usize = 128 << 10;
+
+/// The most chunks an array has for its chunks to be written in pieces.
+const STREAMED_UP_TO: usize = 4;
+
+/// The most pieces of a chunk waiting to be written (their buffers are reused).
+const PIECES: usize = 1;
+
+/// What a worker sends the writing thread.
+enum Made {
+    /// The next bytes of chunk `index` as it is made (its blocks in order): from its first
+    /// byte on (the header and block table not yet final: they end at `body_start`).
+    Piece { index: usize, bytes: Vec<u8>, body_start: usize },
+    /// Chunk `index`, made.
+    Done(usize, Result<Chunk>),
+}
+
+/// A chunk written out as it is made: where it starts in the output, the bytes written, where
+/// its blocks start (the header and block table before it are written again when it is done).
+struct Streaming {
+    index: usize,
+    at: u64,
+    sent: u64,
+    body_start: usize,
+}
+
+/// The [`Watch`] of a chunk compressed alone: hands its bytes to the writing thread in pieces
+/// of at least `piece` bytes as its blocks are appended.
+struct Streamer<'s> {
+    index: usize,
+    piece: usize,
+    /// The chunk's bytes handed on (none once the writing thread is gone).
+    sent: Mutex<Option<usize>>,
+    /// Piece buffers written out, for the next pieces.
+    spare: &'s Mutex<Vec<Vec<u8>>>,
+    tx: mpsc::SyncSender<Made>,
+}
+
+impl Watch for Streamer<'_> {
+    fn appended(&self, chunk: &[u8], body_start: usize) {
+        let Ok(mut sent) = self.sent.lock() else { return };
+        let Some(from) = *sent else { return };
+        if chunk.len() < from.saturating_add(self.piece) {
+            return;
+        }
+        // In pieces of at most `PIECE` bytes (or `piece`), so that the pieces in flight are
+        // bounded in bytes as in number.
+        for part in chunk[from..].chunks(self.piece.max(PIECE)) {
+            let mut bytes = self.spare.lock().ok().and_then(|mut v| v.pop()).unwrap_or_default();
+            bytes.clear();
+            if bytes.try_reserve_exact(part.len()).is_err() {
+                // The rest is written with the chunk, when it is done.
+                *sent = None;
+                return;
+            }
+            bytes.extend_from_slice(part);
+            let piece = Made::Piece { index: self.index, bytes, body_start };
+            if self.tx.send(piece).is_err() {
+                *sent = None;
+                return;
+            }
+        }
+        *sent = Some(chunk.len());
+    }
+}
+
+/// Writes the rest of chunk `bytes`, whose first `st.sent` bytes were written from `st.at` on
+/// as it was made: its header and block table again (now final) and the bytes after those
+/// written; or the whole chunk again when it ended as a memcpy chunk (its streams did not fit:
+/// the header and the items, longer than any bytes written before). `out` ends after it.
+fn finish_streamed<W: Write + Seek>(out: &mut W, st: &Streaming, bytes: &[u8]) -> Result<()> {
+    let sent = usize::try_from(st.sent).unwrap_or(usize::MAX);
+    let memcpyed = b2schema_chunk::ChunkHeader::parse(bytes).map_err(|e| Error::chunk(e, 0))?.is_memcpyed();
+    if bytes.len() < sent {
+        return Err(Error::invalid("a chunk at least as long as its bytes written", sent, bytes.len(), 0));
+    }
+    out.seek(SeekFrom::Start(st.at))?;
+    if memcpyed {
+        out.write_all(bytes)?;
+        return Ok(());
+    }
+    out.write_all(&bytes[..st.body_start.min(sent)])?;
+    out.seek(SeekFrom::Start(st.at + st.sent))?;
+    out.write_all(&bytes[sent..])?;
+    Ok(())
+}
 
 /// Where the items come from.
 enum Source<'a> {
@@ -72,8 +171,8 @@ impl NdArray<'_> {
     /// ```
     pub fn write_to<W: Write + Seek>(&self, out: &mut W, progress: impl FnMut(u64, u64)) -> Result<u64> {
         match self.fill {
-            Fill::Data(d) => self.stream(Source::Slice(d), out, progress),
-            _ => self.stream(Source::Fill, out, progress),
+            Fill::Data(d) => self.stream(Source::Slice(d), out, progress, PIECE),
+            _ => self.stream(Source::Fill, out, progress, PIECE),
         }
     }
 
@@ -100,14 +199,32 @@ impl NdArray<'_> {
         if !matches!(self.fill, Fill::Data(d) if d.is_empty()) {
             return Err(Error::invalid("Fill::Data(&[]) with items from a reader", "", "another fill", 0));
         }
-        self.stream(Source::Reader(items), out, progress)
+        self.stream(Source::Reader(items), out, progress, PIECE)
     }
 
+    /// [`write_from`](Self::write_from) writing a chunk compressed alone in pieces of at least
+    /// `piece` bytes (1 MiB otherwise): for the tests, which stream small chunks in pieces.
+    #[doc(hidden)]
+    pub fn __write_from_in_pieces<W: Write + Seek>(
+        &self,
+        items: &mut dyn Read,
+        out: &mut W,
+        piece: usize,
+    ) -> Result<u64> {
+        if !matches!(self.fill, Fill::Data(d) if d.is_empty()) {
+            return Err(Error::invalid("Fill::Data(&[]) with items from a reader", "", "another fill", 0));
+        }
+        self.stream(Source::Reader(items), out, |_, _| {}, piece.max(1))
+    }
+
+    /// The frame written to `out`; a chunk compressed alone (one worker) is written out in
+    /// pieces of at least `piece` bytes as its blocks are done.
     fn stream<W: Write + Seek>(
         &self,
         mut src: Source<'_>,
         out: &mut W,
         mut progress: impl FnMut(u64, u64),
+        piece: usize,
     ) -> Result<u64> {
         // A reader's array is checked with its size, as if its items were in memory.
         let (frame, lay) = match src {
@@ -154,10 +271,17 @@ impl NdArray<'_> {
         // buffer per chunk costs its page faults (about 5 % of packing 16 MiB chunks).
         let spent: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
         let spent = &spent;
+        // A few chunks, one at a time (one worker): each is written out as its blocks are done.
+        // (With more chunks, the chunks before are written while one compresses: pieces would
+        // only add their copies.)
+        let streamed = workers == 1 && lay.nchunks <= STREAMED_UP_TO && matches!(self.fill, Fill::Data(_));
+        let spare: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
+        let spare = &spare;
         std::thread::scope(|s| -> Result<()> {
             let (job_tx, job_rx) = mpsc::channel::<Job<'_>>();
             let job_rx = Arc::new(Mutex::new(job_rx));
-            let (res_tx, res_rx) = mpsc::channel::<(usize, Result<Chunk>)>();
+            // Bounded: at most `PIECES` pieces of a chunk wait to be written.
+            let (res_tx, res_rx) = mpsc::sync_channel::<Made>(cap + PIECES);
             for _ in 0..workers {
                 let (job_rx, res_tx) = (Arc::clone(&job_rx), res_tx.clone());
                 s.spawn(move || {
@@ -167,12 +291,20 @@ impl NdArray<'_> {
                             Err(_) => return,
                         };
                         let Ok(job) = job else { return };
+                        let streamer = streamed.then(|| Streamer {
+                            index: job.index,
+                            piece,
+                            sent: Mutex::new(Some(0)),
+                            spare,
+                            tx: res_tx.clone(),
+                        });
+                        let watch = streamer.as_ref().map(|w| w as &dyn Watch);
                         // A panic is an error of this chunk, so that the calling thread never
                         // waits for a result that will not come.
                         let made = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                             if matches!(self.fill, Fill::Data(_)) {
                                 let out = spent.lock().ok().and_then(|mut v| v.pop()).unwrap_or_default();
-                                self.data_chunk(job.slab.bytes(), job.first, &job.at, lay, one, out)
+                                self.data_chunk(job.slab.bytes(), job.first, &job.at, lay, one, out, watch)
                             } else {
                                 self.make_chunk(&job.at, lay, one)
                             }
@@ -180,7 +312,7 @@ impl NdArray<'_> {
                         .unwrap_or_else(|_| {
                             Err(Error::invalid("a chunk compressed on its thread", "", "a panic", 0))
                         });
-                        if res_tx.send((job.index, made)).is_err() {
+                        if res_tx.send(Made::Done(job.index, made)).is_err() {
                             return;
                         }
                     }
@@ -190,22 +322,61 @@ impl NdArray<'_> {
 
             let mut pending: BTreeMap<usize, Chunk> = BTreeMap::new();
             let (mut inflight, mut written) = (0usize, 0usize);
+            // The chunk being written as it is made: its place in `out` and the bytes written.
+            let mut streaming: Option<Streaming> = None;
             // Takes one result, writing every chunk now in order.
             let mut take_one = |inflight: &mut usize| -> Result<()> {
-                let (index, made) = res_rx
+                let made = res_rx
                     .recv()
                     .map_err(|_| Error::invalid("a chunk from its worker thread", "", "a panic", 0))?;
+                let (index, made) = match made {
+                    Made::Piece { index, bytes, body_start } => {
+                        let at = base + header0.len() as u64 + cbytes;
+                        let st = streaming.get_or_insert(Streaming { index, at, sent: 0, body_start });
+                        if index != written || st.index != index {
+                            return Err(Error::invalid(
+                                "a piece of the chunk being written",
+                                written,
+                                index,
+                                0,
+                            ));
+                        }
+                        out.write_all(&bytes)?;
+                        st.sent += bytes.len() as u64;
+                        if let Ok(mut spare) = spare.lock()
+                            && spare.len() < PIECES + 1
+                        {
+                            spare.push(bytes);
+                        }
+                        return Ok(());
+                    }
+                    Made::Done(index, made) => (index, made),
+                };
                 *inflight -= 1;
                 pending.insert(index, made?);
                 while let Some(c) = pending.remove(&written) {
                     nbytes += c.nbytes();
-                    match &c {
-                        Chunk::Stored(bytes) => {
+                    let st = streaming.take_if(|st| st.index == written);
+                    match (&c, st) {
+                        (Chunk::Stored(bytes), None) => {
                             offsets.push(cbytes as i64);
                             out.write_all(bytes)?;
                             cbytes += bytes.len() as u64;
                         }
-                        Chunk::Special { kind, .. } => offsets.push(Chunk::special_entry(*kind)?),
+                        (Chunk::Stored(bytes), Some(st)) => {
+                            offsets.push(cbytes as i64);
+                            finish_streamed(out, &st, bytes)?;
+                            cbytes += bytes.len() as u64;
+                        }
+                        (Chunk::Special { kind, .. }, None) => offsets.push(Chunk::special_entry(*kind)?),
+                        (Chunk::Special { .. }, Some(_)) => {
+                            return Err(Error::invalid(
+                                "a chunk with bytes, as streamed",
+                                "",
+                                "a special chunk",
+                                0,
+                            ));
+                        }
                     }
                     // The chunk's buffer back to the workers, for a later chunk.
                     if let Chunk::Stored(bytes) = c
