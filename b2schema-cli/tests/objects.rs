@@ -98,6 +98,29 @@ fn cat_of_one_item_by_s3_fetches_the_metadata_and_one_block() {
     assert!(bytes <= (128 << 10) + 8192, "{stats}");
 }
 
+/// `cat` without `--slice` reads the array whole: the object's bytes stream from the open on,
+/// the end fetched while they come; 2 requests, the object's bytes once, as the local file.
+#[test]
+fn cat_of_a_whole_array_by_s3_costs_two_requests() {
+    let n = 4160usize;
+    let items: Vec<u8> = (0..n * n).map(|i| ((i / n) * 3 + (i % n) * 5) as u8).collect();
+    let mut a = NdArray::new(&[n as i64, n as i64], &[1024, 1024], &[64, 64], "|u1", 1, Fill::Data(&items));
+    a.cparams.codec = b2schema::frame::Codec::Lz4;
+    let bytes = a.to_frame().unwrap().to_vec().unwrap();
+    moto().put("data", "whole.b2nd", &bytes);
+    let out = b2schema(&["cat", "s3://data/whole.b2nd", "--stats"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(out.stdout == items);
+    let stats = text(&out.stderr);
+    let (requests, fetched) = stats
+        .strip_prefix("fetched: ")
+        .and_then(|s| s.split_once(" requests, "))
+        .and_then(|(r, s)| Some((r.parse::<u64>().ok()?, s.split_once(" bytes in ")?.0.parse::<u64>().ok()?)))
+        .unwrap_or_else(|| panic!("{stats}"));
+    assert_eq!(requests, 2, "{stats}");
+    assert!(fetched <= bytes.len() as u64 + (64 << 10), "{stats}");
+}
+
 #[test]
 fn pack_cat_and_unpack_upload_their_output_whole() {
     let s3 = moto();

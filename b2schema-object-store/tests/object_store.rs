@@ -19,6 +19,7 @@ use b2schema_tests::{fixture_file, repo_root};
 
 mod azure;
 mod sparse;
+mod whole;
 
 /// One moto server for the tests, with the bucket `data` holding python-blosc2's fixtures
 /// (`fixtures/NAME`) and stores (`stores/NAME`).
@@ -316,7 +317,7 @@ fn uploads_are_whole_or_nothing() {
 }
 
 /// Options for the lying server: short deadlines, one retry.
-fn quick(server: &Server) -> ObjectOptions {
+pub(crate) fn quick(server: &Server) -> ObjectOptions {
     let endpoint = server.url("");
     let config = [
         ("AWS_ENDPOINT_URL", endpoint.trim_end_matches('/')),
