@@ -254,6 +254,8 @@ def main():
     os.makedirs(args.dir, exist_ok=True)
     d = tempfile.mkdtemp(prefix="bench_remote-", dir=args.dir)
     servers = Servers()
+    # A SIGTERM (a timeout) stops the servers and removes the files too.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit("bench_remote.py: terminated"))
     try:
         run(args, d, servers, stores, codecs, builds)
     finally:

@@ -344,22 +344,25 @@ fn the_requests_counted_are_the_servers() {
     assert_eq!((f.requests, f.bytes), (server.requests(), server.bytes_sent()), "{:?}", server.ranges());
 }
 
+/// The test server's lies, and a word the error says of each.
+pub(crate) const LIES: [(Misbehave, &str); 9] = [
+    (Misbehave::WrongRange, "range"),
+    (Misbehave::ShortBody, "body"),
+    (Misbehave::LongBody, "more"),
+    (Misbehave::IgnoreRange, "answer"),
+    (Misbehave::Error500, "answer"),
+    (Misbehave::Unsatisfiable, "answer"),
+    (Misbehave::Drop, "answer"),
+    (Misbehave::Trickle, "answer"),
+    (Misbehave::EndlessHead, "answer"),
+];
+
 #[test]
 fn a_lying_server_is_a_clean_error_within_the_budget() {
     let bytes = std::fs::read(fixture_file("nd-3d-f8-zstd.b2nd")).unwrap();
     let server = Server::start(vec![("b/a.b2nd".into(), bytes)]);
     let url = "s3://b/a.b2nd";
-    for (mode, says) in [
-        (Misbehave::WrongRange, "range"),
-        (Misbehave::ShortBody, "body"),
-        (Misbehave::LongBody, "more"),
-        (Misbehave::IgnoreRange, "answer"),
-        (Misbehave::Error500, "answer"),
-        (Misbehave::Unsatisfiable, "answer"),
-        (Misbehave::Drop, "answer"),
-        (Misbehave::Trickle, "answer"),
-        (Misbehave::EndlessHead, "answer"),
-    ] {
+    for (mode, says) in LIES {
         server.misbehave(mode);
         let started = Instant::now();
         let got = ObjectSource::open_url(url, Limits::default(), &quick(&server))
