@@ -173,7 +173,10 @@ pub fn frame(
     o: &CatOptions<'_>,
 ) -> Result<ExitCode, Failure> {
     let started = std::time::Instant::now();
-    let file = crate::open::open(path, offset, limits, crate::open::Mode::Validated)?;
+    let file = match o.slice {
+        None => crate::open::open_whole(path, offset, limits)?,
+        Some(_) => crate::open::open(path, offset, limits, crate::open::Mode::Validated)?,
+    };
     let result = run_opened(path, &file, output, limits, o);
     if o.stats {
         say_stats(&file, started);

@@ -36,13 +36,17 @@ fn not_built(url: &str) -> b2schema::Error {
 }
 
 /// The frame at `url`: a contiguous frame's object, or the prefix of a sparse frame's (a URL
-/// ending in `/` or `/chunks.b2frame`).
-pub fn open_frame(url: &str, limits: Limits) -> b2schema::Result<FrameFile> {
+/// ending in `/` or `/chunks.b2frame`); `whole`: the caller reads it all, in order
+/// (`ObjectOptions::whole`).
+pub fn open_frame(url: &str, limits: Limits, whole: bool) -> b2schema::Result<FrameFile> {
     #[cfg(feature = "object-store")]
-    return b2schema_object_store::open_frame(url, limits, &Default::default());
+    {
+        let options = b2schema_object_store::ObjectOptions { whole, ..Default::default() };
+        b2schema_object_store::open_frame(url, limits, &options)
+    }
     #[cfg(not(feature = "object-store"))]
     {
-        let _ = limits;
+        let _ = (limits, whole);
         Err(not_built(url))
     }
 }

@@ -27,12 +27,18 @@ pub fn is_url(path: &Path) -> bool {
 
 /// The frame at the URL `path` (only at offset 0).
 pub fn open_url(path: &Path, offset: u64, limits: Limits) -> b2schema::Result<FrameFile> {
+    open_url_for(path, offset, limits, false)
+}
+
+/// The frame at the URL `path`, to be read whole (`whole`: an object's read-ahead starts with
+/// the open, `b2schema_object_store::ObjectOptions::whole`) or in parts.
+fn open_url_for(path: &Path, offset: u64, limits: Limits, whole: bool) -> b2schema::Result<FrameFile> {
     if offset != 0 {
         return Err(b2schema::Error::invalid("a frame at offset 0 of a URL, not at", 0, offset, 0));
     }
     let url = path.to_str().unwrap_or_default();
     if crate::objects::is_object_url(url) {
-        return crate::objects::open_frame(url, limits);
+        return crate::objects::open_frame(url, limits, whole);
     }
     FrameFile::open_url_with(url, limits, crate::net::http_options())
 }
@@ -50,8 +56,18 @@ pub enum Mode {
 /// `offset`), or says why not: the first words, then the field-level detail with absolute
 /// offsets.
 pub fn open(path: &Path, offset: u64, limits: Limits, mode: Mode) -> Result<FrameFile, Failure> {
+    open_for(path, offset, limits, mode, false)
+}
+
+/// [`open`] of a frame the command reads whole (`cat` without `--slice`): an object's bytes
+/// stream from the open on (2 requests in all, not 3 one after the other).
+pub fn open_whole(path: &Path, offset: u64, limits: Limits) -> Result<FrameFile, Failure> {
+    open_for(path, offset, limits, Mode::Validated, true)
+}
+
+fn open_for(path: &Path, offset: u64, limits: Limits, mode: Mode, whole: bool) -> Result<FrameFile, Failure> {
     let opened = if is_url(path) {
-        open_url(path, offset, limits)
+        open_url_for(path, offset, limits, whole)
     } else if crate::stdin::is_stdin(path) {
         crate::stdin::open(offset, limits, mode == Mode::Validated)
     } else if path.is_dir() {

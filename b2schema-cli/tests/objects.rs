@@ -76,26 +76,52 @@ fn commands_on_an_s3_url_say_what_they_say_of_the_file() {
     }
 }
 
-#[test]
-fn cat_of_one_item_by_s3_fetches_the_metadata_and_one_block() {
+/// A 4160 x 4160 array of u8 in chunks of 1024 x 1024 (LZ4): its items and its frame.
+fn big() -> (Vec<u8>, Vec<u8>) {
     let n = 4160usize;
     let items: Vec<u8> = (0..n * n).map(|i| ((i / n) * 3 + (i % n) * 5) as u8).collect();
     let mut a = NdArray::new(&[n as i64, n as i64], &[1024, 1024], &[64, 64], "|u1", 1, Fill::Data(&items));
     a.cparams.codec = b2schema::frame::Codec::Lz4;
-    moto().put("data", "big.b2nd", &a.to_frame().unwrap().to_vec().unwrap());
+    let frame = a.to_frame().unwrap().to_vec().unwrap();
+    (items, frame)
+}
+
+/// The requests and bytes `--stats` says (`fetched: R requests, B bytes in T s`).
+fn fetched(stats: &str) -> (u64, u64) {
+    stats
+        .strip_prefix("fetched: ")
+        .and_then(|s| s.split_once(" requests, "))
+        .and_then(|(r, s)| Some((r.parse::<u64>().ok()?, s.split_once(" bytes in ")?.0.parse::<u64>().ok()?)))
+        .unwrap_or_else(|| panic!("{stats}"))
+}
+
+#[test]
+fn cat_of_one_item_by_s3_fetches_the_metadata_and_one_block() {
+    moto().put("data", "big.b2nd", &big().1);
     let out = b2schema(&["cat", "s3://data/big.b2nd", "--slice", "2049:2050,4097:4098", "--stats"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(out.stdout, [((2049 * 3 + 4097 * 5) % 256) as u8]);
     let stats = text(&out.stderr);
-    let (requests, bytes) = stats
-        .strip_prefix("fetched: ")
-        .and_then(|s| s.split_once(" requests, "))
-        .and_then(|(r, s)| Some((r.parse::<u64>().ok()?, s.split_once(" bytes in ")?.0.parse::<u64>().ok()?)))
-        .unwrap_or_else(|| panic!("{stats}"));
+    let (requests, bytes) = fetched(&stats);
     assert!(stats.ends_with(" s\n"), "{stats}");
     // The first and last 64 KiB, the chunk's table, its block.
     assert_eq!(requests, 4, "{stats}");
     assert!(bytes <= (128 << 10) + 8192, "{stats}");
+}
+
+/// `cat` without `--slice` reads the array whole: the object's bytes stream from the open on,
+/// the end fetched while they come; 2 requests, the object's bytes once, as the local file.
+#[test]
+fn cat_of_a_whole_array_by_s3_costs_two_requests() {
+    let (items, bytes) = big();
+    moto().put("data", "whole.b2nd", &bytes);
+    let out = b2schema(&["cat", "s3://data/whole.b2nd", "--stats"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(out.stdout == items);
+    let stats = text(&out.stderr);
+    let (requests, got) = fetched(&stats);
+    assert_eq!(requests, 2, "{stats}");
+    assert!(got <= bytes.len() as u64 + (64 << 10), "{stats}");
 }
 
 #[test]

@@ -21,29 +21,62 @@ pub(crate) type Stream = b2schema::source::ahead::Stream<bytes::Bytes>;
 /// The runs of reads through an object and their streams.
 pub(crate) type Ahead = b2schema::source::ahead::Ahead<bytes::Bytes>;
 
-/// Starts a stream of `range` on `runtime`, keeping at most `budget` bytes.
+/// Where an open-ended stream (a range ending at `u64::MAX`) says the object's length once its
+/// answer's head came, or why none came.
+pub(crate) type Told = tokio::sync::oneshot::Sender<Result<u64>>;
+
+/// Starts a stream of `range` on `runtime`, keeping at most `budget` bytes. A range that ends
+/// at `u64::MAX` is asked to the object's end (`bytes=a-`): the stream ends where the answer
+/// says the object does, and says its length to `told`.
 pub(crate) fn start(
     getter: &Arc<Getter>,
     runtime: &tokio::runtime::Runtime,
     range: Range<u64>,
     budget: u64,
+    told: Option<Told>,
 ) -> Arc<Stream> {
     let room = Arc::new(Notify::new());
     let notify = room.clone();
     let stream = Stream::new(range.clone(), budget, Some(Box::new(move || notify.notify_one())));
-    let task = runtime.spawn(run(stream.clone(), room, getter.clone(), range));
+    let task = runtime.spawn(run(stream.clone(), room, getter.clone(), range, told));
     stream.set_stopper(Box::new(move || task.abort()));
     stream
 }
 
 /// The stream's task: the GET, then its body part after part while there is room.
-async fn run(stream: Arc<Stream>, room: Arc<Notify>, getter: Arc<Getter>, range: Range<u64>) {
-    let result = body(&stream, &room, &getter, range).await;
+async fn run(
+    stream: Arc<Stream>,
+    room: Arc<Notify>,
+    getter: Arc<Getter>,
+    range: Range<u64>,
+    told: Option<Told>,
+) {
+    let result = body(&stream, &room, &getter, range, told).await;
     stream.finish(result.err());
 }
 
-async fn body(stream: &Stream, room: &Notify, getter: &Getter, range: Range<u64>) -> Result<()> {
-    let mut body = getter.stream(range.clone()).await?;
+async fn body(
+    stream: &Stream,
+    room: &Notify,
+    getter: &Getter,
+    asked: Range<u64>,
+    told: Option<Told>,
+) -> Result<()> {
+    let (mut body, range) = match (getter.stream(asked.clone()).await, told) {
+        (Ok((body, range)), told) => {
+            stream.end_at(range.end);
+            if let Some(t) = told {
+                let _ = t.send(Ok(range.end));
+            }
+            (body, range)
+        }
+        (Err(e), Some(t)) => {
+            // The opener reports it (the stream has no reads yet).
+            let _ = t.send(Err(e));
+            return Ok(());
+        }
+        (Err(e), None) => return Err(e),
+    };
     let timeout = getter.options.timeout;
     loop {
         // Waits while the stream is half the budget ahead of the furthest read.

@@ -26,7 +26,12 @@ pub(crate) struct Getter {
 pub(crate) type Body = BoxStream<'static, object_store::Result<bytes::Bytes>>;
 
 impl Getter {
+    /// The URL and the range asked (`bytes=a-` to the end, for a range that ends at
+    /// `u64::MAX`: the object's length was not known).
     pub fn range_text(&self, r: &Range<u64>) -> String {
+        if r.end == u64::MAX {
+            return format!("{} (Range: bytes={}-)", self.url.text, r.start);
+        }
         format!("{} (Range: bytes={}-{})", self.url.text, r.start, r.end.saturating_sub(1).max(r.start))
     }
 
@@ -111,8 +116,10 @@ impl Getter {
 
     /// Sends a ranged GET of `r` and checks the range answered: the body, the range it holds
     /// and the object's length.
+    /// `r` ending at `u64::MAX` asks for the bytes from its start to the object's end (`bytes=a-`).
     async fn answer(&self, r: Range<u64>, first: bool) -> Result<(Body, Range<u64>, u64)> {
-        let options = GetOptions { range: Some(GetRange::Bounded(r.clone())), ..GetOptions::default() };
+        let range = if r.end == u64::MAX { GetRange::Offset(r.start) } else { GetRange::Bounded(r.clone()) };
+        let options = GetOptions { range: Some(range), ..GetOptions::default() };
         let got = self
             .url
             .store
@@ -135,11 +142,14 @@ impl Getter {
     /// A ranged GET of `r` whose body is read as it comes (a read-ahead stream): counted as a
     /// request, its answer's head within the timeout (per attempt); the body's parts are the
     /// caller's to count and to time.
-    pub async fn stream(&self, r: Range<u64>) -> Result<Body> {
+    /// `r` ending at `u64::MAX` asks for the bytes to the object's end, whatever its length:
+    /// the range answered and the length are the answer's (checked to start at `r.start`).
+    pub async fn stream(&self, r: Range<u64>) -> Result<(Body, Range<u64>)> {
         self.count_request(&r)?;
         let deadline = self.deadline(0);
-        match tokio::time::timeout(deadline, self.answer(r.clone(), false)).await {
-            Ok(got) => got.map(|(body, _, _)| body),
+        let open_ended = r.end == u64::MAX;
+        match tokio::time::timeout(deadline, self.answer(r.clone(), open_ended)).await {
+            Ok(got) => got.map(|(body, range, _)| (body, range)),
             Err(_) => Err(self.err(&r, "an answer within", format!("{deadline:?}"), "none in time")),
         }
     }

@@ -33,6 +33,15 @@ pub struct ObjectOptions {
     /// against the budget as any. A read elsewhere fetches only what it asks. 0: no read-ahead.
     /// Default 64 MiB.
     pub readahead: u64,
+    /// The caller will read the whole object in order (`b2schema cat URL` without `--slice`):
+    /// the open starts the read-ahead ([`ObjectOptions::readahead`]) from the object's first
+    /// byte to its end (`Range: bytes=0-`), whose answer says the object's length, and fetches
+    /// the last [`ObjectOptions::prefix`] bytes while that body comes; the reads of the start
+    /// (a frame's header) are served by the stream. A whole read costs 2 requests, and the
+    /// chunks' bytes do not wait for the two ends' round trips (3 requests, one after the other,
+    /// without it). Any read may still follow (each fetches what the stream does not bring).
+    /// Default false (the two ends fetched first, then a read fetches what it asks).
+    pub whole: bool,
     /// The size of each part of a multipart upload; an object up to this size is uploaded by one
     /// PUT. Default 16 MiB.
     pub part_size: usize,
@@ -53,6 +62,7 @@ impl Default for ObjectOptions {
             gap: 64 << 10,
             piece: 8 << 20,
             readahead: 64 << 20,
+            whole: false,
             part_size: 16 << 20,
             config: Vec::new(),
         }

@@ -89,6 +89,10 @@ impl ObjectSource {
             runtime,
         };
         let want = options.prefix.max(1);
+        if options.whole && options.readahead > 0 {
+            src.open_whole(want)?;
+            return Ok(Arc::new(src));
+        }
         let (head, len) = src.runtime.block_on(src.get.fetch(0..want, true))?;
         src.len = len;
         let got = head.len() as u64;
@@ -99,6 +103,34 @@ impl ObjectSource {
             src.kept.push((from, tail));
         }
         Ok(Arc::new(src))
+    }
+
+    /// Opens for a whole read ([`ObjectOptions::whole`]): the read-ahead stream from byte 0 to
+    /// the end (`bytes=0-`), whose answer says the object's length, then the last `want` bytes
+    /// while the stream's body comes. The start's reads are served by the stream.
+    fn open_whole(&mut self, want: u64) -> Result<()> {
+        let (told, length) = tokio::sync::oneshot::channel();
+        let s = crate::ahead::start(
+            &self.get,
+            &self.runtime,
+            0..u64::MAX,
+            self.get.options.readahead,
+            Some(told),
+        );
+        let stopped =
+            || self.get.err(&(0..u64::MAX), "an answer to a ranged GET", "the bytes", "none (stopped)");
+        let len = match self.runtime.block_on(length) {
+            Ok(told) => told?,
+            Err(_) => return Err(stopped()),
+        };
+        self.len = len;
+        let from = len.saturating_sub(want);
+        if from > 0 {
+            let (tail, _) = self.runtime.block_on(self.get.fetch(from..len, false))?;
+            self.kept.push((from, tail));
+        }
+        self.lock_ahead().add(s);
+        Ok(())
     }
 
     /// The URL.
@@ -185,7 +217,7 @@ impl ReadAt for ObjectSource {
                 // starts, its body read as the reads move on.
                 let stop = ahead.stop_for(offset, planned.map_or(self.len, |p| p.end.max(end)).min(self.len));
                 if stop >= end {
-                    let s = crate::ahead::start(&self.get, &self.runtime, offset..stop, readahead);
+                    let s = crate::ahead::start(&self.get, &self.runtime, offset..stop, readahead, None);
                     ahead.add(s.clone());
                     stream = Some(s);
                 }
@@ -274,7 +306,7 @@ impl ReadAt for ObjectSource {
         // ahead of it start their own.
         if readahead > 0 && plan.start < plan.end && ahead.stream_for(plan.start, readahead / 2).is_none() {
             let stop = ahead.stop_for(plan.start, plan.end);
-            let s = crate::ahead::start(&self.get, &self.runtime, plan.start..stop, readahead);
+            let s = crate::ahead::start(&self.get, &self.runtime, plan.start..stop, readahead, None);
             ahead.add(s);
         }
     }

@@ -19,6 +19,7 @@ use b2schema_tests::{fixture_file, repo_root};
 
 mod azure;
 mod sparse;
+mod whole;
 
 /// One moto server for the tests, with the bucket `data` holding python-blosc2's fixtures
 /// (`fixtures/NAME`) and stores (`stores/NAME`).
@@ -316,7 +317,7 @@ fn uploads_are_whole_or_nothing() {
 }
 
 /// Options for the lying server: short deadlines, one retry.
-fn quick(server: &Server) -> ObjectOptions {
+pub(crate) fn quick(server: &Server) -> ObjectOptions {
     let endpoint = server.url("");
     let config = [
         ("AWS_ENDPOINT_URL", endpoint.trim_end_matches('/')),
@@ -343,22 +344,25 @@ fn the_requests_counted_are_the_servers() {
     assert_eq!((f.requests, f.bytes), (server.requests(), server.bytes_sent()), "{:?}", server.ranges());
 }
 
+/// The test server's lies, and a word the error says of each.
+pub(crate) const LIES: [(Misbehave, &str); 9] = [
+    (Misbehave::WrongRange, "range"),
+    (Misbehave::ShortBody, "body"),
+    (Misbehave::LongBody, "more"),
+    (Misbehave::IgnoreRange, "answer"),
+    (Misbehave::Error500, "answer"),
+    (Misbehave::Unsatisfiable, "answer"),
+    (Misbehave::Drop, "answer"),
+    (Misbehave::Trickle, "answer"),
+    (Misbehave::EndlessHead, "answer"),
+];
+
 #[test]
 fn a_lying_server_is_a_clean_error_within_the_budget() {
     let bytes = std::fs::read(fixture_file("nd-3d-f8-zstd.b2nd")).unwrap();
     let server = Server::start(vec![("b/a.b2nd".into(), bytes)]);
     let url = "s3://b/a.b2nd";
-    for (mode, says) in [
-        (Misbehave::WrongRange, "range"),
-        (Misbehave::ShortBody, "body"),
-        (Misbehave::LongBody, "more"),
-        (Misbehave::IgnoreRange, "answer"),
-        (Misbehave::Error500, "answer"),
-        (Misbehave::Unsatisfiable, "answer"),
-        (Misbehave::Drop, "answer"),
-        (Misbehave::Trickle, "answer"),
-        (Misbehave::EndlessHead, "answer"),
-    ] {
+    for (mode, says) in LIES {
         server.misbehave(mode);
         let started = Instant::now();
         let got = ObjectSource::open_url(url, Limits::default(), &quick(&server))

@@ -396,6 +396,15 @@ impl<B: AsRef<[u8]>> Stream<B> {
         self.lock().spares.pop()
     }
 
+    /// Ends the stream at `end` at the latest (a stream started before its length was known:
+    /// the answer's head says it), waking the reads that wait past it.
+    pub fn end_at(&self, end: u64) {
+        let mut st = self.lock();
+        st.stop = st.stop.min(end.max(st.next));
+        drop(st);
+        self.arrived.notify_all();
+    }
+
     /// Where the next byte goes and where the stream ends.
     pub fn position(&self) -> (u64, u64) {
         let st = self.lock();
@@ -494,6 +503,25 @@ mod tests {
         assert_eq!(pushed, 1001, "the last part cut at the stop");
         // Behind what is kept: fetched by the read itself.
         assert_eq!(s.serve(0, &mut buf, Duration::from_secs(5), late).unwrap(), Served::No);
+    }
+
+    /// A stream started before its length was known, ended where its answer says: a read past
+    /// that end is not waited for (the read fetches it, and is refused there), one before it is
+    /// served.
+    #[test]
+    fn a_stream_ended_at_its_length_serves_before_it_and_not_past_it() {
+        let s: Arc<Stream<Vec<u8>>> = Stream::new(0..u64::MAX, 100, None);
+        s.end_at(30);
+        s.push((0..40).collect(), cut);
+        assert_eq!(s.position(), (30, 30), "the bytes past the end dropped");
+        let late = || Error::invalid("bytes", "in time", "none", 0);
+        let mut buf = [0u8; 10];
+        let started = std::time::Instant::now();
+        assert_eq!(s.serve(25, &mut buf, Duration::from_secs(20), late).unwrap(), Served::No);
+        assert!(started.elapsed() < Duration::from_secs(10));
+        assert_eq!(s.serve(20, &mut buf, Duration::from_secs(20), late).unwrap(), Served::Yes);
+        assert_eq!(buf[0], 20);
+        assert_eq!(s.room(), Room::Ended);
     }
 
     /// Reads that wait for the bytes (the producer behind them) drop what lies behind them
