@@ -17,6 +17,7 @@ mod levels;
 mod literals;
 mod match_fast;
 mod match_lazy;
+mod match_row;
 mod matching;
 #[cfg(test)]
 mod own_tests;
