@@ -7,7 +7,7 @@ use super::block::{self, Blocks, MAX_BLOCK, Store};
 use super::context::Context;
 use super::match_fast::{Window, dfast, fast};
 use super::match_lazy::{Chain, lazy};
-use super::match_row::{PosLine, ROW_READ, Rows, TAG_BITS, TagLine, row_log};
+use super::match_row::{CACHE, PosLine, ROW_READ, Rows, TAG_BITS, TagLine, row_log};
 use super::matching::{EMPTY, READ, hash, mls};
 use super::params::{Params, Strategy, params};
 use super::sequences::Defaults;
@@ -298,11 +298,11 @@ impl Parse {
             base: self.base,
             next: self.next,
             skipping: false,
-            touched: 0,
+            cache: [0; CACHE],
         };
         rows.fill(w.src, mls, fill);
+        rows.start(w.src, mls);
         lazy(w, &mut rows, mls, ROW_READ, self.depth, rep, store);
         self.next = rows.next;
-        core::hint::black_box(rows.touched);
     }
 }

@@ -14,8 +14,9 @@ pub(crate) trait Search {
     /// The longest match at `ip` (at least 4 bytes): its length and offset base (offset + 3),
     /// or `(0, 0)`; every position up to `ip` inserted first (except while skipping).
     fn best<const MLS: u32>(&mut self, w: &Window<'_>, ip: usize) -> (usize, u32);
-    /// Turns libzstd's `lazySkipping` on or off.
-    fn skip(&mut self, on: bool);
+    /// Turns libzstd's `lazySkipping` on or off (`s`: the frame's source, whose hashes a finder
+    /// may compute ahead when it turns off).
+    fn skip<const MLS: u32>(&mut self, s: &[u8], on: bool);
 }
 
 /// The hash chain: heads per hash, and each position's previous one of the same hash.
@@ -64,7 +65,7 @@ impl Chain<'_> {
 
 impl Search for Chain<'_> {
     #[inline(always)]
-    fn skip(&mut self, on: bool) {
+    fn skip<const MLS: u32>(&mut self, _: &[u8], on: bool) {
         self.skipping = on;
     }
 
@@ -161,7 +162,7 @@ fn lazy_n<const MLS: u32, S: Search>(
             if len < 4 {
                 let step = ((ip - anchor) >> SEARCH_STRENGTH) + 1;
                 ip += step;
-                c.skip(step > LAZY_SKIPPING_STEP);
+                c.skip::<MLS>(s, step > LAZY_SKIPPING_STEP);
                 continue;
             }
             let mut d = 0;
@@ -209,7 +210,7 @@ fn lazy_n<const MLS: u32, S: Search>(
         } else {
             dist = off1 as usize;
         }
-        c.skip(false);
+        c.skip::<MLS>(s, false);
         store.push_from(s, anchor, start, len, dist);
         ip = start + len;
         anchor = ip;

@@ -10,9 +10,11 @@
 //!
 //! As libzstd, every position is inserted up to the one searched, except after long matches
 //! (more than 384 positions behind: only the first 96 and the last 32) and in the lazy parser's
-//! skipping mode (only the positions searched). libzstd computes the hashes ahead in a ring of 8
-//! (`hashCache`) to prefetch their rows; this finder hashes each position when it inserts it,
-//! the same hash, so the same rows. The tables are kept between frames as the hash chain's
+//! skipping mode (only the positions searched). As libzstd, the hashes are computed 8 positions
+//! ahead into a ring (`hashCache`, [`Rows::cache`]) and their rows' tags and first positions
+//! prefetched then, so that they are in the cache when the position is inserted or searched; the
+//! tags are compared 16 at a time with SSE2 on x86-64 (`safe_arch`'s wrappers: the crate has no
+//! `unsafe`), 8 at a time in a `u64` elsewhere (libzstd's SWAR fallback), the same masks. The tables are kept between frames as the hash chain's
 //! ([`super::match_fast::Window::stamp`]): an entry of an earlier frame reads as a position past
 //! the one searched and ends the walk of its row, as libzstd's `matchIndex < lowLimit`; all
 //! entries behind it in the walk are older.
@@ -41,13 +43,44 @@ pub(crate) fn row_log(search_log: u32) -> u32 {
 }
 
 /// The bit mask of the slots of `tags` equal to `tag` (bit `i` for slot `i`), rotated right by
-/// `head` within `ROW` bits: bit 0 is then the head's slot, bit 1 the slot after it. Eight slots
-/// at a time in a `u64` (libzstd's SWAR fallback): a byte of `tags ^ tag` is zero where they
-/// are equal; its bit 7 is set where it is not, and a multiply gathers the eight bits 7 into
-/// the top byte. (A loop of byte compares into the mask is not turned into `pmovmskb` by LLVM
-/// but into unpacks and shifts, slower; no `unsafe`, no target features either way.)
+/// `head` within `ROW` bits: bit 0 is then the head's slot, bit 1 the slot after it.
 #[inline(always)]
 pub(crate) fn tag_mask<const ROW: usize>(tags: &[u8; ROW], tag: u8, head: u32) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    let m = equal_sse2(tags, tag);
+    #[cfg(not(target_arch = "x86_64"))]
+    let m = equal_swar(tags, tag);
+    if ROW == 64 {
+        m.rotate_right(head)
+    } else {
+        let full = (1u64 << ROW) - 1;
+        ((m >> head) | (m << (ROW as u32 - head))) & full
+    }
+}
+
+/// The slots of `tags` equal to `tag`, bit `i` for slot `i`: 16 at a time with SSE2 (every
+/// x86-64 CPU; libzstd's `ZSTD_row_getSSEMask`: a byte compare and a move mask), through
+/// `safe_arch`'s wrappers.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn equal_sse2<const ROW: usize>(tags: &[u8; ROW], tag: u8) -> u64 {
+    use safe_arch::{cmp_eq_mask_i8_m128i, m128i, move_mask_i8_m128i, set_splat_i8_m128i};
+    let splat = set_splat_i8_m128i(tag as i8);
+    let mut m = 0u64;
+    for (c, chunk) in tags.as_chunks::<16>().0.iter().enumerate() {
+        let eq = cmp_eq_mask_i8_m128i(m128i::from(*chunk), splat);
+        m |= u64::from(move_mask_i8_m128i(eq) as u16) << (16 * c);
+    }
+    m
+}
+
+/// [`equal_sse2`] without SIMD, 8 slots at a time in a `u64` (libzstd's SWAR fallback): a byte of
+/// `tags ^ tag` is zero where they are equal; its bit 7 is set where it is not, and a multiply
+/// gathers the eight bits 7 into the top byte. (A loop of byte compares is not turned into
+/// `pmovmskb` by LLVM but into unpacks and shifts, slower.)
+#[cfg(any(not(target_arch = "x86_64"), test))]
+#[inline(always)]
+pub(crate) fn equal_swar<const ROW: usize>(tags: &[u8; ROW], tag: u8) -> u64 {
     const X01: u64 = 0x0101_0101_0101_0101;
     const X80: u64 = X01 << 7;
     const GATHER: u64 = 0x0002_0408_1020_4081;
@@ -58,14 +91,7 @@ pub(crate) fn tag_mask<const ROW: usize>(tags: &[u8; ROW], tag: u8, head: u32) -
         let nonzero = (((x | X80) - X01) | x) & X80;
         ne |= (nonzero.wrapping_mul(GATHER) >> 56) << (8 * c);
     }
-    let m = !ne;
-    if ROW == 64 {
-        m.rotate_right(head)
-    } else {
-        let full = (1u64 << ROW) - 1;
-        let m = m & full;
-        ((m >> head) | (m << (ROW as u32 - head))) & full
-    }
+    if ROW == 64 { !ne } else { !ne & ((1u64 << ROW) - 1) }
 }
 
 /// 16 positions of a row (plus the frame's base), on one cache line: a row of `ROW` entries is
@@ -97,8 +123,22 @@ pub(crate) struct Rows<'t, const ROW: usize, const K: usize> {
     pub(crate) next: usize,
     /// libzstd's `lazySkipping`: only the searched positions are inserted.
     pub(crate) skipping: bool,
-    /// What the searches read ahead (summed, so that the reads stay).
-    pub(crate) touched: u32,
+    /// The hashes of the 8 positions from [`Rows::next`] on, position `p`'s at `p % 8`
+    /// (libzstd's `hashCache`); their rows were prefetched when they were computed.
+    pub(crate) cache: [u32; CACHE],
+}
+
+/// libzstd's `ZSTD_ROW_HASH_CACHE_SIZE`: how many positions ahead the rows are prefetched.
+pub(crate) const CACHE: usize = 8;
+
+/// Asks the CPU to bring the line of `x` into its caches (libzstd's `PREFETCH_L1`); nothing
+/// where `safe_arch` is not built.
+#[inline(always)]
+fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    safe_arch::prefetch_t0(x);
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
 }
 
 impl<const ROW: usize, const K: usize> Rows<'_, ROW, K> {
@@ -115,22 +155,64 @@ impl<const ROW: usize, const K: usize> Rows<'_, ROW, K> {
         tags.get(r / per_line).map(|l| &l.0.as_chunks::<ROW>().0[r % per_line])
     }
 
-    /// The tags of row `r`, to write.
+    /// Prefetches the tags and the first 32 positions of the row of hash `h` (libzstd's
+    /// `ZSTD_row_prefetch`).
     #[inline(always)]
-    fn tags_of_mut(&mut self, r: usize) -> Option<&mut [u8; ROW]> {
-        let per_line = 64 / ROW;
-        self.tags.get_mut(r / per_line).map(|l| &mut l.0.as_chunks_mut::<ROW>().0[r % per_line])
+    fn prefetch_row(table: &[[PosLine; K]], tags: &[TagLine], h: usize) {
+        let r = Self::row_of(h);
+        if let Some(tags) = tags.get(r / (64 / ROW)) {
+            prefetch(tags);
+        }
+        if let Some(row) = table.get(r) {
+            prefetch(&row[0]);
+            if K > 1 {
+                prefetch(&row[1]);
+            }
+        }
+    }
+
+    /// Fills the cache from [`Rows::next`] on, for a block parsed with `mls`-byte hashes
+    /// (libzstd does at the start of each block).
+    pub(crate) fn start(&mut self, s: &[u8], mls: u32) {
+        match mls {
+            5 => self.fill_cache::<5>(s, self.next),
+            6 => self.fill_cache::<6>(s, self.next),
+            _ => self.fill_cache::<4>(s, self.next),
+        }
+    }
+
+    /// Hashes the 8 positions from `from` on into the cache and prefetches their rows (libzstd's
+    /// `ZSTD_row_fillHashCache`).
+    #[inline(always)]
+    pub(crate) fn fill_cache<const MLS: u32>(&mut self, s: &[u8], from: usize) {
+        for p in from..from + CACHE {
+            let h = hash_n::<MLS>(s, p, self.hash_bits);
+            Self::prefetch_row(self.table, self.tags, h);
+            self.cache[p % CACHE] = h as u32;
+        }
+    }
+
+    /// The hash of `p` from the cache, replaced by that of `p + 8`, whose row is prefetched
+    /// (libzstd's `ZSTD_row_nextCachedHash`). The cache holds `p`'s: the positions are taken
+    /// in order from the last fill on.
+    #[inline(always)]
+    fn cached_hash<const MLS: u32>(&mut self, s: &[u8], p: usize) -> usize {
+        let ahead = hash_n::<MLS>(s, p + CACHE, self.hash_bits);
+        Self::prefetch_row(self.table, self.tags, ahead);
+        core::mem::replace(&mut self.cache[p % CACHE], ahead as u32) as usize
     }
 
     /// Writes position `pos` of hash `h` at its row's next slot (libzstd's `ZSTD_row_nextIndex`:
     /// the head moves back by one, over slots `ROW - 1` to 1).
     #[inline(always)]
-    fn put(&mut self, h: usize, pos: usize) {
+    fn put(table: &mut [[PosLine; K]], tags: &mut [TagLine], base: u32, h: usize, pos: usize) {
         let r = Self::row_of(h);
-        let stamp = (pos as u32).wrapping_add(self.base);
-        let Some(tags) = self.tags_of_mut(r) else {
+        let stamp = (pos as u32).wrapping_add(base);
+        let per_line = 64 / ROW;
+        let Some(line) = tags.get_mut(r / per_line) else {
             return;
         };
+        let tags = &mut line.0.as_chunks_mut::<ROW>().0[r % per_line];
         let mask = ROW - 1;
         let mut slot = usize::from(tags[0]).wrapping_sub(1) & mask;
         if slot == 0 {
@@ -138,18 +220,25 @@ impl<const ROW: usize, const K: usize> Rows<'_, ROW, K> {
         }
         tags[0] = slot as u8;
         tags[slot] = h as u8;
-        if let Some(row) = self.table.get_mut(r) {
+        if let Some(row) = table.get_mut(r) {
             row[slot / 16].0[slot % 16] = stamp;
         }
     }
 
-    /// Inserts positions `from..to`.
+    /// Inserts positions `from..to`, their hashes from the cache ([`Rows::cached_hash`], the
+    /// fields in locals: behind `&mut self` they would be reloaded after every store).
     #[inline(always)]
     fn insert_range<const MLS: u32>(&mut self, s: &[u8], from: usize, to: usize) {
+        let mut cache = self.cache;
+        let (bits, base) = (self.hash_bits, self.base);
+        let (table, tags) = (&mut *self.table, &mut *self.tags);
         for p in from..to {
-            let h = hash_n::<MLS>(s, p, self.hash_bits);
-            self.put(h, p);
+            let ahead = hash_n::<MLS>(s, p + CACHE, bits);
+            Self::prefetch_row(table, tags, ahead);
+            let h = core::mem::replace(&mut cache[p % CACHE], ahead as u32) as usize;
+            Self::put(table, tags, base, h, p);
         }
+        self.cache = cache;
     }
 
     /// Inserts every position before `ip` from [`Rows::next`] on (libzstd's
@@ -161,6 +250,7 @@ impl<const ROW: usize, const K: usize> Rows<'_, ROW, K> {
         if ip.saturating_sub(idx) > SKIP_THRESHOLD {
             self.insert_range::<MLS>(s, idx, idx + UPDATE_START);
             idx = ip - UPDATE_END;
+            self.fill_cache::<MLS>(s, idx);
         }
         self.insert_range::<MLS>(s, idx, ip);
         self.next = ip;
@@ -171,7 +261,7 @@ impl<const ROW: usize, const K: usize> Rows<'_, ROW, K> {
     pub(crate) fn fill(&mut self, s: &[u8], mls: u32, end: usize) {
         for p in self.next..end {
             let h = hash(s, p, self.hash_bits, mls);
-            self.put(h, p);
+            Self::put(self.table, self.tags, self.base, h, p);
         }
         self.next = self.next.max(end);
     }
@@ -181,21 +271,19 @@ impl<const ROW: usize, const K: usize> Search for Rows<'_, ROW, K> {
     #[inline(always)]
     fn best<const MLS: u32>(&mut self, w: &Window<'_>, ip: usize) -> (usize, u32) {
         let s = w.src;
-        if self.skipping {
+        // While skipping, the cache is left behind (libzstd's too) and refilled when it ends.
+        let h = if self.skipping {
             self.next = ip;
+            hash_n::<MLS>(s, ip, self.hash_bits)
         } else {
             self.update::<MLS>(s, ip);
-        }
-        let h = hash_n::<MLS>(s, ip, self.hash_bits);
+            self.cached_hash::<MLS>(s, ip)
+        };
         let r = Self::row_of(h);
         let low = w.low.max(ip.saturating_sub(w.max_dist));
         let mut ml = 3usize;
         let mut off = 0u32;
-        let mut warm = 0;
         if let (Some(tags), Some(row)) = (Self::tags_of(self.tags, r), self.table.get(r)) {
-            // The first and last lines of positions read now: their loads start beside the
-            // tags' instead of after the mask is made (libzstd prefetches the rows).
-            warm = row[0].0[0] ^ row[K - 1].0[0];
             let head = u32::from(tags[0]) & (ROW as u32 - 1);
             let mut m = tag_mask::<ROW>(tags, h as u8, head);
             let mut attempts = self.attempts;
@@ -225,15 +313,17 @@ impl<const ROW: usize, const K: usize> Search for Rows<'_, ROW, K> {
                 }
             }
         }
-        self.touched = self.touched.wrapping_add(warm);
         // The position searched goes in too (libzstd's "speed opt").
-        self.put(h, ip);
+        Self::put(self.table, self.tags, self.base, h, ip);
         self.next = ip + 1;
         if off == 0 { (0, 0) } else { (ml, off) }
     }
 
     #[inline(always)]
-    fn skip(&mut self, on: bool) {
+    fn skip<const MLS: u32>(&mut self, s: &[u8], on: bool) {
+        if self.skipping && !on {
+            self.fill_cache::<MLS>(s, self.next);
+        }
         self.skipping = on;
     }
 }
@@ -378,8 +468,9 @@ mod tests {
             base,
             next: 0,
             skipping: false,
-            touched: 0,
+            cache: [0; super::CACHE],
         };
+        rows.fill_cache::<MLS>(s, 0);
         let mut model = Model {
             rows: vec![VecDeque::new(); n_rows],
             cap: ROW - 1,
@@ -395,7 +486,7 @@ mod tests {
             if ip >= limit {
                 break;
             }
-            rows.skip(skip);
+            rows.skip::<MLS>(s, skip);
             model.skipping = skip;
             let got = rows.best::<MLS>(&w, ip);
             let want = model.best::<MLS>(&w, ip);
@@ -403,6 +494,43 @@ mod tests {
             ip += step;
         }
         Ok(())
+    }
+
+    /// The slots equal to `tag`, one byte at a time.
+    #[cfg(target_arch = "x86_64")]
+    fn plain_equal(tags: &[u8], tag: u8) -> u64 {
+        tags.iter().enumerate().filter(|(_, t)| **t == tag).fold(0, |m, (i, _)| m | 1 << i)
+    }
+
+    proptest! {
+        /// SSE2's compare and move mask, lane `i` to bit `i`, give the SWAR fallback's mask (and
+        /// a byte loop's) on rows of 16, 32 and 64 tags, of few values (many equal) or any, and
+        /// on tags that differ in one bit only (bit 7 among them, the sign SSE2 compares as).
+        #[test]
+        #[cfg(target_arch = "x86_64")]
+        fn the_sse2_tag_mask_is_the_swar_mask(
+            row in proptest::collection::vec(any::<u8>(), 64),
+            few in any::<bool>(),
+            tag in any::<u8>(),
+            flip in 0u32..8,
+        ) {
+            use super::{equal_sse2, equal_swar};
+            let row: Vec<u8> = if few { row.iter().map(|b| (b & 3) ^ (tag & !3)).collect() } else { row };
+            let mut row64 = [0u8; 64];
+            row64.copy_from_slice(&row);
+            if !few {
+                row64[usize::from(tag) % 64] = tag;
+                row64[(usize::from(tag) + 7) % 64] = tag ^ (1 << flip);
+            }
+            let row16: [u8; 16] = core::array::from_fn(|i| row64[i]);
+            let row32: [u8; 32] = core::array::from_fn(|i| row64[i]);
+            prop_assert_eq!(equal_sse2(&row16, tag), plain_equal(&row16, tag));
+            prop_assert_eq!(equal_sse2(&row16, tag), equal_swar(&row16, tag));
+            prop_assert_eq!(equal_sse2(&row32, tag), plain_equal(&row32, tag));
+            prop_assert_eq!(equal_sse2(&row32, tag), equal_swar(&row32, tag));
+            prop_assert_eq!(equal_sse2(&row64, tag), plain_equal(&row64, tag));
+            prop_assert_eq!(equal_sse2(&row64, tag), equal_swar(&row64, tag));
+        }
     }
 
     proptest! {
