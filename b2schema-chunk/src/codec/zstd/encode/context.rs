@@ -4,6 +4,7 @@
 //! it is large enough). Each thread keeps one ([`with_context`]).
 
 use super::block::Store;
+use super::match_row::{PosLine, TagLine};
 use super::sequences::{Defaults, Seq};
 use alloc::vec::Vec;
 
@@ -17,6 +18,9 @@ pub(crate) struct Context {
     pub(crate) first: Vec<u32>,
     /// The finder's second table (dfast's short one, the chain's links).
     pub(crate) second: Vec<u32>,
+    /// The row finder's positions and tags ([`super::match_row`]).
+    pub(crate) rows: Vec<PosLine>,
+    pub(crate) tags: Vec<TagLine>,
     pub(crate) store: Store,
     pub(crate) seqs: Vec<Seq>,
     /// The frame.
@@ -34,6 +38,8 @@ impl Context {
         Context {
             first: Vec::new(),
             second: Vec::new(),
+            rows: Vec::new(),
+            tags: Vec::new(),
             store: Store::new(),
             seqs: Vec::new(),
             out: Vec::new(),
@@ -48,6 +54,8 @@ impl Context {
         [
             self.first.capacity() * 4,
             self.second.capacity() * 4,
+            self.rows.capacity() * 64,
+            self.tags.capacity() * 64,
             self.store.lits.capacity(),
             self.store.matches.capacity() * core::mem::size_of::<super::block::Match>(),
             self.seqs.capacity() * core::mem::size_of::<Seq>(),

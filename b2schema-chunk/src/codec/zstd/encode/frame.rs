@@ -7,7 +7,8 @@ use super::block::{self, Blocks, MAX_BLOCK, Store};
 use super::context::Context;
 use super::match_fast::{Window, dfast, fast};
 use super::match_lazy::{Chain, lazy};
-use super::matching::{EMPTY, hash, mls};
+use super::match_row::{CACHE, PosLine, ROW_READ, Rows, TAG_BITS, TagLine, row_log};
+use super::matching::{EMPTY, READ, hash, mls};
 use super::params::{Params, Strategy, params};
 use super::sequences::Defaults;
 use alloc::vec::Vec;
@@ -42,7 +43,7 @@ pub(crate) fn compress_with<'c>(
     if p.strategy > STRONGEST || input.len() as u64 + dict.len() as u64 >= u64::from(u32::MAX - 64) {
         return None;
     }
-    let Context { first, second, store, seqs, out, base: next_base, defaults } = ctx;
+    let Context { first, second, rows, tags, store, seqs, out, base: next_base, defaults } = ctx;
     // Room for the frame stored raw: no reallocation whatever the blocks become.
     out.clear();
     out.reserve(input.len() + 3 * input.len().div_ceil(92 * 1024) + 32);
@@ -68,10 +69,11 @@ pub(crate) fn compress_with<'c>(
     if u64::from(base) + src.len() as u64 >= 1 << 31 {
         first.fill(EMPTY);
         second.fill(EMPTY);
+        rows.fill(PosLine([EMPTY; 16]));
         base = 0;
     }
     *next_base = base + src.len() as u32;
-    let mut finder = Finder::new(&p, src, dict.len(), base, first, second);
+    let mut finder = Finder::new(&p, src, dict.len(), base, first, second, (rows, tags));
     let mut blocks = Blocks::new(core::mem::take(seqs), defaults.get_or_insert_with(Defaults::new));
     let mut rep = [1u32, 4];
     let mut pos = dict.len();
@@ -144,9 +146,44 @@ fn header(out: &mut Vec<u8>, p: &Params, n: usize, dict_id: u32) {
 
 /// A level's match finder and its tables (in a [`Context`]'s).
 enum Finder<'t> {
-    Fast { table: &'t mut [u32], hlog: u32, mls: u32 },
-    DFast { long: &'t mut [u32], short: &'t mut [u32], logs: (u32, u32, u32) },
-    Lazy { head: &'t mut [u32], prev: &'t mut [u32], base: u32, p: Params, depth: u32, next: usize },
+    Fast {
+        table: &'t mut [u32],
+        hlog: u32,
+        mls: u32,
+    },
+    DFast {
+        long: &'t mut [u32],
+        short: &'t mut [u32],
+        logs: (u32, u32, u32),
+    },
+    Lazy {
+        head: &'t mut [u32],
+        prev: &'t mut [u32],
+        parse: Parse,
+    },
+    /// The lazy parsers over rows ([`super::match_row`]); `fill`: the dictionary's positions,
+    /// inserted before the first block.
+    Row {
+        table: &'t mut [PosLine],
+        tags: &'t mut [TagLine],
+        parse: Parse,
+        fill: usize,
+    },
+}
+
+/// What a lazy parser keeps from block to block: the frame's base, the level's parameters, the
+/// lookahead (0 greedy, 1 lazy, 2 lazy2) and the next position its finder inserts.
+struct Parse {
+    base: u32,
+    p: Params,
+    depth: u32,
+    next: usize,
+}
+
+/// Whether libzstd 1.5.x runs its row finder for `p` (`ZSTD_resolveRowMatchFinderMode`: greedy
+/// to lazy2 with a window over 16 KiB).
+pub(crate) fn uses_rows(p: &Params) -> bool {
+    (Strategy::Greedy..=Strategy::Lazy2).contains(&p.strategy) && p.window_log > 14
 }
 
 impl<'t> Finder<'t> {
@@ -159,6 +196,7 @@ impl<'t> Finder<'t> {
         base: u32,
         first: &'t mut Vec<u32>,
         second: &'t mut Vec<u32>,
+        (rows, tags): (&'t mut Vec<PosLine>, &'t mut Vec<TagLine>),
     ) -> Self {
         match p.strategy {
             Strategy::Fast => {
@@ -185,14 +223,24 @@ impl<'t> Finder<'t> {
                     Strategy::Lazy => 1,
                     _ => 2,
                 };
-                Finder::Lazy {
-                    head: kept(first, p.hash_log),
-                    prev: kept(second, p.chain_log),
-                    base,
-                    p: *p,
-                    depth,
-                    next: 0,
+                let parse = Parse { base, p: *p, depth, next: 0 };
+                if uses_rows(p) {
+                    // The entries of earlier frames are below the base, whatever their layout.
+                    let n = 1usize << p.hash_log;
+                    if rows.len() < n / 16 {
+                        rows.resize(n / 16, PosLine([EMPTY; 16]));
+                    }
+                    if tags.len() < n / 64 {
+                        tags.resize(n / 64, TagLine([0; 64]));
+                    }
+                    return Finder::Row {
+                        table: &mut rows[..n / 16],
+                        tags: &mut tags[..n / 64],
+                        parse,
+                        fill: dict.saturating_sub(READ),
+                    };
                 }
+                Finder::Lazy { head: kept(first, p.hash_log), prev: kept(second, p.chain_log), parse }
             }
         }
     }
@@ -201,21 +249,60 @@ impl<'t> Finder<'t> {
         match self {
             Finder::Fast { table, hlog, mls } => fast(w, table, *hlog, *mls, rep, store),
             Finder::DFast { long, short, logs } => dfast(w, long, short, *logs, rep, store),
-            Finder::Lazy { head, prev, base, p, depth, next } => {
+            Finder::Lazy { head, prev, parse } => {
+                let Parse { base, p, depth, next } = parse;
                 let mut c = Chain {
                     head,
                     prev,
                     base: *base,
                     hash_log: p.hash_log,
                     chain_mask: (1 << p.chain_log) - 1,
-                    mls: mls(p.min_match, 6),
                     attempts: 1 << p.search_log,
                     next: *next,
                     skipping: false,
                 };
-                lazy(w, &mut c, *depth, rep, store);
+                lazy(w, &mut c, mls(p.min_match, 6), READ, *depth, rep, store);
                 *next = c.next;
             }
+            Finder::Row { table, tags, parse, fill } => {
+                let fill = core::mem::take(fill);
+                match row_log(parse.p.search_log) {
+                    4 => parse.rows::<16, 1>(w, table, tags, fill, rep, store),
+                    5 => parse.rows::<32, 2>(w, table, tags, fill, rep, store),
+                    _ => parse.rows::<64, 4>(w, table, tags, fill, rep, store),
+                }
+            }
         }
+    }
+}
+
+impl Parse {
+    /// One block parsed over rows of `ROW` entries (`K` lines of positions each), after the
+    /// positions up to `fill`.
+    fn rows<const ROW: usize, const K: usize>(
+        &mut self,
+        w: &Window<'_>,
+        table: &mut [PosLine],
+        tags: &mut [TagLine],
+        fill: usize,
+        rep: &mut [u32; 2],
+        store: &mut Store,
+    ) {
+        let row_log = ROW.trailing_zeros();
+        let mls = mls(self.p.min_match, 6);
+        let mut rows = Rows::<ROW, K> {
+            table: table.as_chunks_mut::<K>().0,
+            tags,
+            hash_bits: self.p.hash_log - row_log + TAG_BITS,
+            attempts: 1 << self.p.search_log.min(row_log),
+            base: self.base,
+            next: self.next,
+            skipping: false,
+            cache: [0; CACHE],
+        };
+        rows.fill(w.src, mls, fill);
+        rows.start(w.src, mls);
+        lazy(w, &mut rows, mls, ROW_READ, self.depth, rep, store);
+        self.next = rows.next;
     }
 }

@@ -97,6 +97,27 @@ pub(crate) struct Setting {
 ///   0.98 0.72. Sizes unchanged. At level 3 ours runs fewer
 ///   instructions than `rusty_zstd` on every dataset (callgrind), but not in less time on smooth
 ///   floats: still no clevel switches.
+/// * With libzstd's row match finder for greedy, lazy and lazy2 where libzstd runs it (a window
+///   over 16 KiB: the 32 and 256 KiB streams; [`super::match_row`], 2026-11-30, BENCHMARKS.md,
+///   "The own zstd encoder's row match finder"): sizes at levels 5, 7 and 9 are 0.94-1.0022 of
+///   libzstd's (float64 0.9989-0.9995, text 1.0000-1.0006, random 1.0000; the counters' 8 KiB
+///   streams, still the hash chain's, 0.94-0.97). Speed ours / `rusty_zstd`'s by CPU time (load
+///   5-8, best of two rounds), float64 smooth, int32 and int64 counters, text, random: level 5
+///   0.58 1.41 1.53 1.07 0.73; level 7 0.58 1.02 0.18 1.10 0.63; level 9 0.64 0.15 0.29 0.61
+///   0.83 (`rusty_zstd`'s lazy2 finds the counters' long periodic matches: 0.23 of libzstd's
+///   size at 256 KiB). Without prefetches (not in safe Rust) the rows cost a cache miss per
+///   search that libzstd hides: our rows run at 0.76-0.90 of our hash chain's speed on smooth
+///   floats, 0.63-0.78 of libzstd's. Still no clevel switches.
+/// * With libzstd's prefetches of the rows 8 positions ahead (its hash cache) and its SSE2 tag
+///   compares, both through `safe_arch` (2026-11-30, BENCHMARKS.md, "The row finder with
+///   prefetches and SSE2 tag compares"; same frames): smooth float64 1.05-1.25x faster at levels
+///   5 to 9, text 0.95-0.98x (the prefetches are wasted on its few hot rows). Ours / `rusty_zstd`'s
+///   speed by CPU time (load 3-5, best of three rounds), float64 smooth, int32 and int64 counters,
+///   text, random: level 1 0.70 0.94 0.74 0.87 0.38; level 3 0.90 1.10 1.14 1.23 0.86; level 5
+///   0.60 0.90 1.00 0.85 0.53; level 7 0.61 0.34 0.57 0.81 0.50; level 9 0.76 0.27 0.25 0.63 1.15.
+///   Against libzstd's (issue 52's target 0.9): float64 0.72-0.79 at every level, text
+///   0.62-0.77, random 0.81-0.95, counters 0.71-1.29. Every level misses the rule on smooth
+///   float64 at least: still no clevel switches.
 pub(crate) const SETTINGS: [Setting; 9] = [
     Setting { level: 1, skip: None, probe: false, blocks: Blocks::Largest, encoder: Encoder::Rusty },
     Setting { level: 3, skip: None, probe: false, blocks: Blocks::Largest, encoder: Encoder::Rusty },

@@ -41,7 +41,12 @@ impl Window<'_> {
     /// The last position a finder searches (libzstd's `ilimit`), or `None` when the block is too
     /// short to search: then all of it is literals, stored.
     pub(crate) fn limit(&self, store: &mut Store) -> Option<usize> {
-        let limit = self.end.checked_sub(READ).filter(|&l| l > self.start);
+        self.limit_by(READ, store)
+    }
+
+    /// [`Window::limit`] `read` bytes from the end.
+    pub(crate) fn limit_by(&self, read: usize, store: &mut Store) -> Option<usize> {
+        let limit = self.end.checked_sub(read).filter(|&l| l > self.start);
         if limit.is_none() {
             store.lits.extend_from_slice(&self.src[self.start..self.end]);
         }

@@ -1,12 +1,23 @@
 //! The `greedy`, `lazy` and `lazy2` parsers (libzstd's `ZSTD_compressBlock_lazy_generic`, depth
 //! 0, 1, 2) over a hash chain finder (`ZSTD_HcFindBestMatch`): at each position the repeat
 //! offset and the best of `1 << searchLog` chained candidates; the lazy ones then try the next
-//! one or two positions and keep a later match when its estimated gain is larger.
+//! one or two positions and keep a later match when its estimated gain is larger. The same
+//! parser runs over libzstd's row finder ([`super::match_row`]) where libzstd runs that one.
 
 use super::block::Store;
 use super::fse::highbit;
 use super::match_fast::{SEARCH_STRENGTH, Window, catch_up};
 use super::matching::{count, hash_n, read32};
+
+/// A match finder the lazy parser runs over.
+pub(crate) trait Search {
+    /// The longest match at `ip` (at least 4 bytes): its length and offset base (offset + 3),
+    /// or `(0, 0)`; every position up to `ip` inserted first (except while skipping).
+    fn best<const MLS: u32>(&mut self, w: &Window<'_>, ip: usize) -> (usize, u32);
+    /// Turns libzstd's `lazySkipping` on or off (`s`: the frame's source, whose hashes a finder
+    /// may compute ahead when it turns off).
+    fn skip<const MLS: u32>(&mut self, s: &[u8], on: bool);
+}
 
 /// The hash chain: heads per hash, and each position's previous one of the same hash.
 pub(crate) struct Chain<'t> {
@@ -14,7 +25,6 @@ pub(crate) struct Chain<'t> {
     pub(crate) prev: &'t mut [u32],
     pub(crate) hash_log: u32,
     pub(crate) chain_mask: usize,
-    pub(crate) mls: u32,
     pub(crate) attempts: u32,
     /// What the frame adds to positions in the tables (as [`Window::stamp`]).
     pub(crate) base: u32,
@@ -51,8 +61,14 @@ impl Chain<'_> {
         self.next = next;
         head[hash_n::<MLS>(s, ip, log)].wrapping_sub(base)
     }
+}
 
-    /// The longest match at `ip` (at least 4 bytes): its length and offset base (offset + 3).
+impl Search for Chain<'_> {
+    #[inline(always)]
+    fn skip<const MLS: u32>(&mut self, _: &[u8], on: bool) {
+        self.skipping = on;
+    }
+
     #[inline(always)]
     fn best<const MLS: u32>(&mut self, w: &Window<'_>, ip: usize) -> (usize, u32) {
         let s = w.src;
@@ -93,25 +109,35 @@ impl Chain<'_> {
 /// libzstd's `kLazySkippingStep`.
 const LAZY_SKIPPING_STEP: usize = 8;
 
-/// One block parsed with lookahead `depth` (0 greedy, 1 lazy, 2 lazy2).
-pub(crate) fn lazy(w: &Window<'_>, c: &mut Chain<'_>, depth: u32, rep: &mut [u32; 2], store: &mut Store) {
-    match c.mls {
-        5 => lazy_n::<5>(w, c, depth, rep, store),
-        6 => lazy_n::<6>(w, c, depth, rep, store),
-        _ => lazy_n::<4>(w, c, depth, rep, store),
+/// One block parsed with lookahead `depth` (0 greedy, 1 lazy, 2 lazy2) over finder `c` of
+/// `mls`-byte hashes, searching no closer than `read` bytes to the block's end.
+pub(crate) fn lazy<S: Search>(
+    w: &Window<'_>,
+    c: &mut S,
+    mls: u32,
+    read: usize,
+    depth: u32,
+    rep: &mut [u32; 2],
+    store: &mut Store,
+) {
+    match mls {
+        5 => lazy_n::<5, S>(w, c, read, depth, rep, store),
+        6 => lazy_n::<6, S>(w, c, read, depth, rep, store),
+        _ => lazy_n::<4, S>(w, c, read, depth, rep, store),
     }
 }
 
-fn lazy_n<const MLS: u32>(
+fn lazy_n<const MLS: u32, S: Search>(
     w: &Window<'_>,
-    c: &mut Chain<'_>,
+    c: &mut S,
+    read: usize,
     depth: u32,
     rep: &mut [u32; 2],
     store: &mut Store,
 ) {
     let s = w.src;
     let end = w.end;
-    let Some(limit) = w.limit(store) else {
+    let Some(limit) = w.limit_by(read, store) else {
         return;
     };
     let (mut off1, mut off2) = (rep[0], rep[1]);
@@ -136,7 +162,7 @@ fn lazy_n<const MLS: u32>(
             if len < 4 {
                 let step = ((ip - anchor) >> SEARCH_STRENGTH) + 1;
                 ip += step;
-                c.skipping = step > LAZY_SKIPPING_STEP;
+                c.skip::<MLS>(s, step > LAZY_SKIPPING_STEP);
                 continue;
             }
             let mut d = 0;
@@ -184,7 +210,7 @@ fn lazy_n<const MLS: u32>(
         } else {
             dist = off1 as usize;
         }
-        c.skipping = false;
+        c.skip::<MLS>(s, false);
         store.push_from(s, anchor, start, len, dist);
         ip = start + len;
         anchor = ip;

@@ -3,8 +3,8 @@
 //! streams ([`probe`]) and the zstd block size ([`blocks`]); and this crate's own encoder, safe
 //! Rust (issue 52): the frame ([`frame`]), blocks ([`block`]), literals ([`literals`],
 //! [`huffman`]), sequences ([`sequences`], [`fse`], [`bits`]) and libzstd's match finders at
-//! its parameters ([`params`], [`match_fast`], [`match_lazy`]), chosen per clevel in
-//! [`levels`]. Their input is the caller's own data, never untrusted bytes.
+//! its parameters ([`params`], [`match_fast`], [`match_lazy`], [`match_row`]), chosen per
+//! clevel in [`levels`]. Their input is the caller's own data, never untrusted bytes.
 
 mod bits;
 mod block;
@@ -17,6 +17,7 @@ mod levels;
 mod literals;
 mod match_fast;
 mod match_lazy;
+mod match_row;
 mod matching;
 #[cfg(test)]
 mod own_tests;

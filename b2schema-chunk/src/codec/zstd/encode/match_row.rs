@@ -1,0 +1,572 @@
+//! libzstd's row-based match finder (`ZSTD_RowFindBestMatch`, lib/compress/zstd_lazy.c of zstd
+//! 1.5.x), which its greedy, lazy and lazy2 run when the window is larger than 16 KiB: the hash
+//! table cut into rows of `ROW` entries (16, 32 or 64: `rowLog` is `searchLog` bounded to 4..=6);
+//! a position's hash picks its row (the high bits) and an 8-bit tag (the low ones). Beside each
+//! row of positions, a row of tags whose byte 0 is the row's head: the slot of its newest entry,
+//! a ring written backwards over slots `1..ROW`. A search compares the position's tag with the
+//! whole row of tags at once (a bit mask, [`tag_mask`]), rotates the mask to start at the head
+//! (newest first) and verifies at most `1 << min(searchLog, rowLog)` of the positions whose tag
+//! matches, stopping at the first one out of the window.
+//!
+//! As libzstd, every position is inserted up to the one searched, except after long matches
+//! (more than 384 positions behind: only the first 96 and the last 32) and in the lazy parser's
+//! skipping mode (only the positions searched). As libzstd, the hashes are computed 8 positions
+//! ahead into a ring (`hashCache`, [`Rows::cache`]) and their rows' tags and first positions
+//! prefetched then, so that they are in the cache when the position is inserted or searched; the
+//! tags are compared 16 at a time with SSE2 on x86-64 (`safe_arch`'s wrappers: the crate has no
+//! `unsafe`), 8 at a time in a `u64` elsewhere (libzstd's SWAR fallback), the same masks. The tables are kept between frames as the hash chain's
+//! ([`super::match_fast::Window::stamp`]): an entry of an earlier frame reads as a position past
+//! the one searched and ends the walk of its row, as libzstd's `matchIndex < lowLimit`; all
+//! entries behind it in the walk are older.
+
+use super::match_fast::Window;
+use super::match_lazy::Search;
+use super::matching::{count, hash, hash_n, read32};
+
+/// libzstd's `ZSTD_ROW_HASH_TAG_BITS`.
+pub(crate) const TAG_BITS: u32 = 8;
+
+/// How many positions behind the one searched the update inserts all of (libzstd's
+/// `kSkipThreshold`), and how many at the start and the end of the gap it inserts beyond that
+/// (`kMaxMatchStartPositionsToUpdate`, `kMaxMatchEndPositionsToUpdate`).
+const SKIP_THRESHOLD: usize = 384;
+const UPDATE_START: usize = 96;
+const UPDATE_END: usize = 32;
+
+/// Bytes before the end of a block past which the lazy parser over rows does not search
+/// (libzstd's `ilimit`: `iend - 8 - ZSTD_ROW_HASH_CACHE_SIZE`).
+pub(crate) const ROW_READ: usize = 16;
+
+/// The rows' `rowLog` for a level's `searchLog` (libzstd's `BOUNDED(4, searchLog, 6)`).
+pub(crate) fn row_log(search_log: u32) -> u32 {
+    search_log.clamp(4, 6)
+}
+
+/// The bit mask of the slots of `tags` equal to `tag` (bit `i` for slot `i`), rotated right by
+/// `head` within `ROW` bits: bit 0 is then the head's slot, bit 1 the slot after it.
+#[inline(always)]
+pub(crate) fn tag_mask<const ROW: usize>(tags: &[u8; ROW], tag: u8, head: u32) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    let m = equal_sse2(tags, tag);
+    #[cfg(not(target_arch = "x86_64"))]
+    let m = equal_swar(tags, tag);
+    if ROW == 64 {
+        m.rotate_right(head)
+    } else {
+        let full = (1u64 << ROW) - 1;
+        ((m >> head) | (m << (ROW as u32 - head))) & full
+    }
+}
+
+/// The slots of `tags` equal to `tag`, bit `i` for slot `i`: 16 at a time with SSE2 (every
+/// x86-64 CPU; libzstd's `ZSTD_row_getSSEMask`: a byte compare and a move mask), through
+/// `safe_arch`'s wrappers.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn equal_sse2<const ROW: usize>(tags: &[u8; ROW], tag: u8) -> u64 {
+    use safe_arch::{cmp_eq_mask_i8_m128i, m128i, move_mask_i8_m128i, set_splat_i8_m128i};
+    let splat = set_splat_i8_m128i(tag as i8);
+    let mut m = 0u64;
+    for (c, chunk) in tags.as_chunks::<16>().0.iter().enumerate() {
+        let eq = cmp_eq_mask_i8_m128i(m128i::from(*chunk), splat);
+        m |= u64::from(move_mask_i8_m128i(eq) as u16) << (16 * c);
+    }
+    m
+}
+
+/// [`equal_sse2`] without SIMD, 8 slots at a time in a `u64` (libzstd's SWAR fallback): a byte of
+/// `tags ^ tag` is zero where they are equal; its bit 7 is set where it is not, and a multiply
+/// gathers the eight bits 7 into the top byte. (A loop of byte compares is not turned into
+/// `pmovmskb` by LLVM but into unpacks and shifts, slower.)
+#[cfg(any(not(target_arch = "x86_64"), test))]
+#[inline(always)]
+pub(crate) fn equal_swar<const ROW: usize>(tags: &[u8; ROW], tag: u8) -> u64 {
+    const X01: u64 = 0x0101_0101_0101_0101;
+    const X80: u64 = X01 << 7;
+    const GATHER: u64 = 0x0002_0408_1020_4081;
+    let splat = u64::from(tag) * X01;
+    let mut ne = 0u64;
+    for (c, chunk) in tags.as_chunks::<8>().0.iter().enumerate() {
+        let x = u64::from_le_bytes(*chunk) ^ splat;
+        let nonzero = (((x | X80) - X01) | x) & X80;
+        ne |= (nonzero.wrapping_mul(GATHER) >> 56) << (8 * c);
+    }
+    if ROW == 64 { !ne } else { !ne & ((1u64 << ROW) - 1) }
+}
+
+/// 16 positions of a row (plus the frame's base), on one cache line: a row of `ROW` entries is
+/// `ROW / 16` lines, and one search reads one or two lines of positions, not two or three as
+/// from a `Vec<u32>` (aligned to 16 bytes).
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+pub(crate) struct PosLine(pub(crate) [u32; 16]);
+
+/// 64 tags, on one cache line: the tags of `64 / ROW` rows.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+pub(crate) struct TagLine(pub(crate) [u8; 64]);
+
+/// The rows of one frame's finder, in a [`super::context::Context`]'s tables: rows of `ROW`
+/// entries, `K = ROW / 16` lines of positions each.
+pub(crate) struct Rows<'t, const ROW: usize, const K: usize> {
+    /// Each row's positions (slot 0 unused).
+    pub(crate) table: &'t mut [[PosLine; K]],
+    /// Each row's tags, its head in slot 0.
+    pub(crate) tags: &'t mut [TagLine],
+    /// The hash's bits: the rows' log plus [`TAG_BITS`].
+    pub(crate) hash_bits: u32,
+    /// Positions verified at most per search.
+    pub(crate) attempts: u32,
+    /// What the frame adds to positions in the tables (as [`Window::stamp`]).
+    pub(crate) base: u32,
+    /// The next position to insert (libzstd's `nextToUpdate`).
+    pub(crate) next: usize,
+    /// libzstd's `lazySkipping`: only the searched positions are inserted.
+    pub(crate) skipping: bool,
+    /// The hashes of the 8 positions from [`Rows::next`] on, position `p`'s at `p % 8`
+    /// (libzstd's `hashCache`); their rows were prefetched when they were computed.
+    pub(crate) cache: [u32; CACHE],
+}
+
+/// libzstd's `ZSTD_ROW_HASH_CACHE_SIZE`: how many positions ahead the rows are prefetched.
+pub(crate) const CACHE: usize = 8;
+
+/// Asks the CPU to bring the line of `x` into its caches (libzstd's `PREFETCH_L1`); nothing
+/// where `safe_arch` is not built.
+#[inline(always)]
+fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    safe_arch::prefetch_t0(x);
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
+}
+
+impl<const ROW: usize, const K: usize> Rows<'_, ROW, K> {
+    /// The row of hash `h`.
+    #[inline(always)]
+    fn row_of(h: usize) -> usize {
+        h >> TAG_BITS
+    }
+
+    /// The tags of row `r` in `tags`.
+    #[inline(always)]
+    fn tags_of(tags: &[TagLine], r: usize) -> Option<&[u8; ROW]> {
+        let per_line = 64 / ROW;
+        tags.get(r / per_line).map(|l| &l.0.as_chunks::<ROW>().0[r % per_line])
+    }
+
+    /// Prefetches the tags and the first 32 positions of the row of hash `h` (libzstd's
+    /// `ZSTD_row_prefetch`).
+    #[inline(always)]
+    fn prefetch_row(table: &[[PosLine; K]], tags: &[TagLine], h: usize) {
+        let r = Self::row_of(h);
+        if let Some(tags) = tags.get(r / (64 / ROW)) {
+            prefetch(tags);
+        }
+        if let Some(row) = table.get(r) {
+            prefetch(&row[0]);
+            if K > 1 {
+                prefetch(&row[1]);
+            }
+        }
+    }
+
+    /// Fills the cache from [`Rows::next`] on, for a block parsed with `mls`-byte hashes
+    /// (libzstd does at the start of each block).
+    pub(crate) fn start(&mut self, s: &[u8], mls: u32) {
+        match mls {
+            5 => self.fill_cache::<5>(s, self.next),
+            6 => self.fill_cache::<6>(s, self.next),
+            _ => self.fill_cache::<4>(s, self.next),
+        }
+    }
+
+    /// Hashes the 8 positions from `from` on into the cache and prefetches their rows (libzstd's
+    /// `ZSTD_row_fillHashCache`).
+    #[inline(always)]
+    pub(crate) fn fill_cache<const MLS: u32>(&mut self, s: &[u8], from: usize) {
+        for p in from..from + CACHE {
+            let h = hash_n::<MLS>(s, p, self.hash_bits);
+            Self::prefetch_row(self.table, self.tags, h);
+            self.cache[p % CACHE] = h as u32;
+        }
+    }
+
+    /// The hash of `p` from the cache, replaced by that of `p + 8`, whose row is prefetched
+    /// (libzstd's `ZSTD_row_nextCachedHash`). The cache holds `p`'s: the positions are taken
+    /// in order from the last fill on.
+    #[inline(always)]
+    fn cached_hash<const MLS: u32>(&mut self, s: &[u8], p: usize) -> usize {
+        let ahead = hash_n::<MLS>(s, p + CACHE, self.hash_bits);
+        Self::prefetch_row(self.table, self.tags, ahead);
+        core::mem::replace(&mut self.cache[p % CACHE], ahead as u32) as usize
+    }
+
+    /// Writes position `pos` of hash `h` at its row's next slot (libzstd's `ZSTD_row_nextIndex`:
+    /// the head moves back by one, over slots `ROW - 1` to 1).
+    #[inline(always)]
+    fn put(table: &mut [[PosLine; K]], tags: &mut [TagLine], base: u32, h: usize, pos: usize) {
+        let r = Self::row_of(h);
+        let stamp = (pos as u32).wrapping_add(base);
+        let per_line = 64 / ROW;
+        let Some(line) = tags.get_mut(r / per_line) else {
+            return;
+        };
+        let tags = &mut line.0.as_chunks_mut::<ROW>().0[r % per_line];
+        let mask = ROW - 1;
+        let mut slot = usize::from(tags[0]).wrapping_sub(1) & mask;
+        if slot == 0 {
+            slot = mask;
+        }
+        tags[0] = slot as u8;
+        tags[slot] = h as u8;
+        if let Some(row) = table.get_mut(r) {
+            row[slot / 16].0[slot % 16] = stamp;
+        }
+    }
+
+    /// Inserts positions `from..to`, their hashes from the cache ([`Rows::cached_hash`], the
+    /// fields in locals: behind `&mut self` they would be reloaded after every store).
+    #[inline(always)]
+    fn insert_range<const MLS: u32>(&mut self, s: &[u8], from: usize, to: usize) {
+        let mut cache = self.cache;
+        let (bits, base) = (self.hash_bits, self.base);
+        let (table, tags) = (&mut *self.table, &mut *self.tags);
+        for p in from..to {
+            let ahead = hash_n::<MLS>(s, p + CACHE, bits);
+            Self::prefetch_row(table, tags, ahead);
+            let h = core::mem::replace(&mut cache[p % CACHE], ahead as u32) as usize;
+            Self::put(table, tags, base, h, p);
+        }
+        self.cache = cache;
+    }
+
+    /// Inserts every position before `ip` from [`Rows::next`] on (libzstd's
+    /// `ZSTD_row_update_internal` with its hash cache: a gap longer than [`SKIP_THRESHOLD`] gets
+    /// only its first and last positions).
+    #[inline(always)]
+    fn update<const MLS: u32>(&mut self, s: &[u8], ip: usize) {
+        let mut idx = self.next;
+        if ip.saturating_sub(idx) > SKIP_THRESHOLD {
+            self.insert_range::<MLS>(s, idx, idx + UPDATE_START);
+            idx = ip - UPDATE_END;
+            self.fill_cache::<MLS>(s, idx);
+        }
+        self.insert_range::<MLS>(s, idx, ip);
+        self.next = ip;
+    }
+
+    /// Inserts every position of `src[..end]` of `mls`-byte hashes without skipping (a
+    /// dictionary's, as libzstd's `ZSTD_row_update` when it loads one).
+    pub(crate) fn fill(&mut self, s: &[u8], mls: u32, end: usize) {
+        for p in self.next..end {
+            let h = hash(s, p, self.hash_bits, mls);
+            Self::put(self.table, self.tags, self.base, h, p);
+        }
+        self.next = self.next.max(end);
+    }
+}
+
+impl<const ROW: usize, const K: usize> Search for Rows<'_, ROW, K> {
+    #[inline(always)]
+    fn best<const MLS: u32>(&mut self, w: &Window<'_>, ip: usize) -> (usize, u32) {
+        let s = w.src;
+        // While skipping, the cache is left behind (libzstd's too) and refilled when it ends.
+        let h = if self.skipping {
+            self.next = ip;
+            hash_n::<MLS>(s, ip, self.hash_bits)
+        } else {
+            self.update::<MLS>(s, ip);
+            self.cached_hash::<MLS>(s, ip)
+        };
+        let r = Self::row_of(h);
+        let low = w.low.max(ip.saturating_sub(w.max_dist));
+        let mut ml = 3usize;
+        let mut off = 0u32;
+        if let (Some(tags), Some(row)) = (Self::tags_of(self.tags, r), self.table.get(r)) {
+            let head = u32::from(tags[0]) & (ROW as u32 - 1);
+            let mut m = tag_mask::<ROW>(tags, h as u8, head);
+            let mut attempts = self.attempts;
+            let base = self.base;
+            while m != 0 && attempts > 0 {
+                let slot = (head + m.trailing_zeros()) as usize & (ROW - 1);
+                m &= m - 1;
+                if slot == 0 {
+                    continue;
+                }
+                // An entry of an earlier frame (below the base) or empty wraps past `ip`.
+                let pos = row[slot / 16].0[slot % 16].wrapping_sub(base) as usize;
+                if pos < low || pos >= ip {
+                    break;
+                }
+                attempts -= 1;
+                // libzstd's filter: the four bytes ending where a longer match would end.
+                if read32(s, pos + ml - 3) == read32(s, ip + ml - 3) {
+                    let l = count(s, ip, pos, w.end);
+                    if l > ml {
+                        ml = l;
+                        off = (ip - pos) as u32 + 3;
+                        if ip + l == w.end {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        // The position searched goes in too (libzstd's "speed opt").
+        Self::put(self.table, self.tags, self.base, h, ip);
+        self.next = ip + 1;
+        if off == 0 { (0, 0) } else { (ml, off) }
+    }
+
+    #[inline(always)]
+    fn skip<const MLS: u32>(&mut self, s: &[u8], on: bool) {
+        if self.skipping && !on {
+            self.fill_cache::<MLS>(s, self.next);
+        }
+        self.skipping = on;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{PosLine, Rows, SKIP_THRESHOLD, Search, TagLine, UPDATE_END, UPDATE_START, tag_mask};
+    use crate::codec::zstd::encode::match_fast::Window;
+    use crate::codec::zstd::encode::matching::{count, hash_n};
+    use crate::test_data::noise;
+    use alloc::collections::VecDeque;
+    use alloc::vec;
+    use alloc::vec::Vec;
+    use proptest::prelude::*;
+
+    /// The mask has a bit for each slot holding the tag, counted from the head, wrapping.
+    #[test]
+    fn tag_masks_start_at_the_head_and_wrap() {
+        let mut row = [0u8; 16];
+        row[3] = 7;
+        row[15] = 7;
+        row[0] = 7;
+        assert_eq!(tag_mask::<16>(&row, 7, 0), 1 | 1 << 3 | 1 << 15);
+        // From head 3: slot 3 is bit 0, slot 15 bit 12, slot 0 bit 13.
+        assert_eq!(tag_mask::<16>(&row, 7, 3), 1 | 1 << 12 | 1 << 13);
+        let mut row = [1u8; 32];
+        row[31] = 2;
+        assert_eq!(tag_mask::<32>(&row, 2, 31), 1);
+        assert_eq!(tag_mask::<32>(&row, 2, 1), 1 << 30);
+        let mut row = [9u8; 64];
+        row[0] = 4;
+        row[63] = 4;
+        assert_eq!(tag_mask::<64>(&row, 4, 63), 0b11);
+        // Bytes that differ from the tag only in bit 7, or by borrows, are not equal.
+        let row: [u8; 16] = core::array::from_fn(|i| [0x80, 0x00, 0x01, 0xff, 0x7f][i % 5]);
+        for tag in [0x00u8, 0x80, 0x7f, 0xff, 0x01] {
+            let want = (0..16).filter(|&i| row[i] == tag).fold(0u64, |m, i| m | 1 << i);
+            assert_eq!(tag_mask::<16>(&row, tag, 0), want, "tag {tag:#x}");
+        }
+    }
+
+    /// The row finder as a plain model: each row a list of (tag, position), newest first, at most
+    /// `ROW - 1` long; the same updates (all positions, or the ends of a long gap, or none while
+    /// skipping) and the same walk (tags equal, newest first, at most `attempts`, ending at the
+    /// first position out of the window), without slots, heads, masks or stamps.
+    struct Model {
+        rows: Vec<VecDeque<(u8, usize)>>,
+        cap: usize,
+        hash_bits: u32,
+        attempts: u32,
+        next: usize,
+        skipping: bool,
+    }
+
+    impl Model {
+        fn put<const MLS: u32>(&mut self, s: &[u8], p: usize) {
+            let h = hash_n::<MLS>(s, p, self.hash_bits);
+            let row = &mut self.rows[h >> 8];
+            row.push_front((h as u8, p));
+            row.truncate(self.cap);
+        }
+
+        fn best<const MLS: u32>(&mut self, w: &Window<'_>, ip: usize) -> (usize, u32) {
+            let s = w.src;
+            if !self.skipping {
+                let mut idx = self.next;
+                if ip.saturating_sub(idx) > SKIP_THRESHOLD {
+                    (idx..idx + UPDATE_START).for_each(|p| self.put::<MLS>(s, p));
+                    idx = ip - UPDATE_END;
+                }
+                (idx..ip).for_each(|p| self.put::<MLS>(s, p));
+            }
+            let h = hash_n::<MLS>(s, ip, self.hash_bits);
+            let low = w.low.max(ip.saturating_sub(w.max_dist));
+            let (mut ml, mut off, mut attempts) = (3, 0, self.attempts);
+            for &(tag, p) in self.rows[h >> 8].iter().filter(|(t, _)| *t == h as u8) {
+                if attempts == 0 || p < low {
+                    break;
+                }
+                attempts -= 1;
+                let l = count(s, ip, p, w.end);
+                if l > ml {
+                    (ml, off) = (l, (ip - p) as u32 + 3);
+                    if ip + l == w.end {
+                        break;
+                    }
+                }
+                let _ = tag;
+            }
+            self.put::<MLS>(s, ip);
+            self.next = ip + 1;
+            if off == 0 { (0, 0) } else { (ml, off) }
+        }
+    }
+
+    /// Data whose positions hash to few rows and tags: runs, a short period, few symbols.
+    fn data(kind: u8, n: usize, seed: u64) -> Vec<u8> {
+        let r = noise(n, seed);
+        match kind % 4 {
+            0 => r.iter().map(|b| b & 3).collect(),
+            1 => (0..n).map(|i| r[i % 37]).collect(),
+            2 => (0..n).map(|i| if r[i] < 40 { r[i] } else { (i / 300) as u8 }).collect(),
+            _ => r,
+        }
+    }
+
+    /// One walk over `s`: searches at positions `steps` apart (the long steps are longer than the
+    /// update's gap threshold), skipping where `skips` says, compared with the model at each.
+    /// The tables start with what an earlier frame left: random tags and heads, positions below
+    /// the base.
+    fn walk<const ROW: usize, const K: usize, const MLS: u32>(
+        s: &[u8],
+        rows_log: u32,
+        search_log: u32,
+        max_dist: usize,
+        steps: &[(usize, bool)],
+        seed: u64,
+    ) -> Result<(), TestCaseError> {
+        let n_rows = 1usize << rows_log;
+        let base = 1u32 << 24;
+        let junk = noise(n_rows * ROW * 5 + 64, seed);
+        let mut table: Vec<[PosLine; K]> = (0..n_rows)
+            .map(|r| {
+                core::array::from_fn(|k| {
+                    PosLine(core::array::from_fn(|i| {
+                        let b = &junk[(r * ROW + k * 16 + i) * 4..][..4];
+                        u32::from_le_bytes([b[0], b[1], b[2], b[3]]) % base
+                    }))
+                })
+            })
+            .collect();
+        let mut tags: Vec<TagLine> = (0..(n_rows * ROW).div_ceil(64))
+            .map(|l| TagLine(core::array::from_fn(|i| junk[n_rows * ROW * 4 + l * 64 + i])))
+            .collect();
+        let attempts = 1 << search_log.min(ROW.trailing_zeros());
+        let hash_bits = rows_log + super::TAG_BITS;
+        let mut rows = Rows::<ROW, K> {
+            table: &mut table,
+            tags: &mut tags,
+            hash_bits,
+            attempts,
+            base,
+            next: 0,
+            skipping: false,
+            cache: [0; super::CACHE],
+        };
+        rows.fill_cache::<MLS>(s, 0);
+        let mut model = Model {
+            rows: vec![VecDeque::new(); n_rows],
+            cap: ROW - 1,
+            hash_bits,
+            attempts,
+            next: 0,
+            skipping: false,
+        };
+        let w = Window { src: s, start: 0, end: s.len(), low: 0, max_dist, base };
+        let limit = s.len().saturating_sub(super::ROW_READ);
+        let mut ip = 1;
+        for &(step, skip) in steps.iter().cycle() {
+            if ip >= limit {
+                break;
+            }
+            rows.skip::<MLS>(s, skip);
+            model.skipping = skip;
+            let got = rows.best::<MLS>(&w, ip);
+            let want = model.best::<MLS>(&w, ip);
+            prop_assert_eq!(got, want, "position {}", ip);
+            ip += step;
+        }
+        Ok(())
+    }
+
+    /// The slots equal to `tag`, one byte at a time.
+    #[cfg(target_arch = "x86_64")]
+    fn plain_equal(tags: &[u8], tag: u8) -> u64 {
+        tags.iter().enumerate().filter(|(_, t)| **t == tag).fold(0, |m, (i, _)| m | 1 << i)
+    }
+
+    proptest! {
+        /// SSE2's compare and move mask, lane `i` to bit `i`, give the SWAR fallback's mask (and
+        /// a byte loop's) on rows of 16, 32 and 64 tags, of few values (many equal) or any, and
+        /// on tags that differ in one bit only (bit 7 among them, the sign SSE2 compares as).
+        #[test]
+        #[cfg(target_arch = "x86_64")]
+        fn the_sse2_tag_mask_is_the_swar_mask(
+            row in proptest::collection::vec(any::<u8>(), 64),
+            few in any::<bool>(),
+            tag in any::<u8>(),
+            flip in 0u32..8,
+        ) {
+            use super::{equal_sse2, equal_swar};
+            let row: Vec<u8> = if few { row.iter().map(|b| (b & 3) ^ (tag & !3)).collect() } else { row };
+            let mut row64 = [0u8; 64];
+            row64.copy_from_slice(&row);
+            if !few {
+                row64[usize::from(tag) % 64] = tag;
+                row64[(usize::from(tag) + 7) % 64] = tag ^ (1 << flip);
+            }
+            let row16: [u8; 16] = core::array::from_fn(|i| row64[i]);
+            let row32: [u8; 32] = core::array::from_fn(|i| row64[i]);
+            prop_assert_eq!(equal_sse2(&row16, tag), plain_equal(&row16, tag));
+            prop_assert_eq!(equal_sse2(&row16, tag), equal_swar(&row16, tag));
+            prop_assert_eq!(equal_sse2(&row32, tag), plain_equal(&row32, tag));
+            prop_assert_eq!(equal_sse2(&row32, tag), equal_swar(&row32, tag));
+            prop_assert_eq!(equal_sse2(&row64, tag), plain_equal(&row64, tag));
+            prop_assert_eq!(equal_sse2(&row64, tag), equal_swar(&row64, tag));
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+        /// The row finder finds what the model finds, at every position searched: rows that wrap
+        /// around many times (few rows, data of few hashes), long gaps after "matches", the
+        /// skipping mode, windows shorter than the data, tables holding an earlier frame's
+        /// entries. A wrong tag mask, a head not moved or read from the wrong slot, a walk not
+        /// newest first or not stopped at the window all find other matches than the model's.
+        #[test]
+        fn the_row_finder_finds_what_the_model_finds(
+            kind in 0u8..4,
+            n in 100usize..6000,
+            seed in any::<u64>(),
+            rows_log in 0u32..5,
+            search_log in 1u32..7,
+            row in 0u8..3,
+            mls in 4u32..7,
+            max_dist in prop_oneof![Just(1usize << 20), 16usize..3000],
+            steps in proptest::collection::vec(
+                (prop_oneof![4 => Just(1usize), 2 => 2usize..9, 1 => 300usize..900], proptest::bool::weighted(0.1)),
+                1..20,
+            ),
+        ) {
+            let s = data(kind, n, seed);
+            match (row, mls) {
+                (0, 4) => walk::<16, 1, 4>(&s, rows_log, search_log, max_dist, &steps, seed)?,
+                (0, 5) => walk::<16, 1, 5>(&s, rows_log, search_log, max_dist, &steps, seed)?,
+                (0, _) => walk::<16, 1, 6>(&s, rows_log, search_log, max_dist, &steps, seed)?,
+                (1, 4) => walk::<32, 2, 4>(&s, rows_log, search_log, max_dist, &steps, seed)?,
+                (1, 5) => walk::<32, 2, 5>(&s, rows_log, search_log, max_dist, &steps, seed)?,
+                (1, _) => walk::<32, 2, 6>(&s, rows_log, search_log, max_dist, &steps, seed)?,
+                (_, 4) => walk::<64, 4, 4>(&s, rows_log, search_log, max_dist, &steps, seed)?,
+                (_, 5) => walk::<64, 4, 5>(&s, rows_log, search_log, max_dist, &steps, seed)?,
+                _ => walk::<64, 4, 6>(&s, rows_log, search_log, max_dist, &steps, seed)?,
+            }
+        }
+    }
+}
