@@ -651,6 +651,32 @@ mod tests {
         assert!(fresh * PART <= BUDGET + 2 * PART, "{fresh} parts of {PART} bytes allocated");
     }
 
+    /// A read far past the stream's bytes, waiting while the producer reads on towards half the
+    /// budget past it: what lies half the budget behind it is dropped as it waits, so that the
+    /// stream stays within the budget and two parts (the producer would otherwise read on while
+    /// nothing behind goes).
+    #[test]
+    fn a_read_waiting_far_ahead_keeps_the_stream_within_its_budget() {
+        let s: Arc<Stream<Vec<u8>>> = Stream::new(0..10_000, 100, None);
+        let fill = |s: &Stream<Vec<u8>>| {
+            while let Room::Open { next, .. } = s.room() {
+                s.push((next..next + 10).map(model).collect(), cut);
+            }
+            s.position().0
+        };
+        let late = || Error::invalid("bytes", "in time", "none", 0);
+        let mut buf = [0u8; 10];
+        assert_eq!(fill(&s), 50);
+        assert_eq!(s.serve(40, &mut buf, Duration::from_secs(5), late).unwrap(), Served::Yes);
+        assert_eq!(fill(&s), 100);
+        // 40 bytes past what came: it waits (in vain here, nothing pushes while it does).
+        assert!(s.serve(140, &mut buf, Duration::from_millis(5), late).is_err());
+        assert_eq!(fill(&s), 200, "the producer read on to half the budget past the read");
+        assert!(s.held() <= 100 + 2 * 10, "{} held", s.held());
+        assert_eq!(s.serve(140, &mut buf, Duration::from_secs(5), late).unwrap(), Served::Yes);
+        assert_eq!(buf.to_vec(), (140..150).map(model).collect::<Vec<_>>());
+    }
+
     fn xorshift(mut x: u64) -> u64 {
         x ^= x << 13;
         x ^= x >> 7;
