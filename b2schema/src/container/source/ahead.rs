@@ -17,6 +17,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use crate::container::error::{Error, Result};
+use crate::container::limits::try_zeros;
 
 /// The most streams (runs of reads: one per thread of a whole read) at once.
 pub const MAX_STREAMS: usize = 4;
@@ -188,6 +189,8 @@ struct State<B> {
     /// `max_spares`): no memory to map and fault in for each part.
     spares: Vec<B>,
     max_spares: usize,
+    /// The parts [`Stream::part`] allocated (not refilled).
+    made: u64,
 }
 
 /// What a stream does for a read.
@@ -234,6 +237,7 @@ impl<B: AsRef<[u8]>> Stream<B> {
                 used: 0,
                 spares: Vec::new(),
                 max_spares: 0,
+                made: 0,
             }),
             arrived: Condvar::new(),
             room: Condvar::new(),
@@ -318,17 +322,9 @@ impl<B: AsRef<[u8]>> Stream<B> {
                 let mut moved = end > st.hi_read;
                 st.hi_read = st.hi_read.max(end);
                 // Drops what lies more than half the budget behind the furthest read (served, or
-                // waited for: a read that waited moves it before it is served).
+                // waited for: a read that waited moved it, and dropped behind it, already).
                 let keep_from = st.hi_read.saturating_sub(self.half);
-                while st.segs.front().is_some_and(|(s, b)| s + b.as_ref().len() as u64 <= keep_from) {
-                    if let Some((s, b)) = st.segs.pop_front() {
-                        st.lo = s + b.as_ref().len() as u64;
-                        moved = true;
-                        if st.spares.len() < st.max_spares && !st.done {
-                            st.spares.push(b);
-                        }
-                    }
-                }
+                moved |= drop_behind(&mut st, keep_from);
                 drop(st);
                 if moved {
                     self.notify_room();
@@ -343,6 +339,10 @@ impl<B: AsRef<[u8]>> Stream<B> {
             }
             if end > st.hi_read {
                 st.hi_read = end;
+                // The producer reads on towards half the budget past this read: what lies half
+                // the budget behind it goes now (not once it is served), so that the stream
+                // never holds more than the budget and a part or two (none of this read's).
+                drop_behind(&mut st, end.saturating_sub(self.half).min(at));
                 self.notify_room();
             }
             st.wake_at = st.wake_at.min(end);
@@ -450,12 +450,52 @@ impl<B: AsRef<[u8]>> Stream<B> {
     }
 }
 
+impl Stream<Vec<u8>> {
+    /// A part of `n` bytes to fill with the body's bytes at `at`: a part dropped behind the
+    /// reads (its memory mapped already), sized to `n` (no byte of what it held is served: the
+    /// caller writes all `n`), or a new one allocated within the limits.
+    pub fn part(&self, n: usize, what: &'static str, at: u64) -> Result<Vec<u8>> {
+        match self.spare() {
+            Some(mut v) => {
+                v.resize(n, 0);
+                Ok(v)
+            }
+            None => {
+                self.lock().made += 1;
+                try_zeros(n, what, usize::try_from(at).unwrap_or(usize::MAX))
+            }
+        }
+    }
+
+    /// The parts [`Stream::part`] allocated so far (the others were parts dropped behind the
+    /// reads, filled again).
+    pub fn parts_made(&self) -> u64 {
+        self.lock().made
+    }
+}
+
 impl<B> Drop for Stream<B> {
     fn drop(&mut self) {
         if let Some(f) = self.stopper.get_mut().unwrap_or_else(|p| p.into_inner()).take() {
             f();
         }
     }
+}
+
+/// Drops the parts that end at or before `keep_from`, kept as spares for the producer (up to
+/// its number); whether any was dropped.
+fn drop_behind<B: AsRef<[u8]>>(st: &mut State<B>, keep_from: u64) -> bool {
+    let mut moved = false;
+    while st.segs.front().is_some_and(|(s, b)| s + b.as_ref().len() as u64 <= keep_from) {
+        if let Some((s, b)) = st.segs.pop_front() {
+            st.lo = s + b.as_ref().len() as u64;
+            moved = true;
+            if st.spares.len() < st.max_spares && !st.done {
+                st.spares.push(b);
+            }
+        }
+    }
+    moved
 }
 
 /// Copies `at..` from the segments (which hold all of it) into `buf`.
@@ -546,5 +586,100 @@ mod tests {
             assert!(s.held() <= 100 + 2 * 7, "{} held after the read at {}", s.held(), read * 10);
         }
         producer.join().unwrap();
+    }
+
+    /// The model's byte at `i`: where it lies shows in it (a part served at another place, or
+    /// a stale tail, is wrong bytes).
+    fn model(i: u64) -> u8 {
+        (i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as u8
+    }
+
+    /// Parts recycled under reads from two threads that go on with jumps back and forth (as a
+    /// whole read's threads do): every byte served is the model's, and the parts ever allocated
+    /// (held, spare or being filled) stay within the budget and two parts.
+    #[test]
+    fn parts_recycled_under_reads_back_and_forth_serve_the_right_bytes_within_the_budget() {
+        const LEN: u64 = 400_500;
+        const BUDGET: u64 = 16_000;
+        const PART: u64 = 1000;
+        let s: Arc<Stream<Vec<u8>>> = Stream::new(0..LEN, BUDGET, None);
+        s.keep_spares((BUDGET / PART) as usize + 1);
+        let producer = {
+            let s = s.clone();
+            std::thread::spawn(move || {
+                while let Room::Open { next, stop } = s.wait_room() {
+                    let n = PART.min(stop - next);
+                    let mut part = s.part(n as usize, "a part", next).unwrap();
+                    for (i, b) in part.iter_mut().enumerate() {
+                        *b = model(next + i as u64);
+                    }
+                    s.push(part, cut);
+                }
+                s.finish(None);
+            })
+        };
+        let readers: Vec<_> = (0..2u64)
+            .map(|t| {
+                let s = s.clone();
+                std::thread::spawn(move || {
+                    let late = || Error::invalid("bytes", "in time", "none", 0);
+                    let (mut at, mut seed, mut served) = (t * 3000, 11 + t, 0u32);
+                    while at < LEN - 2000 {
+                        seed = xorshift(seed);
+                        let len = 1 + (seed >> 8) % 1500;
+                        // Now and then back, within what is kept behind (or just past it).
+                        let start =
+                            if seed % 5 == 0 { at.saturating_sub(seed % (BUDGET / 2 + 2000)) } else { at };
+                        let mut buf = vec![0u8; len as usize];
+                        if s.serve(start, &mut buf, Duration::from_secs(20), late).unwrap() == Served::Yes {
+                            let want: Vec<u8> = (start..start + len).map(model).collect();
+                            assert_eq!(buf, want, "the bytes at {start}");
+                            served += 1;
+                        }
+                        assert!(s.held() <= BUDGET + 2 * PART, "{} held", s.held());
+                        at += len / 2 + 1;
+                    }
+                    served
+                })
+            })
+            .collect();
+        let served: u32 = readers.into_iter().map(|r| r.join().unwrap()).sum();
+        assert!(served > 200, "{served} reads served by the stream");
+        s.stop();
+        producer.join().unwrap();
+        let fresh = s.parts_made();
+        assert!(fresh * PART <= BUDGET + 2 * PART, "{fresh} parts of {PART} bytes allocated");
+    }
+
+    /// A read far past the stream's bytes, waiting while the producer reads on towards half the
+    /// budget past it: what lies half the budget behind it is dropped as it waits, so that the
+    /// stream stays within the budget and two parts (the producer would otherwise read on while
+    /// nothing behind goes).
+    #[test]
+    fn a_read_waiting_far_ahead_keeps_the_stream_within_its_budget() {
+        let s: Arc<Stream<Vec<u8>>> = Stream::new(0..10_000, 100, None);
+        let fill = |s: &Stream<Vec<u8>>| {
+            while let Room::Open { next, .. } = s.room() {
+                s.push((next..next + 10).map(model).collect(), cut);
+            }
+            s.position().0
+        };
+        let late = || Error::invalid("bytes", "in time", "none", 0);
+        let mut buf = [0u8; 10];
+        assert_eq!(fill(&s), 50);
+        assert_eq!(s.serve(40, &mut buf, Duration::from_secs(5), late).unwrap(), Served::Yes);
+        assert_eq!(fill(&s), 100);
+        // 40 bytes past what came: it waits (in vain here, nothing pushes while it does).
+        assert!(s.serve(140, &mut buf, Duration::from_millis(5), late).is_err());
+        assert_eq!(fill(&s), 200, "the producer read on to half the budget past the read");
+        assert!(s.held() <= 100 + 2 * 10, "{} held", s.held());
+        assert_eq!(s.serve(140, &mut buf, Duration::from_secs(5), late).unwrap(), Served::Yes);
+        assert_eq!(buf.to_vec(), (140..150).map(model).collect::<Vec<_>>());
+    }
+
+    fn xorshift(mut x: u64) -> u64 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^ (x << 17)
     }
 }

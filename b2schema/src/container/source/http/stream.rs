@@ -13,7 +13,6 @@ use alloc::vec::Vec;
 use super::readahead::{Ahead, MAX_SHORT};
 use super::{Answer, Failure, HttpOptions, HttpSource};
 use crate::container::error::Result;
-use crate::container::limits::try_zeros;
 use crate::container::source::ahead::{self, Room, Served};
 
 type Stream = ahead::Stream<Vec<u8>>;
@@ -164,15 +163,7 @@ impl HttpSource {
                 break;
             }
             self.count_bytes(next, n)?;
-            let mut part = match stream.spare() {
-                Some(mut v) => {
-                    v.resize(n as usize, 0);
-                    v
-                }
-                None => {
-                    try_zeros(n as usize, "a part of an HTTP body", next as usize).map_err(Failure::Fatal)?
-                }
-            };
+            let mut part = stream.part(n as usize, "a part of an HTTP body", next).map_err(Failure::Fatal)?;
             self.fill(&mut conn, at, &mut part, next - at, want)?;
             got = next + n;
             stream.push(part, |mut v, n| {
