@@ -21,12 +21,12 @@ pub(crate) type Stream = b2schema::source::ahead::Stream<bytes::Bytes>;
 /// The runs of reads through an object and their streams.
 pub(crate) type Ahead = b2schema::source::ahead::Ahead<bytes::Bytes>;
 
-/// Where an open-ended stream (a range ending at `u64::MAX`) says the object's length once its
+/// Where an open-ended stream (a range ending at `TO_THE_END`) says the object's length once its
 /// answer's head came, or why none came.
 pub(crate) type Told = tokio::sync::oneshot::Sender<Result<u64>>;
 
 /// Starts a stream of `range` on `runtime`, keeping at most `budget` bytes. A range that ends
-/// at `u64::MAX` is asked to the object's end (`bytes=a-`): the stream ends where the answer
+/// at `TO_THE_END` is asked to the object's end (`bytes=a-`): the stream ends where the answer
 /// says the object does, and says its length to `told`.
 pub(crate) fn start(
     getter: &Arc<Getter>,

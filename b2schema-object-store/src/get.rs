@@ -25,11 +25,14 @@ pub(crate) struct Getter {
 /// The body of a ranged GET, its range checked, its parts as they come.
 pub(crate) type Body = BoxStream<'static, object_store::Result<bytes::Bytes>>;
 
+/// The end of a range asked to the object's end (`bytes=a-`), its length not yet known.
+pub(crate) const TO_THE_END: u64 = u64::MAX;
+
 impl Getter {
     /// The URL and the range asked (`bytes=a-` to the end, for a range that ends at
-    /// `u64::MAX`: the object's length was not known).
+    /// `TO_THE_END`: the object's length was not known).
     pub fn range_text(&self, r: &Range<u64>) -> String {
-        if r.end == u64::MAX {
+        if r.end == TO_THE_END {
             return format!("{} (Range: bytes={}-)", self.url.text, r.start);
         }
         format!("{} (Range: bytes={}-{})", self.url.text, r.start, r.end.saturating_sub(1).max(r.start))
@@ -116,9 +119,10 @@ impl Getter {
 
     /// Sends a ranged GET of `r` and checks the range answered: the body, the range it holds
     /// and the object's length.
-    /// `r` ending at `u64::MAX` asks for the bytes from its start to the object's end (`bytes=a-`).
+    /// `r` ending at `TO_THE_END` asks for the bytes from its start to the object's end (`bytes=a-`).
     async fn answer(&self, r: Range<u64>, first: bool) -> Result<(Body, Range<u64>, u64)> {
-        let range = if r.end == u64::MAX { GetRange::Offset(r.start) } else { GetRange::Bounded(r.clone()) };
+        let range =
+            if r.end == TO_THE_END { GetRange::Offset(r.start) } else { GetRange::Bounded(r.clone()) };
         let options = GetOptions { range: Some(range), ..GetOptions::default() };
         let got = self
             .url
@@ -142,12 +146,12 @@ impl Getter {
     /// A ranged GET of `r` whose body is read as it comes (a read-ahead stream): counted as a
     /// request, its answer's head within the timeout (per attempt); the body's parts are the
     /// caller's to count and to time.
-    /// `r` ending at `u64::MAX` asks for the bytes to the object's end, whatever its length:
+    /// `r` ending at `TO_THE_END` asks for the bytes to the object's end, whatever its length:
     /// the range answered and the length are the answer's (checked to start at `r.start`).
     pub async fn stream(&self, r: Range<u64>) -> Result<(Body, Range<u64>)> {
         self.count_request(&r)?;
         let deadline = self.deadline(0);
-        let open_ended = r.end == u64::MAX;
+        let open_ended = r.end == TO_THE_END;
         match tokio::time::timeout(deadline, self.answer(r.clone(), open_ended)).await {
             Ok(got) => got.map(|(body, range, _)| (body, range)),
             Err(_) => Err(self.err(&r, "an answer within", format!("{deadline:?}"), "none in time")),

@@ -113,12 +113,18 @@ impl ObjectSource {
         let s = crate::ahead::start(
             &self.get,
             &self.runtime,
-            0..u64::MAX,
+            0..crate::get::TO_THE_END,
             self.get.options.readahead,
             Some(told),
         );
-        let stopped =
-            || self.get.err(&(0..u64::MAX), "an answer to a ranged GET", "the bytes", "none (stopped)");
+        let stopped = || {
+            self.get.err(
+                &(0..crate::get::TO_THE_END),
+                "an answer to a ranged GET",
+                "the bytes",
+                "none (stopped)",
+            )
+        };
         let len = match self.runtime.block_on(length) {
             Ok(told) => told?,
             Err(_) => return Err(stopped()),

@@ -196,10 +196,7 @@ impl NdArray<'_> {
         out: &mut W,
         progress: impl FnMut(u64, u64),
     ) -> Result<u64> {
-        if !matches!(self.fill, Fill::Data(d) if d.is_empty()) {
-            return Err(Error::invalid("Fill::Data(&[]) with items from a reader", "", "another fill", 0));
-        }
-        self.stream(Source::Reader(items), out, progress, PIECE)
+        self.write_reader(items, out, progress, PIECE)
     }
 
     /// [`write_from`](Self::write_from) writing a chunk compressed alone in pieces of at least
@@ -211,10 +208,21 @@ impl NdArray<'_> {
         out: &mut W,
         piece: usize,
     ) -> Result<u64> {
+        self.write_reader(items, out, |_, _| {}, piece.max(1))
+    }
+
+    /// The items from `items` (the fill must be `Fill::Data(&[])`), written in pieces of `piece`.
+    fn write_reader<W: Write + Seek>(
+        &self,
+        items: &mut dyn Read,
+        out: &mut W,
+        progress: impl FnMut(u64, u64),
+        piece: usize,
+    ) -> Result<u64> {
         if !matches!(self.fill, Fill::Data(d) if d.is_empty()) {
             return Err(Error::invalid("Fill::Data(&[]) with items from a reader", "", "another fill", 0));
         }
-        self.stream(Source::Reader(items), out, |_, _| {}, piece.max(1))
+        self.stream(Source::Reader(items), out, progress, piece)
     }
 
     /// The frame written to `out`; a chunk compressed alone (one worker) is written out in
