@@ -16,7 +16,8 @@
 3. Whole reads: the 2-D arrays and a 313 MB float32 climate field of shape (1200, 181, 360)
    (python-blosc2's default chunks and blocks: few large chunks) whole, python-blosc2's ``arr[()]``
    against ``benches/slice_bench`` reading bytes (``ArrayReader::read``) and typed values
-   (``read_as::<f64>`` or ``read_as::<f32>``) and bytes into a kept buffer (``into``: no page
+   (``read_as::<f64>`` or ``read_as::<f32>``, into a new ``Vec``; ``f64e``/``f32e``: by
+   ``read_elements``, a new result advised for huge pages as numpy's) and bytes into a kept buffer (``into``: no page
    faults of a new result), at 1 and 2 threads on both sides, the typed read once more with
    glibc's huge pages (``GLIBC_TUNABLES=glibc.malloc.hugetlb=1``); and python-blosc2 once more with
    numpy's huge pages off (numpy madvises its large arrays: their first writes fault 2 MiB pages).
@@ -139,7 +140,7 @@ def whole(reps):
             before = py_time(fn, reps)
             typed = "f32" if rows.dtype == np.float32 else "f64"
             ours = {m: json.loads(run_tool("slice_bench", path, "", str(reps), str(nthreads), m))
-                    for m in ("bytes", typed, "into")}
+                    for m in ("bytes", typed, typed + "e", "into")}
             # The typed read again with glibc's malloc asking for huge pages for its large blocks
             # (glibc >= 2.35; docs/reading.md), as numpy asks for its arrays.
             ours[f"{typed}, GLIBC_TUNABLES=glibc.malloc.hugetlb=1"] = json.loads(

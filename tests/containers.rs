@@ -4,6 +4,7 @@
 //!
 //! One test binary (`cargo test --test containers`) whose modules are the files beside it.
 
+mod array_elements;
 mod array_slices;
 mod chunk_blocks;
 mod chunk_data;

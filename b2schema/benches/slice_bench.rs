@@ -3,13 +3,14 @@
 //! array, one row of a 2-D array), which times python-blosc2's `arr[...]` on the same file.
 //!
 //! ```text
-//! cargo bench -p b2schema --bench slice_bench -- FILE SELECTION [REPS] [NTHREADS] [bytes|f64|f32]
+//! cargo bench -p b2schema --bench slice_bench -- FILE SELECTION [REPS] [NTHREADS] [bytes|f64|f32|f64e|f32e|into]
 //! ```
 //!
 //! Prints one line of JSON: the median and the best time in ms of `REPS` reads (the reader is
 //! opened once, as python-blosc2's array is), and the read's statistics (chunks, blocks, bytes
 //! decoded, bytes read from the file). `f64` and `f32` read typed values (`read_as::<f64>` or
-//! `read_as::<f32>`, into a new `Vec`) instead of bytes; `into` reads bytes into one buffer kept
+//! `read_as::<f32>`, into a new `Vec`) instead of bytes, `f64e` and `f32e` typed values by
+//! `read_elements` (a new result in memory advised for huge pages, as numpy's); `into` reads bytes into one buffer kept
 //! from read to read (`read_into`: the read without the page faults of a new result, which a
 //! caller reading into its own buffer avoids, and numpy's huge pages make cheaper for python).
 
@@ -41,6 +42,14 @@ fn main() {
             let out: Vec<f64> = reader.read_as(&sel, &opts).expect("read_as");
             times.push(t.elapsed().as_secs_f64() * 1e3);
             assert_eq!(out.len() * 8, first.len(), "as many items every time");
+        } else if mode == "f64e" {
+            let out = reader.read_elements::<f64>(&sel, &opts).expect("read_elements");
+            times.push(t.elapsed().as_secs_f64() * 1e3);
+            assert_eq!(out.len() * 8, first.len(), "as many items every time");
+        } else if mode == "f32e" {
+            let out = reader.read_elements::<f32>(&sel, &opts).expect("read_elements");
+            times.push(t.elapsed().as_secs_f64() * 1e3);
+            assert_eq!(out.len() * 4, first.len(), "as many items every time");
         } else if mode == "f32" {
             let out: Vec<f32> = reader.read_as(&sel, &opts).expect("read_as");
             times.push(t.elapsed().as_secs_f64() * 1e3);
@@ -53,7 +62,7 @@ fn main() {
         }
     }
     // The bytes of the last read, compared once (the CPU time of the process stays the reads').
-    if !matches!(mode.as_str(), "f64" | "f32") && reps > 0 {
+    if !matches!(mode.as_str(), "f64" | "f32" | "f64e" | "f32e") && reps > 0 {
         assert!(kept == first, "the same bytes every time");
     }
     times.sort_by(f64::total_cmp);

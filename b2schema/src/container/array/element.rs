@@ -43,6 +43,19 @@ pub trait Element: Sized + Send + 'static {
         None
     }
 
+    /// `bytes` seen as items, for the types of [`Element::zeros_le`]: `None` for the others, or
+    /// when `bytes` is not aligned for `Self` or not a whole number of items.
+    #[doc(hidden)]
+    fn le_items(_bytes: &[u8]) -> Option<&[Self]> {
+        None
+    }
+
+    /// [`Element::le_items`], mutable.
+    #[doc(hidden)]
+    fn le_items_mut(_bytes: &mut [u8]) -> Option<&mut [Self]> {
+        None
+    }
+
     /// Items from `bytes` appended to `out` (whose capacity the caller reserved): each written
     /// once, never zeroed first.
     fn decode_extend(bytes: &[u8], dtype: &DType, out: &mut alloc::vec::Vec<Self>) {
@@ -98,6 +111,12 @@ macro_rules! numbers {
             }
             fn le_bytes_mut(items: &mut [Self]) -> Option<&mut [u8]> {
                 cfg!(target_endian = "little").then(|| bytemuck::cast_slice_mut(items))
+            }
+            fn le_items(bytes: &[u8]) -> Option<&[Self]> {
+                cfg!(target_endian = "little").then(|| bytemuck::try_cast_slice(bytes).ok()).flatten()
+            }
+            fn le_items_mut(bytes: &mut [u8]) -> Option<&mut [Self]> {
+                cfg!(target_endian = "little").then(|| bytemuck::try_cast_slice_mut(bytes).ok()).flatten()
             }
             fn decode_extend(bytes: &[u8], dtype: &DType, out: &mut alloc::vec::Vec<Self>) {
                 const N: usize = core::mem::size_of::<$t>();

@@ -22,6 +22,7 @@
 //! ```
 
 mod element;
+mod elements;
 mod item_de;
 mod reader;
 mod selection;
@@ -32,6 +33,7 @@ mod time_text;
 mod typed;
 
 pub use element::{DateTime64, Element, TimeDelta64};
+pub use elements::{Elements, HUGE_PAGES_FROM};
 pub use item_de::decode_item;
 pub use reader::{ArrayReader, DEFAULT_MIN_THREAD_BYTES, ReadOptions, ReadStats};
 pub use selection::{Selection, SelectionError};

@@ -4,6 +4,7 @@
 use alloc::vec::Vec;
 
 use super::element::{Element, is_big};
+use super::elements::Elements;
 use super::reader::{ArrayReader, ReadOptions, ReadStats, invalid};
 use super::selection::Selection;
 use crate::container::dtype::DType;
@@ -57,6 +58,24 @@ impl ArrayReader<'_> {
             Ok(())
         })?;
         Ok(out)
+    }
+
+    /// The items of `sel` as `T`, as [`ArrayReader::read_as`] reads them, in memory chosen for
+    /// their size ([`Elements`]): from [`HUGE_PAGES_FROM`](super::HUGE_PAGES_FROM) bytes on
+    /// (Linux), a map the kernel is asked to back with 2 MiB pages as numpy's arrays are, which
+    /// spares a large read most of the page faults of a new `Vec` (a 313 MB whole read at one
+    /// thread: BENCHMARKS.md).
+    pub fn read_elements<T: Element>(&self, sel: &Selection, opts: &ReadOptions) -> Result<Elements<T>> {
+        let dtype = self.dtype_for::<T>()?;
+        let n = self.result_len(sel, opts)? / self.typesize();
+        if !is_big(&dtype)
+            && let Some(mut out) = Elements::<T>::zeros(n)?
+            && let Some(bytes) = T::le_bytes_mut(&mut out)
+        {
+            self.read_into(sel, bytes, opts)?;
+            return Ok(out);
+        }
+        self.read_as(sel, opts).map(Elements::from)
     }
 
     /// The items of `sel` as `T` into `out` (exactly the selection's number of items), checked
