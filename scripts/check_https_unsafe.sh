@@ -19,7 +19,9 @@ meta=$(mktemp)
 trap 'rm -f "$meta"' EXIT
 cargo metadata --format-version 1 --locked >"$meta" 2>/dev/null || cargo metadata --format-version 1 >"$meta"
 python3 - "$meta" "$added" <<'PY'
-import json, os, re, sys
+import os, sys
+sys.path.insert(0, os.path.join(os.getcwd(), "scripts"))
+from unsafe_audit import audit
 # name: (version audited, lines with `unsafe` in its .rs files then, the reason it is accepted)
 ALLOWED = {
     "graviola": ("0.4.4", 346,
@@ -40,53 +42,18 @@ ALLOWED = {
         "final dot, and a [u16; 8] to [u8; 16] transmute of an IPv6 address: both over the URL's "
         "host, which our code gives, never the peer's bytes"),
 }
-meta = json.load(open(sys.argv[1]))
-packages = {p["name"]: p for p in meta["packages"]}
-bad = []
+def graviola_in_low(name, src_dir, where):
+    """graviola's unsafe stays in its `low` module, `mid` and `high` deny it."""
+    if name != "graviola":
+        return None
+    outside = [f for f in where if not f.startswith("low" + os.sep) and f != "lib.rs"]
+    guards = [m for m in ("mid/mod.rs", "high/mod.rs")
+              if "#![deny(unsafe_code)]" not in open(os.path.join(src_dir, m)).read()]
+    if outside or guards:
+        return f"graviola: unsafe outside src/low {outside}, or no deny(unsafe_code) in {guards}"
+    return None
 
 
-def unsafe_lines(src_dir):
-    n, where = 0, {}
-    for dirpath, _, files in os.walk(src_dir):
-        for f in files:
-            if f.endswith(".rs"):
-                path = os.path.join(dirpath, f)
-                k = sum(1 for line in open(path, errors="replace") if re.search(r"\bunsafe\b", line))
-                if k:
-                    n += k
-                    where[os.path.relpath(path, src_dir)] = k
-    return n, where
-
-
-for name in sys.argv[2].split():
-    p = packages.get(name)
-    if p is None:
-        bad.append(f"{name}: not found in cargo metadata")
-        continue
-    lib = next((t["src_path"] for t in p["targets"] if "lib" in t["kind"]), None)
-    src_dir = os.path.dirname(lib)
-    n, where = unsafe_lines(src_dir)
-    if re.search(r"#!\[forbid\(unsafe_code", open(lib).read()):
-        print(f"ok      {name} {p['version']}: #![forbid(unsafe_code)]")
-    elif n == 0:
-        print(f"ok      {name} {p['version']}: no unsafe code (0 lines with the word)")
-    elif name in ALLOWED:
-        version, audited, why = ALLOWED[name]
-        if (p["version"], n) != (version, audited):
-            bad.append(f"{name} {p['version']}: {n} lines with unsafe, audited {audited} at {version}: read it again and update ALLOWED")
-            continue
-        if name == "graviola":
-            outside = [f for f in where if not f.startswith("low" + os.sep) and f != "lib.rs"]
-            guards = [m for m in ("mid/mod.rs", "high/mod.rs")
-                      if "#![deny(unsafe_code)]" not in open(os.path.join(src_dir, m)).read()]
-            if outside or guards:
-                bad.append(f"graviola: unsafe outside src/low {outside}, or no deny(unsafe_code) in {guards}")
-                continue
-        print(f"allowed {name} {p['version']} ({n} lines with unsafe): {why}")
-    else:
-        bad.append(f"{name} {p['version']}: in the https tree with {n} lines with unsafe and not listed: {where}")
-if bad:
-    print("\n".join(bad))
-    sys.exit(1)
+audit(sys.argv[1], sys.argv[2].split(), ALLOWED, "https", graviola_in_low)
 print("https: every crate the feature adds forbids unsafe, has none, or is listed with its reason")
 PY
