@@ -4,6 +4,10 @@
     PY=$(scripts/pyenv.sh) && "$PY" scripts/bench_remote.py --reps 5
     PY=$(scripts/pyenv.sh) && "$PY" scripts/bench_remote.py --exe target/release/b2schema \
         --before /tmp/b2schema-main --stores http,moto --codecs lz4
+    PY=$(scripts/pyenv.sh) && "$PY" scripts/bench_remote.py --stores http,https --rate 100
+
+`--rate 100` has nginx send at most 100 MB/s per connection (`limit_rate`): a link slower than
+the loopback, as a real network is, where the decoding can hide behind the transfer.
 
 Build the command first: `cargo build --release -p b2schema-cli` (its default features hold
 https and the object stores). The array: a 4096 x 8192 float64 random walk written by
@@ -125,8 +129,11 @@ class Servers:
                 p.wait()
 
 
-def start_nginx(servers, d, files_dir, key, crt):
+def start_nginx(servers, d, files_dir, key, crt, rate=None):
     http, https = free_port(), free_port()
+    # `--rate`: every answer paced to RATE MB/s (nginx's `limit_rate`, per connection), a link
+    # slower than the loopback, as a real network is.
+    limit = f"limit_rate {int(rate * 1_000_000)};" if rate else ""
     conf = os.path.join(d, "nginx.conf")
     with open(conf, "w") as f:
         f.write(f"""
@@ -139,6 +146,7 @@ events {{ worker_connections 64; }}
 http {{
     access_log off;
     sendfile on;
+    {limit}
     client_body_temp_path {d}/nginx-body;
     proxy_temp_path {d}/nginx-proxy;
     fastcgi_temp_path {d}/nginx-fastcgi;
@@ -242,7 +250,10 @@ def main():
     ap.add_argument("--stores", default="http,https,moto,azurite")
     ap.add_argument("--codecs", default="lz4,zstd")
     ap.add_argument("--dir", default=os.path.join(ROOT, "target/tmp"))
+    ap.add_argument("--rate", type=float, help="nginx serves at most RATE MB/s per connection (http, https only)")
     args = ap.parse_args()
+    if args.rate and set(args.stores.split(",")) - {"http", "https"}:
+        sys.exit("--rate paces nginx only: give --stores http,https")
     stores = args.stores.split(",")
     codecs = args.codecs.split(",")
     for s in stores:
@@ -277,7 +288,7 @@ def run(args, d, servers, stores, codecs, builds):
     # Each store: the plain GET's URL and ours, with the command's extra arguments and variables.
     targets = {}
     if "http" in stores or "https" in stores:
-        http, https = start_nginx(servers, d, files, key, crt)
+        http, https = start_nginx(servers, d, files, key, crt, args.rate)
         if "http" in stores:
             targets["http"] = lambda c: (["curl", "-sSf", "-o", "/dev/null", f"http://127.0.0.1:{http}/big-{c}.b2nd"],
                                          [f"http://127.0.0.1:{http}/big-{c}.b2nd"], {})
@@ -301,6 +312,8 @@ def run(args, d, servers, stores, codecs, builds):
         targets["azurite"] = lambda c, env=env: (["curl", "-sSf", "-o", "/dev/null", f"{az}/{AZ_ACCOUNT}/bench/big-{c}.b2nd"],
                                         [f"az://bench/big-{c}.b2nd"], env)
 
+    if args.rate:
+        print(f"nginx paces every answer to {args.rate:g} MB/s per connection (limit_rate)")
     print(f"{args.reps} runs each, interleaved; wall and CPU (user + system) medians; "
           "ratio = plain GET's wall / ours (>= 0.80 is the target), [range over the runs' pairs]")
     header = "| codec | store | load | plain GET | " + " | ".join(
