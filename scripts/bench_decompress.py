@@ -47,7 +47,11 @@ BIG_BLOCK = 32 << 10  # 256 KiB
 ROWS_SHAPE = (8000, 4000)  # 256 MB of float64
 # Issue 51's climate field: 313 MB of float32, python-blosc2's default chunks (30, 181, 360) and
 # blocks (1, 181, 360) on a host with L2 512 KiB / L3 32 MiB: few large chunks, many blocks each.
+# python-blosc2 picks its defaults from the host's caches: on this one (300, 181, 360) and
+# (1, 136, 360). The issue's own chunks and blocks are written too (CLIMATE_ISSUE), so that both
+# shapes are timed whatever the host.
 CLIMATE = "/tmp/b2bench-climate.b2nd"
+CLIMATE_ISSUE = "/tmp/b2bench-climate-issue.b2nd"
 CLIMATE_SHAPE = (1200, 181, 360)
 
 
@@ -92,6 +96,9 @@ def make_arrays():
         field = (288 - 30 * np.sin(np.radians(lat)) ** 2 + 5 * np.sin(2 * np.pi * t / 365)
                  + 2 * np.cos(np.radians(lon) * 3) + np.random.default_rng(1).normal(0, 0.5, CLIMATE_SHAPE))
         blosc2.asarray(np.round(field, 2).astype(np.float32), urlpath=CLIMATE, mode="w")
+    if not os.path.exists(CLIMATE_ISSUE):
+        blosc2.asarray(blosc2.open(CLIMATE)[()], urlpath=CLIMATE_ISSUE, mode="w",
+                       chunks=(30, 181, 360), blocks=(1, 181, 360))
 
 
 def py_time(fn, reps):
@@ -130,7 +137,7 @@ def slices(reps):
 
 def whole(reps):
     make_arrays()
-    for path in (ROWS, ROWS_LZ4, CLIMATE):
+    for path in (ROWS, ROWS_LZ4, CLIMATE, CLIMATE_ISSUE):
         for nthreads in (1, 2):
             blosc2.set_nthreads(nthreads)
             rows = blosc2.open(path, mode="r")
