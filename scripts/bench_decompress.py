@@ -45,11 +45,10 @@ BIG_N = 1 << 27  # 1 GiB of float64
 BIG_CHUNK = 2 << 20  # 16 MiB
 BIG_BLOCK = 32 << 10  # 256 KiB
 ROWS_SHAPE = (8000, 4000)  # 256 MB of float64
-# Issue 51's climate field: 313 MB of float32, python-blosc2's default chunks (30, 181, 360) and
-# blocks (1, 181, 360) on a host with L2 512 KiB / L3 32 MiB: few large chunks, many blocks each.
-# python-blosc2 picks its defaults from the host's caches: on this one (300, 181, 360) and
-# (1, 136, 360). The issue's own chunks and blocks are written too (CLIMATE_ISSUE), so that both
-# shapes are timed whatever the host.
+# Issue 51's climate field: 313 MB of float32 in few large chunks of many blocks each, written
+# with python-blosc2's default chunks and blocks, which it picks from the host's caches (the
+# issue's host: (30, 181, 360) and (1, 181, 360); this one in 2026-11-30: (300, 181, 360) and
+# (1, 136, 360)); and again with the issue's (CLIMATE_ISSUE), so both shapes are timed anywhere.
 CLIMATE = "/tmp/b2bench-climate.b2nd"
 CLIMATE_ISSUE = "/tmp/b2bench-climate-issue.b2nd"
 CLIMATE_SHAPE = (1200, 181, 360)
