@@ -21,8 +21,8 @@ pub(crate) enum Encoder {
     /// `rusty_zstd` with this setting's skip, probe and blocks.
     Rusty,
     /// This crate's own ([`super::frame`]): libzstd's parameters for the level, no probe, its
-    /// block sizes; streams whose level needs a strategy it lacks (btopt and above) still go
-    /// to `rusty_zstd`.
+    /// block sizes, every strategy (levels 1 to 22; an input too large for its 32-bit
+    /// positions goes to `rusty_zstd`).
     Own,
 }
 
