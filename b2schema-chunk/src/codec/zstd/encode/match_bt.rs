@@ -130,6 +130,8 @@ impl Tree<'_> {
         while compares > 0 && m >= low && m < ip {
             let next = 2 * (m & mask);
             let mut len = common_s.min(common_l);
+            // The tree's order: every node below one met holds its common prefix with `ip`.
+            debug_assert!(s[m..m + len] == s[ip..ip + len], "tree out of order at {m} for {ip}");
             len += count(s, ip + len, m + len, end);
             if len > best {
                 best = len;
@@ -214,6 +216,8 @@ impl Tree<'_> {
         while compares > 0 && m >= low && m < ip {
             let next = 2 * (m & mask);
             let mut len = common_s.min(common_l);
+            // The tree's order: every node below one met holds its common prefix with `ip`.
+            debug_assert!(s[m..m + len] == s[ip..ip + len], "tree out of order at {m} for {ip}");
             len += count(s, ip + len, m + len, end);
             if len > best {
                 if len > match_end - m {
