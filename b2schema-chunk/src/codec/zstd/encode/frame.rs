@@ -6,6 +6,7 @@
 use super::block::{self, Blocks, MAX_BLOCK, Store};
 use super::context::Context;
 use super::match_bt::{self, OPT_NUM, Tree};
+use super::match_dubt::Dubt;
 use super::match_fast::{Window, dfast, fast};
 use super::match_lazy::{Chain, lazy};
 use super::match_row::{CACHE, PosLine, ROW_READ, Rows, TAG_BITS, TagLine, row_log};
@@ -190,9 +191,9 @@ enum Finder<'t> {
         parse: Parse,
         fill: usize,
     },
-    /// btlazy2: the lazy2 parser over the binary tree ([`super::match_bt`]).
+    /// btlazy2: the lazy2 parser over the deferred-update tree ([`super::match_dubt`]).
     Bt {
-        tree: Tree<'t>,
+        tree: Dubt<'t>,
         mls: u32,
     },
     /// The optimal parsers ([`super::opt`]); `restart`: for btultra2's first block, the base
@@ -245,27 +246,35 @@ impl<'t> Finder<'t> {
                 Finder::DFast { long, short, logs }
             }
             Strategy::BtLazy2 | Strategy::BtOpt | Strategy::BtUltra | Strategy::BtUltra2 => {
-                let lazy = p.strategy == Strategy::BtLazy2;
-                let mls = if lazy { mls(p.min_match, 6) } else { p.min_match.clamp(3, 6) };
+                if p.strategy == Strategy::BtLazy2 {
+                    let tree = Dubt {
+                        hash: kept(first, p.hash_log),
+                        bt: kept(second, p.chain_log),
+                        hash_log: p.hash_log,
+                        bt_mask: (1 << (p.chain_log - 1)) - 1,
+                        compares: 1 << p.search_log,
+                        mls: mls(p.min_match, 6),
+                        base,
+                        next: 0,
+                    };
+                    return Finder::Bt { tree, mls: mls(p.min_match, 6) };
+                }
                 let (_, _, n3) = match_bt::sizes(p.hash_log, p.chain_log, p.min_match, p.window_log);
                 let sufficient = (p.target_length as usize).min(OPT_NUM - 1);
                 let tree = Tree {
                     hash: kept(first, p.hash_log),
                     bt: kept(second, p.chain_log),
-                    hash3: if lazy || n3 == 0 { &mut [] } else { kept(third, n3.trailing_zeros()) },
+                    hash3: if n3 == 0 { &mut [] } else { kept(third, n3.trailing_zeros()) },
                     hash_log: p.hash_log,
-                    hash_log3: if lazy { 0 } else { n3.trailing_zeros() },
+                    hash_log3: if n3 == 0 { 0 } else { n3.trailing_zeros() },
                     bt_mask: (1 << (p.chain_log - 1)) - 1,
                     compares: 1 << p.search_log,
-                    mls,
+                    mls: p.min_match.clamp(3, 6),
                     sufficient,
                     base,
                     next: 0,
                     next3: 0,
                 };
-                if lazy {
-                    return Finder::Bt { tree, mls };
-                }
                 let level = if p.strategy == Strategy::BtOpt { 0 } else { 2 };
                 let opt = alloc::boxed::Box::new(Opt {
                     stats: super::opt::Stats::new(level),

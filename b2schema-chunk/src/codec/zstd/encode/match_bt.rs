@@ -4,19 +4,14 @@
 //! them, the most recent at the root. Searching a position walks down from the root, inserting
 //! the position as it goes, and meets every candidate longer than all those before it.
 //!
-//! The optimal parsers ([`super::opt`]) take every such match (with the repeat offsets first);
-//! btlazy2 takes the best one through the lazy parser ([`super::match_lazy::lazy`]). libzstd's
-//! btlazy2 runs a deferred-update variant of this tree (`ZSTD_DUBT_*`, positions sorted into the
-//! tree only when a search meets them); here it runs the tree of the optimal parsers, which
-//! holds the same candidates, every position inserted at once.
+//! The optimal parsers ([`super::opt`]) take every such match (with the repeat offsets first).
+//! btlazy2 runs libzstd's deferred-update variant ([`super::match_dubt`]).
 //!
 //! The tables hold positions plus the frame's base, as the other finders' ([`Window::stamp`]):
 //! an entry minus the base that is not below the searched position is stale or empty, never a
 //! candidate. Every position read is checked against the window or is below the searched one.
 
-use super::fse::highbit;
 use super::match_fast::Window;
-use super::match_lazy::Search;
 use super::matching::{EMPTY, count, hash, hash_n, read32};
 
 /// libzstd's `ZSTD_OPT_NUM`: the optimal parser's horizon; a match longer ends a search.
@@ -81,24 +76,6 @@ impl Sink for All<'_> {
         *best = len;
         self.out.push(Cand { len: len as u32, off: dist as u32 + 3 });
         len > OPT_NUM || len >= self.end_reached
-    }
-}
-
-/// btlazy2's sink: a longer match replaces the best when its length gain outweighs its
-/// longer offset (libzstd's `ZSTD_DUBT_findBestMatch`).
-struct Best {
-    off: u32,
-}
-
-impl Sink for Best {
-    #[inline(always)]
-    fn longer(&mut self, len: usize, dist: usize, best: &mut usize) -> bool {
-        let gain = 4 * (len as i64 - *best as i64);
-        if gain > i64::from(highbit(dist as u32 + 1)) - i64::from(highbit(self.off)) {
-            *best = len;
-            self.off = dist as u32 + 3;
-        }
-        false
     }
 }
 
@@ -320,22 +297,4 @@ impl Tree<'_> {
         let mut sink = All { out, end_reached: end - ip };
         self.walk(w, ip, end, best, &mut sink);
     }
-}
-
-impl Search for Tree<'_> {
-    /// The best match at `ip` by btlazy2's rule (none at a position a long repetition skipped).
-    #[inline(always)]
-    fn best<const MLS: u32>(&mut self, w: &Window<'_>, ip: usize) -> (usize, u32) {
-        if ip < self.next {
-            return (0, 0);
-        }
-        self.update(w, ip, w.end);
-        // libzstd starts from an offset base of 999 999 999 (its highest bit 29).
-        let mut sink = Best { off: 999_999_999 };
-        let best = self.walk(w, ip, w.end, 0, &mut sink);
-        if best < 4 || sink.off == 999_999_999 { (0, 0) } else { (best, sink.off) }
-    }
-
-    #[inline(always)]
-    fn skip<const MLS: u32>(&mut self, _: &[u8], _: bool) {}
 }

@@ -3,8 +3,8 @@
 //! streams ([`probe`]) and the zstd block size ([`blocks`]); and this crate's own encoder, safe
 //! Rust (issue 52): the frame ([`frame`]), blocks ([`block`]), literals ([`literals`],
 //! [`huffman`]), sequences ([`sequences`], [`fse`], [`bits`]) and libzstd's match finders at
-//! its parameters ([`params`], [`match_fast`], [`match_lazy`], [`match_row`], the binary tree
-//! [`match_bt`] and the optimal parsers [`opt`]: every strategy of levels 1 to 22), chosen per
+//! its parameters ([`params`], [`match_fast`], [`match_lazy`], [`match_row`], the binary trees
+//! [`match_dubt`] and [`match_bt`] and the optimal parsers [`opt`]: every strategy of levels 1 to 22), chosen per
 //! clevel in [`levels`]. Their input is the caller's own data, never untrusted bytes.
 
 mod bits;
@@ -17,6 +17,7 @@ mod huffman;
 mod levels;
 mod literals;
 mod match_bt;
+mod match_dubt;
 mod match_fast;
 mod match_lazy;
 mod match_row;
