@@ -104,9 +104,11 @@ impl Opt {
                         Node { price: MAX_PRICE, mlen: 0, litlen: litlen + pos as u32, ..nodes[pos] };
                     pos += 1;
                 }
+                let first = nodes[0].price + st.ll(0);
                 for m in matches.iter() {
+                    let with_off = first + st.offset(m.off);
                     while pos <= m.len as usize {
-                        let price = nodes[0].price + st.matched(m.off, pos as u32) + st.ll(0);
+                        let price = with_off + st.length(pos as u32);
                         nodes[pos] = Node { price, off: m.off, mlen: pos as u32, litlen: 0, ..nodes[pos] };
                         pos += 1;
                     }
@@ -169,9 +171,10 @@ impl Opt {
                     let mut from = min_match;
                     for &Cand { len, off } in matches.iter() {
                         let mut mlen = len as usize;
+                        let with_off = base_price + st.offset(off);
                         while mlen >= from {
                             let pos = cur + mlen;
-                            let price = base_price + st.matched(off, mlen as u32);
+                            let price = with_off + st.length(mlen as u32);
                             if pos > last_pos || price < nodes[pos].price {
                                 while last_pos < pos {
                                     last_pos += 1;

@@ -185,20 +185,30 @@ impl Stats {
         self.ll(ll) - self.ll(ll - 1)
     }
 
-    /// The price of a match of `len` bytes with offset base `off_base` (`ZSTD_getMatchPrice`).
+    /// The price of a match's offset base `off_base`: with [`Stats::length`], libzstd's
+    /// `ZSTD_getMatchPrice`, apart so that the parser prices an offset once for all its lengths.
     #[inline(always)]
-    pub(crate) fn matched(&self, off_base: u32, len: u32) -> i32 {
+    pub(crate) fn offset(&self, off_base: u32) -> i32 {
         let of_code = highbit(off_base);
         if self.predef {
-            return (weight(len - 3, self.frac) + (16 + of_code) * ONE_BIT) as i32;
+            return ((16 + of_code) * ONE_BIT) as i32;
         }
         let mut price =
             of_code * ONE_BIT + self.of_base - weight(self.of[(of_code as usize).min(31)], self.frac);
         if self.level < 2 && of_code >= 20 {
             price += (of_code - 19) * 2 * ONE_BIT;
         }
+        price as i32
+    }
+
+    /// The price of a match's length `len` (with libzstd's fifth of a bit a match, which
+    /// favours fewer sequences).
+    #[inline(always)]
+    pub(crate) fn length(&self, len: u32) -> i32 {
+        if self.predef {
+            return weight(len - 3, self.frac) as i32;
+        }
         let c = usize::from(ml_code(len));
-        price += u32::from(ML_BITS[c]) * ONE_BIT + self.ml_base - weight(self.ml[c], self.frac);
-        (price + ONE_BIT / 5) as i32
+        (u32::from(ML_BITS[c]) * ONE_BIT + self.ml_base - weight(self.ml[c], self.frac) + ONE_BIT / 5) as i32
     }
 }
