@@ -79,6 +79,17 @@ impl Sink for All<'_> {
     }
 }
 
+/// The tree's update: the longest length met, nothing kept.
+struct Insert;
+
+impl Sink for Insert {
+    #[inline(always)]
+    fn longer(&mut self, len: usize, _: usize, best: &mut usize) -> bool {
+        *best = len;
+        false
+    }
+}
+
 impl Tree<'_> {
     #[inline(always)]
     fn stamp(&self, pos: usize) -> u32 {
@@ -93,98 +104,33 @@ impl Tree<'_> {
     /// Inserts `ip` into the tree (`ZSTD_insertBt1`), comparing up to `end`, candidates from
     /// `low`; returns how many positions the caller may skip (past a long repetition).
     fn insert(&mut self, s: &[u8], ip: usize, end: usize, low: usize) -> usize {
-        let mask = self.bt_mask;
-        let bt_low = ip.saturating_sub(mask);
-        let h = hash(s, ip, self.hash_log, self.mls);
-        let mut m = self.pos(self.hash[h]);
-        self.hash[h] = self.stamp(ip);
-        let mut smaller = 2 * (ip & mask);
-        let mut larger = smaller + 1;
-        let (mut common_s, mut common_l) = (0usize, 0usize);
-        let mut match_end = ip + 9;
-        let mut best = 8usize;
-        let mut compares = self.compares;
-        while compares > 0 && m >= low && m < ip {
-            let next = 2 * (m & mask);
-            let mut len = common_s.min(common_l);
-            // The tree's order: every node below one met holds its common prefix with `ip`.
-            debug_assert!(s[m..m + len] == s[ip..ip + len], "tree out of order at {m} for {ip}");
-            len += count(s, ip + len, m + len, end);
-            if len > best {
-                best = len;
-                if len > match_end - m {
-                    match_end = m + len;
-                }
-            }
-            if ip + len >= end {
-                break;
-            }
-            let stamp = self.stamp(m);
-            if s[m + len] < s[ip + len] {
-                self.bt[smaller] = stamp;
-                common_s = len;
-                if m <= bt_low {
-                    smaller = usize::MAX;
-                    break;
-                }
-                smaller = next + 1;
-                m = self.pos(self.bt[next + 1]);
-            } else {
-                self.bt[larger] = stamp;
-                common_l = len;
-                if m <= bt_low {
-                    larger = usize::MAX;
-                    break;
-                }
-                larger = next;
-                m = self.pos(self.bt[next]);
-            }
-            compares -= 1;
-        }
-        self.close(smaller, larger);
+        let (best, match_end) = self.descend(s, ip, end, low, 8, &mut Insert);
         let positions = if best > 384 { (best - 384).min(192) } else { 0 };
         positions.max(match_end - (ip + 8))
     }
 
-    /// Ends the two open branches of a walk.
+    /// Walks the tree from the root of `ip`'s hash, inserting `ip`: at most `compares` nodes,
+    /// from `low`, bytes compared up to `end`; `sink` takes each candidate longer than `best`.
+    /// Returns the best length and the farthest end of a match met (at least `ip + 9`). The
+    /// fields in locals: behind `&mut self` they would be reloaded after every store.
     #[inline(always)]
-    fn close(&mut self, smaller: usize, larger: usize) {
-        for at in [smaller, larger] {
-            if let Some(e) = self.bt.get_mut(at) {
-                *e = EMPTY;
-            }
-        }
-    }
-
-    /// Inserts every position from the next one up to `ip` (excluded), comparing up to `end`
-    /// (`ZSTD_updateTree`).
-    fn update(&mut self, w: &Window<'_>, ip: usize, end: usize) {
-        let low = w.low.max(ip.saturating_sub(w.max_dist));
-        let mut at = self.next;
-        while at < ip {
-            at += self.insert(w.src, at, end, low);
-        }
-        self.next = ip;
-    }
-
-    /// Walks the tree from the root of `ip`'s hash, inserting `ip`, calling `sink` for each
-    /// candidate longer than `best` (`ZSTD_insertBtAndGetAllMatches`' loop).
-    #[inline(always)]
-    fn walk<S: Sink>(
+    fn descend<S: Sink>(
         &mut self,
-        w: &Window<'_>,
+        s: &[u8],
         ip: usize,
         end: usize,
+        low: usize,
         mut best: usize,
         sink: &mut S,
-    ) -> usize {
-        let s = w.src;
-        let mask = self.bt_mask;
+    ) -> (usize, usize) {
+        let (mask, base) = (self.bt_mask, self.base);
+        let pos = |v: u32| v.wrapping_sub(base) as usize;
+        let stamp = |p: usize| (p as u32).wrapping_add(base);
         let bt_low = ip.saturating_sub(mask);
-        let low = w.low.max(ip.saturating_sub(w.max_dist));
         let h = hash(s, ip, self.hash_log, self.mls);
-        let mut m = self.pos(self.hash[h]);
-        self.hash[h] = self.stamp(ip);
+        let mut m = pos(self.hash[h]);
+        self.hash[h] = stamp(ip);
+        let bt = &mut *self.bt;
         let mut smaller = 2 * (ip & mask);
         let mut larger = smaller + 1;
         let (mut common_s, mut common_l) = (0usize, 0usize);
@@ -207,31 +153,45 @@ impl Tree<'_> {
             if ip + len >= end {
                 break;
             }
-            let stamp = self.stamp(m);
             if s[m + len] < s[ip + len] {
-                self.bt[smaller] = stamp;
+                bt[smaller] = stamp(m);
                 common_s = len;
                 if m <= bt_low {
                     smaller = usize::MAX;
                     break;
                 }
                 smaller = next + 1;
-                m = self.pos(self.bt[next + 1]);
+                m = pos(bt[next + 1]);
             } else {
-                self.bt[larger] = stamp;
+                bt[larger] = stamp(m);
                 common_l = len;
                 if m <= bt_low {
                     larger = usize::MAX;
                     break;
                 }
                 larger = next;
-                m = self.pos(self.bt[next]);
+                m = pos(bt[next]);
             }
             compares -= 1;
         }
-        self.close(smaller, larger);
-        self.next = match_end - 8;
-        best
+        // The two open branches end here.
+        for at in [smaller, larger] {
+            if let Some(e) = bt.get_mut(at) {
+                *e = EMPTY;
+            }
+        }
+        (best, match_end)
+    }
+
+    /// Inserts every position from the next one up to `ip` (excluded), comparing up to `end`
+    /// (`ZSTD_updateTree`).
+    fn update(&mut self, w: &Window<'_>, ip: usize, end: usize) {
+        let low = w.low.max(ip.saturating_sub(w.max_dist));
+        let mut at = self.next;
+        while at < ip {
+            at += self.insert(w.src, at, end, low);
+        }
+        self.next = ip;
     }
 
     /// Every match at `ip` longer than the one before it, shortest first, into `out` (cleared):
@@ -295,6 +255,7 @@ impl Tree<'_> {
             }
         }
         let mut sink = All { out, end_reached: end - ip };
-        self.walk(w, ip, end, best, &mut sink);
+        let (_, match_end) = self.descend(s, ip, end, low, best, &mut sink);
+        self.next = match_end - 8;
     }
 }

@@ -37,6 +37,16 @@ pub(crate) struct Dubt<'t> {
     pub(crate) next: usize,
 }
 
+/// Ends the two open branches of a walk (`usize::MAX`: a branch cut at the tree's low end).
+#[inline(always)]
+fn close(bt: &mut [u32], smaller: usize, larger: usize) {
+    for at in [smaller, larger] {
+        if let Some(e) = bt.get_mut(at) {
+            *e = EMPTY;
+        }
+    }
+}
+
 impl Dubt<'_> {
     #[inline(always)]
     fn stamp(&self, pos: usize) -> u32 {
@@ -61,24 +71,17 @@ impl Dubt<'_> {
         self.next = self.next.max(ip);
     }
 
-    /// Ends the two open branches of a walk.
-    #[inline(always)]
-    fn close(&mut self, smaller: usize, larger: usize) {
-        for at in [smaller, larger] {
-            if let Some(e) = self.bt.get_mut(at) {
-                *e = EMPTY;
-            }
-        }
-    }
-
     /// Sorts the chained position `cur` into the tree below it (`ZSTD_insertDUBT1`): at most
     /// `compares` nodes, none at or below `bt_low`, bytes compared up to `end`.
     fn sort(&mut self, w: &Window<'_>, cur: usize, end: usize, mut compares: u32, bt_low: usize) {
         let s = w.src;
-        let mask = self.bt_mask;
+        let (mask, base) = (self.bt_mask, self.base);
+        let pos = |v: u32| v.wrapping_sub(base) as usize;
+        let stamp = |p: usize| (p as u32).wrapping_add(base);
+        let bt = &mut *self.bt;
         let mut smaller = 2 * (cur & mask);
         let mut larger = smaller + 1;
-        let mut m = self.pos(self.bt[smaller]);
+        let mut m = pos(bt[smaller]);
         let low = w.low.max(cur.saturating_sub(w.max_dist));
         let (mut common_s, mut common_l) = (0usize, 0usize);
         while compares > 0 && m > low && m < cur {
@@ -89,29 +92,28 @@ impl Dubt<'_> {
             if cur + len >= end {
                 break;
             }
-            let stamp = self.stamp(m);
             if s[m + len] < s[cur + len] {
-                self.bt[smaller] = stamp;
+                bt[smaller] = stamp(m);
                 common_s = len;
                 if m <= bt_low {
                     smaller = usize::MAX;
                     break;
                 }
                 smaller = next + 1;
-                m = self.pos(self.bt[next + 1]);
+                m = pos(bt[next + 1]);
             } else {
-                self.bt[larger] = stamp;
+                bt[larger] = stamp(m);
                 common_l = len;
                 if m <= bt_low {
                     larger = usize::MAX;
                     break;
                 }
                 larger = next;
-                m = self.pos(self.bt[next]);
+                m = pos(bt[next]);
             }
             compares -= 1;
         }
-        self.close(smaller, larger);
+        close(bt, smaller, larger);
     }
 }
 
@@ -155,9 +157,14 @@ impl Search for Dubt<'_> {
             at = self.pos(up);
             candidates += 1;
         }
-        // The search, inserting `ip`.
-        let mut m = self.pos(self.hash[h]);
-        self.hash[h] = self.stamp(ip);
+        // The search, inserting `ip` (the fields in locals: behind `&mut self` they would be
+        // reloaded after every store).
+        let base = self.base;
+        let pos = |v: u32| v.wrapping_sub(base) as usize;
+        let stamp = |p: usize| (p as u32).wrapping_add(base);
+        let mut m = pos(self.hash[h]);
+        self.hash[h] = stamp(ip);
+        let bt = &mut *self.bt;
         let mut smaller = 2 * (ip & mask);
         let mut larger = smaller + 1;
         let (mut common_s, mut common_l) = (0usize, 0usize);
@@ -184,29 +191,28 @@ impl Search for Dubt<'_> {
             if ip + len >= end {
                 break;
             }
-            let stamp = self.stamp(m);
             if s[m + len] < s[ip + len] {
-                self.bt[smaller] = stamp;
+                bt[smaller] = stamp(m);
                 common_s = len;
                 if m <= bt_low {
                     smaller = usize::MAX;
                     break;
                 }
                 smaller = next + 1;
-                m = self.pos(self.bt[next + 1]);
+                m = pos(bt[next + 1]);
             } else {
-                self.bt[larger] = stamp;
+                bt[larger] = stamp(m);
                 common_l = len;
                 if m <= bt_low {
                     larger = usize::MAX;
                     break;
                 }
                 larger = next;
-                m = self.pos(self.bt[next]);
+                m = pos(bt[next]);
             }
             compares -= 1;
         }
-        self.close(smaller, larger);
+        close(bt, smaller, larger);
         self.next = match_end - 8;
         if best < 4 || off == 999_999_999 { (0, 0) } else { (best, off) }
     }
