@@ -68,7 +68,8 @@ pub(crate) fn compress_with<'c>(
     // The tables keep the entries of earlier frames, below this frame's base ([`Window::stamp`]);
     // emptied only when the positions would come near 2^31.
     // btultra2's first pass over the first block is forgotten by a second base past it.
-    let passes = 1 + u64::from(first_pass(&p, input, dict));
+    let two_passes = first_pass(&p, input, dict);
+    let passes = 1 + u64::from(two_passes);
     let mut base = *next_base;
     if u64::from(base) + passes * src.len() as u64 >= 1 << 31 {
         first.fill(EMPTY);
@@ -79,7 +80,7 @@ pub(crate) fn compress_with<'c>(
     }
     *next_base = base + (passes * src.len() as u64) as u32;
     let tables = Tables { first, second, third, rows, tags, scratch: opt };
-    let mut finder = Finder::new(&p, src, dict.len(), base, tables);
+    let mut finder = Finder::new(&p, src, dict.len(), base, tables, two_passes);
     let mut blocks = Blocks::new(core::mem::take(seqs), defaults.get_or_insert_with(Defaults::new));
     let mut rep = [1u32, 4];
     let mut pos = dict.len();
@@ -222,9 +223,11 @@ pub(crate) fn uses_rows(p: &Params) -> bool {
 }
 
 impl<'t> Finder<'t> {
-    /// The finder of `p` over the tables `first` and `second`, emptied and then filled with the
-    /// dictionary's positions (`src[..dict]`).
-    fn new(p: &Params, src: &[u8], dict: usize, base: u32, tables: Tables<'t>) -> Self {
+    /// The finder of `p` over the context's `tables`, emptied and then filled with the
+    /// dictionary's positions (`src[..dict]`); `two_passes`: btultra2's first pass over the
+    /// first block ([`first_pass`]), whose entries the second pass leaves below `base +
+    /// src.len()`.
+    fn new(p: &Params, src: &[u8], dict: usize, base: u32, tables: Tables<'t>, two_passes: bool) -> Self {
         let Tables { first, second, third, rows, tags, scratch } = tables;
         match p.strategy {
             Strategy::Fast => {
@@ -282,8 +285,7 @@ impl<'t> Finder<'t> {
                     min_match: if p.min_match == 3 { 3 } else { 4 },
                     sufficient,
                 });
-                let restart = (p.strategy == Strategy::BtUltra2 && dict == 0 && src.len() > 8)
-                    .then(|| base.wrapping_add(src.len() as u32));
+                let restart = two_passes.then(|| base.wrapping_add(src.len() as u32));
                 Finder::Opt { tree, opt, scratch, restart }
             }
             s => {
