@@ -5,6 +5,7 @@
 
 use super::block::Store;
 use super::match_row::{PosLine, TagLine};
+use super::opt::Scratch;
 use super::sequences::{Defaults, Seq};
 use alloc::vec::Vec;
 
@@ -18,6 +19,8 @@ pub(crate) struct Context {
     pub(crate) first: Vec<u32>,
     /// The finder's second table (dfast's short one, the chain's links).
     pub(crate) second: Vec<u32>,
+    /// The binary tree's 3-byte hash table ([`super::match_bt`]).
+    pub(crate) third: Vec<u32>,
     /// The row finder's positions and tags ([`super::match_row`]).
     pub(crate) rows: Vec<PosLine>,
     pub(crate) tags: Vec<TagLine>,
@@ -31,6 +34,8 @@ pub(crate) struct Context {
     pub(crate) base: u32,
     /// The sequences' predefined tables, built by the first frame.
     pub(crate) defaults: Option<Defaults>,
+    /// The optimal parser's buffers ([`super::opt`]).
+    pub(crate) opt: Scratch,
 }
 
 impl Context {
@@ -38,6 +43,7 @@ impl Context {
         Context {
             first: Vec::new(),
             second: Vec::new(),
+            third: Vec::new(),
             rows: Vec::new(),
             tags: Vec::new(),
             store: Store::new(),
@@ -45,6 +51,7 @@ impl Context {
             out: Vec::new(),
             base: 0,
             defaults: None,
+            opt: Scratch::new(),
         }
     }
 
@@ -54,6 +61,8 @@ impl Context {
         [
             self.first.capacity() * 4,
             self.second.capacity() * 4,
+            self.third.capacity() * 4,
+            self.opt.capacity(),
             self.rows.capacity() * 64,
             self.tags.capacity() * 64,
             self.store.lits.capacity(),

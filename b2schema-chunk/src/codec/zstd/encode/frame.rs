@@ -5,10 +5,13 @@
 
 use super::block::{self, Blocks, MAX_BLOCK, Store};
 use super::context::Context;
+use super::match_bt::{self, OPT_NUM, Tree};
+use super::match_dubt::Dubt;
 use super::match_fast::{Window, dfast, fast};
 use super::match_lazy::{Chain, lazy};
 use super::match_row::{CACHE, PosLine, ROW_READ, Rows, TAG_BITS, TagLine, row_log};
 use super::matching::{EMPTY, READ, hash, mls};
+use super::opt::{Opt, Scratch};
 use super::params::{Params, Strategy, params};
 use super::sequences::Defaults;
 use alloc::vec::Vec;
@@ -16,9 +19,8 @@ use alloc::vec::Vec;
 /// The zstd frame magic number.
 const MAGIC: u32 = 0xFD2F_B528;
 
-/// The strongest strategy this encoder runs. (`btlazy2` run as lazy2 over the hash chain was
-/// measured and left out: up to 4x libzstd's size on counters at level 11, BENCHMARKS.md.)
-pub(crate) const STRONGEST: Strategy = Strategy::Lazy2;
+/// The strongest strategy this encoder runs (all of zstd's).
+pub(crate) const STRONGEST: Strategy = Strategy::BtUltra2;
 
 /// The frame of `input` at `level` (with the raw-content dictionary `dict`, whose id is
 /// `dict_id`, 0 for none); `None` when the level's strategy is not this encoder's or the input
@@ -43,7 +45,7 @@ pub(crate) fn compress_with<'c>(
     if p.strategy > STRONGEST || input.len() as u64 + dict.len() as u64 >= u64::from(u32::MAX - 64) {
         return None;
     }
-    let Context { first, second, rows, tags, store, seqs, out, base: next_base, defaults } = ctx;
+    let Context { first, second, third, rows, tags, store, seqs, out, base: next_base, defaults, opt } = ctx;
     // Room for the frame stored raw: no reallocation whatever the blocks become.
     out.clear();
     out.reserve(input.len() + 3 * input.len().div_ceil(92 * 1024) + 32);
@@ -65,15 +67,20 @@ pub(crate) fn compress_with<'c>(
     }
     // The tables keep the entries of earlier frames, below this frame's base ([`Window::stamp`]);
     // emptied only when the positions would come near 2^31.
+    // btultra2's first pass over the first block is forgotten by a second base past it.
+    let two_passes = first_pass(&p, input, dict);
+    let passes = 1 + u64::from(two_passes);
     let mut base = *next_base;
-    if u64::from(base) + src.len() as u64 >= 1 << 31 {
+    if u64::from(base) + passes * src.len() as u64 >= 1 << 31 {
         first.fill(EMPTY);
         second.fill(EMPTY);
+        third.fill(EMPTY);
         rows.fill(PosLine([EMPTY; 16]));
         base = 0;
     }
-    *next_base = base + src.len() as u32;
-    let mut finder = Finder::new(&p, src, dict.len(), base, first, second, (rows, tags));
+    *next_base = base + (passes * src.len() as u64) as u32;
+    let tables = Tables { first, second, third, rows, tags, scratch: opt };
+    let mut finder = Finder::new(&p, src, dict.len(), base, tables, two_passes);
     let mut blocks = Blocks::new(core::mem::take(seqs), defaults.get_or_insert_with(Defaults::new));
     let mut rep = [1u32, 4];
     let mut pos = dict.len();
@@ -101,6 +108,22 @@ pub(crate) fn compress_with<'c>(
     }
     *seqs = blocks.seqs;
     Some(out)
+}
+
+/// Whether btultra2 gathers the first block's statistics by a first pass over it (libzstd's
+/// `ZSTD_initStats_ultra`: no dictionary, more than 8 bytes).
+fn first_pass(p: &Params, input: &[u8], dict: &[u8]) -> bool {
+    p.strategy == Strategy::BtUltra2 && dict.is_empty() && input.len() > 8
+}
+
+/// The context's tables a finder takes.
+struct Tables<'t> {
+    first: &'t mut Vec<u32>,
+    second: &'t mut Vec<u32>,
+    third: &'t mut Vec<u32>,
+    rows: &'t mut Vec<PosLine>,
+    tags: &'t mut Vec<TagLine>,
+    scratch: &'t mut Scratch,
 }
 
 /// The first `1 << log` entries of `table`, grown with empty entries when shorter (what the
@@ -169,6 +192,19 @@ enum Finder<'t> {
         parse: Parse,
         fill: usize,
     },
+    /// btlazy2: the lazy2 parser over the deferred-update tree ([`super::match_dubt`]).
+    Bt {
+        tree: Dubt<'t>,
+        mls: u32,
+    },
+    /// The optimal parsers ([`super::opt`]); `restart`: for btultra2's first block, the base
+    /// its second pass takes (the first one's tree entries then below it).
+    Opt {
+        tree: Tree<'t>,
+        opt: alloc::boxed::Box<Opt>,
+        scratch: &'t mut Scratch,
+        restart: Option<u32>,
+    },
 }
 
 /// What a lazy parser keeps from block to block: the frame's base, the level's parameters, the
@@ -187,17 +223,12 @@ pub(crate) fn uses_rows(p: &Params) -> bool {
 }
 
 impl<'t> Finder<'t> {
-    /// The finder of `p` over the tables `first` and `second`, emptied and then filled with the
-    /// dictionary's positions (`src[..dict]`).
-    fn new(
-        p: &Params,
-        src: &[u8],
-        dict: usize,
-        base: u32,
-        first: &'t mut Vec<u32>,
-        second: &'t mut Vec<u32>,
-        (rows, tags): (&'t mut Vec<PosLine>, &'t mut Vec<TagLine>),
-    ) -> Self {
+    /// The finder of `p` over the context's `tables`, emptied and then filled with the
+    /// dictionary's positions (`src[..dict]`); `two_passes`: btultra2's first pass over the
+    /// first block ([`first_pass`]), whose entries the second pass leaves below `base +
+    /// src.len()`.
+    fn new(p: &Params, src: &[u8], dict: usize, base: u32, tables: Tables<'t>, two_passes: bool) -> Self {
+        let Tables { first, second, third, rows, tags, scratch } = tables;
         match p.strategy {
             Strategy::Fast => {
                 let (hlog, mls) = (p.hash_log, mls(p.min_match, 7));
@@ -216,6 +247,46 @@ impl<'t> Finder<'t> {
                     short[hash(src, i, logs.1, logs.2)] = (i as u32).wrapping_add(base);
                 }
                 Finder::DFast { long, short, logs }
+            }
+            Strategy::BtLazy2 | Strategy::BtOpt | Strategy::BtUltra | Strategy::BtUltra2 => {
+                if p.strategy == Strategy::BtLazy2 {
+                    let tree = Dubt {
+                        hash: kept(first, p.hash_log),
+                        bt: kept(second, p.chain_log),
+                        hash_log: p.hash_log,
+                        bt_mask: (1 << (p.chain_log - 1)) - 1,
+                        compares: 1 << p.search_log,
+                        mls: mls(p.min_match, 6),
+                        base,
+                        next: 0,
+                    };
+                    return Finder::Bt { tree, mls: mls(p.min_match, 6) };
+                }
+                let (_, _, n3) = match_bt::sizes(p.hash_log, p.chain_log, p.min_match, p.window_log);
+                let sufficient = (p.target_length as usize).min(OPT_NUM - 1);
+                let tree = Tree {
+                    hash: kept(first, p.hash_log),
+                    bt: kept(second, p.chain_log),
+                    hash3: if n3 == 0 { &mut [] } else { kept(third, n3.trailing_zeros()) },
+                    hash_log: p.hash_log,
+                    hash_log3: if n3 == 0 { 0 } else { n3.trailing_zeros() },
+                    bt_mask: (1 << (p.chain_log - 1)) - 1,
+                    compares: 1 << p.search_log,
+                    mls: p.min_match.clamp(3, 6),
+                    sufficient,
+                    base,
+                    next: 0,
+                    next3: 0,
+                };
+                let level = if p.strategy == Strategy::BtOpt { 0 } else { 2 };
+                let opt = alloc::boxed::Box::new(Opt {
+                    stats: super::opt::Stats::new(level),
+                    rep: [1, 4, 8],
+                    min_match: if p.min_match == 3 { 3 } else { 4 },
+                    sufficient,
+                });
+                let restart = two_passes.then(|| base.wrapping_add(src.len() as u32));
+                Finder::Opt { tree, opt, scratch, restart }
             }
             s => {
                 let depth = match s {
@@ -263,6 +334,20 @@ impl<'t> Finder<'t> {
                 };
                 lazy(w, &mut c, mls(p.min_match, 6), READ, *depth, rep, store);
                 *next = c.next;
+            }
+            Finder::Bt { tree, mls } => lazy(w, tree, *mls, READ, 2, rep, store),
+            Finder::Opt { tree, opt, scratch, restart } => {
+                if let Some(b) = restart.take() {
+                    // btultra2: the first block parsed once for its statistics only, its
+                    // sequences dropped and its tree entries left below the new base.
+                    opt.block(w, tree, scratch, store);
+                    store.clear();
+                    tree.base = b;
+                    tree.next = 0;
+                    tree.next3 = 0;
+                    opt.rep = [1, 4, 8];
+                }
+                opt.block(w, tree, scratch, store);
             }
             Finder::Row { table, tags, parse, fill } => {
                 let fill = core::mem::take(fill);

@@ -21,8 +21,8 @@ pub(crate) enum Encoder {
     /// `rusty_zstd` with this setting's skip, probe and blocks.
     Rusty,
     /// This crate's own ([`super::frame`]): libzstd's parameters for the level, no probe, its
-    /// block sizes; streams whose level needs a strategy it lacks (btopt and above) still go
-    /// to `rusty_zstd`.
+    /// block sizes, every strategy (levels 1 to 22; an input too large for its 32-bit
+    /// positions goes to `rusty_zstd`).
     Own,
 }
 
@@ -118,6 +118,27 @@ pub(crate) struct Setting {
 ///   Against libzstd's (issue 52's target 0.9): float64 0.72-0.79 at every level, text
 ///   0.62-0.77, random 0.81-0.95, counters 0.71-1.29. Every level misses the rule on smooth
 ///   float64 at least: still no clevel switches.
+/// * With libzstd's binary trees and optimal parsers (2026-11-30: btlazy2 over the deferred-
+///   update tree [`super::match_dubt`], btopt, btultra and btultra2 over [`super::match_bt`] and
+///   [`super::opt`]; `cargo bench -p b2schema-chunk --bench zstd_own -- 11 13 15 22`, wall time,
+///   best of three, load 2.8-3.1 on 2 cores shared with other sessions; BENCHMARKS.md not
+///   updated): every level 1 to 22 is the own encoder's. Ranges over 8, 32 and 256 KiB streams
+///   for float64 smooth, int32 counters, int64 counters, text, random.
+///   Sizes ours / libzstd's: level 11 0.999-1.000, 0.970-0.991, 0.947-0.978, 0.9998-1.0000,
+///   1.0000; level 13 0.9998-1.0006, 0.974-1.024, 0.947-1.032, 1.0001-1.0033, 1.0000; level 15
+///   0.9997-0.9998, 0.974-0.992, 0.947-0.971, 1.0000-1.0047, 1.0000; level 22 0.9997-1.0003,
+///   0.974-0.992, 0.947-1.0015, 1.0002-1.0023, 1.0000 (the counters' +2.4 % and +3.2 % at level
+///   13 are 256 KiB streams of about 1 KiB; libzstd's block splitters, not ported, cut those).
+///   Speed ours / libzstd's: level 11 0.76-0.84, 0.93-1.10, 0.90-1.33, 0.89-0.93, 0.71-0.89;
+///   level 13 0.59-0.91, 0.91-1.00, 0.88-1.28, 0.89-0.98, 0.67-0.74; level 15 0.73-0.85,
+///   0.93-1.13, 0.95-1.45, 0.75-0.83, 0.72-0.98; level 22 1.03-1.11, 1.01-1.07, 0.86-1.09,
+///   0.75-0.87, 0.75-0.88. Speed ours / `rusty_zstd`'s (its skip of 12): level 11 0.73-1.67,
+///   5.7-360, 1.2-217, 1.0-1.2, 0.43-1.51; level 13 0.82-1.70, 0.85-5.7, 0.51-1.90, 0.5-1.25,
+///   0.39-0.82; level 15 0.64-1.17, 0.31-7.9, 0.31-3.6, 0.57-0.83, 0.57-0.66; level 22
+///   0.18-0.38, 0.18-0.26, 0.17-0.20, 0.22-0.50, 0.22-0.37 (`rusty_zstd`'s level 22 runs at
+///   13-39 MB/s against libzstd's 2-38 with frames 1-6 % larger). Below issue 52's 0.9x of
+///   libzstd on floats, text or random at levels 11, 13 and 15, and below `rusty_zstd`'s speed at
+///   level 22 everywhere: no clevel switches here.
 pub(crate) const SETTINGS: [Setting; 9] = [
     Setting { level: 1, skip: None, probe: false, blocks: Blocks::Largest, encoder: Encoder::Rusty },
     Setting { level: 3, skip: None, probe: false, blocks: Blocks::Largest, encoder: Encoder::Rusty },

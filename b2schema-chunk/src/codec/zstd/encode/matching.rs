@@ -61,6 +61,7 @@ pub(crate) fn count(s: &[u8], a: usize, b: usize, end: usize) -> usize {
     i
 }
 
+const PRIME3: u32 = 506_832_829;
 const PRIME4: u32 = 2_654_435_761;
 const PRIME5: u64 = 889_523_592_379;
 const PRIME6: u64 = 227_718_039_650_203;
@@ -75,6 +76,7 @@ pub(crate) fn hash(s: &[u8], at: usize, log: u32, mls: u32) -> usize {
         6 => hash_n::<6>(s, at, log),
         7 => hash_n::<7>(s, at, log),
         8 => hash_n::<8>(s, at, log),
+        3 => hash_n::<3>(s, at, log),
         _ => hash_n::<4>(s, at, log),
     }
 }
@@ -97,6 +99,7 @@ pub(crate) fn hash_v<const MLS: u32>(v: u64, log: u32) -> usize {
         6 => ((v << 16).wrapping_mul(PRIME6) >> (64 - log)) as usize,
         7 => ((v << 8).wrapping_mul(PRIME7) >> (64 - log)) as usize,
         8 => (v.wrapping_mul(PRIME8) >> (64 - log)) as usize,
+        3 => (((v as u32) << 8).wrapping_mul(PRIME3) >> (32 - log)) as usize,
         _ => ((v as u32).wrapping_mul(PRIME4) >> (32 - log)) as usize,
     }
 }

@@ -3,7 +3,8 @@
 //! streams ([`probe`]) and the zstd block size ([`blocks`]); and this crate's own encoder, safe
 //! Rust (issue 52): the frame ([`frame`]), blocks ([`block`]), literals ([`literals`],
 //! [`huffman`]), sequences ([`sequences`], [`fse`], [`bits`]) and libzstd's match finders at
-//! its parameters ([`params`], [`match_fast`], [`match_lazy`], [`match_row`]), chosen per
+//! its parameters ([`params`], [`match_fast`], [`match_lazy`], [`match_row`], the binary trees
+//! [`match_dubt`] and [`match_bt`] and the optimal parsers [`opt`]: every strategy of levels 1 to 22), chosen per
 //! clevel in [`levels`]. Their input is the caller's own data, never untrusted bytes.
 
 mod bits;
@@ -15,10 +16,15 @@ mod fse;
 mod huffman;
 mod levels;
 mod literals;
+mod match_bt;
+mod match_dubt;
 mod match_fast;
 mod match_lazy;
 mod match_row;
 mod matching;
+mod opt;
+#[cfg(test)]
+mod own_strong_tests;
 #[cfg(test)]
 mod own_tests;
 mod params;
@@ -111,8 +117,8 @@ pub(crate) fn encode_with_dict(dict: &rusty_zstd::Dictionary, input: &[u8], outp
         .map_or(0, |v| crate::bytes::copy_if_fits(&v, output))
 }
 
-/// The frame of this crate's own encoder for `input` at zstd `level` (`None` for the levels whose
-/// strategy it lacks), for the benchmark and the fuzz target only (not part of the API).
+/// The frame of this crate's own encoder for `input` at zstd `level` (`None` only for an input
+/// too large for its 32-bit positions), for the benchmark and the fuzz target only (not part of the API).
 /// Runs through the thread's kept context, as the chunk path does; the copy into a new `Vec` is
 /// the benchmark's only extra cost.
 pub fn own_frame(level: i32, input: &[u8]) -> Option<alloc::vec::Vec<u8>> {

@@ -12,22 +12,9 @@ use proptest::prelude::*;
 const LEVELS: [i32; 5] = [1, 3, 5, 7, 9];
 
 /// Encodes `input` at `level` (with the raw-content dictionary `dict`) and checks that libzstd
-/// and this crate's decoder both give it back; the frame's size (0 where the level's strategy
-/// for this size is stronger than this encoder's: level 9 up to 16 KiB is btlazy2, checked).
-fn round_trip(level: i32, input: &[u8], dict: &[u8]) -> usize {
-    let Some(frame) = compress(level, input, dict, 0) else {
-        let p = super::params::params(level, input.len(), dict.len());
-        assert!(
-            p.strategy > super::frame::STRONGEST,
-            "level {level}, {} bytes is this encoder's",
-            input.len()
-        );
-        assert!(
-            level == 9 && input.len() + dict.len() <= 16 * 1024,
-            "level {level}: only level 9 on small inputs"
-        );
-        return 0;
-    };
+/// and this crate's decoder both give it back; the frame's size.
+pub(super) fn round_trip(level: i32, input: &[u8], dict: &[u8]) -> usize {
+    let frame = compress(level, input, dict, 0).unwrap_or_else(|| panic!("level {level} is this encoder's"));
     let back = if dict.is_empty() {
         zstd::bulk::decompress(&frame, input.len()).expect("libzstd decodes the frame")
     } else {
@@ -43,7 +30,7 @@ fn round_trip(level: i32, input: &[u8], dict: &[u8]) -> usize {
     frame.len()
 }
 
-fn shuffled_smooth(n: usize) -> Vec<u8> {
+pub(super) fn shuffled_smooth(n: usize) -> Vec<u8> {
     let v: Vec<u8> =
         (0..n.div_ceil(8)).flat_map(|i| ((i as f64 * 1e-3).sin() * 100.0).to_le_bytes()).collect();
     let m = v.len() / 8;
@@ -57,7 +44,7 @@ fn shuffled_smooth(n: usize) -> Vec<u8> {
     out
 }
 
-fn text(n: usize, seed: u64) -> Vec<u8> {
+pub(super) fn text(n: usize, seed: u64) -> Vec<u8> {
     let words: [&[u8]; 8] =
         [b"frame ", b"block ", b"literal ", b"match\n", b"offset ", b"the ", b"a ", b"zstd "];
     let mut out = Vec::with_capacity(n + 8);
@@ -73,7 +60,7 @@ fn text(n: usize, seed: u64) -> Vec<u8> {
 }
 
 /// One generated input of `n` bytes of kind `kind`.
-fn input(kind: u8, n: usize, seed: u64) -> Vec<u8> {
+pub(super) fn input(kind: u8, n: usize, seed: u64) -> Vec<u8> {
     match kind % 6 {
         0 => alloc::vec![(seed & 0xff) as u8; n],
         1 => noise(n, seed),
@@ -240,18 +227,15 @@ fn huffman_codes_deeper_than_11_bits_are_limited() {
 
 /// The path a clevel switched to this encoder takes (`encode_own` at the clevel's zstd level):
 /// the frame decodes through the chunk's zstd state; one byte less room is "does not fit" (0);
-/// levels 11 and above (btlazy2 and stronger at this size) are left to `rusty_zstd` (`None`).
+/// every level is this encoder's (btlazy2 to btultra2 included).
 #[test]
 fn clevels_frames_fit_the_chunk_path() {
     let data = input(4, 50_000, 1);
     for clevel in 1..=9u8 {
         let level = super::levels::setting(clevel).level;
         let mut out = alloc::vec![0u8; data.len()];
-        let Some(n) = super::encode_own(level, &data, &mut out) else {
-            assert!(level >= 11, "level {level} is this encoder's");
-            continue;
-        };
-        assert!(level < 11 && n > 0 && n < data.len() / 2, "level {level}: {n} bytes");
+        let n = super::encode_own(level, &data, &mut out).expect("every level is this encoder's");
+        assert!(n > 0 && n < data.len() / 2, "level {level}: {n} bytes");
         let mut back = alloc::vec![0u8; data.len()];
         assert_eq!(crate::codec::zstd::ZstdState::new().decode(&out[..n], &mut back), Ok(data.len()));
         assert!(back == data);

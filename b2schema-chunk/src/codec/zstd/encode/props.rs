@@ -115,3 +115,17 @@ fn picked_block_sizes_never_cost_on_short_planes() {
     assert!(n > 0 && n <= largest, "{n} bytes, {largest} with 128 KiB blocks");
     assert!(decoded(&out[..largest], input.len()) == input);
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+
+    /// This crate's own encoder at the levels of the binary tree and the optimal parsers (10 to
+    /// 22), on any mixture: libzstd and this crate's decoder both give the input back.
+    #[test]
+    fn own_strong_levels_decode_through_libzstd(input in stream(), level in 10i32..=22) {
+        let frame = super::frame::compress(level, &input, &[], 0).expect("every level is the encoder's");
+        let back = zstd::bulk::decompress(&frame, input.len()).expect("libzstd decodes the frame");
+        prop_assert!(back == input, "libzstd: level {level}, {} bytes", input.len());
+        prop_assert!(decoded(&frame, input.len()) == input, "ours: level {level}");
+    }
+}

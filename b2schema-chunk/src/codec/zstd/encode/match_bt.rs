@@ -1,0 +1,261 @@
+//! libzstd's binary tree match finder (zstd_opt.c of 1.5.7: `ZSTD_insertBt1`,
+//! `ZSTD_updateTree`, `ZSTD_insertBtAndGetAllMatches` and its 3-byte hash): each position is a
+//! node of a tree of the earlier positions of the same hash, sorted by the bytes that follow
+//! them, the most recent at the root. Searching a position walks down from the root, inserting
+//! the position as it goes, and meets every candidate longer than all those before it.
+//!
+//! The optimal parsers ([`super::opt`]) take every such match (with the repeat offsets first).
+//! btlazy2 runs libzstd's deferred-update variant ([`super::match_dubt`]).
+//!
+//! The tables hold positions plus the frame's base, as the other finders' ([`Window::stamp`]):
+//! an entry minus the base that is not below the searched position is stale or empty, never a
+//! candidate. Every position read is checked against the window or is below the searched one.
+
+use super::match_fast::Window;
+use super::matching::{EMPTY, count, hash, hash_n, read32};
+
+/// libzstd's `ZSTD_OPT_NUM`: the optimal parser's horizon; a match longer ends a search.
+pub(crate) const OPT_NUM: usize = 1 << 12;
+
+/// The largest 3-byte hash table (libzstd's `ZSTD_HASHLOG3_MAX`).
+pub(crate) const HASH_LOG3_MAX: u32 = 17;
+
+/// One match found: its length and offset base (1 to 3 repeat codes, otherwise offset + 3).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Cand {
+    pub(crate) len: u32,
+    pub(crate) off: u32,
+}
+
+/// The tree's tables and state over one frame.
+pub(crate) struct Tree<'t> {
+    /// The most recent position of each hash (the roots).
+    pub(crate) hash: &'t mut [u32],
+    /// Two children per position: `2 * (pos & bt_mask)` the smaller, `+ 1` the larger.
+    pub(crate) bt: &'t mut [u32],
+    /// The 3-byte hash's most recent positions (minimum match 3 only; empty otherwise).
+    pub(crate) hash3: &'t mut [u32],
+    pub(crate) hash_log: u32,
+    pub(crate) hash_log3: u32,
+    pub(crate) bt_mask: usize,
+    /// Nodes visited at most per search (`1 << searchLog`).
+    pub(crate) compares: u32,
+    /// The hashed length (3 to 6).
+    pub(crate) mls: u32,
+    /// The longest match that ends a search early (`min(targetLength, OPT_NUM - 1)`).
+    pub(crate) sufficient: usize,
+    pub(crate) base: u32,
+    /// The next position to insert, and the 3-byte hash's.
+    pub(crate) next: usize,
+    pub(crate) next3: usize,
+}
+
+/// The table sizes of a tree: its hash table, its tree (two entries per position of the
+/// `2^(chainLog-1)` it keeps) and its 3-byte hash table.
+pub(crate) fn sizes(hash_log: u32, chain_log: u32, min_match: u32, window_log: u32) -> (usize, usize, usize) {
+    let log3 = if min_match == 3 { HASH_LOG3_MAX.min(window_log) } else { 0 };
+    (1 << hash_log, 1 << chain_log, if log3 > 0 { 1 << log3 } else { 0 })
+}
+
+/// What a tree walk does with each candidate longer than every one before it.
+trait Sink {
+    /// Candidate of `len` bytes at distance `dist`; `best` is the length to beat (updated by
+    /// the sink). Returns whether the walk stops here.
+    fn longer(&mut self, len: usize, dist: usize, best: &mut usize) -> bool;
+}
+
+/// The optimal parsers' sink: every longer match, in order.
+struct All<'m> {
+    out: &'m mut alloc::vec::Vec<Cand>,
+    end_reached: usize,
+}
+
+impl Sink for All<'_> {
+    #[inline(always)]
+    fn longer(&mut self, len: usize, dist: usize, best: &mut usize) -> bool {
+        *best = len;
+        self.out.push(Cand { len: len as u32, off: dist as u32 + 3 });
+        len > OPT_NUM || len >= self.end_reached
+    }
+}
+
+/// The tree's update: the longest length met, nothing kept.
+struct Insert;
+
+impl Sink for Insert {
+    #[inline(always)]
+    fn longer(&mut self, len: usize, _: usize, best: &mut usize) -> bool {
+        *best = len;
+        false
+    }
+}
+
+impl Tree<'_> {
+    #[inline(always)]
+    fn stamp(&self, pos: usize) -> u32 {
+        (pos as u32).wrapping_add(self.base)
+    }
+
+    #[inline(always)]
+    fn pos(&self, v: u32) -> usize {
+        v.wrapping_sub(self.base) as usize
+    }
+
+    /// Inserts `ip` into the tree (`ZSTD_insertBt1`), comparing up to `end`, candidates from
+    /// `low`; returns how many positions the caller may skip (past a long repetition).
+    fn insert(&mut self, s: &[u8], ip: usize, end: usize, low: usize) -> usize {
+        let (best, match_end) = self.descend(s, ip, end, low, 8, &mut Insert);
+        let positions = if best > 384 { (best - 384).min(192) } else { 0 };
+        positions.max(match_end - (ip + 8))
+    }
+
+    /// Walks the tree from the root of `ip`'s hash, inserting `ip`: at most `compares` nodes,
+    /// from `low`, bytes compared up to `end`; `sink` takes each candidate longer than `best`.
+    /// Returns the best length and the farthest end of a match met (at least `ip + 9`). The
+    /// fields in locals: behind `&mut self` they would be reloaded after every store.
+    #[inline(always)]
+    fn descend<S: Sink>(
+        &mut self,
+        s: &[u8],
+        ip: usize,
+        end: usize,
+        low: usize,
+        mut best: usize,
+        sink: &mut S,
+    ) -> (usize, usize) {
+        let (mask, base) = (self.bt_mask, self.base);
+        let pos = |v: u32| v.wrapping_sub(base) as usize;
+        let stamp = |p: usize| (p as u32).wrapping_add(base);
+        let bt_low = ip.saturating_sub(mask);
+        let h = hash(s, ip, self.hash_log, self.mls);
+        let mut m = pos(self.hash[h]);
+        self.hash[h] = stamp(ip);
+        let bt = &mut *self.bt;
+        let mut smaller = 2 * (ip & mask);
+        let mut larger = smaller + 1;
+        let (mut common_s, mut common_l) = (0usize, 0usize);
+        let mut match_end = ip + 9;
+        let mut compares = self.compares;
+        while compares > 0 && m >= low && m < ip {
+            let next = 2 * (m & mask);
+            let mut len = common_s.min(common_l);
+            // The tree's order: every node below one met holds its common prefix with `ip`.
+            debug_assert!(s[m..m + len] == s[ip..ip + len], "tree out of order at {m} for {ip}");
+            len += count(s, ip + len, m + len, end);
+            if len > best {
+                if len > match_end - m {
+                    match_end = m + len;
+                }
+                if sink.longer(len, ip - m, &mut best) {
+                    break;
+                }
+            }
+            if ip + len >= end {
+                break;
+            }
+            if s[m + len] < s[ip + len] {
+                bt[smaller] = stamp(m);
+                common_s = len;
+                if m <= bt_low {
+                    smaller = usize::MAX;
+                    break;
+                }
+                smaller = next + 1;
+                m = pos(bt[next + 1]);
+            } else {
+                bt[larger] = stamp(m);
+                common_l = len;
+                if m <= bt_low {
+                    larger = usize::MAX;
+                    break;
+                }
+                larger = next;
+                m = pos(bt[next]);
+            }
+            compares -= 1;
+        }
+        // The two open branches end here.
+        for at in [smaller, larger] {
+            if let Some(e) = bt.get_mut(at) {
+                *e = EMPTY;
+            }
+        }
+        (best, match_end)
+    }
+
+    /// Inserts every position from the next one up to `ip` (excluded), comparing up to `end`
+    /// (`ZSTD_updateTree`).
+    fn update(&mut self, w: &Window<'_>, ip: usize, end: usize) {
+        let low = w.low.max(ip.saturating_sub(w.max_dist));
+        let mut at = self.next;
+        while at < ip {
+            at += self.insert(w.src, at, end, low);
+        }
+        self.next = ip;
+    }
+
+    /// Every match at `ip` longer than the one before it, shortest first, into `out` (cleared):
+    /// the repeat offsets `rep` first (rep code 0 left out after a literal length of 0, and
+    /// `rep[0] - 1` added then), then the 3-byte hash's candidate when nothing of 3 bytes was
+    /// found, then the tree's; none shorter than `min_match`. Nothing at a position a long
+    /// repetition skipped (`ZSTD_btGetAllMatches`).
+    pub(crate) fn all_matches(
+        &mut self,
+        w: &Window<'_>,
+        ip: usize,
+        rep: &[u32; 3],
+        ll0: bool,
+        min_match: usize,
+        out: &mut alloc::vec::Vec<Cand>,
+    ) {
+        out.clear();
+        if ip < self.next {
+            return;
+        }
+        let s = w.src;
+        let end = w.end;
+        self.update(w, ip, end);
+        let low = w.low.max(ip.saturating_sub(w.max_dist));
+        let mut best = min_match - 1;
+        let ll0 = usize::from(ll0);
+        let read_min = |at: usize| if min_match == 3 { read32(s, at) & 0xFF_FFFF } else { read32(s, at) };
+        for code in ll0..3 + ll0 {
+            let off = if code == 3 { rep[0].wrapping_sub(1) } else { rep[code] } as usize;
+            if off.wrapping_sub(1) < ip - w.low && ip - off >= low && read_min(ip) == read_min(ip - off) {
+                let len = count(s, ip + min_match, ip + min_match - off, end) + min_match;
+                if len > best {
+                    best = len;
+                    out.push(Cand { len: len as u32, off: (code - ll0 + 1) as u32 });
+                    if len > self.sufficient || ip + len == end {
+                        return;
+                    }
+                }
+            }
+        }
+        if self.hash_log3 > 0 && best < 3 {
+            let log3 = self.hash_log3;
+            let mut at = self.next3;
+            while at < ip {
+                let h = hash_n::<3>(s, at, log3);
+                self.hash3[h] = self.stamp(at);
+                at += 1;
+            }
+            self.next3 = ip;
+            let m = self.pos(self.hash3[hash_n::<3>(s, ip, log3)]);
+            if m >= low.max(1) && m < ip && ip - m < 1 << 18 {
+                let len = count(s, ip, m, end);
+                if len >= 3 {
+                    best = len;
+                    out.push(Cand { len: len as u32, off: (ip - m) as u32 + 3 });
+                    if len > self.sufficient || ip + len == end {
+                        self.next = ip + 1;
+                        return;
+                    }
+                }
+            }
+        }
+        let mut sink = All { out, end_reached: end - ip };
+        let (_, match_end) = self.descend(s, ip, end, low, best, &mut sink);
+        self.next = match_end - 8;
+    }
+}
