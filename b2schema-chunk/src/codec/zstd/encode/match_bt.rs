@@ -50,6 +50,79 @@ pub(crate) struct Tree<'t> {
     pub(crate) next3: usize,
 }
 
+/// The two open branches of a walk down a binary tree from a position (libzstd's `smallerPtr`
+/// and `largerPtr` with `commonLengthSmaller` and `commonLengthLarger`): the slots where the next
+/// node smaller and larger than the position is linked, and the prefix the nodes below each share
+/// with it. A local of each walk, so that its fields stay in registers.
+pub(super) struct Branches {
+    smaller: usize,
+    larger: usize,
+    common_s: usize,
+    common_l: usize,
+}
+
+impl Branches {
+    /// The walk of the position `cur`, whose node is at `2 * (cur & mask)`.
+    #[inline(always)]
+    pub(super) fn of(cur: usize, mask: usize) -> Self {
+        let smaller = 2 * (cur & mask);
+        Branches { smaller, larger: smaller + 1, common_s: 0, common_l: 0 }
+    }
+
+    /// The prefix every node still below holds in common with the position.
+    #[inline(always)]
+    pub(super) fn common(&self) -> usize {
+        self.common_s.min(self.common_l)
+    }
+
+    /// Links the node `m` (stamped `stamp`; its children at `next` and `next + 1`), whose first
+    /// `len` bytes are the position's, on the side `smaller` says, and goes down the other way:
+    /// the next node's stamp, or `None` when `m` is at the tree's low end `bt_low` (the branch
+    /// is cut there).
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn step(
+        &mut self,
+        bt: &mut [u32],
+        m: usize,
+        stamp: u32,
+        next: usize,
+        len: usize,
+        smaller: bool,
+        bt_low: usize,
+    ) -> Option<u32> {
+        if smaller {
+            bt[self.smaller] = stamp;
+            self.common_s = len;
+            if m <= bt_low {
+                self.smaller = usize::MAX;
+                return None;
+            }
+            self.smaller = next + 1;
+            Some(bt[next + 1])
+        } else {
+            bt[self.larger] = stamp;
+            self.common_l = len;
+            if m <= bt_low {
+                self.larger = usize::MAX;
+                return None;
+            }
+            self.larger = next;
+            Some(bt[next])
+        }
+    }
+
+    /// Ends the two open branches (a branch cut at the low end has none).
+    #[inline(always)]
+    pub(super) fn close(self, bt: &mut [u32], empty: u32) {
+        for at in [self.smaller, self.larger] {
+            if let Some(e) = bt.get_mut(at) {
+                *e = empty;
+            }
+        }
+    }
+}
+
 /// The table sizes of a tree: its hash table, its tree (two entries per position of the
 /// `2^(chainLog-1)` it keeps) and its 3-byte hash table.
 pub(crate) fn sizes(hash_log: u32, chain_log: u32, min_match: u32, window_log: u32) -> (usize, usize, usize) {
@@ -131,14 +204,12 @@ impl Tree<'_> {
         let mut m = pos(self.hash[h]);
         self.hash[h] = stamp(ip);
         let bt = &mut *self.bt;
-        let mut smaller = 2 * (ip & mask);
-        let mut larger = smaller + 1;
-        let (mut common_s, mut common_l) = (0usize, 0usize);
+        let mut branches = Branches::of(ip, mask);
         let mut match_end = ip + 9;
         let mut compares = self.compares;
         while compares > 0 && m >= low && m < ip {
             let next = 2 * (m & mask);
-            let mut len = common_s.min(common_l);
+            let mut len = branches.common();
             // The tree's order: every node below one met holds its common prefix with `ip`.
             debug_assert!(s[m..m + len] == s[ip..ip + len], "tree out of order at {m} for {ip}");
             len += count(s, ip + len, m + len, end);
@@ -153,33 +224,13 @@ impl Tree<'_> {
             if ip + len >= end {
                 break;
             }
-            if s[m + len] < s[ip + len] {
-                bt[smaller] = stamp(m);
-                common_s = len;
-                if m <= bt_low {
-                    smaller = usize::MAX;
-                    break;
-                }
-                smaller = next + 1;
-                m = pos(bt[next + 1]);
-            } else {
-                bt[larger] = stamp(m);
-                common_l = len;
-                if m <= bt_low {
-                    larger = usize::MAX;
-                    break;
-                }
-                larger = next;
-                m = pos(bt[next]);
-            }
+            let Some(v) = branches.step(bt, m, stamp(m), next, len, s[m + len] < s[ip + len], bt_low) else {
+                break;
+            };
+            m = pos(v);
             compares -= 1;
         }
-        // The two open branches end here.
-        for at in [smaller, larger] {
-            if let Some(e) = bt.get_mut(at) {
-                *e = EMPTY;
-            }
-        }
+        branches.close(bt, EMPTY);
         (best, match_end)
     }
 

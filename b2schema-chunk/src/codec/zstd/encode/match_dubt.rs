@@ -11,6 +11,7 @@
 //! below the searched position is never a candidate.
 
 use super::fse::highbit;
+use super::match_bt::Branches;
 use super::match_fast::Window;
 use super::match_lazy::Search;
 use super::matching::{EMPTY, count, hash};
@@ -35,16 +36,6 @@ pub(crate) struct Dubt<'t> {
     pub(crate) base: u32,
     /// The next position to put in the chain.
     pub(crate) next: usize,
-}
-
-/// Ends the two open branches of a walk (`usize::MAX`: a branch cut at the tree's low end).
-#[inline(always)]
-fn close(bt: &mut [u32], smaller: usize, larger: usize) {
-    for at in [smaller, larger] {
-        if let Some(e) = bt.get_mut(at) {
-            *e = EMPTY;
-        }
-    }
 }
 
 impl Dubt<'_> {
@@ -79,41 +70,26 @@ impl Dubt<'_> {
         let pos = |v: u32| v.wrapping_sub(base) as usize;
         let stamp = |p: usize| (p as u32).wrapping_add(base);
         let bt = &mut *self.bt;
-        let mut smaller = 2 * (cur & mask);
-        let mut larger = smaller + 1;
-        let mut m = pos(bt[smaller]);
+        let mut branches = Branches::of(cur, mask);
+        // The next sorted candidate is in the position's first entry (its second held the
+        // unsorted chain, already taken).
+        let mut m = pos(bt[2 * (cur & mask)]);
         let low = w.low.max(cur.saturating_sub(w.max_dist));
-        let (mut common_s, mut common_l) = (0usize, 0usize);
         while compares > 0 && m > low && m < cur {
             let next = 2 * (m & mask);
-            let mut len = common_s.min(common_l);
+            let mut len = branches.common();
             debug_assert!(s[m..m + len] == s[cur..cur + len], "tree out of order at {m} for {cur}");
             len += count(s, cur + len, m + len, end);
             if cur + len >= end {
                 break;
             }
-            if s[m + len] < s[cur + len] {
-                bt[smaller] = stamp(m);
-                common_s = len;
-                if m <= bt_low {
-                    smaller = usize::MAX;
-                    break;
-                }
-                smaller = next + 1;
-                m = pos(bt[next + 1]);
-            } else {
-                bt[larger] = stamp(m);
-                common_l = len;
-                if m <= bt_low {
-                    larger = usize::MAX;
-                    break;
-                }
-                larger = next;
-                m = pos(bt[next]);
-            }
+            let Some(v) = branches.step(bt, m, stamp(m), next, len, s[m + len] < s[cur + len], bt_low) else {
+                break;
+            };
+            m = pos(v);
             compares -= 1;
         }
-        close(bt, smaller, larger);
+        branches.close(bt, EMPTY);
     }
 }
 
@@ -165,9 +141,7 @@ impl Search for Dubt<'_> {
         let mut m = pos(self.hash[h]);
         self.hash[h] = stamp(ip);
         let bt = &mut *self.bt;
-        let mut smaller = 2 * (ip & mask);
-        let mut larger = smaller + 1;
-        let (mut common_s, mut common_l) = (0usize, 0usize);
+        let mut branches = Branches::of(ip, mask);
         let mut match_end = ip + 9;
         let mut best = 0usize;
         // libzstd starts from an offset base of 999 999 999 (its highest bit 29).
@@ -175,7 +149,7 @@ impl Search for Dubt<'_> {
         let mut compares = self.compares;
         while compares > 0 && m > low && m < ip {
             let next = 2 * (m & mask);
-            let mut len = common_s.min(common_l);
+            let mut len = branches.common();
             debug_assert!(s[m..m + len] == s[ip..ip + len], "tree out of order at {m} for {ip}");
             len += count(s, ip + len, m + len, end);
             if len > best {
@@ -191,28 +165,13 @@ impl Search for Dubt<'_> {
             if ip + len >= end {
                 break;
             }
-            if s[m + len] < s[ip + len] {
-                bt[smaller] = stamp(m);
-                common_s = len;
-                if m <= bt_low {
-                    smaller = usize::MAX;
-                    break;
-                }
-                smaller = next + 1;
-                m = pos(bt[next + 1]);
-            } else {
-                bt[larger] = stamp(m);
-                common_l = len;
-                if m <= bt_low {
-                    larger = usize::MAX;
-                    break;
-                }
-                larger = next;
-                m = pos(bt[next]);
-            }
+            let Some(v) = branches.step(bt, m, stamp(m), next, len, s[m + len] < s[ip + len], bt_low) else {
+                break;
+            };
+            m = pos(v);
             compares -= 1;
         }
-        close(bt, smaller, larger);
+        branches.close(bt, EMPTY);
         self.next = match_end - 8;
         if best < 4 || off == 999_999_999 { (0, 0) } else { (best, off) }
     }
