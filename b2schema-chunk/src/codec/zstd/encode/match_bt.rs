@@ -12,7 +12,7 @@
 //! candidate. Every position read is checked against the window or is below the searched one.
 
 use super::match_fast::Window;
-use super::matching::{EMPTY, count, hash, hash_n, read32};
+use super::matching::{EMPTY, count, hash, hash_n, read32, stamp, unstamp};
 
 /// libzstd's `ZSTD_OPT_NUM`: the optimal parser's horizon; a match longer ends a search.
 pub(crate) const OPT_NUM: usize = 1 << 12;
@@ -166,12 +166,12 @@ impl Sink for Insert {
 impl Tree<'_> {
     #[inline(always)]
     fn stamp(&self, pos: usize) -> u32 {
-        (pos as u32).wrapping_add(self.base)
+        stamp(pos, self.base)
     }
 
     #[inline(always)]
     fn pos(&self, v: u32) -> usize {
-        v.wrapping_sub(self.base) as usize
+        unstamp(v, self.base)
     }
 
     /// Inserts `ip` into the tree (`ZSTD_insertBt1`), comparing up to `end`, candidates from
@@ -197,8 +197,8 @@ impl Tree<'_> {
         sink: &mut S,
     ) -> (usize, usize) {
         let (mask, base) = (self.bt_mask, self.base);
-        let pos = |v: u32| v.wrapping_sub(base) as usize;
-        let stamp = |p: usize| (p as u32).wrapping_add(base);
+        let pos = |v: u32| unstamp(v, base);
+        let stamp = |p: usize| stamp(p, base);
         let bt_low = ip.saturating_sub(mask);
         let h = hash(s, ip, self.hash_log, self.mls);
         let mut m = pos(self.hash[h]);

@@ -14,7 +14,7 @@ use super::fse::highbit;
 use super::match_bt::Branches;
 use super::match_fast::Window;
 use super::match_lazy::Search;
-use super::matching::{EMPTY, count, hash};
+use super::matching::{EMPTY, count, hash, stamp, unstamp};
 
 /// The mark of a position in the chain, not yet in the tree (libzstd's
 /// `ZSTD_DUBT_UNSORTED_MARK`).
@@ -41,12 +41,12 @@ pub(crate) struct Dubt<'t> {
 impl Dubt<'_> {
     #[inline(always)]
     fn stamp(&self, pos: usize) -> u32 {
-        (pos as u32).wrapping_add(self.base)
+        stamp(pos, self.base)
     }
 
     #[inline(always)]
     fn pos(&self, v: u32) -> usize {
-        v.wrapping_sub(self.base) as usize
+        unstamp(v, self.base)
     }
 
     /// Chains every position from the next one up to `ip` (excluded), unsorted.
@@ -67,8 +67,8 @@ impl Dubt<'_> {
     fn sort(&mut self, w: &Window<'_>, cur: usize, end: usize, mut compares: u32, bt_low: usize) {
         let s = w.src;
         let (mask, base) = (self.bt_mask, self.base);
-        let pos = |v: u32| v.wrapping_sub(base) as usize;
-        let stamp = |p: usize| (p as u32).wrapping_add(base);
+        let pos = |v: u32| unstamp(v, base);
+        let stamp = |p: usize| stamp(p, base);
         let bt = &mut *self.bt;
         let mut branches = Branches::of(cur, mask);
         // The next sorted candidate is in the position's first entry (its second held the
@@ -136,8 +136,8 @@ impl Search for Dubt<'_> {
         // The search, inserting `ip` (the fields in locals: behind `&mut self` they would be
         // reloaded after every store).
         let base = self.base;
-        let pos = |v: u32| v.wrapping_sub(base) as usize;
-        let stamp = |p: usize| (p as u32).wrapping_add(base);
+        let pos = |v: u32| unstamp(v, base);
+        let stamp = |p: usize| stamp(p, base);
         let mut m = pos(self.hash[h]);
         self.hash[h] = stamp(ip);
         let bt = &mut *self.bt;

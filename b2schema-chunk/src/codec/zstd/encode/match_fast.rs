@@ -30,7 +30,7 @@ impl Window<'_> {
     /// `base + src.len()` below `2^31`), and never pass [`Cands::in_prefix`] nor the chain's bounds.
     #[inline(always)]
     pub(crate) fn stamp(&self, pos: usize) -> u32 {
-        (pos as u32).wrapping_add(self.base)
+        super::matching::stamp(pos, self.base)
     }
 
     /// The first position searched: one past the start of the frame's data.
@@ -116,7 +116,7 @@ impl Cands {
     /// The position of a table entry [`Cands::in_prefix`] accepted.
     #[inline(always)]
     pub(crate) fn pos(&self, v: u32) -> usize {
-        v.wrapping_sub(self.base) as usize
+        super::matching::unstamp(v, self.base)
     }
 }
 

@@ -7,6 +7,19 @@ pub(crate) const EMPTY: u32 = u32::MAX;
 /// Bytes a finder may read past a position it hashes (libzstd's `HASH_READ_SIZE`).
 pub(crate) const READ: usize = 8;
 
+/// A position as the tables hold it: offset by the frame's `base` (see
+/// [`super::match_fast::Window::stamp`] for why the base keeps older frames' entries out).
+#[inline(always)]
+pub(crate) fn stamp(pos: usize, base: u32) -> u32 {
+    (pos as u32).wrapping_add(base)
+}
+
+/// The position of a table entry made by [`stamp`] with the same `base`.
+#[inline(always)]
+pub(crate) fn unstamp(v: u32, base: u32) -> usize {
+    v.wrapping_sub(base) as usize
+}
+
 /// The 4 bytes at `at` (0 past the end). Every position an encoder reads is below `2^32` (a
 /// frame's source is shorter, [`super::frame::compress_with`]): cut to 32 bits, `at + 4` cannot
 /// wrap, so that the read costs one compare, not two.
