@@ -3,13 +3,16 @@
 //!
 //!     [ZSTD_OWN_DATA=NAME_PREFIX] cargo bench -p b2schema-chunk --bench zstd_own [-- LEVEL ...]
 //!
-//! Datasets (generated, 4 MiB each): smooth float64 byte-shuffled, int32 and int64 counters
-//! shuffled, text, random bytes; cut into 8 and 32 KiB streams (split blocks) and 256 KiB
-//! streams (whole blocks). Prints per level and dataset the size ratio ours / libzstd (a frame not
+//! Datasets (generated, 4 MiB each): smooth float64 byte-shuffled, normal float64 rounded to 3
+//! decimals byte-shuffled (`scripts/bench_pack.py`'s default field), int32 and int64 counters
+//! shuffled, text, random bytes; cut into 8 and 32 KiB streams (split blocks: runs of one byte
+//! plane, from the whole dataset shuffled) and 256 KiB, 512 KiB and 1 MiB streams (whole
+//! blocks, each shuffled on its own as Blosc does: its byte planes end to end; c-blosc2's blocks
+//! for its clevels 5 to 9 and `pack`'s 512 KiB). `ZSTD_OWN_STREAMS=8,512` (KiB) runs only those. Prints per level and dataset the size ratio ours / libzstd (a frame not
 //! smaller than its stream counts as stored raw) and the speed ratio ours / libzstd (the
 //! wall time, the best of three runs of at least 0.2 s each, alternated; other processes share the CPU).
 //!
-//! With `ZSTD_OWN_ONLY=ours|libzstd|rusty` it runs only that encoder, `ZSTD_OWN_PASSES` passes
+//! With `ZSTD_OWN_ONLY=ours|libzstd` it runs only that encoder, `ZSTD_OWN_PASSES` passes
 //! (default 5) over each dataset and stream size at each level given, and prints nothing: for
 //! `perf stat -e cycles:u`, whose cycle counts the other processes on the CPU move far less than
 //! the wall time.
@@ -27,7 +30,7 @@ fn shuffle(data: &[u8], ts: usize) -> Vec<u8> {
     out
 }
 
-fn datasets() -> Vec<(&'static str, Vec<u8>)> {
+fn datasets() -> Vec<(&'static str, Vec<u8>, usize)> {
     const N: usize = 4 << 20;
     let mut x = 0x9E37_79B9_7F4A_7C15u64;
     let mut rnd = move || {
@@ -51,45 +54,56 @@ fn datasets() -> Vec<(&'static str, Vec<u8>)> {
     }
     text.truncate(N);
     let random: Vec<u8> = (0..N / 8).flat_map(|_| rnd().to_le_bytes()).collect();
+    // Box-Muller over the same generator: numpy's `np.round(rng.normal(...), 3)` in law.
+    let unit = |x: u64| ((x >> 11) as f64 + 0.5) / (1u64 << 53) as f64;
+    let normal: Vec<u8> = (0..N / 8)
+        .flat_map(|_| {
+            let (u, v) = (unit(rnd()), unit(rnd()));
+            let z = (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos();
+            ((z * 1e3).round() / 1e3).to_le_bytes()
+        })
+        .collect();
     vec![
-        ("float64 smooth", shuffle(&smooth, 8)),
-        ("int32 counter", shuffle(&c32, 4)),
-        ("int64 counter", shuffle(&c64, 8)),
-        ("text", text),
-        ("random", random),
+        ("float64 smooth", smooth, 8),
+        ("float64 normal", normal, 8),
+        ("int32 counter", c32, 4),
+        ("int64 counter", c64, 8),
+        ("text", text, 1),
+        ("random", random, 1),
     ]
 }
 
 fn main() {
     let args: Vec<i32> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
     let levels = if args.is_empty() { vec![1, 3, 5, 7, 9, 11, 13, 15, 17, 22] } else { args };
-    println!(
-        "level\tdataset\tstream\tsize ours/libzstd\tspeed ours/libzstd\tours MB/s\tlibzstd MB/s\trusty_zstd MB/s\tsize rusty/libzstd"
-    );
+    println!("level\tdataset\tstream\tsize ours/libzstd\tspeed ours/libzstd\tours MB/s\tlibzstd MB/s");
+    let stream_sizes: Vec<usize> = match std::env::var("ZSTD_OWN_STREAMS") {
+        Ok(v) => v.split(',').map(|k| k.trim().parse::<usize>().expect("KiB") << 10).collect(),
+        Err(_) => vec![8 << 10, 32 << 10, 256 << 10, 512 << 10, 1 << 20],
+    };
     let only = std::env::var("ZSTD_OWN_DATA").ok();
     if let Ok(who) = std::env::var("ZSTD_OWN_ONLY") {
         let passes: usize = std::env::var("ZSTD_OWN_PASSES").ok().and_then(|p| p.parse().ok()).unwrap_or(5);
         let mut cctx = std::collections::HashMap::new();
-        for (name, data) in datasets() {
+        for (name, raw, ts) in datasets() {
             if only.as_deref().is_some_and(|o| !name.starts_with(o)) {
                 continue;
             }
-            for stream in [8 << 10, 32 << 10, 256 << 10] {
+            for &stream in &stream_sizes {
                 for &level in &levels {
-                    // The streams whose level is not the own encoder's are left out for all three.
-                    if b2schema_chunk::__zstd_own_frame(level, &data[..stream]).is_none() {
+                    // The streams whose level is not the own encoder's are left out for both.
+                    if b2schema_chunk::__zstd_own_frame(level, &raw[..stream]).is_none() {
                         continue;
                     }
                     for _ in 0..passes {
-                        for s in data.chunks(stream) {
+                        for s in &cut(&raw, ts, stream) {
                             std::hint::black_box(match who.as_str() {
                                 "ours" => b2schema_chunk::__zstd_own_frame(level, s),
-                                "libzstd" => cctx
+                                _ => cctx
                                     .entry(level)
                                     .or_insert_with(|| zstd::bulk::Compressor::new(level).expect("a context"))
                                     .compress(s)
                                     .ok(),
-                                _ => rusty(level, s),
                             });
                         }
                     }
@@ -98,12 +112,13 @@ fn main() {
         }
         return;
     }
-    for (name, data) in datasets() {
+    for (name, raw, ts) in datasets() {
         if only.as_deref().is_some_and(|o| !name.starts_with(o)) {
             continue;
         }
-        for stream in [8 << 10, 32 << 10, 256 << 10] {
-            let streams: Vec<&[u8]> = data.chunks(stream).collect();
+        for &stream in &stream_sizes {
+            let cut = cut(&raw, ts, stream);
+            let streams: Vec<&[u8]> = cut.iter().map(Vec::as_slice).collect();
             for &level in &levels {
                 let Some(ours) = size(&streams, |s| b2schema_chunk::__zstd_own_frame(level, s)) else {
                     println!("{level}\t{name}\t{stream}\t(not ours)");
@@ -111,35 +126,33 @@ fn main() {
                 };
                 let mut cctx = zstd::bulk::Compressor::new(level).expect("a context");
                 let theirs = size(&streams, |s| cctx.compress(s).ok()).expect("libzstd");
-                let rusty_size = size(&streams, |s| rusty(level, s)).expect("rusty_zstd");
-                let (mut t_ours, mut t_theirs, mut t_rusty) = (f64::MAX, f64::MAX, f64::MAX);
+                let (mut t_ours, mut t_theirs) = (f64::MAX, f64::MAX);
                 for _ in 0..3 {
                     t_ours = t_ours.min(time(&streams, |s| b2schema_chunk::__zstd_own_frame(level, s)));
                     t_theirs = t_theirs.min(time(&streams, |s| cctx.compress(s).ok()));
-                    t_rusty = t_rusty.min(time(&streams, |s| rusty(level, s)));
                 }
-                let mb = |t: f64| data.len() as f64 / t / 1e6;
+                let mb = |t: f64| raw.len() as f64 / t / 1e6;
                 println!(
-                    "{level}\t{name}\t{stream}\t{:.4}\t{:.2}\t{:.0}\t{:.0}\t{:.0}\t{:.4}",
+                    "{level}\t{name}\t{stream}\t{:.4}\t{:.2}\t{:.0}\t{:.0}",
                     ours as f64 / theirs as f64,
                     t_theirs / t_ours,
                     mb(t_ours),
                     mb(t_theirs),
-                    mb(t_rusty),
-                    rusty_size as f64 / theirs as f64
                 );
             }
         }
     }
 }
 
-/// `rusty_zstd` at `level` as the crate ran it before its own encoder (the lazy finders' skip
-/// of 8 at levels 5 to 9, `src/codec/zstd/encode/levels.rs`; 12 above).
-fn rusty(level: i32, s: &[u8]) -> Option<Vec<u8>> {
-    rusty_zstd::set_lazy_accel_arm(if (5..=9).contains(&level) { 8 } else { 12 });
-    let p = rusty_zstd::compression_params(level, Some(s.len() as u64)).ok()?;
-    rusty_zstd::compress_with_advanced(s, p, false, None, &[], false, rusty_zstd::AdvancedOptions::default())
-        .ok()
+/// `data` (items of `ts` bytes) as a Blosc chunk's streams of `stream` bytes: up to 32 KiB, runs
+/// of the whole dataset shuffled (split blocks, one byte plane each); above, blocks shuffled
+/// each on its own (whole blocks).
+fn cut(data: &[u8], ts: usize, stream: usize) -> Vec<Vec<u8>> {
+    if stream <= 32 << 10 {
+        shuffle(data, ts).chunks(stream).map(<[u8]>::to_vec).collect()
+    } else {
+        data.chunks(stream).map(|b| shuffle(b, ts)).collect()
+    }
 }
 
 fn size(streams: &[&[u8]], mut f: impl FnMut(&[u8]) -> Option<Vec<u8>>) -> Option<usize> {
