@@ -4,8 +4,8 @@
 # the dictionary maker `src/codec/dict.rs`), and says exactly which `unsafe` of a dependency does
 # execute on those bytes:
 #
-#   1. no decode-side source of b2schema-chunk names a compress-only crate (`rusty_zstd`,
-#      `zlib_rs`), test modules aside;
+#   1. no decode-side source of b2schema-chunk names a compress-only crate (`zlib_rs`),
+#      test modules aside;
 #   2. every crate of `cargo tree -p b2schema-chunk -e normal` that the decode side may use has
 #      `#![forbid(unsafe_code)]` at its root, or is listed: in ON_BYTES (its `unsafe` executes on
 #      bytes from a file, or on values computed from them: SIMD that computes over bounds our safe
@@ -22,7 +22,7 @@ tree=$(cargo tree -p b2schema-chunk -e normal --prefix none -f '{p}' | awk '{pri
 python3 - "$tree" <<'PY'
 import json, os, re, sys
 ROOT = os.getcwd()
-COMPRESS_ONLY = {"rusty_zstd", "zlib-rs"}
+COMPRESS_ONLY = {"zlib-rs"}
 # Crates whose `unsafe` executes on bytes from a file (or values computed from them): what runs,
 # why it parses nothing (no length, offset or count is read from the bytes, no branch on them but
 # the arithmetic's own), and the tests (`path::name` in b2schema-chunk) that hold it to a plain
@@ -126,7 +126,7 @@ for dirpath, _, files in os.walk(src):
         text = strip_tests(text)
         for n, line in enumerate(text.splitlines(), 1):
             code = line.split("//")[0]
-            if re.search(r"\b(rusty_zstd|zlib_rs)\b", code):
+            if re.search(r"\bzlib_rs\b", code):
                 bad.append(f"{os.path.relpath(os.path.join(dirpath, f), ROOT)}:{n}: decode-side code names a compressor crate: {line.strip()}")
 # 2. Every other dependency forbids unsafe code, or is listed.
 meta = json.load(open("/tmp/b2-decode-unsafe-meta.json"))

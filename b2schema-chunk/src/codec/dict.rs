@@ -13,11 +13,13 @@
 //! b2schema makes zstd dictionaries as c-blosc2 makes lz4 ones: the samples' first
 //! `min(n * s, max)` bytes as a raw-content zstd dictionary (no magic, no entropy tables,
 //! dictionary id 0), which libzstd's `ZSTD_createDDict` reads as well (python-blosc2
-//! decompresses these chunks: `tests/dict_python.rs`). `rusty_zstd` 0.4.1's trainer took
-//! 1.5 to 45 s on the 32 to 64 KB of samples of a 1 MiB chunk (release build), and refused some
-//! that libzstd's trains from; the raw samples compressed that chunk within 3 % of
-//! c-blosc2's trained dictionary (`BENCHMARKS.md`, "Dictionaries"). Level 1, the size limits
-//! and the sampling are c-blosc2's.
+//! decompresses these chunks: `tests/dict_python.rs`), each stream compressed by this crate's
+//! own encoder with the dictionary as its history. A trainer was measured and left out: the one
+//! of `rusty_zstd` 0.4.1 (the zstd encoder this crate used before its own) took 1.5 to 45 s on
+//! the 32 to 64 KB of samples of a 1 MiB chunk (release build), and refused some that libzstd's
+//! trains from; the raw samples compressed that chunk within 3 % of c-blosc2's trained
+//! dictionary (`BENCHMARKS.md`, "Dictionaries"). Level 1, the size limits and the sampling are
+//! c-blosc2's.
 //!
 //! lz4 and lz4hc dictionaries are c-blosc2's: the samples' first `min(n * s, max)` bytes (4
 //! of them replaced by the dictionary's size, as c-blosc2's buffer handling leaves them), and
@@ -49,14 +51,11 @@ const MIN_SAMPLES: usize = 8;
 /// The dictionary takes at most 1 / 20 of the chunk's bytes.
 const DICT_SHARE: usize = 20;
 
-/// A chunk's dictionary: the bytes stored in the chunk and the codec's form of them.
+/// A chunk's dictionary.
 pub(crate) struct Dict {
-    /// What the chunk stores after its bstarts table (without the size); lz4 streams take
-    /// these bytes as their history.
+    /// What the chunk stores after its bstarts table (without the size); the streams take
+    /// these bytes as their history (lz4, lz4hc, and zstd as a raw-content dictionary).
     pub(crate) bytes: Vec<u8>,
-    /// The zstd form (zstd chunks only).
-    #[cfg(feature = "zstd")]
-    pub(crate) zstd: Option<rusty_zstd::Dictionary>,
 }
 
 /// Checks that this build can compress `codec` with a dictionary.
@@ -89,7 +88,6 @@ pub(crate) fn sampling(nbytes: usize, nstreams: usize) -> Option<(usize, usize, 
 /// for a chunk of `nstreams` streams: the samples c-blosc2 would train from (zstd) or takes as
 /// they are (lz4, lz4hc), as raw content (see the module documentation); `None` when c-blosc2 would
 /// compress without one, or when the samples are one repeated byte.
-#[cfg_attr(not(feature = "zstd"), allow(unused_variables))]
 pub(crate) fn make(filtered: &[u8], nstreams: usize, nblocks: usize, codec: Codec) -> Option<Dict> {
     let (n, size, max) = sampling(filtered.len(), nstreams)?;
     let raw = filtered.get(..n.checked_mul(size)?.min(max))?;
@@ -99,24 +97,16 @@ pub(crate) fn make(filtered: &[u8], nstreams: usize, nblocks: usize, codec: Code
     if raw.windows(2).all(|w| w[0] == w[1]) {
         return None;
     }
+    // Never zstd bytes that a decoder would read as a trained dictionary (its magic first).
+    if codec == Codec::Zstd && raw.get(..4) == Some(&crate::codec::zstd::DICT_MAGIC.to_le_bytes()[..]) {
+        return None;
+    }
     let mut bytes = Vec::new();
     bytes.try_reserve_exact(raw.len()).ok()?;
     bytes.extend_from_slice(raw);
     if codec != Codec::Zstd {
         lz4_overwrite(&mut bytes, nblocks);
     }
-    #[cfg(feature = "zstd")]
-    {
-        if codec == Codec::Zstd {
-            // Never bytes that a decoder would read as a trained dictionary (its magic first).
-            if raw.get(..4) == Some(&rusty_zstd::MAGIC_DICTIONARY.to_le_bytes()[..]) {
-                return None;
-            }
-            return Some(Dict { zstd: Some(rusty_zstd::Dictionary::raw(bytes.clone())), bytes });
-        }
-        Some(Dict { zstd: None, bytes })
-    }
-    #[cfg(not(feature = "zstd"))]
     Some(Dict { bytes })
 }
 

@@ -1,14 +1,19 @@
 //! Zstandard (codec 5): this crate's own decoder ([`decode`]: RFC 8878, safe Rust only, every
 //! frame of a stream decoded straight into the block, skippable frames skipped, windows above
-//! 2^27 refused; dictionaries trained, with their id and tables, or raw content) and the encoder
-//! ([`encode`]: `rusty_zstd` at c-blosc2's levels; its input is the caller's own data, never
-//! untrusted bytes).
+//! 2^27 refused; dictionaries trained, with their id and tables, or raw content) and its own
+//! encoder ([`encode`]: safe Rust, libzstd 1.5.7's strategies and parameters at c-blosc2's
+//! levels; its input is the caller's own data).
 
 pub(crate) mod decode;
 pub(crate) mod encode;
 pub(crate) mod tables;
 
 use crate::error::{Error, Found};
+
+/// The zstd frame magic number (RFC 8878 §3.1.1), written by the encoder, checked by the decoder.
+pub(crate) const FRAME_MAGIC: u32 = 0xFD2F_B528;
+/// The magic number of a trained (formatted) zstd dictionary (RFC 8878 §5).
+pub(crate) const DICT_MAGIC: u32 = 0xEC30_A437;
 use decode::Decoder;
 
 /// The decoder of one chunk's zstd streams, kept from stream to stream (its tables and its

@@ -19,7 +19,7 @@ use super::sequences::Tables;
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 
-pub(crate) const MAGIC: u32 = 0xEC30_A437;
+pub(crate) const MAGIC: u32 = super::super::DICT_MAGIC;
 
 pub(crate) struct Dict {
     pub(crate) id: u32,

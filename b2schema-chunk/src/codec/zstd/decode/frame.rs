@@ -4,7 +4,7 @@
 use super::DecodeError;
 use super::bits::le;
 
-pub(crate) const MAGIC: u32 = 0xFD2F_B528;
+pub(crate) const MAGIC: u32 = super::super::FRAME_MAGIC;
 /// Skippable frames: magic 0x184D2A50..=0x184D2A5F.
 pub(crate) const SKIPPABLE_MASK: u32 = 0xFFFF_FFF0;
 pub(crate) const SKIPPABLE: u32 = 0x184D_2A50;

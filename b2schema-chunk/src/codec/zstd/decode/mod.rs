@@ -19,7 +19,7 @@ mod bits;
 mod dict;
 mod dispatch;
 mod execute;
-mod frame;
+pub(crate) mod frame;
 mod fse;
 mod huffman;
 mod literals;

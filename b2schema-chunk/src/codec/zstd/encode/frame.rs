@@ -16,8 +16,7 @@ use super::params::{Params, Strategy, params};
 use super::sequences::Defaults;
 use alloc::vec::Vec;
 
-/// The zstd frame magic number.
-const MAGIC: u32 = 0xFD2F_B528;
+use super::super::FRAME_MAGIC as MAGIC;
 
 /// The strongest strategy this encoder runs (all of zstd's).
 pub(crate) const STRONGEST: Strategy = Strategy::BtUltra2;

@@ -1,15 +1,13 @@
-//! The zstd encoders: `rusty_zstd` (pure Rust) at c-blosc2's levels, with this crate's own
-//! choices per clevel ([`levels`]): the lazy finders' skip over literals, the probe for random
-//! streams ([`probe`]) and the zstd block size ([`blocks`]); and this crate's own encoder, safe
-//! Rust (issue 52): the frame ([`frame`]), blocks ([`block`]), literals ([`literals`],
-//! [`huffman`]), sequences ([`sequences`], [`fse`], [`bits`]) and libzstd's match finders at
-//! its parameters ([`params`], [`match_fast`], [`match_lazy`], [`match_row`], the binary trees
-//! [`match_dubt`] and [`match_bt`] and the optimal parsers [`opt`]: every strategy of levels 1 to 22), chosen per
-//! clevel in [`levels`]. Their input is the caller's own data, never untrusted bytes.
+//! This crate's own zstd encoder, safe Rust (issue 52), a port of libzstd 1.5.7's compressor:
+//! the frame ([`frame`]), blocks ([`block`]), literals ([`literals`], [`huffman`]), sequences
+//! ([`sequences`], [`fse`], [`bits`]) and libzstd's match finders at its parameters
+//! ([`params`], [`match_fast`], [`match_lazy`], [`match_row`], the binary trees [`match_dubt`]
+//! and [`match_bt`] and the optimal parsers [`opt`]: every strategy of levels 1 to 22), at
+//! c-blosc2's level for each clevel ([`levels`]), with a context kept per thread ([`context`]).
+//! Its input is the caller's own data.
 
 mod bits;
 mod block;
-mod blocks;
 mod context;
 mod frame;
 mod fse;
@@ -28,93 +26,37 @@ mod own_strong_tests;
 #[cfg(test)]
 mod own_tests;
 mod params;
-mod probe;
 #[cfg(test)]
 mod props;
 mod sequences;
-mod skip;
 
-use levels::{Blocks, Encoder, Setting, setting};
-
-/// The zstd level c-blosc2 runs for `clevel` (`zstd_wrap_compress`): `2 * clevel - 1` below 9,
-/// `ZSTD_maxCLevel()` (22) at 9. (Its `if (clevel == 8) clevel = ZSTD_maxCLevel() - 2` tests
-/// the level after that mapping, which is odd or 22, so it never applies: clevel 8 is level 15.)
+/// The zstd level c-blosc2 runs for `clevel` ([`levels::level`]).
 #[cfg(test)]
 pub(crate) fn zstd_level(clevel: u8) -> i32 {
-    setting(clevel).level
+    levels::level(clevel)
 }
 
 /// One zstd frame as c-blosc2's `ZSTD_compressCCtx` writes it (content size in the header, no
-/// checksum, no dictionary id), through `rusty_zstd`; 0 when the frame does not fit `output`
-/// or the encoder refuses (c-blosc2: "Blosc will just memcpy this buffer").
-///
-/// Where the clevel's [`Setting`] says so, a stream that [`probe::looks_random`] is first tried
-/// at level 1: when even that does not shrink it, it is given up at once (0: stored raw).
-/// `rusty_zstd`'s tree and optimal levels search every position of such a stream where
-/// libzstd's give up after few probes. The probe is this crate's, not c-blosc2's: on streams
-/// where level 1 finds nothing and the stronger levels a little, it gives that little up.
+/// checksum, no dictionary id), at the clevel's zstd level; 0 when the frame does not fit
+/// `output` (c-blosc2: "Blosc will just memcpy this buffer").
 pub(crate) fn encode(clevel: u8, input: &[u8], output: &mut [u8]) -> usize {
-    let s = setting(clevel);
-    if s.encoder == Encoder::Own
-        && let Some(n) = encode_own(s.level, input, output)
-    {
-        return n;
-    }
-    if s.probe && probe::looks_random(input) {
-        let n = encode_with(&setting(1), input, output);
-        if n == 0 || n >= input.len() {
-            return 0;
-        }
-    }
-    encode_with(&s, input, output)
+    encode_own(levels::level(clevel), input, &[], output)
 }
 
-/// The frame of this crate's own encoder at zstd `level` copied into `output` (0: it does not
-/// fit); `None` when the level's strategy for this stream is not the encoder's.
-fn encode_own(level: i32, input: &[u8], output: &mut [u8]) -> Option<usize> {
+/// One zstd frame with the chunk's raw-content dictionary `dict` as its history, as c-blosc2's
+/// `ZSTD_compress_usingCDict` with a `ZSTD_CDict` of level 1 writes it (content size, no
+/// checksum; a raw-content dictionary has id 0, so no id is written); 0 when it does not fit.
+pub(crate) fn encode_with_dict(dict: &[u8], input: &[u8], output: &mut [u8]) -> usize {
+    encode_own(DICT_LEVEL, input, dict, output)
+}
+
+/// The frame of the own encoder at zstd `level`, made in the thread's kept context and copied
+/// into `output`; 0 when it does not fit, or for an input too large for the encoder's 32-bit
+/// positions (4 GiB; a Blosc block is at most 2 GiB).
+fn encode_own(level: i32, input: &[u8], dict: &[u8], output: &mut [u8]) -> usize {
     context::with_context(|ctx| {
-        frame::compress_with(ctx, level, input, &[], 0).map(|v| crate::bytes::copy_if_fits(v, output))
+        frame::compress_with(ctx, level, input, dict, 0).map_or(0, |v| crate::bytes::copy_if_fits(v, output))
     })
-}
-
-/// [`encode`] with setting `s`, without the probe: with its skip ([`skip::with_skip`]), and
-/// for [`Blocks::Picked`] on streams longer than [`blocks::TRIED_ABOVE`] the smaller of the
-/// frames with 128 KiB blocks and with the picked ones.
-fn encode_with(s: &Setting, input: &[u8], output: &mut [u8]) -> usize {
-    let Ok(params) = rusty_zstd::compression_params(s.level, Some(input.len() as u64)) else {
-        return 0;
-    };
-    let frame = |cap: usize| {
-        // `rusty_zstd` caps its blocks at four times `target_cblock_size` (0: 128 KiB).
-        let adv = rusty_zstd::AdvancedOptions { target_cblock_size: (cap / 4) as u32, ..Default::default() };
-        rusty_zstd::compress_with_advanced(input, params, false, None, &[], false, adv).ok()
-    };
-    let best = match s.skip {
-        Some(k) => skip::with_skip(k, || frame(0)),
-        None => frame(0),
-    };
-    let best = match (s.blocks, best) {
-        (Blocks::Picked, Some(large)) if input.len() > blocks::TRIED_ABOVE => {
-            match blocks::block_cap(input) {
-                cap if cap < blocks::LARGEST => match frame(cap) {
-                    Some(small) if small.len() < large.len() => Some(small),
-                    _ => Some(large),
-                },
-                _ => Some(large),
-            }
-        }
-        (_, best) => best,
-    };
-    best.map_or(0, |v| crate::bytes::copy_if_fits(&v, output))
-}
-
-/// One zstd frame with the chunk's dictionary, as c-blosc2's `ZSTD_compress_usingCDict` with a
-/// `ZSTD_CDict` of level 1 writes it (content size, dictionary id, no checksum); 0 when it does
-/// not fit.
-pub(crate) fn encode_with_dict(dict: &rusty_zstd::Dictionary, input: &[u8], output: &mut [u8]) -> usize {
-    let opts = rusty_zstd::CompressOptions { level: DICT_LEVEL, checksum: false };
-    rusty_zstd::compress_using_dict_with(input, dict, opts, true)
-        .map_or(0, |v| crate::bytes::copy_if_fits(&v, output))
 }
 
 /// The frame of this crate's own encoder for `input` at zstd `level` (`None` only for an input
@@ -149,14 +91,13 @@ mod tests {
             .collect()
     }
 
-    /// Random streams are given up at every clevel (by the probe from clevel 6, below by the
-    /// frame not fitting); a flat histogram that repeats (4 KiB of noise 16 times over, or 16 KiB of noise
-    /// then itself again) is probed, found to shrink, and compressed at the clevel's level.
+    /// Random streams are given up at every clevel (the frame, stored blocks, does not fit the
+    /// stream's own size); a flat histogram that repeats (4 KiB of noise 16 times over, or
+    /// 16 KiB of noise then itself again) is compressed.
     #[test]
     fn random_streams_are_given_up_and_repeated_noise_is_not() {
         for n in [16 * 1024, 64 * 1024, 100_000] {
             let input = noise(n, n as u64);
-            assert!(super::probe::looks_random(&input), "n {n}");
             for clevel in 1..=9 {
                 let mut out = vec![0u8; n];
                 assert_eq!(encode(clevel, &input, &mut out), 0, "n {n} clevel {clevel}");
@@ -165,19 +106,20 @@ mod tests {
         let short = noise(4096, 7).repeat(16);
         let long = noise(16 * 1024, 9).repeat(2);
         for input in [short, long] {
-            assert!(super::probe::looks_random(&input));
             let mut out = vec![0u8; input.len()];
-            for clevel in [3, 5, 6, 9] {
+            for clevel in [1, 3, 5, 6, 9] {
                 let n = encode(clevel, &input, &mut out);
                 assert!(n > 0 && n < input.len() * 2 / 3, "clevel {clevel}: {n} bytes");
-                assert!(rusty_zstd::decompress(&out[..n]).unwrap() == input);
+                assert!(zstd::bulk::decompress(&out[..n], input.len()).unwrap() == input);
             }
         }
-        // A stream under 16 KiB is never probed; a skewed histogram is not random.
-        assert!(!super::probe::looks_random(&noise(16 * 1024 - 1, 3)));
-        assert!(!super::probe::looks_random(
-            &noise(64 * 1024, 5).iter().map(|b| b & 0x7f).collect::<Vec<u8>>()
-        ));
+    }
+
+    /// The content size, the checksum flag and the dictionary id of `frame`'s header.
+    pub(super) fn header_of(frame: &[u8]) -> (Option<u64>, bool, u32) {
+        assert_eq!(frame.get(..4), Some(&crate::codec::zstd::FRAME_MAGIC.to_le_bytes()[..]));
+        let h = crate::codec::zstd::decode::frame::header(frame, 0).expect("a frame header");
+        (h.content_size, h.checksum, h.dict_id)
     }
 
     #[test]
@@ -190,16 +132,14 @@ mod tests {
     fn zstd_streams_around_the_zstd_block_size_encode_and_decode() {
         for n in [131_071, 131_072, 131_073, 262_144, 262_145, 1 << 20] {
             let input = literal_heavy(n);
-            for clevel in [1, 5, 9] {
+            for clevel in 1..=9 {
                 let mut out = vec![0u8; n + 1024];
                 let len = encode(clevel, &input, &mut out);
                 assert!(len > 0 && len < n, "n {n}: {len} bytes, expected a compressed stream");
                 let frame = &out[..len];
                 // As c-blosc2's ZSTD_compressCCtx: content size declared, no checksum, no dict id.
-                let header = rusty_zstd::get_frame_header(frame).unwrap();
-                let rusty_zstd::FrameKind::Zstd(h) = header else { panic!("not a zstd frame") };
-                assert_eq!((h.content_size, h.checksum, h.dict_id), (Some(n as u64), false, None));
-                assert!(rusty_zstd::decompress(frame).unwrap() == input, "n {n} clevel {clevel}");
+                assert_eq!(header_of(frame), (Some(n as u64), false, 0));
+                assert!(zstd::bulk::decompress(frame, n).unwrap() == input, "n {n} clevel {clevel}");
                 // One byte less room than the frame needs: "does not fit", not a panic.
                 assert_eq!(encode(clevel, &input, &mut out[..len - 1]), 0);
             }

@@ -225,21 +225,21 @@ fn huffman_codes_deeper_than_11_bits_are_limited() {
     }
 }
 
-/// The path a clevel switched to this encoder takes (`encode_own` at the clevel's zstd level):
-/// the frame decodes through the chunk's zstd state; one byte less room is "does not fit" (0);
-/// every level is this encoder's (btlazy2 to btultra2 included).
+/// The chunk path (`encode` at a clevel): the frame decodes through the chunk's zstd state; one
+/// byte less room is "does not fit" (0); every level is this encoder's (btlazy2 to btultra2
+/// included).
 #[test]
 fn clevels_frames_fit_the_chunk_path() {
     let data = input(4, 50_000, 1);
     for clevel in 1..=9u8 {
-        let level = super::levels::setting(clevel).level;
+        let level = super::levels::level(clevel);
         let mut out = alloc::vec![0u8; data.len()];
-        let n = super::encode_own(level, &data, &mut out).expect("every level is this encoder's");
+        let n = super::encode(clevel, &data, &mut out);
         assert!(n > 0 && n < data.len() / 2, "level {level}: {n} bytes");
         let mut back = alloc::vec![0u8; data.len()];
         assert_eq!(crate::codec::zstd::ZstdState::new().decode(&out[..n], &mut back), Ok(data.len()));
         assert!(back == data);
-        assert_eq!(super::encode_own(level, &data, &mut out[..n - 1]), Some(0));
+        assert_eq!(super::encode(clevel, &data, &mut out[..n - 1]), 0);
     }
 }
 
