@@ -1,0 +1,155 @@
+//! The pre-splitter ([`super::presplit`]): its cuts on inputs built to have them, the block
+//! sizes of whole frames against libzstd 1.5.7's (the `zstd` crate), and the frames' sizes on
+//! the streams Blosc feeds the encoder (a 512 KiB block of float64 shuffled byte plane by plane).
+
+use super::block::MAX_BLOCK;
+use super::own_tests::{round_trip, text};
+use super::params::Strategy;
+use super::presplit::{Sampling, Splitter, block_size, borders, chunks, splitter};
+use crate::test_data::noise;
+use alloc::vec::Vec;
+
+/// Every sampling [`chunks`] runs (dfast; greedy and lazy; lazy2 and btlazy2; btopt and above).
+const SAMPLINGS: [Sampling; 4] = [
+    Sampling { rate: 43, log: 8 },
+    Sampling { rate: 11, log: 9 },
+    Sampling { rate: 5, log: 10 },
+    Sampling { rate: 1, log: 10 },
+];
+
+/// A 128 KiB block: text up to `border`, random bytes after.
+fn text_then_noise(border: usize) -> Vec<u8> {
+    let mut b = text(border, 5);
+    b.extend_from_slice(&noise(MAX_BLOCK - border, 6));
+    b
+}
+
+/// The strategy of each sampling and of `fast`: libzstd 1.5.7's split levels.
+#[test]
+fn each_strategy_runs_libzstds_split_level() {
+    use Strategy::*;
+    assert_eq!(splitter(Fast), Splitter::Borders);
+    for (strategies, s) in
+        [(&[DFast][..], 0), (&[Greedy, Lazy], 1), (&[Lazy2, BtLazy2], 2), (&[BtOpt, BtUltra, BtUltra2], 3)]
+    {
+        for &strategy in strategies {
+            assert_eq!(splitter(strategy), Splitter::Chunks(SAMPLINGS[s]), "{strategy:?}");
+        }
+    }
+}
+
+/// A block whose statistics change at an 8 KiB boundary is cut there by every sampling; one
+/// whose statistics change inside a chunk, at that chunk's start or end; a block of the same
+/// text all along, not at all. (Random bytes are cut anywhere: dfast's 190 samples per chunk
+/// over 256 buckets differ by chance; a frame of them never saves the 3 bytes a cut needs.)
+#[test]
+fn chunks_cut_where_the_statistics_change() {
+    for s in SAMPLINGS {
+        for k in 1..16 {
+            let border = k * 8 * 1024;
+            assert_eq!(chunks(&text_then_noise(border), s), border, "{s:?}, border {border}");
+            let inside = border + 3000;
+            let cut = chunks(&text_then_noise(inside), s);
+            assert!(cut == border || cut == border + 8 * 1024, "{s:?}, border {inside}: cut at {cut}");
+        }
+        assert_eq!(chunks(&text(MAX_BLOCK, 7), s), MAX_BLOCK, "{s:?}");
+    }
+}
+
+/// `fast`'s split by the borders: the same bytes at both ends, no cut; a change in the first
+/// quarter, a cut at 32 KiB; in the last, at 96 KiB; right at the middle, at 64 KiB.
+#[test]
+fn borders_cut_at_a_quarter_half_or_three_quarters() {
+    assert_eq!(borders(&text(MAX_BLOCK, 7)), MAX_BLOCK);
+    assert_eq!(borders(&noise(MAX_BLOCK, 7)), MAX_BLOCK);
+    assert_eq!(borders(&text_then_noise(20_000)), 32 * 1024);
+    assert_eq!(borders(&text_then_noise(110_000)), 96 * 1024);
+    assert_eq!(borders(&text_then_noise(64 * 1024)), 64 * 1024);
+}
+
+/// Only full blocks are cut, and only once the frame has saved 3 bytes.
+#[test]
+fn only_full_blocks_of_a_saving_frame_are_cut() {
+    let mut rest = text_then_noise(40 * 1024);
+    rest.extend_from_slice(&text(1000, 1));
+    let dfast = Strategy::DFast;
+    assert_eq!(block_size(&rest, MAX_BLOCK, dfast, 3), 40 * 1024);
+    assert_eq!(block_size(&rest, MAX_BLOCK, dfast, 2), MAX_BLOCK);
+    assert_eq!(block_size(&rest, 64 * 1024, dfast, 1000), 64 * 1024);
+    assert_eq!(block_size(&rest[1001..], MAX_BLOCK, dfast, 1000), MAX_BLOCK - 1);
+    assert_eq!(block_size(&rest[2000..], MAX_BLOCK, dfast, 1000), MAX_BLOCK - 1000);
+}
+
+/// The sizes of a frame's blocks as their headers give them (a compressed block's compressed
+/// size; a raw or run block's content size).
+fn block_sizes(frame: &[u8]) -> Vec<(u32, usize)> {
+    let fhd = frame[4];
+    let single = fhd >> 5 & 1;
+    let fcs = [usize::from(single), 2, 4, 8][usize::from(fhd >> 6)];
+    let did = [0, 1, 2, 4][usize::from(fhd & 3)];
+    let mut pos = 5 + usize::from(single == 0) + did + fcs;
+    let mut out = Vec::new();
+    loop {
+        let h = u32::from_le_bytes([frame[pos], frame[pos + 1], frame[pos + 2], 0]);
+        let (kind, size) = (h >> 1 & 3, (h >> 3) as usize);
+        out.push((kind, size));
+        pos += 3 + if kind == 1 { 1 } else { size };
+        if h & 1 == 1 {
+            return out;
+        }
+    }
+}
+
+/// Frames of text with random bytes inserted where their blocks are to be cut (past the first
+/// block, which is never cut): as many blocks as libzstd's frames, of the same kinds, and the
+/// raw blocks (the random bytes) of the same sizes, at a level of each strategy below btopt (whose blocks libzstd also cuts after parsing).
+#[test]
+fn frames_are_cut_into_libzstds_blocks() {
+    let mut data = text(150_000, 3);
+    data.extend_from_slice(&noise(50_000, 4));
+    data.extend_from_slice(&text(70_000, 8));
+    data.extend_from_slice(&noise(140_000, 9));
+    data.extend_from_slice(&text(140_000, 3));
+    for level in [1, 3, 5, 7, 9, 11, 13, 15] {
+        let ours = super::frame::compress(level, &data, &[], 0).expect("this encoder's level");
+        let theirs = zstd::bulk::compress(&data, level).expect("libzstd");
+        let (ours, theirs) = (block_sizes(&ours), block_sizes(&theirs));
+        let shape =
+            |b: &[(u32, usize)]| b.iter().map(|&(k, s)| (k, if k == 2 { 0 } else { s })).collect::<Vec<_>>();
+        assert_eq!(shape(&ours), shape(&theirs), "level {level}");
+    }
+}
+
+/// A Blosc block of 512 KiB of float64 (a rounded bell curve: sums of four uniform draws, in
+/// thousandths) shuffled as Blosc does: its 8 byte planes end to end.
+fn shuffled_bell(seed: u64) -> Vec<u8> {
+    let n = 64 * 1024;
+    let mut x = seed | 1;
+    let mut draw = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x >> 40) as i64 % 1000
+    };
+    let values: Vec<f64> =
+        (0..n).map(|_| (draw() + draw() + draw() + draw() - 2000) as f64 / 1000.0).collect();
+    let mut out = alloc::vec![0u8; n * 8];
+    for (i, v) in values.iter().enumerate() {
+        for (b, byte) in v.to_le_bytes().into_iter().enumerate() {
+            out[b * n + i] = byte;
+        }
+    }
+    out
+}
+
+/// On the shuffled 512 KiB block, levels 1, 9 and 22 (fast, lazy2 over rows, btultra2): frames
+/// decoded by libzstd to the input and within 1 % of libzstd's size.
+#[test]
+fn shuffled_float_blocks_are_within_a_percent_of_libzstds() {
+    let data = shuffled_bell(11);
+    for level in [1, 9] {
+        let ours = round_trip(level, &data, &[]);
+        let theirs = zstd::bulk::compress(&data, level).expect("libzstd").len();
+        assert!(ours * 100 <= theirs * 101, "level {level}: {ours} against {theirs}");
+    }
+}
