@@ -2,7 +2,8 @@
 //! header with the content size (single segment when the window covers the content; no
 //! checksum; the dictionary's id when it has one), then blocks of at most 128 KiB (cut shorter
 //! where libzstd 1.5.7's pre-splitter would, [`super::presplit`]), each parsed by the level's
-//! match finder and written by [`super::block`].
+//! match finder and written by [`super::block`] (btopt and above: in parts where libzstd's
+//! post-splitter would cut it, [`super::postsplit`]).
 
 use super::block::{self, Blocks, MAX_BLOCK, Store};
 use super::context::Context;
@@ -14,6 +15,7 @@ use super::match_row::{CACHE, PosLine, ROW_READ, Rows, TAG_BITS, TagLine, row_lo
 use super::matching::{EMPTY, READ, hash, mls};
 use super::opt::{Opt, Scratch};
 use super::params::{Params, Strategy, params};
+use super::postsplit::{self, Split};
 use super::presplit;
 use super::sequences::Defaults;
 use alloc::vec::Vec;
@@ -88,6 +90,9 @@ pub(crate) fn compress_with<'c>(
     let mut rep = [1u32, 4];
     let mut pos = dict.len();
     let header_len = out.len();
+    // btopt and above: each block's sequences cut where the parts cost less ([`postsplit`]).
+    let post_split = postsplit::enabled(&p);
+    let mut split = Split::new();
     while pos < src.len() {
         // libzstd 1.5.7's `ZSTD_optimalBlockSize`: a full block may be cut shorter where its
         // statistics change, once the frame has saved 3 bytes ([`presplit`]).
@@ -97,7 +102,11 @@ pub(crate) fn compress_with<'c>(
         store.clear();
         let w = Window { src, start: pos, end, low: 0, max_dist: window, base };
         finder.run(&w, &mut rep, store);
-        block::write(out, &src[pos..end], store, end == src.len(), &mut blocks);
+        if post_split {
+            split.write(out, &src[pos..end], store, end == src.len(), &mut blocks);
+        } else {
+            block::write(out, &src[pos..end], store, end == src.len(), &mut blocks);
+        }
         pos = end;
     }
     *seqs = blocks.seqs;

@@ -1,7 +1,7 @@
 //! The zstd encoders: `rusty_zstd` (pure Rust) at c-blosc2's levels, with this crate's own
 //! choices per clevel ([`levels`]): the lazy finders' skip over literals, the probe for random
 //! streams ([`probe`]) and the zstd block size ([`blocks`]); and this crate's own encoder, safe
-//! Rust (issue 52): the frame ([`frame`]) and its block sizes ([`presplit`]), blocks ([`block`]), literals ([`literals`],
+//! Rust (issue 52): the frame ([`frame`]) and its block sizes ([`presplit`], [`postsplit`]), blocks ([`block`]), literals ([`literals`],
 //! [`huffman`]), sequences ([`sequences`], [`fse`], [`bits`]) and libzstd's match finders at
 //! its parameters ([`params`], [`match_fast`], [`match_lazy`], [`match_row`], the binary trees
 //! [`match_dubt`] and [`match_bt`] and the optimal parsers [`opt`]: every strategy of levels 1 to 22), chosen per
@@ -28,6 +28,7 @@ mod own_strong_tests;
 #[cfg(test)]
 mod own_tests;
 mod params;
+mod postsplit;
 mod presplit;
 #[cfg(test)]
 mod presplit_tests;

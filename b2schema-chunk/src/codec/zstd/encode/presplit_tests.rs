@@ -101,8 +101,10 @@ fn block_sizes(frame: &[u8]) -> Vec<(u32, usize)> {
 }
 
 /// Frames of text with random bytes inserted where their blocks are to be cut (past the first
-/// block, which is never cut): as many blocks as libzstd's frames, of the same kinds, and the
-/// raw blocks (the random bytes) of the same sizes, at a level of each strategy below btopt (whose blocks libzstd also cuts after parsing).
+/// block, which is never cut): below btopt, as many blocks as libzstd's frames, of the same
+/// kinds, and the raw blocks (the random bytes) of the same sizes; from btopt on (whose blocks
+/// are also cut after parsing, by costs measured here and estimated by libzstd,
+/// [`super::postsplit`]), the same raw blocks and as many compressed ones within one.
 #[test]
 fn frames_are_cut_into_libzstds_blocks() {
     let mut data = text(150_000, 3);
@@ -110,13 +112,19 @@ fn frames_are_cut_into_libzstds_blocks() {
     data.extend_from_slice(&text(70_000, 8));
     data.extend_from_slice(&noise(140_000, 9));
     data.extend_from_slice(&text(140_000, 3));
-    for level in [1, 3, 5, 7, 9, 11, 13, 15] {
+    for level in [1, 3, 5, 7, 9, 11, 13, 15, 16, 17, 19, 22] {
         let ours = super::frame::compress(level, &data, &[], 0).expect("this encoder's level");
         let theirs = zstd::bulk::compress(&data, level).expect("libzstd");
         let (ours, theirs) = (block_sizes(&ours), block_sizes(&theirs));
         let shape =
             |b: &[(u32, usize)]| b.iter().map(|&(k, s)| (k, if k == 2 { 0 } else { s })).collect::<Vec<_>>();
-        assert_eq!(shape(&ours), shape(&theirs), "level {level}");
+        if level < 16 {
+            assert_eq!(shape(&ours), shape(&theirs), "level {level}");
+        } else {
+            let raw = |b: &[(u32, usize)]| b.iter().filter(|&&(k, _)| k != 2).copied().collect::<Vec<_>>();
+            assert_eq!(raw(&ours), raw(&theirs), "level {level}");
+            assert!(ours.len().abs_diff(theirs.len()) <= 1, "level {level}: {ours:?} against {theirs:?}");
+        }
     }
 }
 
@@ -147,7 +155,7 @@ fn shuffled_bell(seed: u64) -> Vec<u8> {
 #[test]
 fn shuffled_float_blocks_are_within_a_percent_of_libzstds() {
     let data = shuffled_bell(11);
-    for level in [1, 9] {
+    for level in [1, 9, 22] {
         let ours = round_trip(level, &data, &[]);
         let theirs = zstd::bulk::compress(&data, level).expect("libzstd").len();
         assert!(ours * 100 <= theirs * 101, "level {level}: {ours} against {theirs}");
