@@ -128,22 +128,23 @@ fn frames_are_cut_into_libzstds_blocks() {
     }
 }
 
-/// A Blosc block of 512 KiB of float64 (a rounded bell curve: sums of four uniform draws, in
-/// thousandths) shuffled as Blosc does: its 8 byte planes end to end.
-fn shuffled_bell(seed: u64) -> Vec<u8> {
+/// A Blosc block of 512 KiB of float64 (normal draws rounded to 3 decimals, by Box-Muller over
+/// a xorshift generator: `benches/zstd_own.rs`'s `float64 normal`) shuffled as Blosc does: its
+/// 8 byte planes end to end.
+fn shuffled_normal(seed: u64) -> Vec<u8> {
     let n = 64 * 1024;
     let mut x = seed | 1;
-    let mut draw = move || {
+    let mut unit = move || {
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;
-        (x >> 40) as i64 % 1000
+        ((x >> 11) as f64 + 0.5) / (1u64 << 53) as f64
     };
-    let values: Vec<f64> =
-        (0..n).map(|_| (draw() + draw() + draw() + draw() - 2000) as f64 / 1000.0).collect();
     let mut out = alloc::vec![0u8; n * 8];
-    for (i, v) in values.iter().enumerate() {
-        for (b, byte) in v.to_le_bytes().into_iter().enumerate() {
+    for i in 0..n {
+        let (u, v) = (unit(), unit());
+        let z = (-2.0 * std::primitive::f64::ln(u)).sqrt() * (core::f64::consts::TAU * v).cos();
+        for (b, byte) in ((z * 1e3).round() / 1e3).to_le_bytes().into_iter().enumerate() {
             out[b * n + i] = byte;
         }
     }
@@ -151,13 +152,97 @@ fn shuffled_bell(seed: u64) -> Vec<u8> {
 }
 
 /// On the shuffled 512 KiB block, levels 1, 9 and 22 (fast, lazy2 over rows, btultra2): frames
-/// decoded by libzstd to the input and within 1 % of libzstd's size.
+/// decoded by libzstd to the input and within 0.2 % of libzstd's size (the rule is 1 %; measured
+/// 2026-11-30: 1.0000, 1.0000, 1.0001; without the splits 1.006-1.007 at levels 1 and 9, with the
+/// former blind 92 KiB split 1.019 at level 1, without the post-splitter 1.013 at level 22).
 #[test]
-fn shuffled_float_blocks_are_within_a_percent_of_libzstds() {
-    let data = shuffled_bell(11);
+fn shuffled_float_blocks_are_within_0_2_percent_of_libzstds() {
+    let data = shuffled_normal(11);
     for level in [1, 9, 22] {
         let ours = round_trip(level, &data, &[]);
         let theirs = zstd::bulk::compress(&data, level).expect("libzstd").len();
-        assert!(ours * 100 <= theirs * 101, "level {level}: {ours} against {theirs}");
+        assert!(ours * 1000 <= theirs * 1002, "level {level}: {ours} against {theirs}");
     }
+}
+
+/// On shuffled 512 KiB float64 blocks (three draws), the frames of a level of each strategy below
+/// btopt have as many blocks as libzstd's: the pre-splitter cut where libzstd's did.
+#[test]
+fn shuffled_float_blocks_are_cut_as_libzstd_cuts_them() {
+    for seed in [3, 5, 7] {
+        let data = shuffled_normal(seed);
+        for level in [1, 3, 5, 9, 13] {
+            let ours = super::frame::compress(level, &data, &[], 0).expect("this encoder's level");
+            let theirs = zstd::bulk::compress(&data, level).expect("libzstd");
+            let (ours, theirs) = (block_sizes(&ours), block_sizes(&theirs));
+            assert_eq!(ours.len(), theirs.len(), "seed {seed}, level {level}: {ours:?} against {theirs:?}");
+        }
+    }
+}
+
+/// libzstd's `ZSTD_splitBlock_byChunks` written out directly (signed 128-bit sums, counts
+/// rebuilt per chunk): the chunk where a block of 128 KiB is cut for sampling `s`.
+fn chunks_model(block: &[u8], s: Sampling) -> usize {
+    let count = |chunk: &[u8]| {
+        let mut c = alloc::vec![0i128; 1024];
+        let limit = chunk.len() - 1;
+        let mut i = 0;
+        while i < limit {
+            let h = if s.log == 8 {
+                i128::from(chunk[i])
+            } else {
+                let v = (u64::from(chunk[i]) | u64::from(chunk[i + 1]) << 8) * 0x9E37_79B9 % (1 << 32);
+                i128::from(v >> (32 - s.log))
+            };
+            c[h as usize] += 1;
+            i += s.rate;
+        }
+        (c, (limit / s.rate) as i128)
+    };
+    let (mut past, mut past_n) = count(&block[..8192]);
+    let mut penalty = 3;
+    for k in 1..16 {
+        let (new, new_n) = count(&block[k * 8192..(k + 1) * 8192]);
+        let deviation: i128 = (0..1 << s.log).map(|i| (past[i] * new_n - new[i] * past_n).abs()).sum();
+        if deviation >= past_n * new_n * (14 + penalty) / 16 {
+            return k * 8192;
+        }
+        for i in 0..1024 {
+            past[i] += new[i];
+        }
+        past_n += new_n;
+        penalty = (penalty - 1).max(0);
+    }
+    MAX_BLOCK
+}
+
+/// Blocks whose bytes drift from one alphabet to another at a rate drawn per block (so that the
+/// cut falls anywhere, often near the threshold): [`chunks`] cuts where the model does.
+#[test]
+fn chunks_cut_where_the_model_cuts() {
+    let mut x = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let mut cuts = [0usize; 17];
+    for _ in 0..40 {
+        let drift = 1 + next() % 400_000;
+        let block: Vec<u8> = (0..MAX_BLOCK as u64)
+            .map(|i| {
+                let r = next();
+                let from_b = (r >> 32) % 400_000 < (i * 400_000 / MAX_BLOCK as u64).min(drift);
+                if from_b { 128 + (r % 61) as u8 } else { (r % 23) as u8 }
+            })
+            .collect();
+        for s in SAMPLINGS {
+            let cut = chunks(&block, s);
+            assert_eq!(cut, chunks_model(&block, s), "{s:?}, drift {drift}");
+            cuts[cut / 8192] += 1;
+        }
+    }
+    // The cuts spread over the block (not all at its end or at one place).
+    assert!(cuts.iter().filter(|&&c| c > 0).count() >= 4, "{cuts:?}");
 }
