@@ -21,8 +21,9 @@ pub(crate) enum Encoder {
     /// `rusty_zstd` with this setting's skip, probe and blocks.
     Rusty,
     /// This crate's own ([`super::frame`]): libzstd's parameters for the level, no probe, its
-    /// block sizes, every strategy (levels 1 to 22; an input too large for its 32-bit
-    /// positions goes to `rusty_zstd`).
+    /// block sizes (libzstd 1.5.7's pre-splitter, [`super::presplit`], and for btopt and above
+    /// its post-splitter, [`super::postsplit`]), every strategy (levels 1 to 22; an input too
+    /// large for its 32-bit positions goes to `rusty_zstd`).
     Own,
 }
 
@@ -139,6 +140,17 @@ pub(crate) struct Setting {
 ///   13-39 MB/s against libzstd's 2-38 with frames 1-6 % larger). Below issue 52's 0.9x of
 ///   libzstd on floats, text or random at levels 11, 13 and 15, and below `rusty_zstd`'s speed at
 ///   level 22 everywhere: no clevel switches here.
+/// * With libzstd 1.5.7's block splitters (2026-11-30: the pre-splitter, which cuts a full
+///   128 KiB block where its byte statistics change once the frame saves 3 bytes, in place of a
+///   blind 92 KiB cut taken from a development version; the post-splitter of btopt and above,
+///   which cuts a parsed block where its parts cost less; `ZSTD_OWN_SIZES=1 cargo bench -p
+///   b2schema-chunk --bench zstd_own -- 1 3 5 7 9 11 13 15 22`): sizes ours / libzstd's over 8 KiB
+///   to 1 MiB streams 0.94-1.0010 on every dataset and level (float64 normal 0.9998-1.0004, was
+///   up to 1.0194 at level 1 and 1.047 at level 22 over 256 KiB to 1 MiB; float64 smooth and
+///   text 0.9986-1.0010), except the int32 counters' 512 KiB and 1 MiB streams at levels 13
+///   and 15 (btlazy2): 1.35 and 1.88, frames of 1.5 KiB per MiB where our btlazy2 writes 64
+///   bytes for an 8 KiB block that libzstd's writes in 8 (it misses the 64 KiB-periodic match;
+///   with 128 KiB blocks it had found it, 0.77-0.88 of libzstd's size).
 pub(crate) const SETTINGS: [Setting; 9] = [
     Setting { level: 1, skip: None, probe: false, blocks: Blocks::Largest, encoder: Encoder::Rusty },
     Setting { level: 3, skip: None, probe: false, blocks: Blocks::Largest, encoder: Encoder::Rusty },
