@@ -91,16 +91,20 @@ impl Histogram {
         // The pairs start at 0..len - 1; libzstd counts `(len - 1) / rate` events whatever the
         // sampled positions' number (one more when `rate` does not divide `len - 1`).
         let limit = chunk.len().saturating_sub(1);
-        for pair in chunk.windows(2).step_by(s.rate.max(1)) {
-            let bucket = if s.log <= 8 {
-                usize::from(pair[0])
-            } else {
-                (u32::from(u16::from_le_bytes([pair[0], pair[1]])).wrapping_mul(KNUTH) >> (32 - s.log))
-                    as usize
-            };
-            self.counts[bucket] += 1;
+        let rate = s.rate.max(1);
+        let mask = (1 << MAX_LOG) - 1;
+        if s.log <= 8 {
+            for &b in chunk[..limit].iter().step_by(rate) {
+                self.counts[usize::from(b)] += 1;
+            }
+        } else {
+            let shift = 32 - s.log.min(MAX_LOG);
+            for i in (0..limit).step_by(rate) {
+                let pair = u32::from(u16::from_le_bytes([chunk[i], chunk[i + 1]]));
+                self.counts[(pair.wrapping_mul(KNUTH) >> shift) as usize & mask] += 1;
+            }
         }
-        self.events = (limit / s.rate.max(1)) as u64;
+        self.events = (limit / rate) as u64;
     }
 
     /// The byte histogram of `segment`.
@@ -123,14 +127,14 @@ impl Histogram {
 
 /// The distance of two histograms over their first `1 << log` buckets: the sum of
 /// `|a[i] * b.events - b[i] * a.events|` (each scaled by the other's total; counts and totals
-/// stay below 2^17 for a 128 KiB block, the products below 2^34).
+/// stay below 2^17 for a 128 KiB block, so the sum stays below `2 * a.events * b.events`, 2^35).
 fn distance(a: &Histogram, b: &Histogram, log: u32) -> u64 {
     let n = 1usize << log.min(MAX_LOG);
     a.counts[..n]
         .iter()
         .zip(&b.counts[..n])
         .map(|(&x, &y)| (u64::from(x) * b.events).abs_diff(u64::from(y) * a.events))
-        .fold(0u64, u64::saturating_add)
+        .sum()
 }
 
 /// Whether `new` differs from `past` enough to cut between them.
