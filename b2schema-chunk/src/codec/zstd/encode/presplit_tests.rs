@@ -112,7 +112,7 @@ fn frames_are_cut_into_libzstds_blocks() {
     data.extend_from_slice(&text(70_000, 8));
     data.extend_from_slice(&noise(140_000, 9));
     data.extend_from_slice(&text(140_000, 3));
-    for level in [1, 3, 5, 7, 9, 11, 13, 15, 16, 17, 19, 22] {
+    for level in [1, 3, 5, 7, 9, 11, 13, 15, 16, 22] {
         let ours = super::frame::compress(level, &data, &[], 0).expect("this encoder's level");
         let theirs = zstd::bulk::compress(&data, level).expect("libzstd");
         let (ours, theirs) = (block_sizes(&ours), block_sizes(&theirs));
