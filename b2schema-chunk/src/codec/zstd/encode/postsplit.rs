@@ -67,7 +67,7 @@ impl Split {
             }
             self.lit_at.push(lit);
             self.src_at.push(at);
-            self.derive(0, n, store, b);
+            self.derive(0, n, None, store, b);
         }
         // The parts' bounds must follow each other inside the block, or it is written whole.
         let fits = self.src_at.last().is_some_and(|&e| e as usize <= src.len())
@@ -101,22 +101,27 @@ impl Split {
         block::trial(&mut self.scratch, lits, &store.matches[from..to], b)
     }
 
-    /// libzstd's `ZSTD_deriveBlockSplitsHelper`: sequences `from..to` cut in half when the
-    /// halves cost less than the whole, then each half in turn.
-    fn derive(&mut self, from: usize, to: usize, store: &Store, b: &mut Blocks<'_>) {
+    /// libzstd's `ZSTD_deriveBlockSplitsHelper`: sequences `from..to`, whose block costs
+    /// `whole` (measured when `None`), cut in half when the halves cost less than the whole, then
+    /// each half in turn (with the cost measured here: libzstd measures it again).
+    fn derive(&mut self, from: usize, to: usize, whole: Option<usize>, store: &Store, b: &mut Blocks<'_>) {
         if to - from < MIN_SEQS || self.cuts.len() >= MAX_CUTS {
             return;
         }
         let mid = from + (to - from) / 2;
+        let whole = match whole {
+            Some(w) => Some(w),
+            None => self.cost(from, to, store, b),
+        };
         let (Some(whole), Some(first), Some(second)) =
-            (self.cost(from, to, store, b), self.cost(from, mid, store, b), self.cost(mid, to, store, b))
+            (whole, self.cost(from, mid, store, b), self.cost(mid, to, store, b))
         else {
             return;
         };
         if first + second < whole {
-            self.derive(from, mid, store, b);
+            self.derive(from, mid, Some(first), store, b);
             self.cuts.push(mid);
-            self.derive(mid, to, store, b);
+            self.derive(mid, to, Some(second), store, b);
         }
     }
 }
