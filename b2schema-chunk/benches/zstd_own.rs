@@ -12,6 +12,8 @@
 //! smaller than its stream counts as stored raw) and the speed ratio ours / libzstd (the
 //! wall time, the best of three runs of at least 0.2 s each, alternated; other processes share the CPU).
 //!
+//! With `ZSTD_OWN_SIZES=1` it prints the size ratios only (no timing runs).
+//!
 //! With `ZSTD_OWN_ONLY=ours|libzstd` it runs only that encoder, `ZSTD_OWN_PASSES` passes
 //! (default 5) over each dataset and stream size at each level given, and prints nothing: for
 //! `perf stat -e cycles:u`, whose cycle counts the other processes on the CPU move far less than
@@ -82,6 +84,7 @@ fn main() {
         Err(_) => vec![8 << 10, 32 << 10, 256 << 10, 512 << 10, 1 << 20],
     };
     let only = std::env::var("ZSTD_OWN_DATA").ok();
+    let sizes_only = std::env::var("ZSTD_OWN_SIZES").is_ok_and(|v| v == "1");
     if let Ok(who) = std::env::var("ZSTD_OWN_ONLY") {
         let passes: usize = std::env::var("ZSTD_OWN_PASSES").ok().and_then(|p| p.parse().ok()).unwrap_or(5);
         let mut cctx = std::collections::HashMap::new();
@@ -126,6 +129,10 @@ fn main() {
                 };
                 let mut cctx = zstd::bulk::Compressor::new(level).expect("a context");
                 let theirs = size(&streams, |s| cctx.compress(s).ok()).expect("libzstd");
+                if sizes_only {
+                    println!("{level}\t{name}\t{stream}\t{:.4}", ours as f64 / theirs as f64);
+                    continue;
+                }
                 let (mut t_ours, mut t_theirs) = (f64::MAX, f64::MAX);
                 for _ in 0..3 {
                     t_ours = t_ours.min(time(&streams, |s| b2schema_chunk::__zstd_own_frame(level, s)));

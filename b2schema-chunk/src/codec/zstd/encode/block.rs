@@ -134,38 +134,75 @@ impl<'d> Blocks<'d> {
 
 /// Appends one block of `src` (`last`: the frame's last) from `store`.
 pub(crate) fn write(out: &mut Vec<u8>, src: &[u8], store: &Store, last: bool, b: &mut Blocks<'_>) {
-    let Blocks { carried, defaults: d, seqs, min_gain_log } = b;
-    let min_gain_log = *min_gain_log;
+    write_part(out, src, &store.lits, &store.matches, last, b);
+}
+
+/// Appends one block of `src` (`last`: the frame's last) from the matches `matches` and the
+/// literals `lits` (those before each match, then those after the last one, if any).
+pub(crate) fn write_part(
+    out: &mut Vec<u8>,
+    src: &[u8],
+    lits: &[u8],
+    matches: &[Match],
+    last: bool,
+    b: &mut Blocks<'_>,
+) {
+    let min_gain_log = b.min_gain_log;
     let at = out.len();
     // libzstd's `ZSTD_maybeRLE`: only a block of few sequences and literals can be one byte.
-    if src.len() > 1 && store.matches.len() < 4 && store.lits.len() < 10 && is_run(src) {
+    if src.len() > 1 && matches.len() < 4 && lits.len() < 10 && is_run(src) {
         header(out, last, 1, src.len());
         out.push(src[0]);
         return;
     }
     out.extend_from_slice(&[0; 3]);
-    let mut next = carried.clone();
-    // libzstd's `SUSPECT_UNCOMPRESSIBLE_LITERAL_RATIO`.
-    let suspect = store.matches.is_empty() || store.lits.len() / store.matches.len() >= 20;
-    literals::encode(out, &store.lits, &mut next.huf, min_gain_log, suspect);
-    seqs.clear();
-    seqs.extend(store.matches.iter().map(|m| Seq {
-        lit_len: m.lit_len,
-        match_len: m.len,
-        off_base: off_base(m.lit_len, m.offset, &mut next.rep),
-    }));
-    let ok = sequences::encode(out, seqs, &mut next.seq, d).is_some();
+    let mut next = b.carried.clone();
+    let ok = sections(out, lits, matches, &mut next, b);
     let size = out.len() - at - 3;
     let min_gain = (src.len() >> min_gain_log) + 2;
     if ok && size < src.len().saturating_sub(min_gain) {
         let h = u32::from(last) | 2 << 1 | (size as u32) << 3;
         out[at..at + 3].copy_from_slice(&h.to_le_bytes()[..3]);
-        *carried = next;
+        b.carried = next;
     } else {
         out.truncate(at);
         header(out, last, 0, src.len());
         out.extend_from_slice(src);
     }
+}
+
+/// The size of the compressed block (header included) of `matches` and `lits` after the blocks
+/// written so far, written into `scratch` and forgotten; `None` when no table describes them.
+pub(crate) fn trial(
+    scratch: &mut Vec<u8>,
+    lits: &[u8],
+    matches: &[Match],
+    b: &mut Blocks<'_>,
+) -> Option<usize> {
+    scratch.clear();
+    let mut next = b.carried.clone();
+    sections(scratch, lits, matches, &mut next, b).then(|| scratch.len() + 3)
+}
+
+/// Appends the literals and sequences sections, `next` the decoder's state they leave; false
+/// when no table describes the sequences.
+fn sections(
+    out: &mut Vec<u8>,
+    lits: &[u8],
+    matches: &[Match],
+    next: &mut Carried,
+    b: &mut Blocks<'_>,
+) -> bool {
+    // libzstd's `SUSPECT_UNCOMPRESSIBLE_LITERAL_RATIO`.
+    let suspect = matches.is_empty() || lits.len() / matches.len() >= 20;
+    literals::encode(out, lits, &mut next.huf, b.min_gain_log, suspect);
+    b.seqs.clear();
+    b.seqs.extend(matches.iter().map(|m| Seq {
+        lit_len: m.lit_len,
+        match_len: m.len,
+        off_base: off_base(m.lit_len, m.offset, &mut next.rep),
+    }));
+    sequences::encode(out, &b.seqs, &mut next.seq, b.defaults).is_some()
 }
 
 fn header(out: &mut Vec<u8>, last: bool, kind: u32, size: usize) {

@@ -1,7 +1,9 @@
 //! One zstd frame as libzstd's one-shot `ZSTD_compressCCtx` writes it (RFC 8878 §3.1.1): the
 //! header with the content size (single segment when the window covers the content; no
-//! checksum; the dictionary's id when it has one), then blocks of at most 128 KiB, each parsed
-//! by the level's match finder and written by [`super::block`].
+//! checksum; the dictionary's id when it has one), then blocks of at most 128 KiB (cut shorter
+//! where libzstd 1.5.7's pre-splitter would, [`super::presplit`]), each parsed by the level's
+//! match finder and written by [`super::block`] (btopt and above: in parts where libzstd's
+//! post-splitter would cut it, [`super::postsplit`]).
 
 use super::block::{self, Blocks, MAX_BLOCK, Store};
 use super::context::Context;
@@ -13,6 +15,8 @@ use super::match_row::{CACHE, PosLine, ROW_READ, Rows, TAG_BITS, TagLine, row_lo
 use super::matching::{EMPTY, READ, hash, mls};
 use super::opt::{Opt, Scratch};
 use super::params::{Params, Strategy, params};
+use super::postsplit::{self, Split};
+use super::presplit;
 use super::sequences::Defaults;
 use alloc::vec::Vec;
 
@@ -45,9 +49,10 @@ pub(crate) fn compress_with<'c>(
         return None;
     }
     let Context { first, second, third, rows, tags, store, seqs, out, base: next_base, defaults, opt } = ctx;
-    // Room for the frame stored raw: no reallocation whatever the blocks become.
+    // Room for the frame stored raw in the pre-splitter's smallest blocks (8 KiB): no
+    // reallocation whatever the blocks become.
     out.clear();
-    out.reserve(input.len() + 3 * input.len().div_ceil(92 * 1024) + 32);
+    out.reserve(input.len() + 3 * input.len().div_ceil(8 * 1024) + 32);
     header(out, &p, input.len(), dict_id);
     let src: alloc::borrow::Cow<'_, [u8]> = if dict.is_empty() {
         alloc::borrow::Cow::Borrowed(input)
@@ -84,25 +89,23 @@ pub(crate) fn compress_with<'c>(
     let mut rep = [1u32, 4];
     let mut pos = dict.len();
     let header_len = out.len();
+    // btopt and above: each block's sequences cut where the parts cost less ([`postsplit`]).
+    let post_split = postsplit::enabled(&p);
+    let mut split = Split::new();
     while pos < src.len() {
-        // libzstd's `ZSTD_optimalBlockSize`: once the frame saves 3 bytes, full blocks of the
-        // faster strategies are cut at 92 KiB ("blind split"); lazy2 and above keep 128 KiB
-        // here (libzstd's split by fingerprints is not this encoder's).
+        // libzstd 1.5.7's `ZSTD_optimalBlockSize`: a full block may be cut shorter where its
+        // statistics change, once the frame has saved 3 bytes ([`presplit`]).
         let saved = (pos - dict.len()) as i64 - (out.len() - header_len) as i64;
-        let size = if src.len() - pos >= MAX_BLOCK
-            && block_max >= MAX_BLOCK
-            && saved >= 3
-            && p.strategy < Strategy::Lazy2
-        {
-            92 * 1024
-        } else {
-            block_max
-        };
+        let size = presplit::block_size(&src[pos..], block_max, p.strategy, saved);
         let end = (pos + size).min(src.len());
         store.clear();
         let w = Window { src, start: pos, end, low: 0, max_dist: window, base };
         finder.run(&w, &mut rep, store);
-        block::write(out, &src[pos..end], store, end == src.len(), &mut blocks);
+        if post_split {
+            split.write(out, &src[pos..end], store, end == src.len(), &mut blocks);
+        } else {
+            block::write(out, &src[pos..end], store, end == src.len(), &mut blocks);
+        }
         pos = end;
     }
     *seqs = blocks.seqs;

@@ -4,7 +4,8 @@
 //! odd or 22, so it never applies: clevel 8 is level 15.)
 //!
 //! Every level is this crate's own encoder with libzstd 1.5.7's parameters and strategy for it
-//! ([`super::params`]). Until 2026-11-30 the clevels were compressed by `rusty_zstd` 0.4.1 (with
+//! ([`super::params`]) and its block sizes (the pre-splitter [`super::presplit`], and for btopt
+//! and above the post-splitter [`super::postsplit`]). Until 2026-11-30 the clevels were compressed by `rusty_zstd` 0.4.1 (with
 //! this crate's choices of its lazy finders' skip, a probe that gave random-looking streams up,
 //! and block sizes picked per stream at clevel 9), while the own encoder caught up; its frames
 //! were 1.03-1.06x c-blosc2's at clevels 1 and 9 on the `pack` field, and it ran `unsafe` code on

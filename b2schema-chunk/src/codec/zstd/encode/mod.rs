@@ -1,5 +1,6 @@
 //! This crate's own zstd encoder, safe Rust (issue 52), a port of libzstd 1.5.7's compressor:
-//! the frame ([`frame`]), blocks ([`block`]), literals ([`literals`], [`huffman`]), sequences
+//! the frame ([`frame`]) and its block sizes ([`presplit`], [`postsplit`]: libzstd 1.5.7's
+//! splitters), blocks ([`block`]), literals ([`literals`], [`huffman`]), sequences
 //! ([`sequences`], [`fse`], [`bits`]) and libzstd's match finders at its parameters
 //! ([`params`], [`match_fast`], [`match_lazy`], [`match_row`], the binary trees [`match_dubt`]
 //! and [`match_bt`] and the optimal parsers [`opt`]: every strategy of levels 1 to 22), at
@@ -26,6 +27,10 @@ mod own_strong_tests;
 #[cfg(test)]
 mod own_tests;
 mod params;
+mod postsplit;
+mod presplit;
+#[cfg(test)]
+mod presplit_tests;
 #[cfg(test)]
 mod props;
 mod sequences;
