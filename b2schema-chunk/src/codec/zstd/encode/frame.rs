@@ -198,6 +198,8 @@ enum Finder<'t> {
     Bt {
         tree: Dubt<'t>,
         mls: u32,
+        /// Whether the next block is the frame's first.
+        first: bool,
     },
     /// The optimal parsers ([`super::opt`]); `restart`: for btultra2's first block, the base
     /// its second pass takes (the first one's tree entries then below it).
@@ -262,7 +264,7 @@ impl<'t> Finder<'t> {
                         base,
                         next: 0,
                     };
-                    return Finder::Bt { tree, mls: mls(p.min_match, 6) };
+                    return Finder::Bt { tree, mls: mls(p.min_match, 6), first: true };
                 }
                 let (_, _, n3) = match_bt::sizes(p.hash_log, p.chain_log, p.min_match, p.window_log);
                 let sufficient = (p.target_length as usize).min(OPT_NUM - 1);
@@ -337,7 +339,14 @@ impl<'t> Finder<'t> {
                 lazy(w, &mut c, mls(p.min_match, 6), READ, *depth, rep, store);
                 *next = c.next;
             }
-            Finder::Bt { tree, mls } => lazy(w, tree, *mls, READ, 2, rep, store),
+            Finder::Bt { tree, mls, first } => {
+                // libzstd's first block starts where its dictionary's positions end (all
+                // sorted when loaded): no gap to skip there (ours are chained by the first search).
+                if !core::mem::take(first) {
+                    tree.start_block(w.start);
+                }
+                lazy(w, tree, *mls, READ, 2, rep, store);
+            }
             Finder::Opt { tree, opt, scratch, restart } => {
                 if let Some(b) = restart.take() {
                     // btultra2: the first block parsed once for its statistics only, its

@@ -20,6 +20,13 @@ use super::matching::{EMPTY, count, hash, stamp, unstamp};
 /// `ZSTD_DUBT_UNSORTED_MARK`).
 pub(crate) const UNSORTED: u32 = EMPTY - 1;
 
+/// A gap of positions not yet chained, at a block's start, above which part is skipped
+/// ([`Dubt::start_block`]).
+const GAP: usize = 384;
+
+/// The positions at most chained before a block's start after a longer gap.
+const CATCH_UP: usize = 192;
+
 /// The tree's tables and state over one frame.
 pub(crate) struct Dubt<'t> {
     /// The most recent position of each hash.
@@ -47,6 +54,19 @@ impl Dubt<'_> {
     #[inline(always)]
     fn pos(&self, v: u32) -> usize {
         unstamp(v, self.base)
+    }
+
+    /// Called at the start of each block after the first (`start`: its first position): libzstd
+    /// 1.5.7's "limited update after a very long match" (`ZSTD_buildSeqStore`). When more than
+    /// [`GAP`] positions lie between the next one to chain and the block's start (a match ran
+    /// to the end of the previous block), only the last [`CATCH_UP`] of them at most are chained.
+    /// Chaining them all would fill the hash chains with thousands of unsorted positions whose
+    /// oldest the next search drops, cutting the tree off from the older matches (pre-split 8 KiB
+    /// blocks of int32 counters then lost their matches 64 KiB back).
+    pub(crate) fn start_block(&mut self, start: usize) {
+        if start > self.next + GAP {
+            self.next = start - CATCH_UP.min(start - self.next - GAP);
+        }
     }
 
     /// Chains every position from the next one up to `ip` (excluded), unsorted.
