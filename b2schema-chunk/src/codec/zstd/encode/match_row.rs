@@ -21,7 +21,7 @@
 
 use super::match_fast::Window;
 use super::match_lazy::Search;
-use super::matching::{count, hash, hash_n, read32};
+use super::matching::{count, hash, hash_n, prefetch, read32};
 
 /// libzstd's `ZSTD_ROW_HASH_TAG_BITS`.
 pub(crate) const TAG_BITS: u32 = 8;
@@ -130,16 +130,6 @@ pub(crate) struct Rows<'t, const ROW: usize, const K: usize> {
 
 /// libzstd's `ZSTD_ROW_HASH_CACHE_SIZE`: how many positions ahead the rows are prefetched.
 pub(crate) const CACHE: usize = 8;
-
-/// Asks the CPU to bring the line of `x` into its caches (libzstd's `PREFETCH_L1`); nothing
-/// where `safe_arch` is not built.
-#[inline(always)]
-fn prefetch<T>(x: &T) {
-    #[cfg(target_arch = "x86_64")]
-    safe_arch::prefetch_t0(x);
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = x;
-}
 
 impl<const ROW: usize, const K: usize> Rows<'_, ROW, K> {
     /// The row of hash `h`.
