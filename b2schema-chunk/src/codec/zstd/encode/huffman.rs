@@ -129,12 +129,13 @@ impl HufCode {
         out.resize(at + bound + 8, 0);
         let buf = &mut out[..];
         let (mut pos, mut c, mut n) = (at, 0u64, 0u64);
-        // Writes the whole bytes of the `n & 255` bits held (at most 62), the oldest first. A
-        // write past the end is skipped: the position only grows, so the end checks it once.
+        // Writes the whole bytes of the `n & 255` bits held (1 to 62: a flush follows codes),
+        // the oldest first. A write past the end is skipped: the position only grows, so the
+        // end checks it once.
         let mut flush = |c: u64, n: &mut u64| {
             let held = (*n & 255) as u32;
-            if let Some(d) = buf.get_mut(pos..pos + 8) {
-                d.copy_from_slice(&((c >> 1) >> (63 - held)).to_le_bytes());
+            if let Some(d) = buf.get_mut(pos..).and_then(<[u8]>::first_chunk_mut::<8>) {
+                *d = (c >> (held.wrapping_neg() & 63)).to_le_bytes();
             }
             pos += (held >> 3) as usize;
             *n &= 7;
