@@ -278,6 +278,11 @@ impl<const ROW: usize, const K: usize> Search for Rows<'_, ROW, K> {
             let mut m = tag_mask::<ROW>(tags, h as u8, head);
             let mut attempts = self.attempts;
             let base = self.base;
+            // The window `[low, ip)` as one compare: `pos - low` (wrapping) below `span`.
+            let span = ip.saturating_sub(low);
+            // libzstd's filter: the four bytes ending where a longer match would end, read at
+            // `ip` once for each length to beat.
+            let mut want = read32(s, ip + ml - 3);
             while m != 0 && attempts > 0 {
                 let slot = (head + m.trailing_zeros()) as usize & (ROW - 1);
                 m &= m - 1;
@@ -286,12 +291,11 @@ impl<const ROW: usize, const K: usize> Search for Rows<'_, ROW, K> {
                 }
                 // An entry of an earlier frame (below the base) or empty wraps past `ip`.
                 let pos = row[slot / 16].0[slot % 16].wrapping_sub(base) as usize;
-                if pos < low || pos >= ip {
+                if pos.wrapping_sub(low) >= span {
                     break;
                 }
                 attempts -= 1;
-                // libzstd's filter: the four bytes ending where a longer match would end.
-                if read32(s, pos + ml - 3) == read32(s, ip + ml - 3) {
+                if read32(s, pos + ml - 3) == want {
                     let l = count(s, ip, pos, w.end);
                     if l > ml {
                         ml = l;
@@ -299,6 +303,7 @@ impl<const ROW: usize, const K: usize> Search for Rows<'_, ROW, K> {
                         if ip + l == w.end {
                             break;
                         }
+                        want = read32(s, ip + ml - 3);
                     }
                 }
             }
