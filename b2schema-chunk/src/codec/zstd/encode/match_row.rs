@@ -275,7 +275,10 @@ impl<const ROW: usize, const K: usize> Search for Rows<'_, ROW, K> {
         let mut off = 0u32;
         if let (Some(tags), Some(row)) = (Self::tags_of(self.tags, r), self.table.get(r)) {
             let head = u32::from(tags[0]) & (ROW as u32 - 1);
-            let mut m = tag_mask::<ROW>(tags, h as u8, head);
+            // Slot 0 holds the head, not a position: its bit (at `-head` after the rotation)
+            // is cleared once, not tested at each candidate.
+            let mut m =
+                tag_mask::<ROW>(tags, h as u8, head) & !(1u64 << ((ROW as u32 - head) & (ROW as u32 - 1)));
             let mut attempts = self.attempts;
             let base = self.base;
             // The window `[low, ip)` as one compare: `pos - low` (wrapping) below `span`.
@@ -286,9 +289,6 @@ impl<const ROW: usize, const K: usize> Search for Rows<'_, ROW, K> {
             while m != 0 && attempts > 0 {
                 let slot = (head + m.trailing_zeros()) as usize & (ROW - 1);
                 m &= m - 1;
-                if slot == 0 {
-                    continue;
-                }
                 // An entry of an earlier frame (below the base) or empty wraps past `ip`.
                 let pos = row[slot / 16].0[slot % 16].wrapping_sub(base) as usize;
                 if pos.wrapping_sub(low) >= span {
