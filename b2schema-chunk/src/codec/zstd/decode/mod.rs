@@ -17,7 +17,7 @@
 
 mod bits;
 mod dict;
-mod dispatch;
+pub(crate) mod dispatch;
 mod execute;
 pub(crate) mod frame;
 mod fse;

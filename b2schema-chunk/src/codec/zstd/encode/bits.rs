@@ -63,14 +63,6 @@ impl BitWriter<'_> {
         self.n += n;
     }
 
-    /// Appends `v`, which has no bits above its low `n`.
-    #[inline(always)]
-    pub(crate) fn add_exact(&mut self, v: u64, n: u32) {
-        debug_assert!(n <= 57 && self.n + n <= 63 && v >> n == 0);
-        self.acc |= v << self.n;
-        self.n += n;
-    }
-
     /// Writes the whole bytes held (at most 7: the bits held are at most 63).
     #[inline(always)]
     pub(crate) fn flush(&mut self) {
@@ -93,7 +85,7 @@ mod tests {
     /// 100 codes of 11 bits: 1100 bits and the end marker, 138 bytes.
     fn codes(w: &mut super::BitWriter<'_>) {
         for i in 0..100u64 {
-            w.add_exact((i * 13) & 0x7FF, 11);
+            w.add((i * 13) & 0x7FF, 11);
             w.flush();
         }
     }

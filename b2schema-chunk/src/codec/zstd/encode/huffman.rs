@@ -4,6 +4,7 @@
 
 use super::bits::write_bits;
 use super::fse::{self, CTable};
+use crate::codec::zstd::decode::dispatch::{Build, Hot};
 use alloc::vec::Vec;
 
 /// The longest code (libzstd's `HUF_TABLELOG_DEFAULT`).
@@ -106,33 +107,102 @@ impl HufCode {
         true
     }
 
-    /// Appends one stream of `lits`.
+    /// Appends one stream of `lits`, as [`super::bits::write_bits`] would write their codes
+    /// (the first literal's code last) with the end marker, but with libzstd's container
+    /// (`HUF_CStream_t`): each code enters at the top of a 64-bit word that shifts right by its
+    /// length, and a flush writes the word's top bits. Each symbol's code is kept at the top of
+    /// a `u64` with its length in the low byte (`HUF_CElt`), so that a symbol costs one load, a
+    /// shift, an `or` and an add: the length's byte in the container's low bits is never among
+    /// the bits written while at most 60 are held, and the count of bits held is the low byte
+    /// of the sum of the entries.
+    #[inline(always)]
     fn stream(&self, out: &mut Vec<u8>, lits: &[u8]) -> bool {
-        // Each symbol's code and length in one entry: one load a symbol.
-        let mut elt = [0u32; 256];
+        let mut elt = [0u64; 256];
         for (s, e) in elt.iter_mut().enumerate().take(self.max_symbol + 1) {
-            *e = u32::from(self.code[s]) << 8 | u32::from(self.len[s]);
+            let l = u32::from(self.len[s]);
+            if l > 0 {
+                *e = u64::from(self.code[s]) << (64 - l) | u64::from(l);
+            }
         }
-        write_bits(out, lits.len() * MAX_BITS as usize / 8 + 8, |w| {
-            // Five codes of at most 11 bits a flush: 55 bits on top of the at most 7 held.
-            let mut chunks = lits.rchunks_exact(5);
-            for c in chunks.by_ref() {
-                for &b in c.iter().rev() {
-                    let e = elt[b as usize];
-                    w.add_exact(u64::from(e >> 8), e & 255);
-                }
-                w.flush();
+        let bound = lits.len() * MAX_BITS as usize / 8 + 8;
+        let at = out.len();
+        out.resize(at + bound + 8, 0);
+        let buf = &mut out[..];
+        let (mut pos, mut c, mut n) = (at, 0u64, 0u64);
+        // Writes the whole bytes of the `n & 255` bits held (1 to 62: a flush follows codes),
+        // the oldest first. A write past the end is skipped: the position only grows, so the
+        // end checks it once.
+        let mut flush = |c: u64, n: &mut u64| {
+            let held = (*n & 255) as u32;
+            if let Some(d) = buf.get_mut(pos..).and_then(<[u8]>::first_chunk_mut::<8>) {
+                *d = (c >> (held.wrapping_neg() & 63)).to_le_bytes();
             }
-            for &b in chunks.remainder().iter().rev() {
+            pos += (held >> 3) as usize;
+            *n &= 7;
+        };
+        // Five codes of at most 11 bits a flush: 55 bits on top of the at most 7 held; the
+        // fifth's length byte is cleared (up to 62 bits held then). Ten a round, the second
+        // five in a container of their own then merged (libzstd's `HUF_mergeIndex1`), so that
+        // the two chains of shifts run side by side.
+        let mut tens = lits.rchunks_exact(10);
+        for t in tens.by_ref() {
+            for &b in t[6..].iter().rev() {
                 let e = elt[b as usize];
-                w.add_exact(u64::from(e >> 8), e & 255);
+                c = (c >> (e & 63)) | e;
+                n = n.wrapping_add(e);
             }
-        })
+            let e = elt[t[5] as usize];
+            c = (c >> (e & 63)) | (e & !255);
+            n = n.wrapping_add(e);
+            flush(c, &mut n);
+            let (mut c1, mut n1) = (0u64, 0u64);
+            for &b in t[1..5].iter().rev() {
+                let e = elt[b as usize];
+                c1 = (c1 >> (e & 63)) | e;
+                n1 = n1.wrapping_add(e);
+            }
+            let e = elt[t[0] as usize];
+            c1 = (c1 >> (e & 63)) | (e & !255);
+            n1 = n1.wrapping_add(e);
+            c = (c >> (n1 & 63)) | c1;
+            n = n.wrapping_add(n1);
+            flush(c, &mut n);
+        }
+        for five in tens.remainder().rchunks(5) {
+            for &b in five.iter().rev() {
+                let e = elt[b as usize];
+                c = (c >> (e & 63)) | (e & !255);
+                n = n.wrapping_add(e);
+            }
+            flush(c, &mut n);
+        }
+        // The end marker: one 1 bit.
+        c = (c >> 1) | 1 << 63;
+        n = n.wrapping_add(1);
+        flush(c, &mut n);
+        if pos + 8 > out.len() {
+            out.truncate(at);
+            return false;
+        }
+        out.truncate(pos + usize::from(n & 7 > 0));
+        true
     }
 
     /// Appends `lits` as one stream, or four behind their jump table; `false` when a stream is
     /// too long for the jump table.
     pub(crate) fn encode(&self, out: &mut Vec<u8>, lits: &[u8], four: bool) -> bool {
+        self.encode_in(Build::Detect, out, lits, four)
+    }
+
+    /// [`HufCode::encode`] in `build`: the x86-64-v3 one where the CPU has it, as libzstd's
+    /// `HUF_compress1X_usingCTable_internal_bmi2` (BMI2's `shrx`: the shift by each code's
+    /// length needs no move to CL); the same bytes.
+    fn encode_in(&self, build: Build, out: &mut Vec<u8>, lits: &[u8], four: bool) -> bool {
+        build.run(Streams { code: self, out, lits, four })
+    }
+
+    #[inline(always)]
+    fn encode_streams(&self, out: &mut Vec<u8>, lits: &[u8], four: bool) -> bool {
         if !four {
             return self.stream(out, lits);
         }
@@ -153,6 +223,23 @@ impl HufCode {
         }
         // Fewer than four parts only when `lits` is tiny; never asked (four streams from 256).
         lits.len() >= 4
+    }
+}
+
+/// The streams of [`HufCode::encode`], the loop [`Build::run`] compiles for the CPU.
+struct Streams<'a> {
+    code: &'a HufCode,
+    out: &'a mut Vec<u8>,
+    lits: &'a [u8],
+    four: bool,
+}
+
+impl Hot for Streams<'_> {
+    type Output = bool;
+
+    #[inline(always)]
+    fn run(self) -> bool {
+        self.code.encode_streams(self.out, self.lits, self.four)
     }
 }
 
@@ -269,4 +356,71 @@ fn compress_weights(out: &mut Vec<u8>, weights: &[u8]) -> bool {
         t.finish(w, s2);
         t.finish(w, s1);
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Build, HufCode, write_bits};
+    use crate::test_data::noise;
+    use alloc::vec::Vec;
+    use proptest::prelude::*;
+
+    /// The stream of `lits` through the plain bit writer: each code appended low bits first, the
+    /// last literal's first, a flush after each, the end marker.
+    fn plain_stream(code: &HufCode, lits: &[u8]) -> Vec<u8> {
+        let mut out = Vec::new();
+        assert!(write_bits(&mut out, lits.len() * 2 + 8, |w| {
+            for &b in lits.iter().rev() {
+                w.add(u64::from(code.code[b as usize]), u32::from(code.len[b as usize]));
+                w.flush();
+            }
+        }));
+        out
+    }
+
+    proptest! {
+        /// Libzstd's container (codes entering at the top, two containers merged, lengths in
+        /// the entries' low bytes) writes the plain writer's bytes, in both builds, one stream
+        /// or four: codes of counts halving from symbol to symbol (lengths up to the 11-bit
+        /// limit), literals drawn from the symbols with a code, mostly or evenly (most codes
+        /// long then: rounds of 62 bits), of any length (every remainder of the rounds).
+        #[test]
+        fn the_huffman_streams_are_the_plain_writers_bytes(
+            n in 256usize..3000,
+            seed in any::<u64>(),
+            symbols in 2usize..256,
+            even in any::<bool>(),
+        ) {
+            let mut count = [0u32; 256];
+            for (k, c) in count.iter_mut().take(symbols).enumerate() {
+                *c = 1 + ((1u32 << 24) >> k.min(24));
+            }
+            let max_symbol = symbols - 1;
+            let r = noise(n, seed);
+            let lits: Vec<u8> = if even {
+                r.iter().map(|&b| (usize::from(b) % symbols) as u8).collect()
+            } else {
+                r.iter().map(|&b| (u32::from(b).leading_zeros() - 24).min(max_symbol as u32) as u8).collect()
+            };
+            let mut code = HufCode::new();
+            code.build(&count, max_symbol);
+            for build in [Build::Detect, Build::Baseline] {
+                let mut one = alloc::vec![9u8];
+                prop_assert!(code.encode_in(build, &mut one, &lits, false));
+                prop_assert_eq!(&one[1..], &plain_stream(&code, &lits)[..]);
+                let mut four = Vec::new();
+                prop_assert!(code.encode_in(build, &mut four, &lits, true));
+                let seg = n.div_ceil(4);
+                let mut want = alloc::vec![0u8; 6];
+                for (i, part) in lits.chunks(seg).enumerate() {
+                    let s = plain_stream(&code, part);
+                    if i < 3 {
+                        want[2 * i..2 * i + 2].copy_from_slice(&(s.len() as u16).to_le_bytes());
+                    }
+                    want.extend_from_slice(&s);
+                }
+                prop_assert_eq!(four, want);
+            }
+        }
+    }
 }

@@ -12,7 +12,7 @@
 //! candidate. Every position read is checked against the window or is below the searched one.
 
 use super::match_fast::Window;
-use super::matching::{EMPTY, count, hash, hash_n, read32, stamp, unstamp};
+use super::matching::{EMPTY, count, hash, hash_n, prefetch, read32, stamp, unstamp};
 
 /// libzstd's `ZSTD_OPT_NUM`: the optimal parser's horizon; a match longer ends a search.
 pub(crate) const OPT_NUM: usize = 1 << 12;
@@ -201,6 +201,11 @@ impl Tree<'_> {
         let stamp = |p: usize| stamp(p, base);
         let bt_low = ip.saturating_sub(mask);
         let h = hash(s, ip, self.hash_log, self.mls);
+        // The next position's root, most often the next one searched or inserted: its line
+        // arrives while this walk runs (libzstd waits for it; the same result).
+        if let Some(next_root) = self.hash.get(hash(s, ip + 1, self.hash_log, self.mls)) {
+            prefetch(next_root);
+        }
         let mut m = pos(self.hash[h]);
         self.hash[h] = stamp(ip);
         let bt = &mut *self.bt;
@@ -285,6 +290,9 @@ impl Tree<'_> {
         }
         if self.hash_log3 > 0 && best < 3 {
             let log3 = self.hash_log3;
+            if let Some(next_head) = self.hash3.get(hash_n::<3>(s, ip + 1, log3)) {
+                prefetch(next_head);
+            }
             let mut at = self.next3;
             while at < ip {
                 let h = hash_n::<3>(s, at, log3);

@@ -8,6 +8,7 @@ use super::block::Store;
 use super::fse::highbit;
 use super::match_fast::{SEARCH_STRENGTH, Window, catch_up};
 use super::matching::{count, hash_n, read32};
+use crate::codec::zstd::decode::dispatch::{Build, Hot};
 
 /// A match finder the lazy parser runs over.
 pub(crate) trait Search {
@@ -120,13 +121,37 @@ pub(crate) fn lazy<S: Search>(
     rep: &mut [u32; 2],
     store: &mut Store,
 ) {
-    match mls {
-        5 => lazy_n::<5, S>(w, c, read, depth, rep, store),
-        6 => lazy_n::<6, S>(w, c, read, depth, rep, store),
-        _ => lazy_n::<4, S>(w, c, read, depth, rep, store),
+    Build::Detect.run(Lazy { w, c, mls, read, depth, rep, store });
+}
+
+/// [`lazy`]'s parser and its finder, as [`Build::run`] compiles them for the CPU (x86-64-v3
+/// where the CPU has it: BMI2's shifts and bit scans, as libzstd's `_bmi2` builds); the same
+/// matches.
+struct Lazy<'a, 'w, S> {
+    w: &'a Window<'w>,
+    c: &'a mut S,
+    mls: u32,
+    read: usize,
+    depth: u32,
+    rep: &'a mut [u32; 2],
+    store: &'a mut Store,
+}
+
+impl<S: Search> Hot for Lazy<'_, '_, S> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run(self) {
+        let Lazy { w, c, mls, read, depth, rep, store } = self;
+        match mls {
+            5 => lazy_n::<5, S>(w, c, read, depth, rep, store),
+            6 => lazy_n::<6, S>(w, c, read, depth, rep, store),
+            _ => lazy_n::<4, S>(w, c, read, depth, rep, store),
+        }
     }
 }
 
+#[inline(always)]
 fn lazy_n<const MLS: u32, S: Search>(
     w: &Window<'_>,
     c: &mut S,

@@ -21,7 +21,7 @@
 
 use super::match_fast::Window;
 use super::match_lazy::Search;
-use super::matching::{count, hash, hash_n, read32};
+use super::matching::{count, hash, hash_n, prefetch, read32};
 
 /// libzstd's `ZSTD_ROW_HASH_TAG_BITS`.
 pub(crate) const TAG_BITS: u32 = 8;
@@ -130,16 +130,6 @@ pub(crate) struct Rows<'t, const ROW: usize, const K: usize> {
 
 /// libzstd's `ZSTD_ROW_HASH_CACHE_SIZE`: how many positions ahead the rows are prefetched.
 pub(crate) const CACHE: usize = 8;
-
-/// Asks the CPU to bring the line of `x` into its caches (libzstd's `PREFETCH_L1`); nothing
-/// where `safe_arch` is not built.
-#[inline(always)]
-fn prefetch<T>(x: &T) {
-    #[cfg(target_arch = "x86_64")]
-    safe_arch::prefetch_t0(x);
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = x;
-}
 
 impl<const ROW: usize, const K: usize> Rows<'_, ROW, K> {
     /// The row of hash `h`.
@@ -285,23 +275,27 @@ impl<const ROW: usize, const K: usize> Search for Rows<'_, ROW, K> {
         let mut off = 0u32;
         if let (Some(tags), Some(row)) = (Self::tags_of(self.tags, r), self.table.get(r)) {
             let head = u32::from(tags[0]) & (ROW as u32 - 1);
-            let mut m = tag_mask::<ROW>(tags, h as u8, head);
+            // Slot 0 holds the head, not a position: its bit (at `-head` after the rotation)
+            // is cleared once, not tested at each candidate.
+            let mut m =
+                tag_mask::<ROW>(tags, h as u8, head) & !(1u64 << ((ROW as u32 - head) & (ROW as u32 - 1)));
             let mut attempts = self.attempts;
             let base = self.base;
+            // The window `[low, ip)` as one compare: `pos - low` (wrapping) below `span`.
+            let span = ip.saturating_sub(low);
+            // libzstd's filter: the four bytes ending where a longer match would end, read at
+            // `ip` once for each length to beat.
+            let mut want = read32(s, ip + ml - 3);
             while m != 0 && attempts > 0 {
                 let slot = (head + m.trailing_zeros()) as usize & (ROW - 1);
                 m &= m - 1;
-                if slot == 0 {
-                    continue;
-                }
                 // An entry of an earlier frame (below the base) or empty wraps past `ip`.
                 let pos = row[slot / 16].0[slot % 16].wrapping_sub(base) as usize;
-                if pos < low || pos >= ip {
+                if pos.wrapping_sub(low) >= span {
                     break;
                 }
                 attempts -= 1;
-                // libzstd's filter: the four bytes ending where a longer match would end.
-                if read32(s, pos + ml - 3) == read32(s, ip + ml - 3) {
+                if read32(s, pos + ml - 3) == want {
                     let l = count(s, ip, pos, w.end);
                     if l > ml {
                         ml = l;
@@ -309,6 +303,7 @@ impl<const ROW: usize, const K: usize> Search for Rows<'_, ROW, K> {
                         if ip + l == w.end {
                             break;
                         }
+                        want = read32(s, ip + ml - 3);
                     }
                 }
             }

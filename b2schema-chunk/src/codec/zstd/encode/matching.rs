@@ -20,6 +20,16 @@ pub(crate) fn unstamp(v: u32, base: u32) -> usize {
     v.wrapping_sub(base) as usize
 }
 
+/// Asks the CPU to bring the line of `x` into its caches (libzstd's `PREFETCH_L1`); nothing
+/// where `safe_arch` is not built. It changes no result, only when the line arrives.
+#[inline(always)]
+pub(crate) fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    safe_arch::prefetch_t0(x);
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
+}
+
 /// The 4 bytes at `at` (0 past the end). Every position an encoder reads is below `2^32` (a
 /// frame's source is shorter, [`super::frame::compress_with`]): cut to 32 bits, `at + 4` cannot
 /// wrap, so that the read costs one compare, not two.

@@ -5,6 +5,7 @@
 
 use super::bits::{BitWriter, write_bits};
 use super::fse::{self, CTable, highbit};
+use crate::codec::zstd::decode::dispatch::{Build, Hot};
 use crate::codec::zstd::tables::{LL_BASE, LL_BITS, LL_DEFAULT, ML_BASE, ML_BITS, ML_DEFAULT, OF_DEFAULT};
 use alloc::rc::Rc;
 use alloc::vec::Vec;
@@ -231,25 +232,50 @@ pub(crate) fn encode(out: &mut Vec<u8>, seqs: &[Seq], state: &mut SeqState, d: &
     let (m_ml, t_ml) = select(out, &c_ml, &ML, &d.ml, p_ml, &mut scratch);
     out[modes_at] = m_ll << 6 | m_of << 4 | m_ml << 2;
     let (t_ll, t_of, t_ml) = (t_ll?, t_of?, t_ml?);
-    // At most 26 state bits and 16 + 16 + 31 extra bits a sequence.
-    let fits = write_bits(out, n * 12 + 8, |w| {
-        let last = n - 1;
-        let [l, m, o] = cs[last];
-        let mut s_ml = t_ml.init(m);
-        let mut s_of = t_of.init(o);
-        let mut s_ll = t_ll.init(l);
-        extras(w, &seqs[last], l, m, o);
-        for (seq, &[l, m, o]) in seqs[..last].iter().zip(&cs[..last]).rev() {
-            t_of.encode(w, &mut s_of, o);
-            t_ml.encode(w, &mut s_ml, m);
-            t_ll.encode(w, &mut s_ll, l);
-            extras(w, seq, l, m, o);
-        }
-        t_ml.finish(w, s_ml);
-        t_of.finish(w, s_of);
-        t_ll.finish(w, s_ll);
-    });
-    fits.then_some(())
+    let stream = Stream { out, seqs, cs: &cs, t_ll: &t_ll, t_ml: &t_ml, t_of: &t_of };
+    Build::Detect.run(stream).then_some(())
+}
+
+/// The sequences' bitstream, the loop [`Build::run`] compiles for the CPU (the x86-64-v3
+/// build where the CPU has it, as libzstd's `ZSTD_encodeSequences_bmi2`: its shifts by the
+/// states' bit counts need no move to CL); the same bytes.
+struct Stream<'a> {
+    out: &'a mut Vec<u8>,
+    seqs: &'a [Seq],
+    cs: &'a [[u8; 3]],
+    t_ll: &'a CTable,
+    t_ml: &'a CTable,
+    t_of: &'a CTable,
+}
+
+impl Hot for Stream<'_> {
+    type Output = bool;
+
+    #[inline(always)]
+    fn run(self) -> bool {
+        let Stream { out, seqs, cs, t_ll, t_ml, t_of } = self;
+        let n = seqs.len().min(cs.len());
+        let Some(last) = n.checked_sub(1) else {
+            return false;
+        };
+        // At most 26 state bits and 16 + 16 + 31 extra bits a sequence.
+        write_bits(out, n * 12 + 8, |w| {
+            let [l, m, o] = cs[last];
+            let mut s_ml = t_ml.init(m);
+            let mut s_of = t_of.init(o);
+            let mut s_ll = t_ll.init(l);
+            extras(w, &seqs[last], l, m, o);
+            for (seq, &[l, m, o]) in seqs[..last].iter().zip(&cs[..last]).rev() {
+                t_of.encode(w, &mut s_of, o);
+                t_ml.encode(w, &mut s_ml, m);
+                t_ll.encode(w, &mut s_ll, l);
+                extras(w, seq, l, m, o);
+            }
+            t_ml.finish(w, s_ml);
+            t_of.finish(w, s_of);
+            t_ll.finish(w, s_ll);
+        })
+    }
 }
 
 /// The extra bits of one sequence: literal length, match length, offset, after at most 33
