@@ -98,6 +98,7 @@ pub(crate) fn make(filtered: &[u8], nstreams: usize, nblocks: usize, codec: Code
         return None;
     }
     // Never zstd bytes that a decoder would read as a trained dictionary (its magic first).
+    #[cfg(feature = "zstd")]
     if codec == Codec::Zstd && raw.get(..4) == Some(&crate::codec::zstd::DICT_MAGIC.to_le_bytes()[..]) {
         return None;
     }
