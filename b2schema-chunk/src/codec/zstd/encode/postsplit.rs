@@ -109,10 +109,7 @@ impl Split {
             return;
         }
         let mid = from + (to - from) / 2;
-        let whole = match whole {
-            Some(w) => Some(w),
-            None => self.cost(from, to, store, b),
-        };
+        let whole = whole.or_else(|| self.cost(from, to, store, b));
         let (Some(whole), Some(first), Some(second)) =
             (whole, self.cost(from, mid, store, b), self.cost(mid, to, store, b))
         else {
