@@ -29,7 +29,7 @@ COMPRESS_ONLY = {"zlib-rs"}
 # loop or to an independent reference on any bytes.
 ON_BYTES = {
     # The zstd decoder's sequence and four-stream Huffman loops (issue 33,
-    # src/codec/zstd/decode/dispatch.rs) and the filter kernels (issue 33, `std` feature, x86-64;
+    # src/codec/zstd/dispatch.rs) and the filter kernels (issue 33, `std` feature, x86-64;
     # src/filter/*_avx2.rs, run by src/filter/avx2_kernel.rs). pulp's `unsafe` there: the call of
     # a `#[target_feature]` function (`Simd::vectorize`) made only through a V3 (V4) token that
     # exists after std's is_x86_feature_detected says AVX2/FMA/BMI2 (AVX-512 F/BW/CD/DQ/VL);

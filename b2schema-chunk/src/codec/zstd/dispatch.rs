@@ -1,7 +1,8 @@
-//! Which build of the decoder's hot loops runs: the baseline one, or (the `std` feature, on
-//! x86-64) the same source compiled for x86-64-v3 and chosen at run time when the CPU has it.
-//! The encoder's hot loops run through it too (its Huffman and sequence streams, its fast and
-//! lazy finders: `super::super::encode`), always [`Build::Detect`] outside the tests.
+//! Which build of the zstd decoder's and encoder's hot loops runs: the baseline one, or (the
+//! `std` feature, on x86-64) the same source compiled for x86-64-v3 and chosen at run time when
+//! the CPU has it. The decoder's sequence and Huffman loops ([`super::decode`]) and the
+//! encoder's Huffman and sequence streams and fast and lazy finders ([`super::encode`]) run
+//! through it, always [`Build::Detect`] outside the tests.
 //!
 //! What the v3 build gains is BMI2 (`shrx`, `shlx`, `bzhi`: shifts by any register, without the
 //! CL register and without touching the flags), as libzstd's `DYNAMIC_BMI2` builds of its

@@ -5,6 +5,7 @@
 //! levels; its input is the caller's own data).
 
 pub(crate) mod decode;
+pub(crate) mod dispatch;
 pub(crate) mod encode;
 pub(crate) mod tables;
 

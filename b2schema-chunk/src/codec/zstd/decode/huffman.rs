@@ -2,8 +2,8 @@
 //! FSE-compressed), a single-symbol decoding table indexed by the next `max_bits` bits, and the
 //! 1- and 4-stream decoders.
 
+use super::super::dispatch::Hot;
 use super::bits::{BitReader, Status};
-use super::dispatch::Hot;
 use super::fse::{SymbolTable, read_ncount};
 
 /// The longest code libzstd accepts (`HUF_TABLELOG_MAX`; RFC 8878 says 11).
@@ -254,7 +254,7 @@ impl HuffTable {
 }
 
 /// Huffman-coded literals to decode: [`HuffTable::decode_literals`]'s arguments, as a [`Hot`]
-/// loop that [`super::dispatch::Build::run`] compiles for the CPU.
+/// loop that [`super::super::dispatch::Build::run`] compiles for the CPU.
 pub(crate) struct DecodeLiterals<'a> {
     pub(crate) table: &'a HuffTable,
     /// One stream, or four with their jump table.

@@ -2,7 +2,7 @@
 //! with a new table or the previous one ("treeless"), in one stream or four. Checks and limits as
 //! libzstd's `ZSTD_decodeLiteralsBlock`.
 
-use super::dispatch::Build;
+use super::super::dispatch::Build;
 use super::huffman::{DecodeLiterals, HuffTable};
 use alloc::vec::Vec;
 

@@ -17,7 +17,6 @@
 
 mod bits;
 mod dict;
-pub(crate) mod dispatch;
 mod execute;
 pub(crate) mod frame;
 mod fse;
@@ -29,10 +28,10 @@ mod xxhash;
 #[cfg(test)]
 mod tests;
 
+use super::dispatch::Build;
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 use dict::Dict;
-use dispatch::Build;
 use execute::Out;
 use huffman::HuffTable;
 use literals::Literals;

@@ -2,8 +2,8 @@
 //! of sequences and the three table modes: predefined, RLE, compressed, repeat) and the decoding
 //! loop, which executes each sequence as soon as it is decoded (`execute`).
 
+use super::super::dispatch::Hot;
 use super::bits::{EndBits, MASK8};
-use super::dispatch::Hot;
 use super::execute::{Out, copy_literals, copy_match, wild_match};
 use super::fse::{Kind, SEQ_ENTRIES, SLOT_AT, SeqTables};
 
@@ -98,7 +98,7 @@ pub(crate) fn read_header(src: &[u8], t: &mut Tables) -> Result<(usize, usize), 
 }
 
 /// The sequences of one block and where they go: [`decode`]'s arguments, as a [`Hot`] loop that
-/// [`super::dispatch::Build::run`] compiles for the CPU.
+/// [`super::super::dispatch::Build::run`] compiles for the CPU.
 pub(crate) struct Decode<'a, 'o, 'b> {
     /// The sequence bitstream.
     pub(crate) src: &'a [u8],

@@ -4,7 +4,7 @@
 
 use super::bits::write_bits;
 use super::fse::{self, CTable};
-use crate::codec::zstd::decode::dispatch::{Build, Hot};
+use crate::codec::zstd::dispatch::{Build, Hot};
 use alloc::vec::Vec;
 
 /// The longest code (libzstd's `HUF_TABLELOG_DEFAULT`).

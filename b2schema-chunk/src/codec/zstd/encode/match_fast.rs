@@ -5,7 +5,7 @@
 
 use super::block::Store;
 use super::matching::{READ, count, hash_n, hash_v, read32, read64};
-use crate::codec::zstd::decode::dispatch::{Build, Hot};
+use crate::codec::zstd::dispatch::{Build, Hot};
 
 /// libzstd's `kSearchStrength`.
 pub(crate) const SEARCH_STRENGTH: u32 = 8;

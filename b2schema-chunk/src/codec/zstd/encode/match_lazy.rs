@@ -8,7 +8,7 @@ use super::block::Store;
 use super::fse::highbit;
 use super::match_fast::{SEARCH_STRENGTH, Window, catch_up};
 use super::matching::{count, hash_n, read32};
-use crate::codec::zstd::decode::dispatch::{Build, Hot};
+use crate::codec::zstd::dispatch::{Build, Hot};
 
 /// A match finder the lazy parser runs over.
 pub(crate) trait Search {

@@ -5,7 +5,7 @@
 
 use super::bits::{BitWriter, write_bits};
 use super::fse::{self, CTable, highbit};
-use crate::codec::zstd::decode::dispatch::{Build, Hot};
+use crate::codec::zstd::dispatch::{Build, Hot};
 use crate::codec::zstd::tables::{LL_BASE, LL_BITS, LL_DEFAULT, ML_BASE, ML_BITS, ML_DEFAULT, OF_DEFAULT};
 use alloc::rc::Rc;
 use alloc::vec::Vec;
