@@ -14,6 +14,10 @@
 //!
 //! With `ZSTD_OWN_SIZES=1` it prints the size ratios only (no timing runs).
 //!
+//! With `ZSTD_OWN_DIGEST=1` it prints, per level, an FNV-1a digest of every frame the own encoder
+//! writes over the datasets and stream sizes chosen (no libzstd, no timing): a change meant to
+//! keep the frames byte for byte shows the same digests before and after.
+//!
 //! With `ZSTD_OWN_ONLY=ours|libzstd` it runs only that encoder, `ZSTD_OWN_PASSES` passes
 //! (default 5) over each dataset and stream size at each level given, and prints nothing: for
 //! `perf stat -e cycles:u`, whose cycle counts the other processes on the CPU move far less than
@@ -85,6 +89,27 @@ fn main() {
     };
     let only = std::env::var("ZSTD_OWN_DATA").ok();
     let sizes_only = std::env::var("ZSTD_OWN_SIZES").is_ok_and(|v| v == "1");
+    if std::env::var("ZSTD_OWN_DIGEST").is_ok_and(|v| v == "1") {
+        let data = datasets();
+        for &level in &levels {
+            let mut digest = 0xcbf2_9ce4_8422_2325u64;
+            for (name, raw, ts) in &data {
+                if only.as_deref().is_some_and(|o| !name.starts_with(o)) {
+                    continue;
+                }
+                for &stream in &stream_sizes {
+                    for s in cut(raw, *ts, stream) {
+                        let frame = b2schema_chunk::__zstd_own_frame(level, &s).unwrap_or_default();
+                        for &b in frame.iter().chain(&(frame.len() as u64).to_le_bytes()) {
+                            digest = (digest ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+                        }
+                    }
+                }
+            }
+            println!("{level}\tdigest\t{digest:016x}");
+        }
+        return;
+    }
     if let Ok(who) = std::env::var("ZSTD_OWN_ONLY") {
         let passes: usize = std::env::var("ZSTD_OWN_PASSES").ok().and_then(|p| p.parse().ok()).unwrap_or(5);
         let mut cctx = std::collections::HashMap::new();
