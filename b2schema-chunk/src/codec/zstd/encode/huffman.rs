@@ -10,10 +10,13 @@ use alloc::vec::Vec;
 /// The longest code (libzstd's `HUF_TABLELOG_DEFAULT`).
 pub(crate) const MAX_BITS: u32 = 11;
 
-/// A Huffman code: each symbol's code and length (0: absent), the largest symbol and the depth.
+/// A Huffman code: each symbol's entry (below) and length (0: absent), the largest symbol and
+/// the depth.
 #[derive(Clone)]
 pub(crate) struct HufCode {
-    code: [u16; 256],
+    /// Each symbol's code at the top of a `u64`, its length in the low byte (libzstd's
+    /// `HUF_CElt`), the form [`HufCode::encode`] reads; 0 for an absent symbol.
+    elt: [u64; 256],
     pub(crate) len: [u8; 256],
     max_symbol: usize,
     log: u32,
@@ -21,21 +24,28 @@ pub(crate) struct HufCode {
 
 impl HufCode {
     pub(crate) fn new() -> Self {
-        HufCode { code: [0; 256], len: [0; 256], max_symbol: 0, log: 0 }
+        HufCode { elt: [0; 256], len: [0; 256], max_symbol: 0, log: 0 }
     }
 
     /// The code of `count` (at least two symbols present; `max_symbol` the largest).
     pub(crate) fn build(&mut self, count: &[u32; 256], max_symbol: usize) {
-        let mut order: Vec<(u32, u8)> =
-            (0..=max_symbol).filter(|&s| count[s] > 0).map(|s| (count[s], s as u8)).collect();
-        order.sort_unstable();
-        let n = order.len();
-        let mut lens = tree_depths(&order);
-        limit(&mut lens, MAX_BITS);
+        // The symbols present by count, then symbol, ascending: one `u64` key each.
+        let mut keys = [0u64; 256];
+        let mut n = 0;
+        for (s, &c) in count.iter().enumerate().take(max_symbol + 1) {
+            keys[n & 255] = u64::from(c) << 8 | s as u64;
+            n += usize::from(c > 0);
+        }
+        let keys = &mut keys[..n.min(256)];
+        keys.sort_unstable();
+        let mut lens = [0u8; 256];
+        let lens = &mut lens[..keys.len()];
+        tree_depths(keys, lens);
+        limit(lens, MAX_BITS);
         self.len = [0; 256];
         let log = lens.iter().copied().max().unwrap_or(1);
-        for (i, &(_, s)) in order.iter().enumerate() {
-            self.len[s as usize] = lens[i];
+        for (&k, &l) in keys.iter().zip(lens.iter()) {
+            self.len[(k & 255) as usize] = l;
         }
         debug_assert!(n >= 2);
         self.max_symbol = max_symbol;
@@ -48,9 +58,9 @@ impl HufCode {
     fn assign_codes(&mut self) {
         let log = self.log;
         let mut ranks = [0u32; 13];
-        for s in 0..=self.max_symbol {
-            if self.len[s] > 0 {
-                ranks[(log + 1 - u32::from(self.len[s])) as usize] += 1;
+        for &l in &self.len[..=self.max_symbol] {
+            if l > 0 {
+                ranks[(log + 1 - u32::from(l)) as usize] += 1;
             }
         }
         let mut start = [0u32; 13];
@@ -59,14 +69,23 @@ impl HufCode {
             start[w] = next;
             next += ranks[w] << (w - 1);
         }
-        for s in 0..=self.max_symbol {
-            let l = u32::from(self.len[s]);
+        self.elt = [0; 256];
+        for (e, &l) in self.elt.iter_mut().zip(&self.len[..=self.max_symbol]) {
+            let l = u32::from(l);
             if l > 0 {
                 let w = (log + 1 - l) as usize;
-                self.code[s] = (start[w] >> (w - 1)) as u16;
+                let code = start[w] >> (w - 1);
                 start[w] += 1 << (w - 1);
+                *e = u64::from(code) << (64 - l) | u64::from(l);
             }
         }
+    }
+
+    /// The code of symbol `s` (its length in `len`).
+    #[cfg(test)]
+    fn code(&self, s: u8) -> u64 {
+        let l = u32::from(self.len[s as usize]);
+        if l == 0 { 0 } else { self.elt[s as usize] >> (64 - l) }
     }
 
     /// Whether every symbol of `count` has a code.
@@ -107,45 +126,34 @@ impl HufCode {
         true
     }
 
-    /// Appends one stream of `lits`, as [`super::bits::write_bits`] would write their codes
-    /// (the first literal's code last) with the end marker, but with libzstd's container
-    /// (`HUF_CStream_t`): each code enters at the top of a 64-bit word that shifts right by its
-    /// length, and a flush writes the word's top bits. Each symbol's code is kept at the top of
-    /// a `u64` with its length in the low byte (`HUF_CElt`), so that a symbol costs one load, a
-    /// shift, an `or` and an add: the length's byte in the container's low bits is never among
-    /// the bits written while at most 60 are held, and the count of bits held is the low byte
-    /// of the sum of the entries.
+    /// Writes one stream of `lits` into `buf` from `at` and returns its end, as
+    /// [`super::bits::write_bits`] would write their codes (the first literal's code last) with
+    /// the end marker, but with libzstd's container (`HUF_CStream_t`): each code enters at the
+    /// top of a 64-bit word that shifts right by its length, and a flush writes the word's top
+    /// bits (8 bytes, the whole ones held kept: `buf` needs no zeros). The entries ([`HufCode`]'s
+    /// `elt`) make a symbol cost one load, a shift, an `or` and an add: the length's byte in the
+    /// container's low bits is never among the bits written while at most 60 are held, and the
+    /// count of bits held is the low byte of the sum of the entries. `None` when `buf` is too
+    /// short (no write past it).
     #[inline(always)]
-    fn stream(&self, out: &mut Vec<u8>, lits: &[u8]) -> bool {
-        let mut elt = [0u64; 256];
-        for (s, e) in elt.iter_mut().enumerate().take(self.max_symbol + 1) {
-            let l = u32::from(self.len[s]);
-            if l > 0 {
-                *e = u64::from(self.code[s]) << (64 - l) | u64::from(l);
-            }
-        }
-        let bound = lits.len() * MAX_BITS as usize / 8 + 8;
-        let at = out.len();
-        out.resize(at + bound + 8, 0);
-        let buf = &mut out[..];
+    fn stream(&self, buf: &mut [u8], at: usize, lits: &[u8]) -> Option<usize> {
+        let elt = &self.elt;
         let (mut pos, mut c, mut n) = (at, 0u64, 0u64);
-        // Writes the whole bytes of the `n & 255` bits held (1 to 62: a flush follows codes),
-        // the oldest first. A write past the end is skipped: the position only grows, so the
-        // end checks it once.
-        let mut flush = |c: u64, n: &mut u64| {
-            let held = (*n & 255) as u32;
-            if let Some(d) = buf.get_mut(pos..).and_then(<[u8]>::first_chunk_mut::<8>) {
-                *d = (c >> (held.wrapping_neg() & 63)).to_le_bytes();
-            }
-            pos += (held >> 3) as usize;
-            *n &= 7;
+        // The bytes of the `n & 255` bits held (1 to 62: a flush follows codes), the oldest
+        // first, at the start of `d`; how many whole ones.
+        let put = |d: &mut [u8; 8], c: u64, n: u64| {
+            let held = (n & 255) as u32;
+            *d = (c >> (held.wrapping_neg() & 63)).to_le_bytes();
+            (held >> 3) as usize
         };
         // Five codes of at most 11 bits a flush: 55 bits on top of the at most 7 held; the
-        // fifth's length byte is cleared (up to 62 bits held then). Ten a round, the second
-        // five in a container of their own then merged (libzstd's `HUF_mergeIndex1`), so that
-        // the two chains of shifts run side by side.
+        // fifth's length byte is cleared (up to 62 bits held then, at most 7 bytes written). Ten
+        // a round, the second five in a container of their own then merged (libzstd's
+        // `HUF_mergeIndex1`), so that the two chains of shifts run side by side; the round's two
+        // flushes land in one 16-byte window, checked once.
         let mut tens = lits.rchunks_exact(10);
         for t in tens.by_ref() {
+            let win = buf.get_mut(pos..).and_then(<[u8]>::first_chunk_mut::<16>)?;
             for &b in t[6..].iter().rev() {
                 let e = elt[b as usize];
                 c = (c >> (e & 63)) | e;
@@ -154,7 +162,9 @@ impl HufCode {
             let e = elt[t[5] as usize];
             c = (c >> (e & 63)) | (e & !255);
             n = n.wrapping_add(e);
-            flush(c, &mut n);
+            let (head, _) = win.split_first_chunk_mut::<8>()?;
+            let k = put(head, c, n) & 7;
+            n &= 7;
             let (mut c1, mut n1) = (0u64, 0u64);
             for &b in t[1..5].iter().rev() {
                 let e = elt[b as usize];
@@ -166,93 +176,123 @@ impl HufCode {
             n1 = n1.wrapping_add(e);
             c = (c >> (n1 & 63)) | c1;
             n = n.wrapping_add(n1);
-            flush(c, &mut n);
+            let (_, tail) = win.split_at_mut(k);
+            let k2 = put(tail.first_chunk_mut::<8>()?, c, n);
+            n &= 7;
+            pos += k + k2;
         }
+        let mut flush = |c: u64, n: &mut u64| {
+            let d = buf.get_mut(pos..).and_then(<[u8]>::first_chunk_mut::<8>)?;
+            pos += put(d, c, *n);
+            *n &= 7;
+            Some(())
+        };
         for five in tens.remainder().rchunks(5) {
             for &b in five.iter().rev() {
                 let e = elt[b as usize];
                 c = (c >> (e & 63)) | (e & !255);
                 n = n.wrapping_add(e);
             }
-            flush(c, &mut n);
+            flush(c, &mut n)?;
         }
         // The end marker: one 1 bit.
         c = (c >> 1) | 1 << 63;
         n = n.wrapping_add(1);
-        flush(c, &mut n);
-        if pos + 8 > out.len() {
-            out.truncate(at);
-            return false;
-        }
-        out.truncate(pos + usize::from(n & 7 > 0));
-        true
+        flush(c, &mut n)?;
+        Some(pos + usize::from(n & 7 > 0))
     }
 
-    /// Appends `lits` as one stream, or four behind their jump table; `false` when a stream is
-    /// too long for the jump table.
-    pub(crate) fn encode(&self, out: &mut Vec<u8>, lits: &[u8], four: bool) -> bool {
-        self.encode_in(Build::Detect, out, lits, four)
+    /// Appends `lits` as one stream, or four behind their jump table; `bits` at least the bits
+    /// of their codes ([`HufCode::cost`]), the room the streams are given; `false` when a stream
+    /// is too long for the jump table or the room too small.
+    pub(crate) fn encode(&self, out: &mut Vec<u8>, lits: &[u8], four: bool, bits: usize) -> bool {
+        self.encode_in(Build::Detect, out, lits, four, bits)
     }
 
     /// [`HufCode::encode`] in `build`: the x86-64-v3 one where the CPU has it, as libzstd's
     /// `HUF_compress1X_usingCTable_internal_bmi2` (BMI2's `shrx`: the shift by each code's
     /// length needs no move to CL); the same bytes.
-    fn encode_in(&self, build: Build, out: &mut Vec<u8>, lits: &[u8], four: bool) -> bool {
-        build.run(Streams { code: self, out, lits, four })
+    fn encode_in(&self, build: Build, out: &mut Vec<u8>, lits: &[u8], four: bool, bits: usize) -> bool {
+        let at = out.len();
+        // The jump table, each stream's codes, end marker and last partial byte, and the last
+        // flush's 16-byte window.
+        let room = 6 + bits / 8 + 4 * 2 + 16;
+        out.resize(at + room, 0);
+        let end = build.run(Streams { code: self, buf: &mut out[..], at, lits, four });
+        match end {
+            Some(end) => {
+                out.truncate(end);
+                true
+            }
+            None => {
+                out.truncate(at);
+                false
+            }
+        }
     }
 
+    /// The streams from `at` in `buf` (and the jump table before four); their end.
     #[inline(always)]
-    fn encode_streams(&self, out: &mut Vec<u8>, lits: &[u8], four: bool) -> bool {
+    fn encode_streams(&self, buf: &mut [u8], at: usize, lits: &[u8], four: bool) -> Option<usize> {
         if !four {
-            return self.stream(out, lits);
-        }
-        let seg = lits.len().div_ceil(4);
-        let table = out.len();
-        out.extend_from_slice(&[0; 6]);
-        for (i, part) in lits.chunks(seg).enumerate() {
-            let at = out.len();
-            if !self.stream(out, part) {
-                return false;
-            }
-            if i < 3 {
-                let Ok(size) = u16::try_from(out.len() - at) else {
-                    return false;
-                };
-                out[table + 2 * i..table + 2 * i + 2].copy_from_slice(&size.to_le_bytes());
-            }
+            return self.stream(buf, at, lits);
         }
         // Fewer than four parts only when `lits` is tiny; never asked (four streams from 256).
-        lits.len() >= 4
+        if lits.len() < 4 {
+            return None;
+        }
+        let seg = lits.len().div_ceil(4);
+        let mut pos = at + 6;
+        for (i, part) in lits.chunks(seg).enumerate() {
+            let end = self.stream(buf, pos, part)?;
+            if i < 3 {
+                let size = u16::try_from(end - pos).ok()?;
+                buf.get_mut(at + 2 * i..at + 2 * i + 2)?.copy_from_slice(&size.to_le_bytes());
+            }
+            pos = end;
+        }
+        Some(pos)
     }
 }
 
 /// The streams of [`HufCode::encode`], the loop [`Build::run`] compiles for the CPU.
 struct Streams<'a> {
     code: &'a HufCode,
-    out: &'a mut Vec<u8>,
+    buf: &'a mut [u8],
+    at: usize,
     lits: &'a [u8],
     four: bool,
 }
 
 impl Hot for Streams<'_> {
-    type Output = bool;
+    type Output = Option<usize>;
 
     #[inline(always)]
-    fn run(self) -> bool {
-        self.code.encode_streams(self.out, self.lits, self.four)
+    fn run(self) -> Option<usize> {
+        self.code.encode_streams(self.buf, self.at, self.lits, self.four)
     }
 }
 
-/// The depths of a Huffman tree over `order` (counts ascending), by the two-queue method.
-fn tree_depths(order: &[(u32, u8)]) -> Vec<u8> {
-    let n = order.len();
-    let mut weight: Vec<u64> = order.iter().map(|&(c, _)| u64::from(c)).collect();
-    weight.resize(2 * n - 1, 0);
-    let mut parent = alloc::vec![0usize; 2 * n - 1];
+/// The depths (into `depth`, as long) of a Huffman tree over `keys` (count `<< 8 |` symbol,
+/// ascending), by the two-queue method; the nodes in arrays of 512 (at most 511 nodes) indexed
+/// through a mask.
+fn tree_depths(keys: &[u64], depth: &mut [u8]) {
+    const NODES: usize = 512;
+    const M: usize = NODES - 1;
+    let n = keys.len().min(256);
+    if n < 2 {
+        depth.fill(0);
+        return;
+    }
+    let mut weight = [0u64; NODES];
+    for (w, &k) in weight.iter_mut().zip(keys) {
+        *w = k >> 8;
+    }
+    let mut parent = [0u16; NODES];
     let (mut leaf, mut inner) = (0usize, n);
     for k in n..2 * n - 1 {
         let mut pick = || {
-            if leaf < n && (inner >= k || weight[leaf] <= weight[inner]) {
+            if leaf < n && (inner >= k || weight[leaf & M] <= weight[inner & M]) {
                 leaf += 1;
                 leaf - 1
             } else {
@@ -261,16 +301,17 @@ fn tree_depths(order: &[(u32, u8)]) -> Vec<u8> {
             }
         };
         let (a, b) = (pick(), pick());
-        weight[k] = weight[a] + weight[b];
-        parent[a] = k;
-        parent[b] = k;
+        weight[k & M] = weight[a & M] + weight[b & M];
+        parent[a & M] = k as u16;
+        parent[b & M] = k as u16;
     }
-    let mut depth = alloc::vec![0u8; 2 * n - 1];
+    let mut d = [0u8; NODES];
     for i in (0..2 * n - 2).rev() {
-        depth[i] = depth[parent[i]].saturating_add(1);
+        d[i & M] = d[usize::from(parent[i & M]) & M].saturating_add(1);
     }
-    depth.truncate(n);
-    depth
+    for (o, &x) in depth.iter_mut().zip(&d[..n]) {
+        *o = x;
+    }
 }
 
 /// Limits `lens` (of symbols by ascending count) to `max` bits, keeping the code complete.
@@ -371,7 +412,7 @@ mod tests {
         let mut out = Vec::new();
         assert!(write_bits(&mut out, lits.len() * 2 + 8, |w| {
             for &b in lits.iter().rev() {
-                w.add(u64::from(code.code[b as usize]), u32::from(code.len[b as usize]));
+                w.add(code.code(b), u32::from(code.len[b as usize]));
                 w.flush();
             }
         }));
@@ -406,10 +447,10 @@ mod tests {
             code.build(&count, max_symbol);
             for build in [Build::Detect, Build::Baseline] {
                 let mut one = alloc::vec![9u8];
-                prop_assert!(code.encode_in(build, &mut one, &lits, false));
+                prop_assert!(code.encode_in(build, &mut one, &lits, false, n * 11));
                 prop_assert_eq!(&one[1..], &plain_stream(&code, &lits)[..]);
                 let mut four = Vec::new();
-                prop_assert!(code.encode_in(build, &mut four, &lits, true));
+                prop_assert!(code.encode_in(build, &mut four, &lits, true, n * 11));
                 let seg = n.div_ceil(4);
                 let mut want = alloc::vec![0u8; 6];
                 for (i, part) in lits.chunks(seg).enumerate() {

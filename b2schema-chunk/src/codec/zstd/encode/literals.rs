@@ -84,15 +84,18 @@ pub(crate) fn encode(out: &mut Vec<u8>, lits: &[u8], prev: &mut HufState, min_ga
     let mut table = Vec::new();
     let new_ok = new.write(&mut table);
     let new_bits = new.cost(&count, max_symbol);
-    let reuse = prev.valid && prev.code.covers(&count, max_symbol) && {
-        let old_bits = prev.code.cost(&count, max_symbol);
-        !new_ok || old_bits <= new_bits + table.len() * 8 || table.len() + 12 >= n
+    let old_bits = if prev.valid && prev.code.covers(&count, max_symbol) {
+        Some(prev.code.cost(&count, max_symbol))
+    } else {
+        None
     };
-    let ok = if reuse {
-        prev.code.encode(out, lits, four)
+    let reuse = old_bits
+        .is_some_and(|old_bits| !new_ok || old_bits <= new_bits + table.len() * 8 || table.len() + 12 >= n);
+    let ok = if let (true, Some(old_bits)) = (reuse, old_bits) {
+        prev.code.encode(out, lits, four, old_bits)
     } else if new_ok {
         out.extend_from_slice(&table);
-        new.encode(out, lits, four)
+        new.encode(out, lits, four, new_bits)
     } else {
         false
     };
