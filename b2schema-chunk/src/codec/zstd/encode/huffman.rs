@@ -133,10 +133,11 @@ impl HufCode {
     /// bits (8 bytes, the whole ones held kept: `buf` needs no zeros). The entries ([`HufCode`]'s
     /// `elt`) make a symbol cost one load, a shift, an `or` and an add: the length's byte in the
     /// container's low bits is never among the bits written while at most 60 are held, and the
-    /// count of bits held is the low byte of the sum of the entries. `None` when `buf` is too
-    /// short (no write past it).
+    /// count of bits held is the low byte of the sum of the entries. `K` codes a flush, as many
+    /// as the depth allows ([`HufCode::stream_for_depth`]). `None` when `buf` is too short (no
+    /// write past it).
     #[inline(always)]
-    fn stream(&self, buf: &mut [u8], at: usize, lits: &[u8]) -> Option<usize> {
+    fn stream<const K: usize>(&self, buf: &mut [u8], at: usize, lits: &[u8]) -> Option<usize> {
         let elt = &self.elt;
         let (mut pos, mut c, mut n) = (at, 0u64, 0u64);
         // The bytes of the `n & 255` bits held (1 to 62: a flush follows codes), the oldest
@@ -146,27 +147,28 @@ impl HufCode {
             *d = (c >> (held.wrapping_neg() & 63)).to_le_bytes();
             (held >> 3) as usize
         };
-        // Five codes of at most 11 bits a flush: 55 bits on top of the at most 7 held; the
-        // fifth's length byte is cleared (up to 62 bits held then, at most 7 bytes written). Ten
-        // a round, the second five in a container of their own then merged (libzstd's
-        // `HUF_mergeIndex1`), so that the two chains of shifts run side by side; the round's two
-        // flushes land in one 16-byte window, checked once.
-        let mut tens = lits.rchunks_exact(10);
+        // `K` codes a flush: at most 60 bits held before the last (the length bytes, at most 11
+        // in the low 4 bits, stay below the bits written), whose length byte is cleared (up to
+        // 64 bits held then, at most 7 bytes written: 7 + 5 * 11 = 62, 7 + 6 * 9 = 61, 7 + 7 * 8
+        // and 7 + 8 * 7 = 63, 7 + 9 * 6 = 61). `2 * K` a round, the second `K` in a container of
+        // their own then merged (libzstd's `HUF_mergeIndex1`), so that the two chains of shifts
+        // run side by side; the round's two flushes land in one 16-byte window, checked once.
+        let mut tens = lits.rchunks_exact(2 * K);
         for t in tens.by_ref() {
             let win = buf.get_mut(pos..).and_then(<[u8]>::first_chunk_mut::<16>)?;
-            for &b in t[6..].iter().rev() {
+            for &b in t[K + 1..].iter().rev() {
                 let e = elt[b as usize];
                 c = (c >> (e & 63)) | e;
                 n = n.wrapping_add(e);
             }
-            let e = elt[t[5] as usize];
+            let e = elt[t[K] as usize];
             c = (c >> (e & 63)) | (e & !255);
             n = n.wrapping_add(e);
             let (head, _) = win.split_first_chunk_mut::<8>()?;
             let k = put(head, c, n) & 7;
             n &= 7;
             let (mut c1, mut n1) = (0u64, 0u64);
-            for &b in t[1..5].iter().rev() {
+            for &b in t[1..K].iter().rev() {
                 let e = elt[b as usize];
                 c1 = (c1 >> (e & 63)) | e;
                 n1 = n1.wrapping_add(e);
@@ -187,7 +189,7 @@ impl HufCode {
             *n &= 7;
             Some(())
         };
-        for five in tens.remainder().rchunks(5) {
+        for five in tens.remainder().rchunks(K) {
             for &b in five.iter().rev() {
                 let e = elt[b as usize];
                 c = (c >> (e & 63)) | (e & !255);
@@ -231,11 +233,24 @@ impl HufCode {
         }
     }
 
+    /// [`HufCode::stream`] with as many codes a flush as the depth allows (libzstd's
+    /// `kUnroll` in `HUF_compress1X_usingCTable_internal_body`): fewer flushes for shallow codes.
+    #[inline(always)]
+    fn stream_for_depth(&self, buf: &mut [u8], at: usize, lits: &[u8]) -> Option<usize> {
+        match self.log {
+            0..=6 => self.stream::<9>(buf, at, lits),
+            7 => self.stream::<8>(buf, at, lits),
+            8 => self.stream::<7>(buf, at, lits),
+            9 => self.stream::<6>(buf, at, lits),
+            _ => self.stream::<5>(buf, at, lits),
+        }
+    }
+
     /// The streams from `at` in `buf` (and the jump table before four); their end.
     #[inline(always)]
     fn encode_streams(&self, buf: &mut [u8], at: usize, lits: &[u8], four: bool) -> Option<usize> {
         if !four {
-            return self.stream(buf, at, lits);
+            return self.stream_for_depth(buf, at, lits);
         }
         // Fewer than four parts only when `lits` is tiny; never asked (four streams from 256).
         if lits.len() < 4 {
@@ -244,7 +259,7 @@ impl HufCode {
         let seg = lits.len().div_ceil(4);
         let mut pos = at + 6;
         for (i, part) in lits.chunks(seg).enumerate() {
-            let end = self.stream(buf, pos, part)?;
+            let end = self.stream_for_depth(buf, pos, part)?;
             if i < 3 {
                 let size = u16::try_from(end - pos).ok()?;
                 buf.get_mut(at + 2 * i..at + 2 * i + 2)?.copy_from_slice(&size.to_le_bytes());
@@ -419,49 +434,76 @@ mod tests {
         out
     }
 
+    /// The check of the property below: `symbols` codes of counts halving from symbol to
+    /// symbol, `n` literals drawn (`mode`) evenly, mostly the first, or from the three deepest.
+    fn same_bytes_as_the_plain_writer(n: usize, seed: u64, symbols: usize, mode: u8) {
+        let mut count = [0u32; 256];
+        for (k, c) in count.iter_mut().take(symbols).enumerate() {
+            *c = 1 + ((1u32 << 24) >> k.min(24));
+        }
+        let max_symbol = symbols - 1;
+        let r = noise(n, seed);
+        let lits: Vec<u8> = match mode {
+            0 => r.iter().map(|&b| (usize::from(b) % symbols) as u8).collect(),
+            1 => {
+                r.iter().map(|&b| (u32::from(b).leading_zeros() - 24).min(max_symbol as u32) as u8).collect()
+            }
+            // The three deepest codes only (two of the depth, one shorter: the bits held
+            // before a flush take every value): flushes as full as the depth allows.
+            _ => r.iter().map(|&b| (max_symbol - usize::from(b % 3).min(max_symbol)) as u8).collect(),
+        };
+        let mut code = HufCode::new();
+        code.build(&count, max_symbol);
+        // The room the literals section gives: the codes' bits, exactly.
+        let mut hist = [0u32; 256];
+        for &b in &lits {
+            hist[b as usize] += 1;
+        }
+        let bits = code.cost(&hist, max_symbol);
+        for build in [Build::Detect, Build::Baseline] {
+            let mut one = alloc::vec![9u8];
+            assert!(code.encode_in(build, &mut one, &lits, false, bits));
+            assert_eq!(&one[1..], &plain_stream(&code, &lits)[..]);
+            let mut four = Vec::new();
+            assert!(code.encode_in(build, &mut four, &lits, true, bits));
+            let seg = n.div_ceil(4);
+            let mut want = alloc::vec![0u8; 6];
+            for (i, part) in lits.chunks(seg).enumerate() {
+                let s = plain_stream(&code, part);
+                if i < 3 {
+                    want[2 * i..2 * i + 2].copy_from_slice(&(s.len() as u16).to_le_bytes());
+                }
+                want.extend_from_slice(&s);
+            }
+            assert_eq!(four, want);
+        }
+    }
+
+    /// Every depth up to the limit, its flushes full: each count of codes a flush (5 to 9) at
+    /// the edge of the container.
+    #[test]
+    fn every_depth_fills_its_flushes() {
+        for symbols in 2..=13 {
+            same_bytes_as_the_plain_writer(1000 + symbols, symbols as u64, symbols, 2);
+        }
+    }
+
     proptest! {
         /// Libzstd's container (codes entering at the top, two containers merged, lengths in
         /// the entries' low bytes) writes the plain writer's bytes, in both builds, one stream
         /// or four: codes of counts halving from symbol to symbol (lengths up to the 11-bit
-        /// limit), literals drawn from the symbols with a code, mostly or evenly (most codes
-        /// long then: rounds of 62 bits), of any length (every remainder of the rounds).
+        /// limit), literals drawn from the symbols with a code, mostly, evenly (most codes
+        /// long then) or from the three deepest (full flushes), of any length (every remainder of the rounds); half the
+        /// cases of at most 12 symbols (each depth, so each count of codes a flush, often); the
+        /// streams' room no more than their codes' bits need.
         #[test]
         fn the_huffman_streams_are_the_plain_writers_bytes(
             n in 256usize..3000,
             seed in any::<u64>(),
-            symbols in 2usize..256,
-            even in any::<bool>(),
+            symbols in prop_oneof![2usize..13, 2usize..256],
+            mode in 0u8..3,
         ) {
-            let mut count = [0u32; 256];
-            for (k, c) in count.iter_mut().take(symbols).enumerate() {
-                *c = 1 + ((1u32 << 24) >> k.min(24));
-            }
-            let max_symbol = symbols - 1;
-            let r = noise(n, seed);
-            let lits: Vec<u8> = if even {
-                r.iter().map(|&b| (usize::from(b) % symbols) as u8).collect()
-            } else {
-                r.iter().map(|&b| (u32::from(b).leading_zeros() - 24).min(max_symbol as u32) as u8).collect()
-            };
-            let mut code = HufCode::new();
-            code.build(&count, max_symbol);
-            for build in [Build::Detect, Build::Baseline] {
-                let mut one = alloc::vec![9u8];
-                prop_assert!(code.encode_in(build, &mut one, &lits, false, n * 11));
-                prop_assert_eq!(&one[1..], &plain_stream(&code, &lits)[..]);
-                let mut four = Vec::new();
-                prop_assert!(code.encode_in(build, &mut four, &lits, true, n * 11));
-                let seg = n.div_ceil(4);
-                let mut want = alloc::vec![0u8; 6];
-                for (i, part) in lits.chunks(seg).enumerate() {
-                    let s = plain_stream(&code, part);
-                    if i < 3 {
-                        want[2 * i..2 * i + 2].copy_from_slice(&(s.len() as u16).to_le_bytes());
-                    }
-                    want.extend_from_slice(&s);
-                }
-                prop_assert_eq!(four, want);
-            }
+            same_bytes_as_the_plain_writer(n, seed, symbols, mode);
         }
     }
 }
