@@ -278,11 +278,26 @@ impl Hot for Stream<'_> {
     }
 }
 
+/// A code's extra bits ([`LL_BITS`], [`ML_BITS`]) by any byte (0 past the codes), so that
+/// the sequence loop reads them without a bounds check.
+const fn by_byte(bits: &[u8]) -> [u8; 256] {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < bits.len() {
+        t[i] = bits[i];
+        i += 1;
+    }
+    t
+}
+
+const LL_BITS_BY_BYTE: [u8; 256] = by_byte(&LL_BITS);
+const ML_BITS_BY_BYTE: [u8; 256] = by_byte(&ML_BITS);
+
 /// The extra bits of one sequence: literal length, match length, offset, after at most 33
 /// bits held (7 and the three states' 26); flushed where they could pass 63.
 #[inline(always)]
 fn extras(w: &mut BitWriter<'_>, s: &Seq, ll: u8, ml: u8, of: u8) {
-    let (llb, mlb) = (u32::from(LL_BITS[ll as usize]), u32::from(ML_BITS[ml as usize]));
+    let (llb, mlb) = (u32::from(LL_BITS_BY_BYTE[ll as usize]), u32::from(ML_BITS_BY_BYTE[ml as usize]));
     if llb + mlb > 30 {
         w.flush();
     }
