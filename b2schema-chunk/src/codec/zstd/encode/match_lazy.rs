@@ -37,30 +37,33 @@ pub(crate) struct Chain<'t> {
 }
 
 impl Chain<'_> {
-    /// Inserts every position up to `ip` (excluded) and returns the head for `ip`.
+    /// Inserts every position up to `ip` (excluded) and returns the head for `ip`. The tables
+    /// are not empty; both are powers of two long (`1 << hash_log`, `chain_mask + 1`): the
+    /// masks by their lengths change no index and spare the bounds checks.
     #[inline(always)]
     fn insert<const MLS: u32>(&mut self, s: &[u8], ip: usize) -> u32 {
         // The fields in locals: behind `&mut self` they would be reloaded after every store.
         let (head, prev) = (&mut *self.head, &mut *self.prev);
-        let (log, mask, base) = (self.hash_log, self.chain_mask, self.base);
+        let (hmask, pmask) = (head.len().wrapping_sub(1), prev.len().wrapping_sub(1));
+        let (log, base) = (self.hash_log, self.base);
         let mut next = self.next;
         if self.skipping {
             if next < ip {
-                let h = hash_n::<MLS>(s, next, log);
-                prev[next & mask] = head[h];
+                let h = hash_n::<MLS>(s, next, log) & hmask;
+                prev[next & pmask] = head[h];
                 head[h] = (next as u32).wrapping_add(base);
                 next = ip;
             }
         } else {
             while next < ip {
-                let h = hash_n::<MLS>(s, next, log);
-                prev[next & mask] = head[h];
+                let h = hash_n::<MLS>(s, next, log) & hmask;
+                prev[next & pmask] = head[h];
                 head[h] = (next as u32).wrapping_add(base);
                 next += 1;
             }
         }
         self.next = next;
-        head[hash_n::<MLS>(s, ip, log)].wrapping_sub(base)
+        head[hash_n::<MLS>(s, ip, log) & hmask].wrapping_sub(base)
     }
 }
 
@@ -72,22 +75,46 @@ impl Search for Chain<'_> {
 
     #[inline(always)]
     fn best<const MLS: u32>(&mut self, w: &Window<'_>, ip: usize) -> (usize, u32) {
+        self.search::<MLS>(w, ip)
+    }
+}
+
+impl Chain<'_> {
+    /// [`Search::best`], out of line as libzstd's `ZSTD_HcFindBestMatch` (and so compiled for
+    /// the baseline CPU, the exception to [`crate::codec::zstd::dispatch`]'s rule): inlined
+    /// twice into the lazy parser, among its many live values, its loops kept their own values
+    /// on the stack.
+    #[inline(never)]
+    fn search<const MLS: u32>(&mut self, w: &Window<'_>, ip: usize) -> (usize, u32) {
         let s = w.src;
-        let chain_size = self.chain_mask + 1;
-        let min_chain = ip.saturating_sub(chain_size);
+        if self.head.is_empty() || self.prev.is_empty() {
+            return (0, 0);
+        }
+        let min_chain = ip.saturating_sub(self.prev.len());
         let low = w.low.max(ip.saturating_sub(w.max_dist));
-        let mut m = self.insert::<MLS>(s, ip);
-        let (prev, mask, base) = (&*self.prev, self.chain_mask, self.base);
+        let mut mu = self.insert::<MLS>(s, ip) as usize;
+        let (prev, base) = (&*self.prev, self.base);
+        // Not empty (checked above).
+        let mask = prev.len() - 1;
+        debug_assert_eq!(mask, self.chain_mask);
         let mut ml = 3usize;
         let mut off = 0u32;
         let mut attempts = self.attempts;
-        while (m as usize) >= low && attempts > 0 {
-            let mu = m as usize;
-            if mu >= ip {
-                break;
-            }
-            // libzstd's filter: the four bytes ending where a longer match would end.
-            if read32(s, mu + ml - 3) == read32(s, ip + ml - 3) {
+        // The window `[low, ip)` as one compare: `mu - low` (wrapping) below `span`; an entry of
+        // an earlier frame (below the base) wraps past `ip`.
+        let span = ip - low;
+        // libzstd's filter: the four bytes ending where a longer match would end, read at `ip`
+        // once for each length to beat, and at each candidate from `at`: the source from
+        // `ml - 3` on, cut once for each length (then a candidate's read is one compare: `mu`
+        // is 32 bits).
+        let mut want = read32(s, ip + ml - 3);
+        let mut at = s.get(ml - 3..).unwrap_or_default();
+        while mu.wrapping_sub(low) < span && attempts > 0 {
+            let there = match at.get(mu..mu + 4) {
+                Some(b) => u32::from_le_bytes([b[0], b[1], b[2], b[3]]),
+                None => 0,
+            };
+            if there == want {
                 let l = count(s, ip, mu, w.end);
                 if l > ml {
                     ml = l;
@@ -95,12 +122,14 @@ impl Search for Chain<'_> {
                     if ip + l == w.end {
                         break;
                     }
+                    want = read32(s, ip + ml - 3);
+                    at = s.get(ml - 3..).unwrap_or_default();
                 }
             }
             if mu <= min_chain {
                 break;
             }
-            m = prev[mu & mask].wrapping_sub(base);
+            mu = prev[mu & mask].wrapping_sub(base) as usize;
             attempts -= 1;
         }
         if off == 0 { (0, 0) } else { (ml, off) }
