@@ -326,14 +326,13 @@ impl<const ROW: usize, const K: usize> Rows<'_, ROW, K> {
         };
         let low = w.low.max(ip.saturating_sub(w.max_dist));
         let row = &self.table[Self::row_of(h, self.table.len())];
-        let found = candidates::<ROW, K>(
-            row,
-            Self::tags_of(self.tags, h),
-            h as u8,
-            self.attempts,
-            (low as u32).wrapping_add(self.base),
-            Span { s, ip, low, end: w.end },
-        );
+        let (tags, low_stamp) = (Self::tags_of(self.tags, h), (low as u32).wrapping_add(self.base));
+        let sp = Span { s, ip, low, end: w.end };
+        let found = if (self.attempts as usize) < ROW - 1 {
+            candidates::<ROW, K, true>(row, tags, h as u8, self.attempts, low_stamp, sp)
+        } else {
+            candidates::<ROW, K, false>(row, tags, h as u8, self.attempts, low_stamp, sp)
+        };
         // The position searched goes in too (libzstd's "speed opt").
         Self::put(self.table, self.tags, self.base, h, ip);
         self.next = ip + 1;
@@ -358,7 +357,7 @@ struct Span<'s> {
 ///
 /// Inlined into [`Rows::search`] (out of line).
 #[inline(always)]
-fn candidates<const ROW: usize, const K: usize>(
+fn candidates<const ROW: usize, const K: usize, const LIMITED: bool>(
     row: &[PosLine; K],
     tags: &[u8; ROW],
     tag: u8,
@@ -371,6 +370,8 @@ fn candidates<const ROW: usize, const K: usize>(
     // Slot 0 holds the head, not a position: its bit (at `-head` after the rotation) is cleared
     // once, not tested at each candidate.
     let mut m = tag_mask::<ROW>(tags, tag, head) & !(1u64 << ((ROW as u32 - head) & (ROW as u32 - 1)));
+    // At most `attempts` candidates, counted only when `LIMITED`: a mask has at most `ROW - 1`
+    // bits, all tried where `attempts` is `ROW` (levels 7 to 12).
     let mut attempts = attempts;
     // The window `[low, ip)` as one compare of stamps: `stamp - low_stamp` (wrapping; positions
     // are below 2^32) below `span`. An entry of an earlier frame (below the base) or empty wraps
@@ -383,14 +384,16 @@ fn candidates<const ROW: usize, const K: usize>(
     // on, cut once for each length (then a candidate's read is one compare: `d` is 32 bits).
     let mut want = read32(s, ip + ml - 3);
     let mut at = s.get(low + ml - 3..).unwrap_or_default();
-    while m != 0 && attempts > 0 {
+    while m != 0 && (!LIMITED || attempts > 0) {
         let slot = (head + m.trailing_zeros()) as usize & (ROW - 1);
         m &= m - 1;
         let d = row[slot / 16].0[slot % 16].wrapping_sub(low_stamp);
         if d >= span {
             break;
         }
-        attempts -= 1;
+        if LIMITED {
+            attempts -= 1;
+        }
         let d = d as usize;
         let there = match at.get(d..d + 4) {
             Some(b) => u32::from_le_bytes([b[0], b[1], b[2], b[3]]),
