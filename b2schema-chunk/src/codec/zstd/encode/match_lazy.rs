@@ -37,30 +37,33 @@ pub(crate) struct Chain<'t> {
 }
 
 impl Chain<'_> {
-    /// Inserts every position up to `ip` (excluded) and returns the head for `ip`.
+    /// Inserts every position up to `ip` (excluded) and returns the head for `ip`. The tables
+    /// are not empty; both are powers of two long (`1 << hash_log`, `chain_mask + 1`): the
+    /// masks by their lengths change no index and spare the bounds checks.
     #[inline(always)]
     fn insert<const MLS: u32>(&mut self, s: &[u8], ip: usize) -> u32 {
         // The fields in locals: behind `&mut self` they would be reloaded after every store.
         let (head, prev) = (&mut *self.head, &mut *self.prev);
-        let (log, mask, base) = (self.hash_log, self.chain_mask, self.base);
+        let (hmask, pmask) = (head.len().wrapping_sub(1), prev.len().wrapping_sub(1));
+        let (log, base) = (self.hash_log, self.base);
         let mut next = self.next;
         if self.skipping {
             if next < ip {
-                let h = hash_n::<MLS>(s, next, log);
-                prev[next & mask] = head[h];
+                let h = hash_n::<MLS>(s, next, log) & hmask;
+                prev[next & pmask] = head[h];
                 head[h] = (next as u32).wrapping_add(base);
                 next = ip;
             }
         } else {
             while next < ip {
-                let h = hash_n::<MLS>(s, next, log);
-                prev[next & mask] = head[h];
+                let h = hash_n::<MLS>(s, next, log) & hmask;
+                prev[next & pmask] = head[h];
                 head[h] = (next as u32).wrapping_add(base);
                 next += 1;
             }
         }
         self.next = next;
-        head[hash_n::<MLS>(s, ip, log)].wrapping_sub(base)
+        head[hash_n::<MLS>(s, ip, log) & hmask].wrapping_sub(base)
     }
 }
 
@@ -72,22 +75,46 @@ impl Search for Chain<'_> {
 
     #[inline(always)]
     fn best<const MLS: u32>(&mut self, w: &Window<'_>, ip: usize) -> (usize, u32) {
+        self.search::<MLS>(w, ip)
+    }
+}
+
+impl Chain<'_> {
+    /// [`Search::best`], out of line as libzstd's `ZSTD_HcFindBestMatch` (and so compiled for
+    /// the baseline CPU, the exception to [`crate::codec::zstd::dispatch`]'s rule): inlined
+    /// twice into the lazy parser, among its many live values, its loops kept their own values
+    /// on the stack.
+    #[inline(never)]
+    fn search<const MLS: u32>(&mut self, w: &Window<'_>, ip: usize) -> (usize, u32) {
         let s = w.src;
-        let chain_size = self.chain_mask + 1;
-        let min_chain = ip.saturating_sub(chain_size);
+        if self.head.is_empty() || self.prev.is_empty() {
+            return (0, 0);
+        }
+        let min_chain = ip.saturating_sub(self.prev.len());
         let low = w.low.max(ip.saturating_sub(w.max_dist));
-        let mut m = self.insert::<MLS>(s, ip);
-        let (prev, mask, base) = (&*self.prev, self.chain_mask, self.base);
+        let mut mu = self.insert::<MLS>(s, ip) as usize;
+        let (prev, base) = (&*self.prev, self.base);
+        // Not empty (checked above).
+        let mask = prev.len() - 1;
+        debug_assert_eq!(mask, self.chain_mask);
         let mut ml = 3usize;
         let mut off = 0u32;
         let mut attempts = self.attempts;
-        while (m as usize) >= low && attempts > 0 {
-            let mu = m as usize;
-            if mu >= ip {
-                break;
-            }
-            // libzstd's filter: the four bytes ending where a longer match would end.
-            if read32(s, mu + ml - 3) == read32(s, ip + ml - 3) {
+        // The window `[low, ip)` as one compare: `mu - low` (wrapping) below `span`; an entry of
+        // an earlier frame (below the base) wraps past `ip`.
+        let span = ip - low;
+        // libzstd's filter: the four bytes ending where a longer match would end, read at `ip`
+        // once for each length to beat, and at each candidate from `at`: the source from
+        // `ml - 3` on, cut once for each length (then a candidate's read is one compare: `mu`
+        // is 32 bits).
+        let mut want = read32(s, ip + ml - 3);
+        let mut at = s.get(ml - 3..).unwrap_or_default();
+        while mu.wrapping_sub(low) < span && attempts > 0 {
+            let there = match at.get(mu..mu + 4) {
+                Some(b) => u32::from_le_bytes([b[0], b[1], b[2], b[3]]),
+                None => 0,
+            };
+            if there == want {
                 let l = count(s, ip, mu, w.end);
                 if l > ml {
                     ml = l;
@@ -95,12 +122,14 @@ impl Search for Chain<'_> {
                     if ip + l == w.end {
                         break;
                     }
+                    want = read32(s, ip + ml - 3);
+                    at = s.get(ml - 3..).unwrap_or_default();
                 }
             }
             if mu <= min_chain {
                 break;
             }
-            m = prev[mu & mask].wrapping_sub(base);
+            mu = prev[mu & mask].wrapping_sub(base) as usize;
             attempts -= 1;
         }
         if off == 0 { (0, 0) } else { (ml, off) }
@@ -249,4 +278,159 @@ fn lazy_n<const MLS: u32, S: Search>(
     }
     store.lits.extend_from_slice(&s[anchor..end]);
     *rep = [off1, off2];
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Chain, Search};
+    use crate::codec::zstd::encode::match_fast::Window;
+    use crate::codec::zstd::encode::matching::{count, hash_n};
+    use crate::test_data::noise;
+    use alloc::vec;
+    use alloc::vec::Vec;
+    use proptest::prelude::*;
+
+    /// The hash chain as a plain model: each hash's positions, newest first; the same inserts
+    /// (all positions, or only the next one while skipping) and the same walk (newest first, at
+    /// most `attempts`, ending out of the window or after the first position a chain of
+    /// `chain` entries may have overwritten), without the ring, the heads or the stamps.
+    struct Model {
+        lists: Vec<Vec<usize>>,
+        hash_log: u32,
+        chain: usize,
+        attempts: u32,
+        next: usize,
+        skipping: bool,
+    }
+
+    impl Model {
+        fn put<const MLS: u32>(&mut self, s: &[u8], p: usize) {
+            self.lists[hash_n::<MLS>(s, p, self.hash_log)].insert(0, p);
+        }
+
+        fn best<const MLS: u32>(&mut self, w: &Window<'_>, ip: usize) -> (usize, u32) {
+            let s = w.src;
+            if self.skipping {
+                if self.next < ip {
+                    self.put::<MLS>(s, self.next);
+                }
+            } else {
+                (self.next..ip).for_each(|p| self.put::<MLS>(s, p));
+            }
+            self.next = self.next.max(ip);
+            let low = w.low.max(ip.saturating_sub(w.max_dist));
+            let min_chain = ip.saturating_sub(self.chain);
+            let (mut ml, mut off) = (3, 0);
+            let list = &self.lists[hash_n::<MLS>(s, ip, self.hash_log)];
+            for &p in list.iter().take(self.attempts as usize) {
+                if p < low || p >= ip {
+                    break;
+                }
+                let l = count(s, ip, p, w.end);
+                if l > ml {
+                    (ml, off) = (l, (ip - p) as u32 + 3);
+                    if ip + l == w.end {
+                        break;
+                    }
+                }
+                if p <= min_chain {
+                    break;
+                }
+            }
+            if off == 0 { (0, 0) } else { (ml, off) }
+        }
+    }
+
+    /// Data of few hashes and long repeats: few symbols, a short period, runs.
+    fn data(kind: u8, n: usize, seed: u64) -> Vec<u8> {
+        let r = noise(n, seed);
+        match kind % 4 {
+            0 => r.iter().map(|b| b & 3).collect(),
+            1 => (0..n).map(|i| r[i % 37]).collect(),
+            2 => (0..n).map(|i| if r[i] < 40 { r[i] } else { (i / 300) as u8 }).collect(),
+            _ => r,
+        }
+    }
+
+    fn walk<const MLS: u32>(
+        s: &[u8],
+        logs: (u32, u32, u32),
+        max_dist: usize,
+        steps: &[(usize, bool)],
+        seed: u64,
+    ) -> Result<(), TestCaseError> {
+        let (hash_log, chain_log, search_log) = logs;
+        // An earlier frame's entries: below the base.
+        let base = 1u32 << 24;
+        let junk = noise(4 << hash_log.max(chain_log), seed);
+        let word =
+            |i: usize| u32::from_le_bytes([junk[4 * i], junk[4 * i + 1], junk[4 * i + 2], junk[4 * i + 3]]);
+        let mut head: Vec<u32> = (0..1usize << hash_log).map(|i| word(i) % base).collect();
+        let mut prev: Vec<u32> = (0..1usize << chain_log).map(|i| word(i) % base).collect();
+        let mut chain = Chain {
+            head: &mut head,
+            prev: &mut prev,
+            hash_log,
+            chain_mask: (1 << chain_log) - 1,
+            attempts: 1 << search_log,
+            base,
+            next: 0,
+            skipping: false,
+        };
+        let mut model = Model {
+            lists: vec![Vec::new(); 1 << hash_log],
+            hash_log,
+            chain: 1 << chain_log,
+            attempts: 1 << search_log,
+            next: 0,
+            skipping: false,
+        };
+        let w = Window { src: s, start: 0, end: s.len(), low: 0, max_dist, base };
+        let limit = s.len().saturating_sub(8);
+        let mut ip = 1;
+        for &(step, skip) in steps.iter().cycle() {
+            if ip >= limit {
+                break;
+            }
+            chain.skip::<MLS>(s, skip);
+            model.skipping = skip;
+            let got = chain.best::<MLS>(&w, ip);
+            let want = model.best::<MLS>(&w, ip);
+            prop_assert_eq!(got, want, "position {}", ip);
+            ip += step;
+        }
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+        /// The chain finds what the model finds at every position searched: chains longer than
+        /// their ring (its entries overwritten), hashes shared by other bytes, the skipping mode,
+        /// windows shorter than the data, tables holding an earlier frame's entries. A walk not
+        /// newest first, not stopped at the window or the ring's end, or a filter reading the
+        /// wrong bytes finds other matches than the model's.
+        #[test]
+        fn the_chain_finds_what_the_model_finds(
+            kind in 0u8..4,
+            n in 100usize..5000,
+            seed in any::<u64>(),
+            hash_log in 4u32..12,
+            chain_log in 1u32..10,
+            search_log in 0u32..7,
+            mls in 4u32..7,
+            max_dist in prop_oneof![Just(1usize << 20), 16usize..3000],
+            steps in proptest::collection::vec(
+                (prop_oneof![4 => Just(1usize), 2 => 2usize..9, 1 => 300usize..900], proptest::bool::weighted(0.1)),
+                1..20,
+            ),
+        ) {
+            let s = data(kind, n, seed);
+            let logs = (hash_log, chain_log, search_log);
+            match mls {
+                4 => walk::<4>(&s, logs, max_dist, &steps, seed)?,
+                5 => walk::<5>(&s, logs, max_dist, &steps, seed)?,
+                _ => walk::<6>(&s, logs, max_dist, &steps, seed)?,
+            }
+        }
+    }
 }

@@ -21,7 +21,7 @@
 
 use super::match_fast::Window;
 use super::match_lazy::Search;
-use super::matching::{count, hash, hash_n, prefetch, read32};
+use super::matching::{count, hash, hash_n, hash_v, prefetch, read32};
 
 /// libzstd's `ZSTD_ROW_HASH_TAG_BITS`.
 pub(crate) const TAG_BITS: u32 = 8;
@@ -132,33 +132,46 @@ pub(crate) struct Rows<'t, const ROW: usize, const K: usize> {
 pub(crate) const CACHE: usize = 8;
 
 impl<const ROW: usize, const K: usize> Rows<'_, ROW, K> {
-    /// The row of hash `h`.
+    /// How many rows' tags one [`TagLine`] holds, as a shift.
+    const PER_LINE_LOG: u32 = (64 / ROW).trailing_zeros();
+
+    /// The row of hash `h` in a table of `rows` rows (a power of two, as the hash's bits: the
+    /// mask changes no row, and tells the compiler the index is in the table, so that it checks
+    /// nothing; the callers return early on an empty table).
     #[inline(always)]
-    fn row_of(h: usize) -> usize {
-        h >> TAG_BITS
+    fn row_of(h: usize, rows: usize) -> usize {
+        (h >> TAG_BITS) & rows.wrapping_sub(1)
     }
 
-    /// The tags of row `r` in `tags`.
+    /// The line of `lines` lines of tags (a power of two) holding the tags of the row of hash `h`.
     #[inline(always)]
-    fn tags_of(tags: &[TagLine], r: usize) -> Option<&[u8; ROW]> {
-        let per_line = 64 / ROW;
-        tags.get(r / per_line).map(|l| &l.0.as_chunks::<ROW>().0[r % per_line])
+    fn line_of(h: usize, lines: usize) -> usize {
+        (h >> (TAG_BITS + Self::PER_LINE_LOG)) & lines.wrapping_sub(1)
+    }
+
+    /// The tags of the row of hash `h`.
+    #[inline(always)]
+    fn tags_of(tags: &[TagLine], h: usize) -> &[u8; ROW] {
+        let r = h >> TAG_BITS;
+        &tags[Self::line_of(h, tags.len())].0.as_chunks::<ROW>().0[r % (64 / ROW)]
     }
 
     /// Prefetches the tags and the first 32 positions of the row of hash `h` (libzstd's
-    /// `ZSTD_row_prefetch`).
+    /// `ZSTD_row_prefetch`); the tables are not empty.
     #[inline(always)]
     fn prefetch_row(table: &[[PosLine; K]], tags: &[TagLine], h: usize) {
-        let r = Self::row_of(h);
-        if let Some(tags) = tags.get(r / (64 / ROW)) {
-            prefetch(tags);
+        prefetch(&tags[Self::line_of(h, tags.len())]);
+        let row = &table[Self::row_of(h, table.len())];
+        prefetch(&row[0]);
+        if K > 1 {
+            prefetch(&row[1]);
         }
-        if let Some(row) = table.get(r) {
-            prefetch(&row[0]);
-            if K > 1 {
-                prefetch(&row[1]);
-            }
-        }
+    }
+
+    /// Whether either table is empty (then the finder inserts and finds nothing).
+    #[inline(always)]
+    fn empty(&self) -> bool {
+        self.table.is_empty() || self.tags.is_empty()
     }
 
     /// Fills the cache from [`Rows::next`] on, for a block parsed with `mls`-byte hashes
@@ -175,6 +188,9 @@ impl<const ROW: usize, const K: usize> Rows<'_, ROW, K> {
     /// `ZSTD_row_fillHashCache`).
     #[inline(always)]
     pub(crate) fn fill_cache<const MLS: u32>(&mut self, s: &[u8], from: usize) {
+        if self.empty() {
+            return;
+        }
         for p in from..from + CACHE {
             let h = hash_n::<MLS>(s, p, self.hash_bits);
             Self::prefetch_row(self.table, self.tags, h);
@@ -184,7 +200,7 @@ impl<const ROW: usize, const K: usize> Rows<'_, ROW, K> {
 
     /// The hash of `p` from the cache, replaced by that of `p + 8`, whose row is prefetched
     /// (libzstd's `ZSTD_row_nextCachedHash`). The cache holds `p`'s: the positions are taken
-    /// in order from the last fill on.
+    /// in order from the last fill on. The tables are not empty.
     #[inline(always)]
     fn cached_hash<const MLS: u32>(&mut self, s: &[u8], p: usize) -> usize {
         let ahead = hash_n::<MLS>(s, p + CACHE, self.hash_bits);
@@ -193,40 +209,50 @@ impl<const ROW: usize, const K: usize> Rows<'_, ROW, K> {
     }
 
     /// Writes position `pos` of hash `h` at its row's next slot (libzstd's `ZSTD_row_nextIndex`:
-    /// the head moves back by one, over slots `ROW - 1` to 1).
+    /// the head moves back by one, over slots `ROW - 1` to 1). The tables are not empty.
     #[inline(always)]
     fn put(table: &mut [[PosLine; K]], tags: &mut [TagLine], base: u32, h: usize, pos: usize) {
-        let r = Self::row_of(h);
-        let stamp = (pos as u32).wrapping_add(base);
-        let per_line = 64 / ROW;
-        let Some(line) = tags.get_mut(r / per_line) else {
-            return;
-        };
-        let tags = &mut line.0.as_chunks_mut::<ROW>().0[r % per_line];
+        let r = h >> TAG_BITS;
+        let line = Self::line_of(h, tags.len());
+        let tags = &mut tags[line].0.as_chunks_mut::<ROW>().0[r % (64 / ROW)];
         let mask = ROW - 1;
-        let mut slot = usize::from(tags[0]).wrapping_sub(1) & mask;
-        if slot == 0 {
-            slot = mask;
-        }
+        // `(head - 1) mod ROW`, 0 read as `ROW - 1`: any byte (an earlier frame's rows may have
+        // had another length) gives a slot in `1..ROW`.
+        let slot = (usize::from(tags[0]) + mask) & mask;
+        let slot = if slot == 0 { mask } else { slot };
         tags[0] = slot as u8;
         tags[slot] = h as u8;
-        if let Some(row) = table.get_mut(r) {
-            row[slot / 16].0[slot % 16] = stamp;
-        }
+        let rows = table.len();
+        table[Self::row_of(h, rows)][slot / 16].0[slot % 16] = (pos as u32).wrapping_add(base);
     }
 
     /// Inserts positions `from..to`, their hashes from the cache ([`Rows::cached_hash`], the
-    /// fields in locals: behind `&mut self` they would be reloaded after every store).
+    /// fields in locals: behind `&mut self` they would be reloaded after every store). The
+    /// 8 bytes hashed 8 positions ahead are read from one slice cut once (the positions
+    /// inserted are all 16 bytes before the block's end, see [`ROW_READ`]; else one read each).
     #[inline(always)]
     fn insert_range<const MLS: u32>(&mut self, s: &[u8], from: usize, to: usize) {
+        if from >= to || self.empty() {
+            return;
+        }
         let mut cache = self.cache;
         let (bits, base) = (self.hash_bits, self.base);
         let (table, tags) = (&mut *self.table, &mut *self.tags);
-        for p in from..to {
-            let ahead = hash_n::<MLS>(s, p + CACHE, bits);
-            Self::prefetch_row(table, tags, ahead);
-            let h = core::mem::replace(&mut cache[p % CACHE], ahead as u32) as usize;
-            Self::put(table, tags, base, h, p);
+        if let Some(ahead) = s.get(from + CACHE..to + CACHE + 8) {
+            for (p, w) in (from..to).zip(ahead.windows(8)) {
+                let v = u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]);
+                let next = hash_v::<MLS>(v, bits);
+                Self::prefetch_row(table, tags, next);
+                let h = core::mem::replace(&mut cache[p % CACHE], next as u32) as usize;
+                Self::put(table, tags, base, h, p);
+            }
+        } else {
+            for p in from..to {
+                let next = hash_n::<MLS>(s, p + CACHE, bits);
+                Self::prefetch_row(table, tags, next);
+                let h = core::mem::replace(&mut cache[p % CACHE], next as u32) as usize;
+                Self::put(table, tags, base, h, p);
+            }
         }
         self.cache = cache;
     }
@@ -249,6 +275,10 @@ impl<const ROW: usize, const K: usize> Rows<'_, ROW, K> {
     /// Inserts every position of `src[..end]` of `mls`-byte hashes without skipping (a
     /// dictionary's, as libzstd's `ZSTD_row_update` when it loads one).
     pub(crate) fn fill(&mut self, s: &[u8], mls: u32, end: usize) {
+        if self.empty() {
+            self.next = self.next.max(end);
+            return;
+        }
         for p in self.next..end {
             let h = hash(s, p, self.hash_bits, mls);
             Self::put(self.table, self.tags, self.base, h, p);
@@ -260,58 +290,7 @@ impl<const ROW: usize, const K: usize> Rows<'_, ROW, K> {
 impl<const ROW: usize, const K: usize> Search for Rows<'_, ROW, K> {
     #[inline(always)]
     fn best<const MLS: u32>(&mut self, w: &Window<'_>, ip: usize) -> (usize, u32) {
-        let s = w.src;
-        // While skipping, the cache is left behind (libzstd's too) and refilled when it ends.
-        let h = if self.skipping {
-            self.next = ip;
-            hash_n::<MLS>(s, ip, self.hash_bits)
-        } else {
-            self.update::<MLS>(s, ip);
-            self.cached_hash::<MLS>(s, ip)
-        };
-        let r = Self::row_of(h);
-        let low = w.low.max(ip.saturating_sub(w.max_dist));
-        let mut ml = 3usize;
-        let mut off = 0u32;
-        if let (Some(tags), Some(row)) = (Self::tags_of(self.tags, r), self.table.get(r)) {
-            let head = u32::from(tags[0]) & (ROW as u32 - 1);
-            // Slot 0 holds the head, not a position: its bit (at `-head` after the rotation)
-            // is cleared once, not tested at each candidate.
-            let mut m =
-                tag_mask::<ROW>(tags, h as u8, head) & !(1u64 << ((ROW as u32 - head) & (ROW as u32 - 1)));
-            let mut attempts = self.attempts;
-            let base = self.base;
-            // The window `[low, ip)` as one compare: `pos - low` (wrapping) below `span`.
-            let span = ip.saturating_sub(low);
-            // libzstd's filter: the four bytes ending where a longer match would end, read at
-            // `ip` once for each length to beat.
-            let mut want = read32(s, ip + ml - 3);
-            while m != 0 && attempts > 0 {
-                let slot = (head + m.trailing_zeros()) as usize & (ROW - 1);
-                m &= m - 1;
-                // An entry of an earlier frame (below the base) or empty wraps past `ip`.
-                let pos = row[slot / 16].0[slot % 16].wrapping_sub(base) as usize;
-                if pos.wrapping_sub(low) >= span {
-                    break;
-                }
-                attempts -= 1;
-                if read32(s, pos + ml - 3) == want {
-                    let l = count(s, ip, pos, w.end);
-                    if l > ml {
-                        ml = l;
-                        off = (ip - pos) as u32 + 3;
-                        if ip + l == w.end {
-                            break;
-                        }
-                        want = read32(s, ip + ml - 3);
-                    }
-                }
-            }
-        }
-        // The position searched goes in too (libzstd's "speed opt").
-        Self::put(self.table, self.tags, self.base, h, ip);
-        self.next = ip + 1;
-        if off == 0 { (0, 0) } else { (ml, off) }
+        self.search::<MLS>(w, ip)
     }
 
     #[inline(always)]
@@ -321,6 +300,120 @@ impl<const ROW: usize, const K: usize> Search for Rows<'_, ROW, K> {
         }
         self.skipping = on;
     }
+}
+
+impl<const ROW: usize, const K: usize> Rows<'_, ROW, K> {
+    /// [`Search::best`], out of line as libzstd's `ZSTD_RowFindBestMatch` (and so compiled for
+    /// the baseline CPU, the exception to [`crate::codec::zstd::dispatch`]'s rule): inlined
+    /// twice into the lazy parser, among its many live values, the finder kept its own on the
+    /// stack. Callgrind, level 9 over float64 normal 512 KiB streams (`zstd_own` with
+    /// `ZSTD_OWN_ONLY=ours`, one pass less the run with none): parser and finder 184 M
+    /// instructions a pass inlined, 174 M out of line (libzstd's: 141 M).
+    #[inline(never)]
+    fn search<const MLS: u32>(&mut self, w: &Window<'_>, ip: usize) -> (usize, u32) {
+        let s = w.src;
+        if self.empty() {
+            self.next = ip + 1;
+            return (0, 0);
+        }
+        // While skipping, the cache is left behind (libzstd's too) and refilled when it ends.
+        let h = if self.skipping {
+            self.next = ip;
+            hash_n::<MLS>(s, ip, self.hash_bits)
+        } else {
+            self.update::<MLS>(s, ip);
+            self.cached_hash::<MLS>(s, ip)
+        };
+        let low = w.low.max(ip.saturating_sub(w.max_dist));
+        let row = &self.table[Self::row_of(h, self.table.len())];
+        let (tags, low_stamp) = (Self::tags_of(self.tags, h), (low as u32).wrapping_add(self.base));
+        let sp = Span { s, ip, low, end: w.end };
+        let found = if (self.attempts as usize) < ROW - 1 {
+            candidates::<ROW, K, true>(row, tags, h as u8, self.attempts, low_stamp, sp)
+        } else {
+            candidates::<ROW, K, false>(row, tags, h as u8, self.attempts, low_stamp, sp)
+        };
+        // The position searched goes in too (libzstd's "speed opt").
+        Self::put(self.table, self.tags, self.base, h, ip);
+        self.next = ip + 1;
+        found
+    }
+}
+
+/// What a search compares: the source, the position searched, the window's first position,
+/// the block's end.
+#[derive(Clone, Copy)]
+struct Span<'s> {
+    s: &'s [u8],
+    ip: usize,
+    low: usize,
+    end: usize,
+}
+
+/// The longest match at `sp.ip` among the positions of `row` whose tag in `tags` is `tag`,
+/// newest first, at most `attempts` of them, the walk ending at the first one out of the window
+/// (`low_stamp`: the window's first position as the table holds it): its length and offset
+/// base, or `(0, 0)`.
+///
+/// Inlined into [`Rows::search`] (out of line).
+#[inline(always)]
+fn candidates<const ROW: usize, const K: usize, const LIMITED: bool>(
+    row: &[PosLine; K],
+    tags: &[u8; ROW],
+    tag: u8,
+    attempts: u32,
+    low_stamp: u32,
+    sp: Span<'_>,
+) -> (usize, u32) {
+    let Span { s, ip, low, end } = sp;
+    let head = u32::from(tags[0]) & (ROW as u32 - 1);
+    // Slot 0 holds the head, not a position: its bit (at `-head` after the rotation) is cleared
+    // once, not tested at each candidate.
+    let mut m = tag_mask::<ROW>(tags, tag, head) & !(1u64 << ((ROW as u32 - head) & (ROW as u32 - 1)));
+    // At most `attempts` candidates, counted only when `LIMITED`: a mask has at most `ROW - 1`
+    // bits, all tried where `attempts` is `ROW` (levels 7 to 12).
+    let mut attempts = attempts;
+    // The window `[low, ip)` as one compare of stamps: `stamp - low_stamp` (wrapping; positions
+    // are below 2^32) below `span`. An entry of an earlier frame (below the base) or empty wraps
+    // past it.
+    let span = ip.saturating_sub(low) as u32;
+    let mut ml = 3usize;
+    let mut off = 0u32;
+    // libzstd's filter: the four bytes ending where a longer match would end, read at `ip` once
+    // for each length to beat, and at each candidate from `at`: the source from `low + ml - 3`
+    // on, cut once for each length (then a candidate's read is one compare: `d` is 32 bits).
+    let mut want = read32(s, ip + ml - 3);
+    let mut at = s.get(low + ml - 3..).unwrap_or_default();
+    while m != 0 && (!LIMITED || attempts > 0) {
+        let slot = (head + m.trailing_zeros()) as usize & (ROW - 1);
+        m &= m - 1;
+        let d = row[slot / 16].0[slot % 16].wrapping_sub(low_stamp);
+        if d >= span {
+            break;
+        }
+        if LIMITED {
+            attempts -= 1;
+        }
+        let d = d as usize;
+        let there = match at.get(d..d + 4) {
+            Some(b) => u32::from_le_bytes([b[0], b[1], b[2], b[3]]),
+            None => 0,
+        };
+        if there == want {
+            let pos = low + d;
+            let l = count(s, ip, pos, end);
+            if l > ml {
+                ml = l;
+                off = (ip - pos) as u32 + 3;
+                if ip + l == end {
+                    break;
+                }
+                want = read32(s, ip + ml - 3);
+                at = s.get(low + ml - 3..).unwrap_or_default();
+            }
+        }
+    }
+    if off == 0 { (0, 0) } else { (ml, off) }
 }
 
 #[cfg(test)]
