@@ -143,8 +143,11 @@ fn count_rest(s: &[u8], a: usize, b: usize, end: usize) -> usize {
 /// bytes again.
 #[inline(always)]
 fn compare(s: &[u8], ip: usize, m: usize, end: usize) -> (usize, bool) {
-    if ip + 8 <= end.min(s.len()) {
-        let (a, b) = (read64(s, ip), read64(s, m));
+    let lim = end.min(s.len());
+    // `ip <= lim - 8`, no wrap: the two reads below need no other bound (`m < ip`).
+    if lim >= 8 && ip <= lim - 8 && m < ip {
+        let a = u64::from_le_bytes(s[ip..ip + 8].try_into().unwrap_or([0; 8]));
+        let b = u64::from_le_bytes(s[m..m + 8].try_into().unwrap_or([0; 8]));
         let d = a ^ b;
         if d != 0 {
             let k = d.trailing_zeros() & !7;
