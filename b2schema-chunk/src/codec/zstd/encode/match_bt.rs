@@ -248,7 +248,9 @@ impl Tree<'_> {
         let mut branches = Branches::of(ip, mask);
         let mut match_end = ip + 9;
         let mut compares = self.compares;
-        while compares > 0 && m >= low && m < ip {
+        // `m` in `[low, ip)`, one compare: below `low` it is too far, from `ip` on stale.
+        let span = ip.saturating_sub(low);
+        while compares > 0 && ip.wrapping_sub(m).wrapping_sub(1) < span {
             let next = 2 * (m & mask);
             let mut len = branches.common();
             // The tree's order: every node below one met holds its common prefix with `ip`.
