@@ -387,3 +387,38 @@ impl Tree<'_> {
         self.next = match_end - 8;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{compare, count};
+
+    /// The tree walk's compare is `count` with the order of the first differing byte, at every
+    /// pair of positions of buffers of few symbols (long and short common prefixes, prefixes
+    /// ending within and past the first 8 bytes, at and before `end`).
+    #[test]
+    fn compare_is_count_with_the_next_bytes_order() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for symbols in [2u64, 3, 256] {
+            let s: alloc::vec::Vec<u8> = (0..96)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    (x % symbols) as u8
+                })
+                .collect();
+            for end in [s.len(), s.len() - 5, 40] {
+                for ip in 1..s.len() {
+                    for m in 0..ip {
+                        let len = count(&s, ip, m, end);
+                        let (got, smaller) = compare(&s, ip, m, end);
+                        assert_eq!(got, len, "length at {ip} {m} {end}");
+                        if ip + len < end {
+                            assert_eq!(smaller, s[m + len] < s[ip + len], "order at {ip} {m} {end}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
