@@ -286,7 +286,6 @@ impl<'t> Finder<'t> {
                 let opt = alloc::boxed::Box::new(Opt {
                     stats: super::opt::Stats::new(level),
                     rep: [1, 4, 8],
-                    min_match: if p.min_match == 3 { 3 } else { 4 },
                     sufficient,
                 });
                 let restart = two_passes.then(|| base.wrapping_add(src.len() as u32));

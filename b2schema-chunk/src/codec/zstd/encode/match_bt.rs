@@ -12,7 +12,7 @@
 //! candidate. Every position read is checked against the window or is below the searched one.
 
 use super::match_fast::Window;
-use super::matching::{EMPTY, count, hash, hash_n, prefetch, read32, stamp, unstamp};
+use super::matching::{EMPTY, count, hash_n, prefetch, read32, read64, stamp, unstamp};
 
 /// libzstd's `ZSTD_OPT_NUM`: the optimal parser's horizon; a match longer ends a search.
 pub(crate) const OPT_NUM: usize = 1 << 12;
@@ -130,6 +130,42 @@ pub(crate) fn sizes(hash_log: u32, chain_log: u32, min_match: u32, window_log: u
     (1 << hash_log, 1 << chain_log, if log3 > 0 { 1 << log3 } else { 0 })
 }
 
+/// [`count`] past a first step of 8 bytes, out of line: most compares end within their first
+/// 8 bytes, and the loop's setup inlined would weigh on every search.
+#[inline(never)]
+fn count_rest(s: &[u8], a: usize, b: usize, end: usize) -> usize {
+    count(s, a, b, end)
+}
+
+/// The common prefix of `s[ip..end]` and `s[m..]` (`m < ip`) as [`count`], and whether the
+/// first byte after it is smaller at `m` than at `ip` (meaningful when the prefix ends before
+/// `end`): from the 8 bytes read at each when the prefix ends within them, without reading the
+/// bytes again.
+#[inline(always)]
+fn compare(s: &[u8], ip: usize, m: usize, end: usize) -> (usize, bool) {
+    let lim = end.min(s.len());
+    // `ip <= lim - 8`, no wrap: the two reads below need no other bound (`m < ip`).
+    if lim >= 8 && ip <= lim - 8 && m < ip {
+        let a = u64::from_le_bytes(s[ip..ip + 8].try_into().unwrap_or([0; 8]));
+        let b = u64::from_le_bytes(s[m..m + 8].try_into().unwrap_or([0; 8]));
+        let d = a ^ b;
+        if d != 0 {
+            let k = d.trailing_zeros() & !7;
+            return ((k >> 3) as usize, ((b >> k) as u8) < ((a >> k) as u8));
+        }
+        let len = 8 + count_rest(s, ip + 8, m + 8, end);
+        return (len, byte(s, m + len) < byte(s, ip + len));
+    }
+    let len = count_rest(s, ip, m, end);
+    (len, byte(s, m + len) < byte(s, ip + len))
+}
+
+/// The byte at `at` (0 past the end).
+#[inline(always)]
+fn byte(s: &[u8], at: usize) -> u8 {
+    s.get(at).copied().unwrap_or(0)
+}
+
 /// What a tree walk does with each candidate longer than every one before it.
 trait Sink {
     /// Candidate of `len` bytes at distance `dist`; `best` is the length to beat (updated by
@@ -176,8 +212,8 @@ impl Tree<'_> {
 
     /// Inserts `ip` into the tree (`ZSTD_insertBt1`), comparing up to `end`, candidates from
     /// `low`; returns how many positions the caller may skip (past a long repetition).
-    fn insert(&mut self, s: &[u8], ip: usize, end: usize, low: usize) -> usize {
-        let (best, match_end) = self.descend(s, ip, end, low, 8, &mut Insert);
+    fn insert<const MLS: u32>(&mut self, s: &[u8], ip: usize, end: usize, low: usize) -> usize {
+        let (best, match_end) = self.descend::<MLS, _>(s, ip, end, low, 8, &mut Insert);
         let positions = if best > 384 { (best - 384).min(192) } else { 0 };
         positions.max(match_end - (ip + 8))
     }
@@ -187,7 +223,7 @@ impl Tree<'_> {
     /// Returns the best length and the farthest end of a match met (at least `ip + 9`). The
     /// fields in locals: behind `&mut self` they would be reloaded after every store.
     #[inline(always)]
-    fn descend<S: Sink>(
+    fn descend<const MLS: u32, S: Sink>(
         &mut self,
         s: &[u8],
         ip: usize,
@@ -200,10 +236,10 @@ impl Tree<'_> {
         let pos = |v: u32| unstamp(v, base);
         let stamp = |p: usize| stamp(p, base);
         let bt_low = ip.saturating_sub(mask);
-        let h = hash(s, ip, self.hash_log, self.mls);
+        let h = hash_n::<MLS>(s, ip, self.hash_log);
         // The next position's root, most often the next one searched or inserted: its line
         // arrives while this walk runs (libzstd waits for it; the same result).
-        if let Some(next_root) = self.hash.get(hash(s, ip + 1, self.hash_log, self.mls)) {
+        if let Some(next_root) = self.hash.get(hash_n::<MLS>(s, ip + 1, self.hash_log)) {
             prefetch(next_root);
         }
         let mut m = pos(self.hash[h]);
@@ -212,12 +248,15 @@ impl Tree<'_> {
         let mut branches = Branches::of(ip, mask);
         let mut match_end = ip + 9;
         let mut compares = self.compares;
-        while compares > 0 && m >= low && m < ip {
+        // `m` in `[low, ip)`, one compare: below `low` it is too far, from `ip` on stale.
+        let span = ip.saturating_sub(low);
+        while compares > 0 && ip.wrapping_sub(m).wrapping_sub(1) < span {
             let next = 2 * (m & mask);
             let mut len = branches.common();
             // The tree's order: every node below one met holds its common prefix with `ip`.
             debug_assert!(s[m..m + len] == s[ip..ip + len], "tree out of order at {m} for {ip}");
-            len += count(s, ip + len, m + len, end);
+            let (more, smaller) = compare(s, ip + len, m + len, end);
+            len += more;
             if len > best {
                 if len > match_end - m {
                     match_end = m + len;
@@ -229,7 +268,7 @@ impl Tree<'_> {
             if ip + len >= end {
                 break;
             }
-            let Some(v) = branches.step(bt, m, stamp(m), next, len, s[m + len] < s[ip + len], bt_low) else {
+            let Some(v) = branches.step(bt, m, stamp(m), next, len, smaller, bt_low) else {
                 break;
             };
             m = pos(v);
@@ -240,12 +279,13 @@ impl Tree<'_> {
     }
 
     /// Inserts every position from the next one up to `ip` (excluded), comparing up to `end`
-    /// (`ZSTD_updateTree`).
-    fn update(&mut self, w: &Window<'_>, ip: usize, end: usize) {
+    /// (`ZSTD_updateTree`). Out of line: most searches follow the last one and insert nothing.
+    #[inline(never)]
+    fn update<const MLS: u32>(&mut self, w: &Window<'_>, ip: usize, end: usize) {
         let low = w.low.max(ip.saturating_sub(w.max_dist));
         let mut at = self.next;
         while at < ip {
-            at += self.insert(w.src, at, end, low);
+            at += self.insert::<MLS>(w.src, at, end, low);
         }
         self.next = ip;
     }
@@ -253,42 +293,68 @@ impl Tree<'_> {
     /// Every match at `ip` longer than the one before it, shortest first, into `out` (cleared):
     /// the repeat offsets `rep` first (rep code 0 left out after a literal length of 0, and
     /// `rep[0] - 1` added then), then the 3-byte hash's candidate when nothing of 3 bytes was
-    /// found, then the tree's; none shorter than `min_match`. Nothing at a position a long
-    /// repetition skipped (`ZSTD_btGetAllMatches`).
-    pub(crate) fn all_matches(
+    /// found, then the tree's; none shorter than the minimum match (3 when the hashed length
+    /// `MLS` is 3, else 4). Nothing at a position a long repetition skipped
+    /// (`ZSTD_btGetAllMatches`). `MLS` must be the tree's [`Tree::mls`].
+    pub(crate) fn all_matches<const MLS: u32>(
         &mut self,
         w: &Window<'_>,
         ip: usize,
         rep: &[u32; 3],
         ll0: bool,
-        min_match: usize,
         out: &mut alloc::vec::Vec<Cand>,
     ) {
+        debug_assert_eq!(MLS, self.mls);
+        let min_match: usize = if MLS == 3 { 3 } else { 4 };
         out.clear();
         if ip < self.next {
             return;
         }
         let s = w.src;
         let end = w.end;
-        self.update(w, ip, end);
+        if self.next < ip {
+            self.update::<MLS>(w, ip, end);
+        }
         let low = w.low.max(ip.saturating_sub(w.max_dist));
         let mut best = min_match - 1;
         let ll0 = usize::from(ll0);
-        let read_min = |at: usize| if min_match == 3 { read32(s, at) & 0xFF_FFFF } else { read32(s, at) };
-        for code in ll0..3 + ll0 {
-            let off = if code == 3 { rep[0].wrapping_sub(1) } else { rep[code] } as usize;
-            if off.wrapping_sub(1) < ip - w.low && ip - off >= low && read_min(ip) == read_min(ip - off) {
-                let len = count(s, ip + min_match, ip + min_match - off, end) + min_match;
-                if len > best {
-                    best = len;
-                    out.push(Cand { len: len as u32, off: (code - ll0 + 1) as u32 });
-                    if len > self.sufficient || ip + len == end {
-                        return;
-                    }
+        let reps = [rep[0], rep[1], rep[2], rep[0].wrapping_sub(1)];
+        // The position's first 8 bytes, read once: a repeat offset's first `min_match` bytes
+        // and, most often, its whole length come from one compare (`ZSTD_count`'s first step).
+        let whole8 = ip + 8 <= end.min(s.len());
+        let here = read64(s, ip);
+        let min_mask: u64 = if MLS == 3 { 0xFF_FFFF } else { 0xFFFF_FFFF };
+        let read_min = |at: usize| if MLS == 3 { read32(s, at) & 0xFF_FFFF } else { read32(s, at) };
+        for (code, &off) in reps.iter().enumerate().skip(ll0).take(3) {
+            let off = off as usize;
+            if off.wrapping_sub(1) >= ip - w.low || ip - off < low {
+                continue;
+            }
+            let len = if whole8 {
+                let d = here ^ read64(s, ip - off);
+                if d & min_mask != 0 {
+                    continue;
+                }
+                if d != 0 {
+                    (d.trailing_zeros() >> 3) as usize
+                } else {
+                    8 + count_rest(s, ip + 8, ip + 8 - off, end)
+                }
+            } else {
+                if read_min(ip) != read_min(ip - off) {
+                    continue;
+                }
+                count_rest(s, ip + min_match, ip + min_match - off, end) + min_match
+            };
+            if len > best {
+                best = len;
+                out.push(Cand { len: len as u32, off: (code - ll0 + 1) as u32 });
+                if len > self.sufficient || ip + len == end {
+                    return;
                 }
             }
         }
-        if self.hash_log3 > 0 && best < 3 {
+        if MLS == 3 && best < 3 {
             let log3 = self.hash_log3;
             if let Some(next_head) = self.hash3.get(hash_n::<3>(s, ip + 1, log3)) {
                 prefetch(next_head);
@@ -296,13 +362,16 @@ impl Tree<'_> {
             let mut at = self.next3;
             while at < ip {
                 let h = hash_n::<3>(s, at, log3);
-                self.hash3[h] = self.stamp(at);
+                let v = self.stamp(at);
+                if let Some(e) = self.hash3.get_mut(h) {
+                    *e = v;
+                }
                 at += 1;
             }
             self.next3 = ip;
-            let m = self.pos(self.hash3[hash_n::<3>(s, ip, log3)]);
+            let m = self.hash3.get(hash_n::<3>(s, ip, log3)).map_or(usize::MAX, |&v| self.pos(v));
             if m >= low.max(1) && m < ip && ip - m < 1 << 18 {
-                let len = count(s, ip, m, end);
+                let len = compare(s, ip, m, end).0;
                 if len >= 3 {
                     best = len;
                     out.push(Cand { len: len as u32, off: (ip - m) as u32 + 3 });
@@ -314,7 +383,42 @@ impl Tree<'_> {
             }
         }
         let mut sink = All { out, end_reached: end - ip };
-        let (_, match_end) = self.descend(s, ip, end, low, best, &mut sink);
+        let (_, match_end) = self.descend::<MLS, _>(s, ip, end, low, best, &mut sink);
         self.next = match_end - 8;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{compare, count};
+
+    /// The tree walk's compare is `count` with the order of the first differing byte, at every
+    /// pair of positions of buffers of few symbols (long and short common prefixes, prefixes
+    /// ending within and past the first 8 bytes, at and before `end`).
+    #[test]
+    fn compare_is_count_with_the_next_bytes_order() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for symbols in [2u64, 3, 256] {
+            let s: alloc::vec::Vec<u8> = (0..96)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    (x % symbols) as u8
+                })
+                .collect();
+            for end in [s.len(), s.len() - 5, 40] {
+                for ip in 1..s.len() {
+                    for m in 0..ip {
+                        let len = count(&s, ip, m, end);
+                        let (got, smaller) = compare(&s, ip, m, end);
+                        assert_eq!(got, len, "length at {ip} {m} {end}");
+                        if ip + len < end {
+                            assert_eq!(smaller, s[m + len] < s[ip + len], "order at {ip} {m} {end}");
+                        }
+                    }
+                }
+            }
+        }
     }
 }

@@ -57,8 +57,6 @@ fn distance(rep: &[u32; 3], off: u32, ll0: bool) -> u32 {
 pub(crate) struct Opt {
     pub(crate) stats: Stats,
     pub(crate) rep: [u32; 3],
-    /// 3 when the level's minimum match is 3, else 4.
-    pub(crate) min_match: usize,
     /// The match length taken at once (`min(targetLength, OPT_NUM - 1)`).
     pub(crate) sufficient: usize,
 }
@@ -66,6 +64,25 @@ pub(crate) struct Opt {
 impl Opt {
     /// Parses block `[w.start, w.end)` into `store` with the tree `t`.
     pub(crate) fn block(&mut self, w: &Window<'_>, t: &mut Tree<'_>, x: &mut Scratch, store: &mut Store) {
+        // The hashed length a constant of each parse, as libzstd's templates on it.
+        match t.mls {
+            3 => self.block_n::<3>(w, t, x, store),
+            4 => self.block_n::<4>(w, t, x, store),
+            5 => self.block_n::<5>(w, t, x, store),
+            _ => self.block_n::<6>(w, t, x, store),
+        }
+    }
+
+    /// [`Opt::block`] with the tree's hashed length `MLS` (3 to 6); the minimum match is 3
+    /// when it is 3, else 4.
+    fn block_n<const MLS: u32>(
+        &mut self,
+        w: &Window<'_>,
+        t: &mut Tree<'_>,
+        x: &mut Scratch,
+        store: &mut Store,
+    ) {
+        let min_match: usize = if MLS == 3 { 3 } else { 4 };
         let s = w.src;
         let end = w.end;
         self.stats.rescale(&s[w.start..end]);
@@ -75,14 +92,14 @@ impl Opt {
             nodes.resize(OPT_NUM + 3, Node::default());
         }
         let ilimit = end.saturating_sub(8);
-        let (min_match, sufficient) = (self.min_match, self.sufficient);
+        let sufficient = self.sufficient;
         let mut ip = w.first();
         let mut anchor = w.start;
         let mut rep = self.rep;
         let st = &mut self.stats;
         while ip < ilimit {
             let litlen = (ip - anchor) as u32;
-            t.all_matches(w, ip, &rep, litlen == 0, min_match, matches);
+            t.all_matches::<MLS>(w, ip, &rep, litlen == 0, matches);
             let Some(&longest) = matches.last() else {
                 ip += 1;
                 continue;
@@ -157,7 +174,7 @@ impl Opt {
                     let ll0 = nodes[cur].litlen == 0;
                     let base_price = nodes[cur].price + st.ll(0);
                     let here = nodes[cur].rep;
-                    t.all_matches(w, inr, &here, ll0, min_match, matches);
+                    t.all_matches::<MLS>(w, inr, &here, ll0, matches);
                     let Some(&longest) = matches.last() else {
                         cur += 1;
                         continue;
