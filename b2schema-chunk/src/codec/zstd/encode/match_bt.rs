@@ -142,7 +142,7 @@ fn count_rest(s: &[u8], a: usize, b: usize, end: usize) -> usize {
 /// `end`): from the 8 bytes read at each when the prefix ends within them, without reading the
 /// bytes again.
 #[inline(always)]
-fn compare(s: &[u8], ip: usize, m: usize, end: usize) -> (usize, bool) {
+pub(super) fn compare(s: &[u8], ip: usize, m: usize, end: usize) -> (usize, bool) {
     let lim = end.min(s.len());
     // `ip <= lim - 8`, no wrap: the two reads below need no other bound (`m < ip`).
     if lim >= 8 && ip <= lim - 8 && m < ip {

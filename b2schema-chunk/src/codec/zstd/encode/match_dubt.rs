@@ -11,10 +11,10 @@
 //! below the searched position is never a candidate.
 
 use super::fse::highbit;
-use super::match_bt::Branches;
+use super::match_bt::{Branches, compare};
 use super::match_fast::Window;
 use super::match_lazy::Search;
-use super::matching::{EMPTY, count, hash, stamp, unstamp};
+use super::matching::{EMPTY, hash_n, stamp, unstamp};
 
 /// The mark of a position in the chain, not yet in the tree (libzstd's
 /// `ZSTD_DUBT_UNSORTED_MARK`).
@@ -69,15 +69,19 @@ impl Dubt<'_> {
         }
     }
 
-    /// Chains every position from the next one up to `ip` (excluded), unsorted.
-    fn update(&mut self, s: &[u8], ip: usize) {
-        let mask = self.bt_mask;
+    /// Chains every position from the next one up to `ip` (excluded), unsorted. `MLS` must be
+    /// the tree's [`Dubt::mls`].
+    fn update<const MLS: u32>(&mut self, s: &[u8], ip: usize) {
+        let (mask, log, base) = (self.bt_mask, self.hash_log, self.base);
+        // The nodes as pairs: one bounds check and one store per position.
+        let (nodes, _) = self.bt.as_chunks_mut::<2>();
+        let hash = &mut *self.hash;
         for at in self.next..ip {
-            let h = hash(s, at, self.hash_log, self.mls);
-            let node = 2 * (at & mask);
-            self.bt[node] = self.hash[h];
-            self.bt[node + 1] = UNSORTED;
-            self.hash[h] = self.stamp(at);
+            let h = hash_n::<MLS>(s, at, log);
+            if let (Some(head), Some(node)) = (hash.get_mut(h), nodes.get_mut(at & mask)) {
+                *node = [*head, UNSORTED];
+                *head = stamp(at, base);
+            }
         }
         self.next = self.next.max(ip);
     }
@@ -95,15 +99,18 @@ impl Dubt<'_> {
         // unsorted chain, already taken).
         let mut m = pos(bt[2 * (cur & mask)]);
         let low = w.low.max(cur.saturating_sub(w.max_dist));
-        while compares > 0 && m > low && m < cur {
+        // `m` in `(low, cur)`, one compare: from `cur` on it is stale.
+        let span = cur.saturating_sub(low + 1);
+        while compares > 0 && cur.wrapping_sub(m).wrapping_sub(1) < span {
             let next = 2 * (m & mask);
             let mut len = branches.common();
             debug_assert!(s[m..m + len] == s[cur..cur + len], "tree out of order at {m} for {cur}");
-            len += count(s, cur + len, m + len, end);
+            let (more, smaller) = compare(s, cur + len, m + len, end);
+            len += more;
             if cur + len >= end {
                 break;
             }
-            let Some(v) = branches.step(bt, m, stamp(m), next, len, s[m + len] < s[cur + len], bt_low) else {
+            let Some(v) = branches.step(bt, m, stamp(m), next, len, smaller, bt_low) else {
                 break;
             };
             m = pos(v);
@@ -122,9 +129,10 @@ impl Search for Dubt<'_> {
         }
         let s = w.src;
         let end = w.end;
-        self.update(s, ip);
+        debug_assert_eq!(MLS, self.mls);
+        self.update::<MLS>(s, ip);
         let mask = self.bt_mask;
-        let h = hash(s, ip, self.hash_log, self.mls);
+        let h = hash_n::<MLS>(s, ip, self.hash_log);
         let low = w.low.max(ip.saturating_sub(w.max_dist));
         let bt_low = ip.saturating_sub(mask);
         let unsort_limit = bt_low.max(low);
@@ -167,11 +175,13 @@ impl Search for Dubt<'_> {
         // libzstd starts from an offset base of 999 999 999 (its highest bit 29).
         let mut off = 999_999_999u32;
         let mut compares = self.compares;
-        while compares > 0 && m > low && m < ip {
+        let span = ip.saturating_sub(low + 1);
+        while compares > 0 && ip.wrapping_sub(m).wrapping_sub(1) < span {
             let next = 2 * (m & mask);
             let mut len = branches.common();
             debug_assert!(s[m..m + len] == s[ip..ip + len], "tree out of order at {m} for {ip}");
-            len += count(s, ip + len, m + len, end);
+            let (more, smaller) = compare(s, ip + len, m + len, end);
+            len += more;
             if len > best {
                 if len > match_end - m {
                     match_end = m + len;
@@ -185,7 +195,7 @@ impl Search for Dubt<'_> {
             if ip + len >= end {
                 break;
             }
-            let Some(v) = branches.step(bt, m, stamp(m), next, len, s[m + len] < s[ip + len], bt_low) else {
+            let Some(v) = branches.step(bt, m, stamp(m), next, len, smaller, bt_low) else {
                 break;
             };
             m = pos(v);
