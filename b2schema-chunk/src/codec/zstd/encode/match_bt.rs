@@ -144,10 +144,11 @@ fn count_rest(s: &[u8], a: usize, b: usize, end: usize) -> usize {
 #[inline(always)]
 pub(super) fn compare(s: &[u8], ip: usize, m: usize, end: usize) -> (usize, bool) {
     let lim = end.min(s.len());
-    // `ip <= lim - 8`, no wrap: the two reads below need no other bound (`m < ip`).
-    if lim >= 8 && ip <= lim - 8 && m < ip {
-        let a = u64::from_le_bytes(s[ip..ip + 8].try_into().unwrap_or([0; 8]));
-        let b = u64::from_le_bytes(s[m..m + 8].try_into().unwrap_or([0; 8]));
+    // `ip + 8 <= lim`, no wrap; both reads from one slice `s[m..ip + 8]` (`m < ip`), its last and
+    // first 8 bytes: one bounds check.
+    let both = if m < ip && ip < lim.saturating_sub(7) { s.get(m..ip + 8) } else { None };
+    if let Some((Some(a), Some(b))) = both.map(|w| (w.last_chunk::<8>(), w.first_chunk::<8>())) {
+        let (a, b) = (u64::from_le_bytes(*a), u64::from_le_bytes(*b));
         let d = a ^ b;
         if d != 0 {
             let k = d.trailing_zeros() & !7;
