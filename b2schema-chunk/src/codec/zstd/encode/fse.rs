@@ -326,19 +326,41 @@ impl CTable {
 }
 
 /// `log2(v)` in 1/256 bits (v nonzero).
-pub(crate) fn log2_fp(v: u32) -> u32 {
-    let ip = highbit(v);
-    let mut x = (u64::from(v) << 16) >> ip;
+const fn log2_fp(v: u32) -> u32 {
+    let ip = 31 - (v | 1).leading_zeros();
+    let mut x = ((v as u64) << 16) >> ip;
     let mut frac = 0u32;
-    for _ in 0..8 {
+    let mut i = 0;
+    while i < 8 {
         x = (x * x) >> 16;
         frac <<= 1;
         if x >= 2 << 16 {
             x >>= 1;
             frac |= 1;
         }
+        i += 1;
     }
     ip << 8 | frac
+}
+
+/// [`log2_fp`] of every normalized count of a table (at most `1 << MAX_LOG`), computed once.
+const LOG2_FP: [u32; (1 << MAX_LOG) + 1] = {
+    let mut t = [0u32; (1 << MAX_LOG) + 1];
+    let mut v = 1;
+    while v < t.len() {
+        t[v] = log2_fp(v as u32);
+        v += 1;
+    }
+    t
+};
+
+/// [`log2_fp`] from [`LOG2_FP`] where it holds `v`.
+#[inline(always)]
+fn log2_fp_of(v: u32) -> u32 {
+    match LOG2_FP.get(v as usize) {
+        Some(&l) => l,
+        None => log2_fp(v),
+    }
 }
 
 /// The cost in 1/256 bits of coding `count` with the table of `norm` (accuracy `log`), `None`
@@ -355,7 +377,7 @@ pub(crate) fn table_cost(norm: &[i16], log: u32, count: &[u32]) -> Option<u64> {
             -1 => 1,
             n => n as u32,
         };
-        bits += u64::from(c) * u64::from((log << 8) - log2_fp(n));
+        bits += u64::from(c) * u64::from((log << 8) - log2_fp_of(n));
     }
     Some(bits)
 }
