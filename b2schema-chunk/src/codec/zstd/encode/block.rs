@@ -197,11 +197,9 @@ fn sections(
     let suspect = matches.is_empty() || lits.len() / matches.len() >= 20;
     literals::encode(out, lits, &mut next.huf, b.min_gain_log, suspect);
     b.seqs.clear();
-    b.seqs.extend(matches.iter().map(|m| Seq {
-        lit_len: m.lit_len,
-        match_len: m.len,
-        off_base: off_base(m.lit_len, m.offset, &mut next.rep),
-    }));
+    b.seqs.extend(
+        matches.iter().map(|m| Seq::new(m.lit_len, m.len, off_base(m.lit_len, m.offset, &mut next.rep))),
+    );
     sequences::encode(out, &b.seqs, &mut next.seq, b.defaults).is_some()
 }
 

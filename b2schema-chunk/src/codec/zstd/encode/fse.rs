@@ -230,25 +230,30 @@ struct Transform {
     delta_find_state: i32,
 }
 
+/// The symbols a compression table codes: the sequences' codes (below 53) and the Huffman
+/// weights (below 13); a symbol is taken modulo this (a const power of two: no bounds check).
+const SYMBOLS: usize = 64;
+
 /// A compression table: the next states and each symbol's transform.
 #[derive(Clone)]
 pub(crate) struct CTable {
     pub(crate) log: u32,
     states: [u16; 1 << MAX_LOG],
-    symbols: [Transform; 256],
+    symbols: [Transform; SYMBOLS],
 }
 
 impl CTable {
     pub(crate) fn new() -> Self {
-        CTable { log: 0, states: [0; 1 << MAX_LOG], symbols: [Transform::default(); 256] }
+        CTable { log: 0, states: [0; 1 << MAX_LOG], symbols: [Transform::default(); SYMBOLS] }
     }
 
     /// Builds the table of `norm` (as the decoder spreads it).
     pub(crate) fn build(&mut self, norm: &[i16], log: u32) {
         let size = 1usize << log;
         let mask = size - 1;
+        let norm = &norm[..norm.len().min(SYMBOLS)];
         let mut spread = [0u8; 1 << MAX_LOG];
-        let mut cumul = [0u32; 257];
+        let mut cumul = [0u32; SYMBOLS + 1];
         let mut high = size - 1;
         for (s, &c) in norm.iter().enumerate() {
             if c == -1 {
@@ -271,7 +276,7 @@ impl CTable {
             }
         }
         for (u, &s) in spread[..size].iter().enumerate() {
-            let at = &mut cumul[s as usize];
+            let at = &mut cumul[s as usize & (SYMBOLS - 1)];
             self.states[*at as usize & mask] = (size + u) as u16;
             *at += 1;
         }
@@ -301,7 +306,7 @@ impl CTable {
     /// The first state, for the last symbol encoded (libzstd's `FSE_initCState2`).
     #[inline(always)]
     pub(crate) fn init(&self, s: u8) -> u32 {
-        let t = self.symbols[s as usize];
+        let t = self.symbols[s as usize & (SYMBOLS - 1)];
         let nb_out = (t.delta_nb_bits + (1 << 15)) >> 16;
         let value = (nb_out << 16).wrapping_sub(t.delta_nb_bits);
         let at = ((value >> nb_out) as i32 + t.delta_find_state) as usize;
@@ -311,7 +316,7 @@ impl CTable {
     /// Encodes `s` from `state`.
     #[inline(always)]
     pub(crate) fn encode(&self, w: &mut BitWriter<'_>, state: &mut u32, s: u8) {
-        let t = self.symbols[s as usize];
+        let t = self.symbols[s as usize & (SYMBOLS - 1)];
         let nb_out = (*state + t.delta_nb_bits) >> 16;
         w.add(u64::from(*state), nb_out);
         let at = ((*state >> nb_out) as i32 + t.delta_find_state) as usize;
@@ -326,19 +331,41 @@ impl CTable {
 }
 
 /// `log2(v)` in 1/256 bits (v nonzero).
-pub(crate) fn log2_fp(v: u32) -> u32 {
-    let ip = highbit(v);
-    let mut x = (u64::from(v) << 16) >> ip;
+const fn log2_fp(v: u32) -> u32 {
+    let ip = 31 - (v | 1).leading_zeros();
+    let mut x = ((v as u64) << 16) >> ip;
     let mut frac = 0u32;
-    for _ in 0..8 {
+    let mut i = 0;
+    while i < 8 {
         x = (x * x) >> 16;
         frac <<= 1;
         if x >= 2 << 16 {
             x >>= 1;
             frac |= 1;
         }
+        i += 1;
     }
     ip << 8 | frac
+}
+
+/// [`log2_fp`] of every normalized count of a table (at most `1 << MAX_LOG`), computed once.
+const LOG2_FP: [u32; (1 << MAX_LOG) + 1] = {
+    let mut t = [0u32; (1 << MAX_LOG) + 1];
+    let mut v = 1;
+    while v < t.len() {
+        t[v] = log2_fp(v as u32);
+        v += 1;
+    }
+    t
+};
+
+/// [`log2_fp`] from [`LOG2_FP`] where it holds `v`.
+#[inline(always)]
+fn log2_fp_of(v: u32) -> u32 {
+    match LOG2_FP.get(v as usize) {
+        Some(&l) => l,
+        None => log2_fp(v),
+    }
 }
 
 /// The cost in 1/256 bits of coding `count` with the table of `norm` (accuracy `log`), `None`
@@ -355,7 +382,7 @@ pub(crate) fn table_cost(norm: &[i16], log: u32, count: &[u32]) -> Option<u64> {
             -1 => 1,
             n => n as u32,
         };
-        bits += u64::from(c) * u64::from((log << 8) - log2_fp(n));
+        bits += u64::from(c) * u64::from((log << 8) - log2_fp_of(n));
     }
     Some(bits)
 }
@@ -365,6 +392,6 @@ impl CTable {
     pub(crate) fn build_rle(&mut self, s: u8) {
         self.log = 0;
         self.states[0] = 0;
-        self.symbols[s as usize] = Transform { delta_nb_bits: 0, delta_find_state: 0 };
+        self.symbols[s as usize & (SYMBOLS - 1)] = Transform { delta_nb_bits: 0, delta_find_state: 0 };
     }
 }

@@ -81,8 +81,11 @@ pub(crate) fn encode(out: &mut Vec<u8>, lits: &[u8], prev: &mut HufState, min_ga
     out.resize(at + header_len, 0);
     let mut new = HufCode::new();
     new.build(&count, max_symbol);
-    let mut table = Vec::new();
-    let new_ok = new.write(&mut table);
+    // The new code's description, written where it goes and taken back when the previous code
+    // is reused.
+    let table_at = out.len();
+    let new_ok = new.write(out);
+    let table_len = out.len() - table_at;
     let new_bits = new.cost(&count, max_symbol);
     let old_bits = if prev.valid && prev.code.covers(&count, max_symbol) {
         Some(prev.code.cost(&count, max_symbol))
@@ -90,11 +93,11 @@ pub(crate) fn encode(out: &mut Vec<u8>, lits: &[u8], prev: &mut HufState, min_ga
         None
     };
     let reuse = old_bits
-        .is_some_and(|old_bits| !new_ok || old_bits <= new_bits + table.len() * 8 || table.len() + 12 >= n);
+        .is_some_and(|old_bits| !new_ok || old_bits <= new_bits + table_len * 8 || table_len + 12 >= n);
     let ok = if let (true, Some(old_bits)) = (reuse, old_bits) {
+        out.truncate(table_at);
         prev.code.encode(out, lits, four, old_bits)
     } else if new_ok {
-        out.extend_from_slice(&table);
         new.encode(out, lits, four, new_bits)
     } else {
         false

@@ -11,12 +11,23 @@ use alloc::rc::Rc;
 use alloc::vec::Vec;
 
 /// One sequence: literals before it, the match length (at least 3) and the offset value
-/// (1-3 repeat codes, otherwise the offset plus 3).
+/// (1-3 repeat codes, otherwise the offset plus 3), with its three codes (literal length, match
+/// length, offset), computed with it in one pass ([`Seq::new`]) as libzstd's `ZSTD_storeSeq`
+/// stores the values the codes are taken from.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Seq {
     pub(crate) lit_len: u32,
     pub(crate) match_len: u32,
     pub(crate) off_base: u32,
+    pub(crate) codes: [u8; 3],
+}
+
+impl Seq {
+    #[inline(always)]
+    pub(crate) fn new(lit_len: u32, match_len: u32, off_base: u32) -> Self {
+        let codes = [ll_code(lit_len), ml_code(match_len), highbit(off_base) as u8];
+        Seq { lit_len, match_len, off_base, codes }
+    }
 }
 
 /// The literal length code of `v` (the largest baseline not above it).
@@ -172,30 +183,28 @@ struct Counted {
     last: u8,
 }
 
-/// Each sequence's literal length, match length and offset codes, and their counts, in one
-/// pass (libzstd's `ZSTD_seqToCodes` and `HIST_countFast`): two tables a kind, for the even and
-/// the odd sequences, so that runs of one code (common in match lengths and offsets) do not
-/// wait on the store of the previous count.
-fn code_counts(seqs: &[Seq], codes: &mut Vec<[u8; 3]>) -> [Counted; 3] {
-    codes.clear();
-    codes.extend(seqs.iter().map(|s| [ll_code(s.lit_len), ml_code(s.match_len), highbit(s.off_base) as u8]));
+/// The counts of each sequence's literal length, match length and offset codes
+/// (libzstd's `HIST_countFast`): two tables a kind, for the even and the odd sequences, so
+/// that runs of one code (common in match lengths and offsets) do not wait on the store of the
+/// previous count.
+fn code_counts(seqs: &[Seq]) -> [Counted; 3] {
     let mut t = [[[0u32; 64]; 2]; 3];
-    let (pairs, rest) = codes.as_chunks::<2>();
+    let (pairs, rest) = seqs.as_chunks::<2>();
     for [a, b] in pairs {
         for k in 0..3 {
-            t[k][0][usize::from(a[k] & 63)] += 1;
-            t[k][1][usize::from(b[k] & 63)] += 1;
+            t[k][0][usize::from(a.codes[k] & 63)] += 1;
+            t[k][1][usize::from(b.codes[k] & 63)] += 1;
         }
     }
     for c in rest {
         for k in 0..3 {
-            t[k][0][usize::from(c[k] & 63)] += 1;
+            t[k][0][usize::from(c.codes[k] & 63)] += 1;
         }
     }
-    let last = codes.last().copied().unwrap_or_default();
+    let last = seqs.last().map(|s| s.codes).unwrap_or_default();
     core::array::from_fn(|k| Counted {
         count: core::array::from_fn(|i| t[k][0][i] + t[k][1][i]),
-        n: codes.len(),
+        n: seqs.len(),
         last: last[k],
     })
 }
@@ -221,8 +230,7 @@ pub(crate) fn encode(out: &mut Vec<u8>, seqs: &[Seq], state: &mut SeqState, d: &
     if n == 0 {
         return Some(());
     }
-    let mut cs = Vec::new();
-    let [c_ll, c_ml, c_of] = code_counts(seqs, &mut cs);
+    let [c_ll, c_ml, c_of] = code_counts(seqs);
     let modes_at = out.len();
     out.push(0);
     let mut scratch = Vec::new();
@@ -232,7 +240,7 @@ pub(crate) fn encode(out: &mut Vec<u8>, seqs: &[Seq], state: &mut SeqState, d: &
     let (m_ml, t_ml) = select(out, &c_ml, &ML, &d.ml, p_ml, &mut scratch);
     out[modes_at] = m_ll << 6 | m_of << 4 | m_ml << 2;
     let (t_ll, t_of, t_ml) = (t_ll?, t_of?, t_ml?);
-    let stream = Stream { out, seqs, cs: &cs, t_ll: &t_ll, t_ml: &t_ml, t_of: &t_of };
+    let stream = Stream { out, seqs, t_ll: &t_ll, t_ml: &t_ml, t_of: &t_of };
     Build::Detect.run(stream).then_some(())
 }
 
@@ -242,7 +250,6 @@ pub(crate) fn encode(out: &mut Vec<u8>, seqs: &[Seq], state: &mut SeqState, d: &
 struct Stream<'a> {
     out: &'a mut Vec<u8>,
     seqs: &'a [Seq],
-    cs: &'a [[u8; 3]],
     t_ll: &'a CTable,
     t_ml: &'a CTable,
     t_of: &'a CTable,
@@ -253,19 +260,20 @@ impl Hot for Stream<'_> {
 
     #[inline(always)]
     fn run(self) -> bool {
-        let Stream { out, seqs, cs, t_ll, t_ml, t_of } = self;
-        let n = seqs.len().min(cs.len());
-        let Some(last) = n.checked_sub(1) else {
+        let Stream { out, seqs, t_ll, t_ml, t_of } = self;
+        let n = seqs.len();
+        let Some((last, seqs)) = seqs.split_last() else {
             return false;
         };
         // At most 26 state bits and 16 + 16 + 31 extra bits a sequence.
         write_bits(out, n * 12 + 8, |w| {
-            let [l, m, o] = cs[last];
+            let [l, m, o] = last.codes;
             let mut s_ml = t_ml.init(m);
             let mut s_of = t_of.init(o);
             let mut s_ll = t_ll.init(l);
-            extras(w, &seqs[last], l, m, o);
-            for (seq, &[l, m, o]) in seqs[..last].iter().zip(&cs[..last]).rev() {
+            extras(w, last, l, m, o);
+            for seq in seqs.iter().rev() {
+                let [l, m, o] = seq.codes;
                 t_of.encode(w, &mut s_of, o);
                 t_ml.encode(w, &mut s_ml, m);
                 t_ll.encode(w, &mut s_ll, l);
