@@ -285,7 +285,7 @@ mod tests {
     use super::{Chain, Search};
     use crate::codec::zstd::encode::match_fast::Window;
     use crate::codec::zstd::encode::matching::{count, hash_n};
-    use crate::test_data::noise;
+    use crate::test_data::{finder_input, finder_max_dist, finder_steps, noise};
     use alloc::vec;
     use alloc::vec::Vec;
     use proptest::prelude::*;
@@ -338,17 +338,6 @@ mod tests {
                 }
             }
             if off == 0 { (0, 0) } else { (ml, off) }
-        }
-    }
-
-    /// Data of few hashes and long repeats: few symbols, a short period, runs.
-    fn data(kind: u8, n: usize, seed: u64) -> Vec<u8> {
-        let r = noise(n, seed);
-        match kind % 4 {
-            0 => r.iter().map(|b| b & 3).collect(),
-            1 => (0..n).map(|i| r[i % 37]).collect(),
-            2 => (0..n).map(|i| if r[i] < 40 { r[i] } else { (i / 300) as u8 }).collect(),
-            _ => r,
         }
     }
 
@@ -418,13 +407,10 @@ mod tests {
             chain_log in 1u32..10,
             search_log in 0u32..7,
             mls in 4u32..7,
-            max_dist in prop_oneof![Just(1usize << 20), 16usize..3000],
-            steps in proptest::collection::vec(
-                (prop_oneof![4 => Just(1usize), 2 => 2usize..9, 1 => 300usize..900], proptest::bool::weighted(0.1)),
-                1..20,
-            ),
+            max_dist in finder_max_dist(),
+            steps in finder_steps(),
         ) {
-            let s = data(kind, n, seed);
+            let s = finder_input(kind, n, seed);
             let logs = (hash_log, chain_log, search_log);
             match mls {
                 4 => walk::<4>(&s, logs, max_dist, &steps, seed)?,

@@ -421,7 +421,7 @@ mod tests {
     use super::{PosLine, Rows, SKIP_THRESHOLD, Search, TagLine, UPDATE_END, UPDATE_START, tag_mask};
     use crate::codec::zstd::encode::match_fast::Window;
     use crate::codec::zstd::encode::matching::{count, hash_n};
-    use crate::test_data::noise;
+    use crate::test_data::{finder_input, finder_max_dist, finder_steps, noise};
     use alloc::collections::VecDeque;
     use alloc::vec;
     use alloc::vec::Vec;
@@ -504,17 +504,6 @@ mod tests {
             self.put::<MLS>(s, ip);
             self.next = ip + 1;
             if off == 0 { (0, 0) } else { (ml, off) }
-        }
-    }
-
-    /// Data whose positions hash to few rows and tags: runs, a short period, few symbols.
-    fn data(kind: u8, n: usize, seed: u64) -> Vec<u8> {
-        let r = noise(n, seed);
-        match kind % 4 {
-            0 => r.iter().map(|b| b & 3).collect(),
-            1 => (0..n).map(|i| r[i % 37]).collect(),
-            2 => (0..n).map(|i| if r[i] < 40 { r[i] } else { (i / 300) as u8 }).collect(),
-            _ => r,
         }
     }
 
@@ -637,13 +626,10 @@ mod tests {
             search_log in 1u32..7,
             row in 0u8..3,
             mls in 4u32..7,
-            max_dist in prop_oneof![Just(1usize << 20), 16usize..3000],
-            steps in proptest::collection::vec(
-                (prop_oneof![4 => Just(1usize), 2 => 2usize..9, 1 => 300usize..900], proptest::bool::weighted(0.1)),
-                1..20,
-            ),
+            max_dist in finder_max_dist(),
+            steps in finder_steps(),
         ) {
-            let s = data(kind, n, seed);
+            let s = finder_input(kind, n, seed);
             match (row, mls) {
                 (0, 4) => walk::<16, 1, 4>(&s, rows_log, search_log, max_dist, &steps, seed)?,
                 (0, 5) => walk::<16, 1, 5>(&s, rows_log, search_log, max_dist, &steps, seed)?,
