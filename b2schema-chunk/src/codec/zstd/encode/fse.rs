@@ -11,7 +11,7 @@ const MIN_LOG: u32 = 5;
 
 /// `floor(log2(v))` of a nonzero value.
 #[inline(always)]
-pub(crate) fn highbit(v: u32) -> u32 {
+pub(crate) const fn highbit(v: u32) -> u32 {
     31 - (v | 1).leading_zeros()
 }
 
@@ -251,6 +251,7 @@ impl CTable {
     pub(crate) fn build(&mut self, norm: &[i16], log: u32) {
         let size = 1usize << log;
         let mask = size - 1;
+        debug_assert!(norm.len() <= SYMBOLS, "{} symbols in an FSE table", norm.len());
         let norm = &norm[..norm.len().min(SYMBOLS)];
         let mut spread = [0u8; 1 << MAX_LOG];
         let mut cumul = [0u32; SYMBOLS + 1];
@@ -332,7 +333,7 @@ impl CTable {
 
 /// `log2(v)` in 1/256 bits (v nonzero).
 const fn log2_fp(v: u32) -> u32 {
-    let ip = 31 - (v | 1).leading_zeros();
+    let ip = highbit(v);
     let mut x = ((v as u64) << 16) >> ip;
     let mut frac = 0u32;
     let mut i = 0;

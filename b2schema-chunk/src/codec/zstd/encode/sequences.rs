@@ -271,13 +271,13 @@ impl Hot for Stream<'_> {
             let mut s_ml = t_ml.init(m);
             let mut s_of = t_of.init(o);
             let mut s_ll = t_ll.init(l);
-            extras(w, last, l, m, o);
+            extras(w, last);
             for seq in seqs.iter().rev() {
                 let [l, m, o] = seq.codes;
                 t_of.encode(w, &mut s_of, o);
                 t_ml.encode(w, &mut s_ml, m);
                 t_ll.encode(w, &mut s_ll, l);
-                extras(w, seq, l, m, o);
+                extras(w, seq);
             }
             t_ml.finish(w, s_ml);
             t_of.finish(w, s_of);
@@ -304,7 +304,8 @@ const ML_BITS_BY_BYTE: [u8; 256] = by_byte(&ML_BITS);
 /// The extra bits of one sequence: literal length, match length, offset, after at most 33
 /// bits held (7 and the three states' 26); flushed where they could pass 63.
 #[inline(always)]
-fn extras(w: &mut BitWriter<'_>, s: &Seq, ll: u8, ml: u8, of: u8) {
+fn extras(w: &mut BitWriter<'_>, s: &Seq) {
+    let [ll, ml, of] = s.codes;
     let (llb, mlb) = (u32::from(LL_BITS_BY_BYTE[ll as usize]), u32::from(ML_BITS_BY_BYTE[ml as usize]));
     if llb + mlb > 30 {
         w.flush();
