@@ -266,7 +266,9 @@ proptest! {
     /// and block table written again at the end, or the whole chunk again when it ends as a
     /// memcpy chunk): the frame is the whole-frame writer's at 1 to 3 threads, with one chunk,
     /// chunks fewer than threads and more chunks than are written in pieces, items of 1 to 8 bytes, incompressible items
-    /// (stored streams, memcpy chunks), zeros then noise, and pieces of any size.
+    /// (stored streams, memcpy chunks), zeros then noise, and pieces of any size; each chunk is
+    /// also read in pieces of whole blocks and compressed as they arrive, and a reader that ends
+    /// inside one is an error naming where.
     #[test]
     fn chunks_written_in_pieces_are_the_whole_frames(
         rows in 1i64..120,
@@ -296,6 +298,14 @@ proptest! {
             let n = a.__write_from_in_pieces(&mut &data[..], &mut out, piece).unwrap();
             prop_assert_eq!(n as usize, whole.len());
             prop_assert!(out.inner.get_ref() == &whole, "{} threads: in pieces of {} differs", nthreads, piece);
+            // A reader that ends early, inside a chunk read in pieces as it is compressed: an
+            // error at the byte where it ended (the worker waiting for the next piece stops).
+            let cut = (seed as usize) % data.len();
+            let e = a
+                .__write_from_in_pieces(&mut &data[..cut], &mut Cursor::new(Vec::new()), piece)
+                .unwrap_err()
+                .to_string();
+            prop_assert!(e.ends_with(&format!("bytes: {} at offset {cut}, found the end after {cut}", data.len())), "{e}");
         }
     }
 }

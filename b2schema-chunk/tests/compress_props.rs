@@ -246,3 +246,77 @@ proptest! {
         prop_assert_eq!(chunk::decompress(&many).unwrap(), src);
     }
 }
+
+/// `src` compressed by `compress_arriving` while another thread pushes it in pieces of
+/// `blocks` whole blocks (pausing a little before some of them, so that compressing threads wait
+/// for pieces), or only its first `fail_after` pieces before the source fails.
+fn arriving(
+    src: &[u8],
+    p: &Params,
+    blocks: usize,
+    fail_after: Option<usize>,
+) -> Result<Vec<u8>, chunk::Error> {
+    use b2schema_chunk::compress::{Arriving, compress_arriving};
+    use std::sync::Arc;
+    let piece = p.blocksize_for(src.len()).max(1) * blocks;
+    let arrived = Arriving::new(src.len(), piece)?;
+    let mut out = Vec::new();
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            for (i, bytes) in src.chunks(piece).enumerate() {
+                if fail_after == Some(i) {
+                    arrived.fail();
+                    return;
+                }
+                if i % 3 == 1 {
+                    std::thread::sleep(std::time::Duration::from_micros(200));
+                }
+                arrived.push(Arc::new(bytes.to_vec())).unwrap();
+            }
+        });
+        compress_arriving(&arrived, p, chunk::Registry::builtin(), &mut out, None)
+    })?;
+    Ok(out)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+    /// A chunk compressed as its pieces arrive is the chunk of the whole input, at any thread
+    /// count and piece size, dictionaries included (or the same error).
+    #[test]
+    fn arriving_chunks_are_the_whole_chunks(src in data(), p in params(), blocks in 1usize..5, dict in any::<bool>()) {
+        let p = p.with_use_dict(dict);
+        let whole = compress(&src, &p);
+        match (arriving(&src, &p, blocks, None), whole) {
+            (Ok(a), Ok(w)) => prop_assert!(a == w, "arriving chunk differs"),
+            (Err(a), Err(w)) => prop_assert_eq!(a, w),
+            (a, w) => prop_assert!(false, "arriving {:?}, whole {:?}", a.map(|v| v.len()), w.map(|v| v.len())),
+        }
+    }
+
+    /// A source that fails before its last piece ends the compression with an error (no
+    /// thread waits for the pieces that will not come).
+    #[test]
+    fn a_failed_source_is_an_error(src in data(), p in params(), blocks in 1usize..5, at in any::<prop::sample::Index>()) {
+        let piece = p.blocksize_for(src.len()).max(1) * blocks;
+        let pieces = src.len().div_ceil(piece);
+        prop_assume!(pieces > 0);
+        let e = arriving(&src, &p, blocks, Some(at.index(pieces))).unwrap_err();
+        prop_assert_eq!((e.kind, e.field), (ErrorKind::ShortInput, "piece"));
+    }
+}
+
+/// Pieces that cut a block in two, or pushed past the chunk, are errors naming the piece.
+#[test]
+fn pieces_must_hold_whole_blocks() {
+    use b2schema_chunk::compress::{Arriving, compress_arriving};
+    let p = Params::new(4).with_blocksize(1024);
+    let src = Arriving::new(4096, 1000).unwrap();
+    let e = compress_arriving(&src, &p, chunk::Registry::builtin(), &mut Vec::new(), None).unwrap_err();
+    assert_eq!((e.kind, e.field), (ErrorKind::Invalid, "piece"));
+    let src = Arriving::new(10, 8).unwrap();
+    src.push(std::sync::Arc::new(vec![0u8; 8])).unwrap();
+    assert_eq!(src.push(std::sync::Arc::new(vec![0u8; 8])).unwrap_err().field, "piece");
+    assert_eq!(Arriving::new(10, 0).err().map(|e| e.field), Some("piece"));
+}

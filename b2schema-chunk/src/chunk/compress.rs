@@ -60,14 +60,78 @@ use crate::filter::Forward;
 use crate::id::{Codec, Filter};
 use crate::registry::{BUILTIN, PluginContext, Registry};
 
+#[cfg(feature = "std")]
+pub use super::arriving::{Arriving, Piece};
 pub use super::blocksize::MIN_BUFFERSIZE;
 pub use super::params::{Format, MAX_BUFFERSIZE, MAX_SPLIT_TYPESIZE, Params, Split};
 pub use super::stored::{memcpy, repeat_value};
 pub use crate::codec::dict::{MAX_TRAINED_DICT, MIN_USEFUL_DICT};
 
+/// A chunk's bytes: in memory, or arriving while it is compressed.
+#[derive(Clone, Copy)]
+enum Src<'a> {
+    Whole(&'a [u8]),
+    #[cfg(feature = "std")]
+    Arriving(&'a Arriving),
+}
+
+/// Bytes of a [`Src`]: borrowed, or held in the piece they arrived in.
+enum Held<'a> {
+    Slice(&'a [u8]),
+    #[cfg(feature = "std")]
+    Piece(super::arriving::Piece, usize, usize),
+}
+
+impl Held<'_> {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Held::Slice(s) => s,
+            #[cfg(feature = "std")]
+            Held::Piece(p, from, len) => &(**p).as_ref()[*from..*from + *len],
+        }
+    }
+}
+
+impl<'a> Src<'a> {
+    fn len(&self) -> usize {
+        match self {
+            Src::Whole(s) => s.len(),
+            #[cfg(feature = "std")]
+            Src::Arriving(a) => a.len(),
+        }
+    }
+
+    /// Bytes `at..at + len` (inside the chunk; for arriving bytes, inside one piece: a block,
+    /// or the first block's start), waiting for them to arrive.
+    fn get(&self, at: usize, len: usize) -> Result<Held<'a>, Error> {
+        match *self {
+            Src::Whole(s) => Ok(Held::Slice(&s[at..at + len])),
+            #[cfg(feature = "std")]
+            Src::Arriving(a) => a.get(at, len).map(|(p, from)| Held::Piece(p, from, len)),
+        }
+    }
+
+    /// Appends every byte to `out` (a memcpy chunk's body), waiting for them all.
+    fn append_to(&self, out: &mut Vec<u8>) -> Result<(), Error> {
+        match *self {
+            Src::Whole(s) => out.extend_from_slice(s),
+            #[cfg(feature = "std")]
+            Src::Arriving(a) => {
+                let mut at = 0;
+                while at < a.len() {
+                    let len = a.piece_len().min(a.len() - at);
+                    out.extend_from_slice(Src::Arriving(a).get(at, len)?.bytes());
+                    at += len;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Geometry and settings of one chunk being compressed.
 struct Plan<'a> {
-    src: &'a [u8],
+    src: Src<'a>,
     encoder: Encoder<'a>,
     /// Typesize as c-blosc2 uses it for streams (1 above 255).
     typesize: usize,
@@ -103,7 +167,7 @@ pub trait Watch: Sync {
     fn appended(&self, chunk: &[u8], body_start: usize);
 }
 
-impl Plan<'_> {
+impl<'a> Plan<'a> {
     /// Size and stream count of block `j`.
     fn block_geometry(&self, j: usize) -> (usize, usize) {
         let off = j * self.blocksize;
@@ -113,23 +177,34 @@ impl Plan<'_> {
         (bsize, nstreams)
     }
 
-    /// Block `j` through the filters: the chunk's own bytes when no filter runs, else one of
-    /// the scratch buffers `bufs` (of at least the block's size).
-    fn filtered<'s>(&'s self, j: usize, bufs: ScratchBlocks<'s>) -> Result<&'s [u8], Error> {
-        let (bsize, _) = self.block_geometry(j);
-        let off = j * self.blocksize;
-        let own = &self.src[off..off + bsize];
+    /// Block `j` (its bytes `own`) through the filters: `own` itself when no filter runs, else
+    /// one of the scratch buffers `bufs` (of at least the block's size).
+    fn filtered<'s>(&'s self, j: usize, own: &'s [u8], bufs: ScratchBlocks<'s>) -> Result<&'s [u8], Error> {
+        let bsize = own.len();
         if self.forward.is_empty() || (self.bitshuffle1 && blosc1::bitshuffle_copies(self.typesize, bsize)) {
             return Ok(own);
         }
         let (a, b, tmp) = bufs;
-        let which = self.forward.apply(self.src, off, bsize, &mut *a, &mut *b, tmp, self.clevel)?;
+        // Delta codes every block but the first against the chunk's first bytes.
+        let reference = match j {
+            0 => None,
+            _ if self.forward.has_delta() => Some(self.src.get(0, bsize.min(self.src.len()))?),
+            _ => None,
+        };
+        let reference = reference.as_ref().map(Held::bytes);
+        let which = self.forward.apply(own, reference, &mut *a, &mut *b, tmp, self.clevel)?;
         let (a, b): (&'s [u8], &'s [u8]) = (a, b);
         Ok(match which {
             Some(true) => &b[..bsize],
             Some(false) => &a[..bsize],
             None => own,
         })
+    }
+
+    /// Block `j`'s bytes (waiting for them when they are arriving).
+    fn block(&self, j: usize) -> Result<Held<'a>, Error> {
+        let (bsize, _) = self.block_geometry(j);
+        self.src.get(j * self.blocksize, bsize)
     }
 
     /// Every block through the filters, end to end: c-blosc2's dictionary training pass.
@@ -139,7 +214,8 @@ impl Plan<'_> {
         with_scratch(|scratch| {
             for j in 0..self.nblocks {
                 let (bsize, _) = self.block_geometry(j);
-                all.extend_from_slice(self.filtered(j, scratch.blocks(bsize, true)?)?);
+                let own = self.block(j)?;
+                all.extend_from_slice(self.filtered(j, own.bytes(), scratch.blocks(bsize, true)?)?);
             }
             Ok(all)
         })
@@ -160,7 +236,8 @@ impl Plan<'_> {
         let (bsize, nstreams) = self.block_geometry(j);
         let neblock = bsize / nstreams;
         let (bufs, coded) = scratch.blocks_and_coded(bsize, true, neblock)?;
-        let filtered = self.filtered(j, bufs)?;
+        let own = self.block(j)?;
+        let filtered = self.filtered(j, own.bytes(), bufs)?;
         for s in 0..nstreams {
             let data = &filtered[s * neblock..(s + 1) * neblock];
             let ntbytes = out.len() + 4;
@@ -434,6 +511,46 @@ pub fn compress_into_watched(
     out: &mut Vec<u8>,
     watch: Option<&dyn Watch>,
 ) -> Result<(), Error> {
+    compress_src(Src::Whole(src), p, registry, out, watch)
+}
+
+/// [`compress_into_watched`] of a chunk whose bytes arrive while it is compressed (std): each
+/// block is compressed once its piece is there, on `p.nthreads` threads, while the caller's
+/// thread pushes the rest. The bytes are those of [`compress_into`] of the whole chunk. The
+/// pieces must hold whole blocks: `src.piece_len()` a multiple of the blocksize (`p.blocksize`,
+/// or the automatic one), unless one piece holds the chunk. A source that fails
+/// ([`Arriving::fail`]) ends the compression with an error.
+#[cfg(feature = "std")]
+pub fn compress_arriving(
+    src: &Arriving,
+    p: &Params,
+    registry: &Registry,
+    out: &mut Vec<u8>,
+    watch: Option<&dyn Watch>,
+) -> Result<(), Error> {
+    let blocksize = p.blocksize_for(src.len()).max(1);
+    if src.piece_len() < src.len() && !src.piece_len().is_multiple_of(blocksize) {
+        out.clear();
+        return Err(param_error("piece", Expected::MultipleOf(num(blocksize)), src.piece_len()));
+    }
+    if p.format == Format::Blosc1 {
+        // c-blosc 1.x's chunks are compressed whole (none is this large in practice).
+        let mut all = Vec::new();
+        all.try_reserve_exact(src.len()).map_err(|_| alloc_error(src.len()))?;
+        Src::Arriving(src).append_to(&mut all)?;
+        return compress_src(Src::Whole(&all), p, registry, out, watch);
+    }
+    compress_src(Src::Arriving(src), p, registry, out, watch)
+}
+
+/// The chunk of `src`'s bytes: see [`compress_into_watched`].
+fn compress_src(
+    src: Src<'_>,
+    p: &Params,
+    registry: &Registry,
+    out: &mut Vec<u8>,
+    watch: Option<&dyn Watch>,
+) -> Result<(), Error> {
     out.clear();
     let nbytes = src.len();
     if p.clevel > 9 {
@@ -446,6 +563,11 @@ pub fn compress_into_watched(
         return Err(param_error("nbytes", Expected::AtMost(num(MAX_BUFFERSIZE)), nbytes));
     }
     if p.format == Format::Blosc1 {
+        // (Irrefutable without `std`, where no chunk arrives.)
+        #[allow(irrefutable_let_patterns)]
+        let Src::Whole(src) = src else {
+            return Err(param_error("format", Expected::Text("a Blosc2 chunk"), 1));
+        };
         *out = compress_blosc1(src, p, registry)?;
         return Ok(());
     }
@@ -546,7 +668,7 @@ pub fn compress_into_watched(
     header[2] = flags | FLAG_MEMCPYED;
     header[12..16].copy_from_slice(&(destsize as i32).to_le_bytes());
     out.extend_from_slice(&header);
-    out.extend_from_slice(src);
+    src.append_to(out)?;
     Ok(())
 }
 
@@ -597,7 +719,7 @@ fn compress_blosc1(src: &[u8], p: &Params, registry: &Registry) -> Result<Vec<u8
         };
         let filters = Params::new(typesize).with_filter(MAX_FILTERS - 1, last, 0).filters;
         let plan = Plan {
-            src,
+            src: Src::Whole(src),
             encoder,
             clevel: p.clevel,
             typesize,

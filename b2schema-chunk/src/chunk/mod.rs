@@ -3,6 +3,8 @@
 //! them, single blocks of a stored chunk ([`blocks`]), c-blosc2's blocksize rules and the chunks
 //! stored without a codec.
 
+#[cfg(feature = "std")]
+pub(crate) mod arriving;
 pub(crate) mod blocks;
 pub(crate) mod blocksize;
 pub(crate) mod blosc1;

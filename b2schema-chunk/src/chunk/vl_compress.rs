@@ -75,7 +75,7 @@ pub fn compress_vl_blocks(blocks: &[&[u8]], p: &Params) -> Result<Vec<u8>, Error
             None
         } else {
             let (mut a, mut b, mut tmp) = (try_zeroed(len)?, try_zeroed(len)?, try_zeroed(len)?);
-            match forward.apply(block, 0, len, &mut a, &mut b, &mut tmp, p.clevel)? {
+            match forward.apply(&block[..len], None, &mut a, &mut b, &mut tmp, p.clevel)? {
                 Some(true) => Some(b),
                 Some(false) => Some(a),
                 None => None,

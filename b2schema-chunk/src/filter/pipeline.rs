@@ -140,21 +140,28 @@ impl<'r> Forward<'r> {
         self.steps.iter().all(Option::is_none)
     }
 
-    /// Runs the pipeline over the block at `offset` of `chunk` (`len` bytes); `a`, `b` and
-    /// `tmp` are scratch of at least `len` bytes. Returns which of `a` or `b` holds the result
-    /// (`None`: the block itself, no filter ran).
+    /// Whether a slot holds the delta filter (whose blocks but the first are coded against
+    /// the chunk's first bytes: [`Forward::apply`]'s `reference`).
+    pub(crate) fn has_delta(&self) -> bool {
+        self.steps.iter().flatten().any(|s| matches!(s, Step::Delta))
+    }
+
+    /// Runs the pipeline over `block` (`len` bytes); `a`, `b` and `tmp` are scratch of at
+    /// least `len` bytes. `reference` is, for a block but the chunk's first, the chunk's first
+    /// `len` bytes (or all of them if fewer), which delta codes against (`None` for the first
+    /// block, and when no delta runs). Returns which of `a` or `b` holds the result (`None`: the
+    /// block itself, no filter ran).
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn apply(
         &self,
-        chunk: &[u8],
-        offset: usize,
-        len: usize,
+        block: &[u8],
+        reference: Option<&[u8]>,
         a: &mut [u8],
         b: &mut [u8],
         tmp: &mut [u8],
         clevel: u8,
     ) -> Result<Option<bool>, Error> {
-        let block = &chunk[offset..offset + len];
+        let len = block.len();
         // `cur`: None = the input block, Some(false) = a, Some(true) = b.
         let mut cur: Option<bool> = None;
         for step in self.steps.iter().flatten() {
@@ -166,10 +173,7 @@ impl<'r> Forward<'r> {
             match *step {
                 Step::Shuffle(ts) => shuffle::shuffle(ts, src, dst),
                 Step::BitShuffle => bitshuffle::bitshuffle(self.typesize, src, dst, &mut tmp[..len]),
-                Step::Delta => {
-                    let reference = if offset == 0 { None } else { Some(&chunk[..len.min(chunk.len())]) };
-                    delta::encode(self.typesize, reference, src, dst);
-                }
+                Step::Delta => delta::encode(self.typesize, reference, src, dst),
                 Step::TruncPrec(zeroed) => trunc_prec::encode(self.typesize, zeroed, src, dst),
                 Step::IntTrunc(zeroed) => int_trunc::encode(self.typesize, zeroed, src, dst),
                 Step::ByteDelta(ts, _) => bytedelta::encode(ts, src, dst),

@@ -27,6 +27,8 @@ pub mod open;
 #[cfg_attr(docsrs, doc(cfg(all(feature = "std", feature = "derive"))))]
 pub mod options;
 #[cfg(feature = "std")]
+pub(crate) mod pages;
+#[cfg(feature = "std")]
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub mod source;
 #[cfg(all(feature = "std", feature = "derive"))]

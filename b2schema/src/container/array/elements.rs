@@ -1,26 +1,18 @@
 //! [`Elements`]: the items of a read in memory chosen for its size, what
 //! [`ArrayReader::read_elements`](super::ArrayReader::read_elements) returns.
 //!
-//! A new `Vec` of hundreds of MB is memory the kernel maps 4 KiB at a time as it is first
-//! written: at one thread, the page faults of a 313 MB result cost about a fifth of its read
-//! (BENCHMARKS.md, "whole reads"). numpy asks the kernel for 2 MiB pages (`madvise
-//! (MADV_HUGEPAGE)`) for every array of 4 MiB and more, which python-blosc2's `arr[()]` gets; a
-//! `Vec` cannot be given such memory (it must be freed by the global allocator). So a large
-//! result here is an anonymous map of its own, advised the same way (Linux, feature `std`), and
-//! a small one a plain `Vec`.
+//! A large result is memory of its own advised for 2 MiB pages, as numpy's arrays are (Linux,
+//! feature `std`; `container::pages` says why); a small one a plain `Vec`.
 
 use alloc::vec::Vec;
 use core::fmt;
 use core::ops::{Deref, DerefMut};
 
 use super::element::Element;
-#[cfg(all(feature = "std", target_os = "linux"))]
-use crate::container::error::Error;
 use crate::container::error::Result;
-
-/// Results of at least this many bytes are mapped for huge pages (numpy's threshold, its
-/// `HUGEPAGE_THRESHOLD`).
-pub const HUGE_PAGES_FROM: usize = 4 << 20;
+pub use crate::container::pages::HUGE_PAGES_FROM;
+#[cfg(all(feature = "std", target_os = "linux"))]
+use crate::container::pages::HugePages;
 
 /// Items read from an array, in a `Vec` when small and, from [`HUGE_PAGES_FROM`] bytes on Linux,
 /// in memory the kernel is asked to back with 2 MiB pages as numpy's arrays are: a slice of `T`
@@ -57,7 +49,7 @@ enum Store<T> {
 /// ([`Element::le_items`]), which is checked when it is made.
 #[cfg(all(feature = "std", target_os = "linux"))]
 struct Map<T> {
-    map: memmap2::MmapMut,
+    map: HugePages,
     len: usize,
     items: core::marker::PhantomData<T>,
 }
@@ -68,16 +60,12 @@ impl<T: Element> Map<T> {
     /// `T` is not a little-endian number type, an error when the system refuses the memory.
     fn zeros(n: usize) -> Result<Option<Self>> {
         let bytes = n.checked_mul(core::mem::size_of::<T>());
-        let no_memory = || Error::no_memory("the result", bytes.map_or(u64::MAX, |b| b as u64), 0);
-        let mut map = memmap2::MmapOptions::new()
-            .len(bytes.ok_or_else(no_memory)?)
-            .map_anon()
-            .map_err(|_| no_memory())?;
+        let bytes =
+            bytes.ok_or_else(|| crate::container::error::Error::no_memory("the result", u64::MAX, 0))?;
+        let mut map = HugePages::zeros(bytes, "the result")?;
         if T::le_items_mut(&mut map[..]).is_none_or(|items| items.len() != n) {
             return Ok(None);
         }
-        // A kernel without transparent huge pages refuses the advice: the map works as it is.
-        let _ = map.advise(memmap2::Advice::HugePage);
         Ok(Some(Map { map, len: n, items: core::marker::PhantomData }))
     }
 

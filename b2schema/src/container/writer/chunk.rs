@@ -84,6 +84,22 @@ pub(crate) fn compressed_into(
         .map_err(|e| Error::chunk(e, 0))
 }
 
+/// [`compressed_into`] of a chunk whose bytes arrive while it is compressed (std).
+#[cfg(feature = "std")]
+pub(crate) fn compressed_arriving(
+    src: &compress::Arriving,
+    typesize: usize,
+    blocksize: usize,
+    cparams: &CParams,
+    registry: &Registry,
+    out: &mut Vec<u8>,
+    watch: Option<&dyn compress::Watch>,
+) -> Result<()> {
+    check_len(src.len())?;
+    compress::compress_arriving(src, &params(cparams, typesize, blocksize), registry, out, watch)
+        .map_err(|e| Error::chunk(e, 0))
+}
+
 /// The parameters c-blosc2 compresses a frame's offsets index with (`BLOSC2_CPARAMS_DEFAULTS`
 /// with typesize 8): blosclz, clevel 5, shuffle, forward-compat split.
 const OFFSETS_PARAMS: Params = Params::new(8)

@@ -305,6 +305,22 @@ impl<'a> NdArray<'a> {
         Chunk::from_compressed(out)
     }
 
+    /// [`data_chunk`](Self::data_chunk) of a chunk whose items are one run of the array's, in
+    /// order ([`contiguous`]), arriving while it is compressed (std).
+    #[cfg(feature = "std")]
+    pub(super) fn arriving_chunk(
+        &self,
+        src: &b2schema_chunk::compress::Arriving,
+        lay: &Layout,
+        cparams: &CParams,
+        mut out: Vec<u8>,
+        watch: Option<&dyn b2schema_chunk::compress::Watch>,
+    ) -> Result<Chunk> {
+        let registry = b2schema_chunk::Registry::new().with_array_shapes(&self.chunkshape, &self.blockshape);
+        chunk::compressed_arriving(src, self.typesize, lay.blocksize, cparams, &registry, &mut out, watch)?;
+        Chunk::from_compressed(out)
+    }
+
     /// The bytes of the chunk at grid `coords` (of `data`, the array's items from item `first`
     /// on): blocks in C order, items in C order inside each block, zeros where the extended
     /// chunk passes the chunk or the array.
@@ -349,7 +365,7 @@ pub(super) struct Layout {
 
 /// `Some((first item, items))` when the chunk at `at` is one run of the array's items in its
 /// own order, covering the whole padded chunk (no padding to add, nothing to reorder).
-fn contiguous(geometry: &Geometry, at: &[usize]) -> Result<Option<(usize, usize)>> {
+pub(super) fn contiguous(geometry: &Geometry, at: &[usize]) -> Result<Option<(usize, usize)>> {
     let Some(items) = geometry.chunk_items() else { return Ok(None) };
     let mut run: Option<(usize, usize)> = None;
     let mut whole = true;

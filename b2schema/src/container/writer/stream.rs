@@ -25,11 +25,14 @@ use std::sync::{Arc, Mutex, mpsc};
 
 use alloc::vec::Vec;
 
-use b2schema_chunk::compress::Watch;
+use b2schema_chunk::compress::{Arriving, Watch};
 
 use super::cparams::CParams;
 use super::{Chunk, Fill, Kind, NdArray, chunk};
 use crate::container::error::{Error, Result};
+use crate::container::pages::HUGE_PAGES_FROM;
+#[cfg(target_os = "linux")]
+use crate::container::pages::HugePages;
 
 /// The bytes of a chunk written out at a time as its blocks are done (when chunks are
 /// compressed one at a time): the write-back of the output starts on them while the rest of
@@ -41,6 +44,13 @@ const STREAMED_UP_TO: usize = 4;
 
 /// The most pieces of a chunk waiting to be written (their buffers are reused).
 const PIECES: usize = 1;
+
+/// The most pieces of a chunk waiting to be written while the calling thread reads a slab
+/// arriving (it writes them between the pieces it reads): 4 MiB.
+const PIECES_WHILE_READING: usize = 32;
+
+/// The bytes a slab arriving is read in at least (whole blocks): large enough for 2 MiB pages.
+const ARRIVING_PIECE: usize = 2 * HUGE_PAGES_FROM;
 
 /// What a worker sends the writing thread.
 enum Made {
@@ -135,7 +145,29 @@ enum Source<'a> {
 #[derive(Clone)]
 enum Slab<'a> {
     Borrowed(&'a [u8]),
-    Owned(Arc<Vec<u8>>),
+    Owned(Arc<SlabBuf>),
+    /// A slab that is one chunk, arriving in pieces as it is read.
+    Arriving(Arc<Arriving>),
+}
+
+/// A slab's items read from a reader: from [`HUGE_PAGES_FROM`] bytes on Linux, memory advised
+/// for 2 MiB pages (as numpy's `np.load` gets; 4 KiB pages cost a fault each, a third of the
+/// system time of packing one 128 MiB chunk), else a `Vec`.
+enum SlabBuf {
+    Vec(Vec<u8>),
+    #[cfg(target_os = "linux")]
+    Pages(HugePages),
+}
+
+impl core::ops::Deref for SlabBuf {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            SlabBuf::Vec(v) => v,
+            #[cfg(target_os = "linux")]
+            SlabBuf::Pages(p) => p,
+        }
+    }
 }
 
 impl Slab<'_> {
@@ -143,7 +175,14 @@ impl Slab<'_> {
         match self {
             Slab::Borrowed(b) => b,
             Slab::Owned(v) => v,
+            Slab::Arriving(_) => &[],
         }
+    }
+}
+
+impl AsRef<[u8]> for SlabBuf {
+    fn as_ref(&self) -> &[u8] {
+        self
     }
 }
 
@@ -171,8 +210,8 @@ impl NdArray<'_> {
     /// ```
     pub fn write_to<W: Write + Seek>(&self, out: &mut W, progress: impl FnMut(u64, u64)) -> Result<u64> {
         match self.fill {
-            Fill::Data(d) => self.stream(Source::Slice(d), out, progress, PIECE),
-            _ => self.stream(Source::Fill, out, progress, PIECE),
+            Fill::Data(d) => self.stream(Source::Slice(d), out, progress, PIECE, ARRIVING_PIECE),
+            _ => self.stream(Source::Fill, out, progress, PIECE, ARRIVING_PIECE),
         }
     }
 
@@ -196,11 +235,13 @@ impl NdArray<'_> {
         out: &mut W,
         progress: impl FnMut(u64, u64),
     ) -> Result<u64> {
-        self.write_reader(items, out, progress, PIECE)
+        self.write_reader(items, out, progress, PIECE, ARRIVING_PIECE)
     }
 
     /// [`write_from`](Self::write_from) writing a chunk compressed alone in pieces of at least
-    /// `piece` bytes (1 MiB otherwise): for the tests, which stream small chunks in pieces.
+    /// `piece` bytes (128 KiB otherwise), and reading a slab that is one chunk in pieces of the
+    /// fewest whole blocks of at least `piece` bytes (8 MiB otherwise): for the tests, which
+    /// stream small chunks in pieces.
     #[doc(hidden)]
     pub fn __write_from_in_pieces<W: Write + Seek>(
         &self,
@@ -208,31 +249,36 @@ impl NdArray<'_> {
         out: &mut W,
         piece: usize,
     ) -> Result<u64> {
-        self.write_reader(items, out, |_, _| {}, piece.max(1))
+        self.write_reader(items, out, |_, _| {}, piece.max(1), piece.max(1))
     }
 
-    /// The items from `items` (the fill must be `Fill::Data(&[])`), written in pieces of `piece`.
+    /// The items from `items` (the fill must be `Fill::Data(&[])`), written in pieces of `piece`
+    /// and read in pieces of `read_piece` (see [`stream`](Self::stream)).
     fn write_reader<W: Write + Seek>(
         &self,
         items: &mut dyn Read,
         out: &mut W,
         progress: impl FnMut(u64, u64),
         piece: usize,
+        read_piece: usize,
     ) -> Result<u64> {
         if !matches!(self.fill, Fill::Data(d) if d.is_empty()) {
             return Err(Error::invalid("Fill::Data(&[]) with items from a reader", "", "another fill", 0));
         }
-        self.stream(Source::Reader(items), out, progress, piece)
+        self.stream(Source::Reader(items), out, progress, piece, read_piece)
     }
 
     /// The frame written to `out`; a chunk compressed alone (one worker) is written out in
-    /// pieces of at least `piece` bytes as its blocks are done.
+    /// pieces of at least `piece` bytes as its blocks are done; a slab of one chunk read from a
+    /// reader is compressed as it arrives, in pieces of the fewest whole blocks of at least
+    /// `read_piece` bytes.
     fn stream<W: Write + Seek>(
         &self,
         mut src: Source<'_>,
         out: &mut W,
         mut progress: impl FnMut(u64, u64),
         piece: usize,
+        read_piece: usize,
     ) -> Result<u64> {
         // A reader's array is checked with its size, as if its items were in memory.
         let (frame, lay) = match src {
@@ -285,11 +331,17 @@ impl NdArray<'_> {
         let streamed = workers == 1 && lay.nchunks <= STREAMED_UP_TO && matches!(self.fill, Fill::Data(_));
         let spare: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
         let spare = &spare;
+        // Slabs of one chunk each, read from a reader: each compressed as its pieces arrive
+        // (those whose chunk is one run of the items in order), so that the read of a large
+        // chunk overlaps its compression.
+        let arriving = matches!(src, Source::Reader(_)) && per_slab == 1;
         std::thread::scope(|s| -> Result<()> {
             let (job_tx, job_rx) = mpsc::channel::<Job<'_>>();
             let job_rx = Arc::new(Mutex::new(job_rx));
-            // Bounded: at most `PIECES` pieces of a chunk wait to be written.
-            let (res_tx, res_rx) = mpsc::sync_channel::<Made>(cap + PIECES);
+            // Bounded: at most `PIECES` pieces of a chunk wait to be written (more while a slab
+            // arrives: the calling thread writes them only between the pieces it reads).
+            let pieces = if arriving { PIECES_WHILE_READING } else { PIECES };
+            let (res_tx, res_rx) = mpsc::sync_channel::<Made>(cap + pieces);
             for _ in 0..workers {
                 let (job_rx, res_tx) = (Arc::clone(&job_rx), res_tx.clone());
                 s.spawn(move || {
@@ -310,7 +362,10 @@ impl NdArray<'_> {
                         // A panic is an error of this chunk, so that the calling thread never
                         // waits for a result that will not come.
                         let made = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                            if matches!(self.fill, Fill::Data(_)) {
+                            if let Slab::Arriving(src) = &job.slab {
+                                let out = spent.lock().ok().and_then(|mut v| v.pop()).unwrap_or_default();
+                                self.arriving_chunk(src, lay, one, out, watch)
+                            } else if matches!(self.fill, Fill::Data(_)) {
                                 let out = spent.lock().ok().and_then(|mut v| v.pop()).unwrap_or_default();
                                 self.data_chunk(job.slab.bytes(), job.first, &job.at, lay, one, out, watch)
                             } else {
@@ -332,11 +387,18 @@ impl NdArray<'_> {
             let (mut inflight, mut written) = (0usize, 0usize);
             // The chunk being written as it is made: its place in `out` and the bytes written.
             let mut streaming: Option<Streaming> = None;
-            // Takes one result, writing every chunk now in order.
-            let mut take_one = |inflight: &mut usize| -> Result<()> {
-                let made = res_rx
-                    .recv()
-                    .map_err(|_| Error::invalid("a chunk from its worker thread", "", "a panic", 0))?;
+            // Takes one result (waiting for it, or only one there already: `false` when there is
+            // none), writing every chunk now in order.
+            let mut take = |inflight: &mut usize, wait: bool| -> Result<bool> {
+                let gone = || Error::invalid("a chunk from its worker thread", "", "a panic", 0);
+                let made = match wait {
+                    true => res_rx.recv().map_err(|_| gone())?,
+                    false => match res_rx.try_recv() {
+                        Ok(made) => made,
+                        Err(mpsc::TryRecvError::Empty) => return Ok(false),
+                        Err(mpsc::TryRecvError::Disconnected) => return Err(gone()),
+                    },
+                };
                 let (index, made) = match made {
                     Made::Piece { index, bytes, body_start } => {
                         let at = base + header0.len() as u64 + cbytes;
@@ -352,11 +414,11 @@ impl NdArray<'_> {
                         out.write_all(&bytes)?;
                         st.sent += bytes.len() as u64;
                         if let Ok(mut spare) = spare.lock()
-                            && spare.len() < PIECES + 1
+                            && spare.len() < pieces + 1
                         {
                             spare.push(bytes);
                         }
-                        return Ok(());
+                        return Ok(true);
                     }
                     Made::Done(index, made) => (index, made),
                 };
@@ -396,15 +458,56 @@ impl NdArray<'_> {
                     written += 1;
                     progress((lay.chunk_nbytes as u64).saturating_mul(written as u64), total);
                 }
-                Ok(())
+                Ok(true)
             };
 
-            let mut pool: Vec<Arc<Vec<u8>>> = Vec::new();
+            let mut pool: Vec<Arc<SlabBuf>> = Vec::new();
             let mut coords = alloc::vec![0usize; lay.grid.len()];
             let mut index = 0usize;
             for k in 0..nslabs {
                 let first = k.saturating_mul(slab_rows).saturating_mul(row_items);
                 let items = slab_rows.saturating_mul(row_items).min(nitems - first.min(nitems));
+                if let Source::Reader(r) = &mut src
+                    && arriving
+                    && super::ndarray::contiguous(&lay.geometry, &coords)? == Some((first, items))
+                {
+                    // The slab is one chunk, in order: compressed as its pieces are read.
+                    while inflight >= cap {
+                        take(&mut inflight, true)?;
+                    }
+                    let len = items * ts;
+                    // Whole blocks a piece, as the compressor cuts them.
+                    let bs = chunk::params(one, ts, lay.blocksize).blocksize_for(len).max(1);
+                    let piece = read_piece.div_ceil(bs).saturating_mul(bs);
+                    let arrived = Arc::new(Arriving::new(len, piece).map_err(|e| Error::chunk(e, 0))?);
+                    let job =
+                        Job { index, at: coords.clone(), slab: Slab::Arriving(Arc::clone(&arrived)), first };
+                    job_tx.send(job).map_err(|_| Error::invalid("a worker thread", "", "none left", 0))?;
+                    inflight += 1;
+                    index += 1;
+                    let _ = crate::container::b2nd::odometer(&mut coords, &lay.grid);
+                    let mut at = 0;
+                    while at < len {
+                        let n = piece.min(len - at);
+                        let read = reuse(&mut pool, n).and_then(|mut buf| {
+                            if let Some(v) = Arc::get_mut(&mut buf) {
+                                read_items(&mut **r, v, n, first * ts + at, nitems * ts)?;
+                            }
+                            pool.push(Arc::clone(&buf));
+                            arrived.push(buf).map_err(|e| Error::chunk(e, 0))
+                        });
+                        if let Err(e) = read {
+                            // The worker waiting for this piece stops with an error (this one
+                            // is the reader's).
+                            arrived.fail();
+                            return Err(e);
+                        }
+                        at += n;
+                        // The chunks and pieces done, written between the reads.
+                        while take(&mut inflight, false)? {}
+                    }
+                    continue;
+                }
                 let slab = match &mut src {
                     Source::Slice(d) => Slab::Borrowed(&d[first * ts..(first + items) * ts]),
                     Source::Fill => Slab::Borrowed(&[]),
@@ -419,7 +522,7 @@ impl NdArray<'_> {
                 };
                 for _ in 0..per_slab {
                     while inflight >= cap {
-                        take_one(&mut inflight)?;
+                        take(&mut inflight, true)?;
                     }
                     let job = Job { index, at: coords.clone(), slab: slab.clone(), first };
                     job_tx.send(job).map_err(|_| Error::invalid("a worker thread", "", "none left", 0))?;
@@ -430,7 +533,7 @@ impl NdArray<'_> {
             }
             drop(job_tx);
             while inflight > 0 {
-                take_one(&mut inflight)?;
+                take(&mut inflight, true)?;
             }
             Ok(())
         })?;
@@ -451,27 +554,63 @@ impl NdArray<'_> {
     }
 }
 
-/// An empty slab buffer with room for `len` bytes: one of `pool`'s that no chunk in flight holds
-/// any more (taken out of the pool), or a new one (allocated, not zeroed: the reader fills it).
-fn reuse(pool: &mut Vec<Arc<Vec<u8>>>, len: usize) -> Result<Arc<Vec<u8>>> {
-    let mut buf = match pool.iter().position(|b| Arc::strong_count(b) == 1) {
-        Some(i) => pool.swap_remove(i),
-        None => Arc::new(Vec::new()),
+/// A slab buffer of `len` bytes to read into: one of `pool`'s that no chunk in flight holds any
+/// more and that has room (taken out of the pool), or a new one (a `Vec` only reserved, not
+/// zeroed: the reader fills it; huge pages from [`HUGE_PAGES_FROM`] bytes on Linux).
+fn reuse(pool: &mut Vec<Arc<SlabBuf>>, len: usize) -> Result<Arc<SlabBuf>> {
+    let free = |b: &Arc<SlabBuf>| {
+        Arc::strong_count(b) == 1
+            && match &**b {
+                SlabBuf::Vec(_) => len < HUGE_PAGES_FROM,
+                #[cfg(target_os = "linux")]
+                SlabBuf::Pages(p) => p.capacity() >= len,
+            }
     };
-    if let Some(v) = Arc::get_mut(&mut buf) {
-        v.clear();
-        crate::container::limits::try_reserve(v, len, "a slab of chunks being written", 0)?;
+    let mut buf = match pool.iter().position(free) {
+        Some(i) => pool.swap_remove(i),
+        #[cfg(target_os = "linux")]
+        None if len >= HUGE_PAGES_FROM => {
+            Arc::new(SlabBuf::Pages(HugePages::zeros(len, "a slab of chunks being written")?))
+        }
+        None => Arc::new(SlabBuf::Vec(Vec::new())),
+    };
+    match Arc::get_mut(&mut buf) {
+        Some(SlabBuf::Vec(v)) => {
+            v.clear();
+            crate::container::limits::try_reserve(v, len, "a slab of chunks being written", 0)?;
+        }
+        #[cfg(target_os = "linux")]
+        Some(SlabBuf::Pages(p)) => p.set_len(len),
+        None => {}
     }
     Ok(buf)
 }
 
-/// Appends `len` bytes (the bytes from `at` on of an array of `total` bytes) from `r` to the
-/// empty `buf`, which has room for them (read into its spare capacity, never zeroed first); a
-/// reader that ends first is an error at the byte where it ended.
-fn read_items(r: &mut dyn Read, buf: &mut Vec<u8>, len: usize, at: usize, total: usize) -> Result<()> {
-    r.take(len as u64).read_to_end(buf)?;
-    if buf.len() < len {
-        let end = at + buf.len();
+/// Fills `buf` with `len` bytes (the bytes from `at` on of an array of `total` bytes) from `r`:
+/// an empty `Vec` with room for them (read into its spare capacity, never zeroed first) or a map
+/// of that length. A reader that ends first is an error at the byte where it ended.
+fn read_items(r: &mut dyn Read, buf: &mut SlabBuf, len: usize, at: usize, total: usize) -> Result<()> {
+    let got = match buf {
+        SlabBuf::Vec(v) => {
+            r.take(len as u64).read_to_end(v)?;
+            v.len()
+        }
+        #[cfg(target_os = "linux")]
+        SlabBuf::Pages(p) => {
+            let mut got = 0;
+            while got < p.len() {
+                match r.read(&mut p[got..]) {
+                    Ok(0) => break,
+                    Ok(n) => got += n,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err(e.into()),
+                }
+            }
+            got
+        }
+    };
+    if got < len {
+        let end = at + got;
         return Err(Error::invalid(
             "items from the reader, bytes:",
             total,

@@ -1,0 +1,145 @@
+//! A chunk's bytes that arrive while it is compressed (std): [`Arriving`], for a caller that
+//! reads the chunk from a file or a socket and wants its first blocks compressed while the
+//! rest is read (`b2schema pack` of an array of one or a few large chunks, where the read would
+//! otherwise come first, whole: [`compress_arriving`](super::compress::compress_arriving)).
+//!
+//! The bytes come in pieces, in order, each `piece` bytes long (the last one shorter), `piece`
+//! a whole number of the chunk's blocks so that every block lies in one piece. A compressing
+//! thread that needs a block not yet there waits for it; a source that fails ([`Arriving::fail`])
+//! wakes every waiting thread with an error, so none waits for bytes that will not come.
+
+use alloc::sync::Arc;
+use alloc::vec::Vec;
+use std::sync::{Condvar, Mutex, PoisonError};
+
+use crate::error::{Error, ErrorKind, Expected, Found, num};
+
+/// The bytes of one piece, owned by whoever holds it (a `Vec`, a map of huge pages, ...).
+pub type Piece = Arc<dyn AsRef<[u8]> + Send + Sync>;
+
+/// A chunk of `len` bytes arriving in pieces of `piece` bytes: see the module's documentation.
+///
+/// ```
+/// use std::sync::Arc;
+/// use b2schema_chunk::compress::{Arriving, Params, compress, compress_arriving};
+/// use b2schema_chunk::{Codec, Registry};
+///
+/// let data: Vec<u8> = (0..4096u32).flat_map(|v| (v / 3).to_le_bytes()).collect();
+/// let p = Params::new(4).with_codec(Codec::Lz4).with_blocksize(4096);
+/// let src = Arriving::new(data.len(), 8192).unwrap();
+/// let mut out = Vec::new();
+/// std::thread::scope(|s| {
+///     s.spawn(|| {
+///         for piece in data.chunks(8192) {
+///             src.push(Arc::new(piece.to_vec())).unwrap();
+///         }
+///     });
+///     compress_arriving(&src, &p, &Registry::new(), &mut out, None).unwrap();
+/// });
+/// assert_eq!(out, compress(&data, &p).unwrap());
+/// ```
+pub struct Arriving {
+    len: usize,
+    piece: usize,
+    state: Mutex<State>,
+    arrived: Condvar,
+}
+
+struct State {
+    pieces: Vec<Piece>,
+    failed: bool,
+}
+
+impl Arriving {
+    /// A chunk of `len` bytes whose pieces will be `piece` bytes long (the last one what is
+    /// left); `piece` must be at least 1.
+    pub fn new(len: usize, piece: usize) -> Result<Self, Error> {
+        if piece == 0 {
+            return Err(Error::new(ErrorKind::Invalid, 0, "piece", Expected::AtLeast(1), Found::Value(0)));
+        }
+        let count = len.div_ceil(piece);
+        let mut pieces = Vec::new();
+        pieces.try_reserve_exact(count).map_err(|_| super::buffers::alloc_error(count))?;
+        Ok(Arriving {
+            len,
+            piece,
+            state: Mutex::new(State { pieces, failed: false }),
+            arrived: Condvar::new(),
+        })
+    }
+
+    /// The chunk's length.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the chunk has no bytes.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Each piece's length (the last one's is what is left).
+    pub fn piece_len(&self) -> usize {
+        self.piece
+    }
+
+    /// The next piece: its length must be the piece length (what is left for the last one).
+    /// Pushing past the end, or a piece of another length, is an error (and fails the chunk).
+    pub fn push(&self, bytes: Piece) -> Result<(), Error> {
+        let mut st = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        let at = st.pieces.len().saturating_mul(self.piece);
+        let want = self.len.saturating_sub(at).min(self.piece);
+        let got = (*bytes).as_ref().len();
+        if at >= self.len || got != want || st.failed {
+            st.failed = true;
+            self.arrived.notify_all();
+            return Err(Error::new(
+                ErrorKind::Invalid,
+                at,
+                "piece",
+                Expected::Exactly(num(want)),
+                Found::Value(num(got)),
+            ));
+        }
+        st.pieces.push(bytes);
+        self.arrived.notify_all();
+        Ok(())
+    }
+
+    /// The source failed: threads waiting for a piece, and those that will ask for one not
+    /// there yet, get an error.
+    pub fn fail(&self) {
+        let mut st = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        st.failed = true;
+        self.arrived.notify_all();
+    }
+
+    /// The piece holding bytes `at..at + len` (waiting for it) and where they start in it; an
+    /// error when the source failed first, or when the bytes straddle two pieces.
+    pub(crate) fn get(&self, at: usize, len: usize) -> Result<(Piece, usize), Error> {
+        let idx = at / self.piece;
+        let from = at % self.piece;
+        let end = at.checked_add(len).filter(|&e| e <= self.len);
+        if end.is_none() || from + len > self.piece {
+            let err = Expected::Text("bytes inside one piece of the chunk");
+            return Err(Error::new(ErrorKind::Invalid, at, "piece", err, Found::Value(num(len))));
+        }
+        let mut st = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        loop {
+            if let Some(p) = st.pieces.get(idx) {
+                return Ok((Arc::clone(p), from));
+            }
+            if st.failed {
+                let err = Expected::Text("the chunk's bytes from their source");
+                return Err(Error::new(
+                    ErrorKind::ShortInput,
+                    at,
+                    "piece",
+                    err,
+                    Found::Text("a failed source"),
+                ));
+            }
+            st = self.arrived.wait(st).unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+}
