@@ -152,19 +152,29 @@ struct Plan<'a> {
     bitshuffle1: bool,
     /// Told of the chunk's bytes as its blocks are appended ([`compress_into_watched`]).
     watch: Option<&'a (dyn Watch + 'a)>,
+    /// The bytes the watch took, dropped from the output (changed only by the thread whose
+    /// turn it is to append).
+    taken: core::sync::atomic::AtomicUsize,
 }
 
 /// What [`compress_into_watched`] tells as a chunk's blocks are appended in order: a caller
 /// that writes the chunk out as it grows (the bytes from its table's end on are final; the
 /// header and block table before it are not, until the chunk is done).
 pub trait Watch: Sync {
-    /// Called after each block but the last is appended, in block order, with the chunk's bytes so far and
-    /// where its first block starts (after the header, the block table and any dictionary).
-    /// Called only once some stream is not a run of zeros, so that a chunk told of is never
-    /// cut back to a special zeros chunk; it may still end as a memcpy chunk (its streams did
-    /// not fit), whose bytes are then the header and the input, at least as long as any
-    /// bytes told of.
-    fn appended(&self, chunk: &[u8], body_start: usize);
+    /// Called after each block but the last is appended, in block order, with the chunk's
+    /// bytes so far and where its first block starts (after the header, the block table and
+    /// any dictionary). Called only once some stream is not a run of zeros, so that a chunk
+    /// told of is never cut back to a special zeros chunk; it may still end as a memcpy chunk
+    /// (its streams did not fit), whose bytes are then the header and the input, at least as
+    /// long as any bytes told of.
+    ///
+    /// Returning `true` takes the bytes from `body_start` on: the compressor drops them from
+    /// its output, so that a chunk written out as it grows is never whole in memory. The next
+    /// call's `chunk` is then the bytes before `body_start` followed by those appended since,
+    /// and the output at the end is the header, the block table, any dictionary, then the
+    /// chunk's bytes after the last ones taken (its last `out.len() - body_start` bytes; the
+    /// header's `cbytes` is the whole chunk's length), or a whole memcpy chunk.
+    fn appended(&self, chunk: &[u8], body_start: usize) -> bool;
 }
 
 impl<'a> Plan<'a> {
@@ -317,7 +327,9 @@ impl<'a> Plan<'a> {
     ) -> Result<bool, Error> {
         for j in from..self.nblocks {
             self.set_bstart(out, j);
-            if !self.write_block(j, scratch, out, self.destsize, zeros)? {
+            // The limit less the bytes the watch took (no longer in `out`).
+            let destsize = self.destsize.saturating_sub(self.taken());
+            if !self.write_block(j, scratch, out, destsize, zeros)? {
                 return Ok(false);
             }
             self.tell(j, out, *zeros);
@@ -327,13 +339,24 @@ impl<'a> Plan<'a> {
 
     /// Tells the watch, if any, of the chunk so far after block `j` (once it is not all runs of
     /// zeros; not after the last block: the chunk is then done).
-    fn tell(&self, j: usize, out: &[u8], zeros: bool) {
+    /// Drops the bytes from the first block's start on when the watch takes them.
+    fn tell(&self, j: usize, out: &mut Vec<u8>, zeros: bool) {
         if let Some(w) = self.watch
             && (!zeros || self.dict.is_some())
             && j + 1 < self.nblocks
         {
-            w.appended(out, self.body_start());
+            let body = self.body_start();
+            if w.appended(out, body) && out.len() > body {
+                let n = out.len() - body;
+                out.truncate(body);
+                self.taken.fetch_add(n, core::sync::atomic::Ordering::Relaxed);
+            }
         }
+    }
+
+    /// The bytes the watch took from the output so far.
+    fn taken(&self) -> usize {
+        self.taken.load(core::sync::atomic::Ordering::Relaxed)
     }
 
     /// Where the first block starts: after the header, the bstarts and the dictionary.
@@ -345,7 +368,7 @@ impl<'a> Plan<'a> {
     /// Records that block `j` starts where `out` ends.
     fn set_bstart(&self, out: &mut [u8], j: usize) {
         let at = self.header_len + 4 * j;
-        let start = out.len() as i32;
+        let start = (out.len() + self.taken()) as i32;
         out[at..at + 4].copy_from_slice(&start.to_le_bytes());
     }
 
@@ -431,7 +454,7 @@ impl<'a> Plan<'a> {
             }
             // An error in turn, as the serial loop meets it (not one of a block it never writes).
             encoded?;
-            if t.out.len() + most > self.destsize {
+            if t.out.len() + self.taken() + most > self.destsize {
                 // This block might meet the limit: the serial loop writes it and the rest.
                 t.stop = Some(j);
             } else {
@@ -439,7 +462,8 @@ impl<'a> Plan<'a> {
                 t.out.extend_from_slice(mine);
                 t.zeros &= z;
                 t.next += 1;
-                self.tell(j, t.out, t.zeros);
+                let zeros = t.zeros;
+                self.tell(j, t.out, zeros);
             }
             turned.notify_all();
         }
@@ -503,7 +527,8 @@ pub fn compress_into(src: &[u8], p: &Params, registry: &Registry, out: &mut Vec<
 
 /// [`compress_into`] telling `watch` of the chunk's bytes after each block is appended (in
 /// block order, whatever the thread count), so that a caller can write them out while the
-/// rest compress. The bytes are those of [`compress_into`].
+/// rest compress. The bytes are those of [`compress_into`], less those the watch took
+/// ([`Watch::appended`]).
 pub fn compress_into_watched(
     src: &[u8],
     p: &Params,
@@ -634,6 +659,7 @@ fn compress_src(
             runs: true,
             bitshuffle1: false,
             watch,
+            taken: core::sync::atomic::AtomicUsize::new(0),
         };
         if p.use_dict {
             // c-blosc2 counts a split chunk's streams as nblocks * typesize (leftover included).
@@ -654,7 +680,7 @@ fn compress_src(
                     header[31] |= Special::Zero.id() << SPECIAL_SHIFT;
                 }
                 header[2] = flags;
-                let cbytes = out.len() as i32;
+                let cbytes = (out.len() + plan.taken()) as i32;
                 header[12..16].copy_from_slice(&cbytes.to_le_bytes());
                 out[..EXTENDED_HEADER_LEN].copy_from_slice(&header);
                 return Ok(());
@@ -733,6 +759,7 @@ fn compress_blosc1(src: &[u8], p: &Params, registry: &Registry) -> Result<Vec<u8
             runs: false,
             bitshuffle1: shuffle == blosc1::Shuffle::Bit,
             watch: None,
+            taken: core::sync::atomic::AtomicUsize::new(0),
         };
         if plan.write(p.nthreads, &mut out)?.is_some() {
             header[12..16].copy_from_slice(&(out.len() as i32).to_le_bytes());

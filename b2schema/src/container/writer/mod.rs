@@ -91,15 +91,27 @@ impl Chunk {
     /// with no stored bytes (as c-blosc2's `frame_append_chunk` does), others are stored.
     pub fn from_compressed(bytes: Vec<u8>) -> Result<Chunk> {
         let h = b2schema_chunk::ChunkHeader::parse(&bytes).map_err(|e| Error::chunk(e, 0))?;
+        Ok(Self::of_header(&h, bytes))
+    }
+
+    /// [`from_compressed`](Self::from_compressed) of a chunk whose bytes after its block table
+    /// were partly taken by the writer as it was made ([`b2schema_chunk::compress::Watch`]):
+    /// only its header is checked here; the streamed writer puts the rest back in place.
+    #[cfg(feature = "std")]
+    pub(crate) fn from_streamed(bytes: Vec<u8>) -> Result<Chunk> {
+        let h = b2schema_chunk::ChunkHeader::peek(&bytes).map_err(|e| Error::chunk(e, 0))?;
+        Ok(Self::of_header(&h, bytes))
+    }
+
+    /// A stored chunk, or the index entry of a special one (`h` its header).
+    fn of_header(h: &b2schema_chunk::ChunkHeader, bytes: Vec<u8>) -> Chunk {
         let kind = match h.special() {
             b2schema_chunk::Special::Zero => SpecialValue::Zeros,
             b2schema_chunk::Special::Nan => SpecialValue::Nan,
             b2schema_chunk::Special::Uninit => SpecialValue::Uninit,
-            b2schema_chunk::Special::None | b2schema_chunk::Special::Value => {
-                return Ok(Chunk::Stored(bytes));
-            }
+            b2schema_chunk::Special::None | b2schema_chunk::Special::Value => return Chunk::Stored(bytes),
         };
-        Ok(Chunk::Special { kind, nbytes: h.uncompressed_len() as u64 })
+        Chunk::Special { kind, nbytes: h.uncompressed_len() as u64 }
     }
 
     /// The index entry of a chunk with no stored bytes.

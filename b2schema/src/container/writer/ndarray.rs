@@ -302,6 +302,17 @@ impl<'a> NdArray<'a> {
         // as c-blosc2's read them from the `b2nd` metalayer.
         let registry = b2schema_chunk::Registry::new().with_array_shapes(&self.chunkshape, &self.blockshape);
         chunk::compressed_into(src, ts, lay.blocksize, cparams, &registry, &mut out, watch)?;
+        Self::made(out, watch.is_some())
+    }
+
+    /// The chunk compressed into `out`; `watched`: written out as it was made, its bytes after
+    /// its block table partly taken ([`Chunk::from_streamed`]).
+    fn made(out: Vec<u8>, watched: bool) -> Result<Chunk> {
+        #[cfg(feature = "std")]
+        if watched {
+            return Chunk::from_streamed(out);
+        }
+        let _ = watched;
         Chunk::from_compressed(out)
     }
 
@@ -318,7 +329,7 @@ impl<'a> NdArray<'a> {
     ) -> Result<Chunk> {
         let registry = b2schema_chunk::Registry::new().with_array_shapes(&self.chunkshape, &self.blockshape);
         chunk::compressed_arriving(src, self.typesize, lay.blocksize, cparams, &registry, &mut out, watch)?;
-        Chunk::from_compressed(out)
+        Self::made(out, watch.is_some())
     }
 
     /// The bytes of the chunk at grid `coords` (of `data`, the array's items from item `first`

@@ -83,11 +83,15 @@ struct Streamer<'s> {
 }
 
 impl Watch for Streamer<'_> {
-    fn appended(&self, chunk: &[u8], body_start: usize) {
-        let Ok(mut sent) = self.sent.lock() else { return };
-        let Some(from) = *sent else { return };
+    /// Hands the bytes not yet handed on (all of them the first time, the header and block
+    /// table included; then those after the table: the ones before were taken) to the writing
+    /// thread once there are at least `piece` of them, and takes them.
+    fn appended(&self, chunk: &[u8], body_start: usize) -> bool {
+        let Ok(mut sent) = self.sent.lock() else { return false };
+        let Some(done) = *sent else { return false };
+        let from = if done == 0 { 0 } else { body_start };
         if chunk.len() < from.saturating_add(self.piece) {
-            return;
+            return false;
         }
         // In pieces of at most `PIECE` bytes (or `piece`), so that the pieces in flight are
         // bounded in bytes as in number.
@@ -95,40 +99,51 @@ impl Watch for Streamer<'_> {
             let mut bytes = self.spare.lock().ok().and_then(|mut v| v.pop()).unwrap_or_default();
             bytes.clear();
             if bytes.try_reserve_exact(part.len()).is_err() {
-                // The rest is written with the chunk, when it is done.
+                // Not taken: the rest is written with the chunk, when it is done (the parts
+                // handed on are written again then, from where the chunk's last bytes start).
                 *sent = None;
-                return;
+                return false;
             }
             bytes.extend_from_slice(part);
             let piece = Made::Piece { index: self.index, bytes, body_start };
             if self.tx.send(piece).is_err() {
                 *sent = None;
-                return;
+                return false;
             }
         }
-        *sent = Some(chunk.len());
+        *sent = Some(done + chunk.len() - from);
+        true
     }
 }
 
-/// Writes the rest of chunk `bytes`, whose first `st.sent` bytes were written from `st.at` on
-/// as it was made: its header and block table again (now final) and the bytes after those
-/// written; or the whole chunk again when it ended as a memcpy chunk (its streams did not fit:
-/// the header and the items, longer than any bytes written before). `out` ends after it.
-fn finish_streamed<W: Write + Seek>(out: &mut W, st: &Streaming, bytes: &[u8]) -> Result<()> {
+/// Writes the rest of chunk `bytes`, written from `st.at` on as it was made (`st.sent` bytes)
+/// and whose bytes after its block table were taken but for its last `bytes.len() -
+/// body_start`: its header and block table again (now final), then those last bytes where they
+/// go; or the whole chunk again when it ended as a memcpy chunk (its streams did not fit: the
+/// header and the items, longer than any bytes written before). Returns the chunk's length;
+/// `out` ends after it.
+fn finish_streamed<W: Write + Seek>(out: &mut W, st: &Streaming, bytes: &[u8]) -> Result<u64> {
+    let h = b2schema_chunk::ChunkHeader::peek(bytes).map_err(|e| Error::chunk(e, 0))?;
+    let total = h.compressed_len();
     let sent = usize::try_from(st.sent).unwrap_or(usize::MAX);
-    let memcpyed = b2schema_chunk::ChunkHeader::parse(bytes).map_err(|e| Error::chunk(e, 0))?.is_memcpyed();
-    if bytes.len() < sent {
-        return Err(Error::invalid("a chunk at least as long as its bytes written", sent, bytes.len(), 0));
-    }
     out.seek(SeekFrom::Start(st.at))?;
-    if memcpyed {
+    if h.is_memcpyed() {
+        if bytes.len() != total || total < sent {
+            return Err(Error::invalid("a memcpy chunk longer than its bytes written", sent, bytes.len(), 0));
+        }
         out.write_all(bytes)?;
-        return Ok(());
+        return Ok(total as u64);
     }
-    out.write_all(&bytes[..st.body_start.min(sent)])?;
-    out.seek(SeekFrom::Start(st.at + st.sent))?;
-    out.write_all(&bytes[sent..])?;
-    Ok(())
+    // Where the bytes not taken start in the chunk: after every byte written (no gap).
+    let tail = bytes.len().checked_sub(st.body_start);
+    let tail_at = tail.and_then(|t| total.checked_sub(t)).filter(|&at| at >= st.body_start && at <= sent);
+    let Some(tail_at) = tail_at else {
+        return Err(Error::invalid("a chunk's last bytes after those written", sent, bytes.len(), 0));
+    };
+    out.write_all(&bytes[..st.body_start])?;
+    out.seek(SeekFrom::Start(st.at + tail_at as u64))?;
+    out.write_all(&bytes[st.body_start..])?;
+    Ok(total as u64)
 }
 
 /// Where the items come from.
@@ -429,14 +444,18 @@ impl NdArray<'_> {
                     let st = streaming.take_if(|st| st.index == written);
                     match (&c, st) {
                         (Chunk::Stored(bytes), None) => {
+                            // Whole (a chunk never handed on in pieces keeps all its bytes).
+                            let h = b2schema_chunk::ChunkHeader::parse(bytes).map_err(|e| Error::chunk(e, 0))?;
+                            if h.compressed_len() != bytes.len() {
+                                return Err(Error::invalid("a whole chunk", h.compressed_len(), bytes.len(), 0));
+                            }
                             offsets.push(cbytes as i64);
                             out.write_all(bytes)?;
                             cbytes += bytes.len() as u64;
                         }
                         (Chunk::Stored(bytes), Some(st)) => {
                             offsets.push(cbytes as i64);
-                            finish_streamed(out, &st, bytes)?;
-                            cbytes += bytes.len() as u64;
+                            cbytes += finish_streamed(out, &st, bytes)?;
                         }
                         (Chunk::Special { kind, .. }, None) => offsets.push(Chunk::special_entry(*kind)?),
                         (Chunk::Special { .. }, Some(_)) => {
