@@ -320,3 +320,50 @@ fn pieces_must_hold_whole_blocks() {
     assert_eq!(src.push(std::sync::Arc::new(vec![0u8; 8])).unwrap_err().field, "piece");
     assert_eq!(Arriving::new(10, 0).err().map(|e| e.field), Some("piece"));
 }
+
+/// A watch that takes the chunk's bytes at every `every`-th call: what it took, where the
+/// first block starts.
+struct Taker {
+    every: usize,
+    calls: std::sync::atomic::AtomicUsize,
+    took: std::sync::Mutex<(Vec<u8>, usize)>,
+}
+
+impl b2schema_chunk::compress::Watch for Taker {
+    fn appended(&self, chunk: &[u8], body_start: usize) -> bool {
+        if self.calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % self.every != 0 {
+            return false;
+        }
+        let mut t = self.took.lock().unwrap();
+        let from = if t.0.is_empty() { 0 } else { body_start };
+        t.0.extend_from_slice(&chunk[from..]);
+        t.1 = body_start;
+        true
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+    /// The bytes a watch takes, put back between the output's header and block table and its
+    /// last bytes, are the chunk `compress` writes (or the output is a whole memcpy chunk).
+    #[test]
+    fn bytes_taken_by_the_watch_complete_the_chunk(src in data(), p in params(), every in 1usize..4) {
+        let whole = compress(&src, &p).unwrap();
+        let taker = Taker { every, calls: 0.into(), took: Default::default() };
+        let mut out = Vec::new();
+        b2schema_chunk::compress::compress_into_watched(&src, &p, chunk::Registry::builtin(), &mut out, Some(&taker))
+            .unwrap();
+        let (took, body) = taker.took.into_inner().unwrap();
+        let h = ChunkHeader::peek(&out).unwrap();
+        prop_assert_eq!(h.compressed_len(), whole.len());
+        if took.is_empty() || h.is_memcpyed() {
+            prop_assert!(out == whole);
+        } else {
+            let mut back = out[..body].to_vec();
+            back.extend_from_slice(&took[body..]);
+            back.extend_from_slice(&out[body..]);
+            prop_assert!(back == whole, "the chunk put back differs");
+        }
+    }
+}

@@ -445,9 +445,15 @@ impl NdArray<'_> {
                     match (&c, st) {
                         (Chunk::Stored(bytes), None) => {
                             // Whole (a chunk never handed on in pieces keeps all its bytes).
-                            let h = b2schema_chunk::ChunkHeader::parse(bytes).map_err(|e| Error::chunk(e, 0))?;
+                            let h =
+                                b2schema_chunk::ChunkHeader::parse(bytes).map_err(|e| Error::chunk(e, 0))?;
                             if h.compressed_len() != bytes.len() {
-                                return Err(Error::invalid("a whole chunk", h.compressed_len(), bytes.len(), 0));
+                                return Err(Error::invalid(
+                                    "a whole chunk",
+                                    h.compressed_len(),
+                                    bytes.len(),
+                                    0,
+                                ));
                             }
                             offsets.push(cbytes as i64);
                             out.write_all(bytes)?;
