@@ -331,7 +331,7 @@ struct Taker {
 
 impl b2schema_chunk::compress::Watch for Taker {
     fn appended(&self, chunk: &[u8], body_start: usize) -> bool {
-        if self.calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % self.every != 0 {
+        if !self.calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed).is_multiple_of(self.every) {
             return false;
         }
         let mut t = self.took.lock().unwrap();
