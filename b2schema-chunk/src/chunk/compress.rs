@@ -276,6 +276,22 @@ impl<'a> Plan<'a> {
             if maxout == 0 {
                 return Ok(false);
             }
+            // zstd appends its frame after the stream's size (no copy through `coded`).
+            out.extend_from_slice(&[0; 4]);
+            if let Some(n) = self.encoder.encode_onto(self.dict.as_ref(), data, out, maxout) {
+                if n > 0 && n < neblock {
+                    out[ntbytes - 4..ntbytes].copy_from_slice(&(n as i32).to_le_bytes());
+                    continue;
+                }
+                out.truncate(ntbytes - 4);
+                if ntbytes + neblock > destsize {
+                    return Ok(false);
+                }
+                out.extend_from_slice(&(neblock as i32).to_le_bytes());
+                out.extend_from_slice(data);
+                continue;
+            }
+            out.truncate(ntbytes - 4);
             let n = self.encoder.encode(self.dict.as_ref(), data, &mut coded[..maxout])?;
             if n == 0 || n >= neblock {
                 // Not compressed: the stream is stored as is, if it fits.
@@ -442,7 +458,9 @@ impl<'a> Plan<'a> {
             let (bsize, nstreams) = self.block_geometry(j);
             let most = bsize + 4 * nstreams;
             mine.clear();
-            mine.try_reserve_exact(most).map_err(|_| alloc_error(most))?;
+            // Room for a stream appended by its codec (`encode_onto`) in its largest form.
+            let room = most + self.encoder.slack(bsize / nstreams);
+            mine.try_reserve_exact(room).map_err(|_| alloc_error(room))?;
             let mut z = true;
             let encoded = self.write_block(j, scratch, mine, most, &mut z);
             let mut t = turn.lock().unwrap_or_else(PoisonError::into_inner);

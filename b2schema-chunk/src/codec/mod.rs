@@ -295,6 +295,43 @@ impl<'r> Encoder<'r> {
         self.plugin.map_or(fields::CODEC_VERSION_FORMAT, |(p, _)| p.version())
     }
 
+    /// [`Encoder::encode`] appending the stream to `out` (no copy through a scratch buffer),
+    /// for the codecs that can: its length (0, `out` as it was, when it is longer than
+    /// `maxout`); `None` for the others, which write into a buffer of `maxout` bytes.
+    pub(crate) fn encode_onto(
+        &self,
+        dict: Option<&Dict>,
+        input: &[u8],
+        out: &mut alloc::vec::Vec<u8>,
+        maxout: usize,
+    ) -> Option<usize> {
+        match self.codec {
+            #[cfg(feature = "zstd")]
+            Codec::Zstd => {
+                Some(zstd::encode::encode_onto(self.clevel, dict.map(|d| &d.bytes[..]), input, out, maxout))
+            }
+            _ => {
+                let _ = (dict, input, out, maxout);
+                None
+            }
+        }
+    }
+
+    /// The bytes [`Encoder::encode_onto`] may need in `out` beyond the input's length to append
+    /// a stream of `n` bytes without growing it (or without its copy through the thread's
+    /// context).
+    #[cfg(feature = "std")]
+    pub(crate) fn slack(&self, n: usize) -> usize {
+        match self.codec {
+            #[cfg(feature = "zstd")]
+            Codec::Zstd => zstd::encode::bound(n) - n,
+            _ => {
+                let _ = n;
+                0
+            }
+        }
+    }
+
     /// Compresses `input` into `output` (whose length is the limit); 0 when it does not fit.
     #[cfg_attr(
         not(all(feature = "blosclz", feature = "lz4", feature = "zlib", feature = "zstd")),

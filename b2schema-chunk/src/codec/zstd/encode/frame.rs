@@ -44,15 +44,40 @@ pub(crate) fn compress_with<'c>(
     dict: &[u8],
     dict_id: u32,
 ) -> Option<&'c [u8]> {
+    let mut out = core::mem::take(&mut ctx.out);
+    out.clear();
+    let done = compress_onto(ctx, level, input, dict, dict_id, &mut out).is_some();
+    ctx.out = out;
+    done.then_some(&ctx.out[..])
+}
+
+/// The most bytes a frame of `n` bytes of input takes: every block stored raw in the
+/// pre-splitter's smallest blocks (8 KiB), with the frame's header.
+pub(crate) const fn bound(n: usize) -> usize {
+    n + 3 * n.div_ceil(8 * 1024) + 32
+}
+
+/// [`compress_with`] appending the frame to `out` (after the bytes it holds: a chunk's, so
+/// that the frame is not copied there); its length, or `None` as [`compress_with`]. `out` is
+/// grown to hold [`bound`] more bytes first if it has not the room.
+pub(crate) fn compress_onto(
+    ctx: &mut Context,
+    level: i32,
+    input: &[u8],
+    dict: &[u8],
+    dict_id: u32,
+    out: &mut Vec<u8>,
+) -> Option<usize> {
     let p = params(level, input.len(), dict.len());
     if p.strategy > STRONGEST || input.len() as u64 + dict.len() as u64 >= u64::from(u32::MAX - 64) {
         return None;
     }
-    let Context { first, second, third, rows, tags, store, seqs, out, base: next_base, defaults, opt } = ctx;
+    let Context { first, second, third, rows, tags, store, seqs, out: _, base: next_base, defaults, opt } =
+        ctx;
     // Room for the frame stored raw in the pre-splitter's smallest blocks (8 KiB): no
     // reallocation whatever the blocks become.
-    out.clear();
-    out.reserve(input.len() + 3 * input.len().div_ceil(8 * 1024) + 32);
+    let start = out.len();
+    out.reserve(bound(input.len()));
     header(out, &p, input.len(), dict_id);
     let src: alloc::borrow::Cow<'_, [u8]> = if dict.is_empty() {
         alloc::borrow::Cow::Borrowed(input)
@@ -67,7 +92,7 @@ pub(crate) fn compress_with<'c>(
     let block_max = MAX_BLOCK.min(window);
     if input.is_empty() {
         out.extend_from_slice(&1u32.to_le_bytes()[..3]);
-        return Some(out);
+        return Some(out.len() - start);
     }
     // The tables keep the entries of earlier frames, below this frame's base ([`Window::stamp`]);
     // emptied only when the positions would come near 2^31.
@@ -109,7 +134,7 @@ pub(crate) fn compress_with<'c>(
         pos = end;
     }
     *seqs = blocks.seqs;
-    Some(out)
+    Some(out.len() - start)
 }
 
 /// Whether btultra2 gathers the first block's statistics by a first pass over it (libzstd's

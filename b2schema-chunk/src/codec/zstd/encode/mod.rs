@@ -64,6 +64,47 @@ fn encode_own(level: i32, input: &[u8], dict: &[u8], output: &mut [u8]) -> usize
     })
 }
 
+/// [`encode`] (`dict`: [`encode_with_dict`]) appending the frame to `out` when it has room for
+/// the largest frame (`frame::bound`), so that it is not copied there: the frame's length, or 0
+/// with `out` as it was when it is longer than `maxout` (or the input too large). With less
+/// room, the frame is made in the thread's context and appended if it fits (`out` is never
+/// grown: it is a chunk's).
+pub(crate) fn encode_onto(
+    clevel: u8,
+    dict: Option<&[u8]>,
+    input: &[u8],
+    out: &mut Vec<u8>,
+    maxout: usize,
+) -> usize {
+    let (level, dict) = match dict {
+        Some(d) => (DICT_LEVEL, d),
+        None => (levels::level(clevel), &[][..]),
+    };
+    context::with_context(|ctx| {
+        let start = out.len();
+        if out.capacity() - start < frame::bound(input.len()) {
+            let Some(v) = frame::compress_with(ctx, level, input, dict, 0) else { return 0 };
+            if v.len() > maxout {
+                return 0;
+            }
+            out.extend_from_slice(v);
+            return v.len();
+        }
+        match frame::compress_onto(ctx, level, input, dict, 0, out) {
+            Some(n) if n <= maxout => n,
+            _ => {
+                out.truncate(start);
+                0
+            }
+        }
+    })
+}
+
+/// The most bytes a frame of `n` bytes of input takes.
+pub(crate) const fn bound(n: usize) -> usize {
+    frame::bound(n)
+}
+
 /// The frame of this crate's own encoder for `input` at zstd `level` (`None` only for an input
 /// too large for its 32-bit positions), for the benchmark and the fuzz target only (not part of the API).
 /// Runs through the thread's kept context, as the chunk path does; the copy into a new `Vec` is
