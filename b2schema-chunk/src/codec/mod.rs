@@ -25,7 +25,7 @@ pub(crate) mod lz4;
 pub(crate) mod ndlz;
 pub(crate) mod zfp;
 #[cfg(feature = "zlib")]
-mod zlib;
+pub(crate) mod zlib;
 #[cfg(feature = "zstd")]
 pub(crate) mod zstd;
 

@@ -2,7 +2,7 @@
 //! Adler-32 verified, output bounded by the block. The encoder ([`encode`]) deflates with
 //! `zlib-rs` with `std`, `miniz_oxide` without.
 
-mod deflate;
+pub(crate) mod deflate;
 pub(crate) mod encode;
 
 /// One zlib stream into `output`: the bytes written, or `None` when the stream is malformed,

@@ -90,7 +90,7 @@ struct Full;
 /// zlib's `compress2(output, input, level)` as zlib-rs 0.6.8 writes it; the stream's length, or
 /// 0 when it does not fit in `output` (nothing is written past it). `level` 1-9 (others are
 /// clamped into it).
-pub(crate) fn compress(level: u8, input: &[u8], output: &mut [u8]) -> usize {
+pub fn compress(level: u8, input: &[u8], output: &mut [u8]) -> usize {
     let level = level.clamp(1, 9);
     let cfg = &CONFIGURATION_TABLE[usize::from(level - 1)];
     let mut s = State {

@@ -1,7 +1,7 @@
 //! The encoder against zlib-rs 0.6.8 (`compress_slice`, zlib's `compress2`): the same bytes at
 //! every level, and the same refusal when the output slice is too small.
 
-use super::compress;
+use super::{MAX_DIST, compress};
 use alloc::vec;
 use alloc::vec::Vec;
 use proptest::prelude::*;
@@ -36,7 +36,7 @@ fn check(level: u8, input: &[u8]) -> Result<(), TestCaseError> {
 /// Inputs over the whole space: runs, text-like repeats (near and far), noise, shuffled-float-like
 /// bytes, in pieces up to 300 KiB in all so that the window slides and matches cross 32 KiB.
 fn data() -> impl Strategy<Value = Vec<u8>> {
-    let piece = (0u8..6, any::<u64>(), 1usize..40_000);
+    let piece = (0u8..7, any::<u64>(), 1usize..40_000);
     prop::collection::vec(piece, 0..12).prop_map(|parts| {
         let mut v: Vec<u8> = Vec::new();
         for (kind, seed, n) in parts {
@@ -66,13 +66,30 @@ fn data() -> impl Strategy<Value = Vec<u8>> {
                     }
                 }
                 4 => {
-                    // A copy of earlier bytes from up to ~40 KiB back (matches near and past the window).
+                    // A copy of earlier bytes (matches near, at the window's limits and past them),
+                    // with a few, some or many bytes changed (hash chains whose candidates differ
+                    // in the middle).
                     if !v.is_empty() {
-                        let back = (rnd() as usize % 40_000).min(v.len() - 1) + 1;
+                        let back = match rnd() % 4 {
+                            0 => (rnd() % 16) as usize + 1,
+                            1 => MAX_DIST - 2 + (rnd() % 5) as usize,
+                            _ => (rnd() % 40_000) as usize + 1,
+                        }
+                        .min(v.len());
+                        let every = [0u64, 8, 64, 500][(rnd() % 4) as usize];
                         let start = v.len() - back;
-                        for i in 0..n.min(2000) {
+                        for i in 0..n.min(3000) {
                             let b = v[start + i % back];
-                            v.push(if rnd() % 500 == 0 { b ^ 1 } else { b });
+                            v.push(if every != 0 && rnd() % every == 0 { b ^ 1 } else { b });
+                        }
+                    }
+                }
+                5 => {
+                    // A short phrase repeated with changes: long chains of near matches.
+                    let phrase: Vec<u8> = (0..(rnd() % 24) as usize + 3).map(|_| b"abcdefgh"[(rnd() % 8) as usize]).collect();
+                    for _ in 0..n / phrase.len() / 8 + 1 {
+                        for &b in &phrase {
+                            v.push(if rnd() % 16 == 0 { b ^ 2 } else { b });
                         }
                     }
                 }
@@ -96,6 +113,30 @@ proptest! {
     fn short_inputs(input in prop::collection::vec(0u8..4, 0..300)) {
         for level in 1..=9 {
             check(level, &input)?;
+        }
+    }
+}
+
+/// Copies at every distance near the window's limit (`MAX_DIST`), before and after a slide.
+#[test]
+fn matches_at_the_distance_limit() {
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    let noise: Vec<u8> = (0..80_000)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u8
+        })
+        .collect();
+    for prefix in [0usize, 40_000] {
+        for back in MAX_DIST - 3..=MAX_DIST + 3 {
+            let mut input = noise[..prefix + back].to_vec();
+            input.extend_from_slice(&noise[prefix..prefix + 600]);
+            input.extend_from_slice(&noise[..300]);
+            for level in 1..=9 {
+                check(level, &input).unwrap();
+            }
         }
     }
 }
