@@ -9,6 +9,8 @@
 //! the compressed size, and the speed ratio ours / zlib-rs (wall time, the best of three runs of
 //! at least 0.2 s each, alternated; other processes share the CPU). Levels 1, 5 and 9 by default.
 //!
+//! `ZLIB_OWN_DATA=normal|smooth|text|random` runs that dataset only.
+//!
 //! With `ZLIB_OWN_ONLY=ours|zlib-rs` it runs only that encoder, `ZLIB_OWN_PASSES` passes
 //! (default 5) over every dataset and block size at each level given, and prints nothing: for
 //! `perf stat -e task-clock` or `valgrind --tool=callgrind`, which other processes on the CPU
@@ -88,8 +90,10 @@ fn main() {
         .map(|a| a.parse().expect("a level 1-9"))
         .collect();
     let levels = if levels.is_empty() { vec![1, 5, 9] } else { levels };
+    let only = std::env::var("ZLIB_OWN_DATA").ok();
     let sets: Vec<(&str, usize, Vec<Vec<u8>>)> = datasets()
         .iter()
+        .filter(|(name, _)| only.as_deref().is_none_or(|o| o == *name))
         .flat_map(|(name, data)| [256 << 10, 1 << 20].map(|block| (*name, block, blocks(name, data, block))))
         .collect();
     let mut out = vec![0u8; zlib_rs::compress_bound(1 << 20)];

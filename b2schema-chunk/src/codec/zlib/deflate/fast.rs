@@ -13,7 +13,7 @@ impl State<'_> {
                 }
             }
             let lc = if self.lookahead >= WANT_MIN_MATCH {
-                let val = read_u32(&self.window, self.strstart);
+                let val = read_u32(&self.window[..], self.strstart);
                 let hash_head = self.quick_insert_value(self.strstart, val);
                 let dist = self.strstart as isize - hash_head as isize;
                 if dist <= MAX_DIST as isize && dist > 0 && hash_head != 0 {

@@ -65,7 +65,7 @@ impl State<'_> {
     /// Inserts position `string` with the standard hash (levels 1-6 call it directly).
     #[inline(always)]
     pub(super) fn quick_insert_standard(&mut self, string: usize) -> u16 {
-        let val = read_u32(&self.window, string);
+        let val = read_u32(&self.window[..], string);
         self.quick_insert_value(string, val)
     }
 
@@ -89,10 +89,10 @@ impl State<'_> {
         } else {
             // Positions whose 4 bytes lie within the window buffer.
             let n = count.min(end.saturating_sub(string).saturating_sub(3));
-            for i in 0..n {
+            let Some(bytes) = self.window.get(string..string + n + 3) else { return };
+            for (i, w) in bytes.windows(4).enumerate() {
                 let idx = (string as u16).wrapping_add(i as u16);
-                let val = read_u32(&self.window, string + i);
-                let hm = standard_hash(val);
+                let hm = standard_hash(u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
                 let head = self.head[hm];
                 if head != idx {
                     self.prev[usize::from(idx) & W_MASK] = head;

@@ -4,7 +4,7 @@
 //! best match is shorter than 8, then a check of the first 8 bytes and of the 8 ending at the
 //! best length, an early exit at levels below 5 on a candidate that is no longer.
 
-use super::{MAX_DIST, STD_MAX_MATCH, STD_MIN_MATCH, State, W_MASK};
+use super::{MAX_DIST, STD_MAX_MATCH, STD_MIN_MATCH, State, W_MASK, WINDOW_BUF};
 
 /// Levels below this stop at the first candidate that is not longer.
 const EARLY_EXIT_TRIGGER_LEVEL: u8 = 5;
@@ -16,6 +16,14 @@ fn read_u64(window: &[u8], at: usize) -> u64 {
         Some(b) => u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]),
         None => 0,
     }
+}
+
+/// The 8 bytes at a 16-bit position (always within the padded window: no bounds check).
+#[inline(always)]
+fn read_at(window: &[u8; WINDOW_BUF], at: u16) -> u64 {
+    let a = usize::from(at);
+    let b = &window[a..a + 8];
+    u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
 }
 
 /// Equal leading bytes of `a` and `b`, at most 256.
@@ -53,7 +61,7 @@ impl State<'_> {
     pub(super) fn longest_match<const SLOW: bool>(&self, mut cur_match: u16) -> (usize, u16) {
         let mut match_start = self.match_start;
         let strstart = self.strstart;
-        let window = &self.window[..];
+        let window = &*self.window;
         let prev = &self.prev[..];
         let lookahead = self.lookahead;
         let mut match_offset: u16 = 0;
@@ -120,8 +128,7 @@ impl State<'_> {
             if best_len < 8 {
                 let scan_val = read_u64(window, strstart);
                 loop {
-                    let at = usize::from(cur_match.wrapping_sub(match_offset));
-                    let cmp = scan_val ^ read_u64(window, at);
+                    let cmp = scan_val ^ read_at(window, cur_match.wrapping_sub(match_offset));
                     if cmp == 0 {
                         break;
                     }
@@ -133,11 +140,10 @@ impl State<'_> {
                     next_in_chain!();
                 }
             } else {
+                let (scan_start, scan_end) = (read_u64(window, strstart), read_u64(window, strstart + offset));
                 loop {
                     let at = usize::from(cur_match.wrapping_sub(match_offset));
-                    if read_u64(window, at + offset) == read_u64(window, strstart + offset)
-                        && read_u64(window, at) == read_u64(window, strstart)
-                    {
+                    if read_u64(window, at + offset) == scan_end && read_at(window, at as u16) == scan_start {
                         break;
                     }
                     next_in_chain!();

@@ -74,7 +74,7 @@ impl State<'_> {
                     if usize::from(next.match_length) < WANT_MIN_MATCH {
                         next.match_length = 1;
                     } else {
-                        fizzle_matches(&self.window, &mut current, &mut next);
+                        fizzle_matches(&self.window[..], &mut current, &mut next);
                     }
                 } else {
                     next.match_start = 0;

@@ -22,8 +22,7 @@ mod tables;
 mod trees;
 mod window;
 
-use alloc::vec;
-use alloc::vec::Vec;
+use alloc::boxed::Box;
 use bits::BitWriter;
 use config::{Algorithm, CONFIGURATION_TABLE};
 use trees::Block;
@@ -38,6 +37,8 @@ const WINDOW_SIZE: usize = 2 * W_SIZE;
 /// Bytes after the window buffer that reads of 8 or 256 bytes at any 16-bit position may reach
 /// (always zero; zlib-rs never reads them for a match it keeps).
 const WINDOW_PAD: usize = 2 * STD_MAX_MATCH + 8;
+/// The window buffer with its padding.
+const WINDOW_BUF: usize = WINDOW_SIZE + WINDOW_PAD;
 /// Entries of the hash head table (16-bit hashes).
 const HASH_SIZE: usize = 1 << 16;
 /// memLevel 8: symbols of a block (`lit_bufsize`).
@@ -60,9 +61,9 @@ struct State<'a> {
     input: &'a [u8],
     /// Input bytes already copied into the window.
     next_in: usize,
-    window: Vec<u8>,
-    prev: Vec<u16>,
-    head: Vec<u16>,
+    window: Box<[u8; WINDOW_BUF]>,
+    prev: Box<[u16; W_SIZE]>,
+    head: Box<[u16; HASH_SIZE]>,
     level: u8,
     good_match: u16,
     nice_match: u16,
@@ -96,9 +97,9 @@ pub fn compress(level: u8, input: &[u8], output: &mut [u8]) -> usize {
     let mut s = State {
         input,
         next_in: 0,
-        window: vec![0; WINDOW_SIZE + WINDOW_PAD],
-        prev: vec![0; W_SIZE],
-        head: vec![0; HASH_SIZE],
+        window: Box::new([0; WINDOW_BUF]),
+        prev: Box::new([0; W_SIZE]),
+        head: Box::new([0; HASH_SIZE]),
         level,
         good_match: cfg.good_length,
         nice_match: cfg.nice_length,

@@ -20,7 +20,7 @@ impl State<'_> {
                 self.strstart -= W_SIZE;
                 self.block_start -= W_SIZE as isize;
                 self.insert = self.insert.min(self.strstart);
-                slide_hash(&mut self.head, &mut self.prev);
+                slide_hash(&mut self.head[..], &mut self.prev[..]);
                 more += W_SIZE;
             }
             let avail = self.input.len() - self.next_in;
@@ -57,7 +57,16 @@ impl State<'_> {
 
 /// Positions move down by a window; those that fall out become 0 (no match).
 fn slide_hash(head: &mut [u16], prev: &mut [u16]) {
-    for m in head.iter_mut().chain(prev.iter_mut()) {
-        *m = m.saturating_sub(W_SIZE as u16);
+    // Fixed-size chunks, one table at a time: the compiler makes vector saturating subtractions.
+    for table in [head, prev] {
+        let mut chunks = table.chunks_exact_mut(32);
+        for chunk in &mut chunks {
+            for m in chunk {
+                *m = m.saturating_sub(W_SIZE as u16);
+            }
+        }
+        for m in chunks.into_remainder() {
+            *m = m.saturating_sub(W_SIZE as u16);
+        }
     }
 }
