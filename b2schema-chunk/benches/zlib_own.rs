@@ -44,9 +44,11 @@ fn datasets() -> Vec<(&'static str, Vec<u8>)> {
             (((s - 2.0) * 1000.0).round() / 1000.0).to_le_bytes()
         })
         .collect();
-    let smooth: Vec<u8> =
-        (0..N / 8).flat_map(|i| (20.0 + (i as f64 * 1e-3).sin() * 5.0 + i as f64 * 1e-6).to_le_bytes()).collect();
-    let words = ["blosc2 ", "chunk ", "deflate ", "the ", "window ", "of ", "a ", "zlib ", "stream\n", "block "];
+    let smooth: Vec<u8> = (0..N / 8)
+        .flat_map(|i| (20.0 + (i as f64 * 1e-3).sin() * 5.0 + i as f64 * 1e-6).to_le_bytes())
+        .collect();
+    let words =
+        ["blosc2 ", "chunk ", "deflate ", "the ", "window ", "of ", "a ", "zlib ", "stream\n", "block "];
     let mut text = Vec::with_capacity(N);
     while text.len() < N {
         text.extend_from_slice(words[(rnd() % 10) as usize].as_bytes());
@@ -59,7 +61,9 @@ fn datasets() -> Vec<(&'static str, Vec<u8>)> {
 /// Blocks of `block` bytes, each byte-shuffled on its own (as Blosc shuffles a block) for the
 /// float datasets.
 fn blocks(name: &str, data: &[u8], block: usize) -> Vec<Vec<u8>> {
-    data.chunks(block).map(|b| if name == "text" || name == "random" { b.to_vec() } else { shuffle(b, 8) }).collect()
+    data.chunks(block)
+        .map(|b| if name == "text" || name == "random" { b.to_vec() } else { shuffle(b, 8) })
+        .collect()
 }
 
 fn ours(level: u8, input: &[u8], out: &mut [u8]) -> usize {

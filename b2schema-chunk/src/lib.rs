@@ -55,6 +55,11 @@ mod id;
 mod registry;
 #[cfg(test)]
 mod test_data;
+/// This crate's own deflate encoder (zlib's `compress2` at a level, as zlib-rs writes it), for
+/// `benches/zlib_own.rs` only (not part of the API).
+#[cfg(feature = "zlib")]
+#[doc(hidden)]
+pub use codec::zlib::deflate::compress as __zlib_own_deflate;
 /// The zstd decoder's entry for the fuzz target only (not part of the API).
 #[cfg(feature = "zstd")]
 #[doc(hidden)]
@@ -64,11 +69,6 @@ pub use codec::zstd::decode::fuzz_decode as __zstd_fuzz_decode;
 #[cfg(feature = "zstd")]
 #[doc(hidden)]
 pub use codec::zstd::encode::own_frame as __zstd_own_frame;
-/// This crate's own deflate encoder (zlib's `compress2` at a level, as zlib-rs writes it), for
-/// `benches/zlib_own.rs` only (not part of the API).
-#[cfg(feature = "zlib")]
-#[doc(hidden)]
-pub use codec::zlib::deflate::compress as __zlib_own_deflate;
 /// The AVX2 filter kernels next to the paths they replaced, for `benches/filter_kernels.rs`
 /// only (not part of the API).
 #[cfg(all(feature = "std", target_arch = "x86_64", target_feature = "sse2"))]

@@ -26,7 +26,13 @@ pub(super) struct Config {
     pub(super) algorithm: Algorithm,
 }
 
-const fn c(good_length: u16, max_lazy: u16, nice_length: u16, max_chain: u16, algorithm: Algorithm) -> Config {
+const fn c(
+    good_length: u16,
+    max_lazy: u16,
+    nice_length: u16,
+    max_chain: u16,
+    algorithm: Algorithm,
+) -> Config {
     Config { good_length, max_lazy, nice_length, max_chain, algorithm }
 }
 

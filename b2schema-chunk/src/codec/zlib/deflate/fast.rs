@@ -20,9 +20,10 @@ impl State<'_> {
                     let (mut match_len, match_start) = self.longest_match::<false>(hash_head);
                     self.match_start = match_start;
                     if match_len >= WANT_MIN_MATCH {
-                        let bflush = self
-                            .block
-                            .tally_dist(self.strstart - usize::from(self.match_start), match_len - STD_MIN_MATCH);
+                        let bflush = self.block.tally_dist(
+                            self.strstart - usize::from(self.match_start),
+                            match_len - STD_MIN_MATCH,
+                        );
                         self.lookahead -= match_len;
                         if match_len <= usize::from(self.max_lazy_match) && self.lookahead >= WANT_MIN_MATCH {
                             match_len -= 1;

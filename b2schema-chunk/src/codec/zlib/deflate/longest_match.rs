@@ -66,7 +66,8 @@ impl State<'_> {
         let lookahead = self.lookahead;
         let mut match_offset: u16 = 0;
 
-        let mut best_len = if self.prev_length > 0 { usize::from(self.prev_length) } else { STD_MIN_MATCH - 1 };
+        let mut best_len =
+            if self.prev_length > 0 { usize::from(self.prev_length) } else { STD_MIN_MATCH - 1 };
         let mut offset = end_offset(best_len);
         let mut chain_length = self.max_chain_length;
         if best_len >= usize::from(self.good_match) {
@@ -140,7 +141,8 @@ impl State<'_> {
                     next_in_chain!();
                 }
             } else {
-                let (scan_start, scan_end) = (read_u64(window, strstart), read_u64(window, strstart + offset));
+                let (scan_start, scan_end) =
+                    (read_u64(window, strstart), read_u64(window, strstart + offset));
                 loop {
                     let at = usize::from(cur_match.wrapping_sub(match_offset));
                     if read_u64(window, at + offset) == scan_end && read_at(window, at as u16) == scan_start {

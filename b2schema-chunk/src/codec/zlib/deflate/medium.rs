@@ -30,8 +30,11 @@ impl State<'_> {
                 current = next;
                 next.match_length = 0;
             } else {
-                let hash_head =
-                    if self.lookahead >= WANT_MIN_MATCH { self.quick_insert_standard(self.strstart) } else { 0 };
+                let hash_head = if self.lookahead >= WANT_MIN_MATCH {
+                    self.quick_insert_standard(self.strstart)
+                } else {
+                    0
+                };
                 current.strstart = self.strstart as u16;
                 current.orgstart = current.strstart;
                 let dist = self.strstart as i64 - i64::from(hash_head);
@@ -56,7 +59,8 @@ impl State<'_> {
 
             if !early_exit
                 && self.lookahead > MIN_LOOKAHEAD
-                && usize::from(current.strstart.wrapping_add(current.match_length)) < WINDOW_SIZE - MIN_LOOKAHEAD
+                && usize::from(current.strstart.wrapping_add(current.match_length))
+                    < WINDOW_SIZE - MIN_LOOKAHEAD
             {
                 self.strstart = usize::from(current.strstart.wrapping_add(current.match_length));
                 let hash_head = self.quick_insert_standard(self.strstart);
@@ -124,19 +128,27 @@ impl State<'_> {
                 if m.strstart.wrapping_add(m.match_length) > m.orgstart {
                     self.insert_string(usize::from(m.strstart), usize::from(m.match_length));
                 } else {
-                    self.insert_string(usize::from(m.strstart), usize::from(m.orgstart.wrapping_sub(m.strstart).wrapping_add(1)));
+                    self.insert_string(
+                        usize::from(m.strstart),
+                        usize::from(m.orgstart.wrapping_sub(m.strstart).wrapping_add(1)),
+                    );
                 }
             }
             return;
         }
-        if usize::from(m.match_length) <= 16 * usize::from(self.max_lazy_match) && self.lookahead >= WANT_MIN_MATCH {
+        if usize::from(m.match_length) <= 16 * usize::from(self.max_lazy_match)
+            && self.lookahead >= WANT_MIN_MATCH
+        {
             m.match_length -= 1;
             m.strstart = m.strstart.wrapping_add(1);
             if m.strstart >= m.orgstart {
                 if m.strstart.wrapping_add(m.match_length) > m.orgstart {
                     self.insert_string(usize::from(m.strstart), usize::from(m.match_length));
                 } else {
-                    self.insert_string(usize::from(m.strstart), usize::from(m.orgstart.wrapping_sub(m.strstart).wrapping_add(1)));
+                    self.insert_string(
+                        usize::from(m.strstart),
+                        usize::from(m.orgstart.wrapping_sub(m.strstart).wrapping_add(1)),
+                    );
                 }
             } else if m.orgstart < m.strstart.wrapping_add(m.match_length) {
                 self.insert_string(

@@ -24,9 +24,15 @@ impl State<'_> {
                 let str_val = read_u32(&self.window[..], strstart);
                 let hash_head = self.quick_insert_value(strstart, str_val);
                 let dist = strstart as isize - hash_head as isize;
-                if dist <= MAX_DIST as isize && dist > 0 && str_val == read_u32(&self.window[..], usize::from(hash_head)) {
-                    let mut match_len =
-                        super::longest_match::compare256_at(&self.window[..], strstart + 2, usize::from(hash_head) + 2) + 2;
+                if dist <= MAX_DIST as isize
+                    && dist > 0
+                    && str_val == read_u32(&self.window[..], usize::from(hash_head))
+                {
+                    let mut match_len = super::longest_match::compare256_at(
+                        &self.window[..],
+                        strstart + 2,
+                        usize::from(hash_head) + 2,
+                    ) + 2;
                     if match_len >= WANT_MIN_MATCH {
                         match_len = match_len.min(self.lookahead).min(STD_MAX_MATCH);
                         let (lbits, llen) = STATIC_LENGTH_BITS[match_len - STD_MIN_MATCH];

@@ -13,13 +13,20 @@ impl State<'_> {
                     break;
                 }
             }
-            let hash_head = if self.lookahead >= WANT_MIN_MATCH { self.quick_insert_string(self.strstart) } else { 0 };
+            let hash_head =
+                if self.lookahead >= WANT_MIN_MATCH { self.quick_insert_string(self.strstart) } else { 0 };
             self.prev_match = self.match_start;
             let mut match_len = STD_MIN_MATCH - 1;
             let dist = self.strstart as isize - hash_head as isize;
-            if (1..=MAX_DIST as isize).contains(&dist) && self.prev_length < self.max_lazy_match && hash_head != 0 {
-                let (len, start) =
-                    if use_slow { self.longest_match::<true>(hash_head) } else { self.longest_match::<false>(hash_head) };
+            if (1..=MAX_DIST as isize).contains(&dist)
+                && self.prev_length < self.max_lazy_match
+                && hash_head != 0
+            {
+                let (len, start) = if use_slow {
+                    self.longest_match::<true>(hash_head)
+                } else {
+                    self.longest_match::<false>(hash_head)
+                };
                 match_len = len;
                 self.match_start = start;
             }

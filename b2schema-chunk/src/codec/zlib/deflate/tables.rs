@@ -29,7 +29,8 @@ pub(super) const EXTRA_DBITS: [u8; D_CODES] =
 /// Extra bits of each code-length code.
 pub(super) const EXTRA_BLBITS: [u8; BL_CODES] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 3, 7];
 /// The order in which the code-length code lengths are sent.
-pub(super) const BL_ORDER: [u8; BL_CODES] = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15];
+pub(super) const BL_ORDER: [u8; BL_CODES] =
+    [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15];
 
 /// Length code of each match length minus 3 (0..=255).
 pub(super) static LENGTH_CODE: [u8; 256] = length_tables().0;

@@ -26,9 +26,22 @@ fn check(level: u8, input: &[u8]) -> Result<(), TestCaseError> {
     let room = zlib_rs::compress_bound(input.len()) + 64;
     let want = reference(level, input, room).expect("zlib-rs compresses within its bound");
     let got = ours(level, input, room);
-    prop_assert!(got.as_deref() == Some(&want[..]), "level {} len {}: {:?} bytes, want {}", level, input.len(), got.map(|g| g.len()), want.len());
+    prop_assert!(
+        got.as_deref() == Some(&want[..]),
+        "level {} len {}: {:?} bytes, want {}",
+        level,
+        input.len(),
+        got.map(|g| g.len()),
+        want.len()
+    );
     for room in want.len().saturating_sub(9)..=want.len() + 1 {
-        prop_assert_eq!(ours(level, input, room), reference(level, input, room), "level {} room {}", level, room);
+        prop_assert_eq!(
+            ours(level, input, room),
+            reference(level, input, room),
+            "level {} room {}",
+            level,
+            room
+        );
     }
     Ok(())
 }
@@ -60,7 +73,9 @@ fn data() -> impl Strategy<Value = Vec<u8>> {
                 3 => {
                     // Shuffled float64 of a smooth series: byte planes of slowly changing values.
                     let len = n / 8 + 1;
-                    let vals: Vec<u64> = (0..len).map(|i| (1000.0 + (i as f64 * 0.001).sin() * (seed % 97) as f64).to_bits()).collect();
+                    let vals: Vec<u64> = (0..len)
+                        .map(|i| (1000.0 + (i as f64 * 0.001).sin() * (seed % 97) as f64).to_bits())
+                        .collect();
                     for b in 0..8 {
                         v.extend(vals.iter().map(|x| (x >> (8 * b)) as u8));
                     }
@@ -86,7 +101,8 @@ fn data() -> impl Strategy<Value = Vec<u8>> {
                 }
                 5 => {
                     // A short phrase repeated with changes: long chains of near matches.
-                    let phrase: Vec<u8> = (0..(rnd() % 24) as usize + 3).map(|_| b"abcdefgh"[(rnd() % 8) as usize]).collect();
+                    let phrase: Vec<u8> =
+                        (0..(rnd() % 24) as usize + 3).map(|_| b"abcdefgh"[(rnd() % 8) as usize]).collect();
                     for _ in 0..n / phrase.len() / 8 + 1 {
                         for &b in &phrase {
                             v.push(if rnd() % 16 == 0 { b ^ 2 } else { b });
@@ -161,7 +177,9 @@ fn large_blocks() {
     for b in 0..8 {
         shuffled.extend(vals.iter().map(|v| (v >> (8 * b)) as u8));
     }
-    let text: Vec<u8> = (0..1 << 20).map(|i: usize| b"the quick brown fox jumps over the lazy dog; "[(i * 7 + i / 45) % 45]).collect();
+    let text: Vec<u8> = (0..1 << 20)
+        .map(|i: usize| b"the quick brown fox jumps over the lazy dog; "[(i * 7 + i / 45) % 45])
+        .collect();
     for level in 1..=9 {
         check(level, &shuffled).unwrap();
         check(level, &text).unwrap();

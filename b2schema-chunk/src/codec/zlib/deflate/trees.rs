@@ -4,9 +4,9 @@
 
 use super::bits::BitWriter;
 use super::tables::{
-    BASE_DIST, BASE_LENGTH, BL_CODES, BL_ORDER, D_CODES, END_BLOCK, EXTRA_BLBITS, EXTRA_DBITS,
-    EXTRA_LBITS, L_CODES, LENGTH_CODE, LITERALS, MAX_BITS, MAX_BL_BITS, STATIC_DTREE, STATIC_LENGTH_BITS,
-    STATIC_LTREE, d_code,
+    BASE_DIST, BASE_LENGTH, BL_CODES, BL_ORDER, D_CODES, END_BLOCK, EXTRA_BLBITS, EXTRA_DBITS, EXTRA_LBITS,
+    L_CODES, LENGTH_CODE, LITERALS, MAX_BITS, MAX_BL_BITS, STATIC_DTREE, STATIC_LENGTH_BITS, STATIC_LTREE,
+    d_code,
 };
 use alloc::vec::Vec;
 
@@ -59,12 +59,27 @@ struct StaticDesc {
     max_length: u16,
 }
 
-static L_DESC: StaticDesc =
-    StaticDesc { static_tree: &STATIC_LTREE, extra_bits: &EXTRA_LBITS, extra_base: LITERALS + 1, elems: L_CODES, max_length: MAX_BITS as u16 };
-static D_DESC: StaticDesc =
-    StaticDesc { static_tree: &STATIC_DTREE, extra_bits: &EXTRA_DBITS, extra_base: 0, elems: D_CODES, max_length: MAX_BITS as u16 };
-static BL_DESC: StaticDesc =
-    StaticDesc { static_tree: &[], extra_bits: &EXTRA_BLBITS, extra_base: 0, elems: BL_CODES, max_length: MAX_BL_BITS as u16 };
+static L_DESC: StaticDesc = StaticDesc {
+    static_tree: &STATIC_LTREE,
+    extra_bits: &EXTRA_LBITS,
+    extra_base: LITERALS + 1,
+    elems: L_CODES,
+    max_length: MAX_BITS as u16,
+};
+static D_DESC: StaticDesc = StaticDesc {
+    static_tree: &STATIC_DTREE,
+    extra_bits: &EXTRA_DBITS,
+    extra_base: 0,
+    elems: D_CODES,
+    max_length: MAX_BITS as u16,
+};
+static BL_DESC: StaticDesc = StaticDesc {
+    static_tree: &[],
+    extra_bits: &EXTRA_BLBITS,
+    extra_base: 0,
+    elems: BL_CODES,
+    max_length: MAX_BL_BITS as u16,
+};
 
 /// The block being gathered: its symbols, their counts, and the three trees (kept from block to
 /// block as zlib's are: a tree's unused nodes keep their old contents).
@@ -114,10 +129,6 @@ impl Block {
         self.syms.clear();
     }
 
-    pub(super) fn is_empty(&self) -> bool {
-        self.syms.is_empty()
-    }
-
     /// Counts a literal; true when the block is full.
     #[inline(always)]
     pub(super) fn tally_lit(&mut self, c: u8) -> bool {
@@ -150,8 +161,10 @@ impl Block {
             static_lenb = 0;
             self.static_len = 7;
         } else {
-            self.l_max = build_tree(&mut self.heap, &mut self.ltree, &L_DESC, &mut self.opt_len, &mut self.static_len);
-            self.d_max = build_tree(&mut self.heap, &mut self.dtree, &D_DESC, &mut self.opt_len, &mut self.static_len);
+            self.l_max =
+                build_tree(&mut self.heap, &mut self.ltree, &L_DESC, &mut self.opt_len, &mut self.static_len);
+            self.d_max =
+                build_tree(&mut self.heap, &mut self.dtree, &D_DESC, &mut self.opt_len, &mut self.static_len);
             max_blindex = self.build_bl_tree();
             opt_lenb = (self.opt_len.wrapping_add(3 + 7)) >> 3;
             static_lenb = (self.static_len.wrapping_add(3 + 7)) >> 3;
@@ -304,7 +317,9 @@ impl Heap {
     }
 
     fn pqdownheap(&mut self, tree: &[Value], mut k: usize) {
-        let key = |heap: &Self, i: u32| (u32::from(tree[i as usize].freq()) << 8) | u32::from(heap.depth[i as usize]);
+        let key = |heap: &Self, i: u32| {
+            (u32::from(tree[i as usize].freq()) << 8) | u32::from(heap.depth[i as usize])
+        };
         let v = self.heap[k];
         let v_val = key(self, v);
         let mut j = k << 1;
@@ -361,7 +376,13 @@ impl Heap {
 
 /// Builds one tree from its frequencies: code lengths and codes, `opt_len` and `static_len`
 /// updated. Returns the largest code used.
-fn build_tree(heap: &mut Heap, tree: &mut [Value], desc: &StaticDesc, opt_len: &mut usize, static_len: &mut usize) -> usize {
+fn build_tree(
+    heap: &mut Heap,
+    tree: &mut [Value],
+    desc: &StaticDesc,
+    opt_len: &mut usize,
+    static_len: &mut usize,
+) -> usize {
     let stree = desc.static_tree;
     let elements = desc.elems;
     let mut max_code = heap.initialize(&mut tree[..elements]);

@@ -35,7 +35,8 @@ impl State<'_> {
             if self.lookahead + self.insert >= STD_MIN_MATCH {
                 let string = self.strstart - self.insert;
                 if self.roll {
-                    self.ins_h = self.update_hash(u32::from(self.window[string]), u32::from(self.window[string + 1]));
+                    self.ins_h =
+                        self.update_hash(u32::from(self.window[string]), u32::from(self.window[string + 1]));
                 } else if string >= 1 {
                     self.quick_insert_string(string + 2 - STD_MIN_MATCH);
                 }
