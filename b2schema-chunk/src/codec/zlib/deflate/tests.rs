@@ -126,7 +126,7 @@ proptest! {
 
     /// Short inputs (the end-of-input paths), every level.
     #[test]
-    fn short_inputs(input in prop::collection::vec(0u8..4, 0..300)) {
+    fn short_inputs(input in prop::collection::vec(prop_oneof![Just(0u8), 0u8..4], 0..300)) {
         for level in 1..=9 {
             check(level, &input)?;
         }
@@ -153,6 +153,24 @@ fn matches_at_the_distance_limit() {
             for level in 1..=9 {
                 check(level, &input).unwrap();
             }
+        }
+    }
+}
+
+/// Inputs whose last match could run on past their end: into the window's zeros (a tail of
+/// zeros), or into its stale upper half after a slide (a period that divides 32 KiB).
+#[test]
+fn matches_that_could_run_past_the_end() {
+    let periodic: Vec<u8> = (0..70_000u32).map(|i| (i % 256) as u8 ^ (i % 7 == 0) as u8).collect();
+    for level in 1..=9 {
+        for n in [1, 3, 4, 5, 8, 9, 260, 263, 600] {
+            check(level, &vec![0u8; n]).unwrap();
+            let mut tail = b"blosc2 blosc2 zlib".to_vec();
+            tail.extend(core::iter::repeat_n(0u8, n));
+            check(level, &tail).unwrap();
+        }
+        for cut in [65_537, 66_000, 68_313, 70_000] {
+            check(level, &periodic[..cut]).unwrap();
         }
     }
 }
