@@ -157,6 +157,20 @@ fn matches_at_the_distance_limit() {
     }
 }
 
+/// Blocks at the boundary between stored and static: distinct bytes of 9-bit static codes
+/// (144-255) cost as much as stored at 15 bytes (152 bits, 19 bytes each way).
+#[test]
+fn blocks_at_the_stored_static_boundary() {
+    for len in 1..=112 {
+        let high: Vec<u8> = (0..len).map(|i| 144 + i as u8).collect();
+        let low: Vec<u8> = (0..len).map(|i| i as u8).collect();
+        for level in 1..=9 {
+            check(level, &high).unwrap();
+            check(level, &low).unwrap();
+        }
+    }
+}
+
 /// Inputs whose last match could run on past their end: into the window's zeros (a tail of
 /// zeros), or into its stale upper half after a slide (a period that divides 32 KiB).
 #[test]
