@@ -6,7 +6,7 @@
 //!
 //! Files: [`config`] (the level table), [`window`] (`fill_window`, the slide), [`hash`] (the two
 //! hash functions and insertion), [`longest_match`], the level loops [`quick`] (1), [`fast`] (2),
-//! [`medium`] (3-6), [`slow`] (7-9), [`trees`] (Huffman trees, block choice), [`tables`] (the
+//! [`medium`] (3-6), [`slow`] (7-9), [`trees`] (blocks: counts, block choice, emission), [`huffman`] (tree build), [`tables`] (the
 //! format's fixed tables), [`bits`] (the bit writer), [`adler32`].
 
 mod adler32;
@@ -14,6 +14,7 @@ mod bits;
 mod config;
 mod fast;
 mod hash;
+mod huffman;
 mod longest_match;
 mod medium;
 mod quick;

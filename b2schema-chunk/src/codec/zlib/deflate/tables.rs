@@ -1,7 +1,7 @@
 //! The fixed tables of the deflate format (RFC 1951 §3.2.5-3.2.6), computed at compile time:
 //! length and distance codes with their bases, and the static literal/length and distance trees.
 
-use super::trees::Value;
+use super::huffman::Value;
 
 /// Length codes (not counting the end-of-block code).
 pub(super) const LENGTH_CODES: usize = 29;
