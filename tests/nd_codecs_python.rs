@@ -348,7 +348,7 @@ fn plugin_codecs_and_filters_round_trip_with_python_blosc2() {
             let ours = dir.join(format!("{}.ours.b2nd", c.name));
             let (a, b) = (stored_chunks(&ours), stored_chunks(&theirs));
             assert_eq!(a.len(), b.len(), "{}: chunk count", c.name);
-            // b2schema's zlib and zstd (zlib-rs, rusty_zstd) are not libz's and libzstd's bytes;
+            // b2schema's zlib and zstd (its own deflate and zstd encoders) are not libz's and libzstd's bytes;
             // every other codec here is byte-identical to c-blosc2's.
             let same_codec = !matches!(c.cparams.codec, Codec::Zlib | Codec::Zstd);
             for (k, (a, b)) in a.iter().zip(&b).enumerate() {

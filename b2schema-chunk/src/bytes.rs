@@ -23,7 +23,7 @@ pub(crate) fn array_or_zero<const N: usize>(buf: &[u8], off: usize) -> [u8; N] {
 }
 
 /// Copies `v` into `output` when it fits: its length, or 0 ("does not fit", as an encoder says).
-#[cfg(any(feature = "zstd", all(feature = "zlib", not(feature = "std"))))]
+#[cfg(feature = "zstd")]
 pub(crate) fn copy_if_fits(v: &[u8], output: &mut [u8]) -> usize {
     match output.get_mut(..v.len()) {
         Some(dst) => {

@@ -55,6 +55,11 @@ mod id;
 mod registry;
 #[cfg(test)]
 mod test_data;
+/// This crate's own deflate encoder (zlib's `compress2` at a level, as zlib-rs writes it), for
+/// `benches/zlib_own.rs` only (not part of the API).
+#[cfg(feature = "zlib")]
+#[doc(hidden)]
+pub use codec::zlib::deflate::compress as __zlib_own_deflate;
 /// The zstd decoder's entry for the fuzz target only (not part of the API).
 #[cfg(feature = "zstd")]
 #[doc(hidden)]

@@ -10,7 +10,7 @@
 //! |---|---|---|---|
 //! | blosclz | [`blosclz`] (this crate) | [`blosclz`] (this crate), byte-identical to c-blosc2's | `blosclz` |
 //! | lz4, lz4hc | [`lz4`] (this crate): safe block decoder with wide copies; a dictionary is the history before the output | [`lz4`]: liblz4 1.10.0's `LZ4_compress_fast` (acceleration `10 - clevel`) and `LZ4_compress_HC` (levels 1-2 `lz4mid`, 3-9 hash chains), byte-identical; with a dictionary `LZ4_loadDict(HC)` + `_continue` | `lz4` |
-//! | zlib | `fdeflate` inflate (`miniz_oxide` without `std`), Adler-32 verified, output bounded by the block | `zlib-rs` `compress2` at clevel (`miniz_oxide` without `std`) | `zlib` |
+//! | zlib | `fdeflate` inflate (`miniz_oxide` without `std`), Adler-32 verified, output bounded by the block | own deflate (safe; zlib-rs 0.6.8's `compress2` bytes at clevel) | `zlib` |
 //! | zstd | [`zstd::decode`] (this crate, RFC 8878, safe Rust only): every frame straight into the block, output bounded by the block, windows above 2^27 refused; trained or raw-content dictionaries | [`zstd::encode`] (this crate, safe Rust, libzstd 1.5.7's strategies and parameters) at c-blosc2's levels (`2 * clevel - 1`, 22 at 9); with a dictionary, level 1 | `zstd` |
 //! | snappy | not implemented (Blosc1 format 2, never written by c-blosc2) | no | |
 //! | ndlz (32) | [`ndlz`] (this crate): c-blosc2's 4x4 and 8x8 cell decoder, 2-D blocks of 1-byte items | [`ndlz`] | |
@@ -25,7 +25,7 @@ pub(crate) mod lz4;
 pub(crate) mod ndlz;
 pub(crate) mod zfp;
 #[cfg(feature = "zlib")]
-mod zlib;
+pub(crate) mod zlib;
 #[cfg(feature = "zstd")]
 pub(crate) mod zstd;
 

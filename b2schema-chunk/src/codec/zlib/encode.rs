@@ -1,17 +1,10 @@
-//! The zlib encoder: `zlib-rs` (its input is the caller's own data, never untrusted bytes).
+//! The zlib encoder: this crate's own deflate ([`super::deflate`], safe Rust), the bytes of
+//! zlib-rs 0.6.8's `compress2` (zlib-ng's algorithms, as c-blosc2 bundles) at every clevel 1-9,
+//! with and without `std`.
 
 /// zlib's `compress2` at level `clevel` (as c-blosc2 passes it), straight into `output`: the
-/// bytes written, 0 when the stream does not fit. `zlib-rs` with `std` (its run-time SIMD choice; sizes equal to
-/// c-blosc2's, faster at clevels 5-9), `miniz_oxide` without it.
+/// bytes written, 0 when the stream does not fit. clevel 0 never reaches it (a chunk at clevel 0
+/// is stored as it is); it is taken as 1, above 9 as 9.
 pub(crate) fn deflate(clevel: u8, input: &[u8], output: &mut [u8]) -> usize {
-    #[cfg(feature = "std")]
-    {
-        let config = zlib_rs::DeflateConfig::new(i32::from(clevel.min(9)));
-        let (out, code) = zlib_rs::compress_slice(output, input, config);
-        if code == zlib_rs::ReturnCode::Ok { out.len() } else { 0 }
-    }
-    #[cfg(not(feature = "std"))]
-    {
-        crate::bytes::copy_if_fits(&miniz_oxide::deflate::compress_to_vec_zlib(input, clevel.min(9)), output)
-    }
+    super::deflate::compress(clevel, input, output)
 }

@@ -1,7 +1,9 @@
 //! zlib (codec 4): inflated by `fdeflate` with `std` (`miniz_oxide` without): zlib-wrapped,
-//! Adler-32 verified, output bounded by the block. The encoder ([`encode`]) deflates with
-//! `zlib-rs` with `std`, `miniz_oxide` without.
+//! Adler-32 verified, output bounded by the block. The encoder ([`encode`]) is this crate's own
+//! deflate ([`deflate`]: safe Rust, zlib-rs 0.6.8's bytes, with and without `std`; zlib-rs is
+//! only the tests' reference).
 
+pub(crate) mod deflate;
 pub(crate) mod encode;
 
 /// One zlib stream into `output`: the bytes written, or `None` when the stream is malformed,
