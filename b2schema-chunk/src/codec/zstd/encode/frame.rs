@@ -11,7 +11,7 @@ use super::match_bt::{self, OPT_NUM, Tree};
 use super::match_dubt::Dubt;
 use super::match_fast::{Window, dfast, fast};
 use super::match_lazy::{Chain, lazy};
-use super::match_row::{CACHE, PosLine, ROW_READ, Rows, TAG_BITS, TagLine, row_log};
+use super::match_row::{CACHE, PosLine, ROW_READ, Rows, TAG_BITS, TagLine, row_log, salt};
 use super::matching::{EMPTY, READ, hash, mls};
 use super::opt::{Opt, Scratch};
 use super::params::{Params, Strategy, params};
@@ -385,15 +385,17 @@ impl Parse {
     ) {
         let row_log = ROW.trailing_zeros();
         let mls = mls(self.p.min_match, 6);
+        let hash_bits = self.p.hash_log - row_log + TAG_BITS;
         let mut rows = Rows::<ROW, K> {
             table: table.as_chunks_mut::<K>().0,
             tags,
-            hash_bits: self.p.hash_log - row_log + TAG_BITS,
+            hash_bits,
             attempts: 1 << self.p.search_log.min(row_log),
             base: self.base,
             next: self.next,
             skipping: false,
             cache: [0; CACHE],
+            salt: salt(self.base, hash_bits),
         };
         rows.fill(w.src, mls, fill);
         rows.start(w.src, mls);

@@ -126,6 +126,23 @@ pub(crate) struct Rows<'t, const ROW: usize, const K: usize> {
     /// The hashes of the 8 positions from [`Rows::next`] on, position `p`'s at `p % 8`
     /// (libzstd's `hashCache`); their rows were prefetched when they were computed.
     pub(crate) cache: [u32; CACHE],
+    /// What this frame's hashes are XORed with ([`salt`]).
+    pub(crate) salt: usize,
+}
+
+/// The salt of the frame of base `base` for hashes of `bits` bits (libzstd 1.5.6's `hashSalt`):
+/// every hash of the frame XORed with it, its rows and tags are those of the unsalted hash
+/// permuted, so that the frame finds the same matches whatever its salt. What the salt changes
+/// is the tags an earlier frame left: stale entries, their positions below the base, which
+/// end a row's walk (all entries behind them are older still) and so never change a match,
+/// but each one whose tag is equal costs a read of its row's positions, often a cache miss.
+/// Unsalted, a frame over the same or similar data as the frame before it (a Blosc chunk's
+/// blocks; the benchmark's repeated passes) found the earlier frame's tags equal at nearly
+/// every search. Derived from the base (no entropy collected, as libzstd does from its
+/// hashes): the same frames, the same salts.
+pub(crate) fn salt(base: u32, bits: u32) -> usize {
+    let mixed = (u64::from(base) ^ 0x5bd1_e995).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (mixed >> (64 - bits.clamp(1, 32))) as usize
 }
 
 /// libzstd's `ZSTD_ROW_HASH_CACHE_SIZE`: how many positions ahead the rows are prefetched.
@@ -208,7 +225,7 @@ impl<const ROW: usize, const K: usize> Rows<'_, ROW, K> {
             return;
         }
         for p in from..from + CACHE {
-            let h = hash_n::<MLS>(s, p, self.hash_bits);
+            let h = hash_n::<MLS>(s, p, self.hash_bits) ^ self.salt;
             Self::prefetch_row(self.table, self.tags, h);
             self.cache[p % CACHE] = h as u32;
         }
@@ -219,7 +236,7 @@ impl<const ROW: usize, const K: usize> Rows<'_, ROW, K> {
     /// in order from the last fill on. The tables are not empty.
     #[inline(always)]
     fn cached_hash<const MLS: u32>(&mut self, s: &[u8], p: usize) -> usize {
-        let ahead = hash_n::<MLS>(s, p + CACHE, self.hash_bits);
+        let ahead = hash_n::<MLS>(s, p + CACHE, self.hash_bits) ^ self.salt;
         Self::prefetch_row(self.table, self.tags, ahead);
         core::mem::replace(&mut self.cache[p % CACHE], ahead as u32) as usize
     }
@@ -248,19 +265,19 @@ impl<const ROW: usize, const K: usize> Rows<'_, ROW, K> {
             return;
         }
         let mut cache = self.cache;
-        let (bits, base) = (self.hash_bits, self.base);
+        let (bits, base, salt) = (self.hash_bits, self.base, self.salt);
         let (table, tags) = (&mut *self.table, &mut *self.tags);
         if let Some(ahead) = s.get(from + CACHE..to + CACHE + 8) {
             for (p, w) in (from..to).zip(ahead.windows(8)) {
                 let v = u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]);
-                let next = hash_v::<MLS>(v, bits);
+                let next = hash_v::<MLS>(v, bits) ^ salt;
                 Self::prefetch_row(table, tags, next);
                 let h = core::mem::replace(&mut cache[p % CACHE], next as u32) as usize;
                 Self::put(table, tags, base, h, p);
             }
         } else {
             for p in from..to {
-                let next = hash_n::<MLS>(s, p + CACHE, bits);
+                let next = hash_n::<MLS>(s, p + CACHE, bits) ^ salt;
                 Self::prefetch_row(table, tags, next);
                 let h = core::mem::replace(&mut cache[p % CACHE], next as u32) as usize;
                 Self::put(table, tags, base, h, p);
@@ -292,7 +309,7 @@ impl<const ROW: usize, const K: usize> Rows<'_, ROW, K> {
             return;
         }
         for p in self.next..end {
-            let h = hash(s, p, self.hash_bits, mls);
+            let h = hash(s, p, self.hash_bits, mls) ^ self.salt;
             Self::put(self.table, self.tags, self.base, h, p);
         }
         self.next = self.next.max(end);
@@ -331,7 +348,7 @@ impl<const ROW: usize, const K: usize> Rows<'_, ROW, K> {
         // While skipping, the cache is left behind (libzstd's too) and refilled when it ends.
         let h = if self.skipping {
             self.next = ip;
-            hash_n::<MLS>(s, ip, self.hash_bits)
+            hash_n::<MLS>(s, ip, self.hash_bits) ^ self.salt
         } else {
             self.update::<MLS>(s, ip);
             self.cached_hash::<MLS>(s, ip)
@@ -463,6 +480,17 @@ mod tests {
     use alloc::vec::Vec;
     use proptest::prelude::*;
 
+    /// A salt is a hash of its bits (the rows and tags it permutes are the table's), and the
+    /// frames that follow one another get different ones.
+    #[test]
+    fn salts_fit_their_bits_and_change_from_frame_to_frame() {
+        for bits in [8u32, 12, 20, 28, 32] {
+            let salts: Vec<usize> = (0..64u32).map(|i| super::salt(i * 131_072, bits)).collect();
+            assert!(salts.iter().all(|&x| (x as u64) < 1u64 << bits), "bits {bits}");
+            assert!(salts.windows(2).all(|w| w[0] != w[1]), "bits {bits}");
+        }
+    }
+
     /// The mask has a bit for each slot holding the tag, counted from the head, wrapping.
     #[test]
     fn tag_masks_start_at_the_head_and_wrap() {
@@ -582,6 +610,7 @@ mod tests {
             next: 0,
             skipping: false,
             cache: [0; super::CACHE],
+            salt: super::salt(seed as u32, hash_bits),
         };
         rows.fill_cache::<MLS>(s, 0);
         let mut model = Model {
