@@ -7,7 +7,7 @@
 use super::block::Store;
 use super::fse::highbit;
 use super::match_fast::{SEARCH_STRENGTH, Window, catch_up};
-use super::matching::{count, hash_n, read32};
+use super::matching::{count, count_split, hash_n, read32};
 use crate::codec::zstd::dispatch::{Build, Hot};
 
 /// A match finder the lazy parser runs over.
@@ -209,7 +209,7 @@ fn lazy_n<const MLS: u32, S: Search>(
         let mut off = 0u32; // offset base: 1 the repeat offset, else offset + 3
         let mut start = ip + 1;
         if ip + 1 >= from1 && read32(s, ip + 1) == read32(s, ip + 1 - off1 as usize) {
-            len = count(s, ip + 5, ip + 5 - off1 as usize, end) + 4;
+            len = count_split(s, ip + 5, ip + 5 - off1 as usize, end) + 4;
             off = 1;
         }
         if !(depth == 0 && len > 0) {
@@ -231,7 +231,7 @@ fn lazy_n<const MLS: u32, S: Search>(
                 ip += 1;
                 let mut better = false;
                 if off != 0 && ip >= from1 && read32(s, ip) == read32(s, ip - off1 as usize) {
-                    let ml_rep = count(s, ip + 4, ip + 4 - off1 as usize, end) + 4;
+                    let ml_rep = count_split(s, ip + 4, ip + 4 - off1 as usize, end) + 4;
                     let gain2 = ml_rep as i64 * if d == 1 { 3 } else { 4 };
                     let gain1 = len as i64 * if d == 1 { 3 } else { 4 } - hb(off) + 1;
                     if ml_rep >= 4 && gain2 > gain1 {
@@ -277,7 +277,7 @@ fn lazy_n<const MLS: u32, S: Search>(
         ip = start + len;
         anchor = ip;
         while ip <= limit && ip >= from2 && read32(s, ip) == read32(s, ip - off2 as usize) {
-            let r = count(s, ip + 4, ip + 4 - off2 as usize, end) + 4;
+            let r = count_split(s, ip + 4, ip + 4 - off2 as usize, end) + 4;
             core::mem::swap(&mut off1, &mut off2);
             core::mem::swap(&mut from1, &mut from2);
             store.push(&[], r, off1 as usize);

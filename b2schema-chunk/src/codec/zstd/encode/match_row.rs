@@ -21,7 +21,7 @@
 
 use super::match_fast::Window;
 use super::match_lazy::Search;
-use super::matching::{count, hash, hash_n, hash_v, prefetch, read32, read64};
+use super::matching::{count_split, hash, hash_n, hash_v, prefetch, read32};
 
 /// libzstd's `ZSTD_ROW_HASH_TAG_BITS`.
 pub(crate) const TAG_BITS: u32 = 8;
@@ -465,30 +465,6 @@ fn candidates<const ROW: usize, const K: usize, const LIMITED: bool>(
         }
     }
     if off == 0 { (0, 0) } else { (ml, off) }
-}
-
-/// [`count`], its first eight bytes compared in line and the rest out of line: inlined whole
-/// into the candidate loop, `count`'s preparation of its slices (the same position `ip` at each
-/// candidate) was hoisted out of the loop, paid by every search with a candidate, 35
-/// instructions. Callgrind, level 9 over float64 smooth 512 KiB streams (`zstd_own` with
-/// `ZSTD_OWN_ONLY=ours ZSTD_OWN_PASSES=1`, less the run with 0 passes): 261.0 -> 252.7 M
-/// instructions a pass (float64 normal: 245.2 -> 237.1 M).
-#[inline(always)]
-fn count_split(s: &[u8], a: usize, b: usize, end: usize) -> usize {
-    if a + 8 <= end.min(s.len()) {
-        let d = read64(s, a) ^ read64(s, b);
-        if d != 0 {
-            return (d.trailing_zeros() >> 3) as usize;
-        }
-        return 8 + count_rest(s, a + 8, b + 8, end);
-    }
-    count_rest(s, a, b, end)
-}
-
-/// [`count`] out of line, for [`count_split`].
-#[inline(never)]
-fn count_rest(s: &[u8], a: usize, b: usize, end: usize) -> usize {
-    count(s, a, b, end)
 }
 
 #[cfg(test)]
