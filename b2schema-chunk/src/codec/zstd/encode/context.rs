@@ -4,7 +4,7 @@
 //! it is large enough). Each thread keeps one ([`with_context`]).
 
 use super::block::Store;
-use super::match_row::{PosLine, TagLine};
+use super::match_row::PosLine;
 use super::opt::Scratch;
 use super::sequences::{Defaults, Seq};
 use alloc::vec::Vec;
@@ -23,7 +23,7 @@ pub(crate) struct Context {
     pub(crate) third: Vec<u32>,
     /// The row finder's positions and tags ([`super::match_row`]).
     pub(crate) rows: Vec<PosLine>,
-    pub(crate) tags: Vec<TagLine>,
+    pub(crate) tags: Vec<u8>,
     pub(crate) store: Store,
     pub(crate) seqs: Vec<Seq>,
     /// The frame.
@@ -64,7 +64,7 @@ impl Context {
             self.third.capacity() * 4,
             self.opt.capacity(),
             self.rows.capacity() * 64,
-            self.tags.capacity() * 64,
+            self.tags.capacity(),
             self.store.lits.capacity(),
             self.store.matches.capacity() * core::mem::size_of::<super::block::Match>(),
             self.seqs.capacity() * core::mem::size_of::<Seq>(),

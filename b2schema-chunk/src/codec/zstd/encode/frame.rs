@@ -11,7 +11,7 @@ use super::match_bt::{self, OPT_NUM, Tree};
 use super::match_dubt::Dubt;
 use super::match_fast::{Window, dfast, fast};
 use super::match_lazy::{Chain, lazy};
-use super::match_row::{CACHE, PosLine, ROW_READ, Rows, TAG_BITS, TagLine, row_log};
+use super::match_row::{CACHE, PosLine, ROW_READ, Rows, TAG_BITS, TAGS_SLACK, aligned_tags, row_log, salt};
 use super::matching::{EMPTY, READ, hash, mls};
 use super::opt::{Opt, Scratch};
 use super::params::{Params, Strategy, params};
@@ -149,7 +149,7 @@ struct Tables<'t> {
     second: &'t mut Vec<u32>,
     third: &'t mut Vec<u32>,
     rows: &'t mut Vec<PosLine>,
-    tags: &'t mut Vec<TagLine>,
+    tags: &'t mut Vec<u8>,
     scratch: &'t mut Scratch,
 }
 
@@ -215,7 +215,7 @@ enum Finder<'t> {
     /// inserted before the first block.
     Row {
         table: &'t mut [PosLine],
-        tags: &'t mut [TagLine],
+        tags: &'t mut [u8],
         parse: Parse,
         fill: usize,
     },
@@ -329,12 +329,12 @@ impl<'t> Finder<'t> {
                     if rows.len() < n / 16 {
                         rows.resize(n / 16, PosLine([EMPTY; 16]));
                     }
-                    if tags.len() < n / 64 {
-                        tags.resize(n / 64, TagLine([0; 64]));
+                    if tags.len() < n + TAGS_SLACK {
+                        tags.resize(n + TAGS_SLACK, 0);
                     }
                     return Finder::Row {
                         table: &mut rows[..n / 16],
-                        tags: &mut tags[..n / 64],
+                        tags: aligned_tags(tags, n),
                         parse,
                         fill: dict.saturating_sub(READ),
                     };
@@ -403,22 +403,24 @@ impl Parse {
         &mut self,
         w: &Window<'_>,
         table: &mut [PosLine],
-        tags: &mut [TagLine],
+        tags: &mut [u8],
         fill: usize,
         rep: &mut [u32; 2],
         store: &mut Store,
     ) {
         let row_log = ROW.trailing_zeros();
         let mls = mls(self.p.min_match, 6);
+        let hash_bits = self.p.hash_log - row_log + TAG_BITS;
         let mut rows = Rows::<ROW, K> {
             table: table.as_chunks_mut::<K>().0,
-            tags,
-            hash_bits: self.p.hash_log - row_log + TAG_BITS,
+            tags: tags.as_chunks_mut::<ROW>().0,
+            hash_bits,
             attempts: 1 << self.p.search_log.min(row_log),
             base: self.base,
             next: self.next,
             skipping: false,
             cache: [0; CACHE],
+            salt: salt(self.base, hash_bits),
         };
         rows.fill(w.src, mls, fill);
         rows.start(w.src, mls);

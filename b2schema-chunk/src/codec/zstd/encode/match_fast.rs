@@ -54,10 +54,12 @@ impl Window<'_> {
         limit
     }
 
-    /// Whether the repeat offset `r` is usable at `at`.
+    /// The first position where the repeat offset `r` is usable (`r` not 0, within `max_dist`,
+    /// and not reaching before `low`), `usize::MAX` where it is not at all: a parser whose
+    /// offsets change only at matches tests a position with one compare.
     #[inline(always)]
-    pub(crate) fn rep_ok(&self, r: u32, at: usize) -> bool {
-        r > 0 && r as usize <= at - self.low && r as usize <= self.max_dist
+    pub(crate) fn rep_from(&self, r: u32) -> usize {
+        if r > 0 && r as usize <= self.max_dist { self.low + r as usize } else { usize::MAX }
     }
 
     /// The fast finders' candidate test for this block ([`Cands`]).

@@ -21,7 +21,7 @@
 
 use super::match_fast::Window;
 use super::match_lazy::Search;
-use super::matching::{count, hash, hash_n, hash_v, prefetch, read32};
+use super::matching::{count_split, hash, hash_n, hash_v, prefetch, read32};
 
 /// libzstd's `ZSTD_ROW_HASH_TAG_BITS`.
 pub(crate) const TAG_BITS: u32 = 8;
@@ -50,11 +50,11 @@ pub(crate) fn tag_mask<const ROW: usize>(tags: &[u8; ROW], tag: u8, head: u32) -
     let m = equal_sse2(tags, tag);
     #[cfg(not(target_arch = "x86_64"))]
     let m = equal_swar(tags, tag);
-    if ROW == 64 {
-        m.rotate_right(head)
-    } else {
-        let full = (1u64 << ROW) - 1;
-        ((m >> head) | (m << (ROW as u32 - head))) & full
+    // One rotate of the row's width (libzstd's `ZSTD_rotateRight_U16` and its siblings).
+    match ROW {
+        16 => u64::from((m as u16).rotate_right(head)),
+        32 => u64::from((m as u32).rotate_right(head)),
+        _ => m.rotate_right(head),
     }
 }
 
@@ -101,18 +101,29 @@ pub(crate) fn equal_swar<const ROW: usize>(tags: &[u8; ROW], tag: u8) -> u64 {
 #[repr(C, align(64))]
 pub(crate) struct PosLine(pub(crate) [u32; 16]);
 
-/// 64 tags, on one cache line: the tags of `64 / ROW` rows.
-#[derive(Clone, Copy)]
-#[repr(C, align(64))]
-pub(crate) struct TagLine(pub(crate) [u8; 64]);
+/// Bytes the context's buffer of tags holds beyond a frame's: room to start the frame's tags on
+/// a cache line ([`aligned_tags`]).
+pub(crate) const TAGS_SLACK: usize = 63;
+
+/// The `n` bytes of `buf` (at least `n + TAGS_SLACK` long) that start on a cache line (64
+/// bytes), so that a row of up to 64 tags is on one line: the frame's tags, as many rows of
+/// `ROW` as the positions' table, indexed by the same row. Where they start depends on where the
+/// buffer was allocated, and so what a row finds in them at a frame's start is another frame's
+/// tags; which matches a frame finds does not depend on those ([`salt`]).
+pub(crate) fn aligned_tags(buf: &mut [u8], n: usize) -> &mut [u8] {
+    let off = buf.as_ptr().addr().wrapping_neg() & 63;
+    let len = buf.len();
+    &mut buf[off.min(len)..(off + n).min(len)]
+}
 
 /// The rows of one frame's finder, in a [`super::context::Context`]'s tables: rows of `ROW`
 /// entries, `K = ROW / 16` lines of positions each.
 pub(crate) struct Rows<'t, const ROW: usize, const K: usize> {
     /// Each row's positions (slot 0 unused).
     pub(crate) table: &'t mut [[PosLine; K]],
-    /// Each row's tags, its head in slot 0.
-    pub(crate) tags: &'t mut [TagLine],
+    /// Each row's tags, its head in slot 0: as many rows as `table` (else the shorter one's
+    /// rows only are used).
+    pub(crate) tags: &'t mut [[u8; ROW]],
     /// The hash's bits: the rows' log plus [`TAG_BITS`].
     pub(crate) hash_bits: u32,
     /// Positions verified at most per search.
@@ -126,14 +137,44 @@ pub(crate) struct Rows<'t, const ROW: usize, const K: usize> {
     /// The hashes of the 8 positions from [`Rows::next`] on, position `p`'s at `p % 8`
     /// (libzstd's `hashCache`); their rows were prefetched when they were computed.
     pub(crate) cache: [u32; CACHE],
+    /// What this frame's hashes are XORed with ([`salt`]).
+    pub(crate) salt: usize,
+}
+
+/// The salt of the frame of base `base` for hashes of `bits` bits (libzstd 1.5.6's `hashSalt`):
+/// every hash of the frame XORed with it, its rows and tags are those of the unsalted hash
+/// permuted, so that the frame finds the same matches whatever its salt. What the salt changes
+/// is the tags an earlier frame left: stale entries, their positions below the base, which
+/// end a row's walk (all entries behind them are older still) and so never change a match,
+/// but each one whose tag is equal costs a read of its row's positions, often a cache miss.
+/// Unsalted, a frame over the same or similar data as the frame before it (a Blosc chunk's
+/// blocks; the benchmark's repeated passes) found the earlier frame's tags equal at nearly
+/// every search. Derived from the base (no entropy collected, as libzstd does from its
+/// hashes): the same frames, the same salts.
+pub(crate) fn salt(base: u32, bits: u32) -> usize {
+    let mixed = (u64::from(base) ^ 0x5bd1_e995).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (mixed >> (64 - bits.clamp(1, 32))) as usize
 }
 
 /// libzstd's `ZSTD_ROW_HASH_CACHE_SIZE`: how many positions ahead the rows are prefetched.
 pub(crate) const CACHE: usize = 8;
 
 impl<const ROW: usize, const K: usize> Rows<'_, ROW, K> {
-    /// How many rows' tags one [`TagLine`] holds, as a shift.
-    const PER_LINE_LOG: u32 = (64 / ROW).trailing_zeros();
+    /// The slot a row's next entry goes to, for each byte its head may hold: `(head - 1) mod
+    /// ROW`, 0 read as `ROW - 1`; any byte (an earlier frame's rows may have had another length)
+    /// gives a slot in `1..ROW`. One load in place of the arithmetic and its compare
+    /// (callgrind, as [`count_split`]: 252.7 -> 243.0 M instructions a pass on float64 smooth,
+    /// 237.1 -> 230.0 M on normal: fewer live values in the loops, fewer spills).
+    const NEXT_SLOT: [u8; 256] = {
+        let mut t = [0u8; 256];
+        let mut i = 0usize;
+        while i < 256 {
+            let slot = i.wrapping_sub(1) & (ROW - 1);
+            t[i] = if slot == 0 { ROW - 1 } else { slot } as u8;
+            i += 1;
+        }
+        t
+    };
 
     /// The row of hash `h` in a table of `rows` rows (a power of two, as the hash's bits: the
     /// mask changes no row, and tells the compiler the index is in the table, so that it checks
@@ -143,25 +184,25 @@ impl<const ROW: usize, const K: usize> Rows<'_, ROW, K> {
         (h >> TAG_BITS) & rows.wrapping_sub(1)
     }
 
-    /// The line of `lines` lines of tags (a power of two) holding the tags of the row of hash `h`.
+    /// The two tables cut to the same number of rows: one row index, masked once, reads both
+    /// without a bounds check (callgrind, as [`count_split`]: 234.4 -> 225.9 M
+    /// instructions a pass on float64 smooth, 231.8 -> 229.8 M on normal).
     #[inline(always)]
-    fn line_of(h: usize, lines: usize) -> usize {
-        (h >> (TAG_BITS + Self::PER_LINE_LOG)) & lines.wrapping_sub(1)
-    }
-
-    /// The tags of the row of hash `h`.
-    #[inline(always)]
-    fn tags_of(tags: &[TagLine], h: usize) -> &[u8; ROW] {
-        let r = h >> TAG_BITS;
-        &tags[Self::line_of(h, tags.len())].0.as_chunks::<ROW>().0[r % (64 / ROW)]
+    fn same_rows<'a>(
+        table: &'a mut [[PosLine; K]],
+        tags: &'a mut [[u8; ROW]],
+    ) -> (&'a mut [[PosLine; K]], &'a mut [[u8; ROW]]) {
+        let n = table.len().min(tags.len());
+        (&mut table[..n], &mut tags[..n])
     }
 
     /// Prefetches the tags and the first 32 positions of the row of hash `h` (libzstd's
-    /// `ZSTD_row_prefetch`); the tables are not empty.
+    /// `ZSTD_row_prefetch`); the tables are not empty, and as long as each other.
     #[inline(always)]
-    fn prefetch_row(table: &[[PosLine; K]], tags: &[TagLine], h: usize) {
-        prefetch(&tags[Self::line_of(h, tags.len())]);
-        let row = &table[Self::row_of(h, table.len())];
+    fn prefetch_row(table: &[[PosLine; K]], tags: &[[u8; ROW]], h: usize) {
+        let r = Self::row_of(h, table.len());
+        prefetch(&tags[r]);
+        let row = &table[r];
         prefetch(&row[0]);
         if K > 1 {
             prefetch(&row[1]);
@@ -172,6 +213,12 @@ impl<const ROW: usize, const K: usize> Rows<'_, ROW, K> {
     #[inline(always)]
     fn empty(&self) -> bool {
         self.table.is_empty() || self.tags.is_empty()
+    }
+
+    /// The tables as long as each other ([`Rows::same_rows`]).
+    #[inline(always)]
+    fn tables(&mut self) -> (&mut [[PosLine; K]], &mut [[u8; ROW]]) {
+        Self::same_rows(self.table, self.tags)
     }
 
     /// Fills the cache from [`Rows::next`] on, for a block parsed with `mls`-byte hashes
@@ -191,11 +238,15 @@ impl<const ROW: usize, const K: usize> Rows<'_, ROW, K> {
         if self.empty() {
             return;
         }
+        let (bits, salt) = (self.hash_bits, self.salt);
+        let mut cache = self.cache;
+        let (table, tags) = self.tables();
         for p in from..from + CACHE {
-            let h = hash_n::<MLS>(s, p, self.hash_bits);
-            Self::prefetch_row(self.table, self.tags, h);
-            self.cache[p % CACHE] = h as u32;
+            let h = hash_n::<MLS>(s, p, bits) ^ salt;
+            Self::prefetch_row(table, tags, h);
+            cache[p % CACHE] = h as u32;
         }
+        self.cache = cache;
     }
 
     /// The hash of `p` from the cache, replaced by that of `p + 8`, whose row is prefetched
@@ -203,27 +254,23 @@ impl<const ROW: usize, const K: usize> Rows<'_, ROW, K> {
     /// in order from the last fill on. The tables are not empty.
     #[inline(always)]
     fn cached_hash<const MLS: u32>(&mut self, s: &[u8], p: usize) -> usize {
-        let ahead = hash_n::<MLS>(s, p + CACHE, self.hash_bits);
-        Self::prefetch_row(self.table, self.tags, ahead);
+        let ahead = hash_n::<MLS>(s, p + CACHE, self.hash_bits) ^ self.salt;
+        let (table, tags) = self.tables();
+        Self::prefetch_row(table, tags, ahead);
         core::mem::replace(&mut self.cache[p % CACHE], ahead as u32) as usize
     }
 
     /// Writes position `pos` of hash `h` at its row's next slot (libzstd's `ZSTD_row_nextIndex`:
-    /// the head moves back by one, over slots `ROW - 1` to 1). The tables are not empty.
+    /// the head moves back by one, over slots `ROW - 1` to 1). The tables are not empty, and
+    /// as long as each other.
     #[inline(always)]
-    fn put(table: &mut [[PosLine; K]], tags: &mut [TagLine], base: u32, h: usize, pos: usize) {
-        let r = h >> TAG_BITS;
-        let line = Self::line_of(h, tags.len());
-        let tags = &mut tags[line].0.as_chunks_mut::<ROW>().0[r % (64 / ROW)];
-        let mask = ROW - 1;
-        // `(head - 1) mod ROW`, 0 read as `ROW - 1`: any byte (an earlier frame's rows may have
-        // had another length) gives a slot in `1..ROW`.
-        let slot = (usize::from(tags[0]) + mask) & mask;
-        let slot = if slot == 0 { mask } else { slot };
+    fn put(table: &mut [[PosLine; K]], tags: &mut [[u8; ROW]], base: u32, h: usize, pos: usize) {
+        let r = Self::row_of(h, table.len());
+        let tags = &mut tags[r];
+        let slot = usize::from(Self::NEXT_SLOT[usize::from(tags[0])]);
         tags[0] = slot as u8;
         tags[slot] = h as u8;
-        let rows = table.len();
-        table[Self::row_of(h, rows)][slot / 16].0[slot % 16] = (pos as u32).wrapping_add(base);
+        table[r][slot / 16].0[slot % 16] = (pos as u32).wrapping_add(base);
     }
 
     /// Inserts positions `from..to`, their hashes from the cache ([`Rows::cached_hash`], the
@@ -236,19 +283,19 @@ impl<const ROW: usize, const K: usize> Rows<'_, ROW, K> {
             return;
         }
         let mut cache = self.cache;
-        let (bits, base) = (self.hash_bits, self.base);
-        let (table, tags) = (&mut *self.table, &mut *self.tags);
+        let (bits, base, salt) = (self.hash_bits, self.base, self.salt);
+        let (table, tags) = Self::same_rows(self.table, self.tags);
         if let Some(ahead) = s.get(from + CACHE..to + CACHE + 8) {
             for (p, w) in (from..to).zip(ahead.windows(8)) {
                 let v = u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]);
-                let next = hash_v::<MLS>(v, bits);
+                let next = hash_v::<MLS>(v, bits) ^ salt;
                 Self::prefetch_row(table, tags, next);
                 let h = core::mem::replace(&mut cache[p % CACHE], next as u32) as usize;
                 Self::put(table, tags, base, h, p);
             }
         } else {
             for p in from..to {
-                let next = hash_n::<MLS>(s, p + CACHE, bits);
+                let next = hash_n::<MLS>(s, p + CACHE, bits) ^ salt;
                 Self::prefetch_row(table, tags, next);
                 let h = core::mem::replace(&mut cache[p % CACHE], next as u32) as usize;
                 Self::put(table, tags, base, h, p);
@@ -279,9 +326,11 @@ impl<const ROW: usize, const K: usize> Rows<'_, ROW, K> {
             self.next = self.next.max(end);
             return;
         }
+        let (bits, salt, base) = (self.hash_bits, self.salt, self.base);
+        let (table, tags) = Self::same_rows(self.table, self.tags);
         for p in self.next..end {
-            let h = hash(s, p, self.hash_bits, mls);
-            Self::put(self.table, self.tags, self.base, h, p);
+            let h = hash(s, p, bits, mls) ^ salt;
+            Self::put(table, tags, base, h, p);
         }
         self.next = self.next.max(end);
     }
@@ -319,22 +368,24 @@ impl<const ROW: usize, const K: usize> Rows<'_, ROW, K> {
         // While skipping, the cache is left behind (libzstd's too) and refilled when it ends.
         let h = if self.skipping {
             self.next = ip;
-            hash_n::<MLS>(s, ip, self.hash_bits)
+            hash_n::<MLS>(s, ip, self.hash_bits) ^ self.salt
         } else {
             self.update::<MLS>(s, ip);
             self.cached_hash::<MLS>(s, ip)
         };
         let low = w.low.max(ip.saturating_sub(w.max_dist));
-        let row = &self.table[Self::row_of(h, self.table.len())];
-        let (tags, low_stamp) = (Self::tags_of(self.tags, h), (low as u32).wrapping_add(self.base));
+        let (attempts, base) = (self.attempts, self.base);
+        let (table, tags) = self.tables();
+        let r = Self::row_of(h, table.len());
+        let low_stamp = (low as u32).wrapping_add(base);
         let sp = Span { s, ip, low, end: w.end };
-        let found = if (self.attempts as usize) < ROW - 1 {
-            candidates::<ROW, K, true>(row, tags, h as u8, self.attempts, low_stamp, sp)
+        let found = if (attempts as usize) < ROW - 1 {
+            candidates::<ROW, K, true>(&table[r], &tags[r], h as u8, attempts, low_stamp, sp)
         } else {
-            candidates::<ROW, K, false>(row, tags, h as u8, self.attempts, low_stamp, sp)
+            candidates::<ROW, K, false>(&table[r], &tags[r], h as u8, attempts, low_stamp, sp)
         };
         // The position searched goes in too (libzstd's "speed opt").
-        Self::put(self.table, self.tags, self.base, h, ip);
+        Self::put(table, tags, base, h, ip);
         self.next = ip + 1;
         found
     }
@@ -401,7 +452,7 @@ fn candidates<const ROW: usize, const K: usize, const LIMITED: bool>(
         };
         if there == want {
             let pos = low + d;
-            let l = count(s, ip, pos, end);
+            let l = count_split(s, ip, pos, end);
             if l > ml {
                 ml = l;
                 off = (ip - pos) as u32 + 3;
@@ -418,7 +469,7 @@ fn candidates<const ROW: usize, const K: usize, const LIMITED: bool>(
 
 #[cfg(test)]
 mod tests {
-    use super::{PosLine, Rows, SKIP_THRESHOLD, Search, TagLine, UPDATE_END, UPDATE_START, tag_mask};
+    use super::{PosLine, Rows, SKIP_THRESHOLD, Search, UPDATE_END, UPDATE_START, tag_mask};
     use crate::codec::zstd::encode::match_fast::Window;
     use crate::codec::zstd::encode::matching::{count, hash_n};
     use crate::test_data::{finder_input, finder_max_dist, finder_steps, noise};
@@ -426,6 +477,17 @@ mod tests {
     use alloc::vec;
     use alloc::vec::Vec;
     use proptest::prelude::*;
+
+    /// A salt is a hash of its bits (the rows and tags it permutes are the table's), and the
+    /// frames that follow one another get different ones.
+    #[test]
+    fn salts_fit_their_bits_and_change_from_frame_to_frame() {
+        for bits in [8u32, 12, 20, 28, 32] {
+            let salts: Vec<usize> = (0..64u32).map(|i| super::salt(i * 131_072, bits)).collect();
+            assert!(salts.iter().all(|&x| (x as u64) < 1u64 << bits), "bits {bits}");
+            assert!(salts.windows(2).all(|w| w[0] != w[1]), "bits {bits}");
+        }
+    }
 
     /// The mask has a bit for each slot holding the tag, counted from the head, wrapping.
     #[test]
@@ -532,9 +594,8 @@ mod tests {
                 })
             })
             .collect();
-        let mut tags: Vec<TagLine> = (0..(n_rows * ROW).div_ceil(64))
-            .map(|l| TagLine(core::array::from_fn(|i| junk[n_rows * ROW * 4 + l * 64 + i])))
-            .collect();
+        let mut tags: Vec<[u8; ROW]> =
+            (0..n_rows).map(|r| core::array::from_fn(|i| junk[n_rows * ROW * 4 + r * ROW + i])).collect();
         let attempts = 1 << search_log.min(ROW.trailing_zeros());
         let hash_bits = rows_log + super::TAG_BITS;
         let mut rows = Rows::<ROW, K> {
@@ -546,6 +607,7 @@ mod tests {
             next: 0,
             skipping: false,
             cache: [0; super::CACHE],
+            salt: super::salt(seed as u32, hash_bits),
         };
         rows.fill_cache::<MLS>(s, 0);
         let mut model = Model {
