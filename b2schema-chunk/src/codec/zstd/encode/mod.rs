@@ -73,7 +73,7 @@ pub(crate) fn encode_onto(
     clevel: u8,
     dict: Option<&[u8]>,
     input: &[u8],
-    out: &mut Vec<u8>,
+    out: &mut alloc::vec::Vec<u8>,
     maxout: usize,
 ) -> usize {
     let (level, dict) = match dict {
@@ -101,6 +101,7 @@ pub(crate) fn encode_onto(
 }
 
 /// The most bytes a frame of `n` bytes of input takes.
+#[cfg(feature = "std")]
 pub(crate) const fn bound(n: usize) -> usize {
     frame::bound(n)
 }
