@@ -4,40 +4,11 @@
 
 use super::tables::{
     BL_CODES, D_CODES, EXTRA_BLBITS, EXTRA_DBITS, EXTRA_LBITS, L_CODES, LITERALS, MAX_BITS, MAX_BL_BITS,
-    STATIC_DTREE, STATIC_LTREE,
+    STATIC_DTREE, STATIC_LTREE, Value,
 };
 
 /// Nodes of the literal/length tree (and the heap's size for every tree).
 pub(super) const HEAP_SIZE: usize = 2 * L_CODES + 1;
-
-/// One tree node: frequency or code in `a`, parent or code length in `b`.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(super) struct Value {
-    pub(super) a: u16,
-    pub(super) b: u16,
-}
-
-impl Value {
-    pub(super) const fn new(a: u16, b: u16) -> Self {
-        Self { a, b }
-    }
-    #[inline(always)]
-    pub(super) const fn code(self) -> u16 {
-        self.a
-    }
-    #[inline(always)]
-    pub(super) const fn len(self) -> u16 {
-        self.b
-    }
-    #[inline(always)]
-    pub(super) fn freq(self) -> u16 {
-        self.a
-    }
-    #[inline(always)]
-    fn dad(self) -> u16 {
-        self.b
-    }
-}
 
 /// What a tree's build needs to know of its alphabet.
 pub(super) struct StaticDesc {

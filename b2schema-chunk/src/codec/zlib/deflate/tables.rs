@@ -1,8 +1,6 @@
 //! The fixed tables of the deflate format (RFC 1951 §3.2.5-3.2.6), computed at compile time:
 //! length and distance codes with their bases, and the static literal/length and distance trees.
 
-use super::huffman::Value;
-
 /// Length codes (not counting the end-of-block code).
 pub(super) const LENGTH_CODES: usize = 29;
 /// Literal bytes 0..=255.
@@ -174,4 +172,33 @@ const fn static_length_bits() -> [(u32, u8); 256] {
 pub(super) fn d_code(dist: usize) -> usize {
     let index = if dist < 256 { dist } else { 256 + (dist >> 7) };
     usize::from(DIST_CODE[index & 511])
+}
+
+/// One tree node: frequency or code in `a`, parent or code length in `b`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) struct Value {
+    pub(super) a: u16,
+    pub(super) b: u16,
+}
+
+impl Value {
+    pub(super) const fn new(a: u16, b: u16) -> Self {
+        Self { a, b }
+    }
+    #[inline(always)]
+    pub(super) const fn code(self) -> u16 {
+        self.a
+    }
+    #[inline(always)]
+    pub(super) const fn len(self) -> u16 {
+        self.b
+    }
+    #[inline(always)]
+    pub(super) fn freq(self) -> u16 {
+        self.a
+    }
+    #[inline(always)]
+    pub(super) fn dad(self) -> u16 {
+        self.b
+    }
 }

@@ -4,10 +4,10 @@
 //! [`super::huffman`].
 
 use super::bits::BitWriter;
-use super::huffman::{BL_DESC, D_DESC, HEAP_SIZE, Heap, L_DESC, Value, build_tree};
+use super::huffman::{BL_DESC, D_DESC, HEAP_SIZE, Heap, L_DESC, build_tree};
 use super::tables::{
     BASE_DIST, BASE_LENGTH, BL_CODES, BL_ORDER, D_CODES, END_BLOCK, EXTRA_DBITS, EXTRA_LBITS, L_CODES,
-    LENGTH_CODE, LITERALS, STATIC_DTREE, STATIC_LENGTH_BITS, STATIC_LTREE, d_code,
+    LENGTH_CODE, LITERALS, STATIC_DTREE, STATIC_LENGTH_BITS, STATIC_LTREE, Value, d_code,
 };
 use alloc::vec::Vec;
 
