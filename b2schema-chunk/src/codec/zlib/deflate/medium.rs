@@ -14,9 +14,26 @@ struct Match {
 }
 
 impl State<'_> {
+    /// The match at `strstart` (`hash_head`: the head of its hash chain): the longest one in
+    /// the window, or a literal (length 1) when none of `WANT_MIN_MATCH` bytes lies before it.
+    fn match_at(&mut self, hash_head: u16) -> Match {
+        let strstart = self.strstart as u16;
+        let mut m = Match { match_start: 0, match_length: 1, strstart, orgstart: strstart };
+        let dist = self.strstart as i64 - i64::from(hash_head);
+        if dist <= MAX_DIST as i64 && dist > 0 && hash_head != 0 {
+            let (match_length, match_start) = self.longest_match::<false>(hash_head);
+            self.match_start = match_start;
+            m.match_start = match_start;
+            if usize::from(match_length as u16) >= WANT_MIN_MATCH && match_start < strstart {
+                m.match_length = match_length as u16;
+            }
+        }
+        m
+    }
+
     pub(super) fn deflate_medium(&mut self) -> Result<(), Full> {
         let early_exit = self.level < 5;
-        let mut current = Match::default();
+        let mut current: Match;
         let mut next = Match::default();
         loop {
             if self.lookahead < MIN_LOOKAHEAD {
@@ -35,24 +52,7 @@ impl State<'_> {
                 } else {
                     0
                 };
-                current.strstart = self.strstart as u16;
-                current.orgstart = current.strstart;
-                let dist = self.strstart as i64 - i64::from(hash_head);
-                if dist <= MAX_DIST as i64 && dist > 0 && hash_head != 0 {
-                    let (match_length, match_start) = self.longest_match::<false>(hash_head);
-                    self.match_start = match_start;
-                    current.match_length = match_length as u16;
-                    current.match_start = match_start;
-                    if usize::from(current.match_length) < WANT_MIN_MATCH {
-                        current.match_length = 1;
-                    }
-                    if current.match_start >= current.strstart {
-                        current.match_length = 1;
-                    }
-                } else {
-                    current.match_start = 0;
-                    current.match_length = 1;
-                }
+                current = self.match_at(hash_head);
             }
 
             self.insert_match(current);
@@ -64,25 +64,9 @@ impl State<'_> {
             {
                 self.strstart = usize::from(current.strstart.wrapping_add(current.match_length));
                 let hash_head = self.quick_insert_standard(self.strstart);
-                next.strstart = self.strstart as u16;
-                next.orgstart = next.strstart;
-                let dist = self.strstart as i64 - i64::from(hash_head);
-                if dist <= MAX_DIST as i64 && dist > 0 && hash_head != 0 {
-                    let (match_length, match_start) = self.longest_match::<false>(hash_head);
-                    self.match_start = match_start;
-                    next.match_length = match_length as u16;
-                    next.match_start = match_start;
-                    if next.match_start >= next.strstart {
-                        next.match_length = 1;
-                    }
-                    if usize::from(next.match_length) < WANT_MIN_MATCH {
-                        next.match_length = 1;
-                    } else {
-                        fizzle_matches(&self.window[..], &mut current, &mut next);
-                    }
-                } else {
-                    next.match_start = 0;
-                    next.match_length = 1;
+                next = self.match_at(hash_head);
+                if usize::from(next.match_length) >= WANT_MIN_MATCH {
+                    fizzle_matches(&self.window[..], &mut current, &mut next);
                 }
                 self.strstart = usize::from(current.strstart);
             } else {

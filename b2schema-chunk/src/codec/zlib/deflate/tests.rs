@@ -136,15 +136,7 @@ proptest! {
 /// Copies at every distance near the window's limit (`MAX_DIST`), before and after a slide.
 #[test]
 fn matches_at_the_distance_limit() {
-    let mut x = 0x2545_f491_4f6c_dd1du64;
-    let noise: Vec<u8> = (0..80_000)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u8
-        })
-        .collect();
+    let noise = crate::test_data::noise(80_000, 0x2545_f491_4f6c_dd1d);
     for prefix in [0usize, 40_000] {
         for back in MAX_DIST - 3..=MAX_DIST + 3 {
             let mut input = noise[..prefix + back].to_vec();
