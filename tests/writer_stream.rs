@@ -295,7 +295,7 @@ proptest! {
             let mut a = w.clone();
             a.fill = Fill::Data(&[]);
             let mut out = Seeks { inner: Cursor::new(Vec::new()), seeks: Vec::new() };
-            let n = a.__write_from_in_pieces(&mut &data[..], &mut out, piece).unwrap();
+            let (n, _) = a.__write_from_in_pieces(&mut &data[..], &mut out, piece).unwrap();
             prop_assert_eq!(n as usize, whole.len());
             prop_assert!(out.inner.get_ref() == &whole, "{} threads: in pieces of {} differs", nthreads, piece);
             // A reader that ends early, inside a chunk read in pieces as it is compressed: an
@@ -326,8 +326,16 @@ fn a_chunk_made_alone_is_written_as_its_blocks_are_done() {
             let mut a = w.clone();
             a.fill = Fill::Data(&[]);
             let mut out = Seeks { inner: Cursor::new(Vec::new()), seeks: Vec::new() };
-            a.__write_from_in_pieces(&mut &data[..], &mut out, 1000).unwrap();
+            let (_, buffers) = a.__write_from_in_pieces(&mut &data[..], &mut out, 1000).unwrap();
             assert!(out.inner.get_ref() == &whole, "{nthreads} threads, kind {kind}");
+            // Read in 64 pieces of 1 KiB (a block each): the reader reads 4 ahead of the
+            // compressor, which lets the pieces go once their blocks are done and the chunk can
+            // no longer end as a memcpy chunk (from its first few blocks on: at most 3 here), and
+            // the reader reads into them again; one that may end as a memcpy chunk keeps them all.
+            match memcpyed {
+                false => assert!(buffers <= 8, "{nthreads} threads: {buffers} buffers read into"),
+                true => assert_eq!(buffers, 64, "{nthreads} threads"),
+            }
             // Written in pieces, the writer went back to the chunk (after the frame's header)
             // before it went back to the frame's header (offset 0) at the end (the first seek
             // asks where the frame starts).

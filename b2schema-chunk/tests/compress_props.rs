@@ -247,20 +247,34 @@ proptest! {
     }
 }
 
+/// What [`arriving`] saw besides the chunk: whether the compressor let pieces go, how many, of
+/// how many pieces, and whether the pusher waited in vain for the compressor.
+#[derive(Debug)]
+struct Let {
+    releasing: bool,
+    released: usize,
+    pieces: usize,
+    starved: bool,
+}
+
 /// `src` compressed by `compress_arriving` while another thread pushes it in pieces of
 /// `blocks` whole blocks (pausing a little before some of them, so that compressing threads wait
-/// for pieces), or only its first `fail_after` pieces before the source fails.
+/// for pieces), or only its first `fail_after` pieces before the source fails. The pusher reads
+/// ahead as `pack` does: `AHEAD` pieces ahead of those the compressor is done with, it waits for
+/// the compressor (in vain after 5 s: `starved`).
 fn arriving(
     src: &[u8],
     p: &Params,
     blocks: usize,
     fail_after: Option<usize>,
-) -> Result<Vec<u8>, chunk::Error> {
+) -> Result<(Vec<u8>, Let), chunk::Error> {
     use b2schema_chunk::compress::{Arriving, compress_arriving};
     use std::sync::Arc;
+    const AHEAD: usize = 2;
     let piece = p.blocksize_for(src.len()).max(1) * blocks;
     let arrived = Arriving::new(src.len(), piece)?;
     let mut out = Vec::new();
+    let starved = std::sync::atomic::AtomicBool::new(false);
     std::thread::scope(|s| {
         s.spawn(|| {
             for (i, bytes) in src.chunks(piece).enumerate() {
@@ -271,12 +285,24 @@ fn arriving(
                 if i % 3 == 1 {
                     std::thread::sleep(std::time::Duration::from_micros(200));
                 }
+                loop {
+                    let (ahead, done) = arrived.ahead();
+                    if ahead < AHEAD {
+                        break;
+                    }
+                    if arrived.wait_done(done, std::time::Duration::from_secs(5)) == done {
+                        starved.store(true, std::sync::atomic::Ordering::Relaxed);
+                        break;
+                    }
+                }
                 arrived.push(Arc::new(bytes.to_vec())).unwrap();
             }
         });
         compress_arriving(&arrived, p, chunk::Registry::builtin(), &mut out, None)
     })?;
-    Ok(out)
+    let (releasing, released) = arrived.released();
+    let pieces = src.len().div_ceil(piece);
+    Ok((out, Let { releasing, released, pieces, starved: starved.into_inner() }))
 }
 
 proptest! {
@@ -285,13 +311,22 @@ proptest! {
     /// A chunk compressed as its pieces arrive is the chunk of the whole input, at any thread
     /// count and piece size, dictionaries included (or the same error).
     #[test]
-    fn arriving_chunks_are_the_whole_chunks(src in data(), p in params(), blocks in 1usize..5, dict in any::<bool>()) {
+    fn arriving_chunks_are_the_whole_chunks(src in prop_oneof![data(), nearly_noise()], p in params(), blocks in 1usize..5, dict in any::<bool>()) {
         let p = p.with_use_dict(dict);
         let whole = compress(&src, &p);
         match (arriving(&src, &p, blocks, None), whole) {
-            (Ok(a), Ok(w)) => prop_assert!(a == w, "arriving chunk differs"),
+            (Ok((a, l)), Ok(w)) => {
+                prop_assert!(a == w, "arriving chunk differs");
+                // Pieces are let go as their blocks are done unless the chunk might end as a
+                // memcpy chunk (then never), all of them by the end, and never too late for a
+                // reader that waits for them.
+                let memcpy = ChunkHeader::parse(&a).unwrap().is_memcpyed();
+                prop_assert!(!(memcpy && l.releasing), "a memcpy chunk let its pieces go");
+                prop_assert!(memcpy || l.pieces == 0 || (l.releasing && l.released >= l.pieces), "{} of {} pieces let go", l.released, l.pieces);
+                prop_assert!(!l.starved, "the reader waited in vain for the compressor");
+            }
             (Err(a), Err(w)) => prop_assert_eq!(a, w),
-            (a, w) => prop_assert!(false, "arriving {:?}, whole {:?}", a.map(|v| v.len()), w.map(|v| v.len())),
+            (a, w) => prop_assert!(false, "arriving {:?}, whole {:?}", a.map(|v| v.0.len()), w.map(|v| v.len())),
         }
     }
 
@@ -366,4 +401,46 @@ proptest! {
             prop_assert!(back == whole, "the chunk put back differs");
         }
     }
+}
+
+/// A chunk that saves bytes early (a run of one byte) then meets noise in streams so small that
+/// their 4-byte sizes outweigh the saving: it ends as a memcpy chunk, which needs every piece
+/// again, so none may be let go early. Run lengths from none to half the chunk put the saving
+/// on both sides of what the streams left can cost (16-byte streams: 4 bytes more each when
+/// stored raw, 4 or 5 bytes in all when a run).
+#[test]
+fn pieces_are_kept_while_the_chunk_may_end_as_memcpy() {
+    let len = 16 * 1024;
+    let mut x = 0x2545_F491_4F6C_DD1Du64;
+    let noise: Vec<u8> = (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u8
+        })
+        .collect();
+    let (mut memcpy, mut coded) = (0, 0);
+    for sixtyfourths in 0..=32 {
+        let mut src = noise.clone();
+        src[..len * sixtyfourths / 64].fill(7);
+        for nthreads in [1, 3] {
+            let p = Params::new(8)
+                .with_codec(Codec::Lz4)
+                .with_filter(5, Filter::Shuffle, 0)
+                .with_split(Split::Always)
+                .with_blocksize(128)
+                .with_nthreads(nthreads);
+            let whole = compress(&src, &p).unwrap();
+            let (a, l) = arriving(&src, &p, 16, None).unwrap();
+            assert!(a == whole, "run of {sixtyfourths}/64: arriving chunk differs");
+            assert!(!l.starved);
+            match ChunkHeader::parse(&a).unwrap().is_memcpyed() {
+                true => memcpy += 1,
+                false => coded += 1,
+            }
+        }
+    }
+    // Both kinds met (else the sweep misses the window it is for).
+    assert!(memcpy > 0 && coded > 0, "{memcpy} memcpy, {coded} coded");
 }

@@ -7,6 +7,14 @@
 //! a whole number of the chunk's blocks so that every block lies in one piece. A compressing
 //! thread that needs a block not yet there waits for it; a source that fails ([`Arriving::fail`])
 //! wakes every waiting thread with an error, so none waits for bytes that will not come.
+//!
+//! Pieces are let go as soon as nothing can need them again: once the chunk's blocks appended
+//! so far, with every block left at its largest (stored raw), fit c-blosc2's output limit, the
+//! chunk can no longer fall back to a memcpy chunk (the one use of its bytes after their blocks
+//! are done), and every piece whose blocks are all appended is dropped (but the first, that a
+//! delta filter reads for every block). A reader that keeps only a few pieces ahead of the
+//! compressor ([`Arriving::ahead`], [`Arriving::wait_done`]) and reuses the buffers let go then
+//! holds a few pieces of a large chunk, not all of it.
 
 use alloc::sync::Arc;
 use alloc::vec::Vec;
@@ -46,8 +54,16 @@ pub struct Arriving {
 }
 
 struct State {
-    pieces: Vec<Piece>,
+    /// The pieces pushed; `None` for those let go.
+    pieces: Vec<Option<Piece>>,
     failed: bool,
+    /// How many pieces from the first the compressor is done with.
+    done: usize,
+    /// How many pieces from the first were let go (the first itself may be kept).
+    released: usize,
+    /// Whether the chunk can no longer end as a memcpy chunk (pieces are let go as their blocks
+    /// are done).
+    releasing: bool,
 }
 
 impl Arriving {
@@ -63,7 +79,7 @@ impl Arriving {
         Ok(Arriving {
             len,
             piece,
-            state: Mutex::new(State { pieces, failed: false }),
+            state: Mutex::new(State { pieces, failed: false, done: 0, released: 0, releasing: false }),
             arrived: Condvar::new(),
         })
     }
@@ -101,7 +117,7 @@ impl Arriving {
                 Found::Value(num(got)),
             ));
         }
-        st.pieces.push(bytes);
+        st.pieces.push(Some(bytes));
         self.arrived.notify_all();
         Ok(())
     }
@@ -126,8 +142,13 @@ impl Arriving {
         }
         let mut st = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         loop {
-            if let Some(p) = st.pieces.get(idx) {
-                return Ok((Arc::clone(p), from));
+            match st.pieces.get(idx) {
+                Some(Some(p)) => return Ok((Arc::clone(p), from)),
+                Some(None) => {
+                    let err = Expected::Text("a piece still held");
+                    return Err(Error::new(ErrorKind::Invalid, at, "piece", err, Found::Text("one let go")));
+                }
+                None => {}
             }
             if st.failed {
                 let err = Expected::Text("the chunk's bytes from their source");
@@ -141,5 +162,53 @@ impl Arriving {
             }
             st = self.arrived.wait(st).unwrap_or_else(PoisonError::into_inner);
         }
+    }
+
+    /// The compressor is done with the pieces before piece `upto` (their blocks are all
+    /// appended); when `let_go` (the chunk can no longer end as a memcpy chunk) it lets go of
+    /// them, but the first when `keep_first`. Called by the compressor only.
+    pub(crate) fn done_through(&self, upto: usize, let_go: bool, keep_first: bool) {
+        let mut st = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        let upto = upto.min(st.pieces.len());
+        let moved = upto > st.done || (let_go && !st.releasing);
+        st.done = st.done.max(upto);
+        if let_go {
+            let from = st.released.max(usize::from(keep_first));
+            let done = st.done;
+            for p in st.pieces.get_mut(from..done).into_iter().flatten() {
+                *p = None;
+            }
+            st.released = done;
+            st.releasing = true;
+        }
+        if moved {
+            self.arrived.notify_all();
+        }
+    }
+
+    /// How many pieces were pushed that the compressor is not done with, and how many it is
+    /// done with: a reader that keeps the first below a few reads only that far ahead, and
+    /// reuses the buffers of the pieces let go ([`Arriving::wait_done`]).
+    pub fn ahead(&self) -> (usize, usize) {
+        let st = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        (st.pieces.len() - st.done.min(st.pieces.len()), st.done)
+    }
+
+    /// Whether pieces are let go as the compressor is done with them (the chunk can no longer
+    /// end as a memcpy chunk), and how many from the first were.
+    pub fn released(&self) -> (bool, usize) {
+        let st = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        (st.releasing, st.released)
+    }
+
+    /// Waits until the compressor is done with more than `seen` pieces, the source failed, or
+    /// `timeout` passed (whichever first); returns how many it is done with.
+    pub fn wait_done(&self, seen: usize, timeout: std::time::Duration) -> usize {
+        let st = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        let (st, _) = self
+            .arrived
+            .wait_timeout_while(st, timeout, |st| st.done <= seen && !st.failed)
+            .unwrap_or_else(PoisonError::into_inner);
+        st.done
     }
 }

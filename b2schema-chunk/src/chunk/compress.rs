@@ -349,9 +349,31 @@ impl<'a> Plan<'a> {
                 return Ok(false);
             }
             self.tell(j, out, *zeros);
+            self.let_go(j, out.len());
         }
         Ok(true)
     }
+
+    /// After block `j` is appended (`out_len` bytes in the output, besides those taken): tells
+    /// the arriving source which pieces have all their blocks done, and lets go of them once the chunk can no longer end as
+    /// a memcpy chunk, the one use of its bytes after their blocks are done: the output so far
+    /// and every block left at its largest (each stream stored raw after its 4-byte size) fit
+    /// the limit. The first piece is kept when a delta filter reads it for every block.
+    #[cfg(feature = "std")]
+    fn let_go(&self, j: usize, out_len: usize) {
+        let Src::Arriving(a) = self.src else { return };
+        let done = (j + 1).saturating_mul(self.blocksize).min(a.len());
+        let left = a.len() - done;
+        let streams = (self.nblocks - j - 1).saturating_mul(self.typesize.max(1));
+        let most = streams.checked_mul(4).and_then(|s| s.checked_add(left));
+        let fits =
+            most.and_then(|m| m.checked_add(out_len + self.taken())).is_some_and(|end| end <= self.destsize);
+        let upto = if left == 0 { usize::MAX } else { done / a.piece_len().max(1) };
+        a.done_through(upto, fits, self.forward.has_delta());
+    }
+
+    #[cfg(not(feature = "std"))]
+    fn let_go(&self, _j: usize, _out_len: usize) {}
 
     /// Tells the watch, if any, of the chunk so far after block `j` (once it is not all runs of
     /// zeros; not after the last block: the chunk is then done).
@@ -482,6 +504,7 @@ impl<'a> Plan<'a> {
                 t.next += 1;
                 let zeros = t.zeros;
                 self.tell(j, t.out, zeros);
+                self.let_go(j, t.out.len());
             }
             turned.notify_all();
         }

@@ -52,6 +52,18 @@ const PIECES_WHILE_READING: usize = 32;
 /// The bytes a slab arriving is read in at least (whole blocks): large enough for 2 MiB pages.
 const ARRIVING_PIECE: usize = 2 * HUGE_PAGES_FROM;
 
+/// The most pieces of an arriving chunk the reader reads ahead of the compressor (pieces not
+/// all of whose blocks are done) before it waits for it: one being read, one ready, those being
+/// compressed. The compressor lets go of those it is done with (once the chunk cannot end as a
+/// memcpy chunk) and the reader reads into them again: a 128 MiB chunk then costs 32 MiB of
+/// buffers, zeroed once by the kernel, not 128 (a quarter of the CPU time of packing one such
+/// chunk with lz4 + bitshuffle).
+const READ_AHEAD: usize = 4;
+
+/// How long the reader waits for the compressor at a time before it writes the pieces done
+/// (the compressing threads wait for room to hand them on).
+const RELEASE_POLL: std::time::Duration = std::time::Duration::from_millis(2);
+
 /// What a worker sends the writing thread.
 enum Made {
     /// The next bytes of chunk `index` as it is made (its blocks in order): from its first
@@ -225,8 +237,8 @@ impl NdArray<'_> {
     /// ```
     pub fn write_to<W: Write + Seek>(&self, out: &mut W, progress: impl FnMut(u64, u64)) -> Result<u64> {
         match self.fill {
-            Fill::Data(d) => self.stream(Source::Slice(d), out, progress, PIECE, ARRIVING_PIECE),
-            _ => self.stream(Source::Fill, out, progress, PIECE, ARRIVING_PIECE),
+            Fill::Data(d) => self.stream(Source::Slice(d), out, progress, PIECE, ARRIVING_PIECE).map(|r| r.0),
+            _ => self.stream(Source::Fill, out, progress, PIECE, ARRIVING_PIECE).map(|r| r.0),
         }
     }
 
@@ -250,20 +262,21 @@ impl NdArray<'_> {
         out: &mut W,
         progress: impl FnMut(u64, u64),
     ) -> Result<u64> {
-        self.write_reader(items, out, progress, PIECE, ARRIVING_PIECE)
+        self.write_reader(items, out, progress, PIECE, ARRIVING_PIECE).map(|r| r.0)
     }
 
     /// [`write_from`](Self::write_from) writing a chunk compressed alone in pieces of at least
     /// `piece` bytes (128 KiB otherwise), and reading a slab that is one chunk in pieces of the
     /// fewest whole blocks of at least `piece` bytes (8 MiB otherwise): for the tests, which
-    /// stream small chunks in pieces.
+    /// stream small chunks in pieces. Returns the frame's length and the count of buffers the
+    /// items were read into.
     #[doc(hidden)]
     pub fn __write_from_in_pieces<W: Write + Seek>(
         &self,
         items: &mut dyn Read,
         out: &mut W,
         piece: usize,
-    ) -> Result<u64> {
+    ) -> Result<(u64, usize)> {
         self.write_reader(items, out, |_, _| {}, piece.max(1), piece.max(1))
     }
 
@@ -276,7 +289,7 @@ impl NdArray<'_> {
         progress: impl FnMut(u64, u64),
         piece: usize,
         read_piece: usize,
-    ) -> Result<u64> {
+    ) -> Result<(u64, usize)> {
         if !matches!(self.fill, Fill::Data(d) if d.is_empty()) {
             return Err(Error::invalid("Fill::Data(&[]) with items from a reader", "", "another fill", 0));
         }
@@ -286,7 +299,8 @@ impl NdArray<'_> {
     /// The frame written to `out`; a chunk compressed alone (one worker) is written out in
     /// pieces of at least `piece` bytes as its blocks are done; a slab of one chunk read from a
     /// reader is compressed as it arrives, in pieces of the fewest whole blocks of at least
-    /// `read_piece` bytes.
+    /// `read_piece` bytes. Returns the frame's length and the count of buffers the reader's
+    /// items were read into (for the tests: a few, however large the chunk).
     fn stream<W: Write + Seek>(
         &self,
         mut src: Source<'_>,
@@ -294,7 +308,7 @@ impl NdArray<'_> {
         mut progress: impl FnMut(u64, u64),
         piece: usize,
         read_piece: usize,
-    ) -> Result<u64> {
+    ) -> Result<(u64, usize)> {
         // A reader's array is checked with its size, as if its items were in memory.
         let (frame, lay) = match src {
             Source::Reader(_) => {
@@ -356,7 +370,7 @@ impl NdArray<'_> {
         // (those whose chunk is one run of the items in order), so that the read of a large
         // chunk overlaps its compression.
         let arriving = matches!(src, Source::Reader(_)) && per_slab == 1;
-        std::thread::scope(|s| -> Result<()> {
+        let buffers = std::thread::scope(|s| -> Result<usize> {
             let (job_tx, job_rx) = mpsc::channel::<Job<'_>>();
             let job_rx = Arc::new(Mutex::new(job_rx));
             // Bounded: at most `PIECES` pieces of a chunk wait to be written (more while a slab
@@ -520,6 +534,16 @@ impl NdArray<'_> {
                     let mut at = 0;
                     while at < len {
                         let n = piece.min(len - at);
+                        // Far enough ahead of the compressor: wait for it, writing what is done
+                        // meanwhile (its threads wait for room to hand pieces on).
+                        loop {
+                            let (ahead, done) = arrived.ahead();
+                            if ahead < READ_AHEAD {
+                                break;
+                            }
+                            while take(&mut inflight, false)? {}
+                            arrived.wait_done(done, RELEASE_POLL);
+                        }
                         let read = reuse(&mut pool, n).and_then(|mut buf| {
                             if let Some(v) = Arc::get_mut(&mut buf) {
                                 read_items(&mut **r, v, n, first * ts + at, nitems * ts)?;
@@ -566,7 +590,7 @@ impl NdArray<'_> {
             while inflight > 0 {
                 take(&mut inflight, true)?;
             }
-            Ok(())
+            Ok(pool.len())
         })?;
 
         let index = if nbytes == 0 { Vec::new() } else { chunk::offsets_index(&offsets)? };
@@ -581,7 +605,7 @@ impl NdArray<'_> {
         out.seek(SeekFrom::Start(base))?;
         out.write_all(&header)?;
         out.seek(SeekFrom::Start(base + frame_len))?;
-        Ok(frame_len)
+        Ok((frame_len, buffers))
     }
 }
 
