@@ -32,7 +32,7 @@ const CODECS: [(u8, &str); 5] = [
     (Codec::Zstd.id(), "zstd"),
 ];
 /// Codecs whose chunks must be byte-identical to c-blosc2's.
-const IDENTICAL_CODECS: [&str; 3] = ["blosclz", "lz4", "lz4hc"];
+const IDENTICAL_CODECS: [&str; 4] = ["blosclz", "lz4", "lz4hc", "zlib"];
 const SPLITS: [SplitMode; 4] =
     [SplitMode::Always, SplitMode::Never, SplitMode::Auto, SplitMode::ForwardCompat];
 /// typesize and the NumPy dtype used for it.
@@ -289,7 +289,7 @@ fn python_blosc2_and_b2schema_read_each_others_compressed_files() {
 
     // b2schema decodes python-blosc2's files; chunk by chunk, both cut the same blocks and
     // streams, and the chunks of the codecs b2schema implements as c-blosc2 does (blosclz,
-    // and lz4 and lz4hc as liblz4 1.10.0 does them) are byte-identical.
+    // lz4 and lz4hc as liblz4 1.10.0 does them, zlib as zlib-ng does) are byte-identical.
     let mut identical: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
     let mut layout_differs = Vec::new();
     let mut not_identical = Vec::new();
