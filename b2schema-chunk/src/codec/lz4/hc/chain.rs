@@ -118,6 +118,69 @@ impl Chains<'_> {
         self.next_to_update = target;
     }
 
+    /// The parser's first search at `ip` (`LZ4HC_InsertAndGetWiderMatch` with `iLowLimit == ip`
+    /// and `longest == MINMATCH - 1`), without a dictionary or the pattern analysis, as
+    /// [`Chains::wider_match`] finds it, in fewer steps:
+    ///
+    /// * `ip` goes into the tables here, with the hash its search computes (liblz4 inserts it
+    ///   at the next search, before anything else reads the tables: the same links and heads);
+    ///   the walk starts from the head it replaced, the candidate liblz4 reads first;
+    /// * until a candidate matches, the probe is its first 4 bytes alone (the two-byte probe at
+    ///   `longest - 1 == 2` reads bytes 2 and 3 of the same 4); nothing reaches back (`back`
+    ///   is 0 when `iLowLimit == ip`).
+    ///
+    /// Where positions before `ip` are already in the tables (not the parser's case), it is
+    /// [`Chains::wider_match`].
+    #[inline(always)]
+    fn first_match(&mut self, ip: usize, i_high: usize, attempts: u32) -> Match {
+        let ip_index = ip as u32 + self.base;
+        if self.next_to_update > ip_index {
+            return self.wider_match::<false, false>(ip, ip, i_high, MINMATCH as isize - 1, attempts);
+        }
+        self.insert(ip);
+        let input = self.input;
+        let base = self.base;
+        let lowest = ip_index.saturating_sub(MAX_DISTANCE as u32).max(base);
+        let pattern = read_u32(input, ip);
+        let h = (pattern.wrapping_mul(PRIME32) >> (32 - HEAD_LOG)) as usize;
+        let mut match_index = self.head[h];
+        self.chain[ip_index as u16 as usize] =
+            ip_index.wrapping_sub(match_index).min(MAX_DISTANCE as u32) as u16;
+        self.head[h] = ip_index;
+        self.next_to_update = ip_index + 1;
+        let mut attempts_left = attempts;
+        // No match yet: the first 4 bytes decide.
+        while match_index >= lowest && attempts_left > 0 {
+            attempts_left -= 1;
+            let dist_next = self.link(match_index);
+            let m = (match_index - base) as usize;
+            if read_u32(input, m) == pattern {
+                let mut longest = (MINMATCH + count(input, ip + MINMATCH, m + MINMATCH, i_high)) as isize;
+                let mut offset = ip_index.wrapping_sub(match_index) as usize;
+                let mut tail = read2(input, ip + (longest - 1) as usize);
+                match_index = match_index.wrapping_sub(dist_next);
+                // A match: the candidates after it must repeat its last two bytes.
+                while match_index >= lowest && attempts_left > 0 {
+                    attempts_left -= 1;
+                    let dist_next = self.link(match_index);
+                    let m = (match_index - base) as usize;
+                    if tail == read2(input, m + (longest - 1) as usize) && read_u32(input, m) == pattern {
+                        let len = (MINMATCH + count(input, ip + MINMATCH, m + MINMATCH, i_high)) as isize;
+                        if len > longest {
+                            longest = len;
+                            offset = ip_index.wrapping_sub(match_index) as usize;
+                            tail = read2(input, ip + (longest - 1) as usize);
+                        }
+                    }
+                    match_index = match_index.wrapping_sub(dist_next);
+                }
+                return Match { len: longest, off: offset, back: 0 };
+            }
+            match_index = match_index.wrapping_sub(dist_next);
+        }
+        Match { len: MINMATCH as isize - 1, off: 0, back: 0 }
+    }
+
     /// `LZ4HC_InsertAndGetWiderMatch` (external dictionary or none, no chain swap, favouring
     /// ratio): the longest match around `ip` that may start as far back as `i_low`, longer than
     /// `longest`. `DICT`: whether there is a dictionary; `PATTERN`: whether the repeated-pattern
@@ -305,7 +368,11 @@ fn hash_chain_as<const DICT: bool, const PATTERN: bool>(
         // Positions are signed where liblz4 subtracts pointers.
         let at = |p: usize, d: isize| p.wrapping_add_signed(d);
         while ip <= mflimit {
-            let mut m1 = c.wider_match::<DICT, PATTERN>(ip, ip, matchlimit, MINMATCH as isize - 1, attempts);
+            let mut m1 = if DICT || PATTERN {
+                c.wider_match::<DICT, PATTERN>(ip, ip, matchlimit, MINMATCH as isize - 1, attempts)
+            } else {
+                c.first_match(ip, matchlimit, attempts)
+            };
             if m1.len < MINMATCH as isize {
                 ip += 1;
                 continue;
