@@ -158,7 +158,8 @@ impl Chains<'_> {
             let pattern = read_u32(input, ip);
             let h = (pattern.wrapping_mul(PRIME32) >> (32 - HEAD_LOG)) as usize;
             let mut match_index = head[h];
-            chain[ip_index as u16 as usize] = ip_index.wrapping_sub(match_index).min(MAX_DISTANCE as u32) as u16;
+            chain[ip_index as u16 as usize] =
+                ip_index.wrapping_sub(match_index).min(MAX_DISTANCE as u32) as u16;
             head[h] = ip_index;
             let mut attempts_left = attempts;
             // No match yet: the first 4 bytes decide.
