@@ -1,11 +1,15 @@
 """One codec's compression speed beside python-blosc2 (c-blosc2), in CPU time, interleaved.
 
     PY=$(scripts/pyenv.sh) && "$PY" scripts/bench_codec.py [--codec lz4hc] [--rounds 3] \
-        [--clevels 1,5,9] [--exe A --exe B]
+        [--clevels 1,5,9] [--data normal,field] [--blocksizes 131072,524288] [--exe A --exe B]
 
 The data are `scripts/bench_compress.py`'s four sets (smooth float64, int32 counters,
-random int64, text bytes), each compressed as one chunk with python-blosc2's defaults otherwise
-(shuffle, auto split, automatic blocksize, one thread). Built for a loaded machine: each side is
+random int64, text bytes), or with `--data` (comma-separated) `normal` and `field`:
+`scripts/bench_pack.py`'s default field (float64 normal values rounded to 3 decimals) and its
+`smooth` surface, `--mb` taken from the middle of a 128 MiB array as `bench_pack.py` makes it.
+Each is compressed as one chunk with python-blosc2's defaults otherwise (shuffle, auto split,
+automatic blocksize or each of `--blocksizes`, one thread). Every chunk of ours is compared with
+c-blosc2's, byte for byte (the `same` column). Built for a loaded machine: each side is
 timed in the CPU time of its thread (python's `thread_time`; `codec_bench`'s schedstat clock),
 each as the mean of runs over at least a quarter of a second, and the two sides alternate over
 `--rounds` rounds, the best round kept. Several `--exe` (`codec_bench` builds, for example
@@ -41,12 +45,29 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "data", "chunks", "ref"))
 
 
-def c_blosc2_seconds(data, ts, codec, clevel):
+def c_blosc2_seconds(data, ts, codec, clevel, blocksize=0):
     t, k = time.thread_time(), 0
     while k < 2 or time.thread_time() - t < 0.25:
-        c = blosc2.compress2(data, codec=codec, clevel=clevel, typesize=ts, nthreads=1)
+        c = blosc2.compress2(data, codec=codec, clevel=clevel, typesize=ts, nthreads=1, blocksize=blocksize)
         k += 1
-    return (time.thread_time() - t) / k, len(c)
+    return (time.thread_time() - t) / k, c
+
+
+def pack_datasets(kinds, nbytes, tmp):
+    """`bench_pack.py`'s arrays (`normal`: its default field; `field`: its smooth surface):
+    `nbytes` from the middle of a 128 MiB one."""
+    from bench_pack import make_npy
+    import numpy as np
+
+    out = []
+    for kind in kinds:
+        path = os.path.join(tmp, f"{kind}.npy")
+        make_npy(path, {"normal": "normal", "field": "smooth"}[kind], 128)
+        raw = np.load(path, mmap_mode="r").reshape(-1).view("u1")
+        mid = (len(raw) // 2) & ~7
+        out.append((f"{kind} float64", bytes(raw[mid:mid + (nbytes & ~7)]), 8))
+        os.remove(path)
+    return out
 
 
 # The decode rows of bench_python.py's mixed chunks (`data`) at clevel 5: (name, codec, filter,
@@ -147,6 +168,8 @@ def main():
     ap.add_argument("--clevels", default="1,5,9")
     ap.add_argument("--mb", type=float, default=4)
     ap.add_argument("--exe", action="append")
+    ap.add_argument("--data", default="", help="normal,field: bench_pack.py's arrays instead of the four sets")
+    ap.add_argument("--blocksizes", default="0", help="comma-separated blocksizes (0: automatic)")
     ap.add_argument("--decode", action="store_true", help="time chunk decoding (lz4, lz4hc, blosclz and zstd rows)")
     ap.add_argument("--only", default="", help="with --decode: the rows whose name starts with this")
     ap.add_argument("--threads", default="1,2", help="with --decode: thread counts")
@@ -158,31 +181,42 @@ def main():
         return decode_main(args, exes)
     codec = blosc2.Codec[args.codec.upper()]
     clevels = [int(c) for c in args.clevels.split(",")]
+    blocksizes = [int(b) for b in args.blocksizes.split(",")]
     blosc2.set_nthreads(1)
     print(f"python-blosc2 {blosc2.__version__}, {args.codec}, one chunk of {args.mb:g} MB per dataset, "
           f"nthreads 1, CPU time, best of {args.rounds} interleaved rounds; load average {os.getloadavg()}\n")
     names = [os.path.basename(e) for e in exes]
-    print("| data | clevel | c-blosc2 MB/s | " + " | ".join(f"{n} MB/s | {n} speed | {n} size" for n in names) + " |")
-    print("|---|---|---|" + "---|---|---|" * len(exes))
+    print("| data | blocksize | clevel | c-blosc2 MB/s | "
+          + " | ".join(f"{n} MB/s | {n} speed | {n} size | same" for n in names) + " |")
+    print("|---|---|---|---|" + "---|---|---|---|" * len(exes))
     with tempfile.TemporaryDirectory() as tmp:
-        for label, data, ts in datasets(int(args.mb * 1e6)):
+        nbytes = int(args.mb * 1e6)
+        sets = pack_datasets(args.data.split(","), nbytes, tmp) if args.data else datasets(nbytes)
+        for label, data, ts in sets:
             path = os.path.join(tmp, "data.bin")
             open(path, "wb").write(data)
-            for clevel in clevels:
-                ours, theirs, size = [float("inf")] * len(exes), float("inf"), 0
-                sizes = [0] * len(exes)
-                for _ in range(args.rounds):
-                    for i, exe in enumerate(exes):
-                        out = subprocess.run([exe, path, str(ts), "2", args.codec, str(clevel)], check=True,
-                                             capture_output=True, text=True).stdout
-                        r = json.loads(out)
-                        ours[i] = min(ours[i], r["cpu_seconds"])
-                        sizes[i] = r["cbytes"]
-                    secs, size = c_blosc2_seconds(data, ts, codec, clevel)
-                    theirs = min(theirs, secs)
-                mb = len(data) / 1e6
-                cells = " | ".join(f"{mb / o:.0f} | {theirs / o:.2f} | {s / size:.3f}" for o, s in zip(ours, sizes))
-                print(f"| {label} | {clevel} | {mb / theirs:.0f} | {cells} |")
+            for bs in blocksizes:
+                bs_args = [] if bs == 0 else [str(bs)]
+                for clevel in clevels:
+                    ours, theirs = [float("inf")] * len(exes), float("inf")
+                    sizes, same = [0] * len(exes), [True] * len(exes)
+                    for _ in range(args.rounds):
+                        outs = []
+                        for i, exe in enumerate(exes):
+                            env = dict(os.environ, CODEC_BENCH_OUT=os.path.join(tmp, f"ours{i}"))
+                            out = subprocess.run([exe, path, str(ts), "2", args.codec, str(clevel), *bs_args],
+                                                 check=True, capture_output=True, text=True, env=env).stdout
+                            r = json.loads(out)
+                            ours[i] = min(ours[i], r["cpu_seconds"])
+                            sizes[i] = r["cbytes"]
+                            outs.append(open(os.path.join(tmp, f"ours{i}.{clevel}.chunk"), "rb").read())
+                        secs, chunk = c_blosc2_seconds(data, ts, codec, clevel, bs)
+                        theirs = min(theirs, secs)
+                        same = [s and o == chunk for s, o in zip(same, outs)]
+                    mb = len(data) / 1e6
+                    cells = " | ".join(f"{mb / o:.0f} | {theirs / o:.2f} | {s / len(chunk):.3f} | {'yes' if e else '**NO**'}"
+                                       for o, s, e in zip(ours, sizes, same))
+                    print(f"| {label} | {bs or 'auto'} | {clevel} | {mb / theirs:.0f} | {cells} |", flush=True)
     print(f"\nload average after: {os.getloadavg()}")
 
 

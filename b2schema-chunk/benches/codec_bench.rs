@@ -5,7 +5,9 @@
 //! disturbs less; the runs go on until they have taken a quarter of a second, as that clock
 //! moves by scheduler ticks). An optional fifth argument lists the clevels (`1,5,9` by default),
 //! a sixth sets the blocksize (automatic by default). The chunk crate alone
-//! builds it, so an encoder can be measured without building the `b2schema` crate.
+//! builds it, so an encoder can be measured without building the `b2schema` crate. With the
+//! environment variable `CODEC_BENCH_OUT=PREFIX`, each clevel's chunk is also written to
+//! `PREFIX.CLEVEL.chunk` (`scripts/bench_codec.py` compares it with c-blosc2's, byte for byte).
 //!
 //! ```sh
 //! cargo bench -p b2schema-chunk --bench codec_bench -- DATA.bin TYPESIZE REPS lz4hc
@@ -61,6 +63,10 @@ fn main() {
             runs += 1;
         }
         let cpu = (cpu_seconds() - cpu) / runs as f64;
+        if let Ok(prefix) = std::env::var("CODEC_BENCH_OUT") {
+            let c = compress(&data, &p).expect("compresses");
+            std::fs::write(format!("{prefix}.{clevel}.chunk"), c).expect("write the chunk");
+        }
         println!(
             r#"{{"codec": "{codec}", "clevel": {clevel}, "cbytes": {size}, "seconds": {best}, "cpu_seconds": {cpu}}}"#
         );

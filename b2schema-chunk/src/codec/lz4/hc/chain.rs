@@ -118,6 +118,86 @@ impl Chains<'_> {
         self.next_to_update = target;
     }
 
+    /// The parser's first searches from `ip` on, up to `mflimit`, until one finds a match
+    /// (`LZ4HC_InsertAndGetWiderMatch` with `iLowLimit == ip` and `longest == MINMATCH - 1`,
+    /// the position moving on by one after each miss), without a dictionary or the pattern
+    /// analysis: the position and the match, or a position past `mflimit` and no match. As
+    /// [`Chains::wider_match`] at each position, in fewer steps:
+    ///
+    /// * each position goes into the tables when it is searched, with the hash its search
+    ///   computes (liblz4 inserts it at the next search, before anything else reads the
+    ///   tables: the same links and heads); the walk starts from the head it replaced, the
+    ///   candidate liblz4 reads first;
+    /// * until a candidate matches, the probe is its first 4 bytes alone (the two-byte probe
+    ///   at `longest - 1 == 2` reads bytes 2 and 3 of the same 4); nothing reaches back
+    ///   (`back` is 0 when `iLowLimit == ip`);
+    /// * the loop over positions is a function of its own, its values in registers.
+    ///
+    /// Where positions from `ip` on are already in the tables (not the parser's case), those
+    /// are searched by [`Chains::wider_match`].
+    #[inline(never)]
+    fn next_match(&mut self, mut ip: usize, mflimit: usize, i_high: usize, attempts: u32) -> (usize, Match) {
+        let none = Match { len: MINMATCH as isize - 1, off: 0, back: 0 };
+        let base = self.base;
+        while ip <= mflimit && self.next_to_update > ip as u32 + base {
+            let m = self.wider_match::<false, false>(ip, ip, i_high, MINMATCH as isize - 1, attempts);
+            if m.len >= MINMATCH as isize {
+                return (ip, m);
+            }
+            ip += 1;
+        }
+        if ip > mflimit {
+            return (ip, none);
+        }
+        self.insert(ip);
+        let input = self.input;
+        let (head, chain) = (&mut *self.head, &mut *self.chain);
+        while ip <= mflimit {
+            let ip_index = ip as u32 + base;
+            let lowest = ip_index.saturating_sub(MAX_DISTANCE as u32).max(base);
+            let pattern = read_u32(input, ip);
+            let h = (pattern.wrapping_mul(PRIME32) >> (32 - HEAD_LOG)) as usize;
+            let mut match_index = head[h];
+            chain[ip_index as u16 as usize] =
+                ip_index.wrapping_sub(match_index).min(MAX_DISTANCE as u32) as u16;
+            head[h] = ip_index;
+            let mut attempts_left = attempts;
+            // No match yet: the first 4 bytes decide.
+            while match_index >= lowest && attempts_left > 0 {
+                attempts_left -= 1;
+                let dist_next = u32::from(chain[match_index as u16 as usize]);
+                let m = (match_index - base) as usize;
+                if read_u32(input, m) == pattern {
+                    let mut longest = (MINMATCH + count(input, ip + MINMATCH, m + MINMATCH, i_high)) as isize;
+                    let mut offset = ip_index.wrapping_sub(match_index) as usize;
+                    let mut tail = read2(input, ip + (longest - 1) as usize);
+                    match_index = match_index.wrapping_sub(dist_next);
+                    // A match: the candidates after it must repeat its last two bytes.
+                    while match_index >= lowest && attempts_left > 0 {
+                        attempts_left -= 1;
+                        let dist_next = u32::from(chain[match_index as u16 as usize]);
+                        let m = (match_index - base) as usize;
+                        if tail == read2(input, m + (longest - 1) as usize) && read_u32(input, m) == pattern {
+                            let len = (MINMATCH + count(input, ip + MINMATCH, m + MINMATCH, i_high)) as isize;
+                            if len > longest {
+                                longest = len;
+                                offset = ip_index.wrapping_sub(match_index) as usize;
+                                tail = read2(input, ip + (longest - 1) as usize);
+                            }
+                        }
+                        match_index = match_index.wrapping_sub(dist_next);
+                    }
+                    self.next_to_update = ip_index + 1;
+                    return (ip, Match { len: longest, off: offset, back: 0 });
+                }
+                match_index = match_index.wrapping_sub(dist_next);
+            }
+            ip += 1;
+        }
+        self.next_to_update = ip as u32 + base;
+        (ip, none)
+    }
+
     /// `LZ4HC_InsertAndGetWiderMatch` (external dictionary or none, no chain swap, favouring
     /// ratio): the longest match around `ip` that may start as far back as `i_low`, longer than
     /// `longest`. `DICT`: whether there is a dictionary; `PATTERN`: whether the repeated-pattern
@@ -305,7 +385,13 @@ fn hash_chain_as<const DICT: bool, const PATTERN: bool>(
         // Positions are signed where liblz4 subtracts pointers.
         let at = |p: usize, d: isize| p.wrapping_add_signed(d);
         while ip <= mflimit {
-            let mut m1 = c.wider_match::<DICT, PATTERN>(ip, ip, matchlimit, MINMATCH as isize - 1, attempts);
+            let mut m1 = if DICT || PATTERN {
+                c.wider_match::<DICT, PATTERN>(ip, ip, matchlimit, MINMATCH as isize - 1, attempts)
+            } else {
+                let (at, m) = c.next_match(ip, mflimit, matchlimit, attempts);
+                ip = at;
+                m
+            };
             if m1.len < MINMATCH as isize {
                 ip += 1;
                 continue;

@@ -121,6 +121,37 @@ mod tests {
     }
 
     #[test]
+    fn matches_reach_back_64_kib_less_one() {
+        // 32 bytes of noise repeated 65 535 bytes on are one match for the hash chains (levels
+        // 3-9; `lz4mid`'s tables have long forgotten them, and it skips ahead in long runs of
+        // literals); 65 536 bytes on they are out of reach (liblz4's `LZ4_DISTANCE_MAX`),
+        // literals as in plain noise. Every level's stream decodes back.
+        for (gap, reach) in [(65_535usize, true), (65_536, false)] {
+            let plain = noise(gap + 64, 11);
+            let mut data = plain.clone();
+            data.copy_within(..32, gap);
+            for clevel in 1u8..=9 {
+                let room = data.len() + data.len() / 255 + 16;
+                let (mut out, mut out0) = (vec![0u8; room], vec![0u8; room]);
+                let n = compress(clevel, &data, &mut out);
+                let n0 = compress(clevel, &plain, &mut out0);
+                assert!(
+                    flex(&out[..n], data.len(), &[]).as_deref() == Some(&data[..]),
+                    "gap {gap} clevel {clevel}"
+                );
+                if clevel <= super::MID_LEVEL_MAX {
+                    continue;
+                }
+                if reach {
+                    assert!(n + 20 < n0, "gap {gap} clevel {clevel}: {n} bytes against {n0}");
+                } else {
+                    assert!(n + 4 >= n0, "gap {gap} clevel {clevel}: {n} bytes against {n0}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn dictionary_streams_roundtrip_through_lz4_flex() {
         // Dictionaries of noise and of repeated patterns (the pattern analysis at level 9 runs
         // across the dictionary's end), short and over the 64 KiB window.
