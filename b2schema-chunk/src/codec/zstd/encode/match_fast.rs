@@ -214,11 +214,14 @@ fn fast_n<const MLS: u32, const LOG: u32>(
 ) {
     // The loop hashes at most 7 bytes of the 8 it reads (see `v3` below).
     const { assert!(MLS <= 7) };
-    let s = w.src;
     let end = w.end;
     let Some(limit) = w.limit(store) else {
         return;
     };
+    // The source cut at the block's end and the loop's exits written `ip2 >= limit - 1`
+    // (`limit` is at least 1): fewer instructions on the reads' bounds (level 1 at 16 KiB,
+    // callgrind: text 256.6 -> 254.8 M instructions a pass, float64 normal 108.0 -> 107.6 M).
+    let s = &w.src[..end];
     let log = if LOG == 0 { hlog } else { LOG };
     let table = &mut table[..1 << log];
     let h = |at: usize| hash_n::<MLS>(s, at, log);
@@ -232,7 +235,7 @@ fn fast_n<const MLS: u32, const LOG: u32>(
         let mut next_step = ip0 + STEP_INCR;
         let mut ip1 = ip0 + 1;
         let mut ip2 = ip0 + step;
-        if ip2 + 1 >= limit {
+        if ip2 >= limit - 1 {
             break;
         }
         // The 8 bytes at `ip0` and `ip1`, each read once for its hash and its compares (every
@@ -286,7 +289,7 @@ fn fast_n<const MLS: u32, const LOG: u32>(
                 step += 1;
                 next_step += STEP_INCR;
             }
-            if ip2 + 1 >= limit {
+            if ip2 >= limit - 1 {
                 break 'search;
             }
         };
