@@ -226,6 +226,10 @@ fn fast_n<const MLS: u32, const LOG: u32>(
     let table = &mut table[..1 << log];
     let h = |at: usize| hash_n::<MLS>(s, at, log);
     let c = w.cands();
+    // The base in a local: read once, not through `w` at each match (level 1 at 16 KiB,
+    // callgrind: text 254.8 -> 253.0 M instructions a pass).
+    let base = w.base;
+    let stamp = |pos: usize| super::matching::stamp(pos, base);
     let ([mut off1, mut off2], saved) = w.reps(*rep, &c);
     let mut ip0 = w.first();
     let mut anchor = w.start;
@@ -248,16 +252,16 @@ fn fast_n<const MLS: u32, const LOG: u32>(
         let (at, m, is_rep) = loop {
             let v2 = read64(s, ip2);
             let rval = read32(s, ip2 - off1 as usize);
-            table[hash0] = w.stamp(ip0);
+            table[hash0] = stamp(ip0);
             if (v2 as u32 == rval) & (off1 > 0) {
                 let back = usize::from(s[ip2 - 1] == s[ip2 - 1 - off1 as usize]);
-                table[hash1] = w.stamp(ip1);
+                table[hash1] = stamp(ip1);
                 break (ip2 - back, ip2 - back - off1 as usize, true);
             }
             // Every entry is of a position before the one searched: the prefix test is
             // enough (libzstd's `ZSTD_match4Found_cmov`), and done after the compare.
             if (read32(s, c.read_at(idx)) == v0 as u32) & c.in_prefix(idx) {
-                table[hash1] = w.stamp(ip1);
+                table[hash1] = stamp(ip1);
                 break (ip0, c.pos(idx), false);
             }
             idx = table[hash1];
@@ -267,10 +271,10 @@ fn fast_n<const MLS: u32, const LOG: u32>(
             ip1 = ip2;
             ip2 += 1;
             (v0, v1) = (v1, v2);
-            table[hash0] = w.stamp(ip0);
+            table[hash0] = stamp(ip0);
             if (read32(s, c.read_at(idx)) == v0 as u32) & c.in_prefix(idx) {
                 if step <= 4 {
-                    table[hash1] = w.stamp(ip1);
+                    table[hash1] = stamp(ip1);
                 }
                 break (ip0, c.pos(idx), false);
             }
@@ -307,12 +311,12 @@ fn fast_n<const MLS: u32, const LOG: u32>(
         ip0 = start + len;
         anchor = ip0;
         if ip0 <= limit {
-            table[h(cur + 2)] = w.stamp(cur + 2);
-            table[h(ip0 - 2)] = w.stamp(ip0 - 2);
+            table[h(cur + 2)] = stamp(cur + 2);
+            table[h(ip0 - 2)] = stamp(ip0 - 2);
             while ip0 <= limit && off2 > 0 && read32(s, ip0) == read32(s, ip0 - off2 as usize) {
                 let r = count(s, ip0 + 4, ip0 + 4 - off2 as usize, end) + 4;
                 core::mem::swap(&mut off1, &mut off2);
-                table[h(ip0)] = w.stamp(ip0);
+                table[h(ip0)] = stamp(ip0);
                 store.push(&[], r, off1 as usize);
                 ip0 += r;
                 anchor = ip0;
