@@ -77,42 +77,54 @@ impl Carried {
 
 /// The offset value of a match of distance `off` after `ll` literals, with the repeat offsets
 /// `rep` updated as the decoder updates them (RFC 8878 §3.1.2.5).
+///
+/// Written as selects in reverse order of precedence, the last that holds winning (conditional
+/// moves, no branches; the RFC's cascade of compares is the tests' reference, `off_base_rfc`).
+/// With [`to_seqs`], the conversion of level 1's matches over text in 16 KiB streams went from
+/// 44 to 36 instructions a sequence (callgrind of `ZSTD_OWN_ONLY=ours ZSTD_OWN_PASSES=3
+/// ZSTD_OWN_DATA=text ZSTD_OWN_STREAMS=16 zstd_own 1`, 1.75 million sequences).
 #[inline(always)]
 pub(crate) fn off_base(ll: u32, off: u32, rep: &mut [u32; 3]) -> u32 {
-    let idx = if ll > 0 {
-        if off == rep[0] {
-            0
-        } else if off == rep[1] {
-            1
-        } else if off == rep[2] {
-            2
-        } else {
-            4
-        }
-    } else if off == rep[1] {
-        1
-    } else if off == rep[2] {
-        2
-    } else if off == rep[0].wrapping_sub(1) {
-        3
-    } else {
-        4
-    };
-    match idx {
-        0 => 1,
-        4 => {
-            *rep = [off, rep[0], rep[1]];
-            off + 3
-        }
-        1 => {
-            *rep = [off, rep[0], rep[2]];
-            2 - u32::from(ll == 0)
-        }
-        _ => {
-            *rep = [off, rep[0], rep[1]];
-            idx + 1 - u32::from(ll == 0)
-        }
+    let [r0, r1, r2] = *rep;
+    let ll0 = ll == 0;
+    // A new offset: [off, r0, r1].
+    let mut code = off + 3;
+    let mut third = r1;
+    // Literal length 0: repeat code 3 is the first offset minus one, last in precedence.
+    if ll0 && off == r0.wrapping_sub(1) {
+        code = 3;
     }
+    if off == r2 {
+        code = 3 - u32::from(ll0);
+    }
+    if off == r1 {
+        code = 2 - u32::from(ll0);
+        third = r2;
+    }
+    // After literals, the first offset comes first and changes nothing.
+    let same = !ll0 && off == r0;
+    if same {
+        code = 1;
+    }
+    *rep = if same { [r0, r1, r2] } else { [off, r0, third] };
+    code
+}
+
+/// `matches` as sequences into `seqs` (scratch whose length only grows: no emptying, no
+/// capacity test a sequence), the repeat offsets `rep` updated; the sequences written.
+fn to_seqs<'s>(seqs: &'s mut Vec<Seq>, matches: &[Match], rep: &mut [u32; 3]) -> &'s [Seq] {
+    let n = matches.len();
+    if seqs.len() < n {
+        seqs.resize(n, Seq::new(0, 3, 1));
+    }
+    let seqs = &mut seqs[..n];
+    // The repeat offsets in a local, not behind `rep`: held in registers through the loop.
+    let mut r = *rep;
+    for (s, m) in seqs.iter_mut().zip(matches) {
+        *s = Seq::new(m.lit_len, m.len, off_base(m.lit_len, m.offset, &mut r));
+    }
+    *rep = r;
+    seqs
 }
 
 /// What the blocks of one frame share: the decoder's state, the predefined tables, scratch.
@@ -125,7 +137,7 @@ pub(crate) struct Blocks<'d> {
 }
 
 impl<'d> Blocks<'d> {
-    /// The state of a frame's first block, with `seqs` (cleared before each use) as scratch and
+    /// The state of a frame's first block, with `seqs` (scratch; its length only grows) and
     /// the predefined tables `defaults` (built once per context).
     pub(crate) fn new(seqs: Vec<Seq>, defaults: &'d Defaults) -> Self {
         Blocks { carried: Carried::new(), defaults, seqs, min_gain_log: 6 }
@@ -206,11 +218,8 @@ fn sections(
     if !literals::encode(out, lits, &mut next.huf, b.min_gain_log, suspect, raw_limit) {
         return false;
     }
-    b.seqs.clear();
-    b.seqs.extend(
-        matches.iter().map(|m| Seq::new(m.lit_len, m.len, off_base(m.lit_len, m.offset, &mut next.rep))),
-    );
-    sequences::encode(out, &b.seqs, &mut next.seq, b.defaults).is_some()
+    let seqs = to_seqs(&mut b.seqs, matches, &mut next.rep);
+    sequences::encode(out, seqs, &mut next.seq, b.defaults).is_some()
 }
 
 fn header(out: &mut Vec<u8>, last: bool, kind: u32, size: usize) {

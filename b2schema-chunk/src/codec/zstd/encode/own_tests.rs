@@ -188,6 +188,53 @@ fn repeat_offset_codes_follow_the_decoder() {
     assert_eq!(rep, [100, 7, 8]);
 }
 
+/// RFC 8878 §3.1.2.5's repeat offsets as a cascade of compares in the RFC's order: the
+/// reference of [`off_base`]'s selects.
+fn off_base_rfc(ll: u32, off: u32, rep: &mut [u32; 3]) -> u32 {
+    let idx = if ll > 0 {
+        [rep[0], rep[1], rep[2]].iter().position(|&r| r == off).unwrap_or(4) as u32
+    } else if off == rep[1] {
+        1
+    } else if off == rep[2] {
+        2
+    } else if off == rep[0].wrapping_sub(1) {
+        3
+    } else {
+        4
+    };
+    match idx {
+        0 => 1,
+        4 => {
+            *rep = [off, rep[0], rep[1]];
+            off + 3
+        }
+        1 => {
+            *rep = [off, rep[0], rep[2]];
+            2 - u32::from(ll == 0)
+        }
+        _ => {
+            *rep = [off, rep[0], rep[1]];
+            idx + 1 - u32::from(ll == 0)
+        }
+    }
+}
+
+proptest! {
+    /// [`off_base`] gives the codes and repeat offsets of the RFC's cascade, on offsets drawn
+    /// from few values so that they meet the repeat offsets (equal ones included) often.
+    #[test]
+    fn off_base_matches_the_rfc_cascade(
+        steps in proptest::collection::vec((0u32..3, 1u32..7), 1..64),
+        start in [1u32..7, 1u32..7, 1u32..7],
+    ) {
+        let (mut ours, mut rfc) = (start, start);
+        for (ll, off) in steps {
+            prop_assert_eq!(off_base(ll, off, &mut ours), off_base_rfc(ll, off, &mut rfc));
+            prop_assert_eq!(ours, rfc);
+        }
+    }
+}
+
 /// The sizes stay libzstd's on these inputs (within 1 % plus a few bytes per frame).
 #[test]
 fn sizes_near_libzstd() {
