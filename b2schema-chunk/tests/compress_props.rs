@@ -31,21 +31,26 @@ fn data() -> impl Strategy<Value = Vec<u8>> {
 fn nearly_noise() -> impl Strategy<Value = Vec<u8>> {
     (any::<u64>(), 64usize..40_000, 0usize..=8, any::<prop::sample::Index>(), any::<u8>()).prop_map(
         |(seed, len, eighths, at, v)| {
-            let mut x = seed | 1;
-            let mut out: Vec<u8> = (0..len)
-                .map(|_| {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
-                    x as u8
-                })
-                .collect();
+            let mut out = noise(seed, len);
             let run = len * eighths / 64;
             let start = at.index(len - run + 1);
             out[start..start + run].fill(v);
             out
         },
     )
+}
+
+/// `len` bytes of xorshift noise from `seed`.
+fn noise(seed: u64, len: usize) -> Vec<u8> {
+    let mut x = seed | 1;
+    (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u8
+        })
+        .collect()
 }
 
 fn params() -> impl Strategy<Value = Params> {
@@ -411,15 +416,7 @@ proptest! {
 #[test]
 fn pieces_are_kept_while_the_chunk_may_end_as_memcpy() {
     let len = 16 * 1024;
-    let mut x = 0x2545_F491_4F6C_DD1Du64;
-    let noise: Vec<u8> = (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u8
-        })
-        .collect();
+    let noise = noise(0x2545_F491_4F6C_DD1D, len);
     let (mut memcpy, mut coded) = (0, 0);
     for sixtyfourths in 0..=32 {
         let mut src = noise.clone();
