@@ -370,7 +370,14 @@ impl<const ROW: usize, const K: usize> Rows<'_, ROW, K> {
             self.next = ip;
             hash_n::<MLS>(s, ip, self.hash_bits) ^ self.salt
         } else {
-            self.update::<MLS>(s, ip);
+            // Most searches follow the one before (nothing to insert): the update's tests
+            // skipped. Callgrind, level 9 over 64 KiB split streams (`zstd_own` with
+            // `ZSTD_OWN_SPLIT=1 ZSTD_OWN_STREAMS=64 ZSTD_OWN_ONLY=ours ZSTD_OWN_PASSES=1` less
+            // the run with 0 passes): float64 smooth 263.9 -> 253.3 M instructions a pass,
+            // normal 300.6 -> 295.5 M, int64 counter 119.8 -> 117.5 M, text 1326.8 -> 1302.8 M.
+            if self.next != ip {
+                self.update::<MLS>(s, ip);
+            }
             self.cached_hash::<MLS>(s, ip)
         };
         let low = w.low.max(ip.saturating_sub(w.max_dist));
