@@ -428,6 +428,13 @@ fn candidates<const ROW: usize, const K: usize, const LIMITED: bool>(
     // Slot 0 holds the head, not a position: its bit (at `-head` after the rotation) is cleared
     // once, not tested at each candidate.
     let mut m = tag_mask::<ROW>(tags, tag, head) & !(1u64 << ((ROW as u32 - head) & (ROW as u32 - 1)));
+    // Most searches find no tag equal (float64 smooth, 64 KiB streams: 486 of 700 thousand): the
+    // walk's preparation skipped. Callgrind as [`Rows::search`]'s fast path: float64 smooth
+    // 253.3 -> 247.8 M instructions a pass, normal 295.5 -> 294.0 M, int64 117.5 -> 116.7 M,
+    // text 1302.8 -> 1297.8 M.
+    if m == 0 {
+        return (0, 0);
+    }
     // At most `attempts` candidates, counted only when `LIMITED`: a mask has at most `ROW - 1`
     // bits, all tried where `attempts` is `ROW` (levels 7 to 12).
     let mut attempts = attempts;
