@@ -12,6 +12,11 @@
 //! smaller than its stream counts as stored raw) and the speed ratio ours / libzstd (the
 //! wall time, the best of three runs of at least 0.2 s each, alternated; other processes share the CPU).
 //!
+//! With `ZSTD_OWN_SPLIT=1` every stream size is cut as split blocks (runs of one byte plane of
+//! the whole dataset shuffled): 64 KiB streams are then the byte planes of python-blosc2's
+//! 512 KiB float64 blocks at zstd clevels up to 5 (its split mode AUTO), 128 KiB those of 1 MiB
+//! blocks. Without it, streams above 32 KiB are whole blocks, as before.
+//!
 //! With `ZSTD_OWN_SIZES=1` it prints the size ratios only (no timing runs).
 //!
 //! With `ZSTD_OWN_DIGEST=1` it prints, per level, an FNV-1a digest of every frame the own encoder
@@ -179,8 +184,10 @@ fn main() {
 /// `data` (items of `ts` bytes) as a Blosc chunk's streams of `stream` bytes: up to 32 KiB, runs
 /// of the whole dataset shuffled (split blocks, one byte plane each); above, blocks shuffled
 /// each on its own (whole blocks).
+/// With `ZSTD_OWN_SPLIT=1`, runs of the whole dataset shuffled at every size.
 fn cut(data: &[u8], ts: usize, stream: usize) -> Vec<Vec<u8>> {
-    if stream <= 32 << 10 {
+    let split = std::env::var("ZSTD_OWN_SPLIT").is_ok_and(|v| v == "1");
+    if split || stream <= 32 << 10 {
         shuffle(data, ts).chunks(stream).map(<[u8]>::to_vec).collect()
     } else {
         data.chunks(stream).map(|b| shuffle(b, ts)).collect()

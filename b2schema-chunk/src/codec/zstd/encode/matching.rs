@@ -103,10 +103,50 @@ pub(crate) fn count_split(s: &[u8], a: usize, b: usize, end: usize) -> usize {
     count_rest(s, a, b, end)
 }
 
-/// [`count`] out of line, for [`count_split`].
+/// [`count`] out of line, for [`count_split`]: without [`count`]'s first step (the caller's
+/// read is that step, most often equal here), 16 bytes a step (libzstd's `ZSTD_count` takes 8).
+/// Callgrind, level 9 over 64 KiB split streams (`zstd_own` with `ZSTD_OWN_SPLIT=1
+/// ZSTD_OWN_STREAMS=64 ZSTD_OWN_ONLY=ours ZSTD_OWN_PASSES=1`, less the run with 0 passes): int64
+/// counter (long matches) 127.8 -> 119.8 M instructions a pass, float64 smooth 266.0 -> 263.9 M,
+/// normal 300.4 -> 300.6 M, text 1324.8 -> 1326.8 M (its rests are short).
 #[inline(never)]
 fn count_rest(s: &[u8], a: usize, b: usize, end: usize) -> usize {
-    count(s, a, b, end)
+    let end = end.min(s.len());
+    // The first 8 bytes before the slices are cut: most rests end within them.
+    let mut first = 0;
+    if a + 8 <= end {
+        let d = read64(s, a) ^ read64(s, b);
+        if d != 0 {
+            return (d.trailing_zeros() >> 3) as usize;
+        }
+        first = 8;
+    }
+    let (a, b) = (a + first, b + first);
+    let n = end.saturating_sub(a);
+    let (Some(x), Some(y)) = (s.get(a..a + n), s.get(b..b + n)) else {
+        return first;
+    };
+    let mut i = 0;
+    let (xc, _) = x.as_chunks::<16>();
+    let (yc, _) = y.as_chunks::<16>();
+    for (cx, cy) in xc.iter().zip(yc) {
+        let d = u128::from_le_bytes(*cx) ^ u128::from_le_bytes(*cy);
+        if d != 0 {
+            return first + i + (d.trailing_zeros() >> 3) as usize;
+        }
+        i += 16;
+    }
+    if let (Some(cx), Some(cy)) = (x[i..].first_chunk::<8>(), y[i..].first_chunk::<8>()) {
+        let d = u64::from_le_bytes(*cx) ^ u64::from_le_bytes(*cy);
+        if d != 0 {
+            return first + i + (d.trailing_zeros() >> 3) as usize;
+        }
+        i += 8;
+    }
+    while i < n && x[i] == y[i] {
+        i += 1;
+    }
+    first + i
 }
 
 const PRIME3: u32 = 506_832_829;
