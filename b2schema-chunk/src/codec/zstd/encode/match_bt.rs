@@ -128,10 +128,10 @@ impl Branches {
         // Masked as in [`Branches::step`].
         let lm = bt.len().wrapping_sub(1);
         for at in [self.smaller, self.larger] {
-            if at != usize::MAX {
-                if let Some(e) = bt.get_mut(at & lm) {
-                    *e = empty;
-                }
+            if at != usize::MAX
+                && let Some(e) = bt.get_mut(at & lm)
+            {
+                *e = empty;
             }
         }
     }

@@ -322,3 +322,73 @@ impl Search for Dubt<'_> {
     #[inline(always)]
     fn skip<const MLS: u32>(&mut self, _: &[u8], _: bool) {}
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Dubt, UNSORTED, compare_to_end};
+    use crate::codec::zstd::encode::matching::{EMPTY, count, hash_n};
+    use crate::test_data::noise;
+    use alloc::vec;
+    use alloc::vec::Vec;
+
+    /// The walks' compare is `count` up to the end of the source with the order of the first
+    /// differing byte, at every pair of positions of buffers of few symbols cut at several
+    /// ends, and of a period of 29 bytes with rare changes (prefixes ending within the first 8
+    /// bytes, within the next 8, past 16, at the end).
+    #[test]
+    fn compare_to_end_is_count_with_the_next_bytes_order() {
+        let r = noise(120, 9);
+        let periodic: Vec<u8> = (0..120).map(|i| if r[i] < 12 { r[i] } else { r[i % 29] }).collect();
+        for symbols in [2u8, 3, 255, 0] {
+            let full: Vec<u8> = match symbols {
+                0 => periodic.clone(),
+                _ => noise(120, u64::from(symbols)).iter().map(|b| b % symbols).collect(),
+            };
+            for end in [full.len(), full.len() - 5, 41, 9] {
+                let s = &full[..end];
+                for ip in 1..end {
+                    for m in 0..ip {
+                        let len = count(s, ip, m, end);
+                        let (got, smaller) = compare_to_end(s, ip, m);
+                        assert_eq!(got, len, "length at {ip} {m} {end}");
+                        if ip + len < end {
+                            assert_eq!(smaller, s[m + len] < s[ip + len], "order at {ip} {m} {end}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The chaining puts each position at the head of its hash, its node holding the previous
+    /// head and the unsorted mark, the same whether its bytes are read from the windows of one
+    /// slice (the positions 8 bytes before the end) or one at a time (the last ones): the
+    /// tables after chaining a buffer in steps of every length are those of the plain loop.
+    #[test]
+    fn chaining_puts_each_position_at_its_hash_head() {
+        let s: Vec<u8> = noise(300, 7).iter().map(|b| b & 7).collect();
+        let (hash_log, bt_mask, base) = (6u32, 63usize, 1000u32);
+        for step in [1usize, 3, 8, 50, 300] {
+            let mut hash = vec![EMPTY; 1 << hash_log];
+            let mut bt = vec![EMPTY; 2 * (bt_mask + 1)];
+            let mut d =
+                Dubt { hash: &mut hash, bt: &mut bt, hash_log, bt_mask, compares: 4, mls: 5, base, next: 0 };
+            let mut ip = 0;
+            while ip < s.len() {
+                ip = (ip + step).min(s.len());
+                d.update::<5>(&s, ip);
+            }
+            assert_eq!(d.next, s.len());
+            let mut want_hash = vec![EMPTY; 1 << hash_log];
+            let mut want_bt = vec![EMPTY; 2 * (bt_mask + 1)];
+            for at in 0..s.len() {
+                let h = hash_n::<5>(&s, at, hash_log);
+                want_bt[2 * (at & bt_mask)] = want_hash[h];
+                want_bt[2 * (at & bt_mask) + 1] = UNSORTED;
+                want_hash[h] = at as u32 + base;
+            }
+            assert_eq!(hash, want_hash, "heads, steps of {step}");
+            assert_eq!(bt, want_bt, "nodes, steps of {step}");
+        }
+    }
+}
