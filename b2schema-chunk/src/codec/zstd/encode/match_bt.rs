@@ -65,8 +65,13 @@ impl Branches {
     /// The walk of the position `cur`, whose node is at `2 * (cur & mask)`.
     #[inline(always)]
     pub(super) fn of(cur: usize, mask: usize) -> Self {
-        let smaller = 2 * (cur & mask);
-        Branches { smaller, larger: smaller + 1, common_s: 0, common_l: 0 }
+        Self::of_node(2 * (cur & mask))
+    }
+
+    /// The walk of the position whose node is at `node`.
+    #[inline(always)]
+    pub(super) fn of_node(node: usize) -> Self {
+        Branches { smaller: node, larger: node + 1, common_s: 0, common_l: 0 }
     }
 
     /// The prefix every node still below holds in common with the position.
@@ -91,32 +96,41 @@ impl Branches {
         smaller: bool,
         bt_low: usize,
     ) -> Option<u32> {
+        // Both trees' tables are `2^chainLog` entries long and every index here is below that:
+        // the mask by the length changes no index and spares the bounds checks (once the
+        // caller has read an entry, the length is known not 0).
+        debug_assert!(bt.len().is_power_of_two());
+        let lm = bt.len().wrapping_sub(1);
         if smaller {
-            bt[self.smaller] = stamp;
+            bt[self.smaller & lm] = stamp;
             self.common_s = len;
             if m <= bt_low {
                 self.smaller = usize::MAX;
                 return None;
             }
             self.smaller = next + 1;
-            Some(bt[next + 1])
+            Some(bt[(next + 1) & lm])
         } else {
-            bt[self.larger] = stamp;
+            bt[self.larger & lm] = stamp;
             self.common_l = len;
             if m <= bt_low {
                 self.larger = usize::MAX;
                 return None;
             }
             self.larger = next;
-            Some(bt[next])
+            Some(bt[next & lm])
         }
     }
 
     /// Ends the two open branches (a branch cut at the low end has none).
     #[inline(always)]
     pub(super) fn close(self, bt: &mut [u32], empty: u32) {
+        // Masked as in [`Branches::step`].
+        let lm = bt.len().wrapping_sub(1);
         for at in [self.smaller, self.larger] {
-            if let Some(e) = bt.get_mut(at) {
+            if at != usize::MAX
+                && let Some(e) = bt.get_mut(at & lm)
+            {
                 *e = empty;
             }
         }

@@ -6,15 +6,21 @@
 //! length-against-offset rule. Positions no search meets are never sorted: on data without
 //! matches most positions cost two stores, where [`super::match_bt`] walks the tree for each.
 //!
+//! Measured with callgrind (instructions of `zstd_own` with `ZSTD_OWN_ONLY=ours
+//! ZSTD_OWN_PASSES=1 ZSTD_OWN_STREAMS=16 ZSTD_OWN_DATA=...` at level 9, less the run with
+//! `ZSTD_OWN_PASSES=0`): the walks' tree indices masked by the table's length, their compare in
+//! line, the chaining out of line, float64 normal 648.2 -> 581.5 M instructions a pass, text
+//! 2258.4 -> 1975.0 M (libzstd 473.7 M and 1555.3 M).
+//!
 //! Entries are positions plus the frame's base (as the other finders'); "empty" and "unsorted"
 //! are two values no position of a frame reaches, so that an entry minus the base that is not
 //! below the searched position is never a candidate.
 
 use super::fse::highbit;
-use super::match_bt::{Branches, compare};
+use super::match_bt::Branches;
 use super::match_fast::Window;
 use super::match_lazy::Search;
-use super::matching::{EMPTY, hash_n, stamp, unstamp};
+use super::matching::{EMPTY, count, hash_n, hash_v, stamp, unstamp};
 
 /// The mark of a position in the chain, not yet in the tree (libzstd's
 /// `ZSTD_DUBT_UNSORTED_MARK`).
@@ -46,16 +52,6 @@ pub(crate) struct Dubt<'t> {
 }
 
 impl Dubt<'_> {
-    #[inline(always)]
-    fn stamp(&self, pos: usize) -> u32 {
-        stamp(pos, self.base)
-    }
-
-    #[inline(always)]
-    fn pos(&self, v: u32) -> usize {
-        unstamp(v, self.base)
-    }
-
     /// Called at the start of each block after the first (`start`: its first position): libzstd
     /// 1.5.7's "limited update after a very long match" (`ZSTD_buildSeqStore`). When more than
     /// [`GAP`] positions lie between the next one to chain and the block's start (a match ran
@@ -70,42 +66,66 @@ impl Dubt<'_> {
     }
 
     /// Chains every position from the next one up to `ip` (excluded), unsorted. `MLS` must be
-    /// the tree's [`Dubt::mls`].
+    /// the tree's [`Dubt::mls`]. The tables are powers of two long (`1 << hash_log` hashes,
+    /// `bt_mask + 1` nodes): indices masked by their lengths are the same and spare the bounds
+    /// checks; the 8 bytes hashed at each position are read from one slice's windows where all
+    /// are in the source (24 -> 16 instructions a position, callgrind as in the module's notes).
+    /// Out of line: in line, the search's values crowded its loop's registers.
+    #[inline(never)]
     fn update<const MLS: u32>(&mut self, s: &[u8], ip: usize) {
-        let (mask, log, base) = (self.bt_mask, self.hash_log, self.base);
-        // The nodes as pairs: one bounds check and one store per position.
+        let (log, base, next) = (self.hash_log, self.base, self.next);
         let (nodes, _) = self.bt.as_chunks_mut::<2>();
         let hash = &mut *self.hash;
-        for at in self.next..ip {
-            let h = hash_n::<MLS>(s, at, log);
-            if let (Some(head), Some(node)) = (hash.get_mut(h), nodes.get_mut(at & mask)) {
-                *node = [*head, UNSORTED];
+        let (nmask, hmask) = (nodes.len().wrapping_sub(1), hash.len().wrapping_sub(1));
+        debug_assert_eq!(nmask, self.bt_mask);
+        if !nodes.is_empty() && !hash.is_empty() {
+            let mut chain = |at: usize, h: usize| {
+                let head = &mut hash[h & hmask];
+                nodes[at & nmask] = [*head, UNSORTED];
                 *head = stamp(at, base);
+            };
+            match s.get(next..ip.wrapping_add(7)) {
+                Some(t) if next < ip => {
+                    for (at, w) in (next..).zip(t.windows(8)) {
+                        let v = u64::from_le_bytes(w.try_into().unwrap_or_default());
+                        chain(at, hash_v::<MLS>(v, log));
+                    }
+                }
+                _ => (next..ip).for_each(|at| chain(at, hash_n::<MLS>(s, at, log))),
             }
         }
-        self.next = self.next.max(ip);
+        self.next = next.max(ip);
     }
 
     /// Sorts the chained position `cur` into the tree below it (`ZSTD_insertDUBT1`): at most
-    /// `compares` nodes, none at or below `bt_low`, bytes compared up to `end`.
-    fn sort(&mut self, w: &Window<'_>, cur: usize, end: usize, mut compares: u32, bt_low: usize) {
-        let s = w.src;
-        let (mask, base) = (self.bt_mask, self.base);
+    /// `compares` nodes, none at or below `bt_low`, bytes compared up to the end of `s` (`w`'s
+    /// source cut at its end).
+    #[inline(always)]
+    fn sort(&mut self, s: &[u8], w: &Window<'_>, cur: usize, mut compares: u32, bt_low: usize) {
+        let end = s.len();
+        let base = self.base;
         let pos = |v: u32| unstamp(v, base);
         let stamp = |p: usize| stamp(p, base);
         let bt = &mut *self.bt;
-        let mut branches = Branches::of(cur, mask);
+        // The table is `2 * (bt_mask + 1)` entries long: a node's index `2 * (m & bt_mask)` is
+        // `(m << 1)` masked by the length, which spares the bounds checks.
+        let lm = bt.len().wrapping_sub(1);
+        let node = (cur << 1) & lm;
+        let mut branches = Branches::of_node(node);
         // The next sorted candidate is in the position's first entry (its second held the
         // unsorted chain, already taken).
-        let mut m = pos(bt[2 * (cur & mask)]);
+        let Some(&first) = bt.get(node) else {
+            return;
+        };
+        let mut m = pos(first);
         let low = w.low.max(cur.saturating_sub(w.max_dist));
         // `m` in `(low, cur)`, one compare: from `cur` on it is stale.
         let span = cur.saturating_sub(low + 1);
         while compares > 0 && cur.wrapping_sub(m).wrapping_sub(1) < span {
-            let next = 2 * (m & mask);
+            let next = (m << 1) & lm;
             let mut len = branches.common();
             debug_assert!(s[m..m + len] == s[cur..cur + len], "tree out of order at {m} for {cur}");
-            let (more, smaller) = compare(s, cur + len, m + len, end);
+            let (more, smaller) = compare_to_end(s, cur + len, m + len);
             len += more;
             if cur + len >= end {
                 break;
@@ -118,69 +138,42 @@ impl Dubt<'_> {
         }
         branches.close(bt, EMPTY);
     }
-}
 
-impl Search for Dubt<'_> {
-    /// The best match at `ip` (`ZSTD_BtFindBestMatch`): its length and offset base, or
-    /// `(0, 0)` (also at a position a long repetition skipped).
-    fn best<const MLS: u32>(&mut self, w: &Window<'_>, ip: usize) -> (usize, u32) {
-        if ip < self.next {
-            return (0, 0);
-        }
-        let s = w.src;
-        let end = w.end;
-        debug_assert_eq!(MLS, self.mls);
-        self.update::<MLS>(s, ip);
-        let mask = self.bt_mask;
-        let h = hash_n::<MLS>(s, ip, self.hash_log);
-        let low = w.low.max(ip.saturating_sub(w.max_dist));
-        let bt_low = ip.saturating_sub(mask);
-        let unsort_limit = bt_low.max(low);
-        // The unsorted candidates, newest first, their marks turned into a chain back up.
-        let mut m = self.pos(self.hash[h]);
-        let mut candidates = self.compares;
-        let mut stacked = EMPTY;
-        while m > unsort_limit && m < ip && self.bt[2 * (m & mask) + 1] == UNSORTED && candidates > 1 {
-            let node = 2 * (m & mask);
-            self.bt[node + 1] = stacked;
-            stacked = self.stamp(m);
-            m = self.pos(self.bt[node]);
-            candidates -= 1;
-        }
-        if m > unsort_limit && m < ip && self.bt[2 * (m & mask) + 1] == UNSORTED {
-            // The oldest one still unsorted is dropped (libzstd: for speed).
-            let node = 2 * (m & mask);
-            self.bt[node] = EMPTY;
-            self.bt[node + 1] = EMPTY;
-        }
-        // Sorted oldest first.
-        let mut at = self.pos(stacked);
-        while at < ip {
-            let up = self.bt[2 * (at & mask) + 1];
-            self.sort(w, at, end, candidates, unsort_limit);
-            at = self.pos(up);
-            candidates += 1;
-        }
-        // The search, inserting `ip` (the fields in locals: behind `&mut self` they would be
-        // reloaded after every store).
+    /// The walk of [`Search::best`] from the tree's newest node `m` of `ip`'s hash, inserting
+    /// `ip` (the second half of `ZSTD_DUBT_findBestMatch`): its best match's length and offset
+    /// base (`999 999 999` when none), and where the longest match met ends. In line: out of
+    /// line, its call cost more than its loop gained over float64 normal 16 KiB streams.
+    #[inline(always)]
+    fn search(
+        &mut self,
+        s: &[u8],
+        ip: usize,
+        mut m: usize,
+        low: usize,
+        bt_low: usize,
+    ) -> (usize, u32, usize) {
+        let end = s.len();
         let base = self.base;
         let pos = |v: u32| unstamp(v, base);
         let stamp = |p: usize| stamp(p, base);
-        let mut m = pos(self.hash[h]);
-        self.hash[h] = stamp(ip);
         let bt = &mut *self.bt;
-        let mut branches = Branches::of(ip, mask);
+        let lm = bt.len().wrapping_sub(1);
+        let node = (ip << 1) & lm;
         let mut match_end = ip + 9;
         let mut best = 0usize;
         // libzstd starts from an offset base of 999 999 999 (its highest bit 29).
         let mut off = 999_999_999u32;
+        if bt.get(node).is_none() {
+            return (best, off, match_end);
+        }
+        let mut branches = Branches::of_node(node);
         let mut compares = self.compares;
         let span = ip.saturating_sub(low + 1);
         while compares > 0 && ip.wrapping_sub(m).wrapping_sub(1) < span {
-            let next = 2 * (m & mask);
+            let next = (m << 1) & lm;
             let mut len = branches.common();
             debug_assert!(s[m..m + len] == s[ip..ip + len], "tree out of order at {m} for {ip}");
-            let (more, smaller) = compare(s, ip + len, m + len, end);
+            let (more, smaller) = compare_to_end(s, ip + len, m + len);
             len += more;
             if len > best {
                 if len > match_end - m {
@@ -202,10 +195,200 @@ impl Search for Dubt<'_> {
             compares -= 1;
         }
         branches.close(bt, EMPTY);
+        (best, off, match_end)
+    }
+}
+
+/// The common prefix of `s[ip..]` and `s[m..]` (`m < ip`), and whether the first byte after it
+/// is smaller at `m` than at `ip` (meaningful when the prefix ends before the end of `s`): as
+/// [`super::match_bt::compare`] with `end` the length of `s`, in line whole (libzstd's
+/// `ZSTD_count` in its tree walks). Most compares end in their first 8 bytes: their order is
+/// that of the two words read big-endian. Positions are below `2^32`
+/// ([`super::matching::read32`]): cut to 32 bits, a read's end cannot wrap and costs one
+/// compare.
+#[inline(always)]
+fn compare_to_end(s: &[u8], ip: usize, m: usize) -> (usize, bool) {
+    if let (Some(a), Some(b)) = (word(s, ip), word(s, m)) {
+        let d = a ^ b;
+        if d != 0 {
+            return ((d.trailing_zeros() >> 3) as usize, b.swap_bytes() < a.swap_bytes());
+        }
+        return compare_from(s, ip, m, 8);
+    }
+    compare_from(s, ip, m, 0)
+}
+
+/// The 8 bytes at `at`, if all are in `s` (`at` cut to 32 bits as [`compare_to_end`]'s).
+#[inline(always)]
+fn word(s: &[u8], at: usize) -> Option<u64> {
+    let at = at as u32 as usize;
+    s.get(at..at + 8).map(|b| u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]))
+}
+
+/// [`compare_to_end`] past its first `len` bytes, equal: the next 8 bytes as its first, then
+/// [`count`] (its loop's setup pays for itself on long matches only: callgrind as in the
+/// module's notes, int64 counters 34.4 -> 31.9 M instructions with `count`
+/// alone, text 1979 -> 2042 M; with the word first, both gain). Out of line: the few compares
+/// that reach it would weigh on the walks' registers in line.
+#[inline(never)]
+fn compare_from(s: &[u8], ip: usize, m: usize, mut len: usize) -> (usize, bool) {
+    if let (Some(a), Some(b)) = (word(s, ip + len), word(s, m + len)) {
+        let d = a ^ b;
+        if d != 0 {
+            return (len + (d.trailing_zeros() >> 3) as usize, b.swap_bytes() < a.swap_bytes());
+        }
+        len += 8;
+    }
+    let len = len + count(s, ip + len, m + len, s.len());
+    let byte = |at: usize| s.get(at).copied().unwrap_or(0);
+    (len, byte(m + len) < byte(ip + len))
+}
+
+impl Search for Dubt<'_> {
+    /// The best match at `ip` (`ZSTD_BtFindBestMatch`): its length and offset base, or
+    /// `(0, 0)` (also at a position a long repetition skipped).
+    fn best<const MLS: u32>(&mut self, w: &Window<'_>, ip: usize) -> (usize, u32) {
+        if ip < self.next {
+            return (0, 0);
+        }
+        debug_assert_eq!(MLS, self.mls);
+        debug_assert_eq!(self.bt.len(), 2 * (self.bt_mask + 1));
+        if self.next < ip {
+            self.update::<MLS>(w.src, ip);
+        }
+        // The source cut once at the window's end: the walks compare up to its length.
+        let Some(s) = w.src.get(..w.end) else {
+            return (0, 0);
+        };
+        // Hashed from the whole source, as the chain's hashes (bytes past the end too).
+        let h = hash_n::<MLS>(w.src, ip, self.hash_log);
+        let Some(hp) = self.hash.get(h) else {
+            return (0, 0);
+        };
+        let head = *hp;
+        let mask = self.bt_mask;
+        let low = w.low.max(ip.saturating_sub(w.max_dist));
+        let bt_low = ip.saturating_sub(mask);
+        let unsort_limit = bt_low.max(low);
+        // The fields in locals: behind `&mut self` they would be reloaded after every store.
+        let (base, compares) = (self.base, self.compares);
+        let pos = |v: u32| unstamp(v, base);
+        let stamp = |p: usize| stamp(p, base);
+        // A node's index `2 * (m & bt_mask)` is `(m << 1)` masked by the table's length (see
+        // [`Dubt::sort`]).
+        let lm = self.bt.len().wrapping_sub(1);
+        // The unsorted candidates, newest first, their marks turned into a chain back up.
+        let mut m = pos(head);
+        let mut candidates = compares;
+        let mut stacked = EMPTY;
+        {
+            let bt = &mut *self.bt;
+            let unsorted = |bt: &[u32], m: usize| bt.get(((m << 1) | 1) & lm) == Some(&UNSORTED);
+            while m > unsort_limit && m < ip && unsorted(bt, m) && candidates > 1 {
+                let node = (m << 1) & lm;
+                bt[node | 1] = stacked;
+                stacked = stamp(m);
+                m = pos(bt[node]);
+                candidates -= 1;
+            }
+            if m > unsort_limit && m < ip && unsorted(bt, m) {
+                // The oldest one still unsorted is dropped (libzstd: for speed).
+                let node = (m << 1) & lm;
+                bt[node] = EMPTY;
+                bt[node | 1] = EMPTY;
+            }
+        }
+        // Sorted oldest first.
+        let mut at = pos(stacked);
+        while at < ip {
+            let Some(&up) = self.bt.get(((at << 1) | 1) & lm) else {
+                break;
+            };
+            self.sort(s, w, at, candidates, unsort_limit);
+            at = pos(up);
+            candidates += 1;
+        }
+        // The search, inserting `ip`.
+        let Some(hp) = self.hash.get_mut(h) else {
+            return (0, 0);
+        };
+        let m = pos(*hp);
+        *hp = stamp(ip);
+        let (best, off, match_end) = self.search(s, ip, m, low, bt_low);
         self.next = match_end - 8;
         if best < 4 || off == 999_999_999 { (0, 0) } else { (best, off) }
     }
 
     #[inline(always)]
     fn skip<const MLS: u32>(&mut self, _: &[u8], _: bool) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Dubt, UNSORTED, compare_to_end};
+    use crate::codec::zstd::encode::matching::{EMPTY, count, hash_n};
+    use crate::test_data::noise;
+    use alloc::vec;
+    use alloc::vec::Vec;
+
+    /// The walks' compare is `count` up to the end of the source with the order of the first
+    /// differing byte, at every pair of positions of buffers of few symbols cut at several
+    /// ends, and of a period of 29 bytes with rare changes (prefixes ending within the first 8
+    /// bytes, within the next 8, past 16, at the end).
+    #[test]
+    fn compare_to_end_is_count_with_the_next_bytes_order() {
+        let r = noise(120, 9);
+        let periodic: Vec<u8> = (0..120).map(|i| if r[i] < 12 { r[i] } else { r[i % 29] }).collect();
+        for symbols in [2u8, 3, 255, 0] {
+            let full: Vec<u8> = match symbols {
+                0 => periodic.clone(),
+                _ => noise(120, u64::from(symbols)).iter().map(|b| b % symbols).collect(),
+            };
+            for end in [full.len(), full.len() - 5, 41, 9] {
+                let s = &full[..end];
+                for ip in 1..end {
+                    for m in 0..ip {
+                        let len = count(s, ip, m, end);
+                        let (got, smaller) = compare_to_end(s, ip, m);
+                        assert_eq!(got, len, "length at {ip} {m} {end}");
+                        if ip + len < end {
+                            assert_eq!(smaller, s[m + len] < s[ip + len], "order at {ip} {m} {end}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The chaining puts each position at the head of its hash, its node holding the previous
+    /// head and the unsorted mark, the same whether its bytes are read from the windows of one
+    /// slice (the positions 8 bytes before the end) or one at a time (the last ones): the
+    /// tables after chaining a buffer in steps of every length are those of the plain loop.
+    #[test]
+    fn chaining_puts_each_position_at_its_hash_head() {
+        let s: Vec<u8> = noise(300, 7).iter().map(|b| b & 7).collect();
+        let (hash_log, bt_mask, base) = (6u32, 63usize, 1000u32);
+        for step in [1usize, 3, 8, 50, 300] {
+            let mut hash = vec![EMPTY; 1 << hash_log];
+            let mut bt = vec![EMPTY; 2 * (bt_mask + 1)];
+            let mut d =
+                Dubt { hash: &mut hash, bt: &mut bt, hash_log, bt_mask, compares: 4, mls: 5, base, next: 0 };
+            let mut ip = 0;
+            while ip < s.len() {
+                ip = (ip + step).min(s.len());
+                d.update::<5>(&s, ip);
+            }
+            assert_eq!(d.next, s.len());
+            let mut want_hash = vec![EMPTY; 1 << hash_log];
+            let mut want_bt = vec![EMPTY; 2 * (bt_mask + 1)];
+            for at in 0..s.len() {
+                let h = hash_n::<5>(&s, at, hash_log);
+                want_bt[2 * (at & bt_mask)] = want_hash[h];
+                want_bt[2 * (at & bt_mask) + 1] = UNSORTED;
+                want_hash[h] = at as u32 + base;
+            }
+            assert_eq!(hash, want_hash, "heads, steps of {step}");
+            assert_eq!(bt, want_bt, "nodes, steps of {step}");
+        }
+    }
 }
