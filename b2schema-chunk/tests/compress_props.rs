@@ -295,7 +295,9 @@ fn arriving(
                     if ahead < AHEAD {
                         break;
                     }
-                    if arrived.wait_done(done, std::time::Duration::from_secs(5)) == done {
+                    let (since, timeout) = (std::time::Instant::now(), std::time::Duration::from_secs(5));
+                    arrived.wait_done(done, timeout);
+                    if since.elapsed() >= timeout {
                         starved.store(true, std::sync::atomic::Ordering::Relaxed);
                         break;
                     }
@@ -429,10 +431,17 @@ fn pieces_are_kept_while_the_chunk_may_end_as_memcpy() {
                 .with_blocksize(128)
                 .with_nthreads(nthreads);
             let whole = compress(&src, &p).unwrap();
-            let (a, l) = arriving(&src, &p, 16, None).unwrap();
-            assert!(a == whole, "run of {sixtyfourths}/64: arriving chunk differs");
-            assert!(!l.starved);
-            match ChunkHeader::parse(&a).unwrap().is_memcpyed() {
+            // Pieces of 16 blocks and of one (a reader waiting for the compressor when it
+            // turns to the memcpy chunk, which wants every piece: it must read on).
+            for blocks in [16, 1] {
+                let (a, l) = arriving(&src, &p, blocks, None).unwrap();
+                assert!(a == whole, "run of {sixtyfourths}/64, pieces of {blocks}: arriving chunk differs");
+                assert!(
+                    !l.starved,
+                    "run of {sixtyfourths}/64, pieces of {blocks}: the reader waited in vain"
+                );
+            }
+            match ChunkHeader::parse(&whole).unwrap().is_memcpyed() {
                 true => memcpy += 1,
                 false => coded += 1,
             }
@@ -440,4 +449,25 @@ fn pieces_are_kept_while_the_chunk_may_end_as_memcpy() {
     }
     // Both kinds met (else the sweep misses the window it is for).
     assert!(memcpy > 0 && coded > 0, "{memcpy} memcpy, {coded} coded");
+}
+
+/// A chunk with a dictionary trained on all its blocks wants every piece before it is done
+/// with any: a reader that keeps a few pieces ahead of the compressor must read on (no wait
+/// in vain), and the chunk is the whole input's.
+#[test]
+fn a_dictionary_chunk_reads_every_piece_first() {
+    let src: Vec<u8> = (0..64 * 1024u32).map(|i| (i % 251) as u8 ^ (i / 4096) as u8).collect();
+    for codec in [Codec::Zstd, Codec::Lz4] {
+        let p = Params::new(4)
+            .with_codec(codec)
+            .with_filter(5, Filter::Shuffle, 0)
+            .with_blocksize(1024)
+            .with_use_dict(true)
+            .with_nthreads(2);
+        let whole = compress(&src, &p).unwrap();
+        assert!(ChunkHeader::parse(&whole).unwrap().uses_dict(), "{codec:?}: no dictionary");
+        let (a, l) = arriving(&src, &p, 1, None).unwrap();
+        assert!(a == whole, "{codec:?}: arriving chunk differs");
+        assert!(!l.starved, "{codec:?}: the reader waited in vain");
+    }
 }

@@ -64,6 +64,9 @@ struct State {
     /// Whether the chunk can no longer end as a memcpy chunk (pieces are let go as their blocks
     /// are done).
     releasing: bool,
+    /// Whether the compressor no longer tells how far it is (it reads the whole chunk before it
+    /// is done with any more pieces, or stopped): a reader must not wait for it.
+    whole: bool,
 }
 
 impl Arriving {
@@ -79,7 +82,14 @@ impl Arriving {
         Ok(Arriving {
             len,
             piece,
-            state: Mutex::new(State { pieces, failed: false, done: 0, released: 0, releasing: false }),
+            state: Mutex::new(State {
+                pieces,
+                failed: false,
+                done: 0,
+                released: 0,
+                releasing: false,
+                whole: false,
+            }),
             arrived: Condvar::new(),
         })
     }
@@ -188,10 +198,23 @@ impl Arriving {
 
     /// How many pieces were pushed that the compressor is not done with, and how many it is
     /// done with: a reader that keeps the first below a few reads only that far ahead, and
-    /// reuses the buffers of the pieces let go ([`Arriving::wait_done`]).
+    /// reuses the buffers of the pieces let go ([`Arriving::wait_done`]). None ahead once the
+    /// compressor no longer tells how far it is: it reads the whole chunk before it is done
+    /// with any more pieces (a memcpy chunk's body, a dictionary trained on the chunk), its
+    /// threads stopped (some may wait for pieces not read yet), or it returned. The reader must
+    /// then push every piece.
     pub fn ahead(&self) -> (usize, usize) {
         let st = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        (st.pieces.len() - st.done.min(st.pieces.len()), st.done)
+        let ahead = if st.whole { 0 } else { st.pieces.len() - st.done.min(st.pieces.len()) };
+        (ahead, st.done)
+    }
+
+    /// The compressor no longer tells how far it is (see [`Arriving::ahead`]): a reader
+    /// waiting for it ([`Arriving::wait_done`]) is woken and reads on.
+    pub(crate) fn read_on(&self) {
+        let mut st = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        st.whole = true;
+        self.arrived.notify_all();
     }
 
     /// Whether pieces are let go as the compressor is done with them (the chunk can no longer
@@ -201,13 +224,14 @@ impl Arriving {
         (st.releasing, st.released)
     }
 
-    /// Waits until the compressor is done with more than `seen` pieces, the source failed, or
-    /// `timeout` passed (whichever first); returns how many it is done with.
+    /// Waits until the compressor is done with more than `seen` pieces or no longer tells how
+    /// far it is, the source failed, or `timeout` passed (whichever first); returns how many
+    /// pieces it is done with.
     pub fn wait_done(&self, seen: usize, timeout: std::time::Duration) -> usize {
         let st = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         let (st, _) = self
             .arrived
-            .wait_timeout_while(st, timeout, |st| st.done <= seen && !st.failed)
+            .wait_timeout_while(st, timeout, |st| st.done <= seen && !st.failed && !st.whole)
             .unwrap_or_else(PoisonError::into_inner);
         st.done
     }

@@ -111,12 +111,23 @@ impl<'a> Src<'a> {
         }
     }
 
+    /// Tells an arriving source that the compressor no longer says how far it is (it reads every
+    /// piece before it is done with any more, or its threads stopped): a reader that keeps only
+    /// a few pieces ahead must read on.
+    fn read_on(&self) {
+        #[cfg(feature = "std")]
+        if let Src::Arriving(a) = self {
+            a.read_on();
+        }
+    }
+
     /// Appends every byte to `out` (a memcpy chunk's body), waiting for them all.
     fn append_to(&self, out: &mut Vec<u8>) -> Result<(), Error> {
         match *self {
             Src::Whole(s) => out.extend_from_slice(s),
             #[cfg(feature = "std")]
             Src::Arriving(a) => {
+                a.read_on();
                 let mut at = 0;
                 while at < a.len() {
                     let len = a.piece_len().min(a.len() - at);
@@ -219,6 +230,7 @@ impl<'a> Plan<'a> {
 
     /// Every block through the filters, end to end: c-blosc2's dictionary training pass.
     fn filter_all(&self) -> Result<Vec<u8>, Error> {
+        self.src.read_on();
         let mut all = Vec::new();
         all.try_reserve_exact(self.src.len()).map_err(|_| alloc_error(self.src.len()))?;
         with_scratch(|scratch| {
@@ -438,6 +450,8 @@ impl<'a> Plan<'a> {
                     let mut t = turn.lock().unwrap_or_else(PoisonError::into_inner);
                     t.stop.get_or_insert(self.nblocks);
                     turned.notify_all();
+                    // A thread waiting for a piece must get it (the blocks stop advancing).
+                    self.src.read_on();
                 }
                 r
             })
@@ -495,8 +509,10 @@ impl<'a> Plan<'a> {
             // An error in turn, as the serial loop meets it (not one of a block it never writes).
             encoded?;
             if t.out.len() + self.taken() + most > self.destsize {
-                // This block might meet the limit: the serial loop writes it and the rest.
+                // This block might meet the limit: the serial loop writes it and the rest, once
+                // every thread is back (a thread waiting for a piece must get it).
                 t.stop = Some(j);
+                self.src.read_on();
             } else {
                 self.set_bstart(t.out, j);
                 t.out.extend_from_slice(mine);
@@ -599,6 +615,14 @@ pub fn compress_arriving(
         out.clear();
         return Err(param_error("piece", Expected::MultipleOf(num(blocksize)), src.piece_len()));
     }
+    // However it ends, a reader keeping a few pieces ahead must not wait for it once it returns.
+    struct ReadOn<'a>(&'a Arriving);
+    impl Drop for ReadOn<'_> {
+        fn drop(&mut self) {
+            self.0.read_on();
+        }
+    }
+    let _read_on = ReadOn(src);
     if p.format == Format::Blosc1 {
         // c-blosc 1.x's chunks are compressed whole (none is this large in practice).
         let mut all = Vec::new();

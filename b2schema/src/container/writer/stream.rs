@@ -52,9 +52,9 @@ const PIECES_WHILE_READING: usize = 32;
 /// The bytes a slab arriving is read in at least (whole blocks): large enough for 2 MiB pages.
 const ARRIVING_PIECE: usize = 2 * HUGE_PAGES_FROM;
 
-/// The most pieces of an arriving chunk the reader reads ahead of the compressor (pieces not
+/// The fewest pieces of an arriving chunk the reader reads ahead of the compressor (pieces not
 /// all of whose blocks are done) before it waits for it: one being read, one ready, those being
-/// compressed. The compressor lets go of those it is done with (once the chunk cannot end as a
+/// compressed (more with more threads than 2: a piece a thread). The compressor lets go of those it is done with (once the chunk cannot end as a
 /// memcpy chunk) and the reader reads into them again: a 128 MiB chunk then costs 32 MiB of
 /// buffers, zeroed once by the kernel, not 128 (a quarter of the CPU time of packing one such
 /// chunk with lz4 + bitshuffle).
@@ -370,6 +370,8 @@ impl NdArray<'_> {
         // (those whose chunk is one run of the items in order), so that the read of a large
         // chunk overlaps its compression.
         let arriving = matches!(src, Source::Reader(_)) && per_slab == 1;
+        // Pieces read ahead of the compressor: room for a block a thread, each in its own piece.
+        let read_ahead = READ_AHEAD.max(usize::try_from(one.nthreads).unwrap_or(1) + 2);
         let buffers = std::thread::scope(|s| -> Result<usize> {
             let (job_tx, job_rx) = mpsc::channel::<Job<'_>>();
             let job_rx = Arc::new(Mutex::new(job_rx));
@@ -538,7 +540,7 @@ impl NdArray<'_> {
                         // meanwhile (its threads wait for room to hand pieces on).
                         loop {
                             let (ahead, done) = arrived.ahead();
-                            if ahead < READ_AHEAD {
+                            if ahead < read_ahead {
                                 break;
                             }
                             while take(&mut inflight, false)? {}
