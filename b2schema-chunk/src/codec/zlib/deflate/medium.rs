@@ -16,6 +16,10 @@ struct Match {
 impl State<'_> {
     /// The match at `strstart` (`hash_head`: the head of its hash chain): the longest one in
     /// the window, or a literal (length 1) when none of `WANT_MIN_MATCH` bytes lies before it.
+    /// In line: out of line, clevel 5 ran 7 % more instructions (callgrind of `zlib_own` with
+    /// `ZLIB_OWN_ONLY=ours ZLIB_OWN_PASSES=1 ZLIB_OWN_DATA=normal`, less the run with 0 passes:
+    /// 411.8 M out of line, 376.2 M in line, zlib-rs 386.6 M).
+    #[inline(always)]
     fn match_at(&mut self, hash_head: u16) -> Match {
         let strstart = self.strstart as u16;
         let mut m = Match { match_start: 0, match_length: 1, strstart, orgstart: strstart };
