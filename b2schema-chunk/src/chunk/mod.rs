@@ -13,6 +13,7 @@ pub mod compress;
 pub(crate) mod decompress;
 pub(crate) mod header;
 pub(crate) mod params;
+pub(crate) mod source;
 pub(crate) mod split;
 pub(crate) mod stored;
 pub(crate) mod vl;
