@@ -1,5 +1,5 @@
 //! A chunk's bytes as the compressor reads them ([`Src`]): in memory, or arriving while it is
-//! compressed (std: [`Arriving`](super::arriving::Arriving)), and the bytes of one block held
+//! compressed (std: [`Arriving`]), and the bytes of one block held
 //! ([`Held`]): borrowed, or in the piece they arrived in.
 
 use alloc::vec::Vec;
