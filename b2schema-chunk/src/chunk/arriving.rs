@@ -59,10 +59,8 @@ struct State {
     failed: bool,
     /// How many pieces from the first the compressor is done with.
     done: usize,
-    /// How many pieces from the first were let go (the first itself may be kept).
-    released: usize,
-    /// Whether the chunk can no longer end as a memcpy chunk (pieces are let go as their blocks
-    /// are done).
+    /// Whether the chunk can no longer end as a memcpy chunk: then every piece it is done with
+    /// was let go (but the first, when a delta filter reads it).
     releasing: bool,
     /// Whether the compressor no longer tells how far it is (it reads the whole chunk before it
     /// is done with any more pieces, or stopped): a reader must not wait for it.
@@ -82,14 +80,7 @@ impl Arriving {
         Ok(Arriving {
             len,
             piece,
-            state: Mutex::new(State {
-                pieces,
-                failed: false,
-                done: 0,
-                released: 0,
-                releasing: false,
-                whole: false,
-            }),
+            state: Mutex::new(State { pieces, failed: false, done: 0, releasing: false, whole: false }),
             arrived: Condvar::new(),
         })
     }
@@ -181,14 +172,14 @@ impl Arriving {
         let mut st = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         let upto = upto.min(st.pieces.len());
         let moved = upto > st.done || (let_go && !st.releasing);
+        // Those before `done` are let go already once releasing (`let_go` never turns false).
+        let from = if st.releasing { st.done } else { 0 }.max(usize::from(keep_first));
         st.done = st.done.max(upto);
         if let_go {
-            let from = st.released.max(usize::from(keep_first));
             let done = st.done;
             for p in st.pieces.get_mut(from..done).into_iter().flatten() {
                 *p = None;
             }
-            st.released = done;
             st.releasing = true;
         }
         if moved {
@@ -221,7 +212,7 @@ impl Arriving {
     /// end as a memcpy chunk), and how many from the first were.
     pub fn released(&self) -> (bool, usize) {
         let st = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        (st.releasing, st.released)
+        (st.releasing, if st.releasing { st.done } else { 0 })
     }
 
     /// Waits until the compressor is done with more than `seen` pieces or no longer tells how

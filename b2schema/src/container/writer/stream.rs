@@ -54,10 +54,10 @@ const ARRIVING_PIECE: usize = 2 * HUGE_PAGES_FROM;
 
 /// The fewest pieces of an arriving chunk the reader reads ahead of the compressor (pieces not
 /// all of whose blocks are done) before it waits for it: one being read, one ready, those being
-/// compressed (more with more threads than 2: a piece a thread). The compressor lets go of those it is done with (once the chunk cannot end as a
-/// memcpy chunk) and the reader reads into them again: a 128 MiB chunk then costs 32 MiB of
-/// buffers, zeroed once by the kernel, not 128 (a quarter of the CPU time of packing one such
-/// chunk with lz4 + bitshuffle).
+/// compressed (more with more than 2 threads: a piece a thread). The compressor lets go of those
+/// it is done with (once the chunk cannot end as a memcpy chunk) and the reader reads into them
+/// again: a 128 MiB chunk then costs 32 MiB of buffers, zeroed once by the kernel, not 128 (a
+/// quarter of the CPU time of packing one such chunk with lz4 + bitshuffle).
 const READ_AHEAD: usize = 4;
 
 /// How long the reader waits for the compressor at a time before it writes the pieces done
