@@ -346,3 +346,38 @@ fn a_chunk_made_alone_is_written_as_its_blocks_are_done() {
         }
     }
 }
+
+/// Large chunks are made one at a time, all the threads on each one's blocks, and written in
+/// pieces as they are made (the writer goes back to each chunk's header once it is done), from
+/// 1 MiB of chunk a thread; smaller ones, each on its own thread, are written whole (no going
+/// back but to the frame's header). Both are the whole frame's bytes. (Planted: large chunks
+/// each on its own thread: no chunk gone back to.)
+#[test]
+fn large_chunks_share_their_blocks_between_the_threads() {
+    const NCHUNKS: usize = 6;
+    for (chunk_items, nthreads, shared) in [(1 << 19, 2i16, true), (1 << 17, 2, false), (1 << 19, 3, false)] {
+        // Each chunk half noise (its pieces pass the writer's piece size), half counters.
+        let data: Vec<u8> = (0..NCHUNKS as u64).flat_map(|c| items(2, chunk_items * 4, c)).collect();
+        let shape = [NCHUNKS as i64, chunk_items as i64];
+        let mut w =
+            NdArray::new(&shape, &[1, chunk_items as i32], &[1, 1 << 15], "<i4", 4, Fill::Data(&data));
+        w.cparams = cparams(1, 1, nthreads);
+        w.cparams.clevel = 5;
+        let whole = w.to_frame().unwrap().to_vec().unwrap();
+        let mut a = w.clone();
+        a.fill = Fill::Data(&[]);
+        let mut out = Seeks { inner: Cursor::new(Vec::new()), seeks: Vec::new() };
+        a.write_from(&mut &data[..], &mut out, |_, _| {}).unwrap();
+        assert!(out.inner.get_ref() == &whole, "{chunk_items} items a chunk, {nthreads} threads");
+        // Where the frame starts, each chunk's header when written in pieces, the frame's header.
+        let chunks_gone_back_to = out.seeks.iter().filter(|&&at| at > 0).count().saturating_sub(1);
+        match shared {
+            true => assert!(chunks_gone_back_to >= NCHUNKS, "{chunk_items} items: seeks {:?}", out.seeks),
+            false => assert_eq!(
+                chunks_gone_back_to, 0,
+                "{chunk_items} items, {nthreads} threads: seeks {:?}",
+                out.seeks
+            ),
+        }
+    }
+}

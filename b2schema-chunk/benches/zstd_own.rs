@@ -17,6 +17,10 @@
 //! 512 KiB float64 blocks at zstd clevels up to 5 (its split mode AUTO), 128 KiB those of 1 MiB
 //! blocks. Without it, streams above 32 KiB are whole blocks, as before.
 //!
+//! With `ZSTD_OWN_BYTEDELTA=1` every stream is delta-coded as python-blosc2's bytedelta filter
+//! after shuffle leaves it (each byte plane byte by byte from 0): the input of its
+//! "zstd clevel 1 + bytedelta" chunks. Digests are those of the delta-coded streams then.
+//!
 //! With `ZSTD_OWN_SIZES=1` it prints the size ratios only (no timing runs).
 //!
 //! With `ZSTD_OWN_DIGEST=1` it prints, per level, an FNV-1a digest of every frame the own encoder
@@ -187,10 +191,25 @@ fn main() {
 /// With `ZSTD_OWN_SPLIT=1`, runs of the whole dataset shuffled at every size.
 fn cut(data: &[u8], ts: usize, stream: usize) -> Vec<Vec<u8>> {
     let split = std::env::var("ZSTD_OWN_SPLIT").is_ok_and(|v| v == "1");
+    let bytedelta = std::env::var("ZSTD_OWN_BYTEDELTA").is_ok_and(|v| v == "1");
+    // python-blosc2's bytedelta after shuffle: each byte plane of a block delta-coded byte by
+    // byte from 0 (a split stream is one plane; a whole block has `ts` of them end to end).
+    let delta = |mut s: Vec<u8>, planes: usize| {
+        if bytedelta {
+            let len = (s.len() / planes).max(1);
+            for plane in s.chunks_mut(len) {
+                let mut prev = 0u8;
+                for b in plane {
+                    (*b, prev) = (b.wrapping_sub(prev), *b);
+                }
+            }
+        }
+        s
+    };
     if split || stream <= 32 << 10 {
-        shuffle(data, ts).chunks(stream).map(<[u8]>::to_vec).collect()
+        shuffle(data, ts).chunks(stream).map(|s| delta(s.to_vec(), 1)).collect()
     } else {
-        data.chunks(stream).map(|b| shuffle(b, ts)).collect()
+        data.chunks(stream).map(|b| delta(shuffle(b, ts), ts)).collect()
     }
 }
 

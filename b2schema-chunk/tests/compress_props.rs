@@ -479,3 +479,87 @@ fn a_dictionary_chunk_reads_every_piece_first() {
         assert!(!l.starved, "{codec:?}: the reader waited in vain");
     }
 }
+
+/// A codec that writes a stream as its first byte and length (for streams of one byte then
+/// zeros), holding the stream that starts with [`HELD_MARK`] until the other threads have
+/// encoded `want` streams (or two seconds have passed).
+struct HoldsTheFirst {
+    want: usize,
+    /// The streams the other threads encoded; whether they were `want` when the held one ended.
+    seen: std::sync::Arc<(std::sync::atomic::AtomicUsize, std::sync::atomic::AtomicBool)>,
+}
+
+const HELD_MARK: u8 = 0xFF;
+
+impl chunk::CodecPlugin for HoldsTheFirst {
+    fn name(&self) -> &str {
+        "holds the first"
+    }
+    fn encode(
+        &self,
+        src: &[u8],
+        dst: &mut [u8],
+        _: &chunk::PluginContext<'_>,
+    ) -> Result<usize, chunk::PluginError> {
+        use std::sync::atomic::Ordering::SeqCst;
+        if src.first() == Some(&HELD_MARK) {
+            let start = std::time::Instant::now();
+            let (others, reached) = &*self.seen;
+            while others.load(SeqCst) < self.want && start.elapsed() < std::time::Duration::from_secs(2) {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+            reached.store(others.load(SeqCst) >= self.want, SeqCst);
+        } else {
+            self.seen.0.fetch_add(1, SeqCst);
+        }
+        let len = u32::try_from(src.len()).map_err(|_| chunk::PluginError("a stream under 4 GiB"))?;
+        let out = dst.get_mut(..5).ok_or(chunk::PluginError("5 bytes of room"))?;
+        out[0] = src.first().copied().unwrap_or(0);
+        out[1..].copy_from_slice(&len.to_le_bytes());
+        Ok(5)
+    }
+    fn decode(
+        &self,
+        src: &[u8],
+        dst: &mut [u8],
+        _: &chunk::PluginContext<'_>,
+    ) -> Result<usize, chunk::PluginError> {
+        let (&first, _) = src.split_first().ok_or(chunk::PluginError("a first byte"))?;
+        dst.fill(0);
+        if let Some(d) = dst.first_mut() {
+            *d = first;
+        }
+        Ok(dst.len())
+    }
+}
+
+/// A slow block does not hold up the other threads at every block: at 2 threads, while the
+/// first block's stream is held, the other thread encodes the blocks after it (parking them
+/// until their turn) instead of waiting after the first one it finishes. The chunk is the one
+/// of 1 thread, and decodes to its input. (Planted: no parking, a thread waiting for its
+/// turn at every block as before: the other thread encodes 1 block, not 3.)
+#[test]
+fn a_slow_block_does_not_hold_up_the_other_threads() {
+    let (blocksize, nblocks) = (4096, 64);
+    let mut src = vec![0u8; blocksize * nblocks];
+    for (j, block) in src.chunks_exact_mut(blocksize).enumerate() {
+        block[0] = if j == 0 { HELD_MARK } else { 1 + (j % 200) as u8 };
+    }
+    let id = Codec::from_id(200);
+    let registry = |want| {
+        let seen = std::sync::Arc::new((0.into(), false.into()));
+        let mut registry = chunk::Registry::new();
+        registry.register_codec(id, HoldsTheFirst { want, seen: seen.clone() }).unwrap();
+        (registry, seen)
+    };
+    let mut p = Params::new(1).with_codec(id).with_blocksize(blocksize);
+    p.nthreads = 1;
+    let one = chunk::compress::compress_with(&src, &p, &registry(0).0).unwrap();
+    let (registry, seen) = registry(3);
+    p.nthreads = 2;
+    let two = chunk::compress::compress_with(&src, &p, &registry).unwrap();
+    assert!(seen.1.load(std::sync::atomic::Ordering::SeqCst), "the other thread waited at the first block");
+    assert!(one == two, "the chunk of 2 threads differs from 1 thread's");
+    assert!(!ChunkHeader::peek(&two).unwrap().is_memcpyed());
+    assert_eq!(chunk::Decoder::new(&registry).decompress(&two).unwrap(), src);
+}
