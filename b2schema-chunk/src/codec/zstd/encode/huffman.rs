@@ -368,7 +368,6 @@ fn sort_by_count(keys: &mut [u64]) {
 /// Limits `lens` (of symbols by ascending count) to `max` bits, keeping the code complete.
 fn limit(lens: &mut [u8], max: u32) {
     let max8 = max as u8;
-    let cap = 1u64 << max;
     let unit = |l: u8| 1u64 << (max - u32::from(l));
     let mut kraft: u64 = 0;
     for l in lens.iter_mut() {
