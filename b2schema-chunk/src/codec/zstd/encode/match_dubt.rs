@@ -17,7 +17,6 @@
 //! below the searched position is never a candidate.
 
 use super::fse::highbit;
-use super::match_bt::Branches;
 use super::match_fast::Window;
 use super::match_lazy::Search;
 use super::matching::{EMPTY, count, hash_n, hash_v, stamp, unstamp};
@@ -101,45 +100,52 @@ impl Dubt<'_> {
     /// `compares` nodes, none at or below `bt_low`, bytes compared up to the end of `s` (`w`'s
     /// source cut at its end).
     #[inline(always)]
-    fn sort(&mut self, s: &[u8], w: &Window<'_>, cur: usize, mut compares: u32, bt_low: usize) {
+    fn sort(&mut self, s: &[u8], w: &Window<'_>, cur: usize, compares: u32, bt_low: usize) {
         let end = s.len();
         let base = self.base;
-        let pos = |v: u32| unstamp(v, base);
-        let stamp = |p: usize| stamp(p, base);
         let bt = &mut *self.bt;
         // The table is `2 * (bt_mask + 1)` entries long: a node's index `2 * (m & bt_mask)` is
         // `(m << 1)` masked by the length, which spares the bounds checks.
         let lm = bt.len().wrapping_sub(1);
         let node = (cur << 1) & lm;
-        let mut branches = Branches::of_node(node);
         // The next sorted candidate is in the position's first entry (its second held the
         // unsorted chain, already taken).
         let Some(&first) = bt.get(node) else {
             return;
         };
-        let mut m = pos(first);
         let low = w.low.max(cur.saturating_sub(w.max_dist));
         // `m` in `(low, cur)`, one compare: from `cur` on it is stale.
         let span = cur.saturating_sub(low + 1);
-        while compares > 0 && cur.wrapping_sub(m).wrapping_sub(1) < span {
-            let next = (m << 1) & lm;
-            let mut len = branches.common();
-            debug_assert!(s[m..m + len] == s[cur..cur + len], "tree out of order at {m} for {cur}");
-            let (more, smaller) = compare_to_end(s, cur + len, m + len);
-            len += more;
-            if cur + len >= end {
+        let mut walk = Walk::of_node(node);
+        let mut v = first;
+        for _ in 0..compares {
+            let m = unstamp(v, base);
+            if cur.wrapping_sub(m).wrapping_sub(1) >= span {
                 break;
             }
-            let Some(v) = branches.step(bt, m, stamp(m), next, len, smaller, bt_low) else {
+            let next = (m << 1) & lm;
+            let mut len = walk.common();
+            debug_assert!(s[m..m + len] == s[cur..cur + len], "tree out of order at {m} for {cur}");
+            let smaller;
+            (len, smaller) = match compare_word(s, cur, m, len) {
+                Some(r) => r,
+                None => {
+                    let r = compare_from(s, cur, m, len);
+                    if cur + r.0 >= end {
+                        break;
+                    }
+                    r
+                }
+            };
+            let Some(n) = walk.step(bt, v, next, len, smaller, m <= bt_low) else {
                 break;
             };
-            m = pos(v);
-            compares -= 1;
+            v = n;
         }
-        branches.close(bt, EMPTY);
+        walk.close(bt, EMPTY);
     }
 
-    /// The walk of [`Search::best`] from the tree's newest node `m` of `ip`'s hash, inserting
+    /// The walk of [`Search::best`] from the tree's newest node `head` (stamped) of `ip`'s hash, inserting
     /// `ip` (the second half of `ZSTD_DUBT_findBestMatch`): its best match's length and offset
     /// base (`999 999 999` when none), and where the longest match met ends. In line: out of
     /// line, its call cost more than its loop gained over float64 normal 16 KiB streams.
@@ -148,14 +154,12 @@ impl Dubt<'_> {
         &mut self,
         s: &[u8],
         ip: usize,
-        mut m: usize,
+        head: u32,
         low: usize,
         bt_low: usize,
     ) -> (usize, u32, usize) {
         let end = s.len();
         let base = self.base;
-        let pos = |v: u32| unstamp(v, base);
-        let stamp = |p: usize| stamp(p, base);
         let bt = &mut *self.bt;
         let lm = bt.len().wrapping_sub(1);
         let node = (ip << 1) & lm;
@@ -166,15 +170,22 @@ impl Dubt<'_> {
         if bt.get(node).is_none() {
             return (best, off, match_end);
         }
-        let mut branches = Branches::of_node(node);
-        let mut compares = self.compares;
+        let mut walk = Walk::of_node(node);
         let span = ip.saturating_sub(low + 1);
-        while compares > 0 && ip.wrapping_sub(m).wrapping_sub(1) < span {
+        let mut v = head;
+        for _ in 0..self.compares {
+            let m = unstamp(v, base);
+            if ip.wrapping_sub(m).wrapping_sub(1) >= span {
+                break;
+            }
             let next = (m << 1) & lm;
-            let mut len = branches.common();
+            let mut len = walk.common();
             debug_assert!(s[m..m + len] == s[ip..ip + len], "tree out of order at {m} for {ip}");
-            let (more, smaller) = compare_to_end(s, ip + len, m + len);
-            len += more;
+            let smaller;
+            (len, smaller) = match compare_word(s, ip, m, len) {
+                Some(r) => r,
+                None => compare_from(s, ip, m, len),
+            };
             if len > best {
                 if len > match_end - m {
                     match_end = m + len;
@@ -188,37 +199,45 @@ impl Dubt<'_> {
             if ip + len >= end {
                 break;
             }
-            let Some(v) = branches.step(bt, m, stamp(m), next, len, smaller, bt_low) else {
+            let Some(n) = walk.step(bt, v, next, len, smaller, m <= bt_low) else {
                 break;
             };
-            m = pos(v);
-            compares -= 1;
+            v = n;
         }
-        branches.close(bt, EMPTY);
+        walk.close(bt, EMPTY);
         (best, off, match_end)
     }
 }
 
-/// The common prefix of `s[ip..]` and `s[m..]` (`m < ip`), and whether the first byte after it
-/// is smaller at `m` than at `ip` (meaningful when the prefix ends before the end of `s`): as
-/// [`super::match_bt::compare`] with `end` the length of `s`, in line whole (libzstd's
-/// `ZSTD_count` in its tree walks). Most compares end in their first 8 bytes: their order is
-/// that of the two words read big-endian. Positions are below `2^32`
-/// ([`super::matching::read32`]): cut to 32 bits, a read's end cannot wrap and costs one
-/// compare.
-#[inline(always)]
-fn compare_to_end(s: &[u8], ip: usize, m: usize) -> (usize, bool) {
-    if let (Some(a), Some(b)) = (word(s, ip), word(s, m)) {
-        let d = a ^ b;
-        if d != 0 {
-            return ((d.trailing_zeros() >> 3) as usize, b.swap_bytes() < a.swap_bytes());
-        }
-        return compare_from(s, ip, m, 8);
-    }
-    compare_from(s, ip, m, 0)
+/// The common prefix of `s[ip..]` and `s[m..]` (`m < ip`) known to be at least `len` long, and
+/// whether the first byte after it is smaller at `m` than at `ip` (meaningful when the prefix
+/// ends before the end of `s`): as [`super::match_bt::compare`] with `end` the length of `s`
+/// (libzstd's `ZSTD_count` in its tree walks).
+#[cfg(test)]
+fn compare_to_end(s: &[u8], ip: usize, m: usize, len: usize) -> (usize, bool) {
+    compare_word(s, ip, m, len).unwrap_or_else(|| compare_from(s, ip, m, len))
 }
 
-/// The 8 bytes at `at`, if all are in `s` (`at` cut to 32 bits as [`compare_to_end`]'s).
+/// [`compare_to_end`] when the prefix ends within the next 8 bytes at `ip + len` and those at
+/// `ip + len` and `m + len` are all in `s`, else `None`; in line: most compares of the walks
+/// end there, their order that of the two words read big-endian, and the prefix then ends
+/// before the end of `s` (the walks test that only after [`compare_from`]). Positions are below
+/// `2^32` ([`super::matching::read32`]): the sums in 32 bits come zero-extended and their reads'
+/// ends cannot wrap (one compare each).
+#[inline(always)]
+fn compare_word(s: &[u8], ip: usize, m: usize, len: usize) -> Option<(usize, bool)> {
+    let a = (ip as u32).wrapping_add(len as u32) as usize;
+    let b = (m as u32).wrapping_add(len as u32) as usize;
+    let x = u64::from_le_bytes(*s.get(a..a + 8)?.first_chunk::<8>()?);
+    let y = u64::from_le_bytes(*s.get(b..b + 8)?.first_chunk::<8>()?);
+    let d = x ^ y;
+    if d == 0 {
+        return None;
+    }
+    Some((len + (d.trailing_zeros() >> 3) as usize, y.swap_bytes() < x.swap_bytes()))
+}
+
+/// The 8 bytes at `at`, if all are in `s` (`at` cut to 32 bits as [`compare_word`]'s).
 #[inline(always)]
 fn word(s: &[u8], at: usize) -> Option<u64> {
     let at = at as u32 as usize;
@@ -242,6 +261,73 @@ fn compare_from(s: &[u8], ip: usize, m: usize, mut len: usize) -> (usize, bool) 
     let len = len + count(s, ip + len, m + len, s.len());
     let byte = |at: usize| s.get(at).copied().unwrap_or(0);
     (len, byte(m + len) < byte(ip + len))
+}
+
+/// The two open branches of a walk down the tree from a position (libzstd's `smallerPtr` and
+/// `largerPtr` with `commonLengthSmaller` and `commonLengthLarger`), as
+/// [`super::match_bt::Branches`] but for the walks here: the slots are kept masked by the
+/// table's length, and a branch cut at the tree's low end is pointed at the other one (libzstd
+/// points it at a dummy): both are closed at the end, the other once more changes nothing.
+/// Fewer values than `Branches`' in the walks' loops, which spilled to the stack.
+struct Walk {
+    smaller: usize,
+    larger: usize,
+    common_s: usize,
+    common_l: usize,
+}
+
+impl Walk {
+    /// The walk of the position whose node is at `node` (masked).
+    #[inline(always)]
+    fn of_node(node: usize) -> Self {
+        Walk { smaller: node, larger: node + 1, common_s: 0, common_l: 0 }
+    }
+
+    /// The prefix every node still below holds in common with the position.
+    #[inline(always)]
+    fn common(&self) -> usize {
+        self.common_s.min(self.common_l)
+    }
+
+    /// Links the node stamped `v` (its children at `next` and `next + 1`, masked), whose first
+    /// `len` bytes are the position's, on the side `smaller` says, and goes down the other way:
+    /// the next node's stamp, or `None` when the node is at the tree's low end (`cut`: the
+    /// branch ends there).
+    #[inline(always)]
+    fn step(&mut self, bt: &mut [u32], v: u32, next: usize, len: usize, smaller: bool, cut: bool) -> Option<u32> {
+        let lm = bt.len().wrapping_sub(1);
+        if smaller {
+            bt[self.smaller & lm] = v;
+            self.common_s = len;
+            if cut {
+                self.smaller = self.larger;
+                return None;
+            }
+            self.smaller = (next + 1) & lm;
+            Some(bt[self.smaller])
+        } else {
+            bt[self.larger & lm] = v;
+            self.common_l = len;
+            if cut {
+                self.larger = self.smaller;
+                return None;
+            }
+            self.larger = next & lm;
+            Some(bt[self.larger])
+        }
+    }
+
+    /// Ends the two open branches.
+    #[inline(always)]
+    fn close(self, bt: &mut [u32], empty: u32) {
+        let lm = bt.len().wrapping_sub(1);
+        if let Some(e) = bt.get_mut(self.smaller & lm) {
+            *e = empty;
+        }
+        if let Some(e) = bt.get_mut(self.larger & lm) {
+            *e = empty;
+        }
+    }
 }
 
 impl Search for Dubt<'_> {
@@ -312,9 +398,9 @@ impl Search for Dubt<'_> {
         let Some(hp) = self.hash.get_mut(h) else {
             return (0, 0);
         };
-        let m = pos(*hp);
+        let head = *hp;
         *hp = stamp(ip);
-        let (best, off, match_end) = self.search(s, ip, m, low, bt_low);
+        let (best, off, match_end) = self.search(s, ip, head, low, bt_low);
         self.next = match_end - 8;
         if best < 4 || off == 999_999_999 { (0, 0) } else { (best, off) }
     }
@@ -349,10 +435,13 @@ mod tests {
                 for ip in 1..end {
                     for m in 0..ip {
                         let len = count(s, ip, m, end);
-                        let (got, smaller) = compare_to_end(s, ip, m);
-                        assert_eq!(got, len, "length at {ip} {m} {end}");
-                        if ip + len < end {
-                            assert_eq!(smaller, s[m + len] < s[ip + len], "order at {ip} {m} {end}");
+                        // From every prefix known equal (0, some, all).
+                        for known in [0, len.min(3), len] {
+                            let (got, smaller) = compare_to_end(s, ip, m, known);
+                            assert_eq!(got, len, "length at {ip} {m} {end} from {known}");
+                            if ip + len < end {
+                                assert_eq!(smaller, s[m + len] < s[ip + len], "order at {ip} {m} {end}");
+                            }
                         }
                     }
                 }
