@@ -114,15 +114,14 @@ impl Dubt<'_> {
             return;
         };
         let low = w.low.max(cur.saturating_sub(w.max_dist));
-        // `m` in `(low, cur)`, one compare: from `cur` on it is stale.
-        let span = cur.saturating_sub(low + 1);
+        let (lo, span) = in_window(cur, low, base);
         let mut walk = Walk::of_node(node);
         let mut v = first;
         for _ in 0..compares {
-            let m = unstamp(v, base);
-            if cur.wrapping_sub(m).wrapping_sub(1) >= span {
+            if v.wrapping_sub(lo) >= span {
                 break;
             }
+            let m = unstamp(v, base);
             let next = (m << 1) & lm;
             let mut len = walk.common();
             debug_assert!(s[m..m + len] == s[cur..cur + len], "tree out of order at {m} for {cur}");
@@ -137,7 +136,7 @@ impl Dubt<'_> {
                     r
                 }
             };
-            let Some(n) = walk.step(bt, v, next, len, smaller, m <= bt_low) else {
+            let Some(n) = walk.step(bt, v, next, len, smaller, m, bt_low) else {
                 break;
             };
             v = n;
@@ -171,13 +170,13 @@ impl Dubt<'_> {
             return (best, off, match_end);
         }
         let mut walk = Walk::of_node(node);
-        let span = ip.saturating_sub(low + 1);
+        let (lo, span) = in_window(ip, low, base);
         let mut v = head;
         for _ in 0..self.compares {
-            let m = unstamp(v, base);
-            if ip.wrapping_sub(m).wrapping_sub(1) >= span {
+            if v.wrapping_sub(lo) >= span {
                 break;
             }
+            let m = unstamp(v, base);
             let next = (m << 1) & lm;
             let mut len = walk.common();
             debug_assert!(s[m..m + len] == s[ip..ip + len], "tree out of order at {m} for {ip}");
@@ -199,7 +198,7 @@ impl Dubt<'_> {
             if ip + len >= end {
                 break;
             }
-            let Some(n) = walk.step(bt, v, next, len, smaller, m <= bt_low) else {
+            let Some(n) = walk.step(bt, v, next, len, smaller, m, bt_low) else {
                 break;
             };
             v = n;
@@ -207,6 +206,15 @@ impl Dubt<'_> {
         walk.close(bt, EMPTY);
         (best, off, match_end)
     }
+}
+
+/// The walks' test of a node: its position `m` in `(low, cur)` (from `cur` on an entry is
+/// stale), one compare of its stamp `v` in 32 bits, `v - lo < span` (positions are below `2^32`,
+/// [`super::matching::read32`]): `lo` is `low + 1` stamped, `span` the positions from there to
+/// `cur` (0 when none).
+#[inline(always)]
+fn in_window(cur: usize, low: usize, base: u32) -> (u32, u32) {
+    (stamp(low + 1, base), cur.saturating_sub(low + 1) as u32)
 }
 
 /// The common prefix of `s[ip..]` and `s[m..]` (`m < ip`) known to be at least `len` long, and
@@ -289,17 +297,28 @@ impl Walk {
         self.common_s.min(self.common_l)
     }
 
-    /// Links the node stamped `v` (its children at `next` and `next + 1`, masked), whose first
-    /// `len` bytes are the position's, on the side `smaller` says, and goes down the other way:
-    /// the next node's stamp, or `None` when the node is at the tree's low end (`cut`: the
-    /// branch ends there).
+    /// Links the node `m` stamped `v` (its children at `next` and `next + 1`, masked), whose
+    /// first `len` bytes are the position's, on the side `smaller` says, and goes down the other
+    /// way: the next node's stamp, or `None` when `m` is at the tree's low end `bt_low` (the
+    /// branch ends there). The low end tested on each side: tested once before, its flag took a
+    /// register.
     #[inline(always)]
-    fn step(&mut self, bt: &mut [u32], v: u32, next: usize, len: usize, smaller: bool, cut: bool) -> Option<u32> {
+    #[allow(clippy::too_many_arguments)]
+    fn step(
+        &mut self,
+        bt: &mut [u32],
+        v: u32,
+        next: usize,
+        len: usize,
+        smaller: bool,
+        m: usize,
+        bt_low: usize,
+    ) -> Option<u32> {
         let lm = bt.len().wrapping_sub(1);
         if smaller {
             bt[self.smaller & lm] = v;
             self.common_s = len;
-            if cut {
+            if m <= bt_low {
                 self.smaller = self.larger;
                 return None;
             }
@@ -308,7 +327,7 @@ impl Walk {
         } else {
             bt[self.larger & lm] = v;
             self.common_l = len;
-            if cut {
+            if m <= bt_low {
                 self.larger = self.smaller;
                 return None;
             }
