@@ -127,9 +127,9 @@ impl Dubt<'_> {
             debug_assert!(s[m..m + len] == s[cur..cur + len], "tree out of order at {m} for {cur}");
             let smaller;
             (len, smaller) = match compare_word(s, cur, m, len) {
-                Some(r) => r,
-                None => {
-                    let r = compare_from(s, cur, m, len);
+                Ok(r) => r,
+                Err(from) => {
+                    let r = compare_from(s, cur, m, from);
                     if cur + r.0 >= end {
                         break;
                     }
@@ -182,8 +182,8 @@ impl Dubt<'_> {
             debug_assert!(s[m..m + len] == s[ip..ip + len], "tree out of order at {m} for {ip}");
             let smaller;
             (len, smaller) = match compare_word(s, ip, m, len) {
-                Some(r) => r,
-                None => compare_from(s, ip, m, len),
+                Ok(r) => r,
+                Err(from) => compare_from(s, ip, m, from),
             };
             if len > best {
                 if len > match_end - m {
@@ -223,26 +223,32 @@ fn in_window(cur: usize, low: usize, base: u32) -> (u32, u32) {
 /// (libzstd's `ZSTD_count` in its tree walks).
 #[cfg(test)]
 fn compare_to_end(s: &[u8], ip: usize, m: usize, len: usize) -> (usize, bool) {
-    compare_word(s, ip, m, len).unwrap_or_else(|| compare_from(s, ip, m, len))
+    compare_word(s, ip, m, len).unwrap_or_else(|from| compare_from(s, ip, m, from))
 }
 
 /// [`compare_to_end`] when the prefix ends within the next 8 bytes at `ip + len` and those at
-/// `ip + len` and `m + len` are all in `s`, else `None`; in line: most compares of the walks
-/// end there, their order that of the two words read big-endian, and the prefix then ends
-/// before the end of `s` (the walks test that only after [`compare_from`]). Positions are below
-/// `2^32` ([`super::matching::read32`]): the sums in 32 bits come zero-extended and their reads'
-/// ends cannot wrap (one compare each).
+/// `ip + len` and `m + len` are all in `s`, else `Err` with the length known equal to go on
+/// from with [`compare_from`] (8 more when those bytes are all equal); in line: most compares
+/// of the walks end there, their order that of the two words read big-endian, and the prefix
+/// then ends before the end of `s` (the walks test that only after [`compare_from`]).
+/// Positions are below `2^32` ([`super::matching::read32`]): the sums in 32 bits come
+/// zero-extended and their reads' ends cannot wrap (one compare each).
 #[inline(always)]
-fn compare_word(s: &[u8], ip: usize, m: usize, len: usize) -> Option<(usize, bool)> {
+fn compare_word(s: &[u8], ip: usize, m: usize, len: usize) -> Result<(usize, bool), usize> {
     let a = (ip as u32).wrapping_add(len as u32) as usize;
     let b = (m as u32).wrapping_add(len as u32) as usize;
-    let x = u64::from_le_bytes(*s.get(a..a + 8)?.first_chunk::<8>()?);
-    let y = u64::from_le_bytes(*s.get(b..b + 8)?.first_chunk::<8>()?);
+    let (Some(x), Some(y)) = (s.get(a..a + 8), s.get(b..b + 8)) else {
+        return Err(len);
+    };
+    let (Some(x), Some(y)) = (x.first_chunk::<8>(), y.first_chunk::<8>()) else {
+        return Err(len);
+    };
+    let (x, y) = (u64::from_le_bytes(*x), u64::from_le_bytes(*y));
     let d = x ^ y;
     if d == 0 {
-        return None;
+        return Err(len + 8);
     }
-    Some((len + (d.trailing_zeros() >> 3) as usize, y.swap_bytes() < x.swap_bytes()))
+    Ok((len + (d.trailing_zeros() >> 3) as usize, y.swap_bytes() < x.swap_bytes()))
 }
 
 /// The 8 bytes at `at`, if all are in `s` (`at` cut to 32 bits as [`compare_word`]'s).
@@ -253,19 +259,27 @@ fn word(s: &[u8], at: usize) -> Option<u64> {
 }
 
 /// [`compare_to_end`] past its first `len` bytes, equal: the next 8 bytes as its first, then
-/// [`count`] (its loop's setup pays for itself on long matches only: callgrind as in the
+/// [`compare_rest`] (its loop's setup pays for itself on long matches only: callgrind as in the
 /// module's notes, int64 counters 34.4 -> 31.9 M instructions with `count`
 /// alone, text 1979 -> 2042 M; with the word first, both gain). Out of line: the few compares
 /// that reach it would weigh on the walks' registers in line.
 #[inline(never)]
-fn compare_from(s: &[u8], ip: usize, m: usize, mut len: usize) -> (usize, bool) {
+fn compare_from(s: &[u8], ip: usize, m: usize, len: usize) -> (usize, bool) {
     if let (Some(a), Some(b)) = (word(s, ip + len), word(s, m + len)) {
         let d = a ^ b;
         if d != 0 {
             return (len + (d.trailing_zeros() >> 3) as usize, b.swap_bytes() < a.swap_bytes());
         }
-        len += 8;
+        return compare_rest(s, ip, m, len + 8);
     }
+    compare_rest(s, ip, m, len)
+}
+
+/// [`compare_from`] past its first `len` bytes, equal: [`count`] and the next bytes' order. Out
+/// of line: the registers its loop saves would cost every call of [`compare_from`] (text 16 KiB
+/// streams: 95 % of them end in their word).
+#[inline(never)]
+fn compare_rest(s: &[u8], ip: usize, m: usize, len: usize) -> (usize, bool) {
     let len = len + count(s, ip + len, m + len, s.len());
     let byte = |at: usize| s.get(at).copied().unwrap_or(0);
     (len, byte(m + len) < byte(ip + len))
