@@ -194,9 +194,11 @@ impl Dubt<'_> {
                     best = len;
                     off = dist + 3;
                 }
-            }
-            if ip + len >= end {
-                break;
+                // Tested here only, as libzstd: a node not longer than `best` cannot reach the
+                // end (the node `best` came from was as long and was tested).
+                if ip + len >= end {
+                    break;
+                }
             }
             let Some(n) = walk.step(bt, v, next, len, smaller, m, bt_low) else {
                 break;
