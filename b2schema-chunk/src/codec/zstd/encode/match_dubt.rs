@@ -85,9 +85,14 @@ impl Dubt<'_> {
             };
             match s.get(next..ip.wrapping_add(7)) {
                 Some(t) if next < ip => {
+                    // The stamp counted along (one register less than `at` stamped at each).
+                    let mut st = stamp(next, base);
                     for (at, w) in (next..).zip(t.windows(8)) {
                         let v = u64::from_le_bytes(w.try_into().unwrap_or_default());
-                        chain(at, hash_v::<MLS>(v, log));
+                        let head = &mut hash[hash_v::<MLS>(v, log) & hmask];
+                        nodes[at & nmask] = [*head, UNSORTED];
+                        *head = st;
+                        st = st.wrapping_add(1);
                     }
                 }
                 _ => (next..ip).for_each(|at| chain(at, hash_n::<MLS>(s, at, log))),
