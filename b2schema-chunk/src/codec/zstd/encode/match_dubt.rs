@@ -154,14 +154,7 @@ impl Dubt<'_> {
     /// base (`999 999 999` when none), and where the longest match met ends. In line: out of
     /// line, its call cost more than its loop gained over float64 normal 16 KiB streams.
     #[inline(always)]
-    fn search(
-        &mut self,
-        s: &[u8],
-        ip: usize,
-        head: u32,
-        low: usize,
-        bt_low: usize,
-    ) -> (usize, u32, usize) {
+    fn search(&mut self, s: &[u8], ip: usize, head: u32, low: usize, bt_low: usize) -> (usize, u32, usize) {
         let end = s.len();
         let base = self.base;
         let bt = &mut *self.bt;
