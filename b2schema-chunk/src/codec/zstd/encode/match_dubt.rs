@@ -232,7 +232,8 @@ fn compare_to_end(s: &[u8], ip: usize, m: usize, len: usize) -> (usize, bool) {
     compare_word(s, ip, m, len).unwrap_or_else(|from| compare_from(s, ip, m, from))
 }
 
-/// [`compare_to_end`] when the prefix ends within the next 8 bytes at `ip + len` and those at
+/// The compare of the walks (`compare_to_end`, the tests' reference, built for them only) when
+/// the prefix ends within the next 8 bytes at `ip + len` and those at
 /// `ip + len` and `m + len` are all in `s`, else `Err` with the length known equal to go on
 /// from with [`compare_from`] (8 more when those bytes are all equal); in line: most compares
 /// of the walks end there, their order that of the two words read big-endian, and the prefix
@@ -264,7 +265,8 @@ fn word(s: &[u8], at: usize) -> Option<u64> {
     s.get(at..at + 8).map(|b| u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]))
 }
 
-/// [`compare_to_end`] past its first `len` bytes, equal: the next 8 bytes as its first, then
+/// The compare of the walks (`compare_to_end`) past its first `len` bytes, equal: the next 8
+/// bytes as its first, then
 /// [`compare_rest`] (its loop's setup pays for itself on long matches only: callgrind as in the
 /// module's notes, int64 counters 34.4 -> 31.9 M instructions with `count`
 /// alone, text 1979 -> 2042 M; with the word first, both gain). Out of line: the few compares
