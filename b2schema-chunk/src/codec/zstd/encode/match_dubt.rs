@@ -10,14 +10,19 @@
 //! ZSTD_OWN_PASSES=1 ZSTD_OWN_STREAMS=16 ZSTD_OWN_DATA=...` at level 9, less the run with
 //! `ZSTD_OWN_PASSES=0`): the walks' tree indices masked by the table's length, their compare in
 //! line, the chaining out of line, float64 normal 648.2 -> 581.5 M instructions a pass, text
-//! 2258.4 -> 1975.0 M (libzstd 473.7 M and 1555.3 M).
+//! 2258.4 -> 1975.0 M (libzstd 473.7 M and 1555.3 M). Then (callgrind with
+//! `--toggle-collect='*frame::compress_onto*'` on the own encoder, `ZSTD_compress2` on
+//! libzstd's, `ZSTD_OWN_SPLIT=1`): the walks with their own branches ([`Walk`]), the first word
+//! compared in line with 32-bit sums, the window and end tests cheaper ([`in_window`],
+//! [`compare_word`], the search's end test only after a longer match, as libzstd's), the
+//! chaining's stamp counted along: float64 normal 578.0 -> 525.7 M, text 1973.5 -> 1780.0 M
+//! (libzstd 478.4 M and 1571.9 M in that run).
 //!
 //! Entries are positions plus the frame's base (as the other finders'); "empty" and "unsorted"
 //! are two values no position of a frame reaches, so that an entry minus the base that is not
 //! below the searched position is never a candidate.
 
 use super::fse::highbit;
-use super::match_bt::Branches;
 use super::match_fast::Window;
 use super::match_lazy::Search;
 use super::matching::{EMPTY, count, hash_n, hash_v, stamp, unstamp};
@@ -86,9 +91,14 @@ impl Dubt<'_> {
             };
             match s.get(next..ip.wrapping_add(7)) {
                 Some(t) if next < ip => {
+                    // The stamp counted along (one register less than `at` stamped at each).
+                    let mut st = stamp(next, base);
                     for (at, w) in (next..).zip(t.windows(8)) {
                         let v = u64::from_le_bytes(w.try_into().unwrap_or_default());
-                        chain(at, hash_v::<MLS>(v, log));
+                        let head = &mut hash[hash_v::<MLS>(v, log) & hmask];
+                        nodes[at & nmask] = [*head, UNSORTED];
+                        *head = st;
+                        st = st.wrapping_add(1);
                     }
                 }
                 _ => (next..ip).for_each(|at| chain(at, hash_n::<MLS>(s, at, log))),
@@ -101,61 +111,58 @@ impl Dubt<'_> {
     /// `compares` nodes, none at or below `bt_low`, bytes compared up to the end of `s` (`w`'s
     /// source cut at its end).
     #[inline(always)]
-    fn sort(&mut self, s: &[u8], w: &Window<'_>, cur: usize, mut compares: u32, bt_low: usize) {
+    fn sort(&mut self, s: &[u8], w: &Window<'_>, cur: usize, compares: u32, bt_low: usize) {
         let end = s.len();
         let base = self.base;
-        let pos = |v: u32| unstamp(v, base);
-        let stamp = |p: usize| stamp(p, base);
         let bt = &mut *self.bt;
         // The table is `2 * (bt_mask + 1)` entries long: a node's index `2 * (m & bt_mask)` is
         // `(m << 1)` masked by the length, which spares the bounds checks.
         let lm = bt.len().wrapping_sub(1);
         let node = (cur << 1) & lm;
-        let mut branches = Branches::of_node(node);
         // The next sorted candidate is in the position's first entry (its second held the
         // unsorted chain, already taken).
         let Some(&first) = bt.get(node) else {
             return;
         };
-        let mut m = pos(first);
         let low = w.low.max(cur.saturating_sub(w.max_dist));
-        // `m` in `(low, cur)`, one compare: from `cur` on it is stale.
-        let span = cur.saturating_sub(low + 1);
-        while compares > 0 && cur.wrapping_sub(m).wrapping_sub(1) < span {
-            let next = (m << 1) & lm;
-            let mut len = branches.common();
-            debug_assert!(s[m..m + len] == s[cur..cur + len], "tree out of order at {m} for {cur}");
-            let (more, smaller) = compare_to_end(s, cur + len, m + len);
-            len += more;
-            if cur + len >= end {
+        let (lo, span) = in_window(cur, low, base);
+        let mut walk = Walk::of_node(node);
+        let mut v = first;
+        for _ in 0..compares {
+            if v.wrapping_sub(lo) >= span {
                 break;
             }
-            let Some(v) = branches.step(bt, m, stamp(m), next, len, smaller, bt_low) else {
+            let m = unstamp(v, base);
+            let next = (m << 1) & lm;
+            let mut len = walk.common();
+            debug_assert!(s[m..m + len] == s[cur..cur + len], "tree out of order at {m} for {cur}");
+            let smaller;
+            (len, smaller) = match compare_word(s, cur, m, len) {
+                Ok(r) => r,
+                Err(from) => {
+                    let r = compare_from(s, cur, m, from);
+                    if cur + r.0 >= end {
+                        break;
+                    }
+                    r
+                }
+            };
+            let Some(n) = walk.step(bt, v, next, len, smaller, m, bt_low) else {
                 break;
             };
-            m = pos(v);
-            compares -= 1;
+            v = n;
         }
-        branches.close(bt, EMPTY);
+        walk.close(bt, EMPTY);
     }
 
-    /// The walk of [`Search::best`] from the tree's newest node `m` of `ip`'s hash, inserting
+    /// The walk of [`Search::best`] from the tree's newest node `head` (stamped) of `ip`'s hash, inserting
     /// `ip` (the second half of `ZSTD_DUBT_findBestMatch`): its best match's length and offset
     /// base (`999 999 999` when none), and where the longest match met ends. In line: out of
     /// line, its call cost more than its loop gained over float64 normal 16 KiB streams.
     #[inline(always)]
-    fn search(
-        &mut self,
-        s: &[u8],
-        ip: usize,
-        mut m: usize,
-        low: usize,
-        bt_low: usize,
-    ) -> (usize, u32, usize) {
+    fn search(&mut self, s: &[u8], ip: usize, head: u32, low: usize, bt_low: usize) -> (usize, u32, usize) {
         let end = s.len();
         let base = self.base;
-        let pos = |v: u32| unstamp(v, base);
-        let stamp = |p: usize| stamp(p, base);
         let bt = &mut *self.bt;
         let lm = bt.len().wrapping_sub(1);
         let node = (ip << 1) & lm;
@@ -166,15 +173,22 @@ impl Dubt<'_> {
         if bt.get(node).is_none() {
             return (best, off, match_end);
         }
-        let mut branches = Branches::of_node(node);
-        let mut compares = self.compares;
-        let span = ip.saturating_sub(low + 1);
-        while compares > 0 && ip.wrapping_sub(m).wrapping_sub(1) < span {
+        let mut walk = Walk::of_node(node);
+        let (lo, span) = in_window(ip, low, base);
+        let mut v = head;
+        for _ in 0..self.compares {
+            if v.wrapping_sub(lo) >= span {
+                break;
+            }
+            let m = unstamp(v, base);
             let next = (m << 1) & lm;
-            let mut len = branches.common();
+            let mut len = walk.common();
             debug_assert!(s[m..m + len] == s[ip..ip + len], "tree out of order at {m} for {ip}");
-            let (more, smaller) = compare_to_end(s, ip + len, m + len);
-            len += more;
+            let smaller;
+            (len, smaller) = match compare_word(s, ip, m, len) {
+                Ok(r) => r,
+                Err(from) => compare_from(s, ip, m, from),
+            };
             if len > best {
                 if len > match_end - m {
                     match_end = m + len;
@@ -184,64 +198,177 @@ impl Dubt<'_> {
                     best = len;
                     off = dist + 3;
                 }
+                // Tested here only, as libzstd: a node not longer than `best` cannot reach the
+                // end (the node `best` came from was as long and was tested).
+                if ip + len >= end {
+                    break;
+                }
             }
-            if ip + len >= end {
-                break;
-            }
-            let Some(v) = branches.step(bt, m, stamp(m), next, len, smaller, bt_low) else {
+            let Some(n) = walk.step(bt, v, next, len, smaller, m, bt_low) else {
                 break;
             };
-            m = pos(v);
-            compares -= 1;
+            v = n;
         }
-        branches.close(bt, EMPTY);
+        walk.close(bt, EMPTY);
         (best, off, match_end)
     }
 }
 
-/// The common prefix of `s[ip..]` and `s[m..]` (`m < ip`), and whether the first byte after it
-/// is smaller at `m` than at `ip` (meaningful when the prefix ends before the end of `s`): as
-/// [`super::match_bt::compare`] with `end` the length of `s`, in line whole (libzstd's
-/// `ZSTD_count` in its tree walks). Most compares end in their first 8 bytes: their order is
-/// that of the two words read big-endian. Positions are below `2^32`
-/// ([`super::matching::read32`]): cut to 32 bits, a read's end cannot wrap and costs one
-/// compare.
+/// The walks' test of a node: its position `m` in `(low, cur)` (from `cur` on an entry is
+/// stale), one compare of its stamp `v` in 32 bits, `v - lo < span` (positions are below `2^32`,
+/// [`super::matching::read32`]): `lo` is `low + 1` stamped, `span` the positions from there to
+/// `cur` (0 when none).
 #[inline(always)]
-fn compare_to_end(s: &[u8], ip: usize, m: usize) -> (usize, bool) {
-    if let (Some(a), Some(b)) = (word(s, ip), word(s, m)) {
-        let d = a ^ b;
-        if d != 0 {
-            return ((d.trailing_zeros() >> 3) as usize, b.swap_bytes() < a.swap_bytes());
-        }
-        return compare_from(s, ip, m, 8);
-    }
-    compare_from(s, ip, m, 0)
+fn in_window(cur: usize, low: usize, base: u32) -> (u32, u32) {
+    (stamp(low + 1, base), cur.saturating_sub(low + 1) as u32)
 }
 
-/// The 8 bytes at `at`, if all are in `s` (`at` cut to 32 bits as [`compare_to_end`]'s).
+/// The common prefix of `s[ip..]` and `s[m..]` (`m < ip`) known to be at least `len` long, and
+/// whether the first byte after it is smaller at `m` than at `ip` (meaningful when the prefix
+/// ends before the end of `s`): as [`super::match_bt::compare`] with `end` the length of `s`
+/// (libzstd's `ZSTD_count` in its tree walks).
+#[cfg(test)]
+fn compare_to_end(s: &[u8], ip: usize, m: usize, len: usize) -> (usize, bool) {
+    compare_word(s, ip, m, len).unwrap_or_else(|from| compare_from(s, ip, m, from))
+}
+
+/// The compare of the walks (`compare_to_end`, the tests' reference, built for them only) when
+/// the prefix ends within the next 8 bytes at `ip + len` and those at
+/// `ip + len` and `m + len` are all in `s`, else `Err` with the length known equal to go on
+/// from with [`compare_from`] (8 more when those bytes are all equal); in line: most compares
+/// of the walks end there, their order that of the two words read big-endian, and the prefix
+/// then ends before the end of `s` (the walks test that only after [`compare_from`]).
+/// Positions are below `2^32` ([`super::matching::read32`]): the sums in 32 bits come
+/// zero-extended and their reads' ends cannot wrap (one compare each).
+#[inline(always)]
+fn compare_word(s: &[u8], ip: usize, m: usize, len: usize) -> Result<(usize, bool), usize> {
+    let a = (ip as u32).wrapping_add(len as u32) as usize;
+    let b = (m as u32).wrapping_add(len as u32) as usize;
+    let (Some(x), Some(y)) = (s.get(a..a + 8), s.get(b..b + 8)) else {
+        return Err(len);
+    };
+    let (Some(x), Some(y)) = (x.first_chunk::<8>(), y.first_chunk::<8>()) else {
+        return Err(len);
+    };
+    let (x, y) = (u64::from_le_bytes(*x), u64::from_le_bytes(*y));
+    let d = x ^ y;
+    if d == 0 {
+        return Err(len + 8);
+    }
+    Ok((len + (d.trailing_zeros() >> 3) as usize, y.swap_bytes() < x.swap_bytes()))
+}
+
+/// The 8 bytes at `at`, if all are in `s` (`at` cut to 32 bits as [`compare_word`]'s).
 #[inline(always)]
 fn word(s: &[u8], at: usize) -> Option<u64> {
     let at = at as u32 as usize;
     s.get(at..at + 8).map(|b| u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]))
 }
 
-/// [`compare_to_end`] past its first `len` bytes, equal: the next 8 bytes as its first, then
-/// [`count`] (its loop's setup pays for itself on long matches only: callgrind as in the
+/// The compare of the walks (`compare_to_end`) past its first `len` bytes, equal: the next 8
+/// bytes as its first, then
+/// [`compare_rest`] (its loop's setup pays for itself on long matches only: callgrind as in the
 /// module's notes, int64 counters 34.4 -> 31.9 M instructions with `count`
 /// alone, text 1979 -> 2042 M; with the word first, both gain). Out of line: the few compares
 /// that reach it would weigh on the walks' registers in line.
 #[inline(never)]
-fn compare_from(s: &[u8], ip: usize, m: usize, mut len: usize) -> (usize, bool) {
+fn compare_from(s: &[u8], ip: usize, m: usize, len: usize) -> (usize, bool) {
     if let (Some(a), Some(b)) = (word(s, ip + len), word(s, m + len)) {
         let d = a ^ b;
         if d != 0 {
             return (len + (d.trailing_zeros() >> 3) as usize, b.swap_bytes() < a.swap_bytes());
         }
-        len += 8;
+        return compare_rest(s, ip, m, len + 8);
     }
+    compare_rest(s, ip, m, len)
+}
+
+/// [`compare_from`] past its first `len` bytes, equal: [`count`] and the next bytes' order. Out
+/// of line: the registers its loop saves would cost every call of [`compare_from`] (text 16 KiB
+/// streams: 95 % of them end in their word).
+#[inline(never)]
+fn compare_rest(s: &[u8], ip: usize, m: usize, len: usize) -> (usize, bool) {
     let len = len + count(s, ip + len, m + len, s.len());
     let byte = |at: usize| s.get(at).copied().unwrap_or(0);
     (len, byte(m + len) < byte(ip + len))
+}
+
+/// The two open branches of a walk down the tree from a position (libzstd's `smallerPtr` and
+/// `largerPtr` with `commonLengthSmaller` and `commonLengthLarger`), as
+/// [`super::match_bt::Branches`] but for the walks here: the slots are kept masked by the
+/// table's length, and a branch cut at the tree's low end is pointed at the other one (libzstd
+/// points it at a dummy): both are closed at the end, the other once more changes nothing.
+/// Fewer values than `Branches`' in the walks' loops, which spilled to the stack.
+struct Walk {
+    smaller: usize,
+    larger: usize,
+    common_s: usize,
+    common_l: usize,
+}
+
+impl Walk {
+    /// The walk of the position whose node is at `node` (masked).
+    #[inline(always)]
+    fn of_node(node: usize) -> Self {
+        Walk { smaller: node, larger: node + 1, common_s: 0, common_l: 0 }
+    }
+
+    /// The prefix every node still below holds in common with the position.
+    #[inline(always)]
+    fn common(&self) -> usize {
+        self.common_s.min(self.common_l)
+    }
+
+    /// Links the node `m` stamped `v` (its children at `next` and `next + 1`, masked), whose
+    /// first `len` bytes are the position's, on the side `smaller` says, and goes down the other
+    /// way: the next node's stamp, or `None` when `m` is at the tree's low end `bt_low` (the
+    /// branch ends there). The low end tested on each side: tested once before, its flag took a
+    /// register.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn step(
+        &mut self,
+        bt: &mut [u32],
+        v: u32,
+        next: usize,
+        len: usize,
+        smaller: bool,
+        m: usize,
+        bt_low: usize,
+    ) -> Option<u32> {
+        let lm = bt.len().wrapping_sub(1);
+        if smaller {
+            bt[self.smaller & lm] = v;
+            self.common_s = len;
+            if m <= bt_low {
+                self.smaller = self.larger;
+                return None;
+            }
+            self.smaller = (next + 1) & lm;
+            Some(bt[self.smaller])
+        } else {
+            bt[self.larger & lm] = v;
+            self.common_l = len;
+            if m <= bt_low {
+                self.larger = self.smaller;
+                return None;
+            }
+            self.larger = next & lm;
+            Some(bt[self.larger])
+        }
+    }
+
+    /// Ends the two open branches.
+    #[inline(always)]
+    fn close(self, bt: &mut [u32], empty: u32) {
+        let lm = bt.len().wrapping_sub(1);
+        if let Some(e) = bt.get_mut(self.smaller & lm) {
+            *e = empty;
+        }
+        if let Some(e) = bt.get_mut(self.larger & lm) {
+            *e = empty;
+        }
+    }
 }
 
 impl Search for Dubt<'_> {
@@ -312,9 +439,9 @@ impl Search for Dubt<'_> {
         let Some(hp) = self.hash.get_mut(h) else {
             return (0, 0);
         };
-        let m = pos(*hp);
+        let head = *hp;
         *hp = stamp(ip);
-        let (best, off, match_end) = self.search(s, ip, m, low, bt_low);
+        let (best, off, match_end) = self.search(s, ip, head, low, bt_low);
         self.next = match_end - 8;
         if best < 4 || off == 999_999_999 { (0, 0) } else { (best, off) }
     }
@@ -349,10 +476,13 @@ mod tests {
                 for ip in 1..end {
                     for m in 0..ip {
                         let len = count(s, ip, m, end);
-                        let (got, smaller) = compare_to_end(s, ip, m);
-                        assert_eq!(got, len, "length at {ip} {m} {end}");
-                        if ip + len < end {
-                            assert_eq!(smaller, s[m + len] < s[ip + len], "order at {ip} {m} {end}");
+                        // From every prefix known equal (0, some, all).
+                        for known in [0, len.min(3), len] {
+                            let (got, smaller) = compare_to_end(s, ip, m, known);
+                            assert_eq!(got, len, "length at {ip} {m} {end} from {known}");
+                            if ip + len < end {
+                                assert_eq!(smaller, s[m + len] < s[ip + len], "order at {ip} {m} {end}");
+                            }
                         }
                     }
                 }
