@@ -8,6 +8,8 @@ use super::{MAX_DIST, STD_MAX_MATCH, STD_MIN_MATCH, State, W_MASK, WINDOW_BUF};
 
 /// Levels below this stop at the first candidate that is not longer.
 const EARLY_EXIT_TRIGGER_LEVEL: u8 = 5;
+/// The first lazy level (`deflate_slow`), the only ones that search with a previous match.
+const LAZY_LEVEL: u8 = 7;
 
 /// The 8 bytes at `at`, little-endian.
 #[inline(always)]
@@ -66,11 +68,18 @@ impl State<'_> {
         let lookahead = self.lookahead;
         let mut match_offset: u16 = 0;
 
-        let mut best_len =
-            if self.prev_length > 0 { usize::from(self.prev_length) } else { STD_MIN_MATCH - 1 };
+        // Only the lazy levels (`SLOW` or not) keep a previous match; levels 2-6 always start
+        // from no match, below every level's `good_match` (4 or 8): the whole chain.
+        let lazy = self.level >= LAZY_LEVEL;
+        debug_assert!(lazy || (self.prev_length == 0 && self.good_match > STD_MIN_MATCH as u16));
+        let mut best_len = if lazy && self.prev_length > 0 {
+            usize::from(self.prev_length)
+        } else {
+            STD_MIN_MATCH - 1
+        };
         let mut offset = end_offset(best_len);
         let mut chain_length = self.max_chain_length;
-        if best_len >= usize::from(self.good_match) {
+        if lazy && best_len >= usize::from(self.good_match) {
             chain_length >>= 2;
         }
         let nice_match = usize::from(self.nice_match);

@@ -86,10 +86,14 @@ impl State<'_> {
         self.finish()
     }
 
-    /// Counts the match (or its bytes as literals); true when the block is full.
+    /// Counts the match (or its bytes as literals); true when the block is full. A single
+    /// literal (most positions of shuffled float data) is counted without the loop.
+    #[inline(always)]
     fn emit_match(&mut self, m: Match) -> bool {
         let mut bflush = false;
-        if usize::from(m.match_length) < WANT_MIN_MATCH {
+        if m.match_length == 1 {
+            bflush = self.block.tally_lit(self.window[self.strstart]);
+        } else if usize::from(m.match_length) < WANT_MIN_MATCH {
             for i in 0..usize::from(m.match_length) {
                 let lc = self.window[self.strstart + i];
                 bflush |= self.block.tally_lit(lc);
@@ -104,8 +108,17 @@ impl State<'_> {
         bflush
     }
 
-    /// Inserts the positions a match covers (zlib-rs's `insert_match`).
-    fn insert_match(&mut self, mut m: Match) {
+    /// Inserts the positions a match covers (zlib-rs's `insert_match`). A single literal
+    /// covers no position after its own (zlib-rs's literal branch inserts `match_length - 1`
+    /// of them): that case returns in line, the rest is [`Self::insert_match_covered`].
+    #[inline(always)]
+    fn insert_match(&mut self, m: Match) {
+        if m.match_length > 1 {
+            self.insert_match_covered(m);
+        }
+    }
+
+    fn insert_match_covered(&mut self, mut m: Match) {
         if self.lookahead <= usize::from(m.match_length) + WANT_MIN_MATCH {
             return;
         }
