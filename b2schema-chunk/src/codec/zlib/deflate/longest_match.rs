@@ -28,6 +28,15 @@ fn read_at(window: &[u8; WINDOW_BUF], at: u16) -> u64 {
     u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
 }
 
+/// The 8 bytes at a 16-bit position plus an 8-bit offset (always within the padded window: no
+/// bounds check).
+#[inline(always)]
+fn read_at_plus(window: &[u8; WINDOW_BUF], at: u16, offset: u8) -> u64 {
+    let a = usize::from(at) + usize::from(offset);
+    let b = &window[a..a + 8];
+    u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
+}
+
 /// Equal leading bytes of `a` and `b`, at most 256.
 #[inline(always)]
 pub(super) fn compare256_at(window: &[u8], a: usize, b: usize) -> usize {
@@ -152,9 +161,12 @@ impl State<'_> {
             } else {
                 let (scan_start, scan_end) =
                     (read_u64(window, strstart), read_u64(window, strstart + offset));
+                // `best_len` is at most 258 here: the offset fits a byte.
+                debug_assert!(offset <= usize::from(u8::MAX));
+                let end = offset as u8;
                 loop {
-                    let at = usize::from(cur_match.wrapping_sub(match_offset));
-                    if read_u64(window, at + offset) == scan_end && read_at(window, at as u16) == scan_start {
+                    let at = cur_match.wrapping_sub(match_offset);
+                    if read_at_plus(window, at, end) == scan_end && read_at(window, at) == scan_start {
                         break;
                     }
                     next_in_chain!();
