@@ -40,6 +40,24 @@ impl State<'_> {
         let mut current: Match;
         let mut next = Match::default();
         loop {
+            // A run of literals (most positions of shuffled float data): the loop below for a
+            // `current` of one literal, without its steps that do nothing for it (no positions
+            // to insert, nothing to fizzle, no window to fill while the look-ahead is long).
+            while !early_exit
+                && next.match_length == 1
+                && self.lookahead > MIN_LOOKAHEAD
+                && self.strstart + 1 < WINDOW_SIZE - MIN_LOOKAHEAD
+            {
+                let literal = self.window[self.strstart];
+                self.strstart += 1;
+                let hash_head = self.quick_insert_standard(self.strstart);
+                next = self.match_at(hash_head);
+                let bflush = self.block.tally_lit(literal);
+                self.lookahead -= 1;
+                if bflush {
+                    self.flush_block(false)?;
+                }
+            }
             if self.lookahead < MIN_LOOKAHEAD {
                 self.fill_window();
                 if self.lookahead == 0 {
