@@ -28,12 +28,23 @@ fn read_at(window: &[u8; WINDOW_BUF], at: u16) -> u64 {
     u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
 }
 
-/// The 8 bytes at a 16-bit position plus an 8-bit offset (always within the padded window: no
-/// bounds check).
+/// Bytes of a view of the window from an offset: any 16-bit position and the 8 bytes after it.
+const VIEW: usize = (1 << 16) + 8;
+
+/// The window from `offset` (at most 255) on, as an array: reads at 16-bit positions in it need
+/// no bounds check, and its start is computed once a search rather than at every candidate.
 #[inline(always)]
-fn read_at_plus(window: &[u8; WINDOW_BUF], at: u16, offset: u8) -> u64 {
-    let a = usize::from(at) + usize::from(offset);
-    let b = &window[a..a + 8];
+fn view_from(window: &[u8; WINDOW_BUF], offset: u8) -> Option<&[u8; VIEW]> {
+    const { assert!(VIEW + u8::MAX as usize <= WINDOW_BUF) };
+    let start = usize::from(offset);
+    window.get(start..start + VIEW)?.try_into().ok()
+}
+
+/// The 8 bytes at a 16-bit position of a view.
+#[inline(always)]
+fn read_view(view: &[u8; VIEW], at: u16) -> u64 {
+    let a = usize::from(at);
+    let b = &view[a..a + 8];
     u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
 }
 
@@ -163,10 +174,12 @@ impl State<'_> {
                     (read_u64(window, strstart), read_u64(window, strstart + offset));
                 // `best_len` is at most 258 here: the offset fits a byte.
                 debug_assert!(offset <= usize::from(u8::MAX));
-                let end = offset as u8;
+                let Some(ends) = view_from(window, offset as u8) else {
+                    return stop(best_len, match_start);
+                };
                 loop {
                     let at = cur_match.wrapping_sub(match_offset);
-                    if read_at_plus(window, at, end) == scan_end && read_at(window, at) == scan_start {
+                    if read_view(ends, at) == scan_end && read_at(window, at) == scan_start {
                         break;
                     }
                     next_in_chain!();
