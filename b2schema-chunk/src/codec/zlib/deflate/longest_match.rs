@@ -92,11 +92,8 @@ impl State<'_> {
         // from no match, below every level's `good_match` (4 or 8): the whole chain.
         let lazy = self.level >= LAZY_LEVEL;
         debug_assert!(lazy || (self.prev_length == 0 && self.good_match > STD_MIN_MATCH as u16));
-        let mut best_len = if lazy && self.prev_length > 0 {
-            usize::from(self.prev_length)
-        } else {
-            STD_MIN_MATCH - 1
-        };
+        let mut best_len =
+            if lazy && self.prev_length > 0 { usize::from(self.prev_length) } else { STD_MIN_MATCH - 1 };
         let mut offset = end_offset(best_len);
         let mut chain_length = self.max_chain_length;
         if lazy && best_len >= usize::from(self.good_match) {
