@@ -174,12 +174,34 @@ impl State<'_> {
                 let Some(ends) = view_from(window, offset as u8) else {
                     return stop(best_len, match_start);
                 };
-                loop {
-                    let at = cur_match.wrapping_sub(match_offset);
-                    if read_view(ends, at) == scan_end && read_at(window, at) == scan_start {
-                        break;
+                if SLOW {
+                    loop {
+                        let at = cur_match.wrapping_sub(match_offset);
+                        if read_view(ends, at) == scan_end && read_at(window, at) == scan_start {
+                            break;
+                        }
+                        next_in_chain!();
                     }
-                    next_in_chain!();
+                } else {
+                    // The same steps (no match offset below level 9) with the position in a
+                    // full register: no 16-bit extension or compare a candidate.
+                    let lim = usize::from(limit);
+                    let mut cur = usize::from(cur_match);
+                    loop {
+                        let at = cur as u16;
+                        if read_view(ends, at) == scan_end && read_at(window, at) == scan_start {
+                            break;
+                        }
+                        chain_length = chain_length.wrapping_sub(1);
+                        if chain_length == 0 {
+                            return (best_len, match_start);
+                        }
+                        cur = usize::from(prev[cur & W_MASK]);
+                        if cur <= lim {
+                            return (best_len, match_start);
+                        }
+                    }
+                    cur_match = cur as u16;
                 }
             }
             if len == 0 {
