@@ -25,7 +25,7 @@ impl State<'_> {
         let mut m = Match { match_start: 0, match_length: 1, strstart, orgstart: strstart };
         let dist = self.strstart as i64 - i64::from(hash_head);
         if dist <= MAX_DIST as i64 && dist > 0 && hash_head != 0 {
-            let (match_length, match_start) = self.longest_match::<false>(hash_head);
+            let (match_length, match_start) = self.longest_match::<false, true>(hash_head);
             self.match_start = match_start;
             m.match_start = match_start;
             if usize::from(match_length as u16) >= WANT_MIN_MATCH && match_start < strstart {
