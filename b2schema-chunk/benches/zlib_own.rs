@@ -9,7 +9,8 @@
 //! the compressed size, and the speed ratio ours / zlib-rs (wall time, the best of three runs of
 //! at least 0.2 s each, alternated; other processes share the CPU). Levels 1, 5 and 9 by default.
 //!
-//! `ZLIB_OWN_DATA=normal|smooth|text|random` runs that dataset only.
+//! `ZLIB_OWN_DATA=normal|smooth|text|random` runs that dataset only; `ZLIB_OWN_BLOCKS=131072,524288`
+//! cuts blocks of those sizes instead (python-blosc2's default block is 128 KiB).
 //!
 //! With `ZLIB_OWN_ONLY=ours|zlib-rs` it runs only that encoder, `ZLIB_OWN_PASSES` passes
 //! (default 5) over every dataset and block size at each level given, and prints nothing: for
@@ -95,10 +96,13 @@ fn main() {
         .collect();
     let levels = if levels.is_empty() { vec![1, 5, 9] } else { levels };
     let only = std::env::var("ZLIB_OWN_DATA").ok();
+    let sizes: Vec<usize> = std::env::var("ZLIB_OWN_BLOCKS")
+        .map(|s| s.split(',').map(|b| b.parse().expect("a block size in bytes")).collect())
+        .unwrap_or_else(|_| vec![256 << 10, 1 << 20]);
     let sets: Vec<(&str, usize, Vec<Vec<u8>>)> = datasets()
         .iter()
         .filter(|(name, _)| only.as_deref().is_none_or(|o| o == *name))
-        .flat_map(|(name, data)| [256 << 10, 1 << 20].map(|block| (*name, block, blocks(name, data, block))))
+        .flat_map(|(name, data)| sizes.iter().map(|&block| (*name, block, blocks(name, data, block))))
         .collect();
     let mut out = vec![0u8; zlib_rs::compress_bound(1 << 20)];
     if let Ok(who) = std::env::var("ZLIB_OWN_ONLY") {

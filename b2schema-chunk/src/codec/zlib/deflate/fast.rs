@@ -17,7 +17,7 @@ impl State<'_> {
                 let hash_head = self.quick_insert_value(self.strstart, val);
                 let dist = self.strstart as isize - hash_head as isize;
                 if dist <= MAX_DIST as isize && dist > 0 && hash_head != 0 {
-                    let (mut match_len, match_start) = self.longest_match::<false>(hash_head);
+                    let (mut match_len, match_start) = self.longest_match::<false, true>(hash_head);
                     self.match_start = match_start;
                     if match_len >= WANT_MIN_MATCH {
                         let bflush = self.block.tally_dist(

@@ -89,9 +89,13 @@ impl State<'_> {
         } else {
             // Positions whose 4 bytes lie within the window buffer.
             let n = count.min(end.saturating_sub(string).saturating_sub(3));
-            let Some(bytes) = self.window.get(string..string + n + 3) else { return };
-            for (i, w) in bytes.windows(4).enumerate() {
+            // Every position is below the window's 64 KiB: the reads at a 16-bit position lie
+            // within the padded window (no bounds checks, fewer instructions than `windows`).
+            let window = &*self.window;
+            for i in 0..n {
                 let idx = (string as u16).wrapping_add(i as u16);
+                let at = usize::from(idx);
+                let w = &window[at..at + 4];
                 let hm = standard_hash(u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
                 let head = self.head[hm];
                 if head != idx {

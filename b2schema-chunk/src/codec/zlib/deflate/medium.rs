@@ -25,7 +25,7 @@ impl State<'_> {
         let mut m = Match { match_start: 0, match_length: 1, strstart, orgstart: strstart };
         let dist = self.strstart as i64 - i64::from(hash_head);
         if dist <= MAX_DIST as i64 && dist > 0 && hash_head != 0 {
-            let (match_length, match_start) = self.longest_match::<false>(hash_head);
+            let (match_length, match_start) = self.longest_match::<false, true>(hash_head);
             self.match_start = match_start;
             m.match_start = match_start;
             if usize::from(match_length as u16) >= WANT_MIN_MATCH && match_start < strstart {
@@ -40,6 +40,24 @@ impl State<'_> {
         let mut current: Match;
         let mut next = Match::default();
         loop {
+            // A run of literals (most positions of shuffled float data): the loop below for a
+            // `current` of one literal, without its steps that do nothing for it (no positions
+            // to insert, nothing to fizzle, no window to fill while the look-ahead is long).
+            while !early_exit
+                && next.match_length == 1
+                && self.lookahead > MIN_LOOKAHEAD
+                && self.strstart + 1 < WINDOW_SIZE - MIN_LOOKAHEAD
+            {
+                let literal = self.window[self.strstart];
+                self.strstart += 1;
+                let hash_head = self.quick_insert_standard(self.strstart);
+                next = self.match_at(hash_head);
+                let bflush = self.block.tally_lit(literal);
+                self.lookahead -= 1;
+                if bflush {
+                    self.flush_block(false)?;
+                }
+            }
             if self.lookahead < MIN_LOOKAHEAD {
                 self.fill_window();
                 if self.lookahead == 0 {
@@ -86,10 +104,14 @@ impl State<'_> {
         self.finish()
     }
 
-    /// Counts the match (or its bytes as literals); true when the block is full.
+    /// Counts the match (or its bytes as literals); true when the block is full. A single
+    /// literal (most positions of shuffled float data) is counted without the loop.
+    #[inline(always)]
     fn emit_match(&mut self, m: Match) -> bool {
         let mut bflush = false;
-        if usize::from(m.match_length) < WANT_MIN_MATCH {
+        if m.match_length == 1 {
+            bflush = self.block.tally_lit(self.window[self.strstart]);
+        } else if usize::from(m.match_length) < WANT_MIN_MATCH {
             for i in 0..usize::from(m.match_length) {
                 let lc = self.window[self.strstart + i];
                 bflush |= self.block.tally_lit(lc);
@@ -104,8 +126,17 @@ impl State<'_> {
         bflush
     }
 
-    /// Inserts the positions a match covers (zlib-rs's `insert_match`).
-    fn insert_match(&mut self, mut m: Match) {
+    /// Inserts the positions a match covers (zlib-rs's `insert_match`). A single literal
+    /// covers no position after its own (zlib-rs's literal branch inserts `match_length - 1`
+    /// of them): that case returns in line, the rest is [`Self::insert_match_covered`].
+    #[inline(always)]
+    fn insert_match(&mut self, m: Match) {
+        if m.match_length > 1 {
+            self.insert_match_covered(m);
+        }
+    }
+
+    fn insert_match_covered(&mut self, mut m: Match) {
         if self.lookahead <= usize::from(m.match_length) + WANT_MIN_MATCH {
             return;
         }

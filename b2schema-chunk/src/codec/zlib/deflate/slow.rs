@@ -23,9 +23,9 @@ impl State<'_> {
                 && hash_head != 0
             {
                 let (len, start) = if use_slow {
-                    self.longest_match::<true>(hash_head)
+                    self.longest_match::<true, false>(hash_head)
                 } else {
-                    self.longest_match::<false>(hash_head)
+                    self.longest_match::<false, false>(hash_head)
                 };
                 match_len = len;
                 self.match_start = start;

@@ -135,7 +135,11 @@ impl Block {
         }
     }
 
-    fn compress_static(&self, bits: &mut BitWriter) {
+    fn compress_static(&self, out: &mut BitWriter) {
+        // A local writer: its bit buffer stays in registers (through `out` it would be stored
+        // at every symbol, as the output bytes could alias it).
+        let mut w = core::mem::replace(out, BitWriter::new(&mut []));
+        let bits = &mut w;
         for &sym in &self.syms {
             let (dist, lc) = ((sym >> 8) as usize, (sym & 0xff) as usize);
             if dist == 0 {
@@ -149,9 +153,13 @@ impl Block {
         }
         let node = STATIC_LTREE[END_BLOCK];
         bits.send_bits(u64::from(node.code()), node.len() as u8);
+        *out = w;
     }
 
-    fn compress_dynamic(&self, bits: &mut BitWriter) {
+    fn compress_dynamic(&self, out: &mut BitWriter) {
+        // A local writer, as in `compress_static`.
+        let mut w = core::mem::replace(out, BitWriter::new(&mut []));
+        let bits = &mut w;
         let (ltree, dtree) = (&self.ltree, &self.dtree);
         for &sym in &self.syms {
             let (dist, lc) = ((sym >> 8) as usize, (sym & 0xff) as usize);
@@ -174,6 +182,7 @@ impl Block {
         }
         let node = ltree[END_BLOCK];
         bits.send_bits(u64::from(node.code()), node.len() as u8);
+        *out = w;
     }
 
     /// Builds the code-length tree over both trees' lengths; the index in `BL_ORDER` of the last
