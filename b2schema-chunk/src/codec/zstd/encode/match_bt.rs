@@ -188,10 +188,10 @@ trait Sink {
     fn longer(&mut self, len: usize, dist: usize, best: &mut usize) -> bool;
 }
 
-/// The optimal parsers' sink: every longer match, in order.
+/// The optimal parsers' sink: every longer match, in order (a match reaching the end stops
+/// the walk there, the walk's own test).
 struct All<'m> {
     out: &'m mut alloc::vec::Vec<Cand>,
-    end_reached: usize,
 }
 
 impl Sink for All<'_> {
@@ -199,7 +199,7 @@ impl Sink for All<'_> {
     fn longer(&mut self, len: usize, dist: usize, best: &mut usize) -> bool {
         *best = len;
         self.out.push(Cand { len: len as u32, off: dist as u32 + 3 });
-        len > OPT_NUM || len >= self.end_reached
+        len > OPT_NUM
     }
 }
 
@@ -218,11 +218,6 @@ impl Tree<'_> {
     #[inline(always)]
     fn stamp(&self, pos: usize) -> u32 {
         stamp(pos, self.base)
-    }
-
-    #[inline(always)]
-    fn pos(&self, v: u32) -> usize {
-        unstamp(v, self.base)
     }
 
     /// Inserts `ip` into the tree (`ZSTD_insertBt1`), comparing up to `end`, candidates from
@@ -261,7 +256,8 @@ impl Tree<'_> {
             prefetch(next_root);
         }
         let root = &mut self.hash[roots.0];
-        let mut m = pos(*root);
+        let mut v = *root;
+        let mut m = pos(v);
         *root = stamp(ip);
         // `m` in `[low, ip)`, one compare: below `low` it is too far, from `ip` on stale.
         let span = ip.saturating_sub(low);
@@ -294,9 +290,11 @@ impl Tree<'_> {
             if ip + len >= end {
                 break;
             }
-            let Some(v) = branches.step(bt, m, stamp(m), next, len, smaller, bt_low) else {
+            // `v` is `m` stamped.
+            let Some(child) = branches.step(bt, m, v, next, len, smaller, bt_low) else {
                 break;
             };
+            v = child;
             m = pos(v);
             compares -= 1;
         }
@@ -399,8 +397,13 @@ impl Tree<'_> {
                 }
                 at += 1;
             }
-            self.next3 = ip;
-            let m = self.hash3.get(h3).map_or(usize::MAX, |&v| self.pos(v));
+            // The searches come in increasing order: `ip` is inserted now (after its lookup)
+            // rather than by the next search, which then most often inserts nothing; every
+            // lookup sees the table libzstd's sees.
+            debug_assert!(ip >= self.next3, "3-byte hash searched backwards at {ip}");
+            let stamped = self.stamp(ip);
+            let m = self.hash3.get_mut(h3).map_or(usize::MAX, |e| unstamp(core::mem::replace(e, stamped), self.base));
+            self.next3 = ip + 1;
             if m >= low.max(1) && m < ip && ip - m < 1 << 18 {
                 let len = compare(s, ip, m, end).0;
                 if len >= 3 {
@@ -413,7 +416,7 @@ impl Tree<'_> {
                 }
             }
         }
-        let mut sink = All { out, end_reached: end - ip };
+        let mut sink = All { out };
         // From the 8 bytes read (the next position's only prefetched: any value would do).
         let log = self.hash_log;
         let roots = if whole8 {
