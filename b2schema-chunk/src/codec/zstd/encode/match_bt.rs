@@ -402,7 +402,10 @@ impl Tree<'_> {
             // lookup sees the table libzstd's sees.
             debug_assert!(ip >= self.next3, "3-byte hash searched backwards at {ip}");
             let stamped = self.stamp(ip);
-            let m = self.hash3.get_mut(h3).map_or(usize::MAX, |e| unstamp(core::mem::replace(e, stamped), self.base));
+            let m = self
+                .hash3
+                .get_mut(h3)
+                .map_or(usize::MAX, |e| unstamp(core::mem::replace(e, stamped), self.base));
             self.next3 = ip + 1;
             if m >= low.max(1) && m < ip && ip - m < 1 << 18 {
                 let len = compare(s, ip, m, end).0;
