@@ -12,7 +12,7 @@
 //! candidate. Every position read is checked against the window or is below the searched one.
 
 use super::match_fast::Window;
-use super::matching::{EMPTY, count, hash_n, prefetch, read32, read64, stamp, unstamp};
+use super::matching::{EMPTY, count, hash_n, hash_v, prefetch, read32, read64, stamp, unstamp};
 
 /// libzstd's `ZSTD_OPT_NUM`: the optimal parser's horizon; a match longer ends a search.
 pub(crate) const OPT_NUM: usize = 1 << 12;
@@ -188,10 +188,10 @@ trait Sink {
     fn longer(&mut self, len: usize, dist: usize, best: &mut usize) -> bool;
 }
 
-/// The optimal parsers' sink: every longer match, in order.
+/// The optimal parsers' sink: every longer match, in order (a match reaching the end stops
+/// the walk there, the walk's own test).
 struct All<'m> {
     out: &'m mut alloc::vec::Vec<Cand>,
-    end_reached: usize,
 }
 
 impl Sink for All<'_> {
@@ -199,7 +199,7 @@ impl Sink for All<'_> {
     fn longer(&mut self, len: usize, dist: usize, best: &mut usize) -> bool {
         *best = len;
         self.out.push(Cand { len: len as u32, off: dist as u32 + 3 });
-        len > OPT_NUM || len >= self.end_reached
+        len > OPT_NUM
     }
 }
 
@@ -220,24 +220,23 @@ impl Tree<'_> {
         stamp(pos, self.base)
     }
 
-    #[inline(always)]
-    fn pos(&self, v: u32) -> usize {
-        unstamp(v, self.base)
-    }
-
     /// Inserts `ip` into the tree (`ZSTD_insertBt1`), comparing up to `end`, candidates from
     /// `low`; returns how many positions the caller may skip (past a long repetition).
     fn insert<const MLS: u32>(&mut self, s: &[u8], ip: usize, end: usize, low: usize) -> usize {
-        let (best, match_end) = self.descend::<MLS, _>(s, ip, end, low, 8, &mut Insert);
+        let roots = (hash_n::<MLS>(s, ip, self.hash_log), hash_n::<MLS>(s, ip + 1, self.hash_log));
+        let (best, match_end) = self.descend::<MLS, _>(s, ip, end, low, 8, roots, &mut Insert);
         let positions = if best > 384 { (best - 384).min(192) } else { 0 };
         positions.max(match_end - (ip + 8))
     }
 
     /// Walks the tree from the root of `ip`'s hash, inserting `ip`: at most `compares` nodes,
     /// from `low`, bytes compared up to `end`; `sink` takes each candidate longer than `best`.
-    /// Returns the best length and the farthest end of a match met (at least `ip + 9`). The
-    /// fields in locals: behind `&mut self` they would be reloaded after every store.
+    /// `roots`: the hashes of `ip` and of `ip + 1`, the latter's root
+    /// prefetched only. Returns the best length and the farthest end of a match met (at least
+    /// `ip + 9`). The fields in locals: behind `&mut self` they would be reloaded after every
+    /// store.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn descend<const MLS: u32, S: Sink>(
         &mut self,
         s: &[u8],
@@ -245,26 +244,34 @@ impl Tree<'_> {
         end: usize,
         low: usize,
         mut best: usize,
+        roots: (usize, usize),
         sink: &mut S,
     ) -> (usize, usize) {
         let (mask, base) = (self.bt_mask, self.base);
         let pos = |v: u32| unstamp(v, base);
         let stamp = |p: usize| stamp(p, base);
-        let bt_low = ip.saturating_sub(mask);
-        let h = hash_n::<MLS>(s, ip, self.hash_log);
         // The next position's root, most often the next one searched or inserted: its line
         // arrives while this walk runs (libzstd waits for it; the same result).
-        if let Some(next_root) = self.hash.get(hash_n::<MLS>(s, ip + 1, self.hash_log)) {
+        if let Some(next_root) = self.hash.get(roots.1) {
             prefetch(next_root);
         }
-        let mut m = pos(self.hash[h]);
-        self.hash[h] = stamp(ip);
-        let bt = &mut *self.bt;
-        let mut branches = Branches::of(ip, mask);
-        let mut match_end = ip + 9;
-        let mut compares = self.compares;
+        let root = &mut self.hash[roots.0];
+        let mut v = *root;
+        let mut m = pos(v);
+        *root = stamp(ip);
         // `m` in `[low, ip)`, one compare: below `low` it is too far, from `ip` on stale.
         let span = ip.saturating_sub(low);
+        let mut match_end = ip + 9;
+        if ip.wrapping_sub(m).wrapping_sub(1) >= span || self.compares == 0 {
+            // No candidate (most searches on data with few repeats): the node's two
+            // branches end at once, without the walk's setup.
+            Branches::of(ip, mask).close(self.bt, EMPTY);
+            return (best, match_end);
+        }
+        let bt_low = ip.saturating_sub(mask);
+        let bt = &mut *self.bt;
+        let mut branches = Branches::of(ip, mask);
+        let mut compares = self.compares;
         while compares > 0 && ip.wrapping_sub(m).wrapping_sub(1) < span {
             let next = 2 * (m & mask);
             let mut len = branches.common();
@@ -283,9 +290,11 @@ impl Tree<'_> {
             if ip + len >= end {
                 break;
             }
-            let Some(v) = branches.step(bt, m, stamp(m), next, len, smaller, bt_low) else {
+            // `v` is `m` stamped.
+            let Some(child) = branches.step(bt, m, v, next, len, smaller, bt_low) else {
                 break;
             };
+            v = child;
             m = pos(v);
             compares -= 1;
         }
@@ -371,7 +380,12 @@ impl Tree<'_> {
         }
         if MLS == 3 && best < 3 {
             let log3 = self.hash_log3;
-            if let Some(next_head) = self.hash3.get(hash_n::<3>(s, ip + 1, log3)) {
+            let (h3, h3_next) = if whole8 {
+                (hash_v::<3>(here, log3), hash_v::<3>(here >> 8, log3))
+            } else {
+                (hash_n::<3>(s, ip, log3), hash_n::<3>(s, ip + 1, log3))
+            };
+            if let Some(next_head) = self.hash3.get(h3_next) {
                 prefetch(next_head);
             }
             let mut at = self.next3;
@@ -383,8 +397,16 @@ impl Tree<'_> {
                 }
                 at += 1;
             }
-            self.next3 = ip;
-            let m = self.hash3.get(hash_n::<3>(s, ip, log3)).map_or(usize::MAX, |&v| self.pos(v));
+            // The searches come in increasing order: `ip` is inserted now (after its lookup)
+            // rather than by the next search, which then most often inserts nothing; every
+            // lookup sees the table libzstd's sees.
+            debug_assert!(ip >= self.next3, "3-byte hash searched backwards at {ip}");
+            let stamped = self.stamp(ip);
+            let m = self
+                .hash3
+                .get_mut(h3)
+                .map_or(usize::MAX, |e| unstamp(core::mem::replace(e, stamped), self.base));
+            self.next3 = ip + 1;
             if m >= low.max(1) && m < ip && ip - m < 1 << 18 {
                 let len = compare(s, ip, m, end).0;
                 if len >= 3 {
@@ -397,8 +419,15 @@ impl Tree<'_> {
                 }
             }
         }
-        let mut sink = All { out, end_reached: end - ip };
-        let (_, match_end) = self.descend::<MLS, _>(s, ip, end, low, best, &mut sink);
+        let mut sink = All { out };
+        // From the 8 bytes read (the next position's only prefetched: any value would do).
+        let log = self.hash_log;
+        let roots = if whole8 {
+            (hash_v::<MLS>(here, log), hash_v::<MLS>(here >> 8, log))
+        } else {
+            (hash_n::<MLS>(s, ip, log), hash_n::<MLS>(s, ip + 1, log))
+        };
+        let (_, match_end) = self.descend::<MLS, _>(s, ip, end, low, best, roots, &mut sink);
         self.next = match_end - 8;
     }
 }

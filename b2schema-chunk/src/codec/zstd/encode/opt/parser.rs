@@ -65,17 +65,23 @@ impl Opt {
     /// Parses block `[w.start, w.end)` into `store` with the tree `t`.
     pub(crate) fn block(&mut self, w: &Window<'_>, t: &mut Tree<'_>, x: &mut Scratch, store: &mut Store) {
         // The hashed length a constant of each parse, as libzstd's templates on it.
-        match t.mls {
-            3 => self.block_n::<3>(w, t, x, store),
-            4 => self.block_n::<4>(w, t, x, store),
-            5 => self.block_n::<5>(w, t, x, store),
-            _ => self.block_n::<6>(w, t, x, store),
+        // So are the fractional weights (opt level 2, `FRAC`).
+        match (t.mls, self.stats.frac()) {
+            (3, true) => self.block_n::<3, true>(w, t, x, store),
+            (4, true) => self.block_n::<4, true>(w, t, x, store),
+            (5, true) => self.block_n::<5, true>(w, t, x, store),
+            (_, true) => self.block_n::<6, true>(w, t, x, store),
+            (3, false) => self.block_n::<3, false>(w, t, x, store),
+            (4, false) => self.block_n::<4, false>(w, t, x, store),
+            (5, false) => self.block_n::<5, false>(w, t, x, store),
+            (_, false) => self.block_n::<6, false>(w, t, x, store),
         }
     }
 
-    /// [`Opt::block`] with the tree's hashed length `MLS` (3 to 6); the minimum match is 3
-    /// when it is 3, else 4.
-    fn block_n<const MLS: u32>(
+    /// [`Opt::block`] with the tree's hashed length `MLS` (3 to 6; the minimum match is 3
+    /// when it is 3, else 4) and the price model's weights fractional (`FRAC`: opt level 2) or
+    /// whole (level 0).
+    fn block_n<const MLS: u32, const FRAC: bool>(
         &mut self,
         w: &Window<'_>,
         t: &mut Tree<'_>,
@@ -86,7 +92,6 @@ impl Opt {
         let s = w.src;
         let end = w.end;
         self.stats.rescale(&s[w.start..end]);
-        let level = self.stats.level;
         let Scratch { nodes, matches, path } = x;
         if nodes.len() < OPT_NUM + 3 {
             nodes.resize(OPT_NUM + 3, Node::default());
@@ -104,7 +109,7 @@ impl Opt {
                 ip += 1;
                 continue;
             };
-            nodes[0] = Node { price: st.ll(litlen), off: 0, mlen: 0, litlen, rep };
+            nodes[0] = Node { price: st.ll::<FRAC>(litlen), off: 0, mlen: 0, litlen, rep };
             let mut cur;
             let mut last_pos;
             let last;
@@ -121,11 +126,11 @@ impl Opt {
                         Node { price: MAX_PRICE, mlen: 0, litlen: litlen + pos as u32, ..nodes[pos] };
                     pos += 1;
                 }
-                let first = nodes[0].price + st.ll(0);
+                let first = nodes[0].price + st.ll::<FRAC>(0);
                 for m in matches.iter() {
-                    let with_off = first + st.offset(m.off);
+                    let with_off = first + st.offset::<FRAC>(m.off);
                     while pos <= m.len as usize {
-                        let price = with_off + st.length(pos as u32);
+                        let price = with_off + st.length::<FRAC>(pos as u32);
                         nodes[pos] = Node { price, off: m.off, mlen: pos as u32, litlen: 0, ..nodes[pos] };
                         pos += 1;
                     }
@@ -137,14 +142,14 @@ impl Opt {
                     let inr = ip + cur;
                     // One more literal, if cheaper.
                     let ll = nodes[cur - 1].litlen + 1;
-                    let price = nodes[cur - 1].price + st.lit(s[inr - 1]) + st.ll_inc(ll);
+                    let price = nodes[cur - 1].price + st.lit::<FRAC>(s[inr - 1]) + st.ll_inc::<FRAC>(ll);
                     if price <= nodes[cur].price {
                         let prev_match = nodes[cur];
                         nodes[cur] = Node { litlen: ll, price, ..nodes[cur - 1] };
-                        if level >= 1 && prev_match.litlen == 0 && st.ll_inc(1) < 0 && inr < end {
+                        if FRAC && prev_match.litlen == 0 && st.ll_inc::<FRAC>(1) < 0 && inr < end {
                             // The match then one literal may beat the longer literal run.
-                            let with1 = prev_match.price + st.lit(s[inr]) + st.ll_inc(1);
-                            let with_more = price + st.lit(s[inr]) + st.ll_inc(ll + 1);
+                            let with1 = prev_match.price + st.lit::<FRAC>(s[inr]) + st.ll_inc::<FRAC>(1);
+                            let with_more = price + st.lit::<FRAC>(s[inr]) + st.ll_inc::<FRAC>(ll + 1);
                             if with1 < with_more && with1 < nodes[cur + 1].price {
                                 let prev = cur.saturating_sub(prev_match.mlen as usize);
                                 let reps = new_rep(nodes[prev].rep, prev_match.off, nodes[prev].litlen == 0);
@@ -167,12 +172,12 @@ impl Opt {
                     if cur == last_pos {
                         break;
                     }
-                    if level == 0 && nodes[cur + 1].price <= nodes[cur].price + (ONE_BIT / 2) as i32 {
+                    if !FRAC && nodes[cur + 1].price <= nodes[cur].price + (ONE_BIT / 2) as i32 {
                         cur += 1;
                         continue;
                     }
                     let ll0 = nodes[cur].litlen == 0;
-                    let base_price = nodes[cur].price + st.ll(0);
+                    let base_price = nodes[cur].price + st.ll::<FRAC>(0);
                     let here = nodes[cur].rep;
                     t.all_matches::<MLS>(w, inr, &here, ll0, matches);
                     let Some(&longest) = matches.last() else {
@@ -188,10 +193,10 @@ impl Opt {
                     let mut from = min_match;
                     for &Cand { len, off } in matches.iter() {
                         let mut mlen = len as usize;
-                        let with_off = base_price + st.offset(off);
+                        let with_off = base_price + st.offset::<FRAC>(off);
                         while mlen >= from {
                             let pos = cur + mlen;
-                            let price = with_off + st.length(mlen as u32);
+                            let price = with_off + st.length::<FRAC>(mlen as u32);
                             if pos > last_pos || price < nodes[pos].price {
                                 while last_pos < pos {
                                     last_pos += 1;
@@ -199,7 +204,7 @@ impl Opt {
                                     nodes[last_pos].litlen = 1;
                                 }
                                 nodes[pos] = Node { mlen: mlen as u32, off, litlen: 0, price, ..nodes[pos] };
-                            } else if level == 0 {
+                            } else if !FRAC {
                                 break;
                             }
                             mlen -= 1;

@@ -49,8 +49,6 @@ pub(crate) struct Stats {
     predef: bool,
     /// Fractional weights (opt level 2) or whole bits (0).
     frac: bool,
-    /// The optimal parser's level: 0 (btopt) or 2 (btultra and btultra2).
-    pub(crate) level: u32,
 }
 
 /// libzstd's `WEIGHT`: about `log2(stat + 1)` in 1/256 bits, whole (`ZSTD_bitWeight`) or with
@@ -102,7 +100,6 @@ impl Stats {
             of_base: 0,
             predef: false,
             frac: level > 0,
-            level,
         }
     }
 
@@ -155,47 +152,57 @@ impl Stats {
         self.ml_sum += 1;
     }
 
-    /// The price of one literal byte.
+    /// Whether the weights are fractional (opt level 2): the parser's constant `FRAC` of the
+    /// price functions below, each of which must be called with it.
+    pub(crate) fn frac(&self) -> bool {
+        self.frac
+    }
+
+    /// The price of one literal byte (`FRAC`: [`Stats::frac`], a constant of each parse as
+    /// libzstd's `optLevel`).
     #[inline(always)]
-    pub(crate) fn lit(&self, b: u8) -> i32 {
+    pub(crate) fn lit<const FRAC: bool>(&self, b: u8) -> i32 {
+        debug_assert_eq!(FRAC, self.frac);
         if self.predef {
             return 6 * ONE_BIT as i32;
         }
         let max = self.lit_base.saturating_sub(ONE_BIT);
-        let p = weight(self.lit[usize::from(b)], self.frac).min(max);
+        let p = weight(self.lit[usize::from(b)], FRAC).min(max);
         (self.lit_base - p) as i32
     }
 
     /// The price of a literal length (`ZSTD_litLengthPrice`).
     #[inline(always)]
-    pub(crate) fn ll(&self, ll: u32) -> i32 {
+    pub(crate) fn ll<const FRAC: bool>(&self, ll: u32) -> i32 {
+        debug_assert_eq!(FRAC, self.frac);
         if self.predef {
-            return weight(ll, self.frac) as i32;
+            return weight(ll, FRAC) as i32;
         }
         if ll >= BLOCK_MAX {
-            return ONE_BIT as i32 + self.ll(BLOCK_MAX - 1);
+            return ONE_BIT as i32 + self.ll::<FRAC>(BLOCK_MAX - 1);
         }
         let c = usize::from(ll_code(ll));
-        (u32::from(LL_BITS[c]) * ONE_BIT + self.ll_base - weight(self.ll[c], self.frac)) as i32
+        (u32::from(LL_BITS[c]) * ONE_BIT + self.ll_base - weight(self.ll[c], FRAC)) as i32
     }
 
     /// How much one more literal adds to the literal length's price.
     #[inline(always)]
-    pub(crate) fn ll_inc(&self, ll: u32) -> i32 {
-        self.ll(ll) - self.ll(ll - 1)
+    pub(crate) fn ll_inc<const FRAC: bool>(&self, ll: u32) -> i32 {
+        self.ll::<FRAC>(ll) - self.ll::<FRAC>(ll - 1)
     }
 
     /// The price of a match's offset base `off_base`: with [`Stats::length`], libzstd's
     /// `ZSTD_getMatchPrice`, apart so that the parser prices an offset once for all its lengths.
     #[inline(always)]
-    pub(crate) fn offset(&self, off_base: u32) -> i32 {
+    pub(crate) fn offset<const FRAC: bool>(&self, off_base: u32) -> i32 {
+        debug_assert_eq!(FRAC, self.frac);
         let of_code = highbit(off_base);
         if self.predef {
             return ((16 + of_code) * ONE_BIT) as i32;
         }
-        let mut price =
-            of_code * ONE_BIT + self.of_base - weight(self.of[(of_code as usize).min(31)], self.frac);
-        if self.level < 2 && of_code >= 20 {
+        let mut price = of_code * ONE_BIT + self.of_base - weight(self.of[(of_code as usize).min(31)], FRAC);
+        // Level 0 (whole bits) is the level below 2.
+        if !FRAC && of_code >= 20 {
             price += (of_code - 19) * 2 * ONE_BIT;
         }
         price as i32
@@ -204,11 +211,12 @@ impl Stats {
     /// The price of a match's length `len` (with libzstd's fifth of a bit a match, which
     /// favours fewer sequences).
     #[inline(always)]
-    pub(crate) fn length(&self, len: u32) -> i32 {
+    pub(crate) fn length<const FRAC: bool>(&self, len: u32) -> i32 {
+        debug_assert_eq!(FRAC, self.frac);
         if self.predef {
-            return weight(len - 3, self.frac) as i32;
+            return weight(len - 3, FRAC) as i32;
         }
         let c = usize::from(ml_code(len));
-        (u32::from(ML_BITS[c]) * ONE_BIT + self.ml_base - weight(self.ml[c], self.frac) + ONE_BIT / 5) as i32
+        (u32::from(ML_BITS[c]) * ONE_BIT + self.ml_base - weight(self.ml[c], FRAC) + ONE_BIT / 5) as i32
     }
 }
