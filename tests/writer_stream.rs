@@ -239,6 +239,15 @@ impl std::io::Seek for Seeks {
     }
 }
 
+/// The whole frame of `w`, `w` with its items to come from a reader, and an output recording
+/// its seeks.
+fn whole_and_to_stream<'a>(w: &NdArray<'a>) -> (Vec<u8>, NdArray<'a>, Seeks) {
+    let whole = w.to_frame().unwrap().to_vec().unwrap();
+    let mut a = w.clone();
+    a.fill = Fill::Data(&[]);
+    (whole, a, Seeks { inner: Cursor::new(Vec::new()), seeks: Vec::new() })
+}
+
 /// Items of `kind`: 0 noise (pieces written, then a memcpy chunk once the raw streams pass the
 /// chunk's size), 1 slow counters, 2 noise then counters, 3 zeros then noise (a chunk that
 /// looks like a zeros chunk first), 4 counters then noise.
@@ -291,10 +300,7 @@ proptest! {
         for nthreads in 1..=3 {
             let mut w = NdArray::new(&shape, &chunks, &blocks, &dtype, ts, Fill::Data(&data));
             w.cparams = cparams(codec, filter, nthreads);
-            let whole = w.to_frame().unwrap().to_vec().unwrap();
-            let mut a = w.clone();
-            a.fill = Fill::Data(&[]);
-            let mut out = Seeks { inner: Cursor::new(Vec::new()), seeks: Vec::new() };
+            let (whole, a, mut out) = whole_and_to_stream(&w);
             let (n, _) = a.__write_from_in_pieces(&mut &data[..], &mut out, piece).unwrap();
             prop_assert_eq!(n as usize, whole.len());
             prop_assert!(out.inner.get_ref() == &whole, "{} threads: in pieces of {} differs", nthreads, piece);
@@ -322,10 +328,7 @@ fn a_chunk_made_alone_is_written_as_its_blocks_are_done() {
             let mut w = NdArray::new(&shape, &[256, 64], &[4, 64], "<i4", 4, Fill::Data(&data));
             w.cparams = cparams(1, 1, nthreads);
             w.cparams.clevel = 5;
-            let whole = w.to_frame().unwrap().to_vec().unwrap();
-            let mut a = w.clone();
-            a.fill = Fill::Data(&[]);
-            let mut out = Seeks { inner: Cursor::new(Vec::new()), seeks: Vec::new() };
+            let (whole, a, mut out) = whole_and_to_stream(&w);
             let (_, buffers) = a.__write_from_in_pieces(&mut &data[..], &mut out, 1000).unwrap();
             assert!(out.inner.get_ref() == &whole, "{nthreads} threads, kind {kind}");
             // Read in 64 pieces of 1 KiB (a block each): the reader reads 4 ahead of the
@@ -363,10 +366,7 @@ fn large_chunks_share_their_blocks_between_the_threads() {
             NdArray::new(&shape, &[1, chunk_items as i32], &[1, 1 << 15], "<i4", 4, Fill::Data(&data));
         w.cparams = cparams(1, 1, nthreads);
         w.cparams.clevel = 5;
-        let whole = w.to_frame().unwrap().to_vec().unwrap();
-        let mut a = w.clone();
-        a.fill = Fill::Data(&[]);
-        let mut out = Seeks { inner: Cursor::new(Vec::new()), seeks: Vec::new() };
+        let (whole, a, mut out) = whole_and_to_stream(&w);
         a.write_from(&mut &data[..], &mut out, |_, _| {}).unwrap();
         assert!(out.inner.get_ref() == &whole, "{chunk_items} items a chunk, {nthreads} threads");
         // Where the frame starts, each chunk's header when written in pieces, the frame's header.
