@@ -20,11 +20,13 @@ fn read_u64(window: &[u8], at: usize) -> u64 {
     }
 }
 
-/// The 8 bytes at a 16-bit position (always within the padded window: no bounds check).
+/// The 8 bytes at a 16-bit position of an array that holds every such position and the 8 bytes
+/// after it (the padded window, or a [`view_from`] it): no bounds check.
 #[inline(always)]
-fn read_at(window: &[u8; WINDOW_BUF], at: u16) -> u64 {
+fn read_at<const N: usize>(bytes: &[u8; N], at: u16) -> u64 {
+    const { assert!(N >= VIEW) };
     let a = usize::from(at);
-    let b = &window[a..a + 8];
+    let b = &bytes[a..a + 8];
     u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
 }
 
@@ -38,14 +40,6 @@ fn view_from(window: &[u8; WINDOW_BUF], offset: u8) -> Option<&[u8; VIEW]> {
     const { assert!(VIEW + u8::MAX as usize <= WINDOW_BUF) };
     let start = usize::from(offset);
     window.get(start..start + VIEW)?.try_into().ok()
-}
-
-/// The 8 bytes at a 16-bit position of a view.
-#[inline(always)]
-fn read_view(view: &[u8; VIEW], at: u16) -> u64 {
-    let a = usize::from(at);
-    let b = &view[a..a + 8];
-    u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
 }
 
 /// Equal leading bytes of `a` and `b`, at most 256.
@@ -181,7 +175,7 @@ impl State<'_> {
                 if SLOW || !NO_LAZY {
                     loop {
                         let at = cur_match.wrapping_sub(match_offset);
-                        if read_view(ends, at) == scan_end && read_at(window, at) == scan_start {
+                        if read_at(ends, at) == scan_end && read_at(window, at) == scan_start {
                             break;
                         }
                         next_in_chain!();
@@ -195,7 +189,7 @@ impl State<'_> {
                     let mut cur = usize::from(cur_match);
                     loop {
                         let at = cur as u16;
-                        if read_view(ends, at) == scan_end && read_at(window, at) == scan_start {
+                        if read_at(ends, at) == scan_end && read_at(window, at) == scan_start {
                             break;
                         }
                         chain_length = chain_length.wrapping_sub(1);
