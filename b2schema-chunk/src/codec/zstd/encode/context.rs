@@ -4,7 +4,6 @@
 //! it is large enough). Each thread keeps one ([`with_context`]).
 
 use super::block::Store;
-use super::match_row::PosLine;
 use super::opt::Scratch;
 use super::sequences::{Defaults, Seq};
 use alloc::vec::Vec;
@@ -22,7 +21,7 @@ pub(crate) struct Context {
     /// The binary tree's 3-byte hash table ([`super::match_bt`]).
     pub(crate) third: Vec<u32>,
     /// The row finder's positions and tags ([`super::match_row`]).
-    pub(crate) rows: Vec<PosLine>,
+    pub(crate) rows: Vec<u32>,
     pub(crate) tags: Vec<u8>,
     pub(crate) store: Store,
     pub(crate) seqs: Vec<Seq>,
@@ -63,7 +62,7 @@ impl Context {
             self.second.capacity() * 4,
             self.third.capacity() * 4,
             self.opt.capacity(),
-            self.rows.capacity() * 64,
+            self.rows.capacity() * 4,
             self.tags.capacity(),
             self.store.lits.capacity(),
             self.store.matches.capacity() * core::mem::size_of::<super::block::Match>(),

@@ -11,7 +11,7 @@ use super::match_bt::{self, OPT_NUM, Tree};
 use super::match_dubt::Dubt;
 use super::match_fast::{Window, dfast, fast};
 use super::match_lazy::{Chain, lazy};
-use super::match_row::{CACHE, PosLine, ROW_READ, Rows, TAG_BITS, TAGS_SLACK, aligned_tags, row_log, salt};
+use super::match_row::{CACHE, ROW_READ, Rows, SLACK, TAG_BITS, aligned, row_log, salt};
 use super::matching::{EMPTY, READ, hash, mls};
 use super::opt::{Opt, Scratch};
 use super::params::{Params, Strategy, params};
@@ -104,7 +104,7 @@ pub(crate) fn compress_onto(
         first.fill(EMPTY);
         second.fill(EMPTY);
         third.fill(EMPTY);
-        rows.fill(PosLine([EMPTY; 16]));
+        rows.fill(EMPTY);
         base = 0;
     }
     *next_base = base + (passes * src.len() as u64) as u32;
@@ -148,7 +148,7 @@ struct Tables<'t> {
     first: &'t mut Vec<u32>,
     second: &'t mut Vec<u32>,
     third: &'t mut Vec<u32>,
-    rows: &'t mut Vec<PosLine>,
+    rows: &'t mut Vec<u32>,
     tags: &'t mut Vec<u8>,
     scratch: &'t mut Scratch,
 }
@@ -214,7 +214,7 @@ enum Finder<'t> {
     /// The lazy parsers over rows ([`super::match_row`]); `fill`: the dictionary's positions,
     /// inserted before the first block.
     Row {
-        table: &'t mut [PosLine],
+        table: &'t mut [u32],
         tags: &'t mut [u8],
         parse: Parse,
         fill: usize,
@@ -326,15 +326,15 @@ impl<'t> Finder<'t> {
                 if uses_rows(p) {
                     // The entries of earlier frames are below the base, whatever their layout.
                     let n = 1usize << p.hash_log;
-                    if rows.len() < n / 16 {
-                        rows.resize(n / 16, PosLine([EMPTY; 16]));
+                    if rows.len() < n + SLACK {
+                        rows.resize(n + SLACK, EMPTY);
                     }
-                    if tags.len() < n + TAGS_SLACK {
-                        tags.resize(n + TAGS_SLACK, 0);
+                    if tags.len() < n + SLACK {
+                        tags.resize(n + SLACK, 0);
                     }
                     return Finder::Row {
-                        table: &mut rows[..n / 16],
-                        tags: aligned_tags(tags, n),
+                        table: aligned(rows, n),
+                        tags: aligned(tags, n),
                         parse,
                         fill: dict.saturating_sub(READ),
                     };
@@ -387,9 +387,9 @@ impl<'t> Finder<'t> {
             Finder::Row { table, tags, parse, fill } => {
                 let fill = core::mem::take(fill);
                 match row_log(parse.p.search_log) {
-                    4 => parse.rows::<16, 1>(w, table, tags, fill, rep, store),
-                    5 => parse.rows::<32, 2>(w, table, tags, fill, rep, store),
-                    _ => parse.rows::<64, 4>(w, table, tags, fill, rep, store),
+                    4 => parse.rows::<16>(w, table, tags, fill, rep, store),
+                    5 => parse.rows::<32>(w, table, tags, fill, rep, store),
+                    _ => parse.rows::<64>(w, table, tags, fill, rep, store),
                 }
             }
         }
@@ -397,12 +397,11 @@ impl<'t> Finder<'t> {
 }
 
 impl Parse {
-    /// One block parsed over rows of `ROW` entries (`K` lines of positions each), after the
-    /// positions up to `fill`.
-    fn rows<const ROW: usize, const K: usize>(
+    /// One block parsed over rows of `ROW` entries, after the positions up to `fill`.
+    fn rows<const ROW: usize>(
         &mut self,
         w: &Window<'_>,
-        table: &mut [PosLine],
+        table: &mut [u32],
         tags: &mut [u8],
         fill: usize,
         rep: &mut [u32; 2],
@@ -411,8 +410,8 @@ impl Parse {
         let row_log = ROW.trailing_zeros();
         let mls = mls(self.p.min_match, 6);
         let hash_bits = self.p.hash_log - row_log + TAG_BITS;
-        let mut rows = Rows::<ROW, K> {
-            table: table.as_chunks_mut::<K>().0,
+        let mut rows = Rows::<ROW> {
+            table: table.as_chunks_mut::<ROW>().0,
             tags: tags.as_chunks_mut::<ROW>().0,
             hash_bits,
             attempts: 1 << self.p.search_log.min(row_log),

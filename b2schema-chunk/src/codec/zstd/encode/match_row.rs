@@ -94,33 +94,29 @@ pub(crate) fn equal_swar<const ROW: usize>(tags: &[u8; ROW], tag: u8) -> u64 {
     if ROW == 64 { !ne } else { !ne & ((1u64 << ROW) - 1) }
 }
 
-/// 16 positions of a row (plus the frame's base), on one cache line: a row of `ROW` entries is
-/// `ROW / 16` lines, and one search reads one or two lines of positions, not two or three as
-/// from a `Vec<u32>` (aligned to 16 bytes).
-#[derive(Clone, Copy)]
-#[repr(C, align(64))]
-pub(crate) struct PosLine(pub(crate) [u32; 16]);
+/// Entries the context's buffers hold beyond a frame's (`u8` tags, `u32` positions): room to
+/// start the frame's table on a cache line ([`aligned`]).
+pub(crate) const SLACK: usize = 63;
 
-/// Bytes the context's buffer of tags holds beyond a frame's: room to start the frame's tags on
-/// a cache line ([`aligned_tags`]).
-pub(crate) const TAGS_SLACK: usize = 63;
-
-/// The `n` bytes of `buf` (at least `n + TAGS_SLACK` long) that start on a cache line (64
-/// bytes), so that a row of up to 64 tags is on one line: the frame's tags, as many rows of
-/// `ROW` as the positions' table, indexed by the same row. Where they start depends on where the
-/// buffer was allocated, and so what a row finds in them at a frame's start is another frame's
-/// tags; which matches a frame finds does not depend on those ([`salt`]).
-pub(crate) fn aligned_tags(buf: &mut [u8], n: usize) -> &mut [u8] {
-    let off = buf.as_ptr().addr().wrapping_neg() & 63;
+/// The `n` entries of `buf` (at least `n + SLACK` long) that start on a cache line (64 bytes),
+/// so that a row of up to 64 tags is on one line, and a row of 16, 32 or 64 positions on one,
+/// two or four lines (one search then reads one or two lines of positions, not two or three as
+/// from a `Vec<u32>`, aligned to 16 bytes): the frame's tables, as many rows of `ROW` entries
+/// each, indexed by the same row. Where they start depends on where the buffer was allocated,
+/// and so what a row finds in them at a frame's start is another frame's tags and positions
+/// (below the frame's base: they end the row's walk); which matches a frame finds does not
+/// depend on those ([`salt`]).
+pub(crate) fn aligned<T>(buf: &mut [T], n: usize) -> &mut [T] {
+    let off = (buf.as_ptr().addr().wrapping_neg() & 63) / core::mem::size_of::<T>().max(1);
     let len = buf.len();
     &mut buf[off.min(len)..(off + n).min(len)]
 }
 
 /// The rows of one frame's finder, in a [`super::context::Context`]'s tables: rows of `ROW`
-/// entries, `K = ROW / 16` lines of positions each.
-pub(crate) struct Rows<'t, const ROW: usize, const K: usize> {
+/// entries.
+pub(crate) struct Rows<'t, const ROW: usize> {
     /// Each row's positions (slot 0 unused).
-    pub(crate) table: &'t mut [[PosLine; K]],
+    pub(crate) table: &'t mut [[u32; ROW]],
     /// Each row's tags, its head in slot 0: as many rows as `table` (else the shorter one's
     /// rows only are used).
     pub(crate) tags: &'t mut [[u8; ROW]],
@@ -159,7 +155,7 @@ pub(crate) fn salt(base: u32, bits: u32) -> usize {
 /// libzstd's `ZSTD_ROW_HASH_CACHE_SIZE`: how many positions ahead the rows are prefetched.
 pub(crate) const CACHE: usize = 8;
 
-impl<const ROW: usize, const K: usize> Rows<'_, ROW, K> {
+impl<const ROW: usize> Rows<'_, ROW> {
     /// The slot a row's next entry goes to, for each byte its head may hold: `(head - 1) mod
     /// ROW`, 0 read as `ROW - 1`; any byte (an earlier frame's rows may have had another length)
     /// gives a slot in `1..ROW`. One load in place of the arithmetic and its compare
@@ -189,9 +185,9 @@ impl<const ROW: usize, const K: usize> Rows<'_, ROW, K> {
     /// instructions a pass on float64 smooth, 231.8 -> 229.8 M on normal).
     #[inline(always)]
     fn same_rows<'a>(
-        table: &'a mut [[PosLine; K]],
+        table: &'a mut [[u32; ROW]],
         tags: &'a mut [[u8; ROW]],
-    ) -> (&'a mut [[PosLine; K]], &'a mut [[u8; ROW]]) {
+    ) -> (&'a mut [[u32; ROW]], &'a mut [[u8; ROW]]) {
         let n = table.len().min(tags.len());
         (&mut table[..n], &mut tags[..n])
     }
@@ -199,13 +195,13 @@ impl<const ROW: usize, const K: usize> Rows<'_, ROW, K> {
     /// Prefetches the tags and the first 32 positions of the row of hash `h` (libzstd's
     /// `ZSTD_row_prefetch`); the tables are not empty, and as long as each other.
     #[inline(always)]
-    fn prefetch_row(table: &[[PosLine; K]], tags: &[[u8; ROW]], h: usize) {
+    fn prefetch_row(table: &[[u32; ROW]], tags: &[[u8; ROW]], h: usize) {
         let r = Self::row_of(h, table.len());
         prefetch(&tags[r]);
         let row = &table[r];
         prefetch(&row[0]);
-        if K > 1 {
-            prefetch(&row[1]);
+        if ROW > 16 {
+            prefetch(&row[16]);
         }
     }
 
@@ -217,7 +213,7 @@ impl<const ROW: usize, const K: usize> Rows<'_, ROW, K> {
 
     /// The tables as long as each other ([`Rows::same_rows`]).
     #[inline(always)]
-    fn tables(&mut self) -> (&mut [[PosLine; K]], &mut [[u8; ROW]]) {
+    fn tables(&mut self) -> (&mut [[u32; ROW]], &mut [[u8; ROW]]) {
         Self::same_rows(self.table, self.tags)
     }
 
@@ -264,13 +260,13 @@ impl<const ROW: usize, const K: usize> Rows<'_, ROW, K> {
     /// the head moves back by one, over slots `ROW - 1` to 1). The tables are not empty, and
     /// as long as each other.
     #[inline(always)]
-    fn put(table: &mut [[PosLine; K]], tags: &mut [[u8; ROW]], base: u32, h: usize, pos: usize) {
+    fn put(table: &mut [[u32; ROW]], tags: &mut [[u8; ROW]], base: u32, h: usize, pos: usize) {
         let r = Self::row_of(h, table.len());
         let tags = &mut tags[r];
         let slot = usize::from(Self::NEXT_SLOT[usize::from(tags[0])]);
         tags[0] = slot as u8;
         tags[slot] = h as u8;
-        table[r][slot / 16].0[slot % 16] = (pos as u32).wrapping_add(base);
+        table[r][slot] = (pos as u32).wrapping_add(base);
     }
 
     /// Inserts positions `from..to`, their hashes from the cache ([`Rows::cached_hash`], the
@@ -336,7 +332,7 @@ impl<const ROW: usize, const K: usize> Rows<'_, ROW, K> {
     }
 }
 
-impl<const ROW: usize, const K: usize> Search for Rows<'_, ROW, K> {
+impl<const ROW: usize> Search for Rows<'_, ROW> {
     #[inline(always)]
     fn best<const MLS: u32>(&mut self, w: &Window<'_>, ip: usize) -> (usize, u32) {
         self.search::<MLS>(w, ip)
@@ -351,7 +347,7 @@ impl<const ROW: usize, const K: usize> Search for Rows<'_, ROW, K> {
     }
 }
 
-impl<const ROW: usize, const K: usize> Rows<'_, ROW, K> {
+impl<const ROW: usize> Rows<'_, ROW> {
     /// [`Search::best`], out of line as libzstd's `ZSTD_RowFindBestMatch` (and so compiled for
     /// the baseline CPU, the exception to [`crate::codec::zstd::dispatch`]'s rule): inlined
     /// twice into the lazy parser, among its many live values, the finder kept its own on the
@@ -387,9 +383,9 @@ impl<const ROW: usize, const K: usize> Rows<'_, ROW, K> {
         let low_stamp = (low as u32).wrapping_add(base);
         let sp = Span { s, ip, low, end: w.end };
         let found = if (attempts as usize) < ROW - 1 {
-            candidates::<ROW, K, true>(&table[r], &tags[r], h as u8, attempts, low_stamp, sp)
+            candidates::<ROW, true>(&table[r], &tags[r], h as u8, attempts, low_stamp, sp)
         } else {
-            candidates::<ROW, K, false>(&table[r], &tags[r], h as u8, attempts, low_stamp, sp)
+            candidates::<ROW, false>(&table[r], &tags[r], h as u8, attempts, low_stamp, sp)
         };
         // The position searched goes in too (libzstd's "speed opt").
         Self::put(table, tags, base, h, ip);
@@ -415,8 +411,8 @@ struct Span<'s> {
 ///
 /// Inlined into [`Rows::search`] (out of line).
 #[inline(always)]
-fn candidates<const ROW: usize, const K: usize, const LIMITED: bool>(
-    row: &[PosLine; K],
+fn candidates<const ROW: usize, const LIMITED: bool>(
+    row: &[u32; ROW],
     tags: &[u8; ROW],
     tag: u8,
     attempts: u32,
@@ -452,7 +448,7 @@ fn candidates<const ROW: usize, const K: usize, const LIMITED: bool>(
     while m != 0 && (!LIMITED || attempts > 0) {
         let slot = (head + m.trailing_zeros()) as usize & (ROW - 1);
         m &= m - 1;
-        let d = row[slot / 16].0[slot % 16].wrapping_sub(low_stamp);
+        let d = row[slot].wrapping_sub(low_stamp);
         if d >= span {
             break;
         }
@@ -483,7 +479,7 @@ fn candidates<const ROW: usize, const K: usize, const LIMITED: bool>(
 
 #[cfg(test)]
 mod tests {
-    use super::{PosLine, Rows, SKIP_THRESHOLD, Search, UPDATE_END, UPDATE_START, tag_mask};
+    use super::{Rows, SKIP_THRESHOLD, Search, UPDATE_END, UPDATE_START, tag_mask};
     use crate::codec::zstd::encode::match_fast::Window;
     use crate::codec::zstd::encode::matching::{count, hash_n};
     use crate::test_data::{finder_input, finder_max_dist, finder_steps, noise};
@@ -587,7 +583,7 @@ mod tests {
     /// update's gap threshold), skipping where `skips` says, compared with the model at each.
     /// The tables start with what an earlier frame left: random tags and heads, positions below
     /// the base.
-    fn walk<const ROW: usize, const K: usize, const MLS: u32>(
+    fn walk<const ROW: usize, const MLS: u32>(
         s: &[u8],
         rows_log: u32,
         search_log: u32,
@@ -598,13 +594,11 @@ mod tests {
         let n_rows = 1usize << rows_log;
         let base = 1u32 << 24;
         let junk = noise(n_rows * ROW * 5 + 64, seed);
-        let mut table: Vec<[PosLine; K]> = (0..n_rows)
+        let mut table: Vec<[u32; ROW]> = (0..n_rows)
             .map(|r| {
-                core::array::from_fn(|k| {
-                    PosLine(core::array::from_fn(|i| {
-                        let b = &junk[(r * ROW + k * 16 + i) * 4..][..4];
-                        u32::from_le_bytes([b[0], b[1], b[2], b[3]]) % base
-                    }))
+                core::array::from_fn(|i| {
+                    let b = &junk[(r * ROW + i) * 4..][..4];
+                    u32::from_le_bytes([b[0], b[1], b[2], b[3]]) % base
                 })
             })
             .collect();
@@ -612,7 +606,7 @@ mod tests {
             (0..n_rows).map(|r| core::array::from_fn(|i| junk[n_rows * ROW * 4 + r * ROW + i])).collect();
         let attempts = 1 << search_log.min(ROW.trailing_zeros());
         let hash_bits = rows_log + super::TAG_BITS;
-        let mut rows = Rows::<ROW, K> {
+        let mut rows = Rows::<ROW> {
             table: &mut table,
             tags: &mut tags,
             hash_bits,
@@ -707,15 +701,15 @@ mod tests {
         ) {
             let s = finder_input(kind, n, seed);
             match (row, mls) {
-                (0, 4) => walk::<16, 1, 4>(&s, rows_log, search_log, max_dist, &steps, seed)?,
-                (0, 5) => walk::<16, 1, 5>(&s, rows_log, search_log, max_dist, &steps, seed)?,
-                (0, _) => walk::<16, 1, 6>(&s, rows_log, search_log, max_dist, &steps, seed)?,
-                (1, 4) => walk::<32, 2, 4>(&s, rows_log, search_log, max_dist, &steps, seed)?,
-                (1, 5) => walk::<32, 2, 5>(&s, rows_log, search_log, max_dist, &steps, seed)?,
-                (1, _) => walk::<32, 2, 6>(&s, rows_log, search_log, max_dist, &steps, seed)?,
-                (_, 4) => walk::<64, 4, 4>(&s, rows_log, search_log, max_dist, &steps, seed)?,
-                (_, 5) => walk::<64, 4, 5>(&s, rows_log, search_log, max_dist, &steps, seed)?,
-                _ => walk::<64, 4, 6>(&s, rows_log, search_log, max_dist, &steps, seed)?,
+                (0, 4) => walk::<16, 4>(&s, rows_log, search_log, max_dist, &steps, seed)?,
+                (0, 5) => walk::<16, 5>(&s, rows_log, search_log, max_dist, &steps, seed)?,
+                (0, _) => walk::<16, 6>(&s, rows_log, search_log, max_dist, &steps, seed)?,
+                (1, 4) => walk::<32, 4>(&s, rows_log, search_log, max_dist, &steps, seed)?,
+                (1, 5) => walk::<32, 5>(&s, rows_log, search_log, max_dist, &steps, seed)?,
+                (1, _) => walk::<32, 6>(&s, rows_log, search_log, max_dist, &steps, seed)?,
+                (_, 4) => walk::<64, 4>(&s, rows_log, search_log, max_dist, &steps, seed)?,
+                (_, 5) => walk::<64, 5>(&s, rows_log, search_log, max_dist, &steps, seed)?,
+                _ => walk::<64, 6>(&s, rows_log, search_log, max_dist, &steps, seed)?,
             }
         }
     }
