@@ -11,7 +11,7 @@ use super::match_bt::{self, OPT_NUM, Tree};
 use super::match_dubt::Dubt;
 use super::match_fast::{Window, dfast, fast};
 use super::match_lazy::{Chain, lazy};
-use super::match_row::{CACHE, ROW_READ, Rows, SLACK, TAG_BITS, aligned, row_log, salt};
+use super::match_row::{CACHE, ROW_READ, Rows, TAG_BITS, aligned, row_log, salt};
 use super::matching::{EMPTY, READ, hash, mls};
 use super::opt::{Opt, Scratch};
 use super::params::{Params, Strategy, params};
@@ -326,15 +326,9 @@ impl<'t> Finder<'t> {
                 if uses_rows(p) {
                     // The entries of earlier frames are below the base, whatever their layout.
                     let n = 1usize << p.hash_log;
-                    if rows.len() < n + SLACK {
-                        rows.resize(n + SLACK, EMPTY);
-                    }
-                    if tags.len() < n + SLACK {
-                        tags.resize(n + SLACK, 0);
-                    }
                     return Finder::Row {
-                        table: aligned(rows, n),
-                        tags: aligned(tags, n),
+                        table: aligned(rows, n, EMPTY),
+                        tags: aligned(tags, n, 0),
                         parse,
                         fill: dict.saturating_sub(READ),
                     };

@@ -22,6 +22,7 @@
 use super::match_fast::Window;
 use super::match_lazy::Search;
 use super::matching::{count_split, hash, hash_n, hash_v, prefetch, read32};
+use alloc::vec::Vec;
 
 /// libzstd's `ZSTD_ROW_HASH_TAG_BITS`.
 pub(crate) const TAG_BITS: u32 = 8;
@@ -94,22 +95,21 @@ pub(crate) fn equal_swar<const ROW: usize>(tags: &[u8; ROW], tag: u8) -> u64 {
     if ROW == 64 { !ne } else { !ne & ((1u64 << ROW) - 1) }
 }
 
-/// Entries the context's buffers hold beyond a frame's (`u8` tags, `u32` positions): room to
-/// start the frame's table on a cache line ([`aligned`]).
-pub(crate) const SLACK: usize = 63;
-
-/// The `n` entries of `buf` (at least `n + SLACK` long) that start on a cache line (64 bytes),
-/// so that a row of up to 64 tags is on one line, and a row of 16, 32 or 64 positions on one,
-/// two or four lines (one search then reads one or two lines of positions, not two or three as
-/// from a `Vec<u32>`, aligned to 16 bytes): the frame's tables, as many rows of `ROW` entries
-/// each, indexed by the same row. Where they start depends on where the buffer was allocated,
-/// and so what a row finds in them at a frame's start is another frame's tags and positions
-/// (below the frame's base: they end the row's walk); which matches a frame finds does not
-/// depend on those ([`salt`]).
-pub(crate) fn aligned<T>(buf: &mut [T], n: usize) -> &mut [T] {
-    let off = (buf.as_ptr().addr().wrapping_neg() & 63) / core::mem::size_of::<T>().max(1);
-    let len = buf.len();
-    &mut buf[off.min(len)..(off + n).min(len)]
+/// The first `n` entries of `buf` from a cache line (64 bytes) on, `buf` grown with `fill`
+/// as far as that needs (as many entries as a line holds, less one, beyond `n`): a row of up to
+/// 64 tags is then on one line, and a row of 16, 32 or 64 positions on one, two or four lines
+/// (one search reads one or two lines of positions, not two or three as from a `Vec<u32>`,
+/// aligned to 16 bytes). The frame's tables, as many rows of `ROW` entries each, indexed by the
+/// same row. Where they start depends on where the buffer was allocated, and so what a row finds
+/// in them at a frame's start is another frame's tags and positions (below the frame's base:
+/// they end the row's walk); which matches a frame finds does not depend on those ([`salt`]).
+pub(crate) fn aligned<T: Clone>(buf: &mut Vec<T>, n: usize, fill: T) -> &mut [T] {
+    let size = core::mem::size_of::<T>().max(1);
+    if buf.len() < n + 63 / size {
+        buf.resize(n + 63 / size, fill);
+    }
+    let off = (buf.as_ptr().addr().wrapping_neg() & 63) / size;
+    &mut buf[off..off + n]
 }
 
 /// The rows of one frame's finder, in a [`super::context::Context`]'s tables: rows of `ROW`
