@@ -67,6 +67,7 @@ impl Window<'_> {
         // libzstd's `prefixStartIndex` (`ZSTD_getLowestPrefixIndex` of the block's end): every
         // position of the block is within `max_dist` of it.
         let lo = self.low.max(self.end.saturating_sub(self.max_dist));
+        debug_assert!(lo <= self.start, "a block longer than the window");
         Cands { lo, lo_stamp: self.stamp(lo), base: self.base }
     }
 
@@ -204,6 +205,12 @@ fn fast_in(w: &Window<'_>, table: &mut [u32], hlog: u32, mls: u32, rep: &mut [u3
 const STEP_INCR: usize = 1 << (SEARCH_STRENGTH - 1);
 
 /// [`fast`] for `MLS`-byte hashes into a table of `2^LOG` entries (`LOG` 0: of `2^hlog`).
+///
+/// Positions here count from the prefix's start `lo` ([`Window::cands`]), in the source cut
+/// there: a table entry less `lo`'s stamp is then at once the candidate's position and, from
+/// `2^31` up, the sign that it is out of the prefix; the frame's base leaves the loop (one
+/// register and one subtraction a candidate fewer). The catch-up stops at `lo`, as libzstd's
+/// (`match0 > prefixStart`).
 #[inline(always)]
 fn fast_n<const MLS: u32, const LOG: u32>(
     w: &Window<'_>,
@@ -214,96 +221,126 @@ fn fast_n<const MLS: u32, const LOG: u32>(
 ) {
     // The loop hashes at most 7 bytes of the 8 it reads (see `v3` below).
     const { assert!(MLS <= 7) };
-    let end = w.end;
-    let Some(limit) = w.limit(store) else {
+    if w.limit(store).is_none() {
+        return;
+    }
+    let c = w.cands();
+    let lo = c.lo;
+    // The source from `lo` to the block's end; `limit` the window's less `lo`, taken from the
+    // source's length by `checked_sub` (it cannot fail: the block is longer than `READ`), so
+    // that the compiler knows `limit + READ` is that length. The loop's exits are written
+    // `q >= limit - 1` (`limit` is above the block's start: at least 1).
+    let s = &w.src[lo..w.end];
+    let end = s.len();
+    let Some(limit) = end.checked_sub(READ) else {
         return;
     };
-    // The source cut at the block's end and the loop's exits written `ip2 >= limit - 1`
-    // (`limit` is at least 1): fewer instructions on the reads' bounds (level 1 at 16 KiB,
-    // callgrind: text 256.6 -> 254.8 M instructions a pass, float64 normal 108.0 -> 107.6 M).
-    let s = &w.src[..end];
+    // Reads whose positions are clamped into the source, not checked against its end: at or
+    // below `limit` (8 bytes from the end) for the positions searched, below `end - 4` for a
+    // candidate. The clamps change no position the loop reads (each is within them already,
+    // the candidates out of the prefix aside, which the prefix test turns down), but they
+    // show the compiler the reads within the source: a conditional move where a compare and a
+    // branch were, and for the candidates no branch on a stale entry (level 1 over 64 KiB
+    // split streams, callgrind of `zstd_own`: float64 smooth 45.3 -> 42.3 M instructions a
+    // pass, text 216.4 -> 210.4 M; mispredicted branches unchanged).
+    let last4 = end - 4;
+    let read8 = |at: usize| {
+        let at = at.min(limit);
+        s.get(at..at + 8).map_or(0, |b| u64::from_le_bytes(b.try_into().unwrap_or_default()))
+    };
+    // The 4 bytes `off` before `at` (at most `limit`), or at 0 where `off` reaches past it.
+    let read4_back = |at: usize, off: u32| {
+        let at = at.min(limit).saturating_sub(off as usize);
+        s.get(at..at + 4).map_or(0, |b| u32::from_le_bytes(b.try_into().unwrap_or_default()))
+    };
+    let cand = |d: u32| {
+        let at = (d as usize).min(last4);
+        s.get(at..at + 4).map_or(0, |b| u32::from_le_bytes(b.try_into().unwrap_or_default()))
+    };
     let log = if LOG == 0 { hlog } else { LOG };
     let table = &mut table[..1 << log];
     let h = |at: usize| hash_n::<MLS>(s, at, log);
-    let c = w.cands();
-    // The base in a local: read once, not through `w` at each match (level 1 at 16 KiB,
-    // callgrind: text 254.8 -> 253.0 M instructions a pass).
-    let base = w.base;
-    let stamp = |pos: usize| super::matching::stamp(pos, base);
+    let lo_stamp = c.lo_stamp;
+    let stamp = |pos: usize| (pos as u32).wrapping_add(lo_stamp);
     let ([mut off1, mut off2], saved) = w.reps(*rep, &c);
-    let mut ip0 = w.first();
-    let mut anchor = w.start;
+    let mut ip0 = w.first() - lo;
+    let mut anchor = w.start - lo;
     'search: loop {
-        // libzstd's ip3 is always ip2 + 1: the loop ends when ip2 reaches `limit - 1`.
+        // libzstd's `ip0` is `p` at the top of the loop, its `ip1` `p + 1` and `ip2` `q`
+        // (`ip3` is always `q + 1`): two positions kept, not three. The loop ends when `q`
+        // reaches `limit - 1`.
         let mut step = 2usize;
-        let mut next_step = ip0 + STEP_INCR;
-        let mut ip1 = ip0 + 1;
-        let mut ip2 = ip0 + step;
-        if ip2 >= limit - 1 {
+        let mut p = ip0;
+        let mut q = p + step;
+        let mut next_step = p + STEP_INCR;
+        if q >= limit - 1 {
             break;
         }
-        // The 8 bytes at `ip0` and `ip1`, each read once for its hash and its compares (every
-        // position searched is below `limit`: 8 bytes from the end).
-        let (mut v0, mut v1) = (read64(s, ip0), read64(s, ip1));
+        // The 8 bytes at `p`, read once for its hash and its compares; those at `p + 1` are
+        // the same shifted by a byte (only the first `MLS`, at most 7, are hashed and 4
+        // compared), as are those at `q + 1` from those at `q` (every position searched is
+        // below `limit`: 8 bytes from the end).
+        let mut v0 = read64(s, p);
         let mut hash0 = hash_v::<MLS>(v0, log);
-        let mut hash1 = hash_v::<MLS>(v1, log);
-        let mut idx = table[hash0];
-        // The match: where it starts, where it points, whether at the repeat offset.
-        let (at, m, is_rep) = loop {
-            let v2 = read64(s, ip2);
-            let rval = read32(s, ip2 - off1 as usize);
-            table[hash0] = stamp(ip0);
-            if (v2 as u32 == rval) & (off1 > 0) {
-                let back = usize::from(s[ip2 - 1] == s[ip2 - 1 - off1 as usize]);
-                table[hash1] = stamp(ip1);
-                break (ip2 - back, ip2 - back - off1 as usize, true);
+        let mut hash1 = hash_v::<MLS>(v0 >> 8, log);
+        // An entry less `lo`'s stamp: the candidate's position when below `2^31`.
+        let mut d = table[hash0].wrapping_sub(lo_stamp);
+        // The match: where it starts, where it points, whether at the repeat offset, and the
+        // position searched last.
+        let (at, m, is_rep, cur) = loop {
+            let v2 = read8(q);
+            let rval = read4_back(q, off1);
+            table[hash0] = stamp(p);
+            // The repeat offset compared first and tested after (libzstd's order): an offset
+            // of 0 compares a position with itself.
+            if v2 as u32 == rval && off1 > 0 {
+                let back = usize::from(s[q - 1] == s[q - 1 - off1 as usize]);
+                table[hash1] = stamp(p + 1);
+                break (q - back, q - back - off1 as usize, true, p);
             }
             // Every entry is of a position before the one searched: the prefix test is
-            // enough (libzstd's `ZSTD_match4Found_cmov`), and done after the compare.
-            if (read32(s, c.read_at(idx)) == v0 as u32) & c.in_prefix(idx) {
-                table[hash1] = stamp(ip1);
-                break (ip0, c.pos(idx), false);
+            // enough (libzstd's `ZSTD_match4Found_cmov`), folded into the compare's result
+            // (`d >> 31`), so that one branch decides.
+            if (cand(d) ^ v0 as u32) | (d >> 31) == 0 {
+                table[hash1] = stamp(p + 1);
+                break (p, d as usize, false, p);
             }
-            idx = table[hash1];
+            d = table[hash1].wrapping_sub(lo_stamp);
             hash0 = hash1;
             hash1 = hash_v::<MLS>(v2, log);
-            ip0 = ip1;
-            ip1 = ip2;
-            ip2 += 1;
-            (v0, v1) = (v1, v2);
-            table[hash0] = stamp(ip0);
-            if (read32(s, c.read_at(idx)) == v0 as u32) & c.in_prefix(idx) {
+            table[hash0] = stamp(p + 1);
+            if (cand(d) ^ (v0 >> 8) as u32) | (d >> 31) == 0 {
                 if step <= 4 {
-                    table[hash1] = stamp(ip1);
+                    table[hash1] = stamp(q);
                 }
-                break (ip0, c.pos(idx), false);
+                break (p + 1, d as usize, false, p + 1);
             }
-            // The 8 bytes at the new `ip2` (one past the old) are `v2` shifted by a byte, but for
-            // the last: only the first `MLS` (at most 7) are hashed and 4 compared, so the shift
-            // saves a read.
-            let v3 = v2 >> 8;
-            idx = table[hash1];
+            d = table[hash1].wrapping_sub(lo_stamp);
             hash0 = hash1;
-            hash1 = hash_v::<MLS>(v3, log);
-            ip0 = ip1;
-            ip1 = ip2;
-            ip2 = ip0 + step;
-            (v0, v1) = (v1, v3);
-            if ip2 >= next_step {
+            hash1 = hash_v::<MLS>(v2 >> 8, log);
+            p = q;
+            v0 = v2;
+            q = p + step;
+            if q >= next_step {
                 step += 1;
                 next_step += STEP_INCR;
             }
-            if ip2 >= limit - 1 {
+            if q >= limit - 1 {
                 break 'search;
             }
         };
         debug_assert!(m < at, "a candidate at or after the position searched");
-        let cur = ip0;
         let (mut start, mut len) = (at, 4usize);
         if !is_rep {
             off2 = off1;
             off1 = (at - m) as u32;
-            start = catch_up(w, at, m, anchor, &mut len);
+            // Backward over equal bytes, down to the anchor and the prefix's start.
+            let mut m = m;
+            while start > anchor && m > 0 && s[start - 1] == s[m - 1] {
+                start -= 1;
+                m -= 1;
+                len += 1;
+            }
         }
         let dist = off1 as usize;
         len += count(s, start + len, start + len - dist, end);
