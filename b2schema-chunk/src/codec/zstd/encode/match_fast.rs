@@ -4,7 +4,7 @@
 //! faster the longer no match is found (`kSearchStrength`).
 
 use super::block::Store;
-use super::matching::{READ, count, hash_n, hash_v, read32, read64};
+use super::matching::{READ, count, count_rest, hash_n, hash_v, read32, read64};
 use crate::codec::zstd::dispatch::{Build, Hot};
 
 /// libzstd's `kSearchStrength`.
@@ -343,7 +343,21 @@ fn fast_n<const MLS: u32, const LOG: u32>(
             }
         }
         let dist = off1 as usize;
-        len += count(s, start + len, start + len - dist, end);
+        let (a, m) = (start + len, start + len - dist);
+        // The first 8 bytes by the clamped reads while they are within the source (`m` is
+        // before `a`), the rest out of line, 16 bytes a step ([`count`]'s reads each check
+        // their bounds; callgrind as above: float64 smooth 42.3 -> 41.5 M, text 210.4 ->
+        // 205.3 M, int64 counter 11.4 -> 9.6 M). The hash insertions and the repeat test
+        // below were tried with the clamped reads too: more instructions (the loop's
+        // registers change).
+        len += if a <= limit {
+            match read8(a) ^ read8(m) {
+                0 => 8 + count_rest(s, a + 8, m + 8, end),
+                x => (x.trailing_zeros() >> 3) as usize,
+            }
+        } else {
+            count(s, a, m, end)
+        };
         store.push_from(s, anchor, start, len, off1 as usize);
         ip0 = start + len;
         anchor = ip0;
