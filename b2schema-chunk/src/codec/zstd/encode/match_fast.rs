@@ -28,7 +28,8 @@ impl Window<'_> {
     /// the frames of one context (as libzstd's index continuation): each frame's base is past
     /// every entry of the frames before it, so those entries minus the base wrap to positions of
     /// at least `2^32 - base`, beyond any position of this frame (the context keeps
-    /// `base + src.len()` below `2^31`), and never pass [`Cands::in_prefix`] nor the chain's bounds.
+    /// `base + src.len()` below `2^31`), and never pass the prefix test ([`Cands`]) nor the
+    /// chain's bounds.
     #[inline(always)]
     pub(crate) fn stamp(&self, pos: usize) -> u32 {
         super::matching::stamp(pos, self.base)
@@ -68,7 +69,7 @@ impl Window<'_> {
         // position of the block is within `max_dist` of it.
         let lo = self.low.max(self.end.saturating_sub(self.max_dist));
         debug_assert!(lo <= self.start, "a block longer than the window");
-        Cands { lo, lo_stamp: self.stamp(lo), base: self.base }
+        Cands { lo, lo_stamp: self.stamp(lo) }
     }
 
     /// The repeat offsets `rep` as the fast finders use them in this block, and the ones to give
@@ -84,43 +85,49 @@ impl Window<'_> {
 }
 
 /// Which table entries the fast finders take as candidates in one block: positions from the
-/// prefix `lo` up to (not including) the position searched, told by one compare of the entry
-/// ([`Cands::in_prefix`]).
+/// prefix `lo` up to (not including) the position searched.
+///
+/// The finders count positions from `lo`, in the source cut there: an entry less `lo_stamp`
+/// (`lo`'s entry) is then at once the candidate's position and, from `2^31` up, the sign that
+/// it is out of the prefix. The fast finders' tables hold no position at or after the one
+/// searched (an entry is written before the next position's is read, and after a match only
+/// positions before its end; checked by `debug_assert!` at each match), so an entry of the
+/// prefix (libzstd's `matchIdx >= prefixStartIndex`) gives a position below `2^31`, and every
+/// stale entry (below the base) and `EMPTY` wraps to `2^31` or more: the prefix test is
+/// `d >> 31 == 0`, folded into the candidate's compare (an `or` of the two, one branch).
+///
+/// The candidate's read is clamped into the source (`at.min(limit)`), not chosen by a branch:
+/// stale entries are common in the first positions of a frame (the tables keep the earlier
+/// frames' entries) and whether an entry is one is random; as a branch (on the prefix test or
+/// on the read's bounds), it was mispredicted half of dfast's mispredictions on smooth floats
+/// (`valgrind --tool=cachegrind --branch-sim=yes`: 1.52 -> 0.88 million a pass at level 3,
+/// libzstd 0.77). The clamps change no position a finder reads (each is within them already,
+/// the candidates out of the prefix aside, which the prefix test turns down), but they show the
+/// compiler the reads within the source: a conditional move where a compare and a branch were.
 pub(crate) struct Cands {
     lo: usize,
     lo_stamp: u32,
-    base: u32,
 }
 
-impl Cands {
-    /// Whether the table entry `v` is a position from the prefix `lo` on (libzstd's
-    /// `matchIdx >= prefixStartIndex`). The fast finders' tables hold no position at or after
-    /// the one searched (an entry is written before the next position's is read, and after a
-    /// match only positions before its end; checked by `debug_assert!` at each match), so such
-    /// an entry is in `[lo, cur)`: `v - lo_stamp` is below `2^31`, and wraps above for every
-    /// stale entry (below the base) and for `EMPTY`.
-    #[inline(always)]
-    pub(crate) fn in_prefix(&self, v: u32) -> bool {
-        (v.wrapping_sub(self.lo_stamp) as i32) >= 0
-    }
-
-    /// Where to read the candidate of entry `v`: its position, or 0 for an entry out of the
-    /// prefix (stale or empty; [`Cands::in_prefix`] turns it down whatever the bytes there),
-    /// chosen by a conditional move, as libzstd's `ZSTD_selectAddr` with a dummy address.
-    /// Stale entries are common in the first positions of a frame (the tables keep the earlier
-    /// frames' entries), and whether an entry is one is random: as a branch (on the prefix
-    /// test or on the read's bounds), it was mispredicted half of dfast's mispredictions on
-    /// smooth floats (`valgrind --tool=cachegrind --branch-sim=yes`: 1.52 -> 0.88 million a
-    /// pass at level 3, libzstd 0.77).
-    #[inline(always)]
-    pub(crate) fn read_at(&self, v: u32) -> usize {
-        core::hint::select_unpredictable(self.in_prefix(v), self.pos(v), 0)
-    }
-
-    /// The position of a table entry [`Cands::in_prefix`] accepted.
-    #[inline(always)]
-    pub(crate) fn pos(&self, v: u32) -> usize {
-        super::matching::unstamp(v, self.base)
+/// The length of the common prefix at `a` and `m` (`m` before `a`) in `s`, whose last 8 bytes
+/// start at `limit`: the first 8 bytes by reads clamped at `limit` while `a` is at most
+/// `limit` ([`Cands`]), the rest out of line, 16 bytes a step; [`count`] near the end.
+/// [`count`]'s reads each check their bounds (level 1 over 64 KiB split streams, callgrind of
+/// `zstd_own`: float64 smooth 42.3 -> 41.5 M instructions a pass, text 210.4 -> 205.3 M, int64
+/// counter 11.4 -> 9.6 M).
+#[inline(always)]
+fn count_clamped(s: &[u8], limit: usize, a: usize, m: usize) -> usize {
+    let read8 = |at: usize| {
+        let at = at.min(limit);
+        s.get(at..at + 8).map_or(0, |b| u64::from_le_bytes(b.try_into().unwrap_or_default()))
+    };
+    if a <= limit {
+        match read8(a) ^ read8(m) {
+            0 => 8 + count_rest(s, a + 8, m + 8, s.len()),
+            x => (x.trailing_zeros() >> 3) as usize,
+        }
+    } else {
+        count(s, a, m, s.len())
     }
 }
 
@@ -206,11 +213,9 @@ const STEP_INCR: usize = 1 << (SEARCH_STRENGTH - 1);
 
 /// [`fast`] for `MLS`-byte hashes into a table of `2^LOG` entries (`LOG` 0: of `2^hlog`).
 ///
-/// Positions here count from the prefix's start `lo` ([`Window::cands`]), in the source cut
-/// there: a table entry less `lo`'s stamp is then at once the candidate's position and, from
-/// `2^31` up, the sign that it is out of the prefix; the frame's base leaves the loop (one
-/// register and one subtraction a candidate fewer). The catch-up stops at `lo`, as libzstd's
-/// (`match0 > prefixStart`).
+/// Positions here count from the prefix's start `lo`, in the source cut there ([`Cands`]): the
+/// frame's base leaves the loop (one register and one subtraction a candidate fewer). The
+/// catch-up stops at `lo`, as libzstd's (`match0 > prefixStart`).
 #[inline(always)]
 fn fast_n<const MLS: u32, const LOG: u32>(
     w: &Window<'_>,
@@ -235,14 +240,12 @@ fn fast_n<const MLS: u32, const LOG: u32>(
     let Some(limit) = end.checked_sub(READ) else {
         return;
     };
-    // Reads whose positions are clamped into the source, not checked against its end: at or
-    // below `limit` (8 bytes from the end) for the positions searched, below `end - 4` for a
-    // candidate. The clamps change no position the loop reads (each is within them already,
-    // the candidates out of the prefix aside, which the prefix test turns down), but they
-    // show the compiler the reads within the source: a conditional move where a compare and a
-    // branch were, and for the candidates no branch on a stale entry (level 1 over 64 KiB
-    // split streams, callgrind of `zstd_own`: float64 smooth 45.3 -> 42.3 M instructions a
-    // pass, text 216.4 -> 210.4 M; mispredicted branches unchanged).
+    // Reads whose positions are clamped into the source ([`Cands`]): at `limit` (8 bytes from
+    // the end) for the positions searched, at `end - 4` for a candidate (level 1 over 64 KiB
+    // split streams, callgrind of `zstd_own`, with the positions from `lo`: float64 smooth
+    // 45.3 -> 42.3 M instructions a pass, text 216.4 -> 210.4 M; mispredicted branches
+    // unchanged). Closures here and in `dfast_n`, not methods of a shared type: as methods,
+    // both loops took more instructions (level 1 smooth 41.5 -> 42.5 M, level 3 68.8 -> 73.0 M).
     let last4 = end - 4;
     let read8 = |at: usize| {
         let at = at.min(limit);
@@ -343,21 +346,9 @@ fn fast_n<const MLS: u32, const LOG: u32>(
             }
         }
         let dist = off1 as usize;
-        let (a, m) = (start + len, start + len - dist);
-        // The first 8 bytes by the clamped reads while they are within the source (`m` is
-        // before `a`), the rest out of line, 16 bytes a step ([`count`]'s reads each check
-        // their bounds; callgrind as above: float64 smooth 42.3 -> 41.5 M, text 210.4 ->
-        // 205.3 M, int64 counter 11.4 -> 9.6 M). The hash insertions and the repeat test
-        // below were tried with the clamped reads too: more instructions (the loop's
-        // registers change).
-        len += if a <= limit {
-            match read8(a) ^ read8(m) {
-                0 => 8 + count_rest(s, a + 8, m + 8, end),
-                x => (x.trailing_zeros() >> 3) as usize,
-            }
-        } else {
-            count(s, a, m, end)
-        };
+        // The hash insertions and the repeat test below were tried with the clamped reads
+        // too: more instructions (the loop's registers change).
+        len += count_clamped(s, limit, start + len, start + len - dist);
         store.push_from(s, anchor, start, len, off1 as usize);
         ip0 = start + len;
         anchor = ip0;
@@ -411,8 +402,9 @@ const DFAST_STEP_INCR: usize = 1 << SEARCH_STRENGTH;
 enum Hit {
     /// The repeat offset one position ahead.
     Rep,
-    /// A match at `at` from `m`, `len` bytes (before the backward extension).
-    Match { at: usize, m: usize, len: usize, hl1: usize },
+    /// A match at `at` from `m`, `len` bytes (before the backward extension), or at least `len`
+    /// bytes when not `whole` (counted on after the loop).
+    Match { at: usize, m: usize, len: usize, whole: bool, hl1: usize },
 }
 
 /// libzstd 1.5.7's `ZSTD_compressBlock_doubleFast_noDict_generic`: at each position the repeat
@@ -429,10 +421,25 @@ fn dfast_n<const MLS: u32, const HL: u32, const HS: u32>(
     rep: &mut [u32; 2],
     store: &mut Store,
 ) {
-    let s = w.src;
-    let end = w.end;
-    let Some(limit) = w.limit(store) else {
+    if w.limit(store).is_none() {
         return;
+    }
+    // Positions from the prefix's start, reads clamped into the source and the prefix tests
+    // folded into the compares, as in [`fast_n`].
+    let c = w.cands();
+    let lo = c.lo;
+    let s = &w.src[lo..w.end];
+    let end = s.len();
+    let Some(limit) = end.checked_sub(READ) else {
+        return;
+    };
+    let read8 = |at: usize| {
+        let at = at.min(limit);
+        s.get(at..at + 8).map_or(0, |b| u64::from_le_bytes(b.try_into().unwrap_or_default()))
+    };
+    let read4 = |at: usize| {
+        let at = at.min(limit);
+        s.get(at..at + 4).map_or(0, |b| u32::from_le_bytes(b.try_into().unwrap_or_default()))
     };
     let hl = if HL == 0 { hl } else { HL };
     let hs = if HS == 0 { hs } else { HS };
@@ -440,10 +447,15 @@ fn dfast_n<const MLS: u32, const HL: u32, const HS: u32>(
     let short = &mut short[..1 << hs];
     let h8 = |at: usize| hash_n::<8>(s, at, hl);
     let hm = |at: usize| hash_n::<MLS>(s, at, hs);
-    let c = w.cands();
+    let lo_stamp = c.lo_stamp;
+    let stamp = |pos: usize| (pos as u32).wrapping_add(lo_stamp);
+    // A match's length by [`count_clamped`], called in one place, after the loop: inlined at
+    // each of the loop's four compares, the loop took more instructions (level 3, float64
+    // smooth 64 KiB split: 81.9 M a pass against 68.8 M; 69.5 M with `count` alone).
+    let count8 = |a: usize, m: usize| count_clamped(s, limit, a, m);
     let ([mut off1, mut off2], saved) = w.reps(*rep, &c);
-    let mut ip = w.first();
-    let mut anchor = w.start;
+    let mut ip = w.first() - lo;
+    let mut anchor = w.start - lo;
     'search: loop {
         let mut step = 1usize;
         let mut next_step = ip + DFAST_STEP_INCR;
@@ -453,37 +465,40 @@ fn dfast_n<const MLS: u32, const HL: u32, const HS: u32>(
         }
         // The 8 bytes at `ip`, read once for both hashes, both compares and the repeat offset's
         // compare one byte ahead (`ip` and `ip1` are at most `limit`: 8 bytes from the end).
-        let mut v0 = read64(s, ip);
+        let mut v0 = read8(ip);
         let mut hl0 = hash_v::<8>(v0, hl);
-        let mut idxl0 = long[hl0];
+        // Entries less `lo`'s stamp: a candidate's position when below `2^31`.
+        let mut dl0 = long[hl0].wrapping_sub(lo_stamp);
         let mut curr;
         let hit = loop {
             let hs0 = hash_v::<MLS>(v0, hs);
-            let idxs0 = short[hs0];
+            let ds0 = short[hs0].wrapping_sub(lo_stamp);
             curr = ip;
-            long[hl0] = w.stamp(ip);
-            short[hs0] = w.stamp(ip);
-            if (read32(s, ip + 1 - off1 as usize) == (v0 >> 8) as u32) & (off1 > 0) {
+            long[hl0] = stamp(ip);
+            short[hs0] = stamp(ip);
+            if read4((ip + 1).saturating_sub(off1 as usize)) == (v0 >> 8) as u32 && off1 > 0 {
                 break Hit::Rep;
             }
-            let v1 = read64(s, ip1);
+            let v1 = read8(ip1);
             let hl1 = hash_v::<8>(v1, hl);
-            if (read64(s, c.read_at(idxl0)) == v0) & c.in_prefix(idxl0) {
-                let m = c.pos(idxl0);
-                break Hit::Match { at: ip, m, len: count(s, ip + 8, m + 8, end) + 8, hl1 };
+            if (read8(dl0 as usize) ^ v0) | u64::from(dl0 >> 31) == 0 {
+                break Hit::Match { at: ip, m: dl0 as usize, len: 8, whole: false, hl1 };
             }
-            let idxl1 = long[hl1];
-            if (read32(s, c.read_at(idxs0)) == v0 as u32) & c.in_prefix(idxs0) {
-                let m = c.pos(idxs0);
-                let len = count(s, ip + 4, m + 4, end) + 4;
-                if (read64(s, c.read_at(idxl1)) == v1) & c.in_prefix(idxl1) {
-                    let m1 = c.pos(idxl1);
+            let dl1 = long[hl1].wrapping_sub(lo_stamp);
+            if (read4(ds0 as usize) ^ v0 as u32) | (ds0 >> 31) == 0 {
+                let m = ds0 as usize;
+                // The next position's long candidate, when it is longer (both lengths counted
+                // here; otherwise the short match's after the loop).
+                if (read8(dl1 as usize) ^ v1) | u64::from(dl1 >> 31) == 0 {
+                    let len = count(s, ip + 4, m + 4, end) + 4;
+                    let m1 = dl1 as usize;
                     let len1 = count(s, ip1 + 8, m1 + 8, end) + 8;
                     if len1 > len {
-                        break Hit::Match { at: ip1, m: m1, len: len1, hl1 };
+                        break Hit::Match { at: ip1, m: m1, len: len1, whole: true, hl1 };
                     }
+                    break Hit::Match { at: ip, m, len, whole: true, hl1 };
                 }
-                break Hit::Match { at: ip, m, len, hl1 };
+                break Hit::Match { at: ip, m, len: 4, whole: false, hl1 };
             }
             if ip1 >= next_step {
                 step += 1;
@@ -492,7 +507,7 @@ fn dfast_n<const MLS: u32, const HL: u32, const HS: u32>(
             ip = ip1;
             ip1 += step;
             hl0 = hl1;
-            idxl0 = idxl1;
+            dl0 = dl1;
             v0 = v1;
             if ip1 > limit {
                 break 'search;
@@ -505,15 +520,24 @@ fn dfast_n<const MLS: u32, const HL: u32, const HS: u32>(
                 store.push_from(s, anchor, ip, len, off1 as usize);
                 len
             }
-            Hit::Match { at, m, mut len, hl1 } => {
+            Hit::Match { at, mut m, mut len, whole, hl1 } => {
                 debug_assert!(m < at, "a candidate at or after the position searched");
+                if !whole {
+                    len += count8(at + len, m + len);
+                }
                 let off = at - m;
-                ip = catch_up(w, at, m, anchor, &mut len);
+                // Backward over equal bytes, down to the anchor and the prefix's start.
+                ip = at;
+                while ip > anchor && m > 0 && s[ip - 1] == s[m - 1] {
+                    ip -= 1;
+                    m -= 1;
+                    len += 1;
+                }
                 off2 = off1;
                 off1 = off as u32;
                 // ip1 is before the match's end while the step is below 4 (a match is 4 bytes).
                 if step < 4 {
-                    long[hl1] = w.stamp(ip1);
+                    long[hl1] = stamp(ip1);
                 }
                 store.push_from(s, anchor, ip, len, off);
                 len
@@ -523,15 +547,15 @@ fn dfast_n<const MLS: u32, const HL: u32, const HS: u32>(
         anchor = ip;
         if ip <= limit {
             let at = curr + 2;
-            long[h8(at)] = w.stamp(at);
-            long[h8(ip - 2)] = w.stamp(ip - 2);
-            short[hm(at)] = w.stamp(at);
-            short[hm(ip - 1)] = w.stamp(ip - 1);
+            long[h8(at)] = stamp(at);
+            long[h8(ip - 2)] = stamp(ip - 2);
+            short[hm(at)] = stamp(at);
+            short[hm(ip - 1)] = stamp(ip - 1);
             while ip <= limit && off2 > 0 && read32(s, ip) == read32(s, ip - off2 as usize) {
                 let r = count(s, ip + 4, ip + 4 - off2 as usize, end) + 4;
                 core::mem::swap(&mut off1, &mut off2);
-                short[hm(ip)] = w.stamp(ip);
-                long[h8(ip)] = w.stamp(ip);
+                short[hm(ip)] = stamp(ip);
+                long[h8(ip)] = stamp(ip);
                 store.push(&[], r, off1 as usize);
                 ip += r;
                 anchor = ip;
