@@ -55,6 +55,20 @@ impl Window<'_> {
         limit
     }
 
+    /// What the fast finders search: the candidates' test ([`Cands`]), the source from the
+    /// prefix's start `lo` to the block's end, and `limit`, the last position searched (the
+    /// window's less `lo`), taken from the source's length by `checked_sub` so that the
+    /// compiler knows `limit + READ` is that length; `None` (the block stored as literals) when
+    /// the block is too short to search.
+    #[inline(always)]
+    pub(crate) fn searched(&self, store: &mut Store) -> Option<(Cands, &[u8], usize)> {
+        self.limit(store)?;
+        let c = self.cands();
+        let s = &self.src[c.lo..self.end];
+        let limit = s.len().checked_sub(READ)?;
+        Some((c, s, limit))
+    }
+
     /// The first position where the repeat offset `r` is usable (`r` not 0, within `max_dist`,
     /// and not reaching before `low`), `usize::MAX` where it is not at all: a parser whose
     /// offsets change only at matches tests a position with one compare.
@@ -226,20 +240,12 @@ fn fast_n<const MLS: u32, const LOG: u32>(
 ) {
     // The loop hashes at most 7 bytes of the 8 it reads (see `v3` below).
     const { assert!(MLS <= 7) };
-    if w.limit(store).is_none() {
-        return;
-    }
-    let c = w.cands();
-    let lo = c.lo;
-    // The source from `lo` to the block's end; `limit` the window's less `lo`, taken from the
-    // source's length by `checked_sub` (it cannot fail: the block is longer than `READ`), so
-    // that the compiler knows `limit + READ` is that length. The loop's exits are written
-    // `q >= limit - 1` (`limit` is above the block's start: at least 1).
-    let s = &w.src[lo..w.end];
-    let end = s.len();
-    let Some(limit) = end.checked_sub(READ) else {
+    // The loop's exits are written `q >= limit - 1` (`limit` is above the block's start: at
+    // least 1).
+    let Some((c, s, limit)) = w.searched(store) else {
         return;
     };
+    let (lo, end) = (c.lo, s.len());
     // Reads whose positions are clamped into the source ([`Cands`]): at `limit` (8 bytes from
     // the end) for the positions searched, at `end - 4` for a candidate (level 1 over 64 KiB
     // split streams, callgrind of `zstd_own`, with the positions from `lo`: float64 smooth
@@ -421,18 +427,12 @@ fn dfast_n<const MLS: u32, const HL: u32, const HS: u32>(
     rep: &mut [u32; 2],
     store: &mut Store,
 ) {
-    if w.limit(store).is_none() {
-        return;
-    }
     // Positions from the prefix's start, reads clamped into the source and the prefix tests
     // folded into the compares, as in [`fast_n`].
-    let c = w.cands();
-    let lo = c.lo;
-    let s = &w.src[lo..w.end];
-    let end = s.len();
-    let Some(limit) = end.checked_sub(READ) else {
+    let Some((c, s, limit)) = w.searched(store) else {
         return;
     };
+    let (lo, end) = (c.lo, s.len());
     let read8 = |at: usize| {
         let at = at.min(limit);
         s.get(at..at + 8).map_or(0, |b| u64::from_le_bytes(b.try_into().unwrap_or_default()))
