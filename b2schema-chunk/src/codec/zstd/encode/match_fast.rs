@@ -4,7 +4,7 @@
 //! faster the longer no match is found (`kSearchStrength`).
 
 use super::block::Store;
-use super::matching::{READ, count, count_rest, hash_n, hash_v, read32, read64};
+use super::matching::{READ, count, count_rest, hash_n, hash_v, read4_upto, read8_upto, read32, read64};
 use crate::codec::zstd::dispatch::{Build, Hot};
 
 /// libzstd's `kSearchStrength`.
@@ -131,12 +131,8 @@ pub(crate) struct Cands {
 /// counter 11.4 -> 9.6 M).
 #[inline(always)]
 fn count_clamped(s: &[u8], limit: usize, a: usize, m: usize) -> usize {
-    let read8 = |at: usize| {
-        let at = at.min(limit);
-        s.get(at..at + 8).map_or(0, |b| u64::from_le_bytes(b.try_into().unwrap_or_default()))
-    };
     if a <= limit {
-        match read8(a) ^ read8(m) {
+        match read8_upto(s, limit, a) ^ read8_upto(s, limit, m) {
             0 => 8 + count_rest(s, a + 8, m + 8, s.len()),
             x => (x.trailing_zeros() >> 3) as usize,
         }
@@ -154,10 +150,18 @@ fn given_back(live: [u32; 2], saved: [u32; 2]) -> [u32; 2] {
     [if live[0] == 0 { saved[0] } else { live[0] }, if live[1] == 0 { saved2 } else { live[1] }]
 }
 
-/// Extends a match at `ip` from `m` backward over equal bytes down to `anchor` and `low`.
+/// Extends a match at `ip` from `m` backward over the equal bytes of `s` before them, down to
+/// `anchor` (for `ip`) and `low` (for `m`); the match's start.
 #[inline(always)]
-pub(crate) fn catch_up(w: &Window<'_>, mut ip: usize, mut m: usize, anchor: usize, len: &mut usize) -> usize {
-    while ip > anchor && m > w.low && w.src[ip - 1] == w.src[m - 1] {
+pub(crate) fn catch_up(
+    s: &[u8],
+    low: usize,
+    mut ip: usize,
+    mut m: usize,
+    anchor: usize,
+    len: &mut usize,
+) -> usize {
+    while ip > anchor && m > low && s[ip - 1] == s[m - 1] {
         ip -= 1;
         m -= 1;
         *len += 1;
@@ -250,27 +254,16 @@ fn fast_n<const MLS: u32, const LOG: u32>(
     // the end) for the positions searched, at `end - 4` for a candidate (level 1 over 64 KiB
     // split streams, callgrind of `zstd_own`, with the positions from `lo`: float64 smooth
     // 45.3 -> 42.3 M instructions a pass, text 216.4 -> 210.4 M; mispredicted branches
-    // unchanged). Closures here and in `dfast_n`, not methods of a shared type: as methods,
-    // both loops took more instructions (level 1 smooth 41.5 -> 42.5 M, level 3 68.8 -> 73.0 M).
+    // unchanged), by `read8_upto` and `read4_upto` with the bound as an argument. Methods of a
+    // type holding the source and `limit` took more instructions in both loops (level 1 smooth
+    // 41.5 -> 42.5 M, level 3 68.8 -> 73.0 M).
     let last4 = end - 4;
-    let read8 = |at: usize| {
-        let at = at.min(limit);
-        s.get(at..at + 8).map_or(0, |b| u64::from_le_bytes(b.try_into().unwrap_or_default()))
-    };
-    // The 4 bytes `off` before `at` (at most `limit`), or at 0 where `off` reaches past it.
-    let read4_back = |at: usize, off: u32| {
-        let at = at.min(limit).saturating_sub(off as usize);
-        s.get(at..at + 4).map_or(0, |b| u32::from_le_bytes(b.try_into().unwrap_or_default()))
-    };
-    let cand = |d: u32| {
-        let at = (d as usize).min(last4);
-        s.get(at..at + 4).map_or(0, |b| u32::from_le_bytes(b.try_into().unwrap_or_default()))
-    };
+    let cand = |d: u32| read4_upto(s, last4, d as usize);
     let log = if LOG == 0 { hlog } else { LOG };
     let table = &mut table[..1 << log];
     let h = |at: usize| hash_n::<MLS>(s, at, log);
     let lo_stamp = c.lo_stamp;
-    let stamp = |pos: usize| (pos as u32).wrapping_add(lo_stamp);
+    let stamp = |pos: usize| super::matching::stamp(pos, lo_stamp);
     let ([mut off1, mut off2], saved) = w.reps(*rep, &c);
     let mut ip0 = w.first() - lo;
     let mut anchor = w.start - lo;
@@ -297,8 +290,9 @@ fn fast_n<const MLS: u32, const LOG: u32>(
         // The match: where it starts, where it points, whether at the repeat offset, and the
         // position searched last.
         let (at, m, is_rep, cur) = loop {
-            let v2 = read8(q);
-            let rval = read4_back(q, off1);
+            let v2 = read8_upto(s, limit, q);
+            // The 4 bytes `off1` before `q`, or at 0 where `off1` reaches past it.
+            let rval = read4_upto(s, limit, q.min(limit).saturating_sub(off1 as usize));
             table[hash0] = stamp(p);
             // The repeat offset compared first and tested after (libzstd's order): an offset
             // of 0 compares a position with itself.
@@ -344,12 +338,7 @@ fn fast_n<const MLS: u32, const LOG: u32>(
             off2 = off1;
             off1 = (at - m) as u32;
             // Backward over equal bytes, down to the anchor and the prefix's start.
-            let mut m = m;
-            while start > anchor && m > 0 && s[start - 1] == s[m - 1] {
-                start -= 1;
-                m -= 1;
-                len += 1;
-            }
+            start = catch_up(s, 0, at, m, anchor, &mut len);
         }
         let dist = off1 as usize;
         // The hash insertions and the repeat test below were tried with the clamped reads
@@ -433,14 +422,8 @@ fn dfast_n<const MLS: u32, const HL: u32, const HS: u32>(
         return;
     };
     let (lo, end) = (c.lo, s.len());
-    let read8 = |at: usize| {
-        let at = at.min(limit);
-        s.get(at..at + 8).map_or(0, |b| u64::from_le_bytes(b.try_into().unwrap_or_default()))
-    };
-    let read4 = |at: usize| {
-        let at = at.min(limit);
-        s.get(at..at + 4).map_or(0, |b| u32::from_le_bytes(b.try_into().unwrap_or_default()))
-    };
+    let read8 = |at: usize| read8_upto(s, limit, at);
+    let read4 = |at: usize| read4_upto(s, limit, at);
     let hl = if HL == 0 { hl } else { HL };
     let hs = if HS == 0 { hs } else { HS };
     let long = &mut long[..1 << hl];
@@ -448,7 +431,7 @@ fn dfast_n<const MLS: u32, const HL: u32, const HS: u32>(
     let h8 = |at: usize| hash_n::<8>(s, at, hl);
     let hm = |at: usize| hash_n::<MLS>(s, at, hs);
     let lo_stamp = c.lo_stamp;
-    let stamp = |pos: usize| (pos as u32).wrapping_add(lo_stamp);
+    let stamp = |pos: usize| super::matching::stamp(pos, lo_stamp);
     // A match's length by [`count_clamped`], called in one place, after the loop: inlined at
     // each of the loop's four compares, the loop took more instructions (level 3, float64
     // smooth 64 KiB split: 81.9 M a pass against 68.8 M; 69.5 M with `count` alone).
@@ -520,19 +503,14 @@ fn dfast_n<const MLS: u32, const HL: u32, const HS: u32>(
                 store.push_from(s, anchor, ip, len, off1 as usize);
                 len
             }
-            Hit::Match { at, mut m, mut len, whole, hl1 } => {
+            Hit::Match { at, m, mut len, whole, hl1 } => {
                 debug_assert!(m < at, "a candidate at or after the position searched");
                 if !whole {
                     len += count8(at + len, m + len);
                 }
                 let off = at - m;
                 // Backward over equal bytes, down to the anchor and the prefix's start.
-                ip = at;
-                while ip > anchor && m > 0 && s[ip - 1] == s[m - 1] {
-                    ip -= 1;
-                    m -= 1;
-                    len += 1;
-                }
+                ip = catch_up(s, 0, at, m, anchor, &mut len);
                 off2 = off1;
                 off1 = off as u32;
                 // ip1 is before the match's end while the step is below 4 (a match is 4 bytes).

@@ -277,7 +277,7 @@ fn lazy_n<const MLS: u32, S: Search>(
         let dist;
         if off > 3 {
             dist = (off - 3) as usize;
-            start = catch_up(w, start, start - dist, anchor, &mut len);
+            start = catch_up(w.src, w.low, start, start - dist, anchor, &mut len);
             off2 = off1;
             off1 = dist as u32;
             from2 = from1;

@@ -52,6 +52,23 @@ pub(crate) fn read64(s: &[u8], at: usize) -> u64 {
     }
 }
 
+/// The 8 bytes at `at`, or at `max` when `at` is past it (`max + 8` at most `s.len()`, 0 if
+/// not): a conditional move where [`read64`] compares and branches, for a finder that knows
+/// its positions at or below `max` (the clamp then changes none) or tests those it may change
+/// (a candidate out of the prefix: see [`super::match_fast::Cands`]).
+#[inline(always)]
+pub(crate) fn read8_upto(s: &[u8], max: usize, at: usize) -> u64 {
+    let at = at.min(max);
+    s.get(at..at + 8).map_or(0, |b| u64::from_le_bytes(b.try_into().unwrap_or_default()))
+}
+
+/// The 4 bytes at `at`, or at `max` when `at` is past it, as [`read8_upto`].
+#[inline(always)]
+pub(crate) fn read4_upto(s: &[u8], max: usize, at: usize) -> u32 {
+    let at = at.min(max);
+    s.get(at..at + 4).map_or(0, |b| u32::from_le_bytes(b.try_into().unwrap_or_default()))
+}
+
 /// The length of the common prefix of `s[a..end]` and `s[b..]` (`b < a`), eight bytes at a
 /// time over two slices cut once.
 #[inline(always)]
