@@ -69,6 +69,10 @@ pub use codec::zstd::decode::fuzz_decode as __zstd_fuzz_decode;
 #[cfg(feature = "zstd")]
 #[doc(hidden)]
 pub use codec::zstd::encode::own_frame as __zstd_own_frame;
+/// [`__zstd_own_frame`] into a buffer the caller keeps, for `benches/zstd_own.rs`'s timing only.
+#[cfg(feature = "zstd")]
+#[doc(hidden)]
+pub use codec::zstd::encode::own_frame_onto as __zstd_own_frame_onto;
 /// The AVX2 filter kernels next to the paths they replaced, for `benches/filter_kernels.rs`
 /// only (not part of the API).
 #[cfg(all(feature = "std", target_arch = "x86_64", target_feature = "sse2"))]

@@ -24,11 +24,13 @@ const MASK: [u64; 64] = {
 /// Appends bits to a byte slice.
 pub(crate) struct BitWriter<'a> {
     buf: &'a mut [u8],
+    /// Where the next bytes go; past `last` when the bound was wrong (then the stream is given
+    /// up: [`write_bits`] tests it once, at the end, not a flag at every flush).
     pos: usize,
+    /// The last position eight bytes fit at: a flush past it writes there instead.
+    last: usize,
     acc: u64,
     n: u32,
-    /// Whether a flush found no room (the bound was wrong): the stream is then given up.
-    short: bool,
 }
 
 /// Appends to `out` the stream that `f` writes, of at most `bound` bytes; `false` (and `out`
@@ -37,13 +39,15 @@ pub(crate) struct BitWriter<'a> {
 pub(crate) fn write_bits(out: &mut Vec<u8>, bound: usize, f: impl FnOnce(&mut BitWriter<'_>)) -> bool {
     let at = out.len();
     out.resize(at + bound + 8, 0);
-    let mut w = BitWriter { buf: &mut out[..], pos: at, acc: 0, n: 0, short: false };
+    let last = out.len() - 8;
+    let mut w = BitWriter { buf: &mut out[..], pos: at, last, acc: 0, n: 0 };
     f(&mut w);
     // The end marker; the last byte, if partial, is in the eight just stored.
     w.add(1, 1);
     w.flush();
     let end = w.pos + usize::from(w.n > 0);
-    if w.short {
+    // Positions only grow: every flush stored its bytes where they go when the last did.
+    if w.pos > last {
         out.truncate(at);
         return false;
     }
@@ -63,13 +67,15 @@ impl BitWriter<'_> {
         self.n += n;
     }
 
-    /// Writes the whole bytes held (at most 7: the bits held are at most 63).
+    /// Writes the whole bytes held (at most 7: the bits held are at most 63). Past the bound
+    /// the eight bytes land at its end (a conditional move, no flag and no branch, as libzstd's
+    /// `BIT_flushBits` clamps its pointer): the stream is then given up.
     #[inline(always)]
     pub(crate) fn flush(&mut self) {
         let bytes = self.n >> 3;
-        match self.buf.get_mut(self.pos..self.pos + 8) {
-            Some(d) => d.copy_from_slice(&self.acc.to_le_bytes()),
-            None => self.short = true,
+        let at = self.pos.min(self.last);
+        if let Some(d) = self.buf.get_mut(at..).and_then(<[u8]>::first_chunk_mut::<8>) {
+            *d = self.acc.to_le_bytes();
         }
         self.pos += bytes as usize;
         self.acc >>= bytes * 8;

@@ -114,6 +114,13 @@ pub fn own_frame(level: i32, input: &[u8]) -> Option<alloc::vec::Vec<u8>> {
     context::with_context(|ctx| frame::compress_with(ctx, level, input, &[], 0).map(<[u8]>::to_vec))
 }
 
+/// [`own_frame`] written after the bytes `out` holds, as the chunk path writes a stream into
+/// its chunk (`encode_onto`: no copy); the frame's length. For the benchmark's timing (not part
+/// of the API): a buffer the caller keeps, as libzstd's `ZSTD_compressCCtx` is given one.
+pub fn own_frame_onto(level: i32, input: &[u8], out: &mut alloc::vec::Vec<u8>) -> Option<usize> {
+    context::with_context(|ctx| frame::compress_onto(ctx, level, input, &[], 0, out))
+}
+
 /// The zstd level of c-blosc2's dictionary compression (`ZSTD_createCDict(dict, size, 1)`).
 const DICT_LEVEL: i32 = 1;
 
