@@ -374,6 +374,39 @@ pub(crate) fn dfast(
     rep: &mut [u32; 2],
     store: &mut Store,
 ) {
+    Build::Detect.run(DFast { w, long, short, logs: (hl, hs, mls), rep, store });
+}
+
+/// [`dfast`]'s loop, as [`Build::run`] compiles it for the CPU (x86-64-v3 where the CPU has
+/// it), as [`Fast`]; the same matches.
+struct DFast<'a, 'w> {
+    w: &'a Window<'w>,
+    long: &'a mut [u32],
+    short: &'a mut [u32],
+    logs: (u32, u32, u32),
+    rep: &'a mut [u32; 2],
+    store: &'a mut Store,
+}
+
+impl Hot for DFast<'_, '_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run(self) {
+        let DFast { w, long, short, logs, rep, store } = self;
+        dfast_in(w, long, short, logs, rep, store);
+    }
+}
+
+#[inline(always)]
+fn dfast_in(
+    w: &Window<'_>,
+    long: &mut [u32],
+    short: &mut [u32],
+    (hl, hs, mls): (u32, u32, u32),
+    rep: &mut [u32; 2],
+    store: &mut Store,
+) {
     let logs = (hl, hs);
     // The table sizes of level 3 (c-blosc2's clevel 2) at Blosc's stream sizes are constants
     // of their own copies of the loop, as in [`fast`].
@@ -408,6 +441,7 @@ enum Hit {
 /// without a match.
 ///
 /// `HL` and `HS` are the tables' logs when constants (0: `hl` and `hs`).
+#[inline(always)]
 fn dfast_n<const MLS: u32, const HL: u32, const HS: u32>(
     w: &Window<'_>,
     long: &mut [u32],
@@ -546,7 +580,7 @@ fn dfast_n<const MLS: u32, const HL: u32, const HS: u32>(
 
 #[cfg(test)]
 mod build_tests {
-    use super::{Build, Fast, Window};
+    use super::{Build, DFast, Fast, Window};
     use crate::codec::zstd::encode::block::Store;
     use crate::codec::zstd::encode::own_tests::input;
     use alloc::format;
@@ -571,6 +605,36 @@ mod build_tests {
                 let (mut table, mut rep, mut store) = (vec![u32::MAX; 1 << hlog], [1u32, 4], Store::new());
                 build.run(Fast { w: &w, table: &mut table, hlog, mls, rep: &mut rep, store: &mut store });
                 (table, rep, store.lits, format!("{:?}", store.matches))
+            };
+            prop_assert_eq!(run(Build::Detect), run(Build::Baseline));
+        }
+
+        /// The double-fast finder's two builds likewise, at level 3's and 4's table sizes with
+        /// a loop of their own and at others.
+        #[test]
+        fn the_double_fast_finders_builds_find_the_same_matches(
+            kind in 0u8..6,
+            n in 20usize..40_000,
+            seed in any::<u64>(),
+            shape in prop_oneof![
+                Just((4u32, 14u32, 13u32)), Just((5, 16, 15)), Just((4, 16, 16)), Just((6, 12, 11)), Just((5, 13, 12))
+            ],
+        ) {
+            let s = input(kind, n, seed);
+            let (mls, hl, hs) = shape;
+            let w = Window { src: &s, start: 0, end: s.len(), low: 0, max_dist: 1 << 17, base: 7 };
+            let run = |build: Build| {
+                let (mut long, mut short) = (vec![u32::MAX; 1 << hl], vec![u32::MAX; 1 << hs]);
+                let (mut rep, mut store) = ([1u32, 4], Store::new());
+                build.run(DFast {
+                    w: &w,
+                    long: &mut long,
+                    short: &mut short,
+                    logs: (hl, hs, mls),
+                    rep: &mut rep,
+                    store: &mut store,
+                });
+                (long, short, rep, store.lits, format!("{:?}", store.matches))
             };
             prop_assert_eq!(run(Build::Detect), run(Build::Baseline));
         }
