@@ -50,6 +50,11 @@ impl Store {
     pub(crate) fn push_from(&mut self, src: &[u8], from: usize, to: usize, len: usize, offset: usize) {
         let n = to - from;
         match src.get(from..).and_then(<[u8]>::first_chunk::<16>) {
+            // No literal (most matches over repetitive data: 97 % of level 1's over the text
+            // streams): no copy, the vector's length untouched (level 1 text 64 KiB split
+            // 193.7 -> 185.8 M instructions a pass, 0.152 -> 0.162 M mispredicted branches;
+            // float64 smooth 37.8 M either way, 0.099 -> 0.103 M).
+            _ if n == 0 => {}
             Some(w) if n <= 16 => {
                 let at = self.lits.len();
                 self.lits.extend_from_slice(w);
