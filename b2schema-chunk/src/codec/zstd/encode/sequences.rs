@@ -262,12 +262,20 @@ fn encode_in(out: &mut Vec<u8>, seqs: &[Seq], state: &mut SeqState, d: &Defaults
 /// streams, about 5 of each 12 bytes written.)
 fn stream_bound(n: usize, counts: [&Counted; 3], logs: [u32; 3]) -> usize {
     let [ll, ml, of] = counts;
-    let extra = |c: &Counted, bits: &dyn Fn(usize) -> u64| -> u64 {
-        c.count.iter().enumerate().map(|(code, &k)| u64::from(k) * bits(code)).sum()
+    // An offset code is its count of extra bits; the length codes' are the tables the loop reads.
+    const OF_BITS_BY_CODE: [u8; 256] = {
+        let mut t = [0u8; 256];
+        let mut i = 0;
+        while i < 256 {
+            t[i] = i as u8;
+            i += 1;
+        }
+        t
     };
-    let extras = extra(ll, &|c| u64::from(LL_BITS.get(c).copied().unwrap_or(0)))
-        + extra(ml, &|c| u64::from(ML_BITS.get(c).copied().unwrap_or(0)))
-        + extra(of, &|c| c as u64);
+    let extra = |c: &Counted, bits: &[u8; 256]| -> u64 {
+        c.count.iter().zip(bits).map(|(&k, &b)| u64::from(k) * u64::from(b)).sum()
+    };
+    let extras = extra(ll, &LL_BITS_BY_BYTE) + extra(ml, &ML_BITS_BY_BYTE) + extra(of, &OF_BITS_BY_CODE);
     let states = (n as u64 + 1) * u64::from(logs[0] + logs[1] + logs[2]);
     ((states + extras + 1).div_ceil(8) + 1) as usize
 }
